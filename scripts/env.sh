@@ -1,0 +1,19 @@
+# Sourced by every script (and by you: `source scripts/env.sh`): puts Node 22, the Pulumi CLI built by
+# scripts/setup.sh and the dynamic-provider launcher first on PATH. Safe to source twice.
+_pl_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PULUMI_LANGSMITH_CACHE="${PULUMI_LANGSMITH_CACHE:-$HOME/.cache/pulumi-langsmith}"
+PULUMI_LANGSMITH_NODE_VERSION=22.23.3
+# The CLI must match @pulumi/pulumi in package.json; see scripts/pulumi-cli/go.mod for why it is 3.259.0.
+PULUMI_LANGSMITH_PULUMI_VERSION=3.259.0
+_pl_node_bin="$PULUMI_LANGSMITH_CACHE/node-$PULUMI_LANGSMITH_NODE_VERSION/bin"
+_pl_pulumi_bin="$PULUMI_LANGSMITH_CACHE/pulumi-$PULUMI_LANGSMITH_PULUMI_VERSION/bin"
+# `pulumi-resource-pulumi-nodejs` (the launcher the engine starts for dynamic providers) ships at the
+# package root of @pulumi/pulumi.
+_pl_launcher="$_pl_root/node_modules/@pulumi/pulumi"
+for _pl_dir in "$_pl_launcher" "$_pl_pulumi_bin" "$_pl_node_bin"; do
+  case ":$PATH:" in *":$_pl_dir:"*) ;; *) [ -d "$_pl_dir" ] && PATH="$_pl_dir:$PATH" ;; esac
+done
+export PATH
+export PULUMI_SKIP_UPDATE_CHECK=true
+export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+unset _pl_dir _pl_node_bin _pl_pulumi_bin _pl_launcher

