@@ -1,0 +1,200 @@
+/**
+ * The one HTTP policy shared by every API of the service (control plane now; bulk export and agent
+ * server beside it later): base URL, auth headers, per-request timeout, connection reuse, retries, error
+ * mapping, response parsing with the shared zod schemas.
+ *
+ * Retries (jittered exponential backoff, honouring `Retry-After`):
+ * - idempotent methods (GET, DELETE): on 429, 500, 502, 503, 504 and on any connection error;
+ * - methods that create something (POST, PATCH): only when the request certainly did nothing: 429 and
+ *   503 answers, and a refused connection. Any other failure (timeout, reset, other 5xx) is ambiguous and
+ *   is thrown, marked as such, for the caller to reconcile by reading (see controlPlane.ts): a create is
+ *   never sent twice blindly.
+ */
+import { Agent, request, type Dispatcher } from "undici";
+import type { z } from "zod";
+import { ApiError, ConnectionError, UnexpectedResponseError } from "./errors";
+
+export interface HttpClientOptions {
+    /** Base URL, without a trailing slash, e.g. `https://api.host.langchain.com` or `http://127.0.0.1:8080/api-host`. */
+    baseUrl: string;
+    apiKey: string;
+    /** Workspace id, sent as `X-Tenant-Id`. */
+    tenantId?: string;
+    /** Name of the API-key header; the control plane documents `X-Api-Key`, bulk export `X-API-Key` (same header). */
+    apiKeyHeader?: string;
+    /** Per-request timeout (headers and body), default 30 s. */
+    timeoutMs?: number;
+    /** Retries after the first attempt, default 5. */
+    maxRetries?: number;
+    /** First backoff step, default 500 ms; doubles each retry, jittered, up to `retryMaxMs`. */
+    retryBaseMs?: number;
+    retryMaxMs?: number;
+    /** For tests: an undici MockAgent or other dispatcher. Default: a shared keep-alive Agent. */
+    dispatcher?: Dispatcher;
+    /** For tests and benchmarks: replaces `setTimeout` based sleeping. */
+    sleep?: (ms: number) => Promise<void>;
+    userAgent?: string;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions<T> {
+    query?: Query;
+    body?: unknown;
+    /** Schema of a successful response body; omit for no body (204). */
+    schema?: z.ZodType<T>;
+    /** Success statuses, default [200]. */
+    expect?: number[];
+    /** Values to scrub from any error message (secret values sent in this request's body). */
+    secrets?: readonly string[];
+}
+
+/** Counts requests by `METHOD route`, for benchmarks and tests. */
+export class RequestStats {
+    total = 0;
+    readonly byRoute = new Map<string, number>();
+    record(method: string, path: string): void {
+        this.total++;
+        // Collapse ids (uuids, numbers) so that routes aggregate.
+        const route = `${method} ${path.replace(/[0-9a-f]{8}-[0-9a-f-]{27,}/gi, "{id}")}`;
+        this.byRoute.set(route, (this.byRoute.get(route) ?? 0) + 1);
+    }
+}
+
+const IDEMPOTENT = new Set(["GET", "HEAD", "DELETE", "PUT"]);
+const RETRY_STATUS_IDEMPOTENT = new Set([429, 500, 502, 503, 504]);
+/** Answers that say the server did not act on the request, so even a POST may be sent again. */
+const RETRY_STATUS_UNSAFE = new Set([429, 503]);
+const NOT_REACHED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+
+let sharedAgent: Agent | undefined;
+function defaultDispatcher(): Agent {
+    // One keep-alive pool per process: connections are reused across clients and resources.
+    sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    return sharedAgent;
+}
+
+/** Encodes each path segment: `path\`/v2/deployments/${id}\``. */
+export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
+    return strings.reduce((acc, s, i) => acc + s + (i < values.length ? encodeURIComponent(String(values[i])) : ""), "");
+}
+
+export class HttpClient {
+    readonly stats = new RequestStats();
+    private readonly opts: Required<Omit<HttpClientOptions, "tenantId" | "dispatcher" | "userAgent">> &
+        Pick<HttpClientOptions, "tenantId" | "dispatcher" | "userAgent">;
+
+    constructor(opts: HttpClientOptions) {
+        if (!opts.apiKey) throw new Error("an API key is required");
+        this.opts = {
+            apiKeyHeader: "X-Api-Key",
+            timeoutMs: 30_000,
+            maxRetries: 5,
+            retryBaseMs: 500,
+            retryMaxMs: 30_000,
+            sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+            ...opts,
+            baseUrl: opts.baseUrl.replace(/\/+$/, ""),
+        };
+    }
+
+    get baseUrl(): string {
+        return this.opts.baseUrl;
+    }
+
+    /** Sends one logical request (with retries per the policy above) and parses the answer. */
+    async request<T = undefined>(method: string, p: string, ro: RequestOptions<T> = {}): Promise<{ status: number; data: T }> {
+        const expect = ro.expect ?? [200];
+        const secrets = [this.opts.apiKey, ...(ro.secrets ?? [])];
+        const url = this.opts.baseUrl + p + queryString(ro.query);
+        const idempotent = IDEMPOTENT.has(method);
+        const headers: Record<string, string> = {
+            [this.opts.apiKeyHeader]: this.opts.apiKey,
+            accept: "application/json",
+            "user-agent": this.opts.userAgent ?? "pulumi-langsmith",
+        };
+        if (this.opts.tenantId) headers["X-Tenant-Id"] = this.opts.tenantId;
+        let body: string | undefined;
+        if (ro.body !== undefined) {
+            headers["content-type"] = "application/json";
+            body = JSON.stringify(ro.body);
+        }
+
+        for (let attempt = 0; ; attempt++) {
+            this.stats.record(method, p);
+            let res: Dispatcher.ResponseData;
+            try {
+                res = await request(url, {
+                    method: method as Dispatcher.HttpMethod,
+                    headers,
+                    body,
+                    dispatcher: this.opts.dispatcher ?? defaultDispatcher(),
+                    headersTimeout: this.opts.timeoutMs,
+                    bodyTimeout: this.opts.timeoutMs,
+                });
+            } catch (e) {
+                const code = (e as { code?: string }).code ?? "";
+                const reached = !NOT_REACHED.has(code);
+                const err = new ConnectionError(method, p, e, reached);
+                if (attempt < this.opts.maxRetries && (idempotent || !reached)) {
+                    await this.opts.sleep(this.backoff(attempt));
+                    continue;
+                }
+                throw err;
+            }
+
+            const text = await res.body.text().catch(() => "");
+            if (expect.includes(res.statusCode)) {
+                if (!ro.schema) return { status: res.statusCode, data: undefined as T };
+                let json: unknown;
+                try {
+                    json = text === "" ? undefined : JSON.parse(text);
+                } catch {
+                    throw new UnexpectedResponseError(method, p, res.statusCode, "body is not JSON");
+                }
+                const parsed = ro.schema.safeParse(json);
+                if (!parsed.success) {
+                    const first = parsed.error.issues[0];
+                    throw new UnexpectedResponseError(
+                        method,
+                        p,
+                        res.statusCode,
+                        `${first?.path.join(".") || "(body)"}: ${first?.message ?? "does not match the expected shape"}`,
+                    );
+                }
+                return { status: res.statusCode, data: parsed.data };
+            }
+
+            const retryable = idempotent ? RETRY_STATUS_IDEMPOTENT : RETRY_STATUS_UNSAFE;
+            if (attempt < this.opts.maxRetries && retryable.has(res.statusCode)) {
+                await this.opts.sleep(this.backoff(attempt, header(res.headers, "retry-after")));
+                continue;
+            }
+            throw ApiError.from(res.statusCode, method, p, text, header(res.headers, "x-request-id"), secrets);
+        }
+    }
+
+    /** Exponential backoff with jitter (half fixed, half random); a `Retry-After` (seconds or HTTP date) overrides it, capped. */
+    private backoff(attempt: number, retryAfter?: string): number {
+        if (retryAfter) {
+            const secs = Number(retryAfter);
+            const ms = Number.isFinite(secs) ? secs * 1000 : Date.parse(retryAfter) - Date.now();
+            if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, this.opts.retryMaxMs);
+        }
+        const ceiling = Math.min(this.opts.retryMaxMs, this.opts.retryBaseMs * 2 ** attempt);
+        return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+    }
+}
+
+function header(h: Dispatcher.ResponseData["headers"], name: string): string | undefined {
+    const v = h[name];
+    return Array.isArray(v) ? v[0] : v;
+}
+
+function queryString(q: Query | undefined): string {
+    if (!q) return "";
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
+    const s = params.toString();
+    return s ? `?${s}` : "";
+}

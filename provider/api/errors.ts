@@ -1,0 +1,164 @@
+/**
+ * One error catalogue for the client side: `ApiError.from()` picks the subclass by status and keeps the
+ * status, the request (method and path, never the query string's secrets or any header), the request id
+ * and the server's `detail`, rendered readably. Messages read like
+ * `404 Not Found: Deployment ID 1234 not found. (GET /v2/deployments/1234)`.
+ *
+ * Nothing here ever holds the API key: headers are not copied into errors, and `redact()` strips any
+ * secret value a server may echo back in its body.
+ */
+import { ValidationErrorSchema, type ValidationError } from "./schemas/controlPlane";
+
+export interface ApiErrorInit {
+    status: number;
+    method: string;
+    path: string;
+    detail: string;
+    requestId?: string;
+    validation?: ValidationError[];
+}
+
+const STATUS_TEXT: Record<number, string> = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    409: "Conflict",
+    422: "Unprocessable Entity",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    501: "Not Implemented",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+};
+
+/** An HTTP error answered by the service. Subclasses let callers branch with `instanceof`. */
+export class ApiError extends Error {
+    readonly status: number;
+    readonly method: string;
+    readonly path: string;
+    readonly detail: string;
+    readonly requestId?: string;
+    readonly validation?: ValidationError[];
+
+    constructor(init: ApiErrorInit) {
+        const text = STATUS_TEXT[init.status] ?? "Error";
+        super(`${init.status} ${text}: ${init.detail} (${init.method} ${init.path})`);
+        this.name = new.target.name;
+        this.status = init.status;
+        this.method = init.method;
+        this.path = init.path;
+        this.detail = init.detail;
+        this.requestId = init.requestId;
+        this.validation = init.validation;
+    }
+
+    /**
+     * Builds the right subclass from a status and a response body (already read as text). `secrets`
+     * are values that must never appear in the message (the API key, secret values sent in the body).
+     */
+    static from(
+        status: number,
+        method: string,
+        path: string,
+        bodyText: string,
+        requestId?: string,
+        secrets: readonly string[] = [],
+    ): ApiError {
+        const { detail, validation } = renderDetail(bodyText);
+        const init: ApiErrorInit = {
+            status,
+            method,
+            path: redact(path, secrets),
+            detail: redact(detail, secrets) || "(empty response body)",
+            requestId,
+            validation,
+        };
+        const Cls = ERROR_CLASSES[status] ?? (status >= 500 ? ServerError : ApiError);
+        return new Cls(init);
+    }
+}
+
+export class BadRequestError extends ApiError {}
+export class AuthenticationError extends ApiError {}
+export class PermissionDeniedError extends ApiError {}
+export class NotFoundError extends ApiError {}
+export class ConflictError extends ApiError {}
+export class ValidationFailedError extends ApiError {}
+export class RateLimitError extends ApiError {}
+export class ServerError extends ApiError {}
+export class NotImplementedError extends ServerError {}
+
+const ERROR_CLASSES: Record<number, new (init: ApiErrorInit) => ApiError> = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    422: ValidationFailedError,
+    429: RateLimitError,
+    501: NotImplementedError,
+};
+
+/**
+ * A request that got no HTTP answer (connection refused or reset, timeout). `ambiguous` is true when the
+ * request may have reached the server, which is what decides whether a POST may have created something.
+ */
+export class ConnectionError extends Error {
+    readonly method: string;
+    readonly path: string;
+    readonly code?: string;
+    readonly ambiguous: boolean;
+    constructor(method: string, path: string, cause: unknown, ambiguous: boolean) {
+        const code = (cause as { code?: string })?.code;
+        const why = code ?? (cause instanceof Error ? cause.message : String(cause));
+        super(`request failed without a response: ${why} (${method} ${path})`);
+        this.name = "ConnectionError";
+        this.method = method;
+        this.path = path;
+        this.code = code;
+        this.ambiguous = ambiguous;
+    }
+}
+
+/** A response whose body did not match the wire contract. */
+export class UnexpectedResponseError extends Error {
+    constructor(method: string, path: string, status: number, problem: string) {
+        super(`unexpected response to ${method} ${path} (${status}): ${problem}`);
+        this.name = "UnexpectedResponseError";
+    }
+}
+
+/** Renders `detail`: a string as is, a 422 list as `body.name: field required; ...`. */
+function renderDetail(bodyText: string): { detail: string; validation?: ValidationError[] } {
+    let body: unknown;
+    try {
+        body = JSON.parse(bodyText);
+    } catch {
+        return { detail: bodyText.trim().slice(0, 2000) };
+    }
+    const detail = (body as { detail?: unknown })?.detail;
+    if (typeof detail === "string") return { detail };
+    if (Array.isArray(detail)) {
+        const parsed = detail.map((d) => ValidationErrorSchema.safeParse(d));
+        if (parsed.every((p) => p.success)) {
+            const validation = parsed.map((p) => p.data!);
+            return {
+                detail: validation.map((v) => `${v.loc.join(".")}: ${v.msg}`).join("; "),
+                validation,
+            };
+        }
+    }
+    if (detail !== undefined) return { detail: JSON.stringify(detail).slice(0, 2000) };
+    return { detail: bodyText.trim().slice(0, 2000) };
+}
+
+/** Replaces every occurrence of each secret (of 4+ characters) with `[redacted]`. */
+export function redact(text: string, secrets: readonly string[]): string {
+    let out = text;
+    for (const s of secrets) {
+        if (s && s.length >= 4) out = out.split(s).join("[redacted]");
+    }
+    return out;
+}

@@ -1,0 +1,173 @@
+/**
+ * Wire contract of the control plane (spec 2.1-2.5, 4.1; real-service notes 2).
+ *
+ * Responses are parsed leniently: unknown fields pass through (`.passthrough()` / `z.looseObject`) and
+ * only what the provider relies on is strict. Requests the emulator receives are parsed with the same
+ * schemas, so the client and the emulator cannot drift apart.
+ *
+ * Wire values: the real service speaks `github` / `external_docker` / `langgraph_config_path`; the spec
+ * writes `repo_host` / `external_container` / `graph_config_path`. We send the real values and accept
+ * both (see `normalizeSource` and `graphConfigPathOf`).
+ */
+import { z } from "zod";
+
+/** Revision statuses (spec 3.1). */
+export const REVISION_STATUSES = [
+    "CREATING",
+    "QUEUED",
+    "AWAITING_BUILD",
+    "BUILDING",
+    "AWAITING_DEPLOY",
+    "DEPLOYING",
+    "CREATE_FAILED",
+    "BUILD_FAILED",
+    "DEPLOY_FAILED",
+    "DEPLOYED",
+    "SKIPPED",
+    "INTERRUPTED",
+    "UNKNOWN",
+] as const;
+export type RevisionStatus = (typeof REVISION_STATUSES)[number];
+/** A status we do not know yet is kept as a string rather than failing the parse (forward compatibility). */
+export const RevisionStatusSchema = z.union([z.enum(REVISION_STATUSES), z.string()]);
+
+/** Terminal success: SKIPPED means a newer revision superseded this one, which still ends a wait. */
+export const REVISION_DONE: readonly string[] = ["DEPLOYED", "SKIPPED"];
+/** Terminal failure (spec 3.1: the three values containing FAILED). */
+export const REVISION_FAILED: readonly string[] = ["CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED"];
+
+/** Real wire values of `source`, then the spec's stand-ins, then the CLI-managed kinds we refuse to manage. */
+export const WIRE_SOURCES = ["github", "external_docker"] as const;
+export type WireSource = (typeof WIRE_SOURCES)[number];
+export const SOURCE_ALIASES: Readonly<Record<string, WireSource>> = {
+    github: "github",
+    repo_host: "github",
+    external_docker: "external_docker",
+    external_container: "external_docker",
+};
+export const UNMANAGED_SOURCES = ["internal_docker", "internal_source"] as const;
+export const SourceSchema = z.string();
+
+/** Maps a source as written by a user, the spec or the service onto the real wire value, or undefined. */
+export function normalizeSource(source: string | undefined | null): WireSource | undefined {
+    return source == null ? undefined : SOURCE_ALIASES[source];
+}
+
+/** Known `deployment_type` values; the field stays an open string (new tiers appear without notice). */
+export const KNOWN_DEPLOYMENT_TYPES = ["dev_free", "dev", "prod", "dev_zero", "dev_free_zero", "serverless"] as const;
+
+const nullableString = z.string().nullish();
+
+/** `source_config.resource_spec`: dozens of optional sizing fields; kept as an open record. */
+export const ResourceSpecSchema = z.record(z.string(), z.unknown());
+export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;
+
+export const SourceConfigSchema = z
+    .object({
+        integration_id: nullableString,
+        repo_url: nullableString,
+        deployment_type: nullableString,
+        build_on_push: z.boolean().nullish(),
+        custom_url: nullableString,
+        resource_spec: ResourceSpecSchema.nullish(),
+        listener_id: nullableString,
+    })
+    .passthrough();
+export type SourceConfig = z.infer<typeof SourceConfigSchema>;
+
+/**
+ * `source_revision_config`. `langgraph_config_path` is the real name; `graph_config_path` (the spec's
+ * stand-in) is accepted on input and read back through `graphConfigPathOf`.
+ */
+export const SourceRevisionConfigSchema = z
+    .object({
+        repo_ref: nullableString,
+        langgraph_config_path: nullableString,
+        graph_config_path: nullableString,
+        image_uri: nullableString,
+        repo_commit_sha: nullableString,
+    })
+    .passthrough();
+export type SourceRevisionConfig = z.infer<typeof SourceRevisionConfigSchema>;
+
+export function graphConfigPathOf(c: SourceRevisionConfig | null | undefined): string | null {
+    return c?.langgraph_config_path ?? c?.graph_config_path ?? null;
+}
+
+export const SecretSchema = z.object({ name: z.string(), value: z.string() });
+export type Secret = z.infer<typeof SecretSchema>;
+/** Secrets as the service returns them: the value may be absent or masked. */
+export const SecretOutSchema = z.object({ name: z.string(), value: z.string().nullish() }).passthrough();
+
+export const DeploymentSchema = z
+    .object({
+        id: z.string(),
+        name: z.string(),
+        source: SourceSchema,
+        source_config: SourceConfigSchema.nullish(),
+        source_revision_config: SourceRevisionConfigSchema.nullish(),
+        secrets: z.array(SecretOutSchema).nullish(),
+        tenant_id: nullableString,
+        created_at: nullableString,
+        updated_at: nullableString,
+        status: nullableString,
+        latest_revision_id: nullableString,
+        active_revision_id: nullableString,
+        image_version: nullableString,
+    })
+    .passthrough();
+export type Deployment = z.infer<typeof DeploymentSchema>;
+
+export const RevisionSchema = z
+    .object({
+        id: z.string(),
+        created_at: z.string(),
+        updated_at: nullableString,
+        status: RevisionStatusSchema,
+        source: SourceSchema.nullish(),
+        source_revision_config: SourceRevisionConfigSchema.nullish(),
+    })
+    .passthrough();
+export type Revision = z.infer<typeof RevisionSchema>;
+
+export const DeploymentListSchema = z
+    .object({ resources: z.array(DeploymentSchema), offset: z.number().int().nullish() })
+    .passthrough();
+export type DeploymentList = z.infer<typeof DeploymentListSchema>;
+
+export const RevisionListSchema = z
+    .object({ resources: z.array(RevisionSchema), offset: z.number().int().nullish() })
+    .passthrough();
+export type RevisionList = z.infer<typeof RevisionListSchema>;
+
+/** POST /v2/deployments body. */
+export const DeploymentCreateRequestSchema = z.object({
+    name: z.string().min(1),
+    source: SourceSchema,
+    source_config: SourceConfigSchema,
+    source_revision_config: SourceRevisionConfigSchema,
+    secrets: z.array(SecretSchema),
+});
+export type DeploymentCreateRequest = z.infer<typeof DeploymentCreateRequestSchema>;
+
+/** PATCH /v2/deployments/{id} body: every field nullable; nulls mean "unchanged". */
+export const DeploymentPatchRequestSchema = z.object({
+    source_config: SourceConfigSchema.nullish(),
+    source_revision_config: SourceRevisionConfigSchema.omit({ repo_commit_sha: true }).nullish(),
+    secrets: z.array(SecretSchema).nullish(),
+});
+export type DeploymentPatchRequest = z.infer<typeof DeploymentPatchRequestSchema>;
+
+/** Spec 2.5. */
+export const ValidationErrorSchema = z.object({
+    loc: z.array(z.union([z.string(), z.number()])),
+    msg: z.string(),
+    type: z.string(),
+});
+export type ValidationError = z.infer<typeof ValidationErrorSchema>;
+export const HTTPValidationErrorSchema = z.object({ detail: z.array(ValidationErrorSchema) });
+
+/** `{detail: "..."}` (404, 400, 409) or HTTPValidationError (422). */
+export const ErrorBodySchema = z
+    .object({ detail: z.union([z.string(), z.array(ValidationErrorSchema), z.unknown()]) })
+    .passthrough();
