@@ -1,0 +1,54 @@
+/**
+ * Control-plane routes (spec 4.1): parse with the shared wire schemas, call the model, serialize.
+ */
+import { z } from "zod";
+import {
+    DeploymentCreateRequestSchema,
+    DeploymentPatchRequestSchema,
+} from "../../provider/api/schemas/controlPlane";
+import { requireUuid } from "../errors";
+import { pagination, parse, type Router } from "../http";
+import type { ControlPlaneModel } from "./model";
+
+const nonNullBody = z.object({}).passthrough();
+
+export function controlPlaneRoutes(router: Router, model: ControlPlaneModel): void {
+    router
+        .on("POST", "/v2/deployments", (c) => {
+            const body = parse(DeploymentCreateRequestSchema, c.body, "body");
+            return { status: 201, body: model.createDeployment(c.tenantId, body) };
+        })
+        .on("GET", "/v2/deployments", (c) => ({
+            status: 200,
+            body: model.listDeployments(c.tenantId, { ...pagination(c.query), nameContains: c.query.get("name_contains") ?? undefined }),
+        }))
+        .on("GET", "/v2/deployments/{deployment_id}", (c) => ({
+            status: 200,
+            body: model.getDeployment(c.tenantId, requireUuid(c.params.deployment_id, "deployment_id")),
+        }))
+        .on("PATCH", "/v2/deployments/{deployment_id}", (c) => {
+            const id = requireUuid(c.params.deployment_id, "deployment_id");
+            parse(nonNullBody, c.body, "body");
+            const body = parse(DeploymentPatchRequestSchema, c.body, "body");
+            return { status: 200, body: model.patchDeployment(c.tenantId, id, body) };
+        })
+        .on("DELETE", "/v2/deployments/{deployment_id}", (c) => {
+            model.deleteDeployment(c.tenantId, requireUuid(c.params.deployment_id, "deployment_id"));
+            return { status: 204 };
+        })
+        .on("GET", "/v2/deployments/{deployment_id}/revisions", (c) => {
+            const id = requireUuid(c.params.deployment_id, "deployment_id");
+            const status = c.query.get("status")?.split(",").map((s) => s.trim()).filter(Boolean);
+            return { status: 200, body: model.listRevisions(c.tenantId, id, { ...pagination(c.query), status }) };
+        })
+        .on("GET", "/v2/deployments/{deployment_id}/revisions/{revision_id}", (c) => {
+            const id = requireUuid(c.params.deployment_id, "deployment_id");
+            const rid = requireUuid(c.params.revision_id, "revision_id");
+            return { status: 200, body: model.getRevision(c.tenantId, id, rid) };
+        })
+        .on("POST", "/v2/deployments/{deployment_id}/revisions/{revision_id}/redeploy", (c) => {
+            const id = requireUuid(c.params.deployment_id, "deployment_id");
+            const rid = requireUuid(c.params.revision_id, "revision_id");
+            return { status: 200, body: model.redeployRevision(c.tenantId, id, rid) };
+        });
+}

@@ -1,0 +1,55 @@
+/**
+ * One factory per wire error the emulator answers (spec 7; real-service notes 2). Models throw these;
+ * the server turns them into responses. Bodies follow the service: `{"detail": "..."}`, or for 422 an
+ * HTTPValidationError `{"detail": [{loc, msg, type}]}`.
+ */
+import type { z } from "zod";
+import type { ValidationError } from "../provider/api/schemas/controlPlane";
+
+export class EmulatorError extends Error {
+    constructor(
+        readonly status: number,
+        readonly body: unknown,
+        readonly headers: Record<string, string> = {},
+    ) {
+        super(typeof (body as { detail?: unknown })?.detail === "string" ? (body as { detail: string }).detail : `HTTP ${status}`);
+        this.name = "EmulatorError";
+    }
+}
+
+export const badRequest = (detail: string) => new EmulatorError(400, { detail });
+export const unauthorized = (detail = "Invalid or missing API key.") => new EmulatorError(401, { detail });
+export const forbidden = (detail: string) => new EmulatorError(403, { detail });
+export const deploymentNotFound = (id: string) => new EmulatorError(404, { detail: `Deployment ID ${id} not found.` });
+export const revisionNotFound = (id: string) => new EmulatorError(404, { detail: `Revision ID ${id} not found.` });
+export const routeNotFound = (method: string, path: string) => new EmulatorError(404, { detail: `Not Found: ${method} ${path}` });
+export const conflict = (detail: string) => new EmulatorError(409, { detail });
+export const validation = (errors: ValidationError[]) => new EmulatorError(422, { detail: errors });
+export const notImplemented = (what: string) =>
+    new EmulatorError(501, { detail: `${what} is not implemented by the emulator (see emulator/COVERAGE.md).` });
+export const injected = (status: number, body: unknown, retryAfter?: number) =>
+    new EmulatorError(status, body ?? { detail: `injected fault ${status}` }, retryAfter !== undefined ? { "retry-after": String(retryAfter) } : {});
+
+/** A 422 for one field. */
+export const invalidField = (loc: Array<string | number>, msg: string, type = "value_error") => validation([{ loc, msg, type }]);
+
+/** Turns a zod failure into an HTTPValidationError, locations prefixed (e.g. `body`, `query`). */
+export function fromZod(error: z.ZodError, prefix: string): EmulatorError {
+    return validation(
+        error.issues.map((i) => {
+            const missing = i.code === "invalid_type" && /received undefined/.test(i.message);
+            return {
+                loc: [prefix, ...i.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+                msg: missing ? "Field required" : i.message,
+                type: missing ? "missing" : i.code,
+            };
+        }),
+    );
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Path parameters documented as uuid answer 422 when they are not (spec 4.1, 7). */
+export function requireUuid(value: string, name: string): string {
+    if (!UUID.test(value)) throw invalidField(["path", name], "Input should be a valid UUID", "uuid_parsing");
+    return value;
+}

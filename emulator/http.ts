@@ -1,0 +1,120 @@
+/**
+ * The emulator's small HTTP toolkit: a router keyed by method and path pattern, JSON in and out, and the
+ * request context (tenant, query) that routes read. No business rule lives here.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { z } from "zod";
+import { EmulatorError, fromZod, routeNotFound } from "./errors";
+
+export interface RequestContext {
+    method: string;
+    /** Path without the self-hosted `/api-host` prefix and without the query string. */
+    path: string;
+    params: Record<string, string>;
+    query: URLSearchParams;
+    headers: IncomingMessage["headers"];
+    /** Parsed JSON body (undefined when empty). */
+    body: unknown;
+    /** Workspace id from `X-Tenant-Id`, set by the auth step. */
+    tenantId: string;
+}
+
+export interface Reply {
+    status: number;
+    body?: unknown;
+    headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
+
+interface Route {
+    method: string;
+    pattern: RegExp;
+    keys: string[];
+    handler: Handler;
+    /** Routes under /__admin need no API key. */
+    public: boolean;
+}
+
+export class Router {
+    private routes: Route[] = [];
+
+    /** Registers `METHOD /path/{param}`. */
+    on(method: string, template: string, handler: Handler, o: { public?: boolean } = {}): this {
+        const keys: string[] = [];
+        const pattern = new RegExp(
+            "^" +
+                template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_m, k: string) => {
+                    keys.push(k);
+                    return "([^/]+)";
+                }) +
+                "/?$",
+        );
+        this.routes.push({ method, pattern, keys, handler, public: o.public ?? false });
+        return this;
+    }
+
+    match(method: string, path: string): { route: Route; params: Record<string, string> } {
+        let pathMatched = false;
+        for (const route of this.routes) {
+            const m = route.pattern.exec(path);
+            if (!m) continue;
+            pathMatched = true;
+            if (route.method !== method) continue;
+            const params: Record<string, string> = {};
+            route.keys.forEach((k, i) => (params[k] = decodeURIComponent(m[i + 1])));
+            return { route, params };
+        }
+        if (pathMatched) throw new EmulatorError(405, { detail: "Method Not Allowed" });
+        throw routeNotFound(method, path);
+    }
+}
+
+export async function readBody(req: IncomingMessage): Promise<unknown> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    if (text.trim() === "") return undefined;
+    try {
+        return JSON.parse(text);
+    } catch {
+        throw new EmulatorError(422, {
+            detail: [{ loc: ["body"], msg: "JSON decode error", type: "json_invalid" }],
+        });
+    }
+}
+
+export function send(res: ServerResponse, r: Reply): void {
+    if (res.headersSent || res.destroyed) return;
+    const headers = { ...r.headers };
+    if (r.body === undefined || r.status === 204) {
+        res.writeHead(r.status, headers).end();
+        return;
+    }
+    const text = JSON.stringify(r.body);
+    res.writeHead(r.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers }).end(text);
+}
+
+/** Parses with a shared wire schema; failures become 422 HTTPValidationError located under `where`. */
+export function parse<T>(schema: z.ZodType<T>, value: unknown, where: "body" | "query"): T {
+    const r = schema.safeParse(value);
+    if (!r.success) throw fromZod(r.error, where);
+    return r.data;
+}
+
+/** `limit` / `offset` as the service validates them (limit 1..100, default 20; offset >= 0). */
+export function pagination(q: URLSearchParams): { limit: number; offset: number } {
+    const limit = q.has("limit") ? Number(q.get("limit")) : 20;
+    const offset = q.has("offset") ? Number(q.get("offset")) : 0;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+        throw new EmulatorError(422, {
+            detail: [{ loc: ["query", "limit"], msg: "Input should be between 1 and 100", type: "less_than_equal" }],
+        });
+    }
+    if (!Number.isInteger(offset) || offset < 0) {
+        throw new EmulatorError(422, {
+            detail: [{ loc: ["query", "offset"], msg: "Input should be greater than or equal to 0", type: "greater_than_equal" }],
+        });
+    }
+    return { limit, offset };
+}
