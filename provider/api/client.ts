@@ -55,7 +55,7 @@ export class RequestStats {
     readonly byRoute = new Map<string, number>();
     record(method: string, path: string): void {
         this.total++;
-        // Collapse ids (uuids, numbers) so that routes aggregate.
+        // Collapse uuids so that routes aggregate.
         const route = `${method} ${path.replace(/[0-9a-f]{8}-[0-9a-f-]{27,}/gi, "{id}")}`;
         this.byRoute.set(route, (this.byRoute.get(route) ?? 0) + 1);
     }
@@ -123,6 +123,7 @@ export class HttpClient {
         for (let attempt = 0; ; attempt++) {
             this.stats.record(method, p);
             let res: Dispatcher.ResponseData;
+            let text: string;
             try {
                 res = await request(url, {
                     method: method as Dispatcher.HttpMethod,
@@ -132,6 +133,9 @@ export class HttpClient {
                     headersTimeout: this.opts.timeoutMs,
                     bodyTimeout: this.opts.timeoutMs,
                 });
+                // Read inside the try: a body cut off after the status line (a 201 whose connection drops)
+                // is a connection failure, and for a POST an ambiguous one, not an empty answer.
+                text = await res.body.text();
             } catch (e) {
                 const code = (e as { code?: string }).code ?? "";
                 const reached = !NOT_REACHED.has(code);
@@ -143,7 +147,6 @@ export class HttpClient {
                 throw err;
             }
 
-            const text = await res.body.text().catch(() => "");
             if (expect.includes(res.statusCode)) {
                 if (!ro.schema) return { status: res.statusCode, data: undefined as T };
                 let json: unknown;

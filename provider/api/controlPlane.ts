@@ -28,8 +28,8 @@ const PAGE = 100;
 /** True for a failure after which the request may or may not have been applied. */
 export function isAmbiguous(e: unknown): boolean {
     if (e instanceof ConnectionError) return e.ambiguous;
-    // 429 and 503 say "not processed"; other 5xx may come after the work was done.
-    return e instanceof ServerError && e.status !== 503;
+    // 429, 501 and 503 say "not processed"; other 5xx may come after the work was done.
+    return e instanceof ServerError && e.status !== 503 && e.status !== 501;
 }
 
 export interface ListDeploymentsOptions {

@@ -66,12 +66,13 @@ export class ApiError extends Error {
         requestId?: string,
         secrets: readonly string[] = [],
     ): ApiError {
-        const { detail, validation } = renderDetail(bodyText);
+        // Secrets are scrubbed from the whole body before anything is parsed, rendered or cut short.
+        const { detail, validation } = renderDetail(redact(bodyText, secrets));
         const init: ApiErrorInit = {
             status,
             method,
             path: redact(path, secrets),
-            detail: redact(detail, secrets) || "(empty response body)",
+            detail: detail || "(empty response body)",
             requestId,
             validation,
         };
@@ -154,11 +155,16 @@ function renderDetail(bodyText: string): { detail: string; validation?: Validati
     return { detail: bodyText.trim().slice(0, 2000) };
 }
 
-/** Replaces every occurrence of each secret (of 4+ characters) with `[redacted]`. */
+/**
+ * Replaces every occurrence of each secret (of 4+ characters) with `[redacted]`, in its raw form and in
+ * its JSON-escaped form (a body that echoes `pa"ss` holds `pa\"ss`).
+ */
 export function redact(text: string, secrets: readonly string[]): string {
     let out = text;
     for (const s of secrets) {
-        if (s && s.length >= 4) out = out.split(s).join("[redacted]");
+        if (!s || s.length < 4) continue;
+        const escaped = JSON.stringify(s).slice(1, -1);
+        for (const form of escaped === s ? [s] : [escaped, s]) out = out.split(form).join("[redacted]");
     }
     return out;
 }

@@ -1,0 +1,99 @@
+/**
+ * Shared fixtures for the wire-layer tests: an HttpClient wired to an undici MockAgent (network disabled)
+ * and a fake `sleep` that records the delays and resolves at once.
+ */
+import { MockAgent, type Interceptable } from "undici";
+import type { MockInterceptor } from "undici/types/mock-interceptor";
+import { HttpClient, type HttpClientOptions } from "../../../provider/api/client";
+import type { Deployment, Revision } from "../../../provider/api/schemas/controlPlane";
+
+export const BASE = "http://cp.test";
+export const API_KEY = "lsv2_sk_test_0123456789abcdef";
+export const TENANT = "11111111-2222-3333-4444-555555555555";
+export const JSON_REPLY: MockInterceptor.MockResponseOptions = { headers: { "content-type": "application/json" } };
+
+export interface Harness {
+    agent: MockAgent;
+    pool: Interceptable;
+    http: HttpClient;
+    /** Every delay passed to the fake sleep, in order. */
+    sleeps: number[];
+}
+
+export function harness(opts: Partial<HttpClientOptions> = {}): Harness {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const pool = agent.get(BASE);
+    const sleeps: number[] = [];
+    const http = new HttpClient({
+        baseUrl: BASE,
+        apiKey: API_KEY,
+        tenantId: TENANT,
+        dispatcher: agent,
+        sleep: async (ms) => {
+            sleeps.push(ms);
+        },
+        ...opts,
+    });
+    return { agent, pool, http, sleeps };
+}
+
+/** Lower-cased request headers as the mock saw them (object or flat array form). */
+export function headersOf(opts: MockInterceptor.MockResponseCallbackOptions): Record<string, string> {
+    const out: Record<string, string> = {};
+    const h = opts.headers as unknown;
+    if (Array.isArray(h)) {
+        for (let i = 0; i < h.length; i += 2) out[String(h[i]).toLowerCase()] = String(h[i + 1]);
+    } else if (h instanceof Headers) {
+        h.forEach((v, k) => (out[k.toLowerCase()] = v));
+    } else if (h && typeof h === "object") {
+        for (const [k, v] of Object.entries(h as Record<string, string>)) out[k.toLowerCase()] = String(v);
+    }
+    return out;
+}
+
+/** An error shaped like the ones node/undici raise for socket failures. */
+export function netError(code: string, message = `${code} (simulated)`): Error {
+    return Object.assign(new Error(message), { code });
+}
+
+/** Runs `fn`, expecting it to reject; answers the rejection. */
+export async function rejection(fn: () => Promise<unknown>): Promise<unknown> {
+    try {
+        await fn();
+    } catch (e) {
+        return e;
+    }
+    throw new Error("expected a rejection, got a result");
+}
+
+export function deployment(over: Partial<Deployment> = {}): Deployment {
+    return {
+        id: "aaaaaaaa-0000-4000-8000-000000000001",
+        name: "my-app",
+        source: "github",
+        source_config: {
+            integration_id: "int-1",
+            repo_url: "https://github.com/acme/my-app",
+            deployment_type: "dev",
+            build_on_push: false,
+        },
+        source_revision_config: { repo_ref: "main", langgraph_config_path: "langgraph.json" },
+        secrets: [{ name: "OPENAI_API_KEY" }],
+        status: "READY",
+        latest_revision_id: "rev-1",
+        active_revision_id: "rev-1",
+        ...over,
+    };
+}
+
+export function revision(over: Partial<Revision> = {}): Revision {
+    return {
+        id: "rev-1",
+        created_at: "2025-01-01T00:00:00Z",
+        status: "DEPLOYED",
+        source: "github",
+        source_revision_config: { repo_ref: "main", langgraph_config_path: "langgraph.json" },
+        ...over,
+    };
+}
