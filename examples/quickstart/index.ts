@@ -1,0 +1,37 @@
+// One LangSmith deployment. Every knob is stack config, so the same program serves the README's
+// quickstart and the e2e tests:
+//   quickstart:name          deployment name            (default quickstart-<stack>)
+//   quickstart:source        github | external_docker   (default github)
+//   quickstart:repoRef       branch or refs/tags/...    (default main)
+//   quickstart:imageUri      image, for external_docker
+//   quickstart:buildOnPush   true | false               (default false)
+//   quickstart:agentSecret   a secret handed to the deployment as OPENAI_API_KEY (set with --secret)
+import * as pulumi from "@pulumi/pulumi";
+import * as langsmith from "pulumi-langsmith";
+
+const config = new pulumi.Config();
+const source = config.get("source") ?? "github";
+
+const agent = new langsmith.Deployment("agent", {
+    name: config.get("name") ?? `quickstart-${pulumi.getStack()}`,
+    source: source as "github" | "external_docker",
+    sourceConfig:
+        source === "github"
+            ? {
+                  integrationId: config.get("integrationId") ?? "2d3c9a7e-5b1f-4c8e-9a6d-0f1e2d3c4b5a",
+                  repoUrl: config.get("repoUrl") ?? "https://github.com/langchain-ai/langgraph-example",
+                  buildOnPush: config.getBoolean("buildOnPush") ?? false,
+                  deploymentType: "dev",
+              }
+            : { deploymentType: "dev" },
+    sourceRevisionConfig:
+        source === "github"
+            ? { repoRef: config.get("repoRef") ?? "main", graphConfigPath: "langgraph.json" }
+            : { imageUri: config.require("imageUri") },
+    secrets: [{ name: "OPENAI_API_KEY", value: config.getSecret("agentSecret") ?? "sk-not-a-real-key" }],
+});
+
+export const deploymentId = agent.id;
+export const revisionId = agent.latestRevisionId;
+export const revisionStatus = agent.revisionStatus;
+export const url = agent.customUrl;
