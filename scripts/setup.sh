@@ -54,6 +54,9 @@ else
       -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_PULUMI_VERSION" \
       -o "$pulumi_dir/bin/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
   mv "$pulumi_dir/bin/pulumi.tmp" "$pulumi_dir/bin/pulumi"
+  # The engine looks for the dynamic-provider launcher next to its own binary first (as the official
+  # distribution ships it); from PATH it works too, with a warning on every run.
+  cp node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs "$pulumi_dir/bin/"
   source scripts/env.sh
   log "pulumi $(pulumi version) at $(command -v pulumi)"
 fi
