@@ -40,8 +40,11 @@ export interface Emulator {
 }
 
 const SELF_HOSTED_PREFIX = "/api-host";
-/** Endpoint groups the spec names without describing them (spec 4.1): answered 501, never a fake success. */
-const NOT_EMULATED = [/^\/v1\//, /^\/v2\/listeners/, /^\/v2\/auth/];
+/**
+ * Answered 501, never a fake success: endpoint groups the spec names without describing them (spec 4.1),
+ * and the agent server (4.2) and bulk export (4.3), which later issues add beside the control plane.
+ */
+const NOT_EMULATED = [/^\/v1\//, /^\/v2\/listeners/, /^\/v2\/auth/, /^\/threads(\/|$)/, /^\/api\/v1\/bulk-exports(\/|$)/];
 
 export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> {
     const clock = new Clock();
