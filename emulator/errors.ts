@@ -21,7 +21,10 @@ export const badRequest = (detail: string) => new EmulatorError(400, { detail })
 export const unauthorized = (detail = "Invalid or missing API key.") => new EmulatorError(401, { detail });
 export const forbidden = (detail: string) => new EmulatorError(403, { detail });
 export const deploymentNotFound = (id: string) => new EmulatorError(404, { detail: `Deployment ID ${id} not found.` });
-export const revisionNotFound = (id: string) => new EmulatorError(404, { detail: `Revision ID ${id} not found.` });
+/** Spec 7 words the 404 of GET revision after the deployment, whichever of the two ids is unknown. */
+export const revisionNotFound = (deploymentId: string) => deploymentNotFound(deploymentId);
+/** Admin look-ups by revision id alone. */
+export const revisionIdNotFound = (id: string) => new EmulatorError(404, { detail: `Revision ID ${id} not found.` });
 export const routeNotFound = (method: string, path: string) => new EmulatorError(404, { detail: `Not Found: ${method} ${path}` });
 export const conflict = (detail: string) => new EmulatorError(409, { detail });
 export const validation = (errors: ValidationError[]) => new EmulatorError(422, { detail: errors });

@@ -104,17 +104,18 @@ export function parse<T>(schema: z.ZodType<T>, value: unknown, where: "body" | "
 
 /** `limit` / `offset` as the service validates them (limit 1..100, default 20; offset >= 0). */
 export function pagination(q: URLSearchParams): { limit: number; offset: number } {
-    const limit = q.has("limit") ? Number(q.get("limit")) : 20;
-    const offset = q.has("offset") ? Number(q.get("offset")) : 0;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-        throw new EmulatorError(422, {
-            detail: [{ loc: ["query", "limit"], msg: "Input should be between 1 and 100", type: "less_than_equal" }],
-        });
-    }
-    if (!Number.isInteger(offset) || offset < 0) {
-        throw new EmulatorError(422, {
-            detail: [{ loc: ["query", "offset"], msg: "Input should be greater than or equal to 0", type: "greater_than_equal" }],
-        });
-    }
+    const limit = intParam(q, "limit", 20, 1, 100);
+    const offset = intParam(q, "offset", 0, 0, Infinity);
     return { limit, offset };
+}
+
+/** An integer query parameter, with the validation error the service's framework gives. */
+function intParam(q: URLSearchParams, name: string, dflt: number, min: number, max: number): number {
+    if (!q.has(name)) return dflt;
+    const v = Number(q.get(name));
+    const fail = (msg: string, type: string) => new EmulatorError(422, { detail: [{ loc: ["query", name], msg, type }] });
+    if (!Number.isInteger(v)) throw fail("Input should be a valid integer, unable to parse string as an integer", "int_parsing");
+    if (v < min) throw fail(`Input should be greater than or equal to ${min}`, "greater_than_equal");
+    if (v > max) throw fail(`Input should be less than or equal to ${max}`, "less_than_equal");
+    return v;
 }

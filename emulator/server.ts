@@ -90,14 +90,20 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
                 dropped = fault.kind === "drop";
                 throw injected(fault.status ?? 500, fault.body, fault.retryAfter);
             }
-            reply = await route(method, path, url.searchParams, req, isAdmin, tenantId);
             if (fault && fault.kind !== "latency" && fault.when === "after") {
+                // Processed (whatever the outcome), then the answer is replaced.
+                await route(method, path, url.searchParams, req, isAdmin, tenantId).catch(() => undefined);
                 dropped = fault.kind === "drop";
                 throw injected(fault.status ?? 500, fault.body, fault.retryAfter);
             }
+            reply = await route(method, path, url.searchParams, req, isAdmin, tenantId);
         } catch (e) {
             if (e instanceof EmulatorError) {
                 reply = { status: e.status, body: e.body, headers: e.headers };
+            } else if (req.destroyed || (e as { code?: string }).code === "ECONNRESET") {
+                // The client went away (e.g. gave up during injected latency): nothing to answer.
+                dropped = true;
+                reply = { status: 0 };
             } else {
                 console.error(`[emulator] ${method} ${path} failed:`, e);
                 reply = { status: 500, body: { detail: "Internal Server Error" } };

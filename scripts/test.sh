@@ -7,4 +7,5 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh
 command -v pulumi >/dev/null || { echo "pulumi is not on PATH: run bash scripts/setup.sh first" >&2; exit 1; }
 npm run -s build
+[ $# -gt 0 ] || set -- 'tests/**/*.test.ts'
 exec npx mocha "$@"

@@ -14,7 +14,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import {
     KNOWN_DEPLOYMENT_TYPES,
-    REVISION_FAILED,
     UNMANAGED_SOURCES,
     graphConfigPathOf,
     normalizeSource,
@@ -25,7 +24,7 @@ import {
     type WireSource,
 } from "../../provider/api/schemas/controlPlane";
 import { Clock, IllegalTransitionError, type Lifecycle, type Speed } from "../clock";
-import { badRequest, conflict, deploymentNotFound, invalidField, revisionNotFound } from "../errors";
+import { badRequest, conflict, deploymentNotFound, invalidField, revisionIdNotFound, revisionNotFound } from "../errors";
 
 /** Happy paths as data. Images from a registry need no build, so `external_docker` skips the build phases. */
 export const REVISION_LIFECYCLES: Record<WireSource, Lifecycle<RevisionStatus>> = {
@@ -261,15 +260,17 @@ export class ControlPlaneModel {
     getRevision(tenantId: string, id: string, revisionId: string): RevisionView {
         const d = this.find(tenantId, id);
         const r = d.revisions.find((x) => x.id === revisionId);
-        if (!r) throw revisionNotFound(revisionId);
+        // Spec 7: the 404 of GET revision states that the deployment id was not found.
+        if (!r) throw revisionNotFound(id);
         return this.revisionView(r);
     }
 
     /** Rolls back: a new revision with the configuration of an earlier one. */
     redeployRevision(tenantId: string, id: string, revisionId: string): DeploymentView {
         const d = this.find(tenantId, id);
+        if (d.deleteRequestedAt !== undefined) throw badRequest(`Deployment ID ${id} is being deleted.`);
         const r = d.revisions.find((x) => x.id === revisionId);
-        if (!r) throw revisionNotFound(revisionId);
+        if (!r) throw revisionNotFound(id);
         const now = this.clock.now();
         this.addRevision(d, { ...r.config, repo_commit_sha: null }, now);
         d.updatedAt = now;
@@ -295,14 +296,19 @@ export class ControlPlaneModel {
             this.settle(r);
             const cur = current(r);
             const lc = REVISION_LIFECYCLES[r.source];
-            const next = lc.next[cur];
+            // The step a failure rule dictates, as in timed progress; otherwise the happy path.
+            const next = r.failure?.at === cur ? r.failure.result : lc.next[cur];
+            // The one failure that belongs to the current status (BUILDING -> BUILD_FAILED, ...).
+            const ownFailure = Object.values(FAILURE_AT).find((f) => f.at === cur)?.result;
             const target = to ?? next;
-            const legal = target !== undefined && (target === next || (REVISION_FAILED.includes(target) && next !== undefined));
+            const legal =
+                target !== undefined &&
+                (target === next || (target === ownFailure && lc.terminal.includes(target)) || target === lc.next[cur]);
             if (!legal || lc.terminal.includes(cur)) throw new IllegalTransitionError(cur, String(target));
             r.history.push({ status: target, at: this.clock.now() });
             return this.revisionView(r);
         }
-        throw revisionNotFound(revisionId);
+        throw revisionIdNotFound(revisionId);
     }
 
     /** Status history of a revision with clock times (for benchmarks: when did it reach DEPLOYED?). */
@@ -314,7 +320,7 @@ export class ControlPlaneModel {
                 return r.history.map((h) => ({ status: h.status, at: this.clock.iso(h.at), atMs: h.at }));
             }
         }
-        throw revisionNotFound(revisionId);
+        throw revisionIdNotFound(revisionId);
     }
 
     /** Every deployment of every tenant, including ones being deleted (for tests that look for leftovers). */
