@@ -216,8 +216,10 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             const cp = client();
             const timeoutS = news.timeouts?.update ?? DEFAULT_TIMEOUTS.update;
             const current = await cp.getDeployment(id);
-            const retry = olds.revisionStatus !== null && !REVISION_DONE.includes(olds.revisionStatus);
-            const body = patchRequest(olds, news, current, retry);
+            // Only a failed revision is made again; one still in progress (a timed-out wait, or
+            // waitForDeployed false) is waited on, not superseded.
+            const failed = olds.revisionStatus !== null && REVISION_FAILED.includes(olds.revisionStatus);
+            const body = patchRequest(olds, news, current, failed);
             let deployment = current;
             if (body) {
                 try {
@@ -225,12 +227,6 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
                 } catch (e) {
                     throw withState(e, current, olds, newsRaw.__provider);
                 }
-            }
-            const made = deployment.latest_revision_id !== current.latest_revision_id;
-            if (!made && !retry && olds.revisionStatus !== null) {
-                // Nothing new to wait for: keep the revision we know about.
-                const revision = deployment.latest_revision_id ? await cp.getRevision(id, deployment.latest_revision_id) : undefined;
-                return { outs: toOutputs(news, deployment, revision) };
             }
             return { outs: await settle(cp, news, deployment, timeoutS, newsRaw.__provider) };
         },
@@ -271,8 +267,10 @@ export function checkDeployment(news: Record<string, unknown>): pulumi.dynamic.C
         if (required && v === "") failures.push(failure(property, `${property} must not be empty`));
         return v;
     };
+    // A whole object not known yet (an Output during preview) arrives as the sentinel string: it is
+    // checked once known, at `up`.
     const obj = (v: unknown, property: string): Record<string, unknown> => {
-        if (v === undefined || v === null) return {};
+        if (v === undefined || v === null || v === UNKNOWN) return {};
         if (typeof v !== "object" || Array.isArray(v)) {
             failures.push(failure(property, `${property} must be an object`));
             return {};
@@ -300,17 +298,22 @@ export function checkDeployment(news: Record<string, unknown>): pulumi.dynamic.C
 
     const sc = obj(news.sourceConfig, "sourceConfig");
     const rc = obj(news.sourceRevisionConfig, "sourceRevisionConfig");
-    const integrationId = str(sc.integrationId, "sourceConfig.integrationId", source === "github");
-    const repoUrl = str(sc.repoUrl, "sourceConfig.repoUrl", source === "github");
+    const scKnown = news.sourceConfig !== UNKNOWN;
+    const rcKnown = news.sourceRevisionConfig !== UNKNOWN;
+    const integrationId = str(sc.integrationId, "sourceConfig.integrationId", source === "github" && scKnown);
+    const repoUrl = str(sc.repoUrl, "sourceConfig.repoUrl", source === "github" && scKnown);
     const deploymentType = str(sc.deploymentType, "sourceConfig.deploymentType", false);
     const customUrl = str(sc.customUrl, "sourceConfig.customUrl", false);
     if (sc.buildOnPush !== undefined && sc.buildOnPush !== null && typeof sc.buildOnPush !== "boolean" && known(sc.buildOnPush)) {
         failures.push(failure("sourceConfig.buildOnPush", "sourceConfig.buildOnPush must be a boolean"));
     }
-    const resourceSpec = sc.resourceSpec === undefined || sc.resourceSpec === null ? undefined : obj(sc.resourceSpec, "sourceConfig.resourceSpec");
-    const repoRef = str(rc.repoRef, "sourceRevisionConfig.repoRef", source === "github");
-    const graphConfigPath = str(rc.graphConfigPath, "sourceRevisionConfig.graphConfigPath", source === "github");
-    const imageUri = str(rc.imageUri, "sourceRevisionConfig.imageUri", source === "external_docker");
+    const resourceSpec =
+        sc.resourceSpec === undefined || sc.resourceSpec === null || sc.resourceSpec === UNKNOWN
+            ? (sc.resourceSpec as undefined)
+            : obj(sc.resourceSpec, "sourceConfig.resourceSpec");
+    const repoRef = str(rc.repoRef, "sourceRevisionConfig.repoRef", source === "github" && rcKnown);
+    const graphConfigPath = str(rc.graphConfigPath, "sourceRevisionConfig.graphConfigPath", source === "github" && rcKnown);
+    const imageUri = str(rc.imageUri, "sourceRevisionConfig.imageUri", source === "external_docker" && rcKnown);
 
     if (source === "github") {
         if (isSet(imageUri)) failures.push(failure("sourceRevisionConfig.imageUri", "imageUri applies only to source external_docker"));
@@ -338,6 +341,7 @@ export function checkDeployment(news: Record<string, unknown>): pulumi.dynamic.C
         } else {
             const seen = new Set<string>();
             news.secrets.forEach((s: unknown, i: number) => {
+                if (s === UNKNOWN) return;
                 const entry = obj(s, `secrets[${i}]`);
                 const n = str(entry.name, `secrets[${i}].name`, true);
                 str(entry.value, `secrets[${i}].value`, true);
@@ -368,38 +372,47 @@ export function checkDeployment(news: Record<string, unknown>): pulumi.dynamic.C
     const inputs: Record<string, unknown> = {
         ...news,
         source: source ?? rawSource,
-        sourceConfig: prune({
-            integrationId,
-            repoUrl,
-            deploymentType: deploymentType ?? "dev",
-            buildOnPush: source === "github" ? (sc.buildOnPush ?? false) : sc.buildOnPush,
-            customUrl,
-            resourceSpec,
-        }),
-        sourceRevisionConfig: prune({ repoRef, graphConfigPath, imageUri }),
-        secrets,
+        // Unknown values stay unknown, so that diff sees "will change", not "removed".
+        sourceConfig: !scKnown
+            ? UNKNOWN
+            : prune({
+                  integrationId,
+                  repoUrl,
+                  deploymentType: deploymentType ?? "dev",
+                  buildOnPush: source === "github" ? (sc.buildOnPush ?? false) : sc.buildOnPush,
+                  customUrl,
+                  resourceSpec,
+              }),
+        sourceRevisionConfig: rcKnown ? prune({ repoRef, graphConfigPath, imageUri }) : UNKNOWN,
+        secrets: news.secrets === UNKNOWN ? UNKNOWN : secrets,
     };
     return { inputs, failures };
 }
 
 // ---------------------------------------------------------------- diff
 
+/** `o[key]`, where a whole object not known yet makes every field of it unknown. */
+function field(o: unknown, key: string): unknown {
+    if (o === UNKNOWN) return UNKNOWN;
+    return (o as Record<string, unknown> | undefined)?.[key];
+}
+
 /** Fields fixed at creation: a change replaces the deployment (path in the inputs, then getter). */
 const REPLACE_ON: Array<[string, (i: Record<string, any>) => unknown]> = [
     ["name", (i) => i.name],
     ["source", (i) => normalizeSource(i.source) ?? i.source],
-    ["sourceConfig.integrationId", (i) => i.sourceConfig?.integrationId],
-    ["sourceConfig.repoUrl", (i) => i.sourceConfig?.repoUrl],
-    ["sourceConfig.deploymentType", (i) => i.sourceConfig?.deploymentType ?? "dev"],
+    ["sourceConfig.integrationId", (i) => field(i.sourceConfig, "integrationId")],
+    ["sourceConfig.repoUrl", (i) => field(i.sourceConfig, "repoUrl")],
+    ["sourceConfig.deploymentType", (i) => field(i.sourceConfig, "deploymentType") ?? "dev"],
 ];
 /** Fields changed in place by a PATCH (or only locally, for the last three). */
 const UPDATE_ON: Array<[string, (i: Record<string, any>) => unknown]> = [
-    ["sourceConfig.buildOnPush", (i) => i.sourceConfig?.buildOnPush ?? false],
-    ["sourceConfig.customUrl", (i) => i.sourceConfig?.customUrl],
-    ["sourceConfig.resourceSpec", (i) => i.sourceConfig?.resourceSpec],
-    ["sourceRevisionConfig.repoRef", (i) => i.sourceRevisionConfig?.repoRef],
-    ["sourceRevisionConfig.graphConfigPath", (i) => i.sourceRevisionConfig?.graphConfigPath],
-    ["sourceRevisionConfig.imageUri", (i) => i.sourceRevisionConfig?.imageUri],
+    ["sourceConfig.buildOnPush", (i) => field(i.sourceConfig, "buildOnPush") ?? false],
+    ["sourceConfig.customUrl", (i) => field(i.sourceConfig, "customUrl")],
+    ["sourceConfig.resourceSpec", (i) => field(i.sourceConfig, "resourceSpec")],
+    ["sourceRevisionConfig.repoRef", (i) => field(i.sourceRevisionConfig, "repoRef")],
+    ["sourceRevisionConfig.graphConfigPath", (i) => field(i.sourceRevisionConfig, "graphConfigPath")],
+    ["sourceRevisionConfig.imageUri", (i) => field(i.sourceRevisionConfig, "imageUri")],
     ["secrets", (i) => i.secrets ?? []],
     ["waitForDeployed", (i) => i.waitForDeployed],
     ["timeouts", (i) => i.timeouts],
@@ -422,7 +435,7 @@ export function diffDeployment(olds: DeploymentOutputs, news: Record<string, unk
     // Secrets cannot be cleared through PATCH (an empty list means "unchanged"): only a new deployment can.
     const newSecrets = (news.secrets as unknown[] | undefined) ?? [];
     if (olds.secrets.length > 0 && Array.isArray(newSecrets) && newSecrets.length === 0) replaces.push("secrets");
-    // The last revision failed or was never awaited: an update makes a new one.
+    // The last revision failed (an update makes a new one) or was not seen to the end (an update waits).
     if (olds.revisionStatus !== null && !REVISION_DONE.includes(olds.revisionStatus) && news.waitForDeployed !== false) changes = true;
     // Names are unique per workspace, so a replacement that keeps the name must delete first.
     const sameName = !replaces.includes("name");
@@ -540,7 +553,7 @@ export function inputsFromService(d: Deployment, r: Revision | undefined, old: D
     const oldValues = new Map((old.secrets ?? []).map((s) => [s.name, s.value]));
     const secretNames = d.secrets ? d.secrets.map((s) => s.name) : (old.secrets ?? []).map((s) => s.name);
     return prune({
-        ...old,
+        ...inputsOnly(old),
         name: d.name,
         source,
         sourceConfig: prune({
@@ -558,6 +571,22 @@ export function inputsFromService(d: Deployment, r: Revision | undefined, old: D
         ),
         secrets: secretNames.map((name) => ({ name, value: oldValues.get(name) ?? "" })),
     }) as DeploymentInputs;
+}
+
+/** Stored outputs less what the service computed: what the program gave. */
+export function inputsOnly(o: DeploymentOutputs): DeploymentInputs {
+    const {
+        schemaVersion,
+        latestRevisionId,
+        activeRevisionId,
+        revisionStatus,
+        repoCommitSha,
+        customUrl,
+        deploymentStatus,
+        ...inputs
+    } = o;
+    void [schemaVersion, latestRevisionId, activeRevisionId, revisionStatus, repoCommitSha, customUrl, deploymentStatus];
+    return inputs;
 }
 
 /** The keys of the service's resource_spec that the program manages (all of them if it managed none). */

@@ -169,4 +169,11 @@ describe("e2e: Deployment on the real Pulumi engine", function () {
         assert.ok(em.admin.requests.some((r) => r.tenantId === workspace), "requests reached the emulator");
         assert.equal(liveIn(workspace).length, 0);
     });
+
+    it("logs: no run printed the API key or a secret value (engine output, errors, results)", () => {
+        assert.ok(project.transcript.length > 0);
+        const all = project.transcript.join("\n");
+        assert.ok(!all.includes(API_KEY), "the API key appears in a run's output");
+        assert.ok(!all.includes(AGENT_SECRET), "a secret value appears in a run's output");
+    });
 });

@@ -1,0 +1,250 @@
+import assert from "node:assert/strict";
+import { ConfigError, REGION_URLS, resolveServiceConfig, type ConfigSource } from "../../provider/config";
+
+/** A fake stack config: `langsmith:*` keys as Pulumi's `configure()` hands them over. */
+function stack(values: Record<string, string | undefined> = {}): ConfigSource {
+    return { get: (key) => values[key] };
+}
+
+const KEY = "lsv2_sk_config_test_0123456789";
+const OTHER_KEY = "lsv2_sk_config_env_9876543210";
+
+/** Runs `fn`, expecting a ConfigError; answers it. */
+function configError(fn: () => unknown): ConfigError {
+    try {
+        fn();
+    } catch (e) {
+        assert.ok(e instanceof ConfigError, `expected a ConfigError, got ${e}`);
+        return e;
+    }
+    throw new Error("expected a ConfigError, got a result");
+}
+
+describe("resolveServiceConfig", () => {
+    describe("API key", () => {
+        it("apiKey: read from stack config langsmith:apiKey", () => {
+            const c = resolveServiceConfig(stack({ "langsmith:apiKey": KEY }), {});
+            assert.equal(c.apiKey, KEY);
+        });
+
+        it("apiKey: read from LANGSMITH_API_KEY when the stack config has none", () => {
+            const c = resolveServiceConfig(stack(), { LANGSMITH_API_KEY: KEY });
+            assert.equal(c.apiKey, KEY);
+        });
+
+        it("apiKey: works without any stack config source at all", () => {
+            const c = resolveServiceConfig(undefined, { LANGSMITH_API_KEY: KEY });
+            assert.equal(c.apiKey, KEY);
+        });
+
+        it("apiKey: stack config wins over the environment", () => {
+            const c = resolveServiceConfig(stack({ "langsmith:apiKey": KEY }), { LANGSMITH_API_KEY: OTHER_KEY });
+            assert.equal(c.apiKey, KEY);
+        });
+
+        it("apiKey: an empty stack value falls back to the environment", () => {
+            const c = resolveServiceConfig(stack({ "langsmith:apiKey": "  " }), { LANGSMITH_API_KEY: KEY });
+            assert.equal(c.apiKey, KEY);
+        });
+
+        it("apiKey: surrounding whitespace is trimmed", () => {
+            const c = resolveServiceConfig(stack(), { LANGSMITH_API_KEY: `  ${KEY}\n` });
+            assert.equal(c.apiKey, KEY);
+        });
+
+        it("apiKey: missing everywhere gives one message naming langsmith:apiKey and LANGSMITH_API_KEY", () => {
+            const e = configError(() => resolveServiceConfig(stack(), {}));
+            assert.match(e.message, /langsmith:apiKey/);
+            assert.match(e.message, /LANGSMITH_API_KEY/);
+            assert.equal(e.name, "ConfigError");
+        });
+
+        it("apiKey: empty strings in both places count as missing", () => {
+            const e = configError(() => resolveServiceConfig(stack({ "langsmith:apiKey": "" }), { LANGSMITH_API_KEY: "" }));
+            assert.match(e.message, /langsmith:apiKey/);
+            assert.match(e.message, /LANGSMITH_API_KEY/);
+        });
+
+        it("apiKey: a missing key is reported even when the location is also wrong (key first)", () => {
+            const e = configError(() => resolveServiceConfig(stack({ "langsmith:region": "mars" }), {}));
+            assert.match(e.message, /LANGSMITH_API_KEY/);
+        });
+    });
+
+    describe("location", () => {
+        const withKey = (values: Record<string, string> = {}) => stack({ "langsmith:apiKey": KEY, ...values });
+
+        it("location: defaults to the US cloud host", () => {
+            const c = resolveServiceConfig(withKey(), {});
+            assert.equal(c.controlPlaneUrl, "https://api.host.langchain.com");
+            assert.equal(c.controlPlaneUrl, REGION_URLS.us);
+        });
+
+        it("location: controlPlaneUrl from stack config is used as is", () => {
+            const c = resolveServiceConfig(withKey({ "langsmith:controlPlaneUrl": "http://127.0.0.1:8080" }), {});
+            assert.equal(c.controlPlaneUrl, "http://127.0.0.1:8080");
+        });
+
+        it("location: controlPlaneUrl loses its trailing slashes", () => {
+            const c = resolveServiceConfig(withKey({ "langsmith:controlPlaneUrl": "https://cp.example.com//" }), {});
+            assert.equal(c.controlPlaneUrl, "https://cp.example.com");
+        });
+
+        it("location: LANGSMITH_CONTROL_PLANE_URL from the environment", () => {
+            const c = resolveServiceConfig(withKey(), { LANGSMITH_CONTROL_PLANE_URL: "https://cp.example.com/" });
+            assert.equal(c.controlPlaneUrl, "https://cp.example.com");
+        });
+
+        it("location: selfHostedUrl appends /api-host", () => {
+            const c = resolveServiceConfig(withKey({ "langsmith:selfHostedUrl": "https://langsmith.example.com" }), {});
+            assert.equal(c.controlPlaneUrl, "https://langsmith.example.com/api-host");
+        });
+
+        it("location: selfHostedUrl with a trailing slash does not give a double slash", () => {
+            const c = resolveServiceConfig(withKey({ "langsmith:selfHostedUrl": "https://langsmith.example.com/" }), {});
+            assert.equal(c.controlPlaneUrl, "https://langsmith.example.com/api-host");
+        });
+
+        it("location: selfHostedUrl keeps a path prefix of the installation", () => {
+            const c = resolveServiceConfig(withKey(), { LANGSMITH_SELF_HOSTED_URL: "http://10.0.0.5:1980/langsmith/" });
+            assert.equal(c.controlPlaneUrl, "http://10.0.0.5:1980/langsmith/api-host");
+        });
+
+        it("location: region us and eu map to the cloud hosts", () => {
+            assert.equal(resolveServiceConfig(withKey({ "langsmith:region": "us" }), {}).controlPlaneUrl, "https://api.host.langchain.com");
+            assert.equal(resolveServiceConfig(withKey({ "langsmith:region": "eu" }), {}).controlPlaneUrl, "https://eu.api.host.langchain.com");
+        });
+
+        it("location: region is case-insensitive and read from LANGSMITH_REGION", () => {
+            const c = resolveServiceConfig(withKey(), { LANGSMITH_REGION: "EU" });
+            assert.equal(c.controlPlaneUrl, REGION_URLS.eu);
+        });
+
+        it("location: two location keys in the stack config is an error naming both", () => {
+            const e = configError(() =>
+                resolveServiceConfig(withKey({ "langsmith:region": "eu", "langsmith:controlPlaneUrl": "https://cp.example.com" }), {}),
+            );
+            assert.match(e.message, /controlPlaneUrl/);
+            assert.match(e.message, /region/);
+            assert.match(e.message, /stack config/);
+        });
+
+        it("location: two location keys in the environment is an error naming both", () => {
+            const e = configError(() =>
+                resolveServiceConfig(withKey(), {
+                    LANGSMITH_SELF_HOSTED_URL: "https://langsmith.example.com",
+                    LANGSMITH_CONTROL_PLANE_URL: "https://cp.example.com",
+                }),
+            );
+            assert.match(e.message, /controlPlaneUrl/);
+            assert.match(e.message, /selfHostedUrl/);
+            assert.match(e.message, /environment/);
+        });
+
+        it("location: all three keys in one source is an error", () => {
+            const e = configError(() =>
+                resolveServiceConfig(withKey(), {
+                    LANGSMITH_REGION: "us",
+                    LANGSMITH_SELF_HOSTED_URL: "https://langsmith.example.com",
+                    LANGSMITH_CONTROL_PLANE_URL: "https://cp.example.com",
+                }),
+            );
+            assert.match(e.message, /controlPlaneUrl, selfHostedUrl, region/);
+        });
+
+        it("location: one key in stack config and a different one in the environment is fine: stack wins", () => {
+            const c = resolveServiceConfig(withKey({ "langsmith:region": "eu" }), { LANGSMITH_CONTROL_PLANE_URL: "https://cp.example.com" });
+            assert.equal(c.controlPlaneUrl, REGION_URLS.eu);
+        });
+
+        it("location: stack selfHostedUrl wins over environment region", () => {
+            const c = resolveServiceConfig(withKey({ "langsmith:selfHostedUrl": "https://ls.example.com" }), { LANGSMITH_REGION: "eu" });
+            assert.equal(c.controlPlaneUrl, "https://ls.example.com/api-host");
+        });
+
+        it("location: stack controlPlaneUrl wins over environment controlPlaneUrl", () => {
+            const c = resolveServiceConfig(withKey({ "langsmith:controlPlaneUrl": "https://a.example.com" }), {
+                LANGSMITH_CONTROL_PLANE_URL: "https://b.example.com",
+            });
+            assert.equal(c.controlPlaneUrl, "https://a.example.com");
+        });
+
+        it("location: an empty stack value does not count as set", () => {
+            const c = resolveServiceConfig(withKey({ "langsmith:region": "", "langsmith:controlPlaneUrl": "https://a.example.com" }), {});
+            assert.equal(c.controlPlaneUrl, "https://a.example.com");
+        });
+
+        it("location: controlPlaneUrl that is not a URL gives a clear error naming the key and the value", () => {
+            const e = configError(() => resolveServiceConfig(withKey({ "langsmith:controlPlaneUrl": "cp.example.com" }), {}));
+            assert.match(e.message, /controlPlaneUrl/);
+            assert.match(e.message, /cp\.example\.com/);
+            assert.match(e.message, /not a URL/);
+        });
+
+        it("location: selfHostedUrl that is not a URL gives a clear error", () => {
+            const e = configError(() => resolveServiceConfig(withKey(), { LANGSMITH_SELF_HOSTED_URL: "not a url" }));
+            assert.match(e.message, /selfHostedUrl/);
+            assert.match(e.message, /not a url/);
+        });
+
+        it("location: a non-http(s) URL is refused", () => {
+            const e = configError(() => resolveServiceConfig(withKey({ "langsmith:controlPlaneUrl": "ftp://cp.example.com" }), {}));
+            assert.match(e.message, /controlPlaneUrl must be an http\(s\) URL/);
+        });
+
+        it("location: unknown region gives a clear error listing the known ones", () => {
+            const e = configError(() => resolveServiceConfig(withKey({ "langsmith:region": "ap" }), {}));
+            assert.match(e.message, /Unknown region "ap"/);
+            assert.match(e.message, /us, eu/);
+        });
+
+        it("location: an error never contains the API key", () => {
+            const e = configError(() => resolveServiceConfig(withKey({ "langsmith:region": "ap" }), {}));
+            assert.ok(!e.message.includes(KEY));
+        });
+    });
+
+    describe("workspace", () => {
+        it("workspaceId: optional (undefined when unset)", () => {
+            const c = resolveServiceConfig(stack({ "langsmith:apiKey": KEY }), {});
+            assert.equal(c.workspaceId, undefined);
+        });
+
+        it("workspaceId: from stack config", () => {
+            const c = resolveServiceConfig(stack({ "langsmith:apiKey": KEY, "langsmith:workspaceId": "ws-1" }), {});
+            assert.equal(c.workspaceId, "ws-1");
+        });
+
+        it("workspaceId: from LANGSMITH_WORKSPACE_ID", () => {
+            const c = resolveServiceConfig(stack(), { LANGSMITH_API_KEY: KEY, LANGSMITH_WORKSPACE_ID: "ws-env" });
+            assert.equal(c.workspaceId, "ws-env");
+        });
+
+        it("workspaceId: stack config wins over the environment", () => {
+            const c = resolveServiceConfig(stack({ "langsmith:workspaceId": "ws-stack" }), {
+                LANGSMITH_API_KEY: KEY,
+                LANGSMITH_WORKSPACE_ID: "ws-env",
+            });
+            assert.equal(c.workspaceId, "ws-stack");
+        });
+
+        it("workspaceId: keys can come from different places (key from env, workspace and location from stack)", () => {
+            const c = resolveServiceConfig(
+                stack({ "langsmith:workspaceId": "ws-stack", "langsmith:region": "eu" }),
+                { LANGSMITH_API_KEY: KEY },
+            );
+            assert.deepEqual(c, { apiKey: KEY, workspaceId: "ws-stack", controlPlaneUrl: REGION_URLS.eu });
+        });
+    });
+
+    it("env: defaults to process.env when no environment is passed", () => {
+        const saved = process.env.LANGSMITH_API_KEY;
+        process.env.LANGSMITH_API_KEY = KEY;
+        try {
+            assert.equal(resolveServiceConfig(stack()).apiKey, KEY);
+        } finally {
+            if (saved === undefined) delete process.env.LANGSMITH_API_KEY;
+            else process.env.LANGSMITH_API_KEY = saved;
+        }
+    });
+});
