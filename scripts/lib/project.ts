@@ -40,6 +40,9 @@ export interface Op {
 }
 
 export class PulumiProject {
+    /** Everything every run printed (engine output) and returned, for leak checks. */
+    readonly transcript: string[] = [];
+
     constructor(
         readonly dir: string,
         readonly stateDir: string,
@@ -69,6 +72,7 @@ export class PulumiProject {
             .split("\n")
             .filter((l) => l.startsWith("@@RESULT "))
             .map((l) => JSON.parse(l.slice("@@RESULT ".length)) as OpResult);
+        this.transcript.push(log, out);
         if (code === 2 || results.length === 0) throw new Error(`run-program failed (exit ${code}):\n${log}`);
         return { results, log };
     }
