@@ -15,5 +15,10 @@ for _pl_dir in "$_pl_launcher" "$_pl_pulumi_bin" "$_pl_node_bin"; do
 done
 export PATH
 export PULUMI_SKIP_UPDATE_CHECK=true
+# The Node.js binary from the npm registry trusts only its bundled CAs; where a TLS-inspecting proxy adds
+# its own CA to the system store, trust that store too.
+if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then
+  export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+fi
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 unset _pl_dir _pl_node_bin _pl_pulumi_bin _pl_launcher
