@@ -53,8 +53,10 @@ describe("e2e: Deployment on the real Pulumi engine", function () {
     it("up, update, drift, replace, destroy: the whole life of one deployment", async () => {
         const s = stackConfig(`e2e-life-${randomUUID().slice(0, 8)}`);
 
-        // up: created and awaited until DEPLOYED.
-        const up1 = ok(only((await project.run(s.opts(), [{ op: "up" }])).results, "up"));
+        // up: created and awaited until DEPLOYED; a refreshing preview right after finds nothing to change.
+        const { results: r1 } = await project.run(s.opts(), [{ op: "up" }, { op: "preview", refresh: true, expectNoChanges: true }]);
+        const up1 = ok(only(r1, "up"));
+        ok(only(r1, "preview"));
         assert.equal(up1.outputs!.revisionStatus, "DEPLOYED");
         const [created] = liveIn(s.workspace);
         assert.equal(created.id, up1.outputs!.deploymentId);
