@@ -39,6 +39,7 @@ async function main() {
         return;
     }
     await em.close();
+    project.remove();
 }
 
 main().catch((e) => {

@@ -7,7 +7,7 @@
  * this checkout.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -75,6 +75,11 @@ export class PulumiProject {
         this.transcript.push(log, out);
         if (code === 2 || results.length === 0) throw new Error(`run-program failed (exit ${code}):\n${log}`);
         return { results, log };
+    }
+
+    /** Deletes the program's directory (installed packages and file backend included). */
+    remove(): void {
+        rmSync(this.dir, { recursive: true, force: true });
     }
 
     /** Every file of the file backend (current state, backups, history), as text. */

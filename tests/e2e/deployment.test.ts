@@ -34,6 +34,7 @@ describe("e2e: Deployment on the real Pulumi engine", function () {
     });
     after(async () => {
         await em?.close();
+        project?.remove();
     });
 
     /** Config of one stack: its own workspace (tenant) and deployment name. */
