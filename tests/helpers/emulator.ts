@@ -9,6 +9,7 @@ import { HttpClient, type HttpClientOptions } from "../../provider/api/client";
 import { ControlPlaneClient } from "../../provider/api/controlPlane";
 import type { DeploymentCreateRequest } from "../../provider/api/schemas/controlPlane";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator/server";
+export { rejection, sleep } from "./async";
 
 export type { Emulator } from "../../emulator/server";
 
@@ -129,14 +130,4 @@ export function dockerBody(name = uniqueName("img"), over: Partial<DeploymentCre
     };
 }
 
-/** Runs `fn`, expecting a rejection; answers it. */
-export async function rejection(fn: () => Promise<unknown>): Promise<any> {
-    try {
-        await fn();
-    } catch (e) {
-        return e;
-    }
-    throw new Error("expected a rejection, got a result");
-}
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

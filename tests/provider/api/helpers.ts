@@ -6,6 +6,7 @@ import { MockAgent, type Interceptable } from "undici";
 import type { MockInterceptor } from "undici/types/mock-interceptor";
 import { HttpClient, type HttpClientOptions } from "../../../provider/api/client";
 import type { Deployment, Revision } from "../../../provider/api/schemas/controlPlane";
+export { rejection } from "../../helpers/async";
 
 export const BASE = "http://cp.test";
 export const API_KEY = "lsv2_sk_test_0123456789abcdef";
@@ -57,15 +58,6 @@ export function netError(code: string, message = `${code} (simulated)`): Error {
     return Object.assign(new Error(message), { code });
 }
 
-/** Runs `fn`, expecting it to reject; answers the rejection. */
-export async function rejection(fn: () => Promise<unknown>): Promise<unknown> {
-    try {
-        await fn();
-    } catch (e) {
-        return e;
-    }
-    throw new Error("expected a rejection, got a result");
-}
 
 export function deployment(over: Partial<Deployment> = {}): Deployment {
     return {
