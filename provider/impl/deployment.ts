@@ -589,7 +589,7 @@ export function inputsOnly(o: DeploymentOutputs): DeploymentInputs {
     return inputs;
 }
 
-/** The keys of the service's resource_spec that the program manages (all of them if it managed none). */
+/** The keys of the service's resource_spec that the program manages (undefined when it manages none). */
 function pick(spec: Record<string, unknown> | undefined, managed: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
     if (!spec || !managed) return undefined;
     return Object.fromEntries(Object.keys(managed).map((k) => [k, spec[k] ?? null]));
