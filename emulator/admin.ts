@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import { REVISION_STATUSES } from "../provider/api/schemas/controlPlane";
-import type { ControlPlaneModel } from "./controlPlane/model";
+import { mergeTiming, type ControlPlaneModel } from "./controlPlane/model";
 import { badRequest } from "./errors";
 import { parse, type Router } from "./http";
 
@@ -100,11 +100,7 @@ export function adminRoutes(router: Router, admin: AdminState, cp: ControlPlaneM
             "/__admin/timing",
             (c) => {
                 const t = parse(TimingSchema, c.body, "body");
-                cp.timing = {
-                    speed: t.speed ?? cp.timing.speed,
-                    phaseMs: { ...cp.timing.phaseMs, ...t.phaseMs },
-                    deleteMs: t.deleteMs ?? cp.timing.deleteMs,
-                };
+                cp.timing = mergeTiming(cp.timing, t);
                 return { status: 200, body: cp.timing };
             },
             pub,

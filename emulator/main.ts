@@ -5,7 +5,7 @@
  * Starts the emulator and prints one JSON line `{"url": ..., "port": ...}` on stdout once it listens, so
  * scripts can read the port when `--port 0` is used. `--scale 0.1` makes every phase ten times shorter.
  */
-import { DEFAULT_TIMING } from "./controlPlane/model";
+import { scaledTiming } from "./controlPlane/model";
 import { startEmulator } from "./server";
 
 function parseArgs(argv: string[]) {
@@ -54,12 +54,11 @@ function parseArgs(argv: string[]) {
 
 async function main() {
     const args = parseArgs(process.argv.slice(2));
-    const phaseMs = Object.fromEntries(Object.entries(DEFAULT_TIMING.phaseMs).map(([k, v]) => [k, Math.round(v * args.scale)]));
     const em = await startEmulator({
         port: args.port,
         host: args.host,
         apiKeys: args.apiKeys.length ? args.apiKeys : undefined,
-        timing: { speed: args.speed as "timed", phaseMs, deleteMs: Math.round(DEFAULT_TIMING.deleteMs * args.scale) },
+        timing: { speed: args.speed as "timed", ...scaledTiming(args.scale) },
         log: args.log,
     });
     process.stdout.write(JSON.stringify({ url: em.url, port: em.port }) + "\n");

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { AdminState, adminRoutes, type FaultInput } from "./admin";
 import { Clock } from "./clock";
-import { ControlPlaneModel, type ControlPlaneTiming, type FailureRule } from "./controlPlane/model";
+import { ControlPlaneModel, DEFAULT_TIMING, mergeTiming, type ControlPlaneTiming, type FailureRule } from "./controlPlane/model";
 import { controlPlaneRoutes } from "./controlPlane/routes";
 import { EmulatorError, forbidden, injected, notImplemented, unauthorized } from "./errors";
 import { Router, readBody, send, type Reply, type RequestContext } from "./http";
@@ -58,7 +58,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const admin = new AdminState();
     const reset = () => {
         controlPlane.reset();
-        controlPlane.timing = new ControlPlaneModel({ timing: initialTiming }).timing;
+        controlPlane.timing = mergeTiming(DEFAULT_TIMING, initialTiming);
         clock.reset();
         admin.faults = [];
         admin.requests = [];
@@ -169,7 +169,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         clock,
         reset,
         setTiming: (t) => {
-            controlPlane.timing = { ...controlPlane.timing, ...t, phaseMs: { ...controlPlane.timing.phaseMs, ...t.phaseMs } };
+            controlPlane.timing = mergeTiming(controlPlane.timing, t);
         },
         addFault: (f) => void admin.addFault(f),
         addFailureRule: (r) => void controlPlane.failureRules.push(r),

@@ -5,7 +5,7 @@
  * and `destroy`. Pass `--keep` to skip the destroy and leave the emulator running until Ctrl-C.
  */
 import { randomUUID } from "node:crypto";
-import { DEFAULT_TIMING } from "../emulator/controlPlane/model";
+import { scaledTiming } from "../emulator/controlPlane/model";
 import { startEmulator } from "../emulator/server";
 import { createProject, type OpResult } from "./lib/project";
 
@@ -13,8 +13,7 @@ async function main() {
     const keep = process.argv.includes("--keep");
     const apiKey = `lsv2_local_${randomUUID().slice(0, 8)}`;
     // Phases at a fifth of the emulator's defaults: a github revision takes about a second.
-    const phaseMs = Object.fromEntries(Object.entries(DEFAULT_TIMING.phaseMs).map(([k, v]) => [k, Math.round(v / 5)]));
-    const em = await startEmulator({ apiKeys: [apiKey], timing: { phaseMs } });
+    const em = await startEmulator({ apiKeys: [apiKey], timing: { phaseMs: scaledTiming(1 / 5).phaseMs } });
     console.log(`emulator listening on ${em.url}`);
     console.log("installing examples/quickstart with the packed package ...");
     const project = createProject("quickstart");

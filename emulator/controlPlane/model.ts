@@ -77,6 +77,23 @@ export const DEFAULT_TIMING: ControlPlaneTiming = {
     deleteMs: 500,
 };
 
+/** `base` with the given fields changed (phase durations merged status by status). */
+export function mergeTiming(base: ControlPlaneTiming, change: Partial<ControlPlaneTiming> = {}): ControlPlaneTiming {
+    return {
+        speed: change.speed ?? base.speed,
+        phaseMs: { ...base.phaseMs, ...change.phaseMs },
+        deleteMs: change.deleteMs ?? base.deleteMs,
+    };
+}
+
+/** The default timing with every duration multiplied by `factor` (0.1: ten times faster). */
+export function scaledTiming(factor: number): Pick<ControlPlaneTiming, "phaseMs" | "deleteMs"> {
+    return {
+        phaseMs: Object.fromEntries(Object.entries(DEFAULT_TIMING.phaseMs).map(([k, v]) => [k, Math.round(v * factor)])),
+        deleteMs: Math.round(DEFAULT_TIMING.deleteMs * factor),
+    };
+}
+
 interface StoredRevisionConfig {
     repo_ref: string | null;
     langgraph_config_path: string | null;
@@ -127,7 +144,7 @@ export class ControlPlaneModel {
 
     constructor(o: ControlPlaneModelOptions = {}) {
         this.clock = o.clock ?? new Clock();
-        this.timing = { ...DEFAULT_TIMING, ...o.timing, phaseMs: { ...DEFAULT_TIMING.phaseMs, ...o.timing?.phaseMs } };
+        this.timing = mergeTiming(DEFAULT_TIMING, o.timing);
         this.deploymentUrl = o.deploymentUrl ?? ((d) => `https://${d.name}-${d.id.slice(0, 8)}.emulator.invalid`);
     }
 

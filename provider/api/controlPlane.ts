@@ -68,12 +68,7 @@ export class ControlPlaneClient {
 
     /** GET that answers undefined instead of throwing when the deployment does not exist. */
     async tryGetDeployment(id: string): Promise<Deployment | undefined> {
-        try {
-            return await this.getDeployment(id);
-        } catch (e) {
-            if (e instanceof NotFoundError) return undefined;
-            throw e;
-        }
+        return this.getDeployment(id).catch(undefinedOn404);
     }
 
     async listDeployments(o: ListDeploymentsOptions = {}): Promise<DeploymentList> {
@@ -142,6 +137,11 @@ export class ControlPlaneClient {
             .data;
     }
 
+    /** GET that answers undefined instead of throwing when the revision (or deployment) does not exist. */
+    async tryGetRevision(id: string, revisionId: string): Promise<Revision | undefined> {
+        return this.getRevision(id, revisionId).catch(undefinedOn404);
+    }
+
     /** The latest revision (lists are sorted latest first), or undefined when there is none. */
     async latestRevision(id: string): Promise<Revision | undefined> {
         return (await this.listRevisions(id, { limit: 1 })).resources[0];
@@ -156,6 +156,11 @@ export class ControlPlaneClient {
             })
         ).data;
     }
+}
+
+function undefinedOn404(e: unknown): undefined {
+    if (e instanceof NotFoundError) return undefined;
+    throw e;
 }
 
 /** Whether every non-null field of a PATCH body is already reflected by the deployment. */

@@ -8,7 +8,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ControlPlaneClient } from "../api/controlPlane";
-import { NotFoundError } from "../api/errors";
 import { PollFailedError, PollTimeoutError, pollUntil } from "../api/poll";
 import {
     REVISION_DONE,
@@ -199,12 +198,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             const cp = client();
             const deployment = await cp.tryGetDeployment(id);
             if (!deployment || deployment.status === "AWAITING_DELETE") return {};
-            const revision = deployment.latest_revision_id
-                ? await cp.getRevision(id, deployment.latest_revision_id).catch((e) => {
-                      if (e instanceof NotFoundError) return undefined;
-                      throw e;
-                  })
-                : undefined;
+            const revision = deployment.latest_revision_id ? await cp.tryGetRevision(id, deployment.latest_revision_id) : undefined;
             const old = readState(props ?? {});
             const inputs = inputsFromService(deployment, revision, old);
             return { id, props: toOutputs(inputs, deployment, revision), inputs: { ...inputs } };
@@ -626,13 +620,8 @@ function recordable(outs: DeploymentOutputs, rawProvider: unknown): Record<strin
 /** Takes over an existing deployment by id: it must have the program's name and source. */
 async function adopt(cp: ControlPlaneClient, inputs: DeploymentInputs, rawProvider: unknown): Promise<Deployment> {
     const id = inputs.adoptId!;
-    let current: Deployment;
-    try {
-        current = await cp.getDeployment(id);
-    } catch (e) {
-        if (e instanceof NotFoundError) throw new Error(`adoptId ${id}: no such deployment in this workspace`);
-        throw e;
-    }
+    const current = await cp.tryGetDeployment(id);
+    if (!current) throw new Error(`adoptId ${id}: no such deployment in this workspace`);
     const problems: string[] = [];
     if (current.name !== inputs.name) problems.push(`its name is ${current.name}, the program says ${inputs.name}`);
     if ((normalizeSource(current.source) ?? current.source) !== inputs.source) {

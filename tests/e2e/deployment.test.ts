@@ -4,14 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { DEFAULT_TIMING } from "../../emulator/controlPlane/model";
+import { scaledTiming } from "../../emulator/controlPlane/model";
 import { startEmulator, type Emulator } from "../../emulator/server";
 import { createProject, type OpResult, type PulumiProject } from "../../scripts/lib/project";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const AGENT_SECRET = `sk-agent-${randomUUID()}`;
 /** Phases ten times shorter than the emulator's defaults (a github revision takes about half a second). */
-const PHASES = Object.fromEntries(Object.entries(DEFAULT_TIMING.phaseMs).map(([k, v]) => [k, Math.round(v / 10)]));
+const PHASES = scaledTiming(1 / 10).phaseMs;
 
 function only(results: OpResult[], op: string): OpResult {
     const r = results.find((x) => x.op === op);
