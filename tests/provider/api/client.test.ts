@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
-import { Agent } from "undici";
 import { z } from "zod";
 import { HttpClient, RequestStats, path } from "../../../provider/api/client";
 import {
@@ -21,7 +18,20 @@ import {
 } from "../../../provider/api/errors";
 import { isAmbiguous } from "../../../provider/api/controlPlane";
 import { DeploymentSchema } from "../../../provider/api/schemas/controlPlane";
-import { API_KEY, BASE, JSON_REPLY, TENANT, deployment, harness, headersOf, netError, rejection, type Harness } from "./helpers";
+import {
+    API_KEY,
+    BASE,
+    JSON_REPLY,
+    TENANT,
+    deployment,
+    harness,
+    headersOf,
+    loopbackServer,
+    netError,
+    rejection,
+    type Harness,
+    type LoopbackServer,
+} from "./helpers";
 
 const Thing = z.object({ id: z.string(), n: z.number() });
 
@@ -841,25 +851,19 @@ describe("HttpClient", () => {
     });
 
     describe("body read failures", () => {
-        let server: Server | undefined;
-        let agent: Agent | undefined;
+        let server: LoopbackServer | undefined;
         afterEach(async () => {
-            await agent?.close();
-            await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+            await server?.close();
             server = undefined;
-            agent = undefined;
         });
 
         it("request: a body that fails after a 201 to a POST is an ambiguous ConnectionError", async () => {
-            server = createServer((_req, res) => {
+            server = await loopbackServer((_req, res) => {
                 res.writeHead(201, { "content-type": "application/json", "content-length": "200" });
                 res.write('{"id":"1",');
                 setTimeout(() => res.socket?.destroy(), 20);
             });
-            await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
-            const port = (server.address() as AddressInfo).port;
-            agent = new Agent();
-            const http = new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: API_KEY, dispatcher: agent, sleep: async () => {} });
+            const { http } = server;
             const err = await rejection(() => http.request("POST", "/v2/things", { body: {}, schema: Thing, expect: [201] }));
             assert.ok(err instanceof ConnectionError, `got ${(err as Error).name}: ${(err as Error).message}`);
             assert.equal(err.ambiguous, true);

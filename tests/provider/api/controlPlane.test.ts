@@ -1,8 +1,4 @@
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { Agent } from "undici";
-import { HttpClient } from "../../../provider/api/client";
 import { ControlPlaneClient, isAmbiguous, patchIsApplied } from "../../../provider/api/controlPlane";
 import {
     ApiError,
@@ -15,7 +11,18 @@ import {
     ValidationFailedError,
 } from "../../../provider/api/errors";
 import type { DeploymentCreateRequest, DeploymentPatchRequest } from "../../../provider/api/schemas/controlPlane";
-import { API_KEY, JSON_REPLY, deployment, harness, netError, rejection, revision, type Harness } from "./helpers";
+import {
+    API_KEY,
+    JSON_REPLY,
+    deployment,
+    harness,
+    loopbackServer,
+    netError,
+    rejection,
+    revision,
+    type Harness,
+    type LoopbackServer,
+} from "./helpers";
 
 const ID = "aaaaaaaa-0000-4000-8000-000000000001";
 const SECRET_VALUE = "sk-very-secret-openai-key-000";
@@ -538,18 +545,15 @@ describe("ControlPlaneClient", () => {
     });
 
     describe("body read failures", () => {
-        let server: Server | undefined;
-        let agent: Agent | undefined;
+        let server: LoopbackServer | undefined;
         afterEach(async () => {
-            await agent?.close();
-            await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+            await server?.close();
             server = undefined;
-            agent = undefined;
         });
 
         it("createDeployment: adopts the deployment when the 201 body is cut off", async () => {
             const created = deployment();
-            server = createServer((req, res) => {
+            server = await loopbackServer((req, res) => {
                 if (req.method === "POST") {
                     res.writeHead(201, { "content-type": "application/json", "content-length": "500" });
                     res.write('{"id":');
@@ -559,15 +563,7 @@ describe("ControlPlaneClient", () => {
                 res.writeHead(200, { "content-type": "application/json" });
                 res.end(JSON.stringify({ resources: [created] }));
             });
-            await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
-            agent = new Agent();
-            const http = new HttpClient({
-                baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-                apiKey: API_KEY,
-                dispatcher: agent,
-                sleep: async () => {},
-            });
-            const res = await new ControlPlaneClient(http).createDeployment(createBody());
+            const res = await new ControlPlaneClient(server.http).createDeployment(createBody());
             assert.equal(res.adopted, true);
             assert.equal(res.deployment.id, created.id);
         });

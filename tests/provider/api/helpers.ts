@@ -2,7 +2,9 @@
  * Shared fixtures for the wire-layer tests: an HttpClient wired to an undici MockAgent (network disabled)
  * and a fake `sleep` that records the delays and resolves at once.
  */
-import { MockAgent, type Interceptable } from "undici";
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Agent, MockAgent, type Interceptable } from "undici";
 import type { MockInterceptor } from "undici/types/mock-interceptor";
 import { HttpClient, type HttpClientOptions } from "../../../provider/api/client";
 import type { Deployment, Revision } from "../../../provider/api/schemas/controlPlane";
@@ -37,6 +39,32 @@ export function harness(opts: Partial<HttpClientOptions> = {}): Harness {
         ...opts,
     });
     return { agent, pool, http, sleeps };
+}
+
+/** A real server on loopback, for what MockAgent cannot do (a body cut off mid-stream). */
+export interface LoopbackServer {
+    /** An HttpClient pointed at the server (its own connection pool, no waiting between retries). */
+    http: HttpClient;
+    close(): Promise<void>;
+}
+
+export async function loopbackServer(handler: RequestListener): Promise<LoopbackServer> {
+    const server = createServer(handler);
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const agent = new Agent();
+    const http = new HttpClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        apiKey: API_KEY,
+        dispatcher: agent,
+        sleep: async () => {},
+    });
+    return {
+        http,
+        close: async () => {
+            await agent.close();
+            await new Promise<void>((r) => server.close(() => r()));
+        },
+    };
 }
 
 /** Lower-cased request headers as the mock saw them (object or flat array form). */
