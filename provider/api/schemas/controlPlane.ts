@@ -31,10 +31,42 @@ export type RevisionStatus = (typeof REVISION_STATUSES)[number];
 /** A status we do not know yet is kept as a string rather than failing the parse (forward compatibility). */
 export const RevisionStatusSchema = z.union([z.enum(REVISION_STATUSES), z.string()]);
 
-/** Terminal success: SKIPPED means a newer revision superseded this one, which still ends a wait. */
-export const REVISION_DONE: readonly string[] = ["DEPLOYED", "SKIPPED"];
+/**
+ * What each revision status means to whoever waits on the revision: the one table the provider and the
+ * emulator share, so that they agree on which statuses end a revision and how.
+ * - `pending`: it may still become DEPLOYED (spec 3.1 names no transitions; these are the build and
+ *   deploy steps). UNKNOWN is here too: the official Terraform provider treats it as transient.
+ * - `deployed`: the revision serves traffic (spec 3.1: the status a poller waits for).
+ * - `failed`: the three values containing FAILED, terminal failures (spec 3.1).
+ * - `superseded`: a newer revision took over before this one was deployed (SKIPPED before its build began,
+ *   INTERRUPTED after). Terminal for this revision, but not an answer for a caller that wanted its
+ *   configuration deployed: such a caller follows the newer revision (see impl/deployment wait logic).
+ */
+export const REVISION_STATUS_KIND: Readonly<Record<RevisionStatus, "pending" | "deployed" | "failed" | "superseded">> = {
+    CREATING: "pending",
+    QUEUED: "pending",
+    AWAITING_BUILD: "pending",
+    BUILDING: "pending",
+    AWAITING_DEPLOY: "pending",
+    DEPLOYING: "pending",
+    UNKNOWN: "pending",
+    DEPLOYED: "deployed",
+    CREATE_FAILED: "failed",
+    BUILD_FAILED: "failed",
+    DEPLOY_FAILED: "failed",
+    SKIPPED: "superseded",
+    INTERRUPTED: "superseded",
+};
+const statusesOf = (...kinds: string[]) =>
+    (Object.keys(REVISION_STATUS_KIND) as RevisionStatus[]).filter((s) => kinds.includes(REVISION_STATUS_KIND[s]));
+/** Statuses a revision never leaves (deployed, failed or superseded). */
+export const REVISION_TERMINAL: readonly RevisionStatus[] = statusesOf("deployed", "failed", "superseded");
 /** Terminal failure (spec 3.1: the three values containing FAILED). */
-export const REVISION_FAILED: readonly string[] = ["CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED"];
+export const REVISION_FAILED: readonly string[] = statusesOf("failed");
+/** Terminal, but a newer revision took over: a waiter follows the newer one. */
+export const REVISION_SUPERSEDED: readonly string[] = statusesOf("superseded");
+/** Ends a wait successfully. */
+export const REVISION_DONE: readonly string[] = statusesOf("deployed");
 
 /** Real wire values of `source`, then the spec's stand-ins, then the CLI-managed kinds we refuse to manage. */
 export const WIRE_SOURCES = ["github", "external_docker"] as const;
