@@ -1,6 +1,28 @@
 /**
- * Entry point the serialized providers load at run time (`require("pulumi-langsmith/impl")`): one
- * `dynamic.ResourceProvider` per resource, plus `configure`, which every resource forwards to.
+ * Entry point the serialized providers load at run time (`require("pulumi-langsmith/impl")`).
+ *
+ * `forward(type, method, args)` serves every resource type by name (see providers/forward.ts). The
+ * per-type objects (`deployment`) and `configure` stay exported for states written by 0.1.0, whose
+ * serialized providers call `require("pulumi-langsmith/impl").deployment.check(...)`: never remove them.
  */
+import type * as pulumi from "@pulumi/pulumi";
+import { deploymentProvider } from "./deployment";
+import { configure } from "./runtime";
+
 export { configure } from "./runtime";
 export { deploymentProvider as deployment } from "./deployment";
+
+/** The dynamic providers by resource type name, as the forwarders name them. */
+const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = {
+    deployment: deploymentProvider,
+};
+
+/** Calls `method` of the provider of `type`; `configure` is shared by every type. */
+export function forward(type: string, method: string, args: unknown[]): unknown {
+    if (method === "configure") return configure(args[0] as Parameters<typeof configure>[0]);
+    const provider = PROVIDERS[type] as unknown as Record<string, unknown> | undefined;
+    if (!provider) throw new Error(`pulumi-langsmith has no resource type ${JSON.stringify(type)}: was the state written by a newer version?`);
+    const fn = provider[method];
+    if (typeof fn !== "function") throw new Error(`pulumi-langsmith: resource type ${type} has no method ${method}`);
+    return fn.apply(provider, args);
+}

@@ -1,34 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 
 /**
- * The provider object Pulumi serializes into the state of every Deployment (`__provider`) and runs,
- * in that old copy, on refresh and delete. It captures nothing: each method loads the implementation
- * by package name at run time and forwards the call, so the serialized text is a few hundred bytes, a
- * newer package version serves an older state, and no credential can ever be captured.
+ * The provider object Pulumi serializes into the state of every Deployment (`__provider`): the exports of
+ * a module of this package, so the state holds only `require("pulumi-langsmith/providers/deployment")`
+ * (see providers/forward.ts). It captures nothing and loads the implementation at run time.
  */
-const provider: pulumi.dynamic.ResourceProvider = {
-    async configure(req) {
-        return require("pulumi-langsmith/impl").configure(req);
-    },
-    async check(olds, news) {
-        return require("pulumi-langsmith/impl").deployment.check(olds, news);
-    },
-    async diff(id, olds, news) {
-        return require("pulumi-langsmith/impl").deployment.diff(id, olds, news);
-    },
-    async create(inputs) {
-        return require("pulumi-langsmith/impl").deployment.create(inputs);
-    },
-    async read(id, props) {
-        return require("pulumi-langsmith/impl").deployment.read(id, props);
-    },
-    async update(id, olds, news) {
-        return require("pulumi-langsmith/impl").deployment.update(id, olds, news);
-    },
-    async delete(id, props) {
-        return require("pulumi-langsmith/impl").deployment.delete(id, props);
-    },
-};
+import provider = require("../providers/deployment");
 
 /** Where the deployment's code comes from (spec 2.3 `source_config`). */
 export interface DeploymentSourceConfig {

@@ -59,10 +59,10 @@ describe("pollUntil", () => {
         assert.deepEqual(c.sleeps, [1_000, 1_000, 1_000]);
     });
 
-    it("pollUntil: treats SKIPPED as done", async () => {
+    it("pollUntil: SKIPPED is neither done nor failed with the revision states (the waiter follows the newer revision)", async () => {
         const c = clock();
-        const v = await pollUntil(sequence("BUILDING", "SKIPPED").get, STATES, opts(c));
-        assert.equal(v.status, "SKIPPED");
+        const v = await pollUntil(sequence("BUILDING", "SKIPPED", "DEPLOYED").get, STATES, opts(c));
+        assert.equal(v.status, "DEPLOYED");
     });
 
     for (const failed of ["CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED"]) {

@@ -14,7 +14,7 @@ import {
     type DeploymentInputs,
     type DeploymentOutputs,
 } from "../../../provider/impl/deployment";
-import { UNKNOWN } from "../../../provider/impl/runtime";
+import { UNKNOWN } from "../../../provider/impl/common/unknown";
 
 const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
 const DEPLOYMENT_ID = "aaaaaaaa-0000-4000-8000-000000000001";
@@ -323,9 +323,9 @@ describe("Deployment provider (pure)", () => {
                 ]);
             });
 
-            it("check: deploymentType defaults to dev", () => {
+            it("check: deploymentType defaults to dev for github, and is absent for external_docker (a github-only field)", () => {
                 assert.equal(checked(github()).sourceConfig.deploymentType, "dev");
-                assert.equal(checked(docker()).sourceConfig.deploymentType, "dev");
+                assert.equal(checked(docker()).sourceConfig.deploymentType, undefined);
             });
 
             it("check: a given deploymentType is kept", () => {
@@ -472,10 +472,10 @@ describe("Deployment provider (pure)", () => {
             });
         }
 
-        it("diff: changing source forces replacement (exactly that property)", () => {
+        it("diff: changing source forces replacement (source, and deploymentType, which only github has)", () => {
             const d = diff(stateOf(base()), { ...checked(base()), source: "external_docker" });
             assert.equal(d.changes, true);
-            assert.deepEqual(d.replaces, ["source"]);
+            assert.deepEqual(d.replaces, ["source", "sourceConfig.deploymentType"]);
             assert.equal(d.deleteBeforeReplace, true);
         });
 
@@ -582,6 +582,11 @@ describe("Deployment provider (pure)", () => {
             assert.deepEqual(d.replaces, ["secrets"]);
         });
 
+        it("diff: the same secrets in another order are no change (a set keyed by name)", () => {
+            const d = diff(stateOf(base()), checked({ ...base(), secrets: [...secrets].reverse() }));
+            assert.equal(d.changes, false);
+        });
+
         it("diff: no secrets before and none now is no change", () => {
             assert.equal(diff(stateOf(github()), checked(github())).changes, false);
         });
@@ -606,9 +611,13 @@ describe("Deployment provider (pure)", () => {
             assert.equal(d.changes, false);
         });
 
-        it("diff: SKIPPED in the old state counts as done", () => {
-            assert.equal(diff(stateOf(base(), { revisionStatus: "SKIPPED" }), checked(base())).changes, false);
-        });
+        for (const status of ["SKIPPED", "INTERRUPTED"]) {
+            it(`diff: ${status} in the old state is not settled (an update follows the revision that superseded it)`, () => {
+                const d = diff(stateOf(base(), { revisionStatus: status }), checked(base()));
+                assert.equal(d.changes, true);
+                assert.deepEqual(d.replaces, []);
+            });
+        }
 
         it("diff: computed outputs in the old state never count as changes", () => {
             const d = diff(stateOf(base(), { latestRevisionId: "x", customUrl: "https://elsewhere", deploymentStatus: "AWAITING_DATABASE" }), checked(base()));
@@ -679,6 +688,12 @@ describe("Deployment provider (pure)", () => {
             } as Deployment;
         }
         const inputs = (news: Record<string, unknown>) => checked(news) as unknown as DeploymentInputs;
+
+        it("patch: the same secrets in another order send nothing (no revision)", () => {
+            const two = [{ name: "A", value: "1" }, { name: "B", value: "2" }];
+            const body = patchRequest(inputs(github({ secrets: two })), inputs(github({ secrets: [...two].reverse() })), current(), false);
+            assert.equal(body, undefined);
+        });
 
         it("patch: nothing changed gives no request", () => {
             assert.equal(patchRequest(inputs(github()), inputs(github()), current(), false), undefined);

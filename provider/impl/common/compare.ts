@@ -1,0 +1,66 @@
+/**
+ * How every resource's `diff` compares old and new values, and the table runner that turns a resource's
+ * replace-on and update-on field lists into Pulumi's DiffResult (dynamic providers get no `stables` or
+ * `replaceOnChanges`: `replaces` is the only way to force a replacement).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { UNKNOWN, containsUnknown } from "./unknown";
+
+/** Equal after `canonical`: absent, null and "" are the same; object keys are unordered. */
+export function sameValue(a: unknown, b: unknown): boolean {
+    return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(v: unknown): unknown {
+    if (v === null || v === undefined || v === "") return null;
+    if (Array.isArray(v)) return v.map(canonical);
+    if (typeof v === "object") {
+        const o = v as Record<string, unknown>;
+        return Object.fromEntries(
+            Object.keys(o)
+                .sort()
+                .filter((k) => o[k] !== undefined && o[k] !== null)
+                .map((k) => [k, canonical(o[k])]),
+        );
+    }
+    return v;
+}
+
+/**
+ * A list of `{name, ...}` entries as a set keyed by name (sorted by name), so that a service answering
+ * them in another order never looks like a change. Non-lists (the unknown sentinel) pass as they are.
+ */
+export function byName<T extends { name: string }>(list: T[] | unknown): T[] | unknown {
+    if (!Array.isArray(list)) return list;
+    return [...(list as T[])].sort((a, b) => (a?.name < b?.name ? -1 : a?.name > b?.name ? 1 : 0));
+}
+
+/** `o[key]`, where a whole object not known yet makes every field of it unknown. */
+export function field(o: unknown, key: string): unknown {
+    if (o === UNKNOWN) return UNKNOWN;
+    return (o as Record<string, unknown> | undefined)?.[key];
+}
+
+/** One row of a diff table: the property path shown to the user, and how to read it from olds or news. */
+export type DiffRow = [property: string, get: (i: Record<string, any>) => unknown];
+
+/** The properties of `rows` whose value differs between olds and news (an unknown new value differs). */
+export function changedRows(rows: readonly DiffRow[], olds: Record<string, any>, news: Record<string, any>): string[] {
+    return rows.filter(([, get]) => containsUnknown(get(news)) || !sameValue(get(olds), get(news))).map(([p]) => p);
+}
+
+/** Runs a resource's diff table: replace-on rows force a replacement, update-on rows an update. */
+export function diffByTable(
+    table: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] },
+    olds: Record<string, any>,
+    news: Record<string, any>,
+): Required<Pick<pulumi.dynamic.DiffResult, "changes" | "replaces">> & { updates: string[] } {
+    const replaces = changedRows(table.replaceOn, olds, news);
+    const updates = changedRows(table.updateOn, olds, news);
+    return { changes: replaces.length + updates.length > 0, replaces, updates };
+}
+
+/** The object without its undefined fields. */
+export function prune<T extends Record<string, unknown>>(o: T): T {
+    return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

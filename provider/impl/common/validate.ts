@@ -1,0 +1,69 @@
+/**
+ * Property-level validation for every resource's `check`: a collector of failures with typed readers
+ * that never throw. Each reader records at most one failure per property, lets Pulumi's unknown sentinel
+ * pass (it is checked once known, at `up`), and returns the value when it is usable, so a resource's
+ * `check` reads as a list of its rules.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { UNKNOWN, known } from "./unknown";
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a value the program set (not undefined, null or the empty string). */
+export const isSet = (v: unknown): boolean => v !== undefined && v !== null && v !== "";
+
+export class Checker {
+    readonly failures: pulumi.dynamic.CheckFailure[] = [];
+
+    fail(property: string, reason: string): void {
+        this.failures.push({ property, reason });
+    }
+
+    /** A string; `required` also refuses the empty string. Unknown passes through as the sentinel. */
+    str(v: unknown, property: string, required = false): string | undefined {
+        if (v === undefined || v === null) {
+            if (required) this.fail(property, `${property} is required`);
+            return undefined;
+        }
+        if (typeof v !== "string") {
+            this.fail(property, `${property} must be a string`);
+            return undefined;
+        }
+        if (required && v === "") this.fail(property, `${property} must not be empty`);
+        return v;
+    }
+
+    /** An object; absent, null and unknown read as `{}` (the caller tells unknown apart with `known`). */
+    obj(v: unknown, property: string): Record<string, unknown> {
+        if (v === undefined || v === null || v === UNKNOWN) return {};
+        if (typeof v !== "object" || Array.isArray(v)) {
+            this.fail(property, `${property} must be an object`);
+            return {};
+        }
+        return v as Record<string, unknown>;
+    }
+
+    /** A boolean, when set and known. */
+    bool(v: unknown, property: string): boolean | undefined {
+        if (v === undefined || v === null || !known(v)) return undefined;
+        if (typeof v !== "boolean") {
+            this.fail(property, `${property} must be a boolean`);
+            return undefined;
+        }
+        return v;
+    }
+
+    /** A known string that must match `re`, with `reason` as the message. */
+    matches(v: string | undefined, re: RegExp, property: string, reason: string): void {
+        if (v !== undefined && known(v) && v !== "" && !re.test(v)) this.fail(property, reason);
+    }
+
+    /** `{create?, update?, delete?}` seconds, each > 0 (Pulumi gives dynamic providers no customTimeouts). */
+    timeouts(v: unknown, allowed: readonly string[] = ["create", "update", "delete"]): void {
+        const t = this.obj(v, "timeouts");
+        for (const [k, s] of Object.entries(t)) {
+            if (!allowed.includes(k)) this.fail(`timeouts.${k}`, `timeouts has only ${allowed.join(", ")}`);
+            else if (known(s) && (typeof s !== "number" || !(s > 0))) this.fail(`timeouts.${k}`, `timeouts.${k} must be a number of seconds > 0`);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * The Deployment resource's implementation (control plane, spec 4.1), one piece per file:
+ * check.ts (validation), diff.ts (the replace/update table), wire.ts (program shape <-> wire),
+ * state.ts (reading stored outputs of every version), wait.ts (awaiting a revision), provider.ts (CRUD).
+ */
+export * from "./types";
+export { checkDeployment, installationKind, type InstallationKind } from "./check";
+export { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
+export { createRequest, inputsFromService, inputsOnly, patchRequest, revisionConfigWire, sameSecrets, toOutputs } from "./wire";
+export { readState, recordable } from "./state";
+export { DEFAULT_POLL_MS, LEARNED, expectationFrom, learnExpectation, nextReadMs, waitForRevision, type Expectation } from "./wait";
+export { createDeploymentProvider, deploymentProvider, type DeploymentProviderOptions } from "./provider";

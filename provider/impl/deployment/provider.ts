@@ -1,0 +1,226 @@
+/**
+ * The Deployment's dynamic provider: check, diff, create, read, update, delete, composed from the pieces
+ * beside it (check.ts, diff.ts, wire.ts, state.ts, wait.ts) over the control-plane client.
+ *
+ * Nothing is lost: once the deployment exists, every failure (a failed or timed-out revision, a PATCH
+ * the service refuses, a lost connection) throws a ResourceInitError carrying the id and the real
+ * state, so Pulumi records the deployment and the next `up` carries on from there.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { ControlPlaneClient } from "../../api/controlPlane";
+import { PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
+import { REVISION_FAILED, type Deployment, type Revision } from "../../api/schemas/controlPlane";
+import { changedRows, sameValue } from "../common/compare";
+import { ResourceInitError, messageOf } from "../common/initError";
+import { configure, controlPlaneClient, serviceConfig } from "../runtime";
+import { checkDeployment, installationKind } from "./check";
+import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
+import { readState, recordable } from "./state";
+import { DEFAULT_TIMEOUTS, type DeploymentInputs, type DeploymentOutputs } from "./types";
+import { learnExpectation, waitForRevision, type Expectation } from "./wait";
+import { createRequest, inputsFromService, patchRequest, revisionConfigInputs, toOutputs } from "./wire";
+
+export interface DeploymentProviderOptions {
+    /** Replaces the learned schedule: delay before the next revision read, given its status and the reads so far. */
+    pollInterval?: (status: string, attempt: number) => number;
+    /** Delay between reads while waiting for a deleted deployment to disappear. */
+    deletePollMs?: number;
+    /** Multiplies every timeout and schedule constant (benchmarks with scaled-down phases). */
+    timeScale?: number;
+    client?: () => ControlPlaneClient;
+    sleep?: (ms: number) => Promise<void>;
+}
+
+interface SettleContext {
+    cp: ControlPlaneClient;
+    inputs: DeploymentInputs;
+    timeoutS: number;
+    rawProvider: unknown;
+    /** Local time just before the request that made the awaited revision, when this operation made it. */
+    startedAt?: number;
+    /** Learn the expected duration from earlier revisions (none exist right after a create). */
+    learn: boolean;
+}
+
+export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pulumi.dynamic.ResourceProvider {
+    const scale = o.timeScale ?? 1;
+    const client = o.client ?? (() => controlPlaneClient());
+
+    /**
+     * Waits for the deployment's latest revision unless told not to, and returns the outputs. On any
+     * failure throws ResourceInitError with the state to record, so that nothing is orphaned.
+     */
+    async function settle(ctx: SettleContext, deployment: Deployment): Promise<DeploymentOutputs> {
+        const { cp, inputs } = ctx;
+        const revisionId = deployment.latest_revision_id;
+        if (!revisionId) return toOutputs(inputs, deployment, undefined);
+        try {
+            if (inputs.waitForDeployed === false) return toOutputs(inputs, deployment, await cp.getRevision(deployment.id, revisionId));
+            const expected: Expectation | undefined = ctx.learn ? await learnExpectation(cp, deployment.id, scale) : undefined;
+            const { revision, superseded } = await waitForRevision(cp, deployment.id, revisionId, {
+                timeoutMs: ctx.timeoutS * 1000 * scale,
+                expected,
+                startedAt: ctx.startedAt,
+                interval: o.pollInterval,
+                scale,
+                sleep: o.sleep,
+            });
+            const latest = await cp.getDeployment(deployment.id);
+            return superseded.length ? followed(ctx, latest, revision, superseded) : toOutputs(inputs, latest, revision);
+        } catch (e) {
+            if (e instanceof ResourceInitError) throw e;
+            throw notSettled(ctx, deployment, revisionId, e);
+        }
+    }
+
+    /**
+     * The awaited revision was superseded and a newer one was deployed. If it deploys what the program
+     * asked (a push with buildOnPush, a re-run), the wait succeeded. If not (a redeploy of something
+     * else), the outputs record what is really deployed, so refresh and the next `up` see the difference,
+     * and the operation fails naming both revisions.
+     */
+    function followed(ctx: SettleContext, d: Deployment, deployed: Revision, superseded: string[]): DeploymentOutputs {
+        const actual = revisionConfigInputs(ctx.inputs.source, deployed);
+        const outs = toOutputs({ ...ctx.inputs, sourceRevisionConfig: actual }, d, deployed);
+        if (sameValue(actual, ctx.inputs.sourceRevisionConfig)) return outs;
+        throw new ResourceInitError(
+            `revision ${superseded.join(", ")} of deployment ${ctx.inputs.name} (${d.id}) was superseded by revision ${deployed.id}, ` +
+                `made outside this update, which deployed ${JSON.stringify(actual)} instead of ${JSON.stringify(ctx.inputs.sourceRevisionConfig)}. ` +
+                "The state records what is deployed; run `pulumi up` again to deploy the program's configuration.",
+            d.id,
+            recordable(outs, ctx.rawProvider),
+        );
+    }
+
+    /** The error for a wait that failed, timed out or broke: the deployment is kept with its real state. */
+    function notSettled(ctx: SettleContext, d: Deployment, revisionId: string, e: unknown): ResourceInitError {
+        const what = `deployment ${ctx.inputs.name} (${d.id})`;
+        if (e instanceof PollFailedError || e instanceof PollTimeoutError) {
+            const last = e.value as Revision | undefined;
+            const status = e instanceof PollFailedError ? e.status : (e.lastStatus ?? "UNKNOWN");
+            const rev = last?.id ?? revisionId;
+            const why =
+                e instanceof PollFailedError
+                    ? `revision ${rev} of ${what} ended in ${status}`
+                    : `timed out after ${ctx.timeoutS}s waiting for revision ${rev} of ${what} to be DEPLOYED; last status ${status}`;
+            const outs = toOutputs(ctx.inputs, { ...d, latest_revision_id: rev }, last ? { ...last, status } : undefined);
+            return new ResourceInitError(
+                `${why}. The deployment is kept in the stack; ` +
+                    (e instanceof PollFailedError
+                        ? "fix the cause and run `pulumi up` again to make a new revision."
+                        : "run `pulumi up` again to keep waiting for it (raise timeouts to wait longer)."),
+                d.id,
+                recordable(outs, ctx.rawProvider),
+            );
+        }
+        return new ResourceInitError(messageOf(e), d.id, recordable(toOutputs(ctx.inputs, d, undefined), ctx.rawProvider));
+    }
+
+    return {
+        async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+            configure(req);
+        },
+
+        async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+            // Fails the preview early, with the fix, when the service cannot be reached at all.
+            return checkDeployment(news, installationKind(serviceConfig().controlPlaneUrl));
+        },
+
+        async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+            return diffDeployment(readState(olds), news);
+        },
+
+        async create(raw: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+            const inputs = raw as unknown as DeploymentInputs;
+            const cp = client();
+            const ctx = { cp, inputs, timeoutS: inputs.timeouts?.create ?? DEFAULT_TIMEOUTS.create, rawProvider: raw.__provider };
+            if (inputs.adoptId) {
+                const deployment = await adopt(cp, inputs, raw.__provider);
+                return { id: deployment.id, outs: await settle({ ...ctx, learn: true }, deployment) };
+            }
+            const startedAt = Date.now();
+            const { deployment } = await cp.createDeployment(createRequest(inputs));
+            return { id: deployment.id, outs: await settle({ ...ctx, startedAt, learn: false }, deployment) };
+        },
+
+        async read(id: string, props?: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
+            const cp = client();
+            const deployment = await cp.tryGetDeployment(id);
+            if (!deployment || deployment.status === "AWAITING_DELETE") return {};
+            const revision = deployment.latest_revision_id ? await cp.tryGetRevision(id, deployment.latest_revision_id) : undefined;
+            const inputs = inputsFromService(deployment, revision, readState(props ?? {}));
+            return { id, props: toOutputs(inputs, deployment, revision), inputs: { ...inputs } };
+        },
+
+        async update(id: string, oldsRaw: Record<string, unknown>, newsRaw: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+            const olds = readState(oldsRaw);
+            const news = newsRaw as unknown as DeploymentInputs;
+            const cp = client();
+            const ctx = { cp, inputs: news, timeoutS: news.timeouts?.update ?? DEFAULT_TIMEOUTS.update, rawProvider: newsRaw.__provider, learn: true };
+            const current = await cp.getDeployment(id);
+            // Only a failed revision is made again; one still in progress (a timed-out wait, or
+            // waitForDeployed false) is waited on, not superseded.
+            const failed = olds.revisionStatus !== null && REVISION_FAILED.includes(olds.revisionStatus);
+            const body = patchRequest(olds, news, current, failed);
+            if (!body) return { outs: await settle(ctx, current) };
+            const startedAt = Date.now();
+            let deployment: Deployment;
+            try {
+                deployment = await cp.patchDeployment(id, body, current.latest_revision_id);
+            } catch (e) {
+                throw new ResourceInitError(messageOf(e), id, recordable(toOutputs(olds, current, undefined), newsRaw.__provider));
+            }
+            const madeRevision = deployment.latest_revision_id !== current.latest_revision_id;
+            return { outs: await settle({ ...ctx, startedAt: madeRevision ? startedAt : undefined }, deployment) };
+        },
+
+        async delete(id: string, props: Record<string, unknown>): Promise<void> {
+            const cp = client();
+            const timeoutS = readState(props).timeouts?.delete ?? DEFAULT_TIMEOUTS.delete;
+            if (!(await cp.deleteDeployment(id))) return; // already gone
+            // Deletion is asynchronous: wait until the deployment answers 404.
+            await pollUntil(
+                async () => ((await cp.tryGetDeployment(id)) ? "PRESENT" : "GONE"),
+                { done: ["GONE"], failed: [] },
+                { timeoutMs: timeoutS * 1000 * scale, interval: () => o.deletePollMs ?? 2000 * scale, statusOf: (s) => s, sleep: o.sleep },
+            ).catch((e) => {
+                if (e instanceof PollTimeoutError) {
+                    throw new Error(`deployment ${id} was deleted but still exists after ${timeoutS}s; it may finish later`);
+                }
+                throw e;
+            });
+        },
+    };
+}
+
+/**
+ * Takes over an existing deployment by id. Every field the service fixes at creation (the replace-on
+ * rows of the diff table) must match the program, or a later refresh would plan a replacement that
+ * deletes the adopted deployment: a mismatch is refused, naming each field, and nothing is changed.
+ * The other fields are brought in line by one PATCH.
+ */
+async function adopt(cp: ControlPlaneClient, inputs: DeploymentInputs, rawProvider: unknown): Promise<Deployment> {
+    const id = inputs.adoptId!;
+    const current = await cp.tryGetDeployment(id);
+    if (!current) throw new Error(`adoptId ${id}: no such deployment in this workspace`);
+    const revision = current.latest_revision_id ? await cp.getRevision(id, current.latest_revision_id) : undefined;
+    const asIs = inputsFromService(current, revision, readState({ sourceConfig: inputs.sourceConfig }));
+    const mismatches = changedRows(DEPLOYMENT_DIFF.replaceOn, asIs, inputs as unknown as Record<string, unknown>).map((property) => {
+        const get = DEPLOYMENT_DIFF.replaceOn.find(([p]) => p === property)![1];
+        return `${property} is ${JSON.stringify(get(asIs))} on the service, the program says ${JSON.stringify(get(inputs))}`;
+    });
+    if (mismatches.length) {
+        throw new Error(`adoptId ${id} cannot be adopted: ${mismatches.join("; ")}. These cannot change in place; nothing was changed.`);
+    }
+    // Secret values cannot be read back: the program's are sent whenever it has any.
+    const body = patchRequest({ ...asIs, secrets: [] }, inputs, current, false);
+    if (!body) return current;
+    try {
+        return await cp.patchDeployment(id, body, current.latest_revision_id);
+    } catch (e) {
+        throw new ResourceInitError(messageOf(e), id, recordable(toOutputs(inputs, current, revision), rawProvider));
+    }
+}
+
+/** The default provider object (what `require("pulumi-langsmith/impl").forward` serves). */
+export const deploymentProvider = createDeploymentProvider();

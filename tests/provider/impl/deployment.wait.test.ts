@@ -1,0 +1,222 @@
+/**
+ * Waiting on revisions, against the emulator over real HTTP: a create whose wait timed out is resumed
+ * by the next `up` without a PATCH (so a build longer than `timeouts.create` can finish); a revision
+ * superseded while awaited is followed to its end; and the learned schedule (pure: when to read next).
+ */
+import assert from "node:assert/strict";
+import type * as pulumi from "@pulumi/pulumi";
+import { HttpClient } from "../../../provider/api/client";
+import { ControlPlaneClient } from "../../../provider/api/controlPlane";
+import { REVISION_STATUS_KIND, type RevisionStatus } from "../../../provider/api/schemas/controlPlane";
+import { ResourceInitError } from "../../../provider/impl/common/initError";
+import {
+    LEARNED,
+    checkDeployment,
+    createDeploymentProvider,
+    diffDeployment,
+    expectationFrom,
+    nextReadMs,
+    readState,
+} from "../../../provider/impl/deployment";
+import { TEST_API_KEY, TEST_TENANT, rejection, sleep, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
+
+const PROVIDER = "serialized-provider-under-test";
+const SECRET = "sk-wait-secret-value-do-not-leak-7";
+const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
+
+function githubInputs(name: string, over: Record<string, any> = {}): Record<string, any> {
+    const r = checkDeployment({
+        name,
+        source: "github",
+        sourceConfig: { integrationId: INTEGRATION, repoUrl: "https://github.com/acme/agent" },
+        secrets: [{ name: "OPENAI_API_KEY", value: SECRET }],
+        ...over,
+        sourceRevisionConfig: { repoRef: "main", graphConfigPath: "langgraph.json", ...over.sourceRevisionConfig },
+        __provider: PROVIDER,
+    });
+    assert.deepEqual(r.failures, []);
+    return r.inputs as Record<string, any>;
+}
+
+describe("Deployment provider: waiting on revisions", function () {
+    this.timeout(20_000);
+    let em: Emulator;
+    let cp: ControlPlaneClient;
+    let provider: pulumi.dynamic.ResourceProvider;
+
+    before(async () => {
+        em = await startTestEmulator({ apiKeys: [TEST_API_KEY] });
+    });
+    after(async () => {
+        await em?.close();
+    });
+    beforeEach(() => {
+        em.reset();
+        em.setTiming({ speed: "manual" });
+        cp = new ControlPlaneClient(new HttpClient({ baseUrl: em.url, apiKey: TEST_API_KEY, tenantId: TEST_TENANT, retryBaseMs: 5, retryMaxMs: 20 }));
+        provider = createDeploymentProvider({ pollInterval: () => 5, deletePollMs: 5, client: () => cp });
+    });
+
+    const live = (name: string) => em.controlPlane.allDeployments().filter((d) => d.name === name);
+    const revisionsOf = async (id: string) => (await cp.listRevisions(id)).resources;
+    const patches = () => em.admin.requests.filter((r) => r.method === "PATCH");
+    /** Moves a revision along its happy path (manual speed) until DEPLOYED. */
+    function deploy(revisionId: string): void {
+        for (let i = 0; i < 10; i++) {
+            const r = em.controlPlane.advanceRevision(revisionId);
+            if (r.status === "DEPLOYED") return;
+        }
+        throw new Error(`revision ${revisionId} did not reach DEPLOYED`);
+    }
+    /** Waits (real time, briefly) until the deployment named `name` exists in the emulator. */
+    async function created(name: string) {
+        for (let i = 0; i < 200; i++) {
+            const [d] = live(name);
+            if (d) return d;
+            await sleep(5);
+        }
+        throw new Error(`${name} was never created`);
+    }
+
+    describe("a create whose wait timed out", () => {
+        it("create: a timed-out wait records what was sent (secrets included), and the next up waits on the same build without a PATCH", async () => {
+            const name = uniqueName("timeout-resume");
+            const inputs = githubInputs(name, { timeouts: { create: 0.05 } });
+            const e = await rejection(() => provider.create!(inputs));
+            assert.ok(e instanceof ResourceInitError, `expected ResourceInitError, got ${e}`);
+            assert.deepEqual(e.properties.secrets, [{ name: "OPENAI_API_KEY", value: SECRET }]);
+            assert.equal(e.properties.revisionStatus, "CREATING");
+            const [d] = live(name);
+
+            // The engine records e.properties as the old state; the program is unchanged. diff sees an
+            // unfinished revision (so the engine calls update), not changed secrets.
+            const olds = { ...e.properties };
+            const d1 = diffDeployment(readState(olds), inputs);
+            assert.equal(d1.changes, true);
+            assert.deepEqual(d1.replaces, []);
+
+            em.admin.requests = [];
+            const pending = provider.update!(d.id, olds, { ...inputs, timeouts: { update: 10 } });
+            await sleep(50);
+            deploy(d.latest_revision_id);
+            const outs = (await pending).outs as Record<string, any>;
+            assert.equal(outs.revisionStatus, "DEPLOYED");
+            assert.equal(outs.latestRevisionId, d.latest_revision_id, "the same revision, not a new one");
+            assert.equal(patches().length, 0, "no PATCH: the build in progress is not interrupted");
+            assert.equal((await revisionsOf(d.id)).length, 1);
+        });
+
+        it("update: a timed-out wait after a PATCH records the new inputs, and the next up waits without a PATCH", async () => {
+            em.setTiming({ speed: "immediate" });
+            const name = uniqueName("upd-timeout-resume");
+            const base = githubInputs(name);
+            const { id, outs } = await provider.create!(base);
+            em.setTiming({ speed: "manual" });
+            const news = githubInputs(name, { sourceRevisionConfig: { repoRef: "release" }, timeouts: { update: 0.05 } });
+            const e = await rejection(() => provider.update!(id, { ...outs, __provider: PROVIDER }, news));
+            assert.ok(e instanceof ResourceInitError);
+            assert.equal((e.properties as Record<string, any>).sourceRevisionConfig.repoRef, "release");
+            const revisions = await revisionsOf(id);
+            assert.equal(revisions.length, 2);
+
+            em.admin.requests = [];
+            const pending = provider.update!(id, e.properties, { ...news, timeouts: { update: 10 } });
+            await sleep(50);
+            deploy(revisions[0].id);
+            assert.equal(((await pending).outs as Record<string, any>).latestRevisionId, revisions[0].id);
+            assert.equal(patches().length, 0);
+        });
+    });
+
+    describe("a revision superseded while awaited", () => {
+        it("create: superseded by a revision of the same configuration (a push, a re-run): the wait follows it and succeeds", async () => {
+            const name = uniqueName("superseded-same");
+            const creating = provider.create!(githubInputs(name));
+            const d = await created(name);
+            // As a push with buildOnPush would: a new revision of the same ref.
+            const after = await cp.patchDeployment(d.id, { source_revision_config: { repo_ref: "main" } });
+            assert.notEqual(after.latest_revision_id, d.latest_revision_id);
+            deploy(after.latest_revision_id!);
+            const { outs } = (await creating) as { outs: Record<string, any> };
+            assert.equal(outs.revisionStatus, "DEPLOYED");
+            assert.equal(outs.latestRevisionId, after.latest_revision_id);
+            const first = await cp.getRevision(d.id, d.latest_revision_id);
+            assert.equal(REVISION_STATUS_KIND[first.status as RevisionStatus], "superseded");
+        });
+
+        it("create: superseded by a revision of another configuration: fails naming both, and records what is deployed", async () => {
+            const name = uniqueName("superseded-other");
+            const inputs = githubInputs(name);
+            const creating = rejection(() => provider.create!(inputs));
+            const d = await created(name);
+            const after = await cp.patchDeployment(d.id, { source_revision_config: { repo_ref: "hotfix" } });
+            deploy(after.latest_revision_id!);
+            const e = await creating;
+            assert.ok(e instanceof ResourceInitError, `expected ResourceInitError, got ${e}`);
+            assert.ok(e.message.includes(d.latest_revision_id) && e.message.includes(after.latest_revision_id!), e.message);
+            assert.match(e.message, /hotfix/);
+            assert.equal((e.properties as Record<string, any>).sourceRevisionConfig.repoRef, "hotfix");
+            assert.equal(e.properties.latestRevisionId, after.latest_revision_id);
+            // The next up sees the difference and makes a revision with the program's configuration.
+            const d2 = diffDeployment(readState(e.properties), inputs);
+            assert.equal(d2.changes, true);
+            assert.deepEqual(d2.replaces, []);
+        });
+
+        it("update: a superseded revision that the newer one then fails is reported with the newer revision's status", async () => {
+            em.setTiming({ speed: "immediate" });
+            const name = uniqueName("superseded-fail");
+            const { id, outs } = await provider.create!(githubInputs(name));
+            em.setTiming({ speed: "manual" });
+            const updating = rejection(() => provider.update!(id, { ...outs, __provider: PROVIDER }, githubInputs(name, { sourceRevisionConfig: { repoRef: "v2" } })));
+            await sleep(50);
+            const mine = (await cp.getDeployment(id)).latest_revision_id!;
+            em.addFailureRule({ phase: "create", repoRef: "v2" });
+            const after = await cp.patchDeployment(id, { source_revision_config: { repo_ref: "v2" } });
+            em.controlPlane.advanceRevision(after.latest_revision_id!);
+            const e = await updating;
+            assert.ok(e instanceof ResourceInitError, `expected ResourceInitError, got ${e}`);
+            assert.match(e.message, /CREATE_FAILED/);
+            assert.ok(e.message.includes(after.latest_revision_id!), e.message);
+            assert.notEqual(mine, after.latest_revision_id);
+        });
+    });
+});
+
+describe("Deployment provider: the learned schedule (pure)", () => {
+    const S = 1000;
+
+    it("expectation: the median of earlier durations, and a spread never below the minimum", () => {
+        const e = expectationFrom([300 * S, 310 * S, 290 * S, 305 * S])!;
+        assert.equal(e.typicalMs, 302.5 * S);
+        assert.ok(e.spreadMs >= LEARNED.minRelativeSpread * e.typicalMs);
+        assert.equal(expectationFrom([]), undefined);
+        assert.equal(expectationFrom([Number.NaN, -5]), undefined);
+    });
+
+    it("expectation: a wide history gives a wide spread", () => {
+        const narrow = expectationFrom([300 * S, 301 * S, 299 * S])!;
+        const wide = expectationFrom([200 * S, 300 * S, 400 * S])!;
+        assert.ok(wide.spreadMs > 2 * narrow.spreadMs, JSON.stringify({ narrow, wide }));
+    });
+
+    it("schedule: without history, reads follow the status schedule", () => {
+        assert.equal(nextReadMs("BUILDING", 5 * S, undefined), 10 * S);
+        assert.equal(nextReadMs("DEPLOYING", 5 * S, undefined), 2 * S);
+    });
+
+    it("schedule: long before the expected end, reads are at most a minute apart; near it, dense; after the window, by status", () => {
+        const e = { typicalMs: 300 * S, spreadMs: 10 * S };
+        assert.equal(nextReadMs("BUILDING", 0, e), LEARNED.maxSleepMs);
+        assert.equal(nextReadMs("BUILDING", 260 * S, e), 10 * S, "sleeps to the start of the window (270 s)");
+        assert.equal(nextReadMs("DEPLOYING", 300 * S, e), LEARNED.densestMs);
+        assert.ok(nextReadMs("DEPLOYING", 315 * S, e) > LEARNED.densestMs);
+        assert.ok(nextReadMs("DEPLOYING", 315 * S, e) < nextReadMs("DEPLOYING", 325 * S, e));
+        assert.equal(nextReadMs("DEPLOYING", 400 * S, e), 2 * S);
+    });
+
+    it("schedule: constants scale with the time scale (benchmarks)", () => {
+        const e = { typicalMs: 6 * S, spreadMs: 0.2 * S };
+        assert.equal(nextReadMs("DEPLOYING", 6 * S, e, 1 / 50), LEARNED.densestMs / 50);
+    });
+});
