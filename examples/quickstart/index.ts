@@ -1,7 +1,9 @@
 // One LangSmith deployment. Every knob is stack config, so the same program serves the README's
 // quickstart and the e2e tests:
 //   quickstart:name          deployment name            (default quickstart-<stack>)
-//   quickstart:source        github | external_docker   (default github)
+//   quickstart:source        github (the cloud) | external_docker (self-hosted: langsmith:selfHostedUrl)
+//                                                       (default github)
+//   quickstart:deploymentType dev | prod | ...          (github; default dev; a change replaces)
 //   quickstart:repoRef       branch or refs/tags/...    (default main)
 //   quickstart:imageUri      image, for external_docker
 //   quickstart:buildOnPush   true | false               (default false)
@@ -21,9 +23,9 @@ const agent = new langsmith.Deployment("agent", {
                   integrationId: config.get("integrationId") ?? "2d3c9a7e-5b1f-4c8e-9a6d-0f1e2d3c4b5a",
                   repoUrl: config.get("repoUrl") ?? "https://github.com/langchain-ai/langgraph-example",
                   buildOnPush: config.getBoolean("buildOnPush") ?? false,
-                  deploymentType: "dev",
+                  deploymentType: config.get("deploymentType") ?? "dev",
               }
-            : { deploymentType: "dev" },
+            : {},
     sourceRevisionConfig:
         source === "github"
             ? { repoRef: config.get("repoRef") ?? "main", graphConfigPath: "langgraph.json" }

@@ -1,10 +1,11 @@
 /**
- * A Pulumi program installed the way a user installs it (for the e2e tests and `npm run stack`): the
- * package is packed with `npm pack`, an example program is copied into a temporary directory, and
- * `npm install` puts the tarball and @pulumi/pulumi in its node_modules. Operations run through
- * scripts/run-program.js (Automation API, real engine, local file backend) in a child process whose
- * working directory is the program's, so the dynamic-provider plugin loads the installed package, not
- * this checkout.
+ * A Pulumi program installed the way a user installs it, driven by the real `pulumi` CLI (for the e2e
+ * tests and `npm run stack`): the package is packed with `npm pack`, an example program is copied into a
+ * temporary directory, `npm install` puts the tarball and @pulumi/pulumi in its node_modules, and every
+ * operation is a `pulumi` command run in that directory with a local file backend (no account, no network).
+ *
+ * Commands run as child processes without blocking the event loop, so an emulator started in the same
+ * process keeps answering. Every command's output is kept (`transcript`) for leak checks.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -12,35 +13,36 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "../..");
+/** The passphrase of the local secrets provider (the stacks here hold nothing worth more). */
+export const PASSPHRASE = "pulumi-langsmith-local";
 
-export interface OpResult {
-    op: string;
-    ok: boolean;
-    error?: string;
-    stdout?: string;
-    stderr?: string;
-    summary?: { result?: string; resourceChanges?: Record<string, number> };
-    changeSummary?: Record<string, number>;
-    outputs?: Record<string, unknown>;
-    deployment?: any;
+export interface CliResult {
+    /** The command line after `pulumi`. */
+    args: string[];
+    /** Exit code (Pulumi exits non-zero on failure; `--expect-no-changes` makes a change a failure). */
+    code: number;
+    stdout: string;
+    stderr: string;
     ms: number;
 }
 
-export interface RunOptions {
-    stack: string;
-    config?: Record<string, string>;
-    secretConfig?: Record<string, string>;
-}
-
-export interface Op {
-    op: "up" | "preview" | "refresh" | "destroy" | "export" | "outputs";
-    refresh?: boolean;
-    expectNoChanges?: boolean;
+export interface CliOptions {
+    /** Echo the command's output live to this process's stdout/stderr (npm run stack). */
+    stream?: boolean;
+    /** Resolve with a non-zero exit code instead of throwing. */
     allowFailure?: boolean;
 }
 
+/** Thrown when a command exits non-zero and that was not allowed; the message carries its output. */
+export class CliError extends Error {
+    constructor(readonly result: CliResult) {
+        super(`pulumi ${result.args.join(" ")} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+        this.name = "CliError";
+    }
+}
+
 export class PulumiProject {
-    /** Everything every run printed (engine output) and returned, for leak checks. */
+    /** Every command line and everything every command printed, for leak checks. */
     readonly transcript: string[] = [];
 
     constructor(
@@ -48,33 +50,59 @@ export class PulumiProject {
         readonly stateDir: string,
     ) {}
 
-    /** Runs operations in order (stopping at the first failure not allowed); returns one result each. */
-    async run(o: RunOptions, ops: Op[]): Promise<{ results: OpResult[]; log: string }> {
-        const spec = {
-            project: "quickstart",
-            stack: o.stack,
-            backendUrl: `file://${this.stateDir}`,
-            config: o.config,
-            secretConfig: o.secretConfig,
-            ops,
+    /** The environment of every command: a file backend in `stateDir`, the local passphrase. */
+    get env(): NodeJS.ProcessEnv {
+        return {
+            ...process.env,
+            PULUMI_BACKEND_URL: `file://${this.stateDir}`,
+            PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+            PULUMI_SKIP_UPDATE_CHECK: "true",
         };
-        const child = spawn(process.execPath, [join(ROOT, "scripts/run-program.js"), JSON.stringify(spec)], {
-            cwd: this.dir,
-            env: process.env,
-            stdio: ["ignore", "pipe", "pipe"],
+    }
+
+    /** Runs `pulumi --non-interactive <args>` in the program's directory. */
+    async pulumi(args: string[], o: CliOptions = {}): Promise<CliResult> {
+        const started = Date.now();
+        const child = spawn("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d: Buffer) => {
+            stdout += d;
+            if (o.stream) process.stdout.write(d);
         });
-        let out = "";
-        let log = "";
-        child.stdout.on("data", (d) => (out += d));
-        child.stderr.on("data", (d) => (log += d));
-        const code = await new Promise<number | null>((r) => child.on("close", r));
-        const results = out
-            .split("\n")
-            .filter((l) => l.startsWith("@@RESULT "))
-            .map((l) => JSON.parse(l.slice("@@RESULT ".length)) as OpResult);
-        this.transcript.push(log, out);
-        if (code === 2 || results.length === 0) throw new Error(`run-program failed (exit ${code}):\n${log}`);
-        return { results, log };
+        child.stderr.on("data", (d: Buffer) => {
+            stderr += d;
+            if (o.stream) process.stderr.write(d);
+        });
+        const code = await new Promise<number>((r, j) => {
+            child.on("error", j);
+            child.on("close", (c) => r(c ?? 1));
+        });
+        const result = { args, code, stdout, stderr, ms: Date.now() - started };
+        this.transcript.push(`$ pulumi ${args.join(" ")}`, stdout, stderr);
+        if (code !== 0 && !o.allowFailure) throw new CliError(result);
+        return result;
+    }
+
+    /** `stack init`, then `config set` each value (secrets with `--secret`), as a user would. */
+    async initStack(stack: string, config: Record<string, string> = {}, secretConfig: Record<string, string> = {}, o: CliOptions = {}): Promise<void> {
+        await this.pulumi(["stack", "init", stack], o);
+        await this.setConfig(stack, config, secretConfig, o);
+    }
+
+    async setConfig(stack: string, config: Record<string, string> = {}, secretConfig: Record<string, string> = {}, o: CliOptions = {}): Promise<void> {
+        for (const [k, v] of Object.entries(config)) await this.pulumi(["config", "set", "--stack", stack, k, v], o);
+        for (const [k, v] of Object.entries(secretConfig)) await this.pulumi(["config", "set", "--stack", stack, "--secret", k, "--", v], o);
+    }
+
+    /** `pulumi stack export` (secrets stay encrypted): what is stored. */
+    async exportStack(stack: string): Promise<any> {
+        return JSON.parse((await this.pulumi(["stack", "export", "--stack", stack])).stdout);
+    }
+
+    /** `pulumi stack output --json` (secret outputs shown as "[secret]"). */
+    async outputs(stack: string): Promise<Record<string, any>> {
+        return JSON.parse((await this.pulumi(["stack", "output", "--json", "--stack", stack])).stdout);
     }
 
     /** Deletes the program's directory (installed packages and file backend included). */
@@ -97,28 +125,33 @@ export class PulumiProject {
     }
 }
 
-let packed: string | undefined;
+let packed: { dir: string; file: string } | undefined;
 
-/** `npm pack` of this checkout (built first), once per test run. */
+/** `npm pack` of this checkout (built first), once per process; removed when the process exits. */
 export function packPackage(): string {
-    if (packed) return packed;
+    if (packed) return packed.file;
     execFileSync("npm", ["run", "-s", "build"], { cwd: ROOT, stdio: "inherit" });
-    const dest = mkdtempSync(join(tmpdir(), "pulumi-langsmith-pack-"));
-    const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", dest], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
-    packed = join(dest, name);
-    return packed;
+    const dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-pack-"));
+    const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
+    packed = { dir, file: join(dir, name) };
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    return packed.file;
 }
 
-/** Copies `examples/<example>` into a temporary directory and installs the packed package there. */
-export function createProject(example = "quickstart"): PulumiProject {
+/**
+ * Copies `examples/<example>` (its program, tsconfig, Pulumi.yaml and package.json) into `dir` (default a
+ * new temporary directory) and installs the packed package there.
+ */
+export function createProject(example = "quickstart", dir?: string): PulumiProject {
     const tgz = packPackage();
-    const dir = mkdtempSync(join(tmpdir(), `pulumi-langsmith-${example}-`));
-    for (const f of ["index.ts", "tsconfig.json", "Pulumi.yaml"]) cpSync(join(ROOT, "examples", example, f), join(dir, f));
+    const target = dir ?? mkdtempSync(join(tmpdir(), `pulumi-langsmith-${example}-`));
+    mkdirSync(target, { recursive: true });
+    for (const f of ["index.ts", "tsconfig.json", "Pulumi.yaml"]) cpSync(join(ROOT, "examples", example, f), join(target, f));
     const pkg = JSON.parse(readFileSync(join(ROOT, "examples", example, "package.json"), "utf8"));
     pkg.dependencies["pulumi-langsmith"] = `file:${tgz}`;
-    writeFileSync(join(dir, "package.json"), JSON.stringify(pkg, null, 2));
-    execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
-    const stateDir = join(dir, ".state");
-    mkdirSync(stateDir);
-    return new PulumiProject(dir, stateDir);
+    writeFileSync(join(target, "package.json"), JSON.stringify(pkg, null, 2));
+    execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" });
+    const stateDir = join(target, ".state");
+    mkdirSync(stateDir, { recursive: true });
+    return new PulumiProject(target, stateDir);
 }
