@@ -3,20 +3,15 @@
  *
  * | Method | Path | Does |
  * |---|---|---|
- * | POST | /__admin/reset | forget every object, fault, failure rule and logged request; timing and clock back to start |
- * | GET, PUT | /__admin/timing | read or change `{speed: timed|immediate|manual, phaseMs: {STATUS: ms}, deleteMs}` |
+ * | POST | /__admin/reset | every area forgets its objects and rules; faults, request log, clock back to start |
  * | POST | /__admin/clock/advance | `{ms}`: move the emulator clock forward |
  * | GET, POST, DELETE | /__admin/faults | list, add (one or an array of Fault), clear injected faults |
- * | POST, DELETE | /__admin/failure-rules | add `{phase: create|build|deploy, imageUri?, repoRef?, deploymentName?}`, clear |
- * | GET | /__admin/deployments | every live deployment of every tenant |
- * | PATCH | /__admin/deployments/{id} | out-of-band edit `{source_config?, name?}` without a revision (drift) |
- * | POST | /__admin/revisions/{id}/advance | manual speed: `{to?}` one step, or into a legal status |
- * | GET | /__admin/revisions/{id}/history | statuses with the clock time each was entered |
- * | GET, DELETE | /__admin/requests | the request log (method, path, status, time), or clear it |
+ * | GET, DELETE | /__admin/requests | the request log (method, path, prefix, status, time, tenant), or clear it |
+ *
+ * Each area adds its own (control plane: controlPlane/admin.ts).
  */
 import { z } from "zod";
-import { REVISION_STATUSES } from "../provider/api/schemas/controlPlane";
-import { mergeTiming, type ControlPlaneModel } from "./controlPlane/model";
+import type { Clock } from "./clock";
 import { badRequest } from "./errors";
 import { parse, type Router } from "./http";
 
@@ -39,13 +34,18 @@ export const FaultSchema = z.object({
     when: z.enum(["before", "after"]).default("before"),
     /** How many matching requests it applies to. */
     count: z.number().int().min(1).default(1),
+    /** Instead of a count: every matching request for this long (real time, ms), e.g. 30 s of 429s. */
+    forMs: z.number().int().min(1).optional(),
 });
-export type Fault = z.infer<typeof FaultSchema>;
+export type Fault = z.infer<typeof FaultSchema> & { until?: number };
 export type FaultInput = z.input<typeof FaultSchema>;
 
 export interface LoggedRequest {
     method: string;
+    /** Path without the prefix and the query. */
     path: string;
+    /** `/api-host` when the request came to the self-hosted prefix, else "". */
+    prefix: string;
     status: number;
     at: string;
     tenantId?: string;
@@ -57,18 +57,21 @@ export class AdminState {
     static readonly MAX_LOG = 10_000;
 
     addFault(f: FaultInput): Fault {
-        const fault = FaultSchema.parse(f);
+        const fault: Fault = FaultSchema.parse(f);
         if (fault.kind === "status" && fault.status === undefined) throw badRequest("a status fault needs `status`");
+        if (fault.forMs !== undefined) fault.until = Date.now() + fault.forMs;
         this.faults.push(fault);
         return fault;
     }
 
-    /** Takes the first fault matching the request, counting it down. */
+    /** Takes the first fault matching the request, counting it down (or while its time window lasts). */
     takeFault(method: string, path: string): Fault | undefined {
+        const now = Date.now();
+        this.faults = this.faults.filter((f) => f.until === undefined || f.until > now);
         const i = this.faults.findIndex((f) => (!f.method || f.method === method) && new RegExp(f.path).test(path));
         if (i < 0) return undefined;
         const f = this.faults[i];
-        if (--f.count <= 0) this.faults.splice(i, 1);
+        if (f.until === undefined && --f.count <= 0) this.faults.splice(i, 1);
         return f;
     }
 
@@ -78,40 +81,18 @@ export class AdminState {
     }
 }
 
-const TimingSchema = z.object({
-    speed: z.enum(["timed", "immediate", "manual"]).optional(),
-    phaseMs: z.partialRecord(z.enum(REVISION_STATUSES), z.number().min(0)).optional(),
-    deleteMs: z.number().min(0).optional(),
-});
-const FailureRuleSchema = z.object({
-    phase: z.enum(["create", "build", "deploy"]),
-    imageUri: z.string().optional(),
-    repoRef: z.string().optional(),
-    deploymentName: z.string().optional(),
-});
-
-export function adminRoutes(router: Router, admin: AdminState, cp: ControlPlaneModel, reset: () => void): void {
+/** The generic admin routes; `reset` resets every area. */
+export function adminRoutes(router: Router, admin: AdminState, clock: Clock, reset: () => void): void {
     const pub = { public: true };
     router
         .on("POST", "/__admin/reset", () => (reset(), { status: 204 }), pub)
-        .on("GET", "/__admin/timing", () => ({ status: 200, body: cp.timing }), pub)
-        .on(
-            "PUT",
-            "/__admin/timing",
-            (c) => {
-                const t = parse(TimingSchema, c.body, "body");
-                cp.timing = mergeTiming(cp.timing, t);
-                return { status: 200, body: cp.timing };
-            },
-            pub,
-        )
         .on(
             "POST",
             "/__admin/clock/advance",
             (c) => {
                 const { ms } = parse(z.object({ ms: z.number().min(0) }), c.body, "body");
-                cp.clock.advance(ms);
-                return { status: 200, body: { now: cp.clock.iso() } };
+                clock.advance(ms);
+                return { status: 200, body: { now: clock.iso() } };
             },
             pub,
         )
@@ -126,46 +107,6 @@ export function adminRoutes(router: Router, admin: AdminState, cp: ControlPlaneM
             pub,
         )
         .on("DELETE", "/__admin/faults", () => ((admin.faults = []), { status: 204 }), pub)
-        .on(
-            "POST",
-            "/__admin/failure-rules",
-            (c) => {
-                const rule = parse(FailureRuleSchema, c.body, "body");
-                cp.failureRules.push(rule);
-                return { status: 201, body: rule };
-            },
-            pub,
-        )
-        .on("DELETE", "/__admin/failure-rules", () => ((cp.failureRules = []), { status: 204 }), pub)
-        .on("GET", "/__admin/deployments", () => ({ status: 200, body: cp.allDeployments() }), pub)
-        .on(
-            "PATCH",
-            "/__admin/deployments/{id}",
-            (c) => {
-                const edit = parse(
-                    z.object({ source_config: z.record(z.string(), z.unknown()).optional(), name: z.string().optional() }),
-                    c.body,
-                    "body",
-                );
-                return { status: 200, body: cp.editDeployment(c.params.id, edit) };
-            },
-            pub,
-        )
-        .on(
-            "POST",
-            "/__admin/revisions/{id}/advance",
-            (c) => {
-                const { to } = parse(z.object({ to: z.enum(REVISION_STATUSES).optional() }), c.body ?? {}, "body");
-                try {
-                    return { status: 200, body: cp.advanceRevision(c.params.id, to) };
-                } catch (e) {
-                    if (e instanceof Error && e.name === "IllegalTransitionError") throw badRequest(e.message);
-                    throw e;
-                }
-            },
-            pub,
-        )
-        .on("GET", "/__admin/revisions/{id}/history", (c) => ({ status: 200, body: cp.revisionHistory(c.params.id) }), pub)
         .on("GET", "/__admin/requests", () => ({ status: 200, body: admin.requests }), pub)
         .on("DELETE", "/__admin/requests", () => ((admin.requests = []), { status: 204 }), pub);
 }

@@ -20,28 +20,3 @@ export class Clock {
         return new Date(ms).toISOString();
     }
 }
-
-/**
- * How fast lifecycles progress:
- * - `timed`: each status lasts its configured duration (ms);
- * - `immediate`: every duration is zero (a create is DEPLOYED on the first read);
- * - `manual`: nothing moves until `POST /__admin/.../advance` says so.
- */
-export type Speed = "timed" | "immediate" | "manual";
-
-/**
- * A lifecycle as data: for each status the next one, or a terminal mark. `advance` never skips a
- * transition the table does not declare, and an illegal move throws.
- */
-export interface Lifecycle<S extends string> {
-    /** status -> next status along the happy path (absent: terminal). */
-    next: Partial<Record<S, S>>;
-    terminal: readonly S[];
-}
-
-export class IllegalTransitionError extends Error {
-    constructor(from: string, to: string) {
-        super(`illegal transition ${from} -> ${to}`);
-        this.name = "IllegalTransitionError";
-    }
-}

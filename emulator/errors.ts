@@ -39,13 +39,14 @@ export const invalidField = (loc: Array<string | number>, msg: string, type = "v
 /** Turns a zod failure into an HTTPValidationError, locations prefixed (e.g. `body`, `query`). */
 export function fromZod(error: z.ZodError, prefix: string): EmulatorError {
     return validation(
-        error.issues.map((i) => {
+        error.issues.flatMap((i) => {
+            const loc = [prefix, ...i.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
+            // An unknown field: one entry per key, worded as the service's framework words it.
+            if (i.code === "unrecognized_keys") {
+                return i.keys.map((k) => ({ loc: [...loc, k], msg: "Extra inputs are not permitted", type: "extra_forbidden" }));
+            }
             const missing = i.code === "invalid_type" && /received undefined/.test(i.message);
-            return {
-                loc: [prefix, ...i.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
-                msg: missing ? "Field required" : i.message,
-                type: missing ? "missing" : i.code,
-            };
+            return [{ loc, msg: missing ? "Field required" : i.message, type: missing ? "missing" : i.code }];
         }),
     );
 }

@@ -17,6 +17,8 @@ export interface RequestContext {
     body: unknown;
     /** Workspace id from `X-Tenant-Id`, set by the auth step. */
     tenantId: string;
+    /** Which installation the request speaks to: `/api-host` is self-hosted, no prefix the cloud. */
+    installation: "cloud" | "self-hosted";
 }
 
 export interface Reply {

@@ -1,15 +1,20 @@
 /**
  * The emulator's HTTP server: `startEmulator({port: 0})` from tests, `langsmith-emulator` from a shell.
- * One server answers every API of the service; the control plane is also reachable under the
- * self-hosted prefix `/api-host`. Each request is logged, checked against injected faults, authenticated
- * (`X-Api-Key` + `X-Tenant-Id`; tenants are isolated), routed, and answered.
+ * One server answers every area of the service (control plane; agent server and bulk export to come),
+ * each registered as an Area (area.ts). The control plane is also reachable under the self-hosted prefix
+ * `/api-host`, which marks the request as speaking to a self-hosted installation.
+ *
+ * A request passes small layers, in order: strip the prefix, take an injected fault, authenticate
+ * (`X-Api-Key` + `X-Tenant-Id`; tenants are isolated), gate what no area emulates (501), route, answer;
+ * every request is logged.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { AdminState, adminRoutes, type FaultInput } from "./admin";
+import { AdminState, adminRoutes, type Fault, type FaultInput } from "./admin";
+import { plannedArea, type Area } from "./area";
 import { Clock } from "./clock";
-import { ControlPlaneModel, DEFAULT_TIMING, mergeTiming, type ControlPlaneTiming, type FailureRule } from "./controlPlane/model";
-import { controlPlaneRoutes } from "./controlPlane/routes";
+import { controlPlaneArea } from "./controlPlane";
+import type { ControlPlaneModel, ControlPlaneTiming, FailureRule } from "./controlPlane/model";
 import { EmulatorError, forbidden, injected, notImplemented, unauthorized } from "./errors";
 import { Router, readBody, send, type Reply, type RequestContext } from "./http";
 
@@ -25,7 +30,7 @@ export interface EmulatorOptions {
 }
 
 export interface Emulator {
-    /** Base URL, e.g. `http://127.0.0.1:43123`. Control plane: this URL (cloud style) or `${url}/api-host`. */
+    /** Base URL, e.g. `http://127.0.0.1:43123`. Control plane: this URL (cloud) or `${url}/api-host` (self-hosted). */
     readonly url: string;
     readonly port: number;
     readonly controlPlane: ControlPlaneModel;
@@ -39,111 +44,62 @@ export interface Emulator {
     close(): Promise<void>;
 }
 
-const SELF_HOSTED_PREFIX = "/api-host";
-/**
- * Answered 501, never a fake success: endpoint groups the spec names without describing them (spec 4.1),
- * and the agent server (4.2) and bulk export (4.3), which later issues add beside the control plane.
- */
-const NOT_EMULATED = [/^\/v1\//, /^\/v2\/listeners/, /^\/v2\/auth/, /^\/threads(\/|$)/, /^\/api\/v1\/bulk-exports(\/|$)/];
+export const SELF_HOSTED_PREFIX = "/api-host";
+/** Where each deployment's agent server will be served (the agent-server area); 501 until then. */
+const AGENTS_PATH = "/__agents";
 
 export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> {
     const clock = new Clock();
-    const initialTiming = o.timing;
     let baseUrl = "";
-    const controlPlane = new ControlPlaneModel({
-        clock,
-        timing: initialTiming,
-        deploymentUrl: (d) => `${baseUrl}/__agents/${d.id}`,
-    });
+    const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl}${AGENTS_PATH}/${d.id}` });
+    const areas: Area[] = [
+        controlPlane,
+        plannedArea("agent server", [/^\/threads(\/|$)/, /^\/__agents(\/|$)/]),
+        plannedArea("bulk export", [/^\/api\/v1\/bulk-exports(\/|$)/]),
+    ];
     const admin = new AdminState();
     const reset = () => {
-        controlPlane.reset();
-        controlPlane.timing = mergeTiming(DEFAULT_TIMING, initialTiming);
+        for (const a of areas) a.reset();
         clock.reset();
         admin.faults = [];
         admin.requests = [];
     };
-
     const router = new Router();
-    adminRoutes(router, admin, controlPlane, reset);
-    controlPlaneRoutes(router, controlPlane);
-    router.on("DELETE", "/v2/deployments", () => {
-        throw notImplemented("Bulk DELETE /v2/deployments");
-    });
+    adminRoutes(router, admin, clock, reset);
+    for (const a of areas) a.register(router);
+    const notEmulated = areas.flatMap((a) => a.notEmulated ?? []);
+    const authenticate = authenticator(o.apiKeys);
 
-    const apiKeys = o.apiKeys ? new Set(o.apiKeys) : undefined;
-
-    async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-        const method = req.method ?? "GET";
-        const url = new URL(req.url ?? "/", "http://emulator");
-        let path = url.pathname;
-        if (path === SELF_HOSTED_PREFIX || path.startsWith(SELF_HOSTED_PREFIX + "/")) path = path.slice(SELF_HOSTED_PREFIX.length) || "/";
-        const tenantHeader = req.headers["x-tenant-id"];
-        const tenantId = Array.isArray(tenantHeader) ? tenantHeader[0] : tenantHeader;
-        let reply: Reply;
-        let dropped = false;
-        try {
-            const isAdmin = path.startsWith("/__admin/");
-            const fault = isAdmin ? undefined : admin.takeFault(method, path);
-            if (fault?.kind === "latency") await new Promise((r) => setTimeout(r, fault.latencyMs ?? 0));
-            if (fault && fault.kind !== "latency" && fault.when === "before") {
-                dropped = fault.kind === "drop";
-                throw injected(fault.status ?? 500, fault.body, fault.retryAfter);
-            }
-            if (fault && fault.kind !== "latency" && fault.when === "after") {
-                // Processed (whatever the outcome), then the answer is replaced.
-                await route(method, path, url.searchParams, req, isAdmin, tenantId).catch(() => undefined);
-                dropped = fault.kind === "drop";
-                throw injected(fault.status ?? 500, fault.body, fault.retryAfter);
-            }
-            reply = await route(method, path, url.searchParams, req, isAdmin, tenantId);
-        } catch (e) {
-            if (e instanceof EmulatorError) {
-                reply = { status: e.status, body: e.body, headers: e.headers };
-            } else if (req.destroyed || (e as { code?: string }).code === "ECONNRESET") {
-                // The client went away (e.g. gave up during injected latency): nothing to answer.
-                dropped = true;
-                reply = { status: 0 };
-            } else {
-                console.error(`[emulator] ${method} ${path} failed:`, e);
-                reply = { status: 500, body: { detail: "Internal Server Error" } };
-            }
-        }
-        admin.log({ method, path, status: dropped ? 0 : reply.status, at: clock.iso(), tenantId });
-        if (o.log) process.stderr.write(`[emulator] ${method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
-        if (dropped) {
-            req.socket.destroy();
-            return;
-        }
-        send(res, reply);
-    }
-
-    async function route(
-        method: string,
-        path: string,
-        query: URLSearchParams,
-        req: IncomingMessage,
-        isAdmin: boolean,
-        tenantId: string | undefined,
-    ): Promise<Reply> {
+    async function answer(req: IncomingMessage, path: string, prefix: string, query: URLSearchParams, tenantId: string | undefined): Promise<Reply> {
+        const isAdmin = path.startsWith("/__admin/");
         if (!isAdmin) {
-            const keyHeader = req.headers["x-api-key"];
-            const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
-            if (!key || (apiKeys && !apiKeys.has(key))) throw unauthorized();
-            if (!tenantId) throw forbidden("X-Tenant-Id header is required.");
-            if (NOT_EMULATED.some((p) => p.test(path))) throw notImplemented(`${method} ${path}`);
+            authenticate(req, tenantId);
+            if (notEmulated.some((p) => p.test(path))) throw notImplemented(`${req.method} ${path}`);
         }
-        const { route, params } = router.match(method, path);
+        const { route, params } = router.match(req.method ?? "GET", path);
         const ctx: RequestContext = {
-            method,
+            method: req.method ?? "GET",
             path,
             params,
             query,
             headers: req.headers,
             body: await readBody(req),
             tenantId: tenantId ?? "",
+            installation: prefix === SELF_HOSTED_PREFIX ? "self-hosted" : "cloud",
         };
         return route.handler(ctx);
+    }
+
+    async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+        const url = new URL(req.url ?? "/", "http://emulator");
+        const { path, prefix } = stripPrefix(url.pathname);
+        const tenantId = header(req, "x-tenant-id");
+        const fault = path.startsWith("/__admin/") ? undefined : admin.takeFault(req.method ?? "GET", path);
+        const { reply, dropped } = await withFault(fault, () => answer(req, path, prefix, url.searchParams, tenantId), req);
+        admin.log({ method: req.method ?? "GET", path, prefix, status: dropped ? 0 : reply.status, at: clock.iso(), tenantId });
+        if (o.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
+        if (dropped) req.socket.destroy();
+        else send(res, reply);
     }
 
     const server: Server = createServer((req, res) => {
@@ -164,15 +120,13 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     return {
         url: baseUrl,
         port,
-        controlPlane,
+        controlPlane: controlPlane.model,
         admin,
         clock,
         reset,
-        setTiming: (t) => {
-            controlPlane.timing = mergeTiming(controlPlane.timing, t);
-        },
+        setTiming: (t) => void controlPlane.model.setTiming(t),
         addFault: (f) => void admin.addFault(f),
-        addFailureRule: (r) => void controlPlane.failureRules.push(r),
+        addFailureRule: (r) => void controlPlane.model.failureRules.push(r),
         close: () =>
             new Promise<void>((resolve) => {
                 server.closeAllConnections();
@@ -180,3 +134,48 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
             }),
     };
 }
+
+function header(req: IncomingMessage, name: string): string | undefined {
+    const v = req.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+}
+
+function stripPrefix(pathname: string): { path: string; prefix: string } {
+    if (pathname === SELF_HOSTED_PREFIX || pathname.startsWith(SELF_HOSTED_PREFIX + "/")) {
+        return { path: pathname.slice(SELF_HOSTED_PREFIX.length) || "/", prefix: SELF_HOSTED_PREFIX };
+    }
+    return { path: pathname, prefix: "" };
+}
+
+/** `X-Api-Key` (any non-empty one, or one of `apiKeys`) and `X-Tenant-Id` are required (spec 5). */
+function authenticator(apiKeys: string[] | undefined): (req: IncomingMessage, tenantId: string | undefined) => void {
+    const allowed = apiKeys ? new Set(apiKeys) : undefined;
+    return (req, tenantId) => {
+        const key = header(req, "x-api-key");
+        if (!key || (allowed && !allowed.has(key))) throw unauthorized();
+        if (!tenantId) throw forbidden("X-Tenant-Id header is required.");
+    };
+}
+
+/**
+ * Runs `process` under an injected fault: latency first; a `before` fault answers without processing; an
+ * `after` fault processes the request (whatever the outcome), then replaces the answer (the ambiguous
+ * failure clients must reconcile). Errors become replies; a client that went away gets nothing.
+ */
+async function withFault(fault: Fault | undefined, process: () => Promise<Reply>, req: IncomingMessage): Promise<{ reply: Reply; dropped: boolean }> {
+    try {
+        if (fault?.kind === "latency") await new Promise((r) => setTimeout(r, fault.latencyMs ?? 0));
+        if (fault && fault.kind !== "latency") {
+            if (fault.when === "after") await process().catch(() => undefined);
+            return { reply: toReply(injected(fault.status ?? 500, fault.body, fault.retryAfter)), dropped: fault.kind === "drop" };
+        }
+        return { reply: await process(), dropped: false };
+    } catch (e) {
+        if (e instanceof EmulatorError) return { reply: toReply(e), dropped: false };
+        if (req.destroyed || (e as { code?: string }).code === "ECONNRESET") return { reply: { status: 0 }, dropped: true };
+        console.error(`[emulator] ${req.method} ${req.url} failed:`, e);
+        return { reply: { status: 500, body: { detail: "Internal Server Error" } }, dropped: false };
+    }
+}
+
+const toReply = (e: EmulatorError): Reply => ({ status: e.status, body: e.body, headers: e.headers });

@@ -3,11 +3,16 @@
  * 3.1, 4.1; real-service notes 2). Never sees HTTP: routes hand it parsed, typed requests and turn what
  * it returns or throws into responses.
  *
- * Revisions progress lazily: a read computes how far the revision would have got by "now" on the
- * emulator clock, from the time it entered its current status and the configured phase durations.
+ * Revisions progress lazily on the shared lifecycle engine (../lifecycle.ts): a read computes how far
+ * the revision would have got by "now" on the emulator clock.
+ *
+ * Installations (spec 2.1; the real API's description of `source`): requests under `/api-host` speak to a
+ * self-hosted installation, which deploys container images only; requests without the prefix speak to
+ * the cloud, which deploys from GitHub only. Both see the same store (one emulator plays both).
  *
  * Not emulated: repository-host integrations and listeners (ids are accepted as opaque strings), real
- * builds (a commit sha is derived from repo, ref and a counter), secret references, tracing projects
+ * builds (a commit sha is derived from repo, ref and a counter), secret references (501 unless empty),
+ * the agent servers at `custom_url` (501 until the agent-server area serves them), tracing projects
  * (`delete_tracing_project` is accepted and ignored), the CLI-managed `internal_docker` /
  * `internal_source` sources (refused with 400), `image_version`, bearer-token auth.
  */
@@ -20,14 +25,22 @@ import {
     type DeploymentCreateRequest,
     type DeploymentPatchRequest,
     type RevisionStatus,
+    REVISION_STATUS_KIND,
+    REVISION_TERMINAL,
     type Secret,
     type WireSource,
 } from "../../provider/api/schemas/controlPlane";
-import { Clock, IllegalTransitionError, type Lifecycle, type Speed } from "../clock";
-import { badRequest, conflict, deploymentNotFound, invalidField, revisionIdNotFound, revisionNotFound } from "../errors";
+import { Clock } from "../clock";
+import { badRequest, conflict, deploymentNotFound, invalidField, notImplemented, revisionIdNotFound, revisionNotFound } from "../errors";
+import { IllegalTransitionError, Machine, mergeTiming as mergeLifecycleTiming, type LifecycleTable, type Speed } from "../lifecycle";
 
-/** Happy paths as data. Images from a registry need no build, so `external_docker` skips the build phases. */
-export const REVISION_LIFECYCLES: Record<WireSource, Lifecycle<RevisionStatus>> = {
+/**
+ * Revision lifecycles as data (spec 3.1 names no transitions; decided here). The happy path builds, then
+ * deploys; images from a registry need no build, so `external_docker` skips the build phases. Branches: each
+ * phase can fail into its own FAILED status, and a newer revision supersedes an older one, SKIPPED before
+ * its build began, INTERRUPTED after. Which statuses are terminal is the shared table of the wire schemas.
+ */
+export const REVISION_LIFECYCLES: Record<WireSource, LifecycleTable<RevisionStatus>> = {
     github: {
         next: {
             CREATING: "QUEUED",
@@ -37,13 +50,33 @@ export const REVISION_LIFECYCLES: Record<WireSource, Lifecycle<RevisionStatus>> 
             AWAITING_DEPLOY: "DEPLOYING",
             DEPLOYING: "DEPLOYED",
         },
-        terminal: ["DEPLOYED", "CREATE_FAILED", "BUILD_FAILED", "DEPLOY_FAILED", "SKIPPED", "INTERRUPTED"],
+        branches: {
+            CREATING: ["CREATE_FAILED", "SKIPPED"],
+            QUEUED: ["SKIPPED"],
+            AWAITING_BUILD: ["SKIPPED"],
+            BUILDING: ["BUILD_FAILED", "INTERRUPTED"],
+            AWAITING_DEPLOY: ["INTERRUPTED"],
+            DEPLOYING: ["DEPLOY_FAILED", "INTERRUPTED"],
+        },
+        terminal: REVISION_TERMINAL,
     },
     external_docker: {
         next: { CREATING: "QUEUED", QUEUED: "AWAITING_DEPLOY", AWAITING_DEPLOY: "DEPLOYING", DEPLOYING: "DEPLOYED" },
-        terminal: ["DEPLOYED", "CREATE_FAILED", "DEPLOY_FAILED", "SKIPPED", "INTERRUPTED"],
+        branches: {
+            CREATING: ["CREATE_FAILED", "SKIPPED"],
+            QUEUED: ["SKIPPED"],
+            AWAITING_DEPLOY: ["INTERRUPTED"],
+            DEPLOYING: ["DEPLOY_FAILED", "INTERRUPTED"],
+        },
+        terminal: REVISION_TERMINAL,
     },
 };
+
+/** Which installation a request speaks to: decided by the `/api-host` prefix (see the file comment). */
+export type Installation = "cloud" | "self-hosted";
+const SOURCE_OF: Record<Installation, WireSource> = { cloud: "github", "self-hosted": "external_docker" };
+/** `source_config` fields the real API applies to `github` only (its schema says "Only applicable for github"). */
+export const GITHUB_ONLY_SOURCE_CONFIG = ["integration_id", "repo_url", "deployment_type", "build_on_push"] as const;
 
 /** Where a failure rule strikes: the status that ends in the failure instead of the next step. */
 const FAILURE_AT: Record<FailurePhase, { at: RevisionStatus; result: RevisionStatus }> = {
@@ -51,8 +84,6 @@ const FAILURE_AT: Record<FailurePhase, { at: RevisionStatus; result: RevisionSta
     build: { at: "BUILDING", result: "BUILD_FAILED" },
     deploy: { at: "DEPLOYING", result: "DEPLOY_FAILED" },
 };
-/** A newer revision skips an older one that has not started building, and interrupts one that has. */
-const SKIPPABLE: readonly string[] = ["CREATING", "QUEUED", "AWAITING_BUILD"];
 
 export type FailurePhase = "create" | "build" | "deploy";
 /** Makes revisions fail: every given matcher must match (substring of the image, exact ref, exact name). */
@@ -79,11 +110,7 @@ export const DEFAULT_TIMING: ControlPlaneTiming = {
 
 /** `base` with the given fields changed (phase durations merged status by status). */
 export function mergeTiming(base: ControlPlaneTiming, change: Partial<ControlPlaneTiming> = {}): ControlPlaneTiming {
-    return {
-        speed: change.speed ?? base.speed,
-        phaseMs: { ...base.phaseMs, ...change.phaseMs },
-        deleteMs: change.deleteMs ?? base.deleteMs,
-    };
+    return mergeLifecycleTiming(base, change);
 }
 
 /** The default timing with every duration multiplied by `factor` (0.1: ten times faster). */
@@ -105,9 +132,8 @@ interface StoredRevision {
     id: string;
     source: WireSource;
     config: StoredRevisionConfig;
-    /** Every status entered, with the (clock) time it was entered; the last one is current. */
-    history: Array<{ status: RevisionStatus; at: number }>;
-    failure?: { at: RevisionStatus; result: RevisionStatus };
+    /** Its lifecycle: every status entered with the clock time, and a failure rule's diversion if any. */
+    machine: Machine<RevisionStatus>;
 }
 
 interface StoredDeployment {
@@ -130,7 +156,7 @@ export const IMMUTABLE_SOURCE_CONFIG = ["integration_id", "repo_url", "deploymen
 export interface ControlPlaneModelOptions {
     clock?: Clock;
     timing?: Partial<ControlPlaneTiming>;
-    /** URL given to deployments the service fills `custom_url` for (github). */
+    /** URL given to deployments the service fills `custom_url` for (github): where their agent server is. */
     deploymentUrl?: (d: { id: string; name: string }) => string;
 }
 
@@ -148,6 +174,12 @@ export class ControlPlaneModel {
         this.deploymentUrl = o.deploymentUrl ?? ((d) => `https://${d.name}-${d.id.slice(0, 8)}.emulator.invalid`);
     }
 
+    /** Changes the given parts of the timing (durations merged status by status). */
+    setTiming(t: Partial<ControlPlaneTiming>): ControlPlaneTiming {
+        this.timing = mergeTiming(this.timing, t);
+        return this.timing;
+    }
+
     reset(): void {
         this.deployments.clear();
         this.failureRules = [];
@@ -156,8 +188,16 @@ export class ControlPlaneModel {
 
     // ---- public API (one method per endpoint) ----
 
-    createDeployment(tenantId: string, req: DeploymentCreateRequest): DeploymentView {
+    createDeployment(tenantId: string, req: DeploymentCreateRequest, installation: Installation = "cloud"): DeploymentView {
         const source = this.requireManagedSource(req.source, ["body", "source"]);
+        if (SOURCE_OF[installation] !== source) {
+            throw badRequest(
+                installation === "cloud"
+                    ? "Deploying from an external Docker image is only available for self-hosted deployments."
+                    : "Deploying from GitHub is only available for Cloud SaaS deployments.",
+            );
+        }
+        if (req.secret_references?.length) throw notImplemented("secret_references");
         const sc = { ...req.source_config } as Record<string, unknown>;
         const rc = revisionConfigFrom(req.source_revision_config);
         const missing: Array<[Array<string>, unknown]> =
@@ -174,8 +214,10 @@ export class ControlPlaneModel {
                 throw invalidField(["body", ...loc], `Field required for source ${source}`, "missing");
             }
         }
-        sc.deployment_type ??= "dev";
-        sc.build_on_push ??= false;
+        if (source === "github") {
+            sc.deployment_type ??= "dev";
+            sc.build_on_push ??= false;
+        }
         this.checkSourceRules(source, sc, rc, { creating: true });
         this.checkSecrets(req.secrets);
         for (const d of this.deployments.values()) {
@@ -218,6 +260,7 @@ export class ControlPlaneModel {
     patchDeployment(tenantId: string, id: string, patch: DeploymentPatchRequest): DeploymentView {
         const d = this.find(tenantId, id);
         if (d.deleteRequestedAt !== undefined) throw badRequest(`Deployment ID ${id} is being deleted.`);
+        if (patch.secret_references?.length) throw notImplemented("secret_references");
         const sc = { ...d.sourceConfig };
         for (const [k, v] of Object.entries(patch.source_config ?? {})) {
             if (v === null || v === undefined) continue; // nulls never clear a value
@@ -305,37 +348,29 @@ export class ControlPlaneModel {
         return this.view(d);
     }
 
-    /** Manual speed: moves a revision one step along its path (or into `to`, which must be legal). */
+    /**
+     * Manual speed: moves a revision one step along its path (the failure a rule dictates, else the happy
+     * path), or into `to`: the next step or the failure of the current phase. Supersession (SKIPPED,
+     * INTERRUPTED) is the service's decision when a newer revision comes, never a manual move.
+     */
     advanceRevision(revisionId: string, to?: RevisionStatus): RevisionView {
-        for (const d of this.deployments.values()) {
-            const r = d.revisions.find((x) => x.id === revisionId);
-            if (!r) continue;
-            this.settle(r);
-            const cur = current(r);
-            const lc = REVISION_LIFECYCLES[r.source];
-            // The step a failure rule dictates, as in timed progress; otherwise the happy path.
-            const next = r.failure?.at === cur ? r.failure.result : lc.next[cur];
-            // The one failure that belongs to the current status (BUILDING -> BUILD_FAILED, ...).
-            const ownFailure = Object.values(FAILURE_AT).find((f) => f.at === cur)?.result;
-            const target = to ?? next;
-            const legal =
-                target !== undefined &&
-                (target === next || (target === ownFailure && lc.terminal.includes(target)) || target === lc.next[cur]);
-            if (!legal || lc.terminal.includes(cur)) throw new IllegalTransitionError(cur, String(target));
-            r.history.push({ status: target, at: this.clock.now() });
-            return this.revisionView(r);
-        }
-        throw revisionIdNotFound(revisionId);
+        const r = this.findRevision(revisionId);
+        if (to && REVISION_STATUS_KIND[to] === "superseded") throw new IllegalTransitionError(r.machine.status(), to);
+        r.machine.advance(to);
+        return this.revisionView(r);
     }
 
     /** Status history of a revision with clock times (for benchmarks: when did it reach DEPLOYED?). */
     revisionHistory(revisionId: string): Array<{ status: RevisionStatus; at: string; atMs: number }> {
+        const r = this.findRevision(revisionId);
+        r.machine.settle();
+        return r.machine.history.map((h) => ({ status: h.status, at: this.clock.iso(h.at), atMs: h.at }));
+    }
+
+    private findRevision(revisionId: string): StoredRevision {
         for (const d of this.deployments.values()) {
             const r = d.revisions.find((x) => x.id === revisionId);
-            if (r) {
-                this.settle(r);
-                return r.history.map((h) => ({ status: h.status, at: this.clock.iso(h.at), atMs: h.at }));
-            }
+            if (r) return r;
         }
         throw revisionIdNotFound(revisionId);
     }
@@ -370,6 +405,9 @@ export class ControlPlaneModel {
             if (rc.repo_ref || rc.langgraph_config_path) {
                 throw badRequest("repo_ref and langgraph_config_path do not apply to source external_docker.");
             }
+            // Deliberately re-stated from the provider's check: the emulator is an independent check.
+            const githubOnly = GITHUB_ONLY_SOURCE_CONFIG.filter((k) => sc[k] !== undefined && sc[k] !== null);
+            if (githubOnly.length) throw badRequest(`${githubOnly.join(", ")} only applicable for github source.`);
         }
         const ref = rc.repo_ref ?? o.effectiveRef;
         if (ref?.startsWith("refs/tags/") && sc.build_on_push === true) {
@@ -392,12 +430,12 @@ export class ControlPlaneModel {
     // ---- revisions and their progress ----
 
     private addRevision(d: StoredDeployment, rc: StoredRevisionConfig, now: number): StoredRevision {
+        // A newer revision supersedes every unfinished older one: SKIPPED before its build began,
+        // INTERRUPTED after (whichever the table allows from where it is).
         for (const older of d.revisions) {
-            this.settle(older, now);
-            const cur = current(older);
-            if (!REVISION_LIFECYCLES[older.source].terminal.includes(cur)) {
-                older.history.push({ status: SKIPPABLE.includes(cur) ? "SKIPPED" : "INTERRUPTED", at: now });
-            }
+            const m = older.machine;
+            m.settle(now);
+            if (!m.terminal) m.move(m.canMove("SKIPPED") ? "SKIPPED" : "INTERRUPTED", now);
         }
         this.revisionCounter++;
         const config: StoredRevisionConfig = { ...rc };
@@ -412,40 +450,11 @@ export class ControlPlaneModel {
                 (f.repoRef === undefined || config.repo_ref === f.repoRef) &&
                 (f.deploymentName === undefined || d.name === f.deploymentName),
         );
-        const r: StoredRevision = {
-            id: randomUUID(),
-            source: d.source,
-            config,
-            history: [{ status: "CREATING", at: now }],
-            failure: rule ? FAILURE_AT[rule.phase] : undefined,
-        };
+        const machine = new Machine(REVISION_LIFECYCLES[d.source], this.clock, () => this.timing, "CREATING" as RevisionStatus, now);
+        if (rule) machine.divert = { at: FAILURE_AT[rule.phase].at, to: FAILURE_AT[rule.phase].result };
+        const r: StoredRevision = { id: randomUUID(), source: d.source, config, machine };
         d.revisions.push(r);
         return r;
-    }
-
-    private phaseDuration(status: RevisionStatus): number {
-        switch (this.timing.speed) {
-            case "immediate":
-                return 0;
-            case "manual":
-                return Infinity;
-            default:
-                return this.timing.phaseMs[status] ?? 0;
-        }
-    }
-
-    /** Brings a revision up to `now`: applies every transition whose time has come. */
-    private settle(r: StoredRevision, now = this.clock.now()): void {
-        const lc = REVISION_LIFECYCLES[r.source];
-        for (;;) {
-            const { status, at } = r.history[r.history.length - 1];
-            if (lc.terminal.includes(status)) return;
-            const ends = at + this.phaseDuration(status);
-            if (ends > now) return;
-            const next = r.failure?.at === status ? r.failure.result : lc.next[status];
-            if (!next) return;
-            r.history.push({ status: next, at: ends });
-        }
     }
 
     private latest(d: StoredDeployment): StoredRevision {
@@ -474,13 +483,12 @@ export class ControlPlaneModel {
     // ---- views (what the wire shows) ----
 
     private revisionView(r: StoredRevision): RevisionView {
-        this.settle(r);
-        const last = r.history[r.history.length - 1];
+        const status = r.machine.status();
         return {
             id: r.id,
-            created_at: this.clock.iso(r.history[0].at),
-            updated_at: this.clock.iso(last.at),
-            status: last.status,
+            created_at: this.clock.iso(r.machine.startedAt),
+            updated_at: this.clock.iso(r.machine.changedAt),
+            status,
             source: r.source,
             source_revision_config: { ...r.config },
         };
@@ -510,9 +518,6 @@ export class ControlPlaneModel {
     }
 }
 
-function current(r: StoredRevision): RevisionStatus {
-    return r.history[r.history.length - 1].status;
-}
 
 function revisionConfigFrom(rc: DeploymentCreateRequest["source_revision_config"]): StoredRevisionConfig {
     return {

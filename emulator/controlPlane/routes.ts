@@ -1,12 +1,13 @@
 /**
- * Control-plane routes (spec 4.1): parse with the shared wire schemas, call the model, serialize.
+ * Control-plane routes (spec 4.1): parse with the strict request schemas of the shared wire contract,
+ * call the model, serialize. No rule lives here.
  */
 import { z } from "zod";
 import {
     DeploymentCreateRequestSchema,
     DeploymentPatchRequestSchema,
 } from "../../provider/api/schemas/controlPlane";
-import { requireUuid } from "../errors";
+import { notImplemented, requireUuid } from "../errors";
 import { pagination, parse, type Router } from "../http";
 import type { ControlPlaneModel } from "./model";
 
@@ -16,7 +17,7 @@ export function controlPlaneRoutes(router: Router, model: ControlPlaneModel): vo
     router
         .on("POST", "/v2/deployments", (c) => {
             const body = parse(DeploymentCreateRequestSchema, c.body, "body");
-            return { status: 201, body: model.createDeployment(c.tenantId, body) };
+            return { status: 201, body: model.createDeployment(c.tenantId, body, c.installation) };
         })
         .on("GET", "/v2/deployments", (c) => ({
             status: 200,
@@ -31,6 +32,9 @@ export function controlPlaneRoutes(router: Router, model: ControlPlaneModel): vo
             parse(nonNullBody, c.body, "body");
             const body = parse(DeploymentPatchRequestSchema, c.body, "body");
             return { status: 200, body: model.patchDeployment(c.tenantId, id, body) };
+        })
+        .on("DELETE", "/v2/deployments", () => {
+            throw notImplemented("Bulk DELETE /v2/deployments");
         })
         .on("DELETE", "/v2/deployments/{deployment_id}", (c) => {
             model.deleteDeployment(c.tenantId, requireUuid(c.params.deployment_id, "deployment_id"));

@@ -11,6 +11,7 @@ import {
     TEST_TENANT,
     admin,
     controlPlaneClient,
+    clientForSource,
     dockerBody,
     githubBody,
     raw,
@@ -265,7 +266,7 @@ describe("emulator: admin", () => {
         });
 
         async function other() {
-            await controlPlaneClient(em, { tenantId: OTHER_TENANT }).createDeployment(dockerBody());
+            await clientForSource(em, "external_docker", { tenantId: OTHER_TENANT }).createDeployment(dockerBody());
         }
     });
 
@@ -287,7 +288,7 @@ describe("emulator: admin", () => {
         });
 
         it("drift: an out-of-band edit may rename and reaches any tenant's deployment", async () => {
-            const otherClient = controlPlaneClient(em, { tenantId: OTHER_TENANT });
+            const otherClient = clientForSource(em, "external_docker", { tenantId: OTHER_TENANT });
             const { deployment: d } = await otherClient.createDeployment(dockerBody());
             await admin(em, "PATCH", `/deployments/${d.id}`, { name: "renamed-outside" });
             assert.equal((await otherClient.getDeployment(d.id)).name, "renamed-outside");
@@ -304,7 +305,7 @@ describe("emulator: admin", () => {
 
         it("admin deployments: lists the deployments of every tenant", async () => {
             const a = (await cp.createDeployment(githubBody())).deployment;
-            const b = (await controlPlaneClient(em, { tenantId: OTHER_TENANT }).createDeployment(dockerBody())).deployment;
+            const b = (await clientForSource(em, "external_docker", { tenantId: OTHER_TENANT }).createDeployment(dockerBody())).deployment;
             const all: Array<{ id: string; tenant_id: string }> = await admin(em, "GET", "/deployments");
             assert.deepEqual(
                 all.map((d) => [d.id, d.tenant_id]).sort(),

@@ -18,6 +18,7 @@ import {
     OTHER_TENANT,
     admin,
     controlPlaneClient,
+    clientForSource,
     dockerBody,
     githubBody,
     raw,
@@ -78,12 +79,10 @@ describe("emulator: control plane", () => {
         });
 
         it("create: external_docker with real wire values comes back as sent", async () => {
-            const body = dockerBody(undefined, {
-                source_config: { deployment_type: "prod", custom_url: "https://agent.example.com" },
-            });
-            const { deployment: d } = await cp.createDeployment(body);
+            const body = dockerBody(undefined, { source_config: { custom_url: "https://agent.example.com" } });
+            const { deployment: d } = await clientForSource(em, "external_docker").createDeployment(body);
             assert.equal(d.source, "external_docker");
-            assert.equal(d.source_config?.deployment_type, "prod");
+            assert.equal(d.source_config?.deployment_type, null);
             assert.equal(d.source_config?.custom_url, "https://agent.example.com");
             assert.equal(d.source_revision_config?.image_uri, body.source_revision_config.image_uri);
             assert.equal(d.source_revision_config?.repo_ref, null);
@@ -110,7 +109,7 @@ describe("emulator: control plane", () => {
         });
 
         it("create: spec alias external_container is answered with external_docker", async () => {
-            const res = await raw(em, "POST", "/v2/deployments", { body: dockerBody(undefined, { source: "external_container" }) });
+            const res = await raw(em, "POST", "/api-host/v2/deployments", { body: dockerBody(undefined, { source: "external_container" }) });
             assert.equal(res.status, 201);
             assert.equal(res.body.source, "external_docker");
             const listed = await cp.listDeployments();
@@ -171,7 +170,7 @@ describe("emulator: control plane", () => {
         });
 
         it("create: external_docker without image_uri gives 422", async () => {
-            const res = await raw(em, "POST", "/v2/deployments", { body: dockerBody(undefined, { source_revision_config: {} }) });
+            const res = await raw(em, "POST", "/api-host/v2/deployments", { body: dockerBody(undefined, { source_revision_config: {} }) });
             assert.equal(res.status, 422);
             assert.deepEqual(validationDetail(res.body)[0].loc, ["body", "source_revision_config", "image_uri"]);
         });
@@ -231,12 +230,12 @@ describe("emulator: control plane", () => {
             const unknown = await raw(em, "POST", "/v2/deployments", { body: githubBody(undefined, { source: "gitlab" }) });
             assert.equal(unknown.status, 422);
             assert.deepEqual(validationDetail(unknown.body)[0].loc, ["body", "source"]);
-            const managed = await raw(em, "POST", "/v2/deployments", { body: dockerBody(undefined, { source: "internal_docker" }) });
+            const managed = await raw(em, "POST", "/api-host/v2/deployments", { body: dockerBody(undefined, { source: "internal_docker" }) });
             assert.equal(managed.status, 400);
         });
 
         it("create: an unknown deployment_type is accepted (open string)", async () => {
-            const { deployment } = await cp.createDeployment(dockerBody(undefined, { source_config: { deployment_type: "dev_free_zero" } }));
+            const { deployment } = await cp.createDeployment(githubBody(undefined, { source_config: { ...githubBody().source_config, deployment_type: "dev_free_zero" } }));
             assert.equal(deployment.source_config?.deployment_type, "dev_free_zero");
         });
 
@@ -347,19 +346,19 @@ describe("emulator: control plane", () => {
         it("/api-host: every control-plane route works under the prefix", async () => {
             const sh = controlPlaneClient(em, { selfHosted: true });
             assert.ok(sh.http.baseUrl.endsWith("/api-host"));
-            const created = await raw(em, "POST", "/api-host/v2/deployments", { body: githubBody() });
+            const created = await raw(em, "POST", "/api-host/v2/deployments", { body: dockerBody() });
             assert.equal(created.status, 201);
             const id: string = created.body.id;
             const first: string = created.body.latest_revision_id;
 
             assert.equal((await sh.getDeployment(id)).id, id);
             assert.deepEqual((await sh.listDeployments()).resources.map((d) => d.id), [id]);
-            const patched = await sh.patchDeployment(id, { source_revision_config: { repo_ref: "dev" } });
+            const patched = await sh.patchDeployment(id, { source_revision_config: { image_uri: "registry.example.com/acme/agent:2" } });
             assert.notEqual(patched.latest_revision_id, first);
             assert.equal((await sh.listRevisions(id)).resources.length, 2);
             assert.equal((await sh.getRevision(id, first)).id, first);
             const redeployed = await sh.redeployRevision(id, first);
-            assert.equal((await sh.getRevision(id, redeployed.latest_revision_id!)).source_revision_config?.repo_ref, "main");
+            assert.equal((await sh.getRevision(id, redeployed.latest_revision_id!)).source_revision_config?.image_uri, dockerBody().source_revision_config.image_uri);
             assert.equal(await sh.deleteDeployment(id), true);
 
             // Errors keep their shapes under the prefix.
@@ -374,15 +373,32 @@ describe("emulator: control plane", () => {
 
         it("/api-host: both prefixes see the same deployments", async () => {
             const sh = controlPlaneClient(em, { selfHosted: true });
-            const { deployment } = await sh.createDeployment(githubBody());
+            const { deployment } = await sh.createDeployment(dockerBody());
             assert.equal((await cp.getDeployment(deployment.id)).id, deployment.id);
+        });
+
+        it("installations: the cloud refuses container images and a self-hosted installation refuses GitHub (spec 2.1), nothing created", async () => {
+            const docker = await raw(em, "POST", "/v2/deployments", { body: dockerBody() });
+            assert.equal(docker.status, 400);
+            assert.match(docker.body.detail, /external Docker image is only available for self-hosted/);
+            const gh = await raw(em, "POST", "/api-host/v2/deployments", { body: githubBody() });
+            assert.equal(gh.status, 400);
+            assert.match(gh.body.detail, /GitHub is only available for Cloud SaaS/);
+            assert.equal(em.controlPlane.allDeployments().length, 0);
+        });
+
+        it("request log: records the prefix each request came to", async () => {
+            em.admin.requests = [];
+            await raw(em, "GET", "/api-host/v2/deployments");
+            await raw(em, "GET", "/v2/deployments");
+            assert.deepEqual(em.admin.requests.map((r) => r.prefix), ["/api-host", ""]);
         });
     });
 
     describe("list deployments", () => {
         async function createMany(n: number, marker: string): Promise<string[]> {
             const ids: string[] = [];
-            for (let i = 0; i < n; i++) ids.push((await cp.createDeployment(dockerBody(`${marker}-${i}`))).deployment.id);
+            for (let i = 0; i < n; i++) ids.push((await clientForSource(em, "external_docker").createDeployment(dockerBody(`${marker}-${i}`))).deployment.id);
             return ids;
         }
 
@@ -430,9 +446,9 @@ describe("emulator: control plane", () => {
 
         it("list: name_contains keeps deployments whose name contains the text", async () => {
             const marker = uniqueName("needle");
-            await cp.createDeployment(dockerBody(`${marker}-a`));
-            await cp.createDeployment(dockerBody(`x-${marker}-b`));
-            await cp.createDeployment(dockerBody(uniqueName("hay")));
+            await clientForSource(em, "external_docker").createDeployment(dockerBody(`${marker}-a`));
+            await clientForSource(em, "external_docker").createDeployment(dockerBody(`x-${marker}-b`));
+            await clientForSource(em, "external_docker").createDeployment(dockerBody(uniqueName("hay")));
             const found = await cp.listDeployments({ nameContains: marker });
             assert.deepEqual(found.resources.map((d) => d.name).sort(), [`${marker}-a`, `x-${marker}-b`]);
             assert.deepEqual((await cp.listDeployments({ nameContains: "no-such-name" })).resources, []);
@@ -590,7 +606,7 @@ describe("emulator: control plane", () => {
         });
 
         it("patch: image_uri on external_docker makes a revision", async () => {
-            const { deployment: d } = await cp.createDeployment(dockerBody());
+            const { deployment: d } = await clientForSource(em, "external_docker").createDeployment(dockerBody());
             const p = await cp.patchDeployment(d.id, { source_revision_config: { image_uri: "registry.example.com/acme/agent:2.0.0" } });
             assert.notEqual(p.latest_revision_id, d.latest_revision_id);
             const rev = await cp.getRevision(d.id, p.latest_revision_id!);
@@ -673,7 +689,7 @@ describe("emulator: control plane", () => {
 
         it("patch: resource_spec is replaced as a whole object", async () => {
             const base = dockerBody();
-            const { deployment: d } = await cp.createDeployment(
+            const { deployment: d } = await clientForSource(em, "external_docker").createDeployment(
                 dockerBody(undefined, { source_config: { ...base.source_config, resource_spec: { min_scale: 1, max_scale: 3 } } }),
             );
             assert.deepEqual(d.source_config?.resource_spec, { min_scale: 1, max_scale: 3 });
@@ -715,7 +731,7 @@ describe("emulator: control plane", () => {
             const { deployment: gh } = await cp.createDeployment(githubBody());
             const a = await raw(em, "PATCH", `/v2/deployments/${gh.id}`, { body: { source_revision_config: { image_uri: "r/x:1" } } });
             assert.equal(a.status, 400);
-            const { deployment: img } = await cp.createDeployment(dockerBody());
+            const { deployment: img } = await clientForSource(em, "external_docker").createDeployment(dockerBody());
             const b = await raw(em, "PATCH", `/v2/deployments/${img.id}`, { body: { source_revision_config: { repo_ref: "main" } } });
             assert.equal(b.status, 400);
         });
@@ -724,7 +740,7 @@ describe("emulator: control plane", () => {
             const { deployment: gh } = await cp.createDeployment(githubBody());
             const a = await raw(em, "PATCH", `/v2/deployments/${gh.id}`, { body: { source_config: { custom_url: "https://mine.example.com" } } });
             assert.equal(a.status, 400);
-            const { deployment: img } = await cp.createDeployment(dockerBody());
+            const { deployment: img } = await clientForSource(em, "external_docker").createDeployment(dockerBody());
             const p = await cp.patchDeployment(img.id, { source_config: { custom_url: "https://mine.example.com" } });
             assert.equal(p.source_config?.custom_url, "https://mine.example.com");
         });
@@ -786,7 +802,7 @@ describe("emulator: control plane", () => {
     describe("delete", () => {
         it("delete: 204, then AWAITING_DELETE until deleteMs has passed (clock advance), then 404", async () => {
             em.setTiming({ speed: "timed", deleteMs: 60_000 });
-            const { deployment: d } = await cp.createDeployment(dockerBody());
+            const { deployment: d } = await clientForSource(em, "external_docker").createDeployment(dockerBody());
             const res = await raw(em, "DELETE", `/v2/deployments/${d.id}`);
             assert.equal(res.status, 204);
             assert.equal(res.text, "");
@@ -805,7 +821,7 @@ describe("emulator: control plane", () => {
 
         it("delete: with a small deleteMs the deployment answers 404 after real time passes", async () => {
             em.setTiming({ speed: "timed", deleteMs: 30 });
-            const { deployment: d } = await cp.createDeployment(dockerBody());
+            const { deployment: d } = await clientForSource(em, "external_docker").createDeployment(dockerBody());
             assert.equal(await cp.deleteDeployment(d.id), true);
             assert.equal((await cp.getDeployment(d.id)).status, "AWAITING_DELETE");
             await sleep(60);
@@ -814,14 +830,14 @@ describe("emulator: control plane", () => {
 
         it("delete: a PATCH while the deployment is being deleted is refused", async () => {
             em.setTiming({ speed: "timed", deleteMs: 60_000 });
-            const { deployment: d } = await cp.createDeployment(dockerBody());
+            const { deployment: d } = await clientForSource(em, "external_docker").createDeployment(dockerBody());
             await cp.deleteDeployment(d.id);
             const res = await raw(em, "PATCH", `/v2/deployments/${d.id}`, { body: { source_config: { custom_url: "https://x.example.com" } } });
             assert.equal(res.status, 400);
         });
 
         it("delete: delete_tracing_project is accepted", async () => {
-            const { deployment: d } = await cp.createDeployment(dockerBody());
+            const { deployment: d } = await clientForSource(em, "external_docker").createDeployment(dockerBody());
             const res = await raw(em, "DELETE", `/v2/deployments/${d.id}?delete_tracing_project=true`);
             assert.equal(res.status, 204);
         });
@@ -851,7 +867,7 @@ describe("emulator: control plane", () => {
         });
 
         it("redeploy: an external_docker revision keeps its image", async () => {
-            const { deployment: d } = await cp.createDeployment(dockerBody());
+            const { deployment: d } = await clientForSource(em, "external_docker").createDeployment(dockerBody());
             await cp.patchDeployment(d.id, { source_revision_config: { image_uri: "registry.example.com/acme/agent:9" } });
             const r = await cp.redeployRevision(d.id, d.latest_revision_id!);
             assert.equal(r.source_revision_config?.image_uri, d.source_revision_config?.image_uri);

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import type { ControlPlaneClient } from "../../provider/api/controlPlane";
 import { PollFailedError, pollUntil } from "../../provider/api/poll";
 import { REVISION_DONE, REVISION_FAILED, type RevisionStatus } from "../../provider/api/schemas/controlPlane";
-import { admin, controlPlaneClient, dockerBody, githubBody, raw, sleep, startTestEmulator, type Emulator } from "../helpers/emulator";
+import { admin, controlPlaneClient, clientForSource,
+    dockerBody, githubBody, raw, sleep, startTestEmulator, type Emulator } from "../helpers/emulator";
 
 const GITHUB_PATH: RevisionStatus[] = ["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"];
 const DOCKER_PATH: RevisionStatus[] = ["CREATING", "QUEUED", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"];
@@ -42,7 +43,7 @@ describe("emulator: revision lifecycle", () => {
         raw(em, "POST", `/__admin/revisions/${revisionId}/advance`, { body: to ? { to } : {}, apiKey: null, tenantId: null });
 
     async function create(body = githubBody()) {
-        const { deployment } = await cp.createDeployment(body);
+        const { deployment } = await clientForSource(em, body.source).createDeployment(body);
         return { id: deployment.id, rev: deployment.latest_revision_id!, deployment };
     }
 

@@ -52,6 +52,14 @@ export function controlPlaneClient(emulator: Pick<Emulator, "url">, o: TestClien
     return new ControlPlaneClient(http);
 }
 
+/**
+ * The client of the installation that deploys `source`: external_docker only on a self-hosted one (under
+ * `/api-host`), github only on the cloud (spec 2.1).
+ */
+export function clientForSource(emulator: Pick<Emulator, "url">, source: string, o: TestClientOptions = {}): ControlPlaneClient {
+    return controlPlaneClient(emulator, { ...o, selfHosted: source === "external_docker" || source === "external_container" });
+}
+
 export interface RawResponse<T = any> {
     status: number;
     headers: Record<string, string | string[] | undefined>;
@@ -123,7 +131,7 @@ export function dockerBody(name = uniqueName("img"), over: Partial<DeploymentCre
     return {
         name,
         source: "external_docker",
-        source_config: { deployment_type: "dev" },
+        source_config: {},
         source_revision_config: { image_uri: "registry.example.com/acme/agent:1.0.0" },
         secrets: [],
         ...over,

@@ -2,8 +2,9 @@
  * Wire contract of the control plane (spec 2.1-2.5, 4.1; real-service notes 2).
  *
  * Responses are parsed leniently: unknown fields pass through (`.passthrough()` / `z.looseObject`) and
- * only what the provider relies on is strict. Requests the emulator receives are parsed with the same
- * schemas, so the client and the emulator cannot drift apart.
+ * only what the provider relies on is strict. Requests are described by strict schemas that the emulator
+ * parses what it receives with (an unknown field is a 422), so the client and the emulator cannot drift
+ * apart.
  *
  * Wire values: the real service speaks `github` / `external_docker` / `langgraph_config_path`; the spec
  * writes `repo_host` / `external_container` / `graph_config_path`. We send the real values and accept
@@ -172,22 +173,55 @@ export const RevisionListSchema = z
     .passthrough();
 export type RevisionList = z.infer<typeof RevisionListSchema>;
 
+/**
+ * Request bodies, strict: the emulator parses what it receives with these, and an unknown or misspelled
+ * field is a 422, as on the service (the client builds its bodies with the same types). The fields are
+ * the real API's (`langgraph_config_path`; the spec's `graph_config_path` is accepted too).
+ */
+const SourceConfigRequestSchema = z
+    .object({
+        integration_id: nullableString,
+        repo_url: nullableString,
+        deployment_type: nullableString,
+        build_on_push: z.boolean().nullish(),
+        custom_url: nullableString,
+        resource_spec: ResourceSpecSchema.nullish(),
+        listener_id: nullableString,
+    })
+    .strict();
+const SourceRevisionConfigRequestSchema = z
+    .object({
+        repo_ref: nullableString,
+        langgraph_config_path: nullableString,
+        graph_config_path: nullableString,
+        image_uri: nullableString,
+    })
+    .strict();
+/** Kubernetes secret references (real API, external_docker only); not emulated beyond being accepted empty. */
+const SecretReferencesSchema = z.array(z.record(z.string(), z.unknown())).nullish();
+
 /** POST /v2/deployments body. */
-export const DeploymentCreateRequestSchema = z.object({
-    name: z.string().min(1),
-    source: SourceSchema,
-    source_config: SourceConfigSchema,
-    source_revision_config: SourceRevisionConfigSchema,
-    secrets: z.array(SecretSchema),
-});
+export const DeploymentCreateRequestSchema = z
+    .object({
+        name: z.string().min(1),
+        source: SourceSchema,
+        source_config: SourceConfigRequestSchema,
+        source_revision_config: SourceRevisionConfigRequestSchema,
+        secrets: z.array(SecretSchema.strict()),
+        secret_references: SecretReferencesSchema,
+    })
+    .strict();
 export type DeploymentCreateRequest = z.infer<typeof DeploymentCreateRequestSchema>;
 
 /** PATCH /v2/deployments/{id} body: every field nullable; nulls mean "unchanged". */
-export const DeploymentPatchRequestSchema = z.object({
-    source_config: SourceConfigSchema.nullish(),
-    source_revision_config: SourceRevisionConfigSchema.omit({ repo_commit_sha: true }).nullish(),
-    secrets: z.array(SecretSchema).nullish(),
-});
+export const DeploymentPatchRequestSchema = z
+    .object({
+        source_config: SourceConfigRequestSchema.nullish(),
+        source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+        secrets: z.array(SecretSchema.strict()).nullish(),
+        secret_references: SecretReferencesSchema,
+    })
+    .strict();
 export type DeploymentPatchRequest = z.infer<typeof DeploymentPatchRequestSchema>;
 
 /** Spec 2.5. */

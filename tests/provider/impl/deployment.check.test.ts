@@ -9,6 +9,7 @@ import {
     SCHEMA_VERSION,
     checkDeployment,
     diffDeployment,
+    installationKind,
     patchRequest,
     readState,
     type DeploymentInputs,
@@ -83,6 +84,26 @@ function withPath(o: Record<string, any>, path: string, value: unknown): Record<
 
 describe("Deployment provider (pure)", () => {
     describe("checkDeployment", () => {
+        it("check: the source must fit the installation (github on the cloud, external_docker self-hosted), named at preview", () => {
+            const cloud = installationKind("https://api.host.langchain.com");
+            const selfHosted = installationKind("https://langsmith.acme.internal/api-host");
+            assert.deepEqual([cloud, selfHosted], ["cloud", "self-hosted"]);
+            assert.deepEqual(checkDeployment(github(), cloud).failures, []);
+            assert.deepEqual(checkDeployment(docker(), selfHosted).failures, []);
+            const [onCloud] = checkDeployment(docker(), cloud).failures!;
+            assert.equal(onCloud.property, "source");
+            assert.match(onCloud.reason, /only self-hosted installations do: set langsmith:selfHostedUrl/);
+            const [onSelfHosted] = checkDeployment(github(), selfHosted).failures!;
+            assert.match(onSelfHosted.reason, /only the LangSmith cloud does/);
+        });
+
+        it("check: github-only fields are refused for external_docker (deploymentType, buildOnPush true)", () => {
+            assert.deepEqual(failuresOf(docker({ sourceConfig: { deploymentType: "prod", buildOnPush: true } })), [
+                "sourceConfig.deploymentType",
+                "sourceConfig.buildOnPush",
+            ]);
+        });
+
         it("check: valid github and external_docker inputs have no failures", () => {
             assert.deepEqual(checkDeployment(github()).failures, []);
             assert.deepEqual(checkDeployment(docker()).failures, []);

@@ -90,6 +90,8 @@ describe("Deployment provider against the emulator", function () {
     let em: Emulator;
     let cp: ControlPlaneClient;
     let provider: Provider;
+    /** A self-hosted installation (`/api-host`): the only kind that deploys container images (spec 2.1). */
+    let dockerProvider: Provider;
 
     before(async () => {
         em = await startTestEmulator({ timing: { speed: "immediate" }, apiKeys: [API_KEY] });
@@ -101,6 +103,8 @@ describe("Deployment provider against the emulator", function () {
         em.reset();
         cp = clientFor(API_KEY);
         provider = createDeploymentProvider({ pollInterval: () => 5, deletePollMs: 5, client: () => cp });
+        const selfHosted = clientFor(API_KEY, `${em.url}/api-host`);
+        dockerProvider = createDeploymentProvider({ pollInterval: () => 5, deletePollMs: 5, client: () => selfHosted });
     });
 
     function clientFor(apiKey: string, baseUrl = em.url): ControlPlaneClient {
@@ -110,7 +114,7 @@ describe("Deployment provider against the emulator", function () {
     const revisionsOf = async (id: string) => (await cp.listRevisions(id)).resources;
     const requests = (method: string, pathRe: RegExp) => em.admin.requests.filter((r) => r.method === method && pathRe.test(r.path));
 
-    async function create(args: Record<string, unknown>, p: Provider = provider) {
+    async function create(args: Record<string, unknown>, p: Provider = args.source === "external_docker" ? dockerProvider : provider) {
         const inputs = inputsOf(args);
         const res = await p.create!(inputs);
         return { inputs, id: res.id, outs: res.outs as Record<string, any> };
@@ -220,7 +224,7 @@ describe("Deployment provider against the emulator", function () {
             const name = uniqueName("create-deployfail");
             em.addFailureRule({ phase: "deploy", imageUri: "broken" });
             const inputs = inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: "registry.example.com/acme/broken:1" } }));
-            const e = await rejection(() => provider.create!(inputs));
+            const e = await rejection(() => dockerProvider.create!(inputs));
             assert.ok(e instanceof ResourceInitError);
             assert.equal(e.id, live(name)[0].id);
             assert.equal(e.properties.revisionStatus, "DEPLOY_FAILED");
@@ -295,7 +299,7 @@ describe("Deployment provider against the emulator", function () {
             const name = uniqueName("upd-img");
             const { id, outs } = await create(dockerArgs(name));
             const news = inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: "registry.example.com/acme/agent:2.0.0" } }));
-            const after = (await provider.update!(id, recorded(outs), news)).outs as Record<string, any>;
+            const after = (await dockerProvider.update!(id, recorded(outs), news)).outs as Record<string, any>;
             const revs = await revisionsOf(id);
             assert.equal(revs.length, 2);
             assert.equal(revs[0].source_revision_config?.image_uri, "registry.example.com/acme/agent:2.0.0");
@@ -434,7 +438,7 @@ describe("Deployment provider against the emulator", function () {
             em.controlPlane.editDeployment(id, { source_config: { resource_spec: { min_scale: 1, max_scale: 2, cpu: 4 } } });
 
             const news = inputsOf(dockerArgs(name, { sourceConfig: { resourceSpec: { min_scale: 3 } } }));
-            const after = (await provider.update!(id, recorded(outs), news)).outs as Record<string, any>;
+            const after = (await dockerProvider.update!(id, recorded(outs), news)).outs as Record<string, any>;
             assert.deepEqual(live(name)[0].source_config.resource_spec, { min_scale: 3, max_scale: null, cpu: 4 });
             assert.deepEqual(after.sourceConfig.resourceSpec, { min_scale: 3 });
             assert.equal((await revisionsOf(id)).length, 1);
@@ -474,7 +478,7 @@ describe("Deployment provider against the emulator", function () {
         it("read: nothing changed (external_docker with customUrl) maps back to the checked inputs", async () => {
             const name = uniqueName("read-same-img");
             const { inputs, id, outs } = await create(dockerArgs(name, { sourceConfig: { customUrl: "https://agent.example.com" } }));
-            const r = await provider.read!(id, recorded(outs));
+            const r = await dockerProvider.read!(id, recorded(outs));
             assert.deepEqual(r.inputs, inputs);
         });
 
@@ -492,7 +496,7 @@ describe("Deployment provider against the emulator", function () {
             const { inputs, id, outs } = await create(
                 dockerArgs(name, { sourceConfig: { customUrl: "https://agent.example.com" }, timeouts: { create: 60 }, waitForDeployed: true }),
             );
-            const r = await provider.read!(id, recorded(outs));
+            const r = await dockerProvider.read!(id, recorded(outs));
             assert.deepEqual(r.props, outs);
             assert.deepEqual(r.inputs, inputs);
         });
@@ -535,7 +539,7 @@ describe("Deployment provider against the emulator", function () {
             const name = uniqueName("read-spec");
             const { id, outs } = await create(dockerArgs(name, { sourceConfig: { resourceSpec: { min_scale: 1 } } }));
             em.controlPlane.editDeployment(id, { source_config: { resource_spec: { min_scale: 2, cpu: 8 } } });
-            const r = await provider.read!(id, recorded(outs));
+            const r = await dockerProvider.read!(id, recorded(outs));
             assert.deepEqual(r.inputs!.sourceConfig.resourceSpec, { min_scale: 2 });
         });
 
@@ -690,7 +694,7 @@ describe("Deployment provider against the emulator", function () {
             const name = uniqueName("err-422");
             // Past check (a raw call): an external_docker deployment without an image.
             const inputs = { ...inputsOf(dockerArgs(name, { secrets: [{ name: "A", value: SECRET }] })), sourceRevisionConfig: {} };
-            const e = await rejection(() => provider.create!(inputs));
+            const e = await rejection(() => dockerProvider.create!(inputs));
             assert.match(e.message, /^422 /);
             assert.match(e.message, /image_uri/);
             assert.match(e.message, /Field required/);
@@ -822,7 +826,7 @@ describe("Deployment provider against the emulator", function () {
             const name = uniqueName("exp-selfhosted");
             configure(emptyStackConfig);
             await withEnv({ ...noLangsmithEnv(), LANGSMITH_API_KEY: API_KEY, LANGSMITH_SELF_HOSTED_URL: em.url, LANGSMITH_WORKSPACE_ID: TENANT }, async () => {
-                const check = await providers.deployment.check!({}, { ...githubArgs(name), __provider: PROVIDER });
+                const check = await providers.deployment.check!({}, { ...dockerArgs(name), __provider: PROVIDER });
                 const { id } = await providers.deployment.create!(check.inputs!);
                 assert.equal(live(name)[0].id, id);
                 await providers.deployment.delete!(id, {});

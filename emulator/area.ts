@@ -1,0 +1,21 @@
+/**
+ * What one area of the emulated service (control plane, agent server, bulk export) registers with the
+ * server: its routes and `/__admin` routes on the shared router, how to forget everything, and the paths
+ * it does not emulate yet (answered 501, never a fake success). The server knows no area's rules.
+ */
+import type { Router } from "./http";
+
+export interface Area {
+    readonly name: string;
+    /** Registers the area's service routes and its test-only `/__admin/...` routes. */
+    register(router: Router): void;
+    /** Forgets every object and rule; timing back to the area's start. */
+    reset(): void;
+    /** Paths (without `/api-host`) this area answers 501 for. */
+    readonly notEmulated?: readonly RegExp[];
+}
+
+/** An area that exists in the spec but is not emulated yet: every path of it answers 501. */
+export function plannedArea(name: string, paths: readonly RegExp[]): Area {
+    return { name, register: () => undefined, reset: () => undefined, notEmulated: paths };
+}

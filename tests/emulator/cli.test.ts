@@ -1,0 +1,50 @@
+/**
+ * The emulator's command line as a user starts it: `npx langsmith-emulator --help` explains every flag
+ * with its default, and SIGTERM to `npx langsmith-emulator` stops the server (the port closes).
+ */
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { createConnection } from "node:net";
+import { resolve } from "node:path";
+
+const ROOT = resolve(__dirname, "../..");
+
+const portOpen = (port: number) =>
+    new Promise<boolean>((r) => {
+        const s = createConnection({ port, host: "127.0.0.1" });
+        s.once("connect", () => (s.destroy(), r(true)));
+        s.once("error", () => r(false));
+    });
+
+describe("emulator: command line (npx langsmith-emulator)", function () {
+    this.timeout(60_000);
+
+    it("--help: lists every flag with its default", () => {
+        const out = execFileSync("npx", ["--no-install", "langsmith-emulator", "--help"], { cwd: ROOT, encoding: "utf8" });
+        for (const flag of ["--port", "--host", "--api-key", "--speed", "--scale", "--quiet", "--help"]) assert.match(out, new RegExp(`\\s${flag}\\b`), flag);
+        for (const dflt of ["default 8787", "default 127.0.0.1", "default timed", "default 1"]) assert.ok(out.includes(dflt), dflt);
+    });
+
+    it("SIGTERM to npx stops the server: the port closes", async () => {
+        const child = spawn("npx", ["--no-install", "langsmith-emulator", "--port", "0", "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+        const { port } = await new Promise<{ port: number }>((r, j) => {
+            let out = "";
+            child.stdout.on("data", (d) => {
+                out += d;
+                if (out.includes("\n")) r(JSON.parse(out.split("\n")[0]));
+            });
+            child.once("exit", (c) => j(new Error(`exited ${c} before listening`)));
+        });
+        assert.equal(await portOpen(port), true);
+        const exited = new Promise<void>((r) => child.once("exit", () => r()));
+        child.kill("SIGTERM");
+        await exited;
+        // npx itself dies of the signal; the server it started notices and stops within a moment.
+        let open = true;
+        for (let i = 0; i < 40 && open; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            open = await portOpen(port);
+        }
+        assert.equal(open, false, "the port is closed: the server stopped with npx");
+    });
+});
