@@ -78,8 +78,10 @@ export class PulumiProject {
             child.on("error", j);
             child.on("close", (c) => r(c ?? 1));
         });
-        const result = { args, code, stdout, stderr, ms: Date.now() - started };
-        this.transcript.push(`$ pulumi ${args.join(" ")}`, stdout, stderr);
+        // The command line of `config set --secret k -- v` is ours, not Pulumi's output: its value is not kept.
+        const shown = args.includes("--secret") ? [...args.slice(0, -1), "[secret]"] : args;
+        const result = { args: shown, code, stdout, stderr, ms: Date.now() - started };
+        this.transcript.push(`$ pulumi ${shown.join(" ")}`, stdout, stderr);
         if (code !== 0 && !o.allowFailure) throw new CliError(result);
         return result;
     }

@@ -58,7 +58,8 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
         // A repoRef change: preview shows an update (not a replace); up makes a new revision in place.
         await s.set("quickstart:repoRef", "release-2");
         const pv = await s.cli("preview", "--diff");
-        assert.match(pv.stdout, /~ .*langsmith:Deployment.*agent.*update/);
+        assert.match(pv.stdout, /~ repoRef\s*: "main" => "release-2"/);
+        assert.match(pv.stdout, /~ 1 to update/);
         assert.doesNotMatch(pv.stdout, /replace/);
         await s.cli("up", "--yes", "--skip-preview");
         const out2 = await project.outputs(s.stack);
@@ -73,12 +74,12 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
         const drift = await project.pulumi(["preview", "--refresh", "--expect-no-changes", "--diff", "--stack", s.stack], { allowFailure: true });
         assert.notEqual(drift.code, 0, "preview --refresh --expect-no-changes exits non-zero on drift");
         assert.match(drift.stdout + drift.stderr, /buildOnPush/);
-        await s.cli("up", "--yes", "--skip-preview"); // brings it back in line
+        await s.cli("up", "--yes", "--skip-preview", "--refresh"); // a refreshing up brings it back in line
         assert.equal(liveIn(s.workspace)[0].source_config.build_on_push, false);
 
         // A deploymentType change (fixed at creation): preview shows a replace; up replaces (delete first: names are unique).
         await s.set("quickstart:deploymentType", "prod");
-        assert.match((await s.cli("preview", "--diff")).stdout, /replace/);
+        assert.match((await s.cli("preview", "--diff")).stdout, /\+-1 to replace/);
         await s.cli("up", "--yes", "--skip-preview");
         const out3 = await project.outputs(s.stack);
         assert.notEqual(out3.deploymentId, out1.deploymentId);
