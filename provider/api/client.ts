@@ -3,12 +3,18 @@
  * server beside it later): base URL, auth headers, per-request timeout, connection reuse, retries, error
  * mapping, response parsing with the shared zod schemas.
  *
- * Retries (jittered exponential backoff, honouring `Retry-After`):
- * - idempotent methods (GET, DELETE): on 429, 500, 502, 503, 504 and on any connection error;
- * - methods that create something (POST, PATCH): only when the request certainly did nothing: 429 and
- *   503 answers, and a refused connection. Any other failure (timeout, reset, other 5xx) is ambiguous and
- *   is thrown, marked as such, for the caller to reconcile by reading (see controlPlane.ts): a create is
- *   never sent twice blindly.
+ * Retries, with jittered exponential backoff; a `Retry-After` sets the least wait and jitter is added on
+ * top of it, so clients told "1 s" together do not come back together:
+ * - 429 (rate limited: not processed), any method, and 503 for idempotent methods: until the request's
+ *   deadline (the operation's timeout, given by the caller), not a count, so a long burst of rate limiting
+ *   does not fail an `up`;
+ * - idempotent methods (GET, DELETE): also 500, 502, 504 and connection errors, up to `maxRetries`;
+ * - methods that create something (POST, PATCH): only when the request provably never reached the server
+ *   (connection refused, DNS, connect timeout). Any other failure (a 5xx, 503 included: the service may
+ *   have done the work before failing; a timeout; a reset; a cut-off body) is ambiguous and is thrown,
+ *   marked as such, for the caller to reconcile by reading (see controlPlane.ts): nothing that creates is
+ *   ever sent twice blindly.
+ * No retry ever sleeps past the deadline: the last error is thrown instead.
  */
 import { Agent, request, type Dispatcher } from "undici";
 import type { z } from "zod";
@@ -24,8 +30,10 @@ export interface HttpClientOptions {
     apiKeyHeader?: string;
     /** Per-request timeout (headers and body), default 30 s. */
     timeoutMs?: number;
-    /** Retries after the first attempt, default 5. */
+    /** Retries after the first attempt for 5xx answers and connection errors of idempotent requests, default 5. */
     maxRetries?: number;
+    /** Time allowed to a request and its retries when the caller gives no deadline, default 10 minutes. */
+    retryBudgetMs?: number;
     /** First backoff step, default 500 ms; doubles each retry, jittered, up to `retryMaxMs`. */
     retryBaseMs?: number;
     retryMaxMs?: number;
@@ -47,6 +55,8 @@ export interface RequestOptions<T> {
     expect?: number[];
     /** Values to scrub from any error message (secret values sent in this request's body). */
     secrets?: readonly string[];
+    /** Epoch ms after which no retry is made (the operation's timeout); default now + retryBudgetMs. */
+    deadline?: number;
 }
 
 /** Counts requests by `METHOD route`, for benchmarks and tests. */
@@ -62,9 +72,11 @@ export class RequestStats {
 }
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "DELETE", "PUT"]);
-const RETRY_STATUS_IDEMPOTENT = new Set([429, 500, 502, 503, 504]);
-/** Answers that say the server did not act on the request, so even a POST may be sent again. */
-const RETRY_STATUS_UNSAFE = new Set([429, 503]);
+/** Retried until the deadline: 429 for every method (not processed), 503 for idempotent ones. */
+const RETRY_UNTIL_DEADLINE = (status: number, idempotent: boolean) => status === 429 || (idempotent && status === 503);
+/** Retried up to maxRetries, idempotent methods only. */
+const RETRY_COUNTED = new Set([500, 502, 504]);
+/** Connection errors that prove the request never reached the server, so even a POST may be sent again. */
 const NOT_REACHED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
 
 let sharedAgent: Agent | undefined;
@@ -81,6 +93,11 @@ export function path(strings: TemplateStringsArray, ...values: Array<string | nu
 
 export class HttpClient {
     readonly stats = new RequestStats();
+    /**
+     * Server clock minus local clock (ms), from the `Date` header of the latest answer (1 s resolution);
+     * undefined before any answer carried one. Lets callers compare the server's timestamps with local time.
+     */
+    clockSkewMs: number | undefined;
     private readonly opts: Required<Omit<HttpClientOptions, "tenantId" | "dispatcher" | "userAgent">> &
         Pick<HttpClientOptions, "tenantId" | "dispatcher" | "userAgent">;
 
@@ -90,6 +107,7 @@ export class HttpClient {
             apiKeyHeader: "X-Api-Key",
             timeoutMs: 30_000,
             maxRetries: 5,
+            retryBudgetMs: 10 * 60_000,
             retryBaseMs: 500,
             retryMaxMs: 30_000,
             sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
@@ -120,6 +138,13 @@ export class HttpClient {
             body = JSON.stringify(ro.body);
         }
 
+        const deadline = ro.deadline ?? Date.now() + this.opts.retryBudgetMs;
+        /** Sleeps before the next attempt, or answers false when that would pass the deadline. */
+        const waitFor = async (ms: number) => {
+            if (Date.now() + ms > deadline) return false;
+            await this.opts.sleep(ms);
+            return true;
+        };
         for (let attempt = 0; ; attempt++) {
             this.stats.record(method, p);
             let res: Dispatcher.ResponseData;
@@ -140,49 +165,55 @@ export class HttpClient {
                 const code = (e as { code?: string }).code ?? "";
                 const reached = !NOT_REACHED.has(code);
                 const err = new ConnectionError(method, p, e, reached);
-                if (attempt < this.opts.maxRetries && (idempotent || !reached)) {
-                    await this.opts.sleep(this.backoff(attempt));
-                    continue;
-                }
+                if (attempt < this.opts.maxRetries && (idempotent || !reached) && (await waitFor(this.backoff(attempt)))) continue;
                 throw err;
             }
+            this.noteServerClock(header(res.headers, "date"));
 
-            if (expect.includes(res.statusCode)) {
-                if (!ro.schema) return { status: res.statusCode, data: undefined as T };
-                let json: unknown;
-                try {
-                    json = text === "" ? undefined : JSON.parse(text);
-                } catch {
-                    throw new UnexpectedResponseError(method, p, res.statusCode, "body is not JSON");
-                }
-                const parsed = ro.schema.safeParse(json);
-                if (!parsed.success) {
-                    const first = parsed.error.issues[0];
-                    throw new UnexpectedResponseError(
-                        method,
-                        p,
-                        res.statusCode,
-                        `${first?.path.join(".") || "(body)"}: ${first?.message ?? "does not match the expected shape"}`,
-                    );
-                }
-                return { status: res.statusCode, data: parsed.data };
-            }
+            if (expect.includes(res.statusCode)) return this.parse(method, p, res.statusCode, text, ro.schema);
 
-            const retryable = idempotent ? RETRY_STATUS_IDEMPOTENT : RETRY_STATUS_UNSAFE;
-            if (attempt < this.opts.maxRetries && retryable.has(res.statusCode)) {
-                await this.opts.sleep(this.backoff(attempt, header(res.headers, "retry-after")));
-                continue;
-            }
+            const untilDeadline = RETRY_UNTIL_DEADLINE(res.statusCode, idempotent);
+            const counted = idempotent && RETRY_COUNTED.has(res.statusCode) && attempt < this.opts.maxRetries;
+            if ((untilDeadline || counted) && (await waitFor(this.backoff(attempt, header(res.headers, "retry-after"))))) continue;
             throw ApiError.from(res.statusCode, method, p, text, header(res.headers, "x-request-id"), secrets);
         }
     }
 
-    /** Exponential backoff with jitter (half fixed, half random); a `Retry-After` (seconds or HTTP date) overrides it, capped. */
+    /** Parses a successful answer with the wire schema (none: no body expected). */
+    private parse<T>(method: string, p: string, status: number, text: string, schema: z.ZodType<T> | undefined): { status: number; data: T } {
+        if (!schema) return { status, data: undefined as T };
+        let json: unknown;
+        try {
+            json = text === "" ? undefined : JSON.parse(text);
+        } catch {
+            throw new UnexpectedResponseError(method, p, status, "body is not JSON");
+        }
+        const parsed = schema.safeParse(json);
+        if (!parsed.success) {
+            const first = parsed.error.issues[0];
+            throw new UnexpectedResponseError(method, p, status, `${first?.path.join(".") || "(body)"}: ${first?.message ?? "does not match the expected shape"}`);
+        }
+        return { status, data: parsed.data };
+    }
+
+    private noteServerClock(date: string | undefined): void {
+        const server = date ? Date.parse(date) : NaN;
+        if (Number.isFinite(server)) this.clockSkewMs = server - Date.now();
+    }
+
+    /**
+     * Exponential backoff with jitter (half fixed, half random). A `Retry-After` (seconds or HTTP date) is
+     * the least wait, capped at `retryMaxMs`, and up to half of it again is added at random, so that many
+     * clients told the same moment spread out instead of returning in lock-step.
+     */
     private backoff(attempt: number, retryAfter?: string): number {
         if (retryAfter) {
             const secs = Number(retryAfter);
             const ms = Number.isFinite(secs) ? secs * 1000 : Date.parse(retryAfter) - Date.now();
-            if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, this.opts.retryMaxMs);
+            if (Number.isFinite(ms) && ms >= 0) {
+                const least = Math.min(ms, this.opts.retryMaxMs);
+                return Math.round(least + Math.random() * Math.max(least / 2, this.opts.retryBaseMs));
+            }
         }
         const ceiling = Math.min(this.opts.retryMaxMs, this.opts.retryBaseMs * 2 ** attempt);
         return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);

@@ -1,19 +1,22 @@
 /**
  * Typed client of the control plane (spec 4.1, with the real service's pagination, `name_contains`
  * filter and redeploy endpoint). All HTTP policy lives in HttpClient; this file adds the endpoints and
- * the reconciliation that makes creating requests safe after an ambiguous failure:
- * - POST /v2/deployments: look the deployment up by exact name and adopt it if it exists;
+ * the reconciliation that makes creating requests safe after an ambiguous failure (the HTTP client never
+ * resends those itself):
+ * - POST /v2/deployments: look the deployment up by exact name; adopt it only if it is ours (same
+ *   source, same repository or image, created at or after our first attempt), else send once more;
  * - PATCH: read the deployment and its latest revision, and send the PATCH again only if the change is
  *   not there.
  */
 import { HttpClient, path } from "./client";
-import { ConnectionError, NotFoundError, ServerError } from "./errors";
+import { ConflictError, ConnectionError, NotFoundError, ServerError, UnexpectedResponseError } from "./errors";
 import {
     DeploymentListSchema,
     DeploymentSchema,
     RevisionListSchema,
     RevisionSchema,
     graphConfigPathOf,
+    normalizeSource,
     type Deployment,
     type DeploymentCreateRequest,
     type DeploymentList,
@@ -25,12 +28,21 @@ import {
 /** Page size used when walking lists (the service allows 1..100). */
 const PAGE = 100;
 
-/** True for a failure after which the request may or may not have been applied. */
+/**
+ * True for a failure after which the request may or may not have been applied: a connection error once
+ * the request may have reached the server, any 5xx but 501 (a 503 too: a proxy or the service can fail
+ * after the work is done), and a success whose body does not match the wire contract.
+ */
 export function isAmbiguous(e: unknown): boolean {
     if (e instanceof ConnectionError) return e.ambiguous;
-    // 429, 501 and 503 say "not processed"; other 5xx may come after the work was done.
-    return e instanceof ServerError && e.status !== 503 && e.status !== 501;
+    if (e instanceof UnexpectedResponseError) return true;
+    return e instanceof ServerError && e.status !== 501;
 }
+
+/** How far the server's `created_at` may precede our first attempt and still be ours (clock resolution). */
+const CREATED_TOLERANCE_MS = 2_000;
+/** The same, when the server sent no `Date` header to measure the clocks' difference by. */
+const CREATED_TOLERANCE_UNMEASURED_MS = 60_000;
 
 export interface ListDeploymentsOptions {
     limit?: number;
@@ -39,31 +51,77 @@ export interface ListDeploymentsOptions {
 }
 
 export class ControlPlaneClient {
-    constructor(readonly http: HttpClient) {}
+    /**
+     * @param deadline epoch ms after which no request of this client is retried (see `withDeadline`);
+     * undefined: the HTTP client's default budget per request.
+     */
+    constructor(
+        readonly http: HttpClient,
+        readonly deadline?: number,
+    ) {}
+
+    /** The same client whose requests retry no later than `deadline` (epoch ms): one per operation. */
+    withDeadline(deadline: number): ControlPlaneClient {
+        return new ControlPlaneClient(this.http, deadline);
+    }
 
     /**
-     * Creates a deployment. If the POST fails ambiguously, the deployment is looked up by exact name:
-     * found, it is returned (with `adopted: true`); not found, the original error is thrown.
+     * Creates a deployment. After an unclean outcome of the POST (ambiguous, or a 409 on our name right
+     * after an ambiguous attempt), the deployment is looked up by exact name and adopted when it is ours
+     * (`adopted: true`); when none is found the POST is sent once more; anything else is thrown as is.
      */
     async createDeployment(body: DeploymentCreateRequest): Promise<{ deployment: Deployment; adopted: boolean }> {
+        const firstAttempt = Date.now();
+        const post = async () =>
+            (
+                await this.http.request("POST", "/v2/deployments", {
+                    body,
+                    schema: DeploymentSchema,
+                    expect: [200, 201],
+                    secrets: body.secrets.map((s) => s.value),
+                    deadline: this.deadline,
+                })
+            ).data;
+        const ours = () => this.findOurDeployment(body, firstAttempt);
         try {
-            const { data } = await this.http.request("POST", "/v2/deployments", {
-                body,
-                schema: DeploymentSchema,
-                expect: [200, 201],
-                secrets: body.secrets.map((s) => s.value),
-            });
-            return { deployment: data, adopted: false };
+            return { deployment: await post(), adopted: false };
         } catch (e) {
             if (!isAmbiguous(e)) throw e;
-            const existing = await this.findDeploymentByName(body.name);
-            if (existing) return { deployment: existing, adopted: true };
+            const found = await ours();
+            if (found) return { deployment: found, adopted: true };
+        }
+        // Not created, or not visible yet: once more. A 409 now is most likely our first attempt showing up.
+        try {
+            return { deployment: await post(), adopted: false };
+        } catch (e) {
+            if (!(e instanceof ConflictError || isAmbiguous(e))) throw e;
+            const found = await ours();
+            if (found) return { deployment: found, adopted: true };
             throw e;
         }
     }
 
+    /**
+     * The deployment our create made, if one exists: exact name, same source, same repository (github)
+     * or image (external_docker), created at or after our first attempt (by the server's clock, corrected
+     * by the difference measured from its `Date` header). Anything else holding the name is someone
+     * else's, and is never adopted.
+     */
+    private async findOurDeployment(body: DeploymentCreateRequest, firstAttemptLocalMs: number): Promise<Deployment | undefined> {
+        const found = await this.findDeploymentByName(body.name);
+        if (!found) return undefined;
+        const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
+        if ((normalizeSource(found.source) ?? found.source) !== (normalizeSource(body.source) ?? body.source)) return undefined;
+        if (!same(found.source_config?.repo_url, body.source_config.repo_url)) return undefined;
+        if (!same(found.source_revision_config?.image_uri, body.source_revision_config.image_uri)) return undefined;
+        const skew = this.http.clockSkewMs;
+        const earliest = firstAttemptLocalMs + (skew ?? 0) - (skew === undefined ? CREATED_TOLERANCE_UNMEASURED_MS : CREATED_TOLERANCE_MS);
+        const created = found.created_at ? Date.parse(found.created_at) : NaN;
+        return Number.isFinite(created) && created >= earliest ? found : undefined;
+    }
+
     async getDeployment(id: string): Promise<Deployment> {
-        return (await this.http.request("GET", path`/v2/deployments/${id}`, { schema: DeploymentSchema })).data;
+        return (await this.http.request("GET", path`/v2/deployments/${id}`, { schema: DeploymentSchema, deadline: this.deadline })).data;
     }
 
     /** GET that answers undefined instead of throwing when the deployment does not exist. */
@@ -73,7 +131,7 @@ export class ControlPlaneClient {
 
     async listDeployments(o: ListDeploymentsOptions = {}): Promise<DeploymentList> {
         const query = { limit: o.limit, offset: o.offset, name_contains: o.nameContains };
-        return (await this.http.request("GET", "/v2/deployments", { query, schema: DeploymentListSchema })).data;
+        return (await this.http.request("GET", "/v2/deployments", { query, schema: DeploymentListSchema, deadline: this.deadline })).data;
     }
 
     /** Walks every page of the list. */
@@ -103,6 +161,7 @@ export class ControlPlaneClient {
                     body,
                     schema: DeploymentSchema,
                     secrets: (body.secrets ?? []).map((s) => s.value),
+                    deadline: this.deadline,
                 })
             ).data;
         try {
@@ -119,7 +178,7 @@ export class ControlPlaneClient {
     /** DELETE; answers false when the deployment was already gone (404). */
     async deleteDeployment(id: string): Promise<boolean> {
         try {
-            await this.http.request("DELETE", path`/v2/deployments/${id}`, { expect: [200, 202, 204] });
+            await this.http.request("DELETE", path`/v2/deployments/${id}`, { expect: [200, 202, 204], deadline: this.deadline });
             return true;
         } catch (e) {
             if (e instanceof NotFoundError) return false;
@@ -129,11 +188,11 @@ export class ControlPlaneClient {
 
     async listRevisions(id: string, o: { limit?: number; offset?: number; status?: string[] } = {}): Promise<RevisionList> {
         const query = { limit: o.limit, offset: o.offset, status: o.status?.join(",") };
-        return (await this.http.request("GET", path`/v2/deployments/${id}/revisions`, { query, schema: RevisionListSchema })).data;
+        return (await this.http.request("GET", path`/v2/deployments/${id}/revisions`, { query, schema: RevisionListSchema, deadline: this.deadline })).data;
     }
 
     async getRevision(id: string, revisionId: string): Promise<Revision> {
-        return (await this.http.request("GET", path`/v2/deployments/${id}/revisions/${revisionId}`, { schema: RevisionSchema }))
+        return (await this.http.request("GET", path`/v2/deployments/${id}/revisions/${revisionId}`, { schema: RevisionSchema, deadline: this.deadline }))
             .data;
     }
 
@@ -153,6 +212,7 @@ export class ControlPlaneClient {
             await this.http.request("POST", path`/v2/deployments/${id}/revisions/${revisionId}/redeploy`, {
                 schema: DeploymentSchema,
                 expect: [200, 201],
+                deadline: this.deadline,
             })
         ).data;
     }

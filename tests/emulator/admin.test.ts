@@ -69,22 +69,22 @@ describe("emulator: admin", () => {
             assert.equal(res.headers["retry-after"], undefined);
         });
 
-        it("faults: the client retries through count 503s and succeeds", async () => {
-            await addFault({ path: "^/v2/deployments$", kind: "status", status: 503, retryAfter: 0, count: 2 });
+        it("faults: a POST answered 503 before processing: the client looks up, finds nothing, sends once more, creates once", async () => {
+            await addFault({ method: "POST", path: "^/v2/deployments$", kind: "status", status: 503, retryAfter: 0, count: 1 });
             const client = controlPlaneClient(em);
             const { deployment, adopted } = await client.createDeployment(githubBody());
             assert.equal(adopted, false);
-            assert.equal(client.http.stats.total, 3, "two 503s, then the create");
+            assert.deepEqual(Object.fromEntries(client.http.stats.byRoute), { "POST /v2/deployments": 2, "GET /v2/deployments": 1 });
             assert.equal((await cp.listDeployments()).resources.length, 1, "created exactly once");
             assert.equal((await cp.getDeployment(deployment.id)).id, deployment.id);
         });
 
-        it("faults: more 503s than the client retries end in a ServerError", async () => {
-            await addFault({ path: "^/v2/deployments$", kind: "status", status: 503, retryAfter: 0, count: 10 });
+        it("faults: more 502s than the client retries end in a ServerError", async () => {
+            await addFault({ path: "^/v2/deployments$", kind: "status", status: 502, count: 10 });
             const client = controlPlaneClient(em, { maxRetries: 2 });
             const e = await rejection(() => client.listDeployments());
             assert.ok(e instanceof ServerError, String(e));
-            assert.equal(e.status, 503);
+            assert.equal(e.status, 502);
             assert.equal(client.http.stats.total, 3);
             assert.equal((await admin(em, "GET", "/faults"))[0].count, 7);
         });
@@ -110,11 +110,15 @@ describe("emulator: admin", () => {
             assert.equal(client.http.stats.total, 2);
         });
 
-        it("faults: a create dropped before processing creates nothing and the client reports the failure", async () => {
-            await addFault({ method: "POST", path: "^/v2/deployments$", kind: "drop" });
+        it("faults: a create dropped before processing: nothing found by name, sent once more, exactly one deployment", async () => {
+            await addFault({ method: "POST", path: "^/v2/deployments$", kind: "drop", count: 2 });
             const e = await rejection(() => cp.createDeployment(githubBody()));
             assert.ok(e instanceof ConnectionError, String(e));
-            assert.deepEqual((await cp.listDeployments()).resources, []);
+            assert.deepEqual((await cp.listDeployments()).resources, [], "both attempts dropped: nothing created, no third attempt");
+            await addFault({ method: "POST", path: "^/v2/deployments$", kind: "drop", count: 1 });
+            const { adopted } = await cp.createDeployment(githubBody());
+            assert.equal(adopted, false);
+            assert.equal((await cp.listDeployments()).resources.length, 1);
         });
 
         it('faults: when "after" processes the request (the deployment exists) but answers the fault', async () => {

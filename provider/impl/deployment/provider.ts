@@ -45,6 +45,8 @@ interface SettleContext {
 export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     const scale = o.timeScale ?? 1;
     const client = o.client ?? (() => controlPlaneClient());
+    /** The client for one operation: its requests (rate-limit retries included) end with the operation's timeout. */
+    const withinTimeout = (timeoutS: number) => client().withDeadline(Date.now() + timeoutS * 1000 * scale);
 
     /**
      * Waits for the deployment's latest revision unless told not to, and returns the outputs. On any
@@ -132,8 +134,9 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
 
         async create(raw: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
             const inputs = raw as unknown as DeploymentInputs;
-            const cp = client();
-            const ctx = { cp, inputs, timeoutS: inputs.timeouts?.create ?? DEFAULT_TIMEOUTS.create, rawProvider: raw.__provider };
+            const timeoutS = inputs.timeouts?.create ?? DEFAULT_TIMEOUTS.create;
+            const cp = withinTimeout(timeoutS);
+            const ctx = { cp, inputs, timeoutS, rawProvider: raw.__provider };
             if (inputs.adoptId) {
                 const deployment = await adopt(cp, inputs, raw.__provider);
                 return { id: deployment.id, outs: await settle({ ...ctx, learn: true }, deployment) };
@@ -155,8 +158,9 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
         async update(id: string, oldsRaw: Record<string, unknown>, newsRaw: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
             const olds = readState(oldsRaw);
             const news = newsRaw as unknown as DeploymentInputs;
-            const cp = client();
-            const ctx = { cp, inputs: news, timeoutS: news.timeouts?.update ?? DEFAULT_TIMEOUTS.update, rawProvider: newsRaw.__provider, learn: true };
+            const timeoutS = news.timeouts?.update ?? DEFAULT_TIMEOUTS.update;
+            const cp = withinTimeout(timeoutS);
+            const ctx = { cp, inputs: news, timeoutS, rawProvider: newsRaw.__provider, learn: true };
             const current = await cp.getDeployment(id);
             // Only a failed revision is made again; one still in progress (a timed-out wait, or
             // waitForDeployed false) is waited on, not superseded.
@@ -175,8 +179,8 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
         },
 
         async delete(id: string, props: Record<string, unknown>): Promise<void> {
-            const cp = client();
             const timeoutS = readState(props).timeouts?.delete ?? DEFAULT_TIMEOUTS.delete;
+            const cp = withinTimeout(timeoutS);
             if (!(await cp.deleteDeployment(id))) return; // already gone
             // Deletion is asynchronous: wait until the deployment answers 404.
             await pollUntil(

@@ -35,6 +35,11 @@ import {
 
 const Thing = z.object({ id: z.string(), n: z.number() });
 
+/** Asserts lo <= x <= hi. */
+function inRange(x: number, lo: number, hi: number, what: string): void {
+    assert.ok(x >= lo && x <= hi, `${what}: ${x} not in [${lo}, ${hi}]`);
+}
+
 describe("HttpClient", () => {
     let h: Harness;
     afterEach(async () => {
@@ -304,7 +309,8 @@ describe("HttpClient", () => {
                 .reply(503, { detail: "later" }, { headers: { "content-type": "application/json", "retry-after": "7" } });
             h.pool.intercept({ path: "/v2/things/1", method: "GET" }).reply(200, { id: "1", n: 1 }, JSON_REPLY);
             await h.http.request("GET", "/v2/things/1", { schema: Thing });
-            assert.deepEqual(h.sleeps, [7000]);
+            assert.equal(h.sleeps.length, 1);
+            inRange(h.sleeps[0], 7000, 10_500, "Retry-After 7 s, plus up to half of it again");
         });
 
         it("request: honours a fractional and a zero Retry-After", async () => {
@@ -313,7 +319,9 @@ describe("HttpClient", () => {
             h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(429, "", { headers: { "Retry-After": "0" } });
             h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(204, "");
             await h.http.request("GET", "/v2/t", { expect: [204] });
-            assert.deepEqual(h.sleeps, [1500, 0]);
+            assert.equal(h.sleeps.length, 2);
+            inRange(h.sleeps[0], 1500, 2250, "1.5 s and jitter");
+            inRange(h.sleeps[1], 0, 500, "0 s and up to retryBaseMs of jitter");
         });
 
         it("request: caps Retry-After at retryMaxMs", async () => {
@@ -321,7 +329,8 @@ describe("HttpClient", () => {
             h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(429, "", { headers: { "retry-after": "3600" } });
             h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(204, "");
             await h.http.request("GET", "/v2/t", { expect: [204] });
-            assert.deepEqual(h.sleeps, [10_000]);
+            assert.equal(h.sleeps.length, 1);
+            inRange(h.sleeps[0], 10_000, 15_000, "capped at retryMaxMs, then jitter");
         });
 
         it("request: honours a Retry-After given as an HTTP date", async () => {
@@ -332,7 +341,7 @@ describe("HttpClient", () => {
             await h.http.request("GET", "/v2/t", { expect: [204] });
             assert.equal(h.sleeps.length, 1);
             // HTTP dates have a one-second resolution.
-            assert.ok(h.sleeps[0] > 3_500 && h.sleeps[0] <= 5_000, `slept ${h.sleeps[0]}`);
+            inRange(h.sleeps[0], 3_500, 7_500, "about 5 s, then jitter");
         });
 
         it("request: falls back to backoff when Retry-After is unparseable or in the past", async () => {
@@ -433,9 +442,9 @@ describe("HttpClient", () => {
             assert.equal(h.http.stats.total, 4);
         });
 
-        it("request: with maxRetries 0 makes a single attempt", async () => {
+        it("request: with maxRetries 0 makes a single attempt (a 502: counted retries)", async () => {
             h = harness({ maxRetries: 0 });
-            h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(503, "");
+            h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(502, "");
             const err = await rejection(() => h.http.request("GET", "/v2/t"));
             assert.ok(err instanceof ServerError);
             assert.equal(h.sleeps.length, 0);
@@ -537,39 +546,53 @@ describe("HttpClient", () => {
             h.pool.intercept({ path: "/v2/things", method: "POST" }).reply(201, { id: "1", n: 1 }, JSON_REPLY);
             const res = await h.http.request("POST", "/v2/things", { body: {}, schema: Thing, expect: [201] });
             assert.equal(res.status, 201);
-            assert.deepEqual(h.sleeps, [2000]);
+            assert.equal(h.sleeps.length, 1);
+            inRange(h.sleeps[0], 2000, 3000, "Retry-After 2 s, plus jitter");
         });
 
-        it("request: retries a POST on 503", async () => {
+        it("request: never resends a POST answered 503: thrown as ambiguous (the work may be done)", async () => {
             h = harness();
             h.pool.intercept({ path: "/v2/things", method: "POST" }).reply(503, "");
-            h.pool.intercept({ path: "/v2/things", method: "POST" }).reply(503, "");
-            h.pool.intercept({ path: "/v2/things", method: "POST" }).reply(200, { id: "1", n: 1 }, JSON_REPLY);
-            const res = await h.http.request("POST", "/v2/things", { body: {}, schema: Thing });
-            assert.equal(res.status, 200);
-            assert.equal(h.sleeps.length, 2);
-            assert.equal(h.http.stats.total, 3);
-        });
-
-        it("request: retries a PATCH on 429 and 503 but not on 500", async () => {
-            h = harness();
-            h.pool.intercept({ path: "/v2/things/1", method: "PATCH" }).reply(429, "");
-            h.pool.intercept({ path: "/v2/things/1", method: "PATCH" }).reply(503, "");
-            h.pool.intercept({ path: "/v2/things/1", method: "PATCH" }).reply(500, "");
-            const err = await rejection(() => h.http.request("PATCH", "/v2/things/1", { body: {} }));
+            const err = await rejection(() => h.http.request("POST", "/v2/things", { body: {}, schema: Thing }));
             assert.ok(err instanceof ServerError);
-            assert.equal(err.status, 500);
-            assert.equal(h.sleeps.length, 2);
+            assert.equal(err.status, 503);
+            assert.equal(isAmbiguous(err), true);
+            assert.equal(h.http.stats.total, 1);
             h.agent.assertNoPendingInterceptors();
         });
 
-        it("request: a POST answered 503 on every attempt throws a non-ambiguous ServerError", async () => {
-            h = harness({ maxRetries: 1 });
-            h.pool.intercept({ path: "/v2/things", method: "POST" }).reply(503, "").times(2);
-            const err = await rejection(() => h.http.request("POST", "/v2/things", { body: {} }));
+        it("request: retries a PATCH on 429 only; a 503 is thrown as ambiguous", async () => {
+            h = harness();
+            h.pool.intercept({ path: "/v2/things/1", method: "PATCH" }).reply(429, "");
+            h.pool.intercept({ path: "/v2/things/1", method: "PATCH" }).reply(503, "");
+            const err = await rejection(() => h.http.request("PATCH", "/v2/things/1", { body: {} }));
             assert.ok(err instanceof ServerError);
             assert.equal(err.status, 503);
-            assert.equal(isAmbiguous(err), false);
+            assert.equal(isAmbiguous(err), true);
+            assert.equal(h.sleeps.length, 1);
+            h.agent.assertNoPendingInterceptors();
+        });
+
+        it("request: 429 is retried past maxRetries, until the deadline; then the RateLimitError is thrown", async () => {
+            let now = 1_000_000;
+            const realNow = Date.now;
+            Date.now = () => now;
+            try {
+                h = harness({ maxRetries: 1, retryBaseMs: 1000, sleep: async (ms) => void (now += ms) });
+                h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(429, { detail: "slow down" }, JSON_REPLY).times(8);
+                h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(204, "");
+                await h.http.request("GET", "/v2/t", { expect: [204], deadline: now + 10 * 60_000 });
+                assert.equal(h.http.stats.total, 9, "eight 429s outlast maxRetries 1");
+
+                h.pool.intercept({ path: "/v2/t", method: "POST" }).reply(429, { detail: "slow down" }, { headers: { "content-type": "application/json", "retry-after": "1" } }).persist();
+                const started = now;
+                const err = await rejection(() => h.http.request("POST", "/v2/t", { body: {}, deadline: now + 5_000 }));
+                assert.ok(err instanceof RateLimitError);
+                assert.equal(err.message, "429 Too Many Requests: slow down (POST /v2/t)");
+                assert.ok(now - started <= 5_000, `slept ${now - started} ms, past the deadline`);
+            } finally {
+                Date.now = realNow;
+            }
         });
     });
 
@@ -598,7 +621,7 @@ describe("HttpClient", () => {
         }
 
         it("request: maps 429 (after retries) to RateLimitError", async () => {
-            h = harness({ maxRetries: 0 });
+            h = harness({ maxRetries: 0, retryBudgetMs: 0 });
             h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(429, { detail: "rate limited" }, JSON_REPLY);
             const err = await rejection(() => h.http.request("GET", "/v2/t"));
             assert.ok(err instanceof RateLimitError);

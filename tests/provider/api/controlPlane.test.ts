@@ -8,6 +8,7 @@ import {
     NotFoundError,
     RateLimitError,
     ServerError,
+    UnexpectedResponseError,
     ValidationFailedError,
 } from "../../../provider/api/errors";
 import type { DeploymentCreateRequest, DeploymentPatchRequest } from "../../../provider/api/schemas/controlPlane";
@@ -139,8 +140,8 @@ describe("ControlPlaneClient", () => {
             h.agent.assertNoPendingInterceptors();
         });
 
-        it("createDeployment: ignores partial-name matches and rethrows the original error", async () => {
-            posts({ status: 500, body: { detail: "internal error" } });
+        it("createDeployment: ignores partial-name matches, sends once more, and throws when that fails too", async () => {
+            const state = posts({ status: 500, body: { detail: "internal error" } }, { status: 500, body: { detail: "internal error" } });
             const seen = listing([
                 deployment({ id: "c1", name: "my-app-2" }),
                 deployment({ id: "c2", name: "old-my-app" }),
@@ -150,11 +151,60 @@ describe("ControlPlaneClient", () => {
             assert.ok(err instanceof ServerError);
             assert.equal(err.status, 500);
             assert.equal(err.message, "500 Internal Server Error: internal error (POST /v2/deployments)");
-            assert.equal(seen.length, 1);
+            assert.equal(state.count, 2, "sent exactly twice: once more after a clean miss, never a third time");
+            assert.equal(seen.length, 2, "looked up after each unclean outcome");
         });
 
-        it("createDeployment: rethrows the original ConnectionError when no deployment matches", async () => {
-            posts(netError("ECONNRESET"));
+        it("createDeployment: a 503 (the service may have done the work) is looked up, not resent blindly, and ours is adopted", async () => {
+            const state = posts({ status: 503, body: { detail: "unavailable" } });
+            listing([deployment()]);
+            const res = await cp.createDeployment(createBody());
+            assert.equal(res.adopted, true);
+            assert.equal(state.count, 1, "never resent");
+        });
+
+        it("createDeployment: a 409 on our name right after an ambiguous attempt adopts ours", async () => {
+            const state = posts({ status: 500 }, { status: 409, body: { detail: "Deployment with name my-app already exists." } });
+            let visible = false;
+            h.pool
+                .intercept({ path: (p) => p.split("?")[0] === "/v2/deployments", method: "GET" })
+                .reply(() => {
+                    // Our first attempt becomes visible only after the second POST (eventual consistency).
+                    const resources = visible ? [deployment()] : [];
+                    visible = true;
+                    return { statusCode: 200, data: { resources, offset: 0 }, responseOptions: JSON_REPLY };
+                })
+                .persist();
+            const res = await cp.createDeployment(createBody());
+            assert.equal(res.adopted, true);
+            assert.equal(state.count, 2);
+        });
+
+        it("createDeployment: a deployment of our name with another repository is someone else's: never adopted", async () => {
+            posts({ status: 500 }, { status: 409, body: { detail: "Deployment with name my-app already exists." } });
+            listing([deployment({ source_config: { repo_url: "https://github.com/someone/else" } })]);
+            const err = await rejection(() => cp.createDeployment(createBody()));
+            assert.ok(err instanceof ConflictError, `got ${err}`);
+            assert.match(err.message, /already exists/);
+        });
+
+        it("createDeployment: a deployment of our name created before our first attempt is someone else's", async () => {
+            posts({ status: 500 }, { status: 409, body: { detail: "Deployment with name my-app already exists." } });
+            listing([deployment({ created_at: new Date(Date.now() - 3600_000).toISOString() })]);
+            const err = await rejection(() => cp.createDeployment(createBody()));
+            assert.ok(err instanceof ConflictError);
+        });
+
+        it("createDeployment: a 201 whose body does not match the contract is ambiguous: ours is adopted", async () => {
+            const state = posts({ status: 201, body: { unexpected: true } });
+            listing([deployment()]);
+            const res = await cp.createDeployment(createBody());
+            assert.equal(res.adopted, true);
+            assert.equal(state.count, 1);
+        });
+
+        it("createDeployment: rethrows the ConnectionError when no deployment matches after the second attempt", async () => {
+            posts(netError("ECONNRESET"), netError("ECONNRESET"));
             listing([]);
             const err = await rejection(() => cp.createDeployment(createBody()));
             assert.ok(err instanceof ConnectionError);
@@ -190,26 +240,17 @@ describe("ControlPlaneClient", () => {
             assert.equal(h.http.stats.byRoute.get("GET /v2/deployments"), undefined);
         });
 
-        it("createDeployment: 503 and 429 are retried by the client and never looked up", async () => {
-            posts({ status: 503 }, { status: 429 }, { status: 201, body: deployment() });
+        it("createDeployment: 429 (not processed) is retried by the client and never looked up", async () => {
+            posts({ status: 429 }, { status: 429 }, { status: 201, body: deployment() });
             const res = await cp.createDeployment(createBody());
             assert.equal(res.adopted, false);
             assert.equal(h.sleeps.length, 2);
             assert.equal(h.http.stats.total, 3);
-        });
-
-        it("createDeployment: a 503 on every attempt is thrown without a lookup", async () => {
-            h = harness({ maxRetries: 1 });
-            cp = new ControlPlaneClient(h.http);
-            posts({ status: 503 }, { status: 503 });
-            const err = await rejection(() => cp.createDeployment(createBody()));
-            assert.ok(err instanceof ServerError);
-            assert.equal(err.status, 503);
             assert.equal(h.http.stats.byRoute.get("GET /v2/deployments"), undefined);
         });
 
-        it("createDeployment: a 429 on every attempt is thrown without a lookup", async () => {
-            h = harness({ maxRetries: 0 });
+        it("createDeployment: a 429 until the deadline is thrown without a lookup", async () => {
+            h = harness({ maxRetries: 0, retryBudgetMs: 0 });
             cp = new ControlPlaneClient(h.http);
             posts({ status: 429 });
             const err = await rejection(() => cp.createDeployment(createBody()));
@@ -241,7 +282,7 @@ describe("ControlPlaneClient", () => {
         });
 
         it("createDeployment: never shows the secret values in a rethrown ambiguous error", async () => {
-            posts({ status: 500, body: { detail: `crashed on ${SECRET_VALUE}` } });
+            posts({ status: 500, body: { detail: `crashed on ${SECRET_VALUE}` } }, { status: 500, body: { detail: `crashed on ${SECRET_VALUE}` } });
             listing([]);
             const err = await rejection(() => cp.createDeployment(createBody()));
             assert.ok(err instanceof ServerError);
@@ -572,12 +613,14 @@ describe("ControlPlaneClient", () => {
 
 describe("isAmbiguous", () => {
     const init = { method: "POST", path: "/v2/deployments", detail: "x" };
-    it("isAmbiguous: true for 500, 502, 504 and an ambiguous ConnectionError", () => {
-        for (const status of [500, 502, 504]) assert.equal(isAmbiguous(ApiError.from(status, "POST", "/p", "")), true, String(status));
+    it("isAmbiguous: true for 500, 502, 503, 504, a success with an unexpected body, and an ambiguous ConnectionError", () => {
+        for (const status of [500, 502, 503, 504]) assert.equal(isAmbiguous(ApiError.from(status, "POST", "/p", "")), true, String(status));
+        assert.equal(isAmbiguous(new ServerError({ status: 503, ...init })), true);
+        assert.equal(isAmbiguous(new UnexpectedResponseError("POST", "/p", 201, "id: required")), true);
         assert.equal(isAmbiguous(new ConnectionError("POST", "/p", { code: "ECONNRESET" }, true)), true);
     });
-    it("isAmbiguous: false for 503, 4xx, a refused connection and non-API errors", () => {
-        assert.equal(isAmbiguous(new ServerError({ status: 503, ...init })), false);
+    it("isAmbiguous: false for 501, 4xx (429 included: not processed), a refused connection and non-API errors", () => {
+        assert.equal(isAmbiguous(ApiError.from(501, "POST", "/p", "")), false);
         for (const status of [400, 404, 409, 422, 429]) assert.equal(isAmbiguous(ApiError.from(status, "POST", "/p", "")), false, String(status));
         assert.equal(isAmbiguous(new ConnectionError("POST", "/p", { code: "ECONNREFUSED" }, false)), false);
         assert.equal(isAmbiguous(new Error("boom")), false);

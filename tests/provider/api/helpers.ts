@@ -103,6 +103,7 @@ export function deployment(over: Partial<Deployment> = {}): Deployment {
         status: "READY",
         latest_revision_id: "rev-1",
         active_revision_id: "rev-1",
+        created_at: new Date().toISOString(),
         ...over,
     };
 }
