@@ -3,13 +3,16 @@
  * that one runs.
  *   polling   waiting for DEPLOYED: lag and API calls, ours vs fixed 5 s and 60 s (bench/polling.ts)
  *   bytes     serialized __provider per resource (bench/providerSize.ts)
+ *   ratelimit 30 creates at once through 30 s of 429s (bench/rateLimit.ts)
  */
 import { pollingBench } from "./polling";
 import { providerSizeBench } from "./providerSize";
+import { rateLimitBench } from "./rateLimit";
 
 const BENCHES: Record<string, () => Promise<void>> = {
     polling: pollingBench,
     bytes: providerSizeBench,
+    ratelimit: rateLimitBench,
 };
 
 async function main() {
