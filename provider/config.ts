@@ -11,10 +11,13 @@
  * | `langsmith:controlPlaneUrl` | `LANGSMITH_CONTROL_PLANE_URL` | full control-plane URL |
  * | `langsmith:selfHostedUrl` | `LANGSMITH_SELF_HOSTED_URL` | self-hosted installation host; `/api-host` is appended |
  * | `langsmith:region` | `LANGSMITH_REGION` | `us` (default) or `eu` cloud |
+ * | `langsmith:endpoint` | `LANGSMITH_ENDPOINT` | tracing API (bulk export), with or without `/api/v1` |
  *
  * Each key is looked up in stack config first, then in the environment. Of the three ways to say where
  * the control plane is, at most one may be set in the stack config and at most one in the environment;
- * stack config wins over the environment.
+ * stack config wins over the environment. The tracing API is a second address, not a fourth way: by
+ * default it follows the region (or is the self-hosted installation's host itself), and `endpoint` sets it
+ * beside any of the three.
  */
 export interface ConfigSource {
     get(key: string): string | undefined;
@@ -23,12 +26,21 @@ export interface ConfigSource {
 export interface ServiceConfig {
     apiKey: string;
     workspaceId?: string;
+    /** The control plane (deployments), without a trailing slash. */
     controlPlaneUrl: string;
+    /** The tracing API host (bulk export), without a trailing slash or `/api/v1`. */
+    endpoint: string;
 }
 
 export const REGION_URLS: Readonly<Record<string, string>> = {
     us: "https://api.host.langchain.com",
     eu: "https://eu.api.host.langchain.com",
+};
+
+/** The tracing API of each cloud region. */
+export const REGION_ENDPOINTS: Readonly<Record<string, string>> = {
+    us: "https://api.smith.langchain.com",
+    eu: "https://eu.api.smith.langchain.com",
 };
 
 /** Thrown when the configuration is missing or contradictory; the message says how to fix it. */
@@ -45,6 +57,7 @@ const KEYS = {
     controlPlaneUrl: ["langsmith:controlPlaneUrl", "LANGSMITH_CONTROL_PLANE_URL"],
     selfHostedUrl: ["langsmith:selfHostedUrl", "LANGSMITH_SELF_HOSTED_URL"],
     region: ["langsmith:region", "LANGSMITH_REGION"],
+    endpoint: ["langsmith:endpoint", "LANGSMITH_ENDPOINT"],
 } as const;
 
 /** Resolves the service configuration; throws ConfigError with the fix when it cannot. */
@@ -60,11 +73,18 @@ export function resolveServiceConfig(stack: ConfigSource | undefined, env: NodeJ
                 "or in the environment variable LANGSMITH_API_KEY.",
         );
     }
-    const controlPlaneUrl = locate(fromStack, "stack config") ?? locate(fromEnv, "environment") ?? REGION_URLS.us;
-    return { apiKey, workspaceId: either("workspaceId"), controlPlaneUrl };
+    const where = locate(fromStack, "stack config") ?? locate(fromEnv, "environment") ?? { controlPlaneUrl: REGION_URLS.us, endpoint: REGION_ENDPOINTS.us };
+    const endpoint = either("endpoint");
+    return {
+        apiKey,
+        workspaceId: either("workspaceId"),
+        controlPlaneUrl: where.controlPlaneUrl,
+        endpoint: endpoint ? checkUrl(endpoint, "endpoint").replace(/\/api\/v1$/, "") : where.endpoint,
+    };
 }
 
-function locate(get: (k: keyof typeof KEYS) => string | undefined, where: string): string | undefined {
+/** Where the control plane is, and where the tracing API is unless `endpoint` says otherwise. */
+function locate(get: (k: keyof typeof KEYS) => string | undefined, where: string): { controlPlaneUrl: string; endpoint: string } | undefined {
     const url = get("controlPlaneUrl");
     const host = get("selfHostedUrl");
     const region = get("region");
@@ -72,12 +92,17 @@ function locate(get: (k: keyof typeof KEYS) => string | undefined, where: string
     if (set.length > 1) {
         throw new ConfigError(`Set only one of ${set.join(", ")} in the ${where}: they all say where the control plane is.`);
     }
-    if (url) return checkUrl(url, "controlPlaneUrl");
-    if (host) return checkUrl(host, "selfHostedUrl").replace(/\/+$/, "") + "/api-host";
+    // A bare control-plane URL (an emulator, a proxy) says nothing of the tracing API: the US cloud's
+    // unless `endpoint` is set.
+    if (url) return { controlPlaneUrl: checkUrl(url, "controlPlaneUrl"), endpoint: REGION_ENDPOINTS.us };
+    if (host) {
+        const h = checkUrl(host, "selfHostedUrl");
+        return { controlPlaneUrl: `${h}/api-host`, endpoint: h };
+    }
     if (region) {
-        const r = REGION_URLS[region.toLowerCase()];
-        if (!r) throw new ConfigError(`Unknown region ${JSON.stringify(region)}: use one of ${Object.keys(REGION_URLS).join(", ")}.`);
-        return r;
+        const r = region.toLowerCase();
+        if (!REGION_URLS[r]) throw new ConfigError(`Unknown region ${JSON.stringify(region)}: use one of ${Object.keys(REGION_URLS).join(", ")}.`);
+        return { controlPlaneUrl: REGION_URLS[r], endpoint: REGION_ENDPOINTS[r] };
     }
     return undefined;
 }

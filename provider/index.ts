@@ -22,7 +22,7 @@ export {
     type DeploymentTimeouts,
 } from "./resources/deployment";
 export type { DeploymentInputs, DeploymentOutputs } from "./impl/deployment";
-export { ConfigError, REGION_URLS, resolveServiceConfig, type ServiceConfig } from "./config";
+export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ServiceConfig } from "./config";
 export * as api from "./api";
 
 /** The raw dynamic providers (what the resource classes forward to), for direct tests. */

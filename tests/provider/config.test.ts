@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, REGION_URLS, resolveServiceConfig, type ConfigSource } from "../../provider/config";
+import { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSource } from "../../provider/config";
 
 /** A fake stack config: `langsmith:*` keys as Pulumi's `configure()` hands them over. */
 function stack(values: Record<string, string | undefined> = {}): ConfigSource {
@@ -233,7 +233,35 @@ describe("resolveServiceConfig", () => {
                 stack({ "langsmith:workspaceId": "ws-stack", "langsmith:region": "eu" }),
                 { LANGSMITH_API_KEY: KEY },
             );
-            assert.deepEqual(c, { apiKey: KEY, workspaceId: "ws-stack", controlPlaneUrl: REGION_URLS.eu });
+            assert.deepEqual(c, { apiKey: KEY, workspaceId: "ws-stack", controlPlaneUrl: REGION_URLS.eu, endpoint: REGION_ENDPOINTS.eu });
+        });
+    });
+
+    describe("tracing API endpoint (bulk export)", () => {
+        it("endpoint: follows the region by default (us, eu)", () => {
+            assert.equal(resolveServiceConfig(stack({ "langsmith:apiKey": KEY }), {}).endpoint, "https://api.smith.langchain.com");
+            assert.equal(resolveServiceConfig(stack({ "langsmith:apiKey": KEY, "langsmith:region": "eu" }), {}).endpoint, "https://eu.api.smith.langchain.com");
+        });
+
+        it("endpoint: a self-hosted installation's tracing API is its host itself", () => {
+            const c = resolveServiceConfig(stack({ "langsmith:apiKey": KEY, "langsmith:selfHostedUrl": "https://ls.acme.internal/" }), {});
+            assert.deepEqual([c.controlPlaneUrl, c.endpoint], ["https://ls.acme.internal/api-host", "https://ls.acme.internal"]);
+        });
+
+        for (const given of ["https://ls.acme.internal", "https://ls.acme.internal/", "https://ls.acme.internal/api/v1", "https://ls.acme.internal/api/v1/"]) {
+            it(`endpoint: ${given} is accepted and never doubled`, () => {
+                assert.equal(resolveServiceConfig(stack({ "langsmith:apiKey": KEY, "langsmith:endpoint": given }), {}).endpoint, "https://ls.acme.internal");
+            });
+        }
+
+        it("endpoint: set beside a location is not a second location (no conflict); the environment's LANGSMITH_ENDPOINT is read", () => {
+            const c = resolveServiceConfig(stack({ "langsmith:apiKey": KEY, "langsmith:selfHostedUrl": "https://a.example.com" }), { LANGSMITH_ENDPOINT: "https://b.example.com/api/v1" });
+            assert.deepEqual([c.controlPlaneUrl, c.endpoint], ["https://a.example.com/api-host", "https://b.example.com"]);
+        });
+
+        it("endpoint: not a URL is a ConfigError naming it", () => {
+            const e = configError(() => resolveServiceConfig(stack({ "langsmith:apiKey": KEY, "langsmith:endpoint": "smith" }), {}));
+            assert.match(e.message, /endpoint "smith" is not a URL/);
         });
     });
 

@@ -1,0 +1,72 @@
+/**
+ * Every Pulumi.yaml in the repository (the root one and each example's) is loaded by the real CLI, which
+ * refuses a project that declares another namespace's config key without a value. A control project with
+ * that mistake shows the check can fail.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { PASSPHRASE } from "../../scripts/lib/project";
+
+const ROOT = resolve(__dirname, "../..");
+const PROJECTS = [
+    join(ROOT, "Pulumi.yaml"),
+    ...readdirSync(join(ROOT, "examples"))
+        .map((d) => join(ROOT, "examples", d, "Pulumi.yaml"))
+        .filter((p) => existsSync(p)),
+];
+
+/** Copies one Pulumi.yaml into a scratch directory and runs `pulumi stack init` and `pulumi config` there. */
+async function load(pulumiYaml: string): Promise<{ code: number; output: string }> {
+    const dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-project-"));
+    try {
+        copyFileSync(pulumiYaml, join(dir, "Pulumi.yaml"));
+        mkdirSync(join(dir, ".state"));
+        const env = { ...process.env, PULUMI_BACKEND_URL: `file://${join(dir, ".state")}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE };
+        let output = "";
+        for (const args of [["stack", "init", "load-test"], ["config"]]) {
+            try {
+                const r = await promisify(execFile)("pulumi", ["--non-interactive", ...args], { cwd: dir, env });
+                output += r.stdout + r.stderr;
+            } catch (e: any) {
+                return { code: e.code ?? 1, output: output + e.stdout + e.stderr };
+            }
+        }
+        return { code: 0, output };
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+}
+
+describe("e2e: every Pulumi.yaml loads in the real CLI", function () {
+    this.timeout(120_000);
+
+    it("projects: the root and examples/*/Pulumi.yaml are found", () => {
+        assert.ok(PROJECTS.length >= 2, PROJECTS.join(", "));
+    });
+
+    for (const p of PROJECTS) {
+        it(`projects: ${p.slice(ROOT.length + 1)} loads`, async () => {
+            const r = await load(p);
+            assert.equal(r.code, 0, r.output);
+        });
+    }
+
+    it("projects: a project declaring another namespace's key without a value is refused (the check can fail)", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-bad-project-"));
+        try {
+            writeFileSync(
+                join(dir, "Pulumi.yaml"),
+                "name: bad\nruntime: nodejs\nconfig:\n  langsmith:controlPlaneUrl:\n    description: where the control plane is\n",
+            );
+            const r = await load(join(dir, "Pulumi.yaml"));
+            assert.notEqual(r.code, 0);
+            assert.match(r.output, /namespaced and must provide an attribute 'value'/);
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
+    });
+});
