@@ -1,11 +1,14 @@
 /**
- * The emulator's command line as a user starts it: `npx langsmith-emulator --help` explains every flag
- * with its default, and SIGTERM to `npx langsmith-emulator` stops the server (the port closes).
+ * The emulator's command line as a user starts it, from a project that has the package installed:
+ * `npx langsmith-emulator --help` explains every flag with its default, and SIGTERM to
+ * `npx langsmith-emulator` stops the server (the port closes).
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createConnection } from "node:net";
-import { resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "../..");
 
@@ -18,15 +21,24 @@ const portOpen = (port: number) =>
 
 describe("emulator: command line (npx langsmith-emulator)", function () {
     this.timeout(60_000);
+    /** A project with this package in node_modules (linked, as `npm link` would), where npx finds the command. */
+    let project: string;
+    before(() => {
+        project = mkdtempSync(join(tmpdir(), "pulumi-langsmith-cli-"));
+        mkdirSync(join(project, "node_modules/.bin"), { recursive: true });
+        symlinkSync(ROOT, join(project, "node_modules/pulumi-langsmith"));
+        symlinkSync(join(ROOT, "dist/emulator/main.js"), join(project, "node_modules/.bin/langsmith-emulator"));
+    });
+    after(() => rmSync(project, { recursive: true, force: true }));
 
     it("--help: lists every flag with its default", () => {
-        const out = execFileSync("npx", ["--no-install", "langsmith-emulator", "--help"], { cwd: ROOT, encoding: "utf8" });
+        const out = execFileSync("npx", ["--no-install", "langsmith-emulator", "--help"], { cwd: project, encoding: "utf8", timeout: 30_000 });
         for (const flag of ["--port", "--host", "--api-key", "--speed", "--scale", "--quiet", "--help"]) assert.match(out, new RegExp(`\\s${flag}\\b`), flag);
         for (const dflt of ["default 8787", "default 127.0.0.1", "default timed", "default 1"]) assert.ok(out.includes(dflt), dflt);
     });
 
     it("SIGTERM to npx stops the server: the port closes", async () => {
-        const child = spawn("npx", ["--no-install", "langsmith-emulator", "--port", "0", "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+        const child = spawn("npx", ["--no-install", "langsmith-emulator", "--port", "0", "--quiet"], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
         const { port } = await new Promise<{ port: number }>((r, j) => {
             let out = "";
             child.stdout.on("data", (d) => {

@@ -95,32 +95,29 @@ const nullableString = z.string().nullish();
 export const ResourceSpecSchema = z.record(z.string(), z.unknown());
 export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;
 
-export const SourceConfigSchema = z
-    .object({
-        integration_id: nullableString,
-        repo_url: nullableString,
-        deployment_type: nullableString,
-        build_on_push: z.boolean().nullish(),
-        custom_url: nullableString,
-        resource_spec: ResourceSpecSchema.nullish(),
-        listener_id: nullableString,
-    })
-    .passthrough();
+const sourceConfigFields = {
+    integration_id: nullableString,
+    repo_url: nullableString,
+    deployment_type: nullableString,
+    build_on_push: z.boolean().nullish(),
+    custom_url: nullableString,
+    resource_spec: ResourceSpecSchema.nullish(),
+    listener_id: nullableString,
+};
+export const SourceConfigSchema = z.object(sourceConfigFields).passthrough();
 export type SourceConfig = z.infer<typeof SourceConfigSchema>;
 
 /**
  * `source_revision_config`. `langgraph_config_path` is the real name; `graph_config_path` (the spec's
  * stand-in) is accepted on input and read back through `graphConfigPathOf`.
  */
-export const SourceRevisionConfigSchema = z
-    .object({
-        repo_ref: nullableString,
-        langgraph_config_path: nullableString,
-        graph_config_path: nullableString,
-        image_uri: nullableString,
-        repo_commit_sha: nullableString,
-    })
-    .passthrough();
+const revisionConfigFields = {
+    repo_ref: nullableString,
+    langgraph_config_path: nullableString,
+    graph_config_path: nullableString,
+    image_uri: nullableString,
+};
+export const SourceRevisionConfigSchema = z.object({ ...revisionConfigFields, repo_commit_sha: nullableString }).passthrough();
 export type SourceRevisionConfig = z.infer<typeof SourceRevisionConfigSchema>;
 
 export function graphConfigPathOf(c: SourceRevisionConfig | null | undefined): string | null {
@@ -178,25 +175,9 @@ export type RevisionList = z.infer<typeof RevisionListSchema>;
  * field is a 422, as on the service (the client builds its bodies with the same types). The fields are
  * the real API's (`langgraph_config_path`; the spec's `graph_config_path` is accepted too).
  */
-const SourceConfigRequestSchema = z
-    .object({
-        integration_id: nullableString,
-        repo_url: nullableString,
-        deployment_type: nullableString,
-        build_on_push: z.boolean().nullish(),
-        custom_url: nullableString,
-        resource_spec: ResourceSpecSchema.nullish(),
-        listener_id: nullableString,
-    })
-    .strict();
-const SourceRevisionConfigRequestSchema = z
-    .object({
-        repo_ref: nullableString,
-        langgraph_config_path: nullableString,
-        graph_config_path: nullableString,
-        image_uri: nullableString,
-    })
-    .strict();
+const SourceConfigRequestSchema = z.object(sourceConfigFields).strict();
+/** `repo_commit_sha` is the service's to say: not part of a request. */
+const SourceRevisionConfigRequestSchema = z.object(revisionConfigFields).strict();
 /** Kubernetes secret references (real API, external_docker only); not emulated beyond being accepted empty. */
 const SecretReferencesSchema = z.array(z.record(z.string(), z.unknown())).nullish();
 
