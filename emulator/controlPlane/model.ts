@@ -391,7 +391,12 @@ export class ControlPlaneModel {
         return s;
     }
 
-    /** Rules that depend on the source; `rc` holds only the revision fields the request sets. */
+    /**
+     * Rules that depend on the source; `rc` holds only the revision fields the request sets. These (and
+     * checkSecrets below) re-state, deliberately and in the service's own words, rules the provider's
+     * `check` enforces before any request: the emulator is an independent check of the provider, so it
+     * never imports them from provider/impl.
+     */
     private checkSourceRules(
         source: WireSource,
         sc: Record<string, unknown>,
@@ -405,7 +410,6 @@ export class ControlPlaneModel {
             if (rc.repo_ref || rc.langgraph_config_path) {
                 throw badRequest("repo_ref and langgraph_config_path do not apply to source external_docker.");
             }
-            // Deliberately re-stated from the provider's check: the emulator is an independent check.
             const githubOnly = GITHUB_ONLY_SOURCE_CONFIG.filter((k) => sc[k] !== undefined && sc[k] !== null);
             if (githubOnly.length) throw badRequest(`${githubOnly.join(", ")} only applicable for github source.`);
         }
