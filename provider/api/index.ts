@@ -4,3 +4,4 @@ export * from "./errors";
 export * from "./poll";
 export * from "./controlPlane";
 export * from "./schemas/controlPlane";
+export * from "./filter";

@@ -1,0 +1,105 @@
+/**
+ * The one filter parser (provider/api/filter.ts): what parses, where a typo is reported, and how the
+ * emulator's evaluator matches runs.
+ */
+import assert from "node:assert/strict";
+import { FilterSyntaxError, matches, parseFilter, type FilterableRun } from "../../../provider/api/filter";
+
+function syntaxError(src: string): FilterSyntaxError {
+    try {
+        parseFilter(src);
+    } catch (e) {
+        assert.ok(e instanceof FilterSyntaxError, `expected FilterSyntaxError, got ${e}`);
+        return e;
+    }
+    throw new Error(`${src} parsed`);
+}
+
+const RUN: FilterableRun = {
+    id: "r1",
+    name: "ChatOpenAI",
+    run_type: "llm",
+    start_time: "2026-11-01T10:00:00.000Z",
+    end_time: "2026-11-01T10:00:02.500Z",
+    total_tokens: 120,
+    error: null,
+    status: "success",
+    tags: ["prod", "v2"],
+    is_root: false,
+    inputs: { question: "What is LangSmith?" },
+    outputs: { answer: "A platform" },
+    extra: { metadata: { customer: "acme" } },
+    feedback_stats: { correctness: { avg: 0.9 } },
+};
+
+describe("filter: parse", () => {
+    it("parse: the spec's and the notes' examples", () => {
+        assert.deepEqual(parseFilter('and(eq(run_type, "llm"), like(name, "%chat%"))'), {
+            kind: "and",
+            args: [
+                { kind: "compare", op: "eq", field: "run_type", value: "llm" },
+                { kind: "compare", op: "like", field: "name", value: "%chat%" },
+            ],
+        });
+        assert.deepEqual(parseFilter('in(run_type, ["llm", "tool"])'), { kind: "in", field: "run_type", values: ["llm", "tool"] });
+        assert.deepEqual(parseFilter("gt(total_tokens, 100)"), { kind: "compare", op: "gt", field: "total_tokens", value: 100 });
+        assert.deepEqual(parseFilter('search("timeout")'), { kind: "search", field: undefined, value: "timeout" });
+        assert.deepEqual(parseFilter("eq(is_root, true)"), { kind: "compare", op: "eq", field: "is_root", value: true });
+        assert.equal(parseFilter('or(has(tags, "a"), eq(input_key, "q"), neq(status, "error"))').kind, "or");
+        assert.deepEqual(parseFilter('eq(name, "say \\"hi\\"")'), { kind: "compare", op: "eq", field: "name", value: 'say "hi"' });
+    });
+
+    for (const [src, reason, column] of [
+        ['and(eq(run_type, "llm"), like(name, "%chat%")', 'expected ")"', 46],
+        ['eq(runtype, "llm")', "unknown field", 4],
+        ['equals(name, "x")', "unknown function", 1],
+        ['eq(name "x")', 'expected ","', 9],
+        ['eq(name, "x)', "unterminated string", 10],
+        ['and(eq(name, "x"))', "needs at least two conditions", 1],
+        ['eq(name, llm)', "expected a value", 10],
+        ['eq(name, "x") extra', "unexpected text after the filter", 15],
+        ["", "expected a function", 1],
+    ] as const) {
+        it(`parse: ${JSON.stringify(src)} fails with "${reason}" at column ${column}`, () => {
+            const e = syntaxError(src);
+            assert.match(e.reason, new RegExp(reason.replace(/[()"]/g, "\\$&")));
+            assert.equal(e.offset + 1, column);
+            assert.match(e.message, new RegExp(`at column ${column}`));
+        });
+    }
+});
+
+describe("filter: matches", () => {
+    const m = (src: string, run: Partial<FilterableRun> = {}) => matches(parseFilter(src), { ...RUN, ...run });
+
+    it("matches: equality, like (case-sensitive), and/or", () => {
+        assert.equal(m('and(eq(run_type, "llm"), like(name, "%Open%"))'), true);
+        assert.equal(m('like(name, "%open%")'), false);
+        assert.equal(m('or(eq(run_type, "tool"), eq(status, "success"))'), true);
+        assert.equal(m('neq(run_type, "llm")'), false);
+    });
+
+    it("matches: numbers, latency and timestamps compare by value", () => {
+        assert.equal(m("gt(total_tokens, 100)"), true);
+        assert.equal(m("lte(total_tokens, 100)"), false);
+        assert.equal(m("gte(latency, 2.5)"), true);
+        assert.equal(m('lt(start_time, "2026-11-01T10:00:01Z")'), true);
+        assert.equal(m('gt(start_time, "2026-11-02")'), false);
+    });
+
+    it("matches: lists (tags), keys and values of inputs, metadata and feedback", () => {
+        assert.equal(m('has(tags, "prod")'), true);
+        assert.equal(m('has(tags, "dev")'), false);
+        assert.equal(m('in(run_type, ["chain", "llm"])'), true);
+        assert.equal(m('eq(input_key, "question")'), true);
+        assert.equal(m('like(input_value, "%LangSmith%")'), true);
+        assert.equal(m('and(eq(metadata_key, "customer"), eq(metadata_value, "acme"))'), true);
+        assert.equal(m('and(eq(feedback_key, "correctness"), gt(feedback_score, 0.5))'), true);
+    });
+
+    it("matches: search looks through name, inputs, outputs and error, case-insensitively", () => {
+        assert.equal(m('search("platform")'), true);
+        assert.equal(m('search("nowhere")'), false);
+        assert.equal(m('search(error, "boom")', { error: "Boom: crashed" }), true);
+    });
+});
