@@ -126,16 +126,18 @@ export async function waitForRevision(cp: ControlPlaneClient, deploymentId: stri
     const superseded: string[] = [];
     let current = revisionId;
     let createdAt = o.startedAt;
+    /** A revision's creation time on the local clock (the server's, corrected by the measured skew). */
+    const localCreated = (r: Revision) => Date.parse(r.created_at) - (cp.http.clockSkewMs ?? 0);
     const get = async (): Promise<Revision> => {
         const r = await cp.getRevision(deploymentId, current);
-        createdAt ??= Date.parse(r.created_at);
+        createdAt ??= localCreated(r);
         if (!REVISION_SUPERSEDED.includes(r.status)) return r;
         const latest = (await cp.getDeployment(deploymentId)).latest_revision_id;
         if (!latest || latest === current) return r; // nothing newer yet: transient
         superseded.push(current);
         current = latest;
         const next = await cp.getRevision(deploymentId, current);
-        createdAt = Date.parse(next.created_at);
+        createdAt = localCreated(next);
         return next;
     };
     const interval = o.interval ?? ((status: string) => nextReadMs(status, now() - (createdAt ?? now()), o.expected, scale));
