@@ -5,3 +5,5 @@ export * from "./poll";
 export * from "./controlPlane";
 export * from "./schemas/controlPlane";
 export * from "./filter";
+export * from "./bulkExport";
+export * from "./schemas/bulkExport";

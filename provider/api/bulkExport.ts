@@ -1,0 +1,185 @@
+/**
+ * Typed client of bulk export on the tracing API (`{base_url}`: spec 4.3, plus the real service's
+ * destination PATCH, the destination reads and the run reads). All HTTP policy lives in HttpClient (made
+ * with `apiKeyHeader: "X-API-Key"`); this file adds the endpoints and the reconciliation that keeps a create
+ * from being sent twice blindly: after an ambiguous failure (see `isAmbiguous`) the object is looked up by
+ * what defines it and adopted when it was made at or after our first attempt; if none is found the create
+ * is sent once more.
+ *   - a destination is found by display name, bucket, prefix and endpoint;
+ *   - an export by destination, tracing project, time range, interval and filter.
+ * Creates answer 200 (the public description) or 201: both are accepted.
+ */
+import { HttpClient, path } from "./client";
+import { isAmbiguous } from "./controlPlane";
+import { NotFoundError } from "./errors";
+import {
+    DestinationListSchema,
+    DestinationSchema,
+    ExportListSchema,
+    ExportRunListSchema,
+    ExportRunSchema,
+    ExportSchema,
+    normalizeDestinationType,
+    type BulkExportRecord,
+    type Destination,
+    type DestinationCreateRequest,
+    type DestinationUpdateRequest,
+    type ExportCreateRequest,
+    type ExportRun,
+} from "./schemas/bulkExport";
+
+const BASE = "/api/v1/bulk-exports";
+/** How far a `created_at` may precede our first attempt and still be ours (clock resolution). */
+const CREATED_TOLERANCE_MS = 2_000;
+const CREATED_TOLERANCE_UNMEASURED_MS = 60_000;
+
+export class BulkExportClient {
+    constructor(
+        readonly http: HttpClient,
+        readonly deadline?: number,
+    ) {}
+
+    /** The same client whose requests retry no later than `deadline` (epoch ms): one per operation. */
+    withDeadline(deadline: number): BulkExportClient {
+        return new BulkExportClient(this.http, deadline);
+    }
+
+    // ---- destinations ----
+
+    /** Creates a destination (the service validates it by writing a test file); never sent twice blindly. */
+    async createDestination(body: DestinationCreateRequest): Promise<{ destination: Destination; adopted: boolean }> {
+        const wire = { ...body, destination_type: normalizeDestinationType(body.destination_type) ?? "s3" };
+        const secrets = [body.credentials?.secret_access_key, body.credentials?.session_token].filter((s): s is string => !!s);
+        const send = async () =>
+            (await this.http.request("POST", `${BASE}/destinations`, { body: wire, schema: DestinationSchema, expect: [200, 201], secrets, deadline: this.deadline }))
+                .data;
+        const ours = (since: number) => async () =>
+            (await this.listDestinations()).find(
+                (d) =>
+                    d.display_name === body.display_name &&
+                    same(d.config.bucket_name, body.config.bucket_name) &&
+                    same(d.config.prefix ?? "", body.config.prefix ?? "") &&
+                    same(d.config.endpoint_url, body.config.endpoint_url) &&
+                    this.createdSince(d.created_at, since),
+            );
+        const { value, adopted } = await this.createOnce(send, ours(Date.now()));
+        return { destination: value, adopted };
+    }
+
+    async listDestinations(): Promise<Destination[]> {
+        return (await this.http.request("GET", `${BASE}/destinations`, { schema: DestinationListSchema, deadline: this.deadline })).data;
+    }
+
+    async getDestination(id: string): Promise<Destination> {
+        return (await this.http.request("GET", path`/api/v1/bulk-exports/destinations/${id}`, { schema: DestinationSchema, deadline: this.deadline })).data;
+    }
+
+    /** GET that answers undefined when the destination does not exist. */
+    async tryGetDestination(id: string): Promise<Destination | undefined> {
+        return this.getDestination(id).catch(undefinedOn404);
+    }
+
+    /** Replaces the credentials of a destination (rotation without a new destination). Idempotent. */
+    async updateDestinationCredentials(id: string, body: DestinationUpdateRequest): Promise<Destination> {
+        const secrets = [body.credentials.secret_access_key, body.credentials.session_token].filter((s): s is string => !!s);
+        return (await this.http.request("PATCH", path`/api/v1/bulk-exports/destinations/${id}`, { body, schema: DestinationSchema, secrets, deadline: this.deadline })).data;
+    }
+
+    // ---- exports ----
+
+    /** Creates a one-off or scheduled export; never sent twice blindly. */
+    async createExport(body: ExportCreateRequest): Promise<{ export: BulkExportRecord; adopted: boolean }> {
+        const send = async () =>
+            (await this.http.request("POST", BASE, { body, schema: ExportSchema, expect: [200, 201], deadline: this.deadline })).data;
+        const ours = (since: number) => async () =>
+            (await this.listExports()).find(
+                (e) =>
+                    e.bulk_export_destination_id === body.bulk_export_destination_id &&
+                    e.session_id === body.session_id &&
+                    sameTime(e.start_time, body.start_time) &&
+                    sameTime(e.end_time, body.end_time) &&
+                    same(e.interval_hours, body.interval_hours) &&
+                    same(e.filter, body.filter) &&
+                    !e.source_bulk_export_id &&
+                    this.createdSince(e.created_at, since),
+            );
+        const { value, adopted } = await this.createOnce(send, ours(Date.now()));
+        return { export: value, adopted };
+    }
+
+    /** Every export of the workspace, spawned ones included (they carry `source_bulk_export_id`). */
+    async listExports(): Promise<BulkExportRecord[]> {
+        return (await this.http.request("GET", BASE, { schema: ExportListSchema, deadline: this.deadline })).data;
+    }
+
+    async getExport(id: string): Promise<BulkExportRecord> {
+        return (await this.http.request("GET", path`/api/v1/bulk-exports/${id}`, { schema: ExportSchema, deadline: this.deadline })).data;
+    }
+
+    /** GET that answers undefined when the export does not exist. */
+    async tryGetExport(id: string): Promise<BulkExportRecord | undefined> {
+        return this.getExport(id).catch(undefinedOn404);
+    }
+
+    /** PATCH `{status: "Cancelled"}`: stops a non-final export (a scheduled one spawns no more). */
+    async cancelExport(id: string): Promise<BulkExportRecord> {
+        return (
+            await this.http.request("PATCH", path`/api/v1/bulk-exports/${id}`, { body: { status: "Cancelled" }, schema: ExportSchema, deadline: this.deadline })
+        ).data;
+    }
+
+    async listExportRuns(exportId: string): Promise<ExportRun[]> {
+        return (await this.http.request("GET", path`/api/v1/bulk-exports/${exportId}/runs`, { schema: ExportRunListSchema, deadline: this.deadline })).data;
+    }
+
+    async getExportRun(exportId: string, runId: string): Promise<ExportRun> {
+        return (await this.http.request("GET", path`/api/v1/bulk-exports/${exportId}/runs/${runId}`, { schema: ExportRunSchema, deadline: this.deadline })).data;
+    }
+
+    /** The runs of the exports a scheduled export spawned. */
+    async listSpawnedRuns(sourceExportId: string): Promise<ExportRun[]> {
+        return (
+            await this.http.request("GET", `${BASE}/runs`, {
+                query: { source_bulk_export_id: sourceExportId },
+                schema: ExportRunListSchema,
+                deadline: this.deadline,
+            })
+        ).data;
+    }
+
+    // ---- shared ----
+
+    /**
+     * Sends a create; after an ambiguous failure adopts what `findOurs` finds, else sends once more (and
+     * after a second ambiguous failure adopts or throws). A clean failure is thrown as is.
+     */
+    private async createOnce<T>(send: () => Promise<T>, findOurs: () => Promise<T | undefined>): Promise<{ value: T; adopted: boolean }> {
+        for (let attempt = 0; ; attempt++) {
+            try {
+                return { value: await send(), adopted: false };
+            } catch (e) {
+                if (!isAmbiguous(e)) throw e;
+                const found = await findOurs();
+                if (found) return { value: found, adopted: true };
+                if (attempt > 0) throw e;
+            }
+        }
+    }
+
+    /** Whether a server timestamp is at or after a local time, by the skew measured from the Date header. */
+    private createdSince(createdAt: string | null | undefined, sinceLocalMs: number): boolean {
+        const created = createdAt ? Date.parse(createdAt) : NaN;
+        const skew = this.http.clockSkewMs;
+        const earliest = sinceLocalMs + (skew ?? 0) - (skew === undefined ? CREATED_TOLERANCE_UNMEASURED_MS : CREATED_TOLERANCE_MS);
+        return Number.isFinite(created) && created >= earliest;
+    }
+}
+
+const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
+/** Timestamps compared as instants (`...Z` and `+00:00` forms are the same). */
+const sameTime = (a: string | null | undefined, b: string | null | undefined) => (a ?? null) === (b ?? null) || (!!a && !!b && Date.parse(a) === Date.parse(b));
+
+function undefinedOn404(e: unknown): undefined {
+    if (e instanceof NotFoundError) return undefined;
+    throw e;
+}
