@@ -10,8 +10,8 @@
  * Creates answer 200 (the public description) or 201: both are accepted.
  */
 import { HttpClient, path } from "./client";
-import { isAmbiguous } from "./controlPlane";
 import { NotFoundError } from "./errors";
+import { createOnce, createdSince } from "./reconcile";
 import {
     DestinationListSchema,
     DestinationSchema,
@@ -29,9 +29,6 @@ import {
 } from "./schemas/bulkExport";
 
 const BASE = "/api/v1/bulk-exports";
-/** How far a `created_at` may precede our first attempt and still be ours (clock resolution). */
-const CREATED_TOLERANCE_MS = 2_000;
-const CREATED_TOLERANCE_UNMEASURED_MS = 60_000;
 
 export class BulkExportClient {
     constructor(
@@ -60,9 +57,9 @@ export class BulkExportClient {
                     same(d.config.bucket_name, body.config.bucket_name) &&
                     same(d.config.prefix ?? "", body.config.prefix ?? "") &&
                     same(d.config.endpoint_url, body.config.endpoint_url) &&
-                    this.createdSince(d.created_at, since),
+                    createdSince(this.http, d.created_at, since),
             );
-        const { value, adopted } = await this.createOnce(send, ours(Date.now()));
+        const { value, adopted } = await createOnce(send, ours(Date.now()));
         return { destination: value, adopted };
     }
 
@@ -101,9 +98,9 @@ export class BulkExportClient {
                     same(e.interval_hours, body.interval_hours) &&
                     same(e.filter, body.filter) &&
                     !e.source_bulk_export_id &&
-                    this.createdSince(e.created_at, since),
+                    createdSince(this.http, e.created_at, since),
             );
-        const { value, adopted } = await this.createOnce(send, ours(Date.now()));
+        const { value, adopted } = await createOnce(send, ours(Date.now()));
         return { export: value, adopted };
     }
 
@@ -145,33 +142,6 @@ export class BulkExportClient {
                 deadline: this.deadline,
             })
         ).data;
-    }
-
-    // ---- shared ----
-
-    /**
-     * Sends a create; after an ambiguous failure adopts what `findOurs` finds, else sends once more (and
-     * after a second ambiguous failure adopts or throws). A clean failure is thrown as is.
-     */
-    private async createOnce<T>(send: () => Promise<T>, findOurs: () => Promise<T | undefined>): Promise<{ value: T; adopted: boolean }> {
-        for (let attempt = 0; ; attempt++) {
-            try {
-                return { value: await send(), adopted: false };
-            } catch (e) {
-                if (!isAmbiguous(e)) throw e;
-                const found = await findOurs();
-                if (found) return { value: found, adopted: true };
-                if (attempt > 0) throw e;
-            }
-        }
-    }
-
-    /** Whether a server timestamp is at or after a local time, by the skew measured from the Date header. */
-    private createdSince(createdAt: string | null | undefined, sinceLocalMs: number): boolean {
-        const created = createdAt ? Date.parse(createdAt) : NaN;
-        const skew = this.http.clockSkewMs;
-        const earliest = sinceLocalMs + (skew ?? 0) - (skew === undefined ? CREATED_TOLERANCE_UNMEASURED_MS : CREATED_TOLERANCE_MS);
-        return Number.isFinite(created) && created >= earliest;
     }
 }
 

@@ -9,7 +9,8 @@
  *   not there.
  */
 import { HttpClient, path } from "./client";
-import { ConflictError, ConnectionError, NotFoundError, ServerError, UnexpectedResponseError } from "./errors";
+import { ConflictError, NotFoundError } from "./errors";
+import { createOnce, createdSince, isAmbiguous } from "./reconcile";
 import {
     DeploymentListSchema,
     DeploymentSchema,
@@ -28,21 +29,7 @@ import {
 /** Page size used when walking lists (the service allows 1..100). */
 const PAGE = 100;
 
-/**
- * True for a failure after which the request may or may not have been applied: a connection error once
- * the request may have reached the server, any 5xx but 501 (a 503 too: a proxy or the service can fail
- * after the work is done), and a success whose body does not match the wire contract.
- */
-export function isAmbiguous(e: unknown): boolean {
-    if (e instanceof ConnectionError) return e.ambiguous;
-    if (e instanceof UnexpectedResponseError) return true;
-    return e instanceof ServerError && e.status !== 501;
-}
-
-/** How far the server's `created_at` may precede our first attempt and still be ours (clock resolution). */
-const CREATED_TOLERANCE_MS = 2_000;
-/** The same, when the server sent no `Date` header to measure the clocks' difference by. */
-const CREATED_TOLERANCE_UNMEASURED_MS = 60_000;
+export { isAmbiguous };
 
 export interface ListDeploymentsOptions {
     limit?: number;
@@ -82,23 +69,9 @@ export class ControlPlaneClient {
                     deadline: this.deadline,
                 })
             ).data;
-        const ours = () => this.findOurDeployment(body, firstAttempt);
-        try {
-            return { deployment: await post(), adopted: false };
-        } catch (e) {
-            if (!isAmbiguous(e)) throw e;
-            const found = await ours();
-            if (found) return { deployment: found, adopted: true };
-        }
-        // Not created, or not visible yet: once more. A 409 now is most likely our first attempt showing up.
-        try {
-            return { deployment: await post(), adopted: false };
-        } catch (e) {
-            if (!(e instanceof ConflictError || isAmbiguous(e))) throw e;
-            const found = await ours();
-            if (found) return { deployment: found, adopted: true };
-            throw e;
-        }
+        // A 409 on the second attempt is most likely our first attempt showing up late.
+        const { value, adopted } = await createOnce(post, () => this.findOurDeployment(body, firstAttempt), (e) => e instanceof ConflictError);
+        return { deployment: value, adopted };
     }
 
     /**
@@ -114,10 +87,7 @@ export class ControlPlaneClient {
         if ((normalizeSource(found.source) ?? found.source) !== (normalizeSource(body.source) ?? body.source)) return undefined;
         if (!same(found.source_config?.repo_url, body.source_config.repo_url)) return undefined;
         if (!same(found.source_revision_config?.image_uri, body.source_revision_config.image_uri)) return undefined;
-        const skew = this.http.clockSkewMs;
-        const earliest = firstAttemptLocalMs + (skew ?? 0) - (skew === undefined ? CREATED_TOLERANCE_UNMEASURED_MS : CREATED_TOLERANCE_MS);
-        const created = found.created_at ? Date.parse(found.created_at) : NaN;
-        return Number.isFinite(created) && created >= earliest ? found : undefined;
+        return createdSince(this.http, found.created_at, firstAttemptLocalMs) ? found : undefined;
     }
 
     async getDeployment(id: string): Promise<Deployment> {

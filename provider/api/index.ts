@@ -7,3 +7,4 @@ export * from "./schemas/controlPlane";
 export * from "./filter";
 export * from "./bulkExport";
 export * from "./schemas/bulkExport";
+export * from "./reconcile";
