@@ -50,6 +50,7 @@ async function main() {
         project.remove();
     }
     if (failed) process.exitCode = 1;
+    else console.log(`\nDone: the stack was destroyed, the emulator stopped, and ${project.dir} (stack, state, packages) removed.`);
 }
 
 /** Prints how to use the kept stack, then waits for Ctrl-C (or SIGTERM) and runs `teardown`. */

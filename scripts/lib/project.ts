@@ -50,13 +50,20 @@ export class PulumiProject {
         readonly stateDir: string,
     ) {}
 
-    /** The environment of every command: a file backend in `stateDir`, the local passphrase. */
+    /**
+     * The environment of every command: a file backend in `stateDir`, the local passphrase, and a temporary
+     * directory inside the program's (the language host makes a `pulumi-node-pipes*` directory there for
+     * every program run and never removes it; inside the program's directory it goes with `remove()`).
+     */
     get env(): NodeJS.ProcessEnv {
+        const tmp = join(this.dir, ".tmp");
+        mkdirSync(tmp, { recursive: true });
         return {
             ...process.env,
             PULUMI_BACKEND_URL: `file://${this.stateDir}`,
             PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
             PULUMI_SKIP_UPDATE_CHECK: "true",
+            TMPDIR: tmp,
         };
     }
 
