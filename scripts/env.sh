@@ -9,6 +9,13 @@ PULUMI_LANGSMITH_PULUMI_VERSION=3.259.0
 # The Node.js language host (linked next to the CLI by setup.sh): the newest sdk/v3 that carries it
 # (scripts/language-host/go.mod says why).
 PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION=3.68.0
+# The real parts of the bulk-export tests, built and installed by scripts/setup-bulk-export.sh: the MinIO
+# server and its admin helper (pinned by pseudo-version in scripts/minio/go.mod, which must match), and the
+# Python of a virtualenv holding pyarrow (scripts/pyarrow/requirements.txt).
+PULUMI_LANGSMITH_MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
+export PULUMI_LANGSMITH_MINIO="$PULUMI_LANGSMITH_CACHE/minio-$PULUMI_LANGSMITH_MINIO_VERSION/bin/minio"
+export PULUMI_LANGSMITH_MINIO_ADMIN="$PULUMI_LANGSMITH_CACHE/minio-$PULUMI_LANGSMITH_MINIO_VERSION/bin/minio-admin"
+export PULUMI_LANGSMITH_PYTHON="$PULUMI_LANGSMITH_CACHE/pyarrow-venv/bin/python"
 _pl_node_bin="$PULUMI_LANGSMITH_CACHE/node-$PULUMI_LANGSMITH_NODE_VERSION/bin"
 _pl_pulumi_bin="$PULUMI_LANGSMITH_CACHE/pulumi-$PULUMI_LANGSMITH_PULUMI_VERSION/bin"
 # `pulumi-resource-pulumi-nodejs` (the launcher the engine starts for dynamic providers) ships at the

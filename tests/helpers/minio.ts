@@ -1,0 +1,189 @@
+/**
+ * A real S3-compatible server for the bulk-export tests: the MinIO built by scripts/setup-bulk-export.sh,
+ * started on a free loopback port with a fresh data directory and random root credentials, holding the
+ * buckets a test asks for and three users whose policies allow writing only, writing and deleting, or
+ * nothing, so that every destination outcome of spec 7 happens for real. `stop()` (call it in `after`)
+ * ends the server and removes its directory.
+ */
+import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { request } from "undici";
+
+/** An access key pair. */
+export interface S3Credentials {
+    accessKeyId: string;
+    secretAccessKey: string;
+}
+
+/** The users every server is started with, by what their policy allows on the server's buckets. */
+export interface MinioUsers {
+    /** s3:PutObject and s3:AbortMultipartUpload only: the validation file cannot be deleted. */
+    writeOnly: S3Credentials;
+    /** s3:PutObject, s3:AbortMultipartUpload and s3:DeleteObject. */
+    writeDelete: S3Credentials;
+    /** A valid user without any policy: every request it signs is denied. */
+    noAccess: S3Credentials;
+}
+
+/** A running MinIO server. */
+export interface MinioServer {
+    /** `http://127.0.0.1:<port>` */
+    endpoint: string;
+    dataDir: string;
+    root: S3Credentials;
+    users: MinioUsers;
+    buckets: string[];
+    /** An S3 client for these credentials (root by default), path-style, region us-east-1. */
+    client(creds?: S3Credentials): S3Client;
+    /** Every key under a prefix of a bucket (read as root), sorted. */
+    listKeys(bucket: string, prefix?: string): Promise<string[]>;
+    /** The bytes of one object (read as root). */
+    getObject(bucket: string, key: string): Promise<Uint8Array>;
+    stop(): Promise<void>;
+}
+
+/** Where scripts/env.sh says the set-up script put MinIO and its admin helper. */
+function binaries(): { minio: string; admin: string } {
+    const minio = process.env.PULUMI_LANGSMITH_MINIO;
+    const admin = process.env.PULUMI_LANGSMITH_MINIO_ADMIN;
+    if (!minio || !admin) throw new Error("PULUMI_LANGSMITH_MINIO is not set: source scripts/env.sh and run scripts/setup-bulk-export.sh");
+    return { minio, admin };
+}
+
+/** A port nobody listens on now (another process may take it before MinIO does; start() then fails clearly). */
+function freePort(): Promise<number> {
+    return new Promise((resolve, reject) => {
+        const srv = createServer();
+        srv.once("error", reject);
+        srv.listen(0, "127.0.0.1", () => {
+            const { port } = srv.address() as { port: number };
+            srv.close(() => resolve(port));
+        });
+    });
+}
+
+const creds = (name: string): S3Credentials => ({ accessKeyId: `${name}-${randomBytes(3).toString("hex")}`, secretAccessKey: randomBytes(18).toString("hex") });
+
+/** An IAM policy allowing these actions on the objects of these buckets. */
+function objectPolicy(actions: string[], buckets: string[]): object {
+    return {
+        Version: "2012-10-17",
+        Statement: [{ Effect: "Allow", Action: actions, Resource: buckets.map((b) => `arn:aws:s3:::${b}/*`) }],
+    };
+}
+
+/** Polls MinIO's readiness endpoint until it answers 200, the process dies, or 30 s pass. */
+async function waitReady(endpoint: string, proc: ChildProcess, log: () => string): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+        if (proc.exitCode !== null) throw new Error(`minio exited with ${proc.exitCode}: ${log()}`);
+        try {
+            const res = await request(`${endpoint}/minio/health/ready`, { headersTimeout: 1000, bodyTimeout: 1000 });
+            await res.body.dump();
+            if (res.statusCode === 200) return;
+        } catch {
+            // not listening yet
+        }
+        await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`minio did not become ready within 30 s: ${log()}`);
+}
+
+/** Runs minio-admin with a users document on stdin; rejects with its message. */
+function addUsers(admin: string, endpoint: string, root: S3Credentials, users: object[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+        const child = execFile(
+            admin,
+            [],
+            { env: { ...process.env, MINIO_ADMIN_ENDPOINT: new URL(endpoint).host, MINIO_ROOT_USER: root.accessKeyId, MINIO_ROOT_PASSWORD: root.secretAccessKey } },
+            (err, _stdout, stderr) => (err ? reject(new Error(`minio-admin failed: ${stderr.trim() || err.message}`)) : resolve()),
+        );
+        child.stdin!.end(JSON.stringify({ users }));
+    });
+}
+
+/**
+ * Starts MinIO on 127.0.0.1 with the given buckets (default one, `exports`) and the three users of
+ * `MinioUsers`. Rejects (after stopping what it started) when the binary is missing or the server does
+ * not come up.
+ */
+export async function startMinio(opts: { buckets?: string[] } = {}): Promise<MinioServer> {
+    const { minio, admin } = binaries();
+    const buckets = opts.buckets ?? ["exports"];
+    const dataDir = await mkdtemp(join(tmpdir(), "minio-test-"));
+    const port = await freePort();
+    const endpoint = `http://127.0.0.1:${port}`;
+    const root = { accessKeyId: `root${randomBytes(4).toString("hex")}`, secretAccessKey: randomBytes(18).toString("hex") };
+    const proc = spawn(minio, ["server", dataDir, "--address", `127.0.0.1:${port}`, "--quiet"], {
+        env: { ...process.env, MINIO_ROOT_USER: root.accessKeyId, MINIO_ROOT_PASSWORD: root.secretAccessKey, MINIO_BROWSER: "off", MINIO_UPDATE: "off" },
+        stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const keep = (b: Buffer) => (output = (output + b.toString()).slice(-4000));
+    proc.stdout!.on("data", keep);
+    proc.stderr!.on("data", keep);
+    const killOnExit = () => proc.kill("SIGKILL");
+    process.once("exit", killOnExit);
+    const clients: S3Client[] = [];
+    const stop = async () => {
+        process.removeListener("exit", killOnExit);
+        for (const c of clients) c.destroy();
+        if (proc.exitCode === null && proc.signalCode === null) {
+            const exited = new Promise((r) => proc.once("exit", r));
+            proc.kill("SIGTERM");
+            const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+            await exited;
+            clearTimeout(timer);
+        }
+        await rm(dataDir, { recursive: true, force: true });
+    };
+    try {
+        await waitReady(endpoint, proc, () => output);
+        const client = (c: S3Credentials = root) => {
+            const s3 = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: c });
+            clients.push(s3);
+            return s3;
+        };
+        const s3 = client();
+        for (const b of buckets) await s3.send(new CreateBucketCommand({ Bucket: b }));
+        const users: MinioUsers = { writeOnly: creds("writer"), writeDelete: creds("deleter"), noAccess: creds("nobody") };
+        await addUsers(admin, endpoint, root, [
+            { ...toUser(users.writeOnly), policy: "write-only", document: objectPolicy(["s3:PutObject", "s3:AbortMultipartUpload"], buckets) },
+            { ...toUser(users.writeDelete), policy: "write-delete", document: objectPolicy(["s3:PutObject", "s3:AbortMultipartUpload", "s3:DeleteObject"], buckets) },
+            toUser(users.noAccess),
+        ]);
+        return {
+            endpoint,
+            dataDir,
+            root,
+            users,
+            buckets,
+            client,
+            async listKeys(bucket, prefix) {
+                const keys: string[] = [];
+                let token: string | undefined;
+                do {
+                    const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+                    for (const o of page.Contents ?? []) keys.push(o.Key!);
+                    token = page.NextContinuationToken;
+                } while (token);
+                return keys.sort();
+            },
+            async getObject(bucket, key) {
+                const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+                return res.Body!.transformToByteArray();
+            },
+            stop,
+        };
+    } catch (e) {
+        await stop();
+        throw e;
+    }
+}
+
+const toUser = (c: S3Credentials) => ({ accessKey: c.accessKeyId, secretKey: c.secretAccessKey });

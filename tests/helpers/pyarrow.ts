@@ -1,0 +1,60 @@
+/**
+ * The independent reader of what the emulator writes: runs tests/helpers/read_parquet.py with the pyarrow
+ * of the virtualenv made by scripts/setup-bulk-export.sh (`PULUMI_LANGSMITH_PYTHON`, set by scripts/env.sh)
+ * and returns what pyarrow saw, so a test never checks our Parquet with our own code.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** One column as pyarrow reads it: the Arrow type (`timestamp[us, tz=UTC]`) and the Parquet types. */
+export interface ParquetColumn {
+    arrow: string;
+    nullable: boolean;
+    physical: string | null;
+    logical: string | null;
+}
+
+/** What pyarrow read from one Parquet file; timestamps in `rows` are ISO strings with microseconds. */
+export interface ParquetContents {
+    schema: string;
+    numRows: number;
+    numRowGroups: number;
+    columns: Record<string, ParquetColumn>;
+    rows: Array<Record<string, unknown>>;
+}
+
+/** The venv's Python; a clear error when the set-up script has not made it. */
+export function pythonPath(): string {
+    const p = process.env.PULUMI_LANGSMITH_PYTHON;
+    if (!p) throw new Error("PULUMI_LANGSMITH_PYTHON is not set: source scripts/env.sh and run scripts/setup-bulk-export.sh");
+    return p;
+}
+
+/**
+ * Reads a Parquet file (a path, or the bytes of one) with pyarrow. `rows` limits how many rows come back
+ * (default all). Rejects with pyarrow's own message when it cannot read the file.
+ */
+export async function readParquet(file: string | Uint8Array, opts: { rows?: number } = {}): Promise<ParquetContents> {
+    let dir: string | undefined;
+    let path = file as string;
+    if (typeof file !== "string") {
+        dir = await mkdtemp(join(tmpdir(), "pq-read-"));
+        path = join(dir, "file.parquet");
+        await writeFile(path, file);
+    }
+    try {
+        const script = join(__dirname, "read_parquet.py");
+        const { stdout } = await run(pythonPath(), [script, path, "--rows", String(opts.rows ?? -1)], { maxBuffer: 1 << 30 });
+        return JSON.parse(stdout) as ParquetContents;
+    } catch (e) {
+        const err = e as Error & { stderr?: string };
+        throw new Error(`pyarrow could not read ${path}: ${(err.stderr || err.message).trim()}`);
+    } finally {
+        if (dir) await rm(dir, { recursive: true, force: true });
+    }
+}
