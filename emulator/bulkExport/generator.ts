@@ -85,24 +85,53 @@ const MODELS = ["ChatOpenAI", "ChatAnthropic", "ChatVertexAI"];
 const TAGS = ["prod", "staging", "v2", "experiment", "customer-facing"];
 const ERRORS = ["RateLimitError: 429 Too Many Requests", "TimeoutError: tool call exceeded 30s", "ValueError: could not parse output"];
 
-/** Microsecond-precision ISO timestamp of a time given in microseconds since the epoch. */
-function isoMicros(us: number): string {
-    const ms = Math.floor(us / 1000);
-    return new Date(ms).toISOString().replace("Z", `${String(Math.floor(us % 1000)).padStart(3, "0")}Z`);
+/**
+ * Timestamps are formatted by hand from a per-day cache (Date#toISOString and a regular expression for
+ * each of a run's seven timestamps were most of the generator's time).
+ */
+const TWO = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0"));
+let cachedDay = NaN;
+let cachedDayIso = ""; // `2026-11-01T`
+let cachedDayCompact = ""; // `20261101T`
+function timeParts(us: number): [iso: string, compact: string, hms: string, hmsCompact: string, fraction: string] {
+    const second = Math.floor(us / 1_000_000);
+    const day = Math.floor(second / 86_400);
+    if (day !== cachedDay) {
+        cachedDay = day;
+        cachedDayIso = new Date(day * 86_400_000).toISOString().slice(0, 11);
+        cachedDayCompact = cachedDayIso.replace(/-/g, "");
+    }
+    const sod = second - day * 86_400;
+    const h = TWO[Math.floor(sod / 3600)], m = TWO[Math.floor((sod % 3600) / 60)], sec = TWO[sod % 60];
+    return [cachedDayIso, cachedDayCompact, `${h}:${m}:${sec}`, `${h}${m}${sec}`, String(1_000_000 + (us - second * 1_000_000)).slice(1)];
 }
 
-/** `20261101T100000000000Z<id>`: the service's dotted-order segment for a run. */
-function dottedSegment(us: number, id: string): string {
-    return isoMicros(us).replace(/[-:.]/g, "") + id;
+/** Microsecond-precision ISO timestamp (`2026-11-01T10:00:00.123456Z`) of microseconds since the epoch. */
+function isoMicros(us: number): string {
+    const [day, , hms, , fraction] = timeParts(us);
+    return `${day}${hms}.${fraction}Z`;
 }
+
+/** `20261101T100000123456Z<id>`: the service's dotted-order segment for a run. */
+function dottedSegment(us: number, id: string): string {
+    const [, day, , hms, fraction] = timeParts(us);
+    return `${day}${hms}${fraction}Z${id}`;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /** The runs of one tracing project over a range, in start-time order. */
 export function* generateRuns(o: GeneratorOptions): Generator<GeneratedRun> {
     const rnd = random(o.seed);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+    // A version-4 uuid from four 32-bit draws (one draw per hex digit was the other half of the time).
+    const word = () => {
+        const x = Math.floor(rnd() * 4294967296);
+        return HEX[x >>> 24] + HEX[(x >>> 16) & 255] + HEX[(x >>> 8) & 255] + HEX[x & 255];
+    };
     const uuid = () => {
-        const hex = Array.from({ length: 32 }, () => Math.floor(rnd() * 16).toString(16)).join("");
-        return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${"89ab"[Math.floor(rnd() * 4)]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+        const a = word(), b = word(), c = word(), d = word();
+        return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${"89ab"[parseInt(c[0], 16) & 3]}${c.slice(1, 4)}-${c.slice(4, 8)}${d}`;
     };
     const startUs = Date.parse(o.start) * 1000;
     const spanUs = Date.parse(o.end) * 1000 - startUs;

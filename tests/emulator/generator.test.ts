@@ -58,6 +58,20 @@ describe("emulator: run generator", () => {
         assert.ok(runs.some((r) => r.status === "error" && typeof r.error === "string"));
     });
 
+    it("generator: hand-formatted timestamps agree with Date, across midnight, and dotted orders carry the start time", () => {
+        const runs = all({ start: "2026-12-31T23:59:58Z", end: "2027-01-01T00:00:02Z", count: 400 });
+        assert.ok(runs.some((r) => r.start_time.startsWith("2027-01-01")) && runs.some((r) => r.start_time.startsWith("2026-12-31")));
+        for (const r of runs) {
+            for (const t of [r.start_time, r.end_time, r.first_token_time, ...r.events.map((e) => e.time)]) {
+                if (t === null) continue;
+                assert.match(t, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+                assert.equal(new Date(Date.parse(t)).toISOString().slice(0, 23), t.slice(0, 23));
+            }
+            const own = r.dotted_order.split(".").pop()!;
+            assert.equal(own, r.start_time.replace(/[-:.]/g, "") + r.id);
+        }
+    });
+
     it("generator: a filter selects a stable, non-trivial subset (what export tests will count)", () => {
         const runs = all();
         const llm = runs.filter((r) => matches(parseFilter('eq(run_type, "llm")'), r)).length;
