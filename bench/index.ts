@@ -4,7 +4,9 @@
  *   polling   waiting for DEPLOYED: lag and API calls, ours vs fixed 5 s and 60 s (bench/polling.ts)
  *   bytes     serialized __provider per resource (bench/providerSize.ts)
  *   ratelimit 30 creates at once through 30 s of 429s (bench/rateLimit.ts)
+ *   parquet   bulk export: 1 million generated runs as Parquet into MinIO, rows/s and peak RSS (bench/parquet.ts)
  */
+import { parquetBench } from "./parquet";
 import { pollingBench } from "./polling";
 import { providerSizeBench } from "./providerSize";
 import { rateLimitBench } from "./rateLimit";
@@ -13,6 +15,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
     polling: pollingBench,
     bytes: providerSizeBench,
     ratelimit: rateLimitBench,
+    parquet: parquetBench,
 };
 
 async function main() {

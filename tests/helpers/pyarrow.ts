@@ -17,6 +17,8 @@ export interface ParquetColumn {
     nullable: boolean;
     physical: string | null;
     logical: string | null;
+    /** The codec of the column in the first row group (`SNAPPY`, `ZSTD`, `UNCOMPRESSED`...). */
+    compression: string | null;
 }
 
 /** What pyarrow read from one Parquet file; timestamps in `rows` are ISO strings with microseconds. */

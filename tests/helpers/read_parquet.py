@@ -2,7 +2,7 @@
 virtualenv of scripts/setup-bulk-export.sh).
 
 Usage: read_parquet.py FILE [--rows N]. Prints one JSON object: the Arrow schema as text, the row count,
-the number of row groups, each column's Arrow type and Parquet physical/logical type, and the first N rows
+the number of row groups, each column's Arrow type, Parquet physical/logical type and codec, and the first N rows
 (all when N is -1) with timestamps as ISO strings carrying microseconds. A file pyarrow cannot read makes it
 exit non-zero with pyarrow's message on stderr.
 """
@@ -37,9 +37,12 @@ def main():
     parquet_schema = f.schema
     # The first Parquet leaf of each top-level field (a list column's leaf is `<name>.list.element`).
     leaves = {}
+    leaf_index = {}
     for i in range(len(parquet_schema)):
         leaf = parquet_schema.column(i)
-        leaves.setdefault(leaf.path.split(".")[0], leaf)
+        top = leaf.path.split(".")[0]
+        leaves.setdefault(top, leaf)
+        leaf_index.setdefault(top, i)
     columns = {}
     for field in table.schema:
         col = leaves.get(field.name)
@@ -48,6 +51,9 @@ def main():
             "nullable": field.nullable,
             "physical": col.physical_type if col is not None else None,
             "logical": str(col.logical_type) if col is not None else None,
+            "compression": f.metadata.row_group(0).column(leaf_index[field.name]).compression
+            if f.num_row_groups and field.name in leaf_index
+            else None,
         }
     rows = table.to_pylist() if args.rows < 0 else table.slice(0, args.rows).to_pylist()
     json.dump(
