@@ -3,19 +3,22 @@
  * the selected fields as columns in the order of spec 2.8's list, timestamps as INT64 microseconds adjusted
  * to UTC (Spark refuses nanoseconds), and per format version:
  *
- * | fields                                            | `v1`              | `v2_beta` ("enhanced datatypes")   |
- * |---------------------------------------------------|-------------------|------------------------------------|
- * | ids, names, statuses, dotted_order, error         | string            | string                             |
- * | start_time, end_time, first_token_time            | timestamp[us,UTC] | timestamp[us,UTC]                  |
- * | token counts / costs, is_root                     | int64 / double / bool | the same                       |
- * | tags, parent_run_ids                              | JSON text         | list<string>                       |
- * | inputs, outputs, extra, events, feedback_stats    | JSON text         | JSON text with the JSON logical type |
+ * | fields                                         | `v1`                  | `v2_beta` ("enhanced datatypes")      |
+ * |------------------------------------------------|-----------------------|---------------------------------------|
+ * | ids, names, statuses, dotted_order, error      | string                | string                                |
+ * | start_time, end_time, first_token_time         | timestamp[us, UTC]    | timestamp[us, UTC]                    |
+ * | token counts, costs, is_root                   | int64, double, bool   | int64, double, bool                   |
+ * | tags, parent_run_ids                           | JSON text             | list<string>                          |
+ * | inputs, outputs, extra, events, feedback_stats | JSON text             | JSON text with the JSON logical type  |
+ *
+ * Compression follows the export's `compression`; snappy when it has none (decided here: the material
+ * gives no default).
  *
  * The writer is DuckDB (`@duckdb/node-api`, prebuilt binaries as optional dependencies): runs are
  * serialized as they come into a private temporary newline-delimited JSON file, which DuckDB parses, types
- * and writes as Parquet in native code, off the JavaScript thread. Chosen by measurement against parquet-wasm + apache-arrow, hyparquet-writer and
- * @dsnp/parquetjs (figures in bench/parquet.ts and the commit that chose it): about twice the rows per
- * second of the next one, because the per-value work happens outside JavaScript.
+ * and writes as Parquet in native code, off the JavaScript thread. It was chosen by measurement against
+ * parquet-wasm + apache-arrow, hyparquet-writer and @dsnp/parquetjs (figures in bench/parquet.ts): about
+ * twice the rows per second of the next one, because the per-value work happens outside JavaScript.
  *
  * Not emulated: the service's exact column order and any column beyond the exportable fields of spec 2.8.
  */
