@@ -18,7 +18,7 @@
  * stands for both), verifying the size of the written file, AWS-only checks on the region.
  */
 import { randomUUID } from "node:crypto";
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { EmulatorError } from "../errors";
 import { validationKey, type PlacementConfig } from "./layout";
 
@@ -100,8 +100,12 @@ function describe(e: unknown): string {
     return `${code}${status ? ` ${status}` : ""}: ${err.message || "no message"}`;
 }
 
+/** The AWS SDK's S3 module, loaded on first use (an optional dependency: the provider never needs it). */
+export const s3Sdk = () => import("@aws-sdk/client-s3");
+
 /** An S3 client for the destination: its endpoint, region, addressing style and credentials. */
-export function destinationClient(d: DestinationToValidate, opts: ValidateOptions = {}): S3Client {
+export async function destinationClient(d: DestinationToValidate, opts: ValidateOptions = {}): Promise<S3Client> {
+    const { S3Client } = await s3Sdk();
     const endpoint = d.config.endpoint_url ?? opts.awsEndpoint ?? undefined;
     const style = d.config.config_kwargs_s3?.addressing_style ?? "auto";
     return new S3Client({
@@ -138,7 +142,8 @@ function checkEndpoint(url: string | null | undefined): void {
 export async function validateDestination(d: DestinationToValidate, opts: ValidateOptions = {}): Promise<ValidationResult> {
     checkEndpoint(d.config.endpoint_url);
     const key = validationKey(d.config, `langsmith-destination-check-${randomUUID()}.txt`);
-    const s3 = destinationClient(d, opts);
+    const { PutObjectCommand, DeleteObjectCommand } = await s3Sdk();
+    const s3 = await destinationClient(d, opts);
     try {
         try {
             await s3.send(new PutObjectCommand({ Bucket: d.config.bucket_name, Key: key, Body: "LangSmith bulk export destination check\n", ContentType: "text/plain" }));

@@ -159,7 +159,7 @@ export function createProject(example = "quickstart", dir?: string): PulumiProje
     const pkg = JSON.parse(readFileSync(join(ROOT, "examples", example, "package.json"), "utf8"));
     pkg.dependencies["pulumi-langsmith"] = `file:${tgz}`;
     writeFileSync(join(target, "package.json"), JSON.stringify(pkg, null, 2));
-    execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" });
+    execFileSync("npm", ["install", "--prefer-offline", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" });
     const stateDir = join(target, ".state");
     mkdirSync(stateDir, { recursive: true });
     return new PulumiProject(target, stateDir);
