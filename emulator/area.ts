@@ -13,6 +13,8 @@ export interface Area {
     reset(): void;
     /** Paths (without `/api-host`) this area answers 501 for. */
     readonly notEmulated?: readonly RegExp[];
+    /** Stops the area's background work (the server calls it on close). */
+    close?(): Promise<void>;
 }
 
 /** An area that exists in the spec but is not emulated yet: every path of it answers 501. */

@@ -117,9 +117,7 @@ export class Machine<S extends string> {
 
     /** Whether the current status may move to `to`. */
     canMove(to: S): boolean {
-        const cur = this.current;
-        if (this.terminal) return false;
-        return to === this.step(cur) || to === this.table.next[cur] || (this.table.branches?.[cur] ?? []).includes(to);
+        return !this.terminal && (to === this.step(this.current) || legalMove(this.table, this.current, to));
     }
 
     private step(status: S): S | undefined {
@@ -132,6 +130,12 @@ export class Machine<S extends string> {
         if (t.speed === "manual") return Infinity;
         return t.phaseMs[status] ?? 0;
     }
+}
+
+/** Whether a table lets `from` move to `to` (the happy-path step or a declared branch; never out of a terminal). */
+export function legalMove<S extends string>(table: LifecycleTable<S>, from: S, to: S): boolean {
+    if (table.terminal.includes(from)) return false;
+    return to === table.next[from] || (table.branches?.[from] ?? []).includes(to);
 }
 
 /** `base` with the given fields changed (durations merged status by status). */

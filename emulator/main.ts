@@ -5,12 +5,14 @@
  * it, and so does the end of its parent process (SIGTERM to `npx langsmith-emulator` ends npx, which does
  * not pass the signal on). `--help` lists every option.
  */
+import type { TracingProjectInput } from "./bulkExport/projects";
 import { scaledTiming } from "./controlPlane/model";
 import { startEmulator } from "./server";
 
 const USAGE = `usage: langsmith-emulator [options]
 
-A local emulator of LangSmith's control plane (cloud at /, self-hosted under /api-host). Prints
+A local emulator of LangSmith's control plane (cloud at /, self-hosted under /api-host) and bulk
+export (/api/v1/bulk-exports, writing Parquet into S3-compatible buckets). Prints
 {"url": ..., "port": ...} on stdout once listening; SIGINT or SIGTERM stops it, and so does the
 end of the process that started it (npx included).
 
@@ -22,6 +24,16 @@ end of the process that started it (npx included).
                   moves them) (default timed)
   --scale F       multiply every status duration by F: 0.1 is ten times faster (default 1: a github
                   revision takes about 4.6 s)
+  --state-dir D   keep bulk-export objects (destinations with encrypted credentials, exports, runs
+                  and their checkpoints, tracing projects) in D, and resume from it on start
+                  (default: memory only)
+  --aws-endpoint U  where destinations without endpoint_url are written (default: real AWS S3)
+  --installation I  cloud or self-hosted: which one /api/v1/bulk-exports belongs to (default cloud)
+  --installation-version V  self-hosted application version; fields newer than V are refused
+                  (default: the newest)
+  --tracing-project SPEC  a generated tracing project to export, repeatable; SPEC is comma-separated
+                  key=value: start, end (ISO), count, and optionally seed, id, tenant
+                  (e.g. start=2026-11-01T00:00:00Z,end=2026-11-03T00:00:00Z,count=10000)
   --quiet         do not log one line per request on stderr (default: log)
   -h, --help      print this help and exit
 `;
@@ -33,11 +45,16 @@ export interface CliOptions {
     speed: "timed" | "immediate" | "manual";
     scale: number;
     log: boolean;
+    stateDir?: string;
+    awsEndpoint?: string;
+    installation: "cloud" | "self-hosted";
+    installationVersion?: string;
+    projects: TracingProjectInput[];
 }
 
 /** Parses the command line; throws with a readable message on a bad one. Undefined means `--help`. */
 export function parseArgs(argv: string[]): CliOptions | undefined {
-    const out: CliOptions = { port: 8787, host: "127.0.0.1", apiKeys: [], speed: "timed", scale: 1, log: true };
+    const out: CliOptions = { port: 8787, host: "127.0.0.1", apiKeys: [], speed: "timed", scale: 1, log: true, installation: "cloud", projects: [] };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         const val = () => {
@@ -61,6 +78,21 @@ export function parseArgs(argv: string[]): CliOptions | undefined {
             case "--scale":
                 out.scale = Number(val());
                 break;
+            case "--state-dir":
+                out.stateDir = val();
+                break;
+            case "--aws-endpoint":
+                out.awsEndpoint = val();
+                break;
+            case "--installation":
+                out.installation = val() as CliOptions["installation"];
+                break;
+            case "--installation-version":
+                out.installationVersion = val();
+                break;
+            case "--tracing-project":
+                out.projects.push(parseProject(val()));
+                break;
             case "--quiet":
                 out.log = false;
                 break;
@@ -74,7 +106,22 @@ export function parseArgs(argv: string[]): CliOptions | undefined {
     if (!Number.isInteger(out.port) || out.port < 0) throw new Error("--port needs a whole number");
     if (!["timed", "immediate", "manual"].includes(out.speed)) throw new Error("--speed is timed, immediate or manual");
     if (!(out.scale >= 0)) throw new Error("--scale needs a number >= 0");
+    if (!["cloud", "self-hosted"].includes(out.installation)) throw new Error("--installation is cloud or self-hosted");
     return out;
+}
+
+/** `start=...,end=...,count=N[,seed=N][,id=uuid][,tenant=uuid]` */
+function parseProject(spec: string): TracingProjectInput {
+    const kv = Object.fromEntries(spec.split(",").map((part) => part.split("=", 2).map((s) => s.trim())));
+    const unknown = Object.keys(kv).filter((k) => !["start", "end", "count", "seed", "id", "tenant"].includes(k));
+    if (unknown.length) throw new Error(`--tracing-project: unknown key ${unknown.join(", ")} (keys: start, end, count, seed, id, tenant)`);
+    if (!kv.start || !kv.end || !kv.count) throw new Error("--tracing-project needs start, end and count");
+    const count = Number(kv.count);
+    const seed = kv.seed === undefined ? undefined : Number(kv.seed);
+    if (!Number.isInteger(count) || count < 0) throw new Error("--tracing-project: count must be a whole number");
+    if (seed !== undefined && !Number.isInteger(seed)) throw new Error("--tracing-project: seed must be a whole number");
+    if (!(Date.parse(kv.start) < Date.parse(kv.end))) throw new Error("--tracing-project: start and end must be ISO timestamps with start < end");
+    return { start: kv.start, end: kv.end, count, seed, session_id: kv.id, tenant_id: kv.tenant };
 }
 
 async function main() {
@@ -89,6 +136,13 @@ async function main() {
         apiKeys: args.apiKeys.length ? args.apiKeys : undefined,
         timing: { speed: args.speed, ...scaledTiming(args.scale) },
         log: args.log,
+        bulkExport: {
+            stateDir: args.stateDir,
+            awsEndpoint: args.awsEndpoint,
+            installation: args.installation,
+            installationVersion: args.installationVersion,
+            projects: args.projects,
+        },
     });
     process.stdout.write(JSON.stringify({ url: em.url, port: em.port }) + "\n");
     const stop = () => void em.close().then(() => process.exit(0));

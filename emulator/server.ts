@@ -1,6 +1,6 @@
 /**
  * The emulator's HTTP server: `startEmulator({port: 0})` from tests, `langsmith-emulator` from a shell.
- * One server answers every area of the service (control plane; agent server and bulk export to come),
+ * One server answers every area of the service (control plane, bulk export; the agent server to come),
  * each registered as an Area (area.ts). The control plane is also reachable under the self-hosted prefix
  * `/api-host`, which marks the request as speaking to a self-hosted installation.
  *
@@ -13,6 +13,8 @@ import type { AddressInfo } from "node:net";
 import { AdminState, adminRoutes, type Fault, type FaultInput } from "./admin";
 import { plannedArea, type Area } from "./area";
 import { Clock } from "./clock";
+import { bulkExportArea, type BulkExportArea } from "./bulkExport";
+import type { BulkExportOptions } from "./bulkExport/model";
 import { controlPlaneArea } from "./controlPlane";
 import type { ControlPlaneModel, ControlPlaneTiming, FailureRule } from "./controlPlane/model";
 import { EmulatorError, forbidden, injected, notImplemented, unauthorized } from "./errors";
@@ -27,6 +29,8 @@ export interface EmulatorOptions {
     timing?: Partial<ControlPlaneTiming>;
     /** Print one line per request to stderr. */
     log?: boolean;
+    /** The bulk-export area: state directory, AWS endpoint, installation, limits, tracing projects. */
+    bulkExport?: Omit<BulkExportOptions, "clock">;
 }
 
 export interface Emulator {
@@ -34,6 +38,7 @@ export interface Emulator {
     readonly url: string;
     readonly port: number;
     readonly controlPlane: ControlPlaneModel;
+    readonly bulkExport: BulkExportArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -52,11 +57,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const clock = new Clock();
     let baseUrl = "";
     const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl}${AGENTS_PATH}/${d.id}` });
-    const areas: Area[] = [
-        controlPlane,
-        plannedArea("agent server", [/^\/threads(\/|$)/, /^\/__agents(\/|$)/]),
-        plannedArea("bulk export", [/^\/api\/v1\/bulk-exports(\/|$)/]),
-    ];
+    const bulkExport = bulkExportArea({ ...o.bulkExport, clock });
+    const areas: Area[] = [controlPlane, plannedArea("agent server", [/^\/threads(\/|$)/, /^\/__agents(\/|$)/]), bulkExport];
     const admin = new AdminState();
     const reset = () => {
         for (const a of areas) a.reset();
@@ -121,17 +123,20 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         url: baseUrl,
         port,
         controlPlane: controlPlane.model,
+        bulkExport,
         admin,
         clock,
         reset,
         setTiming: (t) => void controlPlane.model.setTiming(t),
         addFault: (f) => void admin.addFault(f),
         addFailureRule: (r) => void controlPlane.model.failureRules.push(r),
-        close: () =>
-            new Promise<void>((resolve) => {
+        close: async () => {
+            await new Promise<void>((resolve) => {
                 server.closeAllConnections();
                 server.close(() => resolve());
-            }),
+            });
+            await Promise.all(areas.map((a) => a.close?.()));
+        },
     };
 }
 

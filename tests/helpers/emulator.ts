@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { request } from "undici";
 import { HttpClient, type HttpClientOptions } from "../../provider/api/client";
+import { BulkExportClient } from "../../provider/api/bulkExport";
 import { ControlPlaneClient } from "../../provider/api/controlPlane";
 import type { DeploymentCreateRequest } from "../../provider/api/schemas/controlPlane";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator/server";
@@ -50,6 +51,22 @@ export function controlPlaneClient(emulator: Pick<Emulator, "url">, o: TestClien
         baseUrl: baseUrl ?? `${emulator.url}${selfHosted ? "/api-host" : ""}`,
     });
     return new ControlPlaneClient(http);
+}
+
+/** The real bulk-export client (`X-API-Key`, as the tracing API wants) pointed at the emulator. */
+export function bulkExportClient(emulator: Pick<Emulator, "url">, o: TestClientOptions = {}): BulkExportClient {
+    const { baseUrl, selfHosted: _selfHosted, ...rest } = o;
+    const http = new HttpClient({
+        apiKey: TEST_API_KEY,
+        tenantId: TEST_TENANT,
+        apiKeyHeader: "X-API-Key",
+        retryBaseMs: 5,
+        retryMaxMs: 50,
+        timeoutMs: 20_000,
+        ...rest,
+        baseUrl: baseUrl ?? emulator.url,
+    });
+    return new BulkExportClient(http);
 }
 
 /**

@@ -1,0 +1,34 @@
+/**
+ * The bulk-export area (spec 2.7-2.9, 3.3, 4.3, 4.4, 7, 8): its model, worker, routes and admin routes,
+ * registered with the server as one Area. The worker starts with the area and stops with the server.
+ */
+import type { Area } from "../area";
+import { bulkExportAdminRoutes } from "./admin";
+import { BulkExportModel, type BulkExportOptions } from "./model";
+import { bulkExportRoutes } from "./routes";
+import { BulkExportWorker } from "./worker";
+
+export interface BulkExportArea extends Area {
+    readonly model: BulkExportModel;
+    readonly worker: BulkExportWorker;
+}
+
+export function bulkExportArea(o: BulkExportOptions): BulkExportArea {
+    const model = new BulkExportModel(o);
+    const worker = new BulkExportWorker(model);
+    worker.start();
+    return {
+        name: "bulk export",
+        model,
+        worker,
+        register(router) {
+            bulkExportRoutes(router, model);
+            bulkExportAdminRoutes(router, model, worker);
+        },
+        reset() {
+            worker.reset();
+            model.reset();
+        },
+        close: () => worker.close(),
+    };
+}

@@ -1,0 +1,86 @@
+/**
+ * The emulated tracing projects bulk export reads (spec 2.8: `session_id` is a tracing project id). A
+ * project is only its recipe (seed, range, run count); its runs are generated when an export reads them,
+ * one UTC day at a time, each day from its own seed, so that an export run (one day partition) can read
+ * its day, and resume inside it after a restart, without generating the rest of the project.
+ *
+ * The `count` runs of a project are shared out between its days in proportion to the part of each day the
+ * range covers (whole runs, the total exact). Tests count what an export must have written with
+ * `projectRuns` over the same range, the one function the export itself reads through.
+ */
+import { createHash } from "node:crypto";
+import { generateRuns, type GeneratedRun } from "./generator";
+import { dayPartitions } from "./layout";
+
+export interface TracingProject {
+    /** The project's id (the exports' `session_id`). */
+    session_id: string;
+    /** The workspace that owns it; absent: every workspace sees it (a convenience of the emulator). */
+    tenant_id?: string;
+    seed: number;
+    /** ISO timestamps: runs start in [start, end). */
+    start: string;
+    end: string;
+    count: number;
+}
+
+export type TracingProjectInput = Partial<Pick<TracingProject, "session_id" | "tenant_id" | "seed">> & Pick<TracingProject, "start" | "end" | "count">;
+
+/**
+ * A project from what an admin call or the command line gave. Seed 1 when absent; the id, when absent,
+ * is derived from the recipe, so the same command line gives the same project id on every start.
+ */
+export function makeProject(p: TracingProjectInput): TracingProject {
+    if (!(Date.parse(p.start) < Date.parse(p.end))) throw new RangeError("a tracing project needs start < end (ISO timestamps)");
+    if (!Number.isInteger(p.count) || p.count < 0) throw new RangeError("a tracing project needs a whole count >= 0");
+    const recipe = { tenant_id: p.tenant_id, seed: p.seed ?? 1, start: p.start, end: p.end, count: p.count };
+    return { session_id: p.session_id ?? uuidOf(JSON.stringify(recipe)), ...recipe };
+}
+
+/** A version-4-shaped uuid from a hash of `text`. */
+function uuidOf(text: string): string {
+    const h = createHash("sha256").update(text).digest("hex");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** How many runs each UTC day of the project holds. */
+export function dailyCounts(p: TracingProject): Array<{ dayStart: number; start: number; end: number; count: number }> {
+    const days = dayPartitions(p.start, p.end);
+    const total = Date.parse(p.end) - Date.parse(p.start);
+    let given = 0;
+    let covered = 0;
+    return days.map((d) => {
+        covered += d.end - d.start;
+        const upTo = Math.round((p.count * covered) / total);
+        const count = upTo - given;
+        given = upTo;
+        return { dayStart: Date.UTC(d.year, d.month - 1, d.day), start: d.start, end: d.end, count };
+    });
+}
+
+/**
+ * The project's runs that start in [from, to) (epoch ms), as a workspace reads them: in start-time order
+ * within each day, days in order. `skip` leaves out that many of them first (a run's resume cursor).
+ */
+export function* projectRuns(p: TracingProject, tenantId: string, from: number, to: number, skip = 0): Generator<GeneratedRun> {
+    for (const day of dailyCounts(p)) {
+        if (day.end <= from || day.start >= to || day.count === 0) continue;
+        const runs = generateRuns({
+            seed: (p.seed * 1_000_003 + day.dayStart / 86_400_000) >>> 0,
+            tenantId,
+            sessionId: p.session_id,
+            start: new Date(day.start).toISOString(),
+            end: new Date(day.end).toISOString(),
+            count: day.count,
+        });
+        for (const run of runs) {
+            const t = Date.parse(run.start_time);
+            if (t < from || t >= to) continue;
+            if (skip > 0) {
+                skip--;
+                continue;
+            }
+            yield run;
+        }
+    }
+}

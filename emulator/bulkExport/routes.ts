@@ -1,0 +1,62 @@
+/**
+ * Bulk-export routes (spec 4.3, and the real service's destination reads and PATCH, run reads and the
+ * spawned-runs list): parse with the strict request schemas of the shared wire contract, call the model,
+ * serialize. Creates answer 200, as the public description of the real service says. Lists are plain
+ * arrays, sliced only when `limit` or `offset` is given.
+ */
+import {
+    DestinationCreateRequestSchema,
+    DestinationUpdateRequestSchema,
+    ExportCreateRequestSchema,
+    ExportUpdateRequestSchema,
+} from "../../provider/api/schemas/bulkExport";
+import { invalidField, requireUuid } from "../errors";
+import { pagination, parse, type RequestContext, type Router } from "../http";
+import type { BulkExportModel } from "./model";
+import { publicView } from "./records";
+
+const BASE = "/api/v1/bulk-exports";
+
+export function bulkExportRoutes(router: Router, model: BulkExportModel): void {
+    const exportId = (c: RequestContext) => requireUuid(c.params.export_id, "export_id");
+    router
+        .on("POST", `${BASE}/destinations`, async (c) => ({
+            status: 200,
+            body: await model.createDestination(c.tenantId, parse(DestinationCreateRequestSchema, c.body, "body"), c.installation),
+        }))
+        .on("GET", `${BASE}/destinations`, (c) => ({ status: 200, body: page(c, model.listDestinations(c.tenantId)) }))
+        .on("GET", `${BASE}/destinations/{destination_id}`, (c) => ({
+            status: 200,
+            body: publicView(model.destination(c.tenantId, requireUuid(c.params.destination_id, "destination_id"))),
+        }))
+        .on("PATCH", `${BASE}/destinations/{destination_id}`, async (c) => {
+            const id = requireUuid(c.params.destination_id, "destination_id");
+            const { credentials } = parse(DestinationUpdateRequestSchema, c.body, "body");
+            return { status: 200, body: await model.rotateCredentials(c.tenantId, id, credentials) };
+        })
+        .on("GET", `${BASE}/runs`, (c) => {
+            const source = c.query.get("source_bulk_export_id");
+            if (!source) throw invalidField(["query", "source_bulk_export_id"], "Field required", "missing");
+            return { status: 200, body: page(c, model.spawnedRuns(c.tenantId, requireUuid(source, "source_bulk_export_id"))) };
+        })
+        .on("POST", BASE, (c) => ({ status: 200, body: model.createExport(c.tenantId, parse(ExportCreateRequestSchema, c.body, "body")) }))
+        .on("GET", BASE, (c) => ({ status: 200, body: page(c, model.listExports(c.tenantId)) }))
+        .on("GET", `${BASE}/{export_id}`, (c) => ({ status: 200, body: publicView(model.export(c.tenantId, exportId(c))) }))
+        .on("PATCH", `${BASE}/{export_id}`, (c) => {
+            const id = exportId(c);
+            parse(ExportUpdateRequestSchema, c.body, "body");
+            return { status: 200, body: model.cancelExport(c.tenantId, id) };
+        })
+        .on("GET", `${BASE}/{export_id}/runs`, (c) => ({ status: 200, body: page(c, model.listRuns(c.tenantId, exportId(c))) }))
+        .on("GET", `${BASE}/{export_id}/runs/{run_id}`, (c) => ({
+            status: 200,
+            body: model.run(c.tenantId, exportId(c), requireUuid(c.params.run_id, "run_id")),
+        }));
+}
+
+/** `limit`/`offset` when the client sends them; the whole list otherwise. */
+function page<T>(c: RequestContext, items: T[]): T[] {
+    if (!c.query.has("limit") && !c.query.has("offset")) return items;
+    const { limit, offset } = pagination(c.query);
+    return items.slice(offset, offset + limit);
+}
