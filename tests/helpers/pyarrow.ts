@@ -39,9 +39,9 @@ export function pythonPath(): string {
 
 /**
  * Reads a Parquet file (a path, or the bytes of one) with pyarrow. `rows` limits how many rows come back
- * (default all). Rejects with pyarrow's own message when it cannot read the file.
+ * (default all); `columns` reads only those. Rejects with pyarrow's own message when it cannot read the file.
  */
-export async function readParquet(file: string | Uint8Array, opts: { rows?: number } = {}): Promise<ParquetContents> {
+export async function readParquet(file: string | Uint8Array, opts: { rows?: number; columns?: string[] } = {}): Promise<ParquetContents> {
     let dir: string | undefined;
     let path = file as string;
     if (typeof file !== "string") {
@@ -51,7 +51,7 @@ export async function readParquet(file: string | Uint8Array, opts: { rows?: numb
     }
     try {
         const script = join(__dirname, "read_parquet.py");
-        const { stdout } = await run(pythonPath(), [script, path, "--rows", String(opts.rows ?? -1)], { maxBuffer: 1 << 30 });
+        const { stdout } = await run(pythonPath(), [script, path, "--rows", String(opts.rows ?? -1), ...(opts.columns ? ["--columns", opts.columns.join(",")] : [])], { maxBuffer: 1 << 30 });
         return JSON.parse(stdout) as ParquetContents;
     } catch (e) {
         const err = e as Error & { stderr?: string };

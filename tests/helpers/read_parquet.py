@@ -1,7 +1,7 @@
 """Independent reader of the Parquet files the emulator writes (run by tests/helpers/pyarrow.ts in the
 virtualenv of scripts/setup-bulk-export.sh).
 
-Usage: read_parquet.py FILE [--rows N]. Prints one JSON object: the Arrow schema as text, the row count,
+Usage: read_parquet.py FILE [--rows N] [--columns a,b]. Prints one JSON object: the Arrow schema as text, the row count,
 the number of row groups, each column's Arrow type, Parquet physical/logical type and codec, and the first N rows
 (all when N is -1) with timestamps as ISO strings carrying microseconds. A file pyarrow cannot read makes it
 exit non-zero with pyarrow's message on stderr.
@@ -31,9 +31,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("file")
     parser.add_argument("--rows", type=int, default=-1)
+    parser.add_argument("--columns", default=None)
     args = parser.parse_args()
     f = pq.ParquetFile(args.file)
-    table = f.read()
+    table = f.read(columns=args.columns.split(",") if args.columns else None)
     parquet_schema = f.schema
     # The first Parquet leaf of each top-level field (a list column's leaf is `<name>.list.element`).
     leaves = {}

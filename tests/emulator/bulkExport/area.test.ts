@@ -10,27 +10,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { matches, parseFilter } from "../../../provider/api/filter";
 import { BadRequestError, NotFoundError, ValidationFailedError } from "../../../provider/api/errors";
-import { isFinalExportStatus, type BulkExportRecord, type DestinationCreateRequest } from "../../../provider/api/schemas/bulkExport";
+import type { DestinationCreateRequest } from "../../../provider/api/schemas/bulkExport";
 import type { BulkExportClient } from "../../../provider/api/bulkExport";
 import { projectRuns } from "../../../emulator/bulkExport/projects";
 import { TEST_TENANT, admin, bulkExportClient, rejection, sleep, startTestEmulator, type Emulator } from "../../helpers/emulator";
 import { startMinio, type MinioServer, type S3Credentials } from "../../helpers/minio";
 import { readParquet } from "../../helpers/pyarrow";
+import { settle } from "../../helpers/bulkExport";
 
 const PROJECT = { session_id: "55555555-0000-4000-8000-00000000000a", seed: 3, start: "2026-11-01T00:00:00Z", end: "2026-11-04T00:00:00Z", count: 3_000 };
 
 const creds = (c: S3Credentials) => ({ access_key_id: c.accessKeyId, secret_access_key: c.secretAccessKey });
-
-/** Waits until the export is final (or `until` says so); returns it. */
-export async function settle(be: BulkExportClient, id: string, until = (e: BulkExportRecord) => isFinalExportStatus(e.status), ms = 30_000): Promise<BulkExportRecord> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-        const e = await be.getExport(id);
-        if (until(e)) return e;
-        if (Date.now() > deadline) throw new Error(`export ${id} still ${e.status} after ${ms} ms`);
-        await sleep(50);
-    }
-}
 
 /** Every row pyarrow reads under a key prefix of the bucket. */
 async function rowsUnder(minio: MinioServer, prefix: string): Promise<Array<Record<string, unknown>>> {
