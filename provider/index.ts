@@ -1,5 +1,6 @@
 /**
- * pulumi-langsmith: Pulumi resources for LangSmith Deployment (control plane).
+ * pulumi-langsmith: Pulumi resources for LangSmith: Deployment (control plane), and the bulk export of
+ * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -11,6 +12,7 @@
  * });
  * ```
  */
+import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "./impl/bulkExport";
 import { deploymentProvider } from "./impl/deployment";
 
 export {
@@ -22,10 +24,17 @@ export {
     type DeploymentTimeouts,
 } from "./resources/deployment";
 export type { DeploymentInputs, DeploymentOutputs } from "./impl/deployment";
+export { ExportDestination, type ExportDestinationArgs, type ExportDestinationConfig, type ExportDestinationCredentials } from "./resources/exportDestination";
+export { ScheduledExport, type ScheduledExportArgs } from "./resources/scheduledExport";
+export { BulkExport, type BulkExportArgs, type BulkExportTimeouts } from "./resources/bulkExport";
+export type { ExportArgs } from "./resources/exports";
 export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ServiceConfig } from "./config";
 export * as api from "./api";
 
 /** The raw dynamic providers (what the resource classes forward to), for direct tests. */
 export const providers = {
     deployment: deploymentProvider,
+    exportDestination: exportDestinationProvider,
+    scheduledExport: scheduledExportProvider,
+    bulkExport: bulkExportProvider,
 };

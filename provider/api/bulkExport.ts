@@ -10,7 +10,7 @@
  * Creates answer 200 (the public description) or 201: both are accepted.
  */
 import { HttpClient, path } from "./client";
-import { NotFoundError } from "./errors";
+import { ApiError, NotFoundError } from "./errors";
 import { createOnce, createdSince } from "./reconcile";
 import {
     DestinationListSchema,
@@ -80,6 +80,22 @@ export class BulkExportClient {
     async updateDestinationCredentials(id: string, body: DestinationUpdateRequest): Promise<Destination> {
         const secrets = [body.credentials.secret_access_key, body.credentials.session_token].filter((s): s is string => !!s);
         return (await this.http.request("PATCH", path`/api/v1/bulk-exports/destinations/${id}`, { body, schema: DestinationSchema, secrets, deadline: this.deadline })).data;
+    }
+
+    /**
+     * DELETE of a destination, which the spec does not list (newer material mentions one, refused while
+     * an export uses it). Answers what happened: deleted, already gone (404), or not offered by this
+     * service (405, 501). Other refusals are thrown.
+     */
+    async deleteDestination(id: string): Promise<"deleted" | "gone" | "unsupported"> {
+        try {
+            await this.http.request("DELETE", path`/api/v1/bulk-exports/destinations/${id}`, { expect: [200, 202, 204], deadline: this.deadline });
+            return "deleted";
+        } catch (e) {
+            if (e instanceof NotFoundError) return "gone";
+            if (e instanceof ApiError && (e.status === 405 || e.status === 501)) return "unsupported";
+            throw e;
+        }
     }
 
     // ---- exports ----

@@ -6,6 +6,7 @@
  * serialized providers call `require("pulumi-langsmith/impl").deployment.check(...)`: never remove them.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "./bulkExport";
 import { deploymentProvider } from "./deployment";
 import { configure } from "./runtime";
 
@@ -15,6 +16,9 @@ export { deploymentProvider as deployment } from "./deployment";
 /** The dynamic providers by resource type name, as the forwarders name them. */
 const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = {
     deployment: deploymentProvider,
+    exportDestination: exportDestinationProvider,
+    scheduledExport: scheduledExportProvider,
+    bulkExport: bulkExportProvider,
 };
 
 /** Calls `method` of the provider of `type`; `configure` is shared by every type. */

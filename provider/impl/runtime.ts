@@ -1,7 +1,8 @@
 /**
  * What every resource implementation shares at run time inside the provider process: the stack config
- * handed to `configure()`, and one API client per service configuration (so one connection pool).
+ * handed to `configure()`, and one client per API and service configuration (so one connection pool each).
  */
+import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { HttpClient, type HttpClientOptions } from "../api/client";
 import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
@@ -22,6 +23,7 @@ let clientOverrides: Partial<HttpClientOptions> = {};
 export function setClientOverrides(o: Partial<HttpClientOptions>): void {
     clientOverrides = o;
     clients.clear();
+    bulkClients.clear();
 }
 
 const clients = new Map<string, ControlPlaneClient>();
@@ -34,6 +36,20 @@ export function controlPlaneClient(cfg: ServiceConfig = serviceConfig()): Contro
             new HttpClient({ baseUrl: cfg.controlPlaneUrl, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, ...clientOverrides }),
         );
         clients.set(key, c);
+    }
+    return c;
+}
+
+const bulkClients = new Map<string, BulkExportClient>();
+/** One bulk-export client per tracing-API endpoint and credentials (`X-API-Key`, spec 5). */
+export function bulkExportClient(cfg: ServiceConfig = serviceConfig()): BulkExportClient {
+    const key = JSON.stringify([cfg.endpoint, cfg.workspaceId, cfg.apiKey]);
+    let c = bulkClients.get(key);
+    if (!c) {
+        c = new BulkExportClient(
+            new HttpClient({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, apiKeyHeader: "X-API-Key", ...clientOverrides }),
+        );
+        bulkClients.set(key, c);
     }
     return c;
 }

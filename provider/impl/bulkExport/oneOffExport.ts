@@ -1,0 +1,136 @@
+/**
+ * The BulkExport (one-off) dynamic provider. An export cannot be edited, so any change to what it exports
+ * replaces it: the old one is cancelled first when it still runs (`deleteBeforeReplace`, so two exports
+ * never write the same range at once), then the new one is created. `create` waits for `Completed`
+ * unless `waitForCompletion` is false; a `Failed` or `TimedOut` export fails the `up` with each failed
+ * run's errors (`retry_N`) and stays in the stack, as does one still running when `timeouts.create`
+ * ends: the next `up` waits again, or, for a failed one, replaces it. `delete` cancels it if not final.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { BulkExportClient } from "../../api/bulkExport";
+import { PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
+import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun } from "../../api/schemas/bulkExport";
+import { diffByTable, type DiffRow } from "../common/compare";
+import { ResourceInitError, messageOf } from "../common/initError";
+import { bulkExportClient, configure } from "../runtime";
+import { checkBulkExport } from "./check";
+import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, type BulkExportInputs, type BulkExportOutputs } from "./types";
+import { explain, exportInputsFromService, exportRequest } from "./wire";
+
+export const BULK_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
+    replaceOn: (["destinationId", "sessionId", "startTime", "endTime", "filter", "exportFields", "formatVersion", "compression"] as const).map(
+        (k): DiffRow => [k, (i) => (k === "formatVersion" ? (i[k] ?? "v1") : i[k])],
+    ),
+    updateOn: [
+        ["waitForCompletion", (i) => i.waitForCompletion ?? true],
+        ["timeouts", (i) => i.timeouts],
+    ],
+};
+
+/** Statuses after which the export is re-created by the next `up`. */
+const REDO = ["Failed", "Cancelled", "TimedOut"];
+
+export interface BulkExportProviderOptions {
+    client?: () => BulkExportClient;
+    /** Delay before the next read while waiting (default: 0.5 s for 10 reads, then growing to 30 s). */
+    pollMs?: (attempt: number) => number;
+}
+
+export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pulumi.dynamic.ResourceProvider {
+    const client = o.client ?? (() => bulkExportClient());
+    const pollMs = o.pollMs ?? ((n: number) => (n < 10 ? 500 : Math.min(30_000, 500 * 1.3 ** (n - 10))));
+
+    async function outputs(be: BulkExportClient, inputs: BulkExportInputs, e: BulkExportRecord): Promise<BulkExportOutputs> {
+        const runs = await be.listExportRuns(e.id);
+        return {
+            ...inputs,
+            schemaVersion: SCHEMA_VERSION,
+            status: e.status,
+            rowsWritten: runs.reduce((n, r) => n + (r.metadata?.result?.rows_written ?? 0), 0),
+            filesWritten: runs.reduce((n, r) => n + (r.metadata?.result?.exported_files?.length ?? 0), 0),
+            finishedAt: e.finished_at ?? null,
+        };
+    }
+
+    /** Waits for a final status (when asked); any failure keeps the export in the stack with what is known. */
+    async function settle(be: BulkExportClient, inputs: BulkExportInputs, e: BulkExportRecord, timeoutS: number, rawProvider: unknown): Promise<BulkExportOutputs> {
+        try {
+            if (inputs.waitForCompletion === false || isFinalExportStatus(e.status)) return finished(await outputs(be, inputs, e), be, e);
+            const done = await pollUntil(() => be.getExport(e.id), { done: ["Completed"], failed: REDO }, { timeoutMs: timeoutS * 1000, interval: (_s, n) => pollMs(n) });
+            return await outputs(be, inputs, done);
+        } catch (err) {
+            const last = err instanceof PollFailedError || err instanceof PollTimeoutError ? ((err.value as BulkExportRecord | undefined) ?? e) : e;
+            const outs = await outputs(be, inputs, last).catch(() => ({ ...inputs, schemaVersion: SCHEMA_VERSION, status: last.status, rowsWritten: 0, filesWritten: 0, finishedAt: null }));
+            throw new ResourceInitError(await failureMessage(be, last, err, timeoutS), e.id, { ...outs, __provider: rawProvider });
+        }
+    }
+
+    /** An export already final when first seen: Completed is success, anything else the failure of settle. */
+    async function finished(outs: BulkExportOutputs, be: BulkExportClient, e: BulkExportRecord): Promise<BulkExportOutputs> {
+        if (!isFinalExportStatus(e.status) || sameStatus(e.status, "Completed") || outs.waitForCompletion === false) return outs;
+        throw new PollFailedError(e.status, e, `export ${e.id} is ${e.status}`);
+    }
+
+    return {
+        async configure(req) {
+            configure(req);
+        },
+        async check(_olds, news) {
+            return checkBulkExport(news);
+        },
+        async diff(_id, olds, news) {
+            const { changes, replaces } = diffByTable(BULK_EXPORT_DIFF, olds, news);
+            // A failed, cancelled or timed-out export is made again; one not seen to the end is waited on.
+            const redo = REDO.some((s) => sameStatus(olds.status as string, s));
+            const unsettled = !isFinalExportStatus(olds.status as string) && news.waitForCompletion !== false;
+            if (redo && !replaces.length) replaces.push("status");
+            return { changes: changes || redo || unsettled, replaces, deleteBeforeReplace: true };
+        },
+        async create(raw) {
+            const inputs = raw as unknown as BulkExportInputs;
+            const timeoutS = inputs.timeouts?.create ?? DEFAULT_EXPORT_TIMEOUTS.create;
+            const be = client().withDeadline(Date.now() + timeoutS * 1000);
+            const { export: e } = await be.createExport(exportRequest(inputs, { endTime: inputs.endTime })).catch((err) => {
+                throw explain(err);
+            });
+            return { id: e.id, outs: await settle(be, inputs, e, timeoutS, raw.__provider) };
+        },
+        async read(id, props) {
+            const be = client();
+            const e = await be.tryGetExport(id);
+            if (!e) return {};
+            const recorded = (props ?? {}) as unknown as BulkExportOutputs;
+            const inputs = { ...exportInputsFromService(e, recorded), endTime: recorded.endTime, waitForCompletion: recorded.waitForCompletion, timeouts: recorded.timeouts } as BulkExportInputs;
+            return { id, props: await outputs(be, inputs, e), inputs: JSON.parse(JSON.stringify(inputs)) };
+        },
+        async update(id, _olds, newsRaw) {
+            const news = newsRaw as unknown as BulkExportInputs;
+            const timeoutS = news.timeouts?.update ?? DEFAULT_EXPORT_TIMEOUTS.update;
+            const be = client().withDeadline(Date.now() + timeoutS * 1000);
+            return { outs: await settle(be, news, await be.getExport(id), timeoutS, newsRaw.__provider) };
+        },
+        async delete(id) {
+            const be = client();
+            const e = await be.tryGetExport(id);
+            if (!e || isFinalExportStatus(e.status)) return;
+            await be.cancelExport(id).catch((err) => {
+                if (!(err instanceof Error && /cannot be cancelled/.test(err.message))) throw explain(err);
+            });
+        },
+    };
+}
+
+/** What failed, with each failed run's errors (`retry_N`), or how long was waited. */
+async function failureMessage(be: BulkExportClient, e: BulkExportRecord, err: unknown, timeoutS: number): Promise<string> {
+    const what = `bulk export ${e.id}`;
+    if (err instanceof PollTimeoutError) {
+        return `timed out after ${timeoutS}s waiting for ${what} to complete; last status ${err.lastStatus ?? e.status}. It is kept in the stack: run \`pulumi up\` again to keep waiting (raise timeouts.create to wait longer), or set waitForCompletion: false.`;
+    }
+    if (!(err instanceof PollFailedError)) return `${messageOf(err)} (${what} is kept in the stack)`;
+    const runs: ExportRun[] = await be.listExportRuns(e.id).catch(() => []);
+    const failed = runs.filter((r) => !sameStatus(r.status, "Completed") && Object.keys(r.errors ?? {}).length);
+    const detail = failed.map((r) => `run ${r.id} (${r.start_time ?? "?"} to ${r.end_time ?? "?"}) ${r.status}: ${Object.entries(r.errors ?? {}).map(([k, v]) => `${k}: ${String(v)}`).join("; ")}`);
+    return `${what} ended ${err.status}${detail.length ? `: ${detail.join(" | ")}` : ""}. It is kept in the stack; fix the cause and run \`pulumi up\` again to export again.`;
+}
+
+export const bulkExportProvider = createBulkExportProvider();

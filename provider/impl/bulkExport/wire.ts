@@ -1,0 +1,111 @@
+/**
+ * Between the bulk-export resources and the wire (spec 2.7, 2.8; real-service notes 4): request bodies
+ * from inputs, inputs from what the service answers (for refresh), and service errors made actionable
+ * (the four destination-creation errors with what to fix, fields an older installation does not know
+ * with the version that brings them).
+ */
+import { ApiError, BadRequestError, ValidationFailedError } from "../../api/errors";
+import type { BulkExportRecord, Destination, DestinationCreateRequest, ExportCreateRequest } from "../../api/schemas/bulkExport";
+import { prune } from "../common/compare";
+import { messageOf } from "../common/initError";
+import type { DestinationConfigInputs, DestinationCredentialsInputs, ExportDestinationInputs, ExportInputs } from "./types";
+
+export function destinationRequest(i: ExportDestinationInputs): DestinationCreateRequest {
+    return {
+        destination_type: "s3",
+        display_name: i.displayName,
+        config: configRequest(i.config),
+        credentials: i.credentials ? credentialsRequest(i.credentials) : undefined,
+    };
+}
+
+function configRequest(c: DestinationConfigInputs): DestinationCreateRequest["config"] {
+    return prune({
+        bucket_name: c.bucketName,
+        prefix: c.prefix ?? "",
+        region: c.region,
+        endpoint_url: c.endpointUrl,
+        include_bucket_in_prefix: c.includeBucketInPrefix ?? false,
+        config_kwargs_s3: c.addressingStyle ? { addressing_style: c.addressingStyle } : undefined,
+    });
+}
+
+export function credentialsRequest(c: DestinationCredentialsInputs): { access_key_id: string; secret_access_key: string; session_token?: string } {
+    return prune({ access_key_id: c.accessKeyId, secret_access_key: c.secretAccessKey, session_token: c.sessionToken });
+}
+
+/** The destination's config as inputs (refresh sees changes made elsewhere). */
+export function configFromService(d: Destination): DestinationConfigInputs {
+    const c = d.config;
+    return prune({
+        bucketName: c.bucket_name ?? "",
+        prefix: c.prefix ?? "",
+        region: c.region ?? undefined,
+        endpointUrl: c.endpoint_url ?? undefined,
+        includeBucketInPrefix: c.include_bucket_in_prefix ?? false,
+        addressingStyle: c.config_kwargs_s3?.addressing_style ?? undefined,
+    }) as DestinationConfigInputs;
+}
+
+/** The export body; `start` overrides startTime (a re-created schedule resumes where the old one ended). */
+export function exportRequest(i: ExportInputs, extra: { endTime?: string; intervalHours?: number; start?: string }): ExportCreateRequest {
+    return prune({
+        bulk_export_destination_id: i.destinationId,
+        session_id: i.sessionId,
+        start_time: extra.start ?? i.startTime,
+        end_time: extra.endTime,
+        interval_hours: extra.intervalHours,
+        filter: i.filter,
+        export_fields: i.exportFields,
+        format_version: i.formatVersion,
+        compression: i.compression,
+    }) as ExportCreateRequest;
+}
+
+/** Inputs as the export on the service says (refresh); `startTime` is the program's (a resumed schedule starts later). */
+export function exportInputsFromService(e: BulkExportRecord, recorded: ExportInputs): ExportInputs {
+    return prune({
+        ...recorded,
+        destinationId: e.bulk_export_destination_id,
+        sessionId: e.session_id,
+        filter: e.filter ?? undefined,
+        exportFields: e.export_fields ?? undefined,
+        formatVersion: (e.format_version ?? "v1") as ExportInputs["formatVersion"],
+        compression: recorded.compression === undefined ? undefined : ((e.compression ?? undefined) as ExportInputs["compression"]),
+    });
+}
+
+const DESTINATION_HINTS: Array<[RegExp, string]> = [
+    [/Access denied/i, "check credentials.accessKeyId/secretAccessKey and that their policy allows writing objects (s3:PutObject) under config.prefix of config.bucketName"],
+    [/Bucket is not valid/i, "check that config.bucketName exists (in config.region) and accepts writes from these credentials"],
+    [/Key ID you provided does not exist/i, "credentials.accessKeyId is not a key of this storage account: copy it again, or create a new access key"],
+    [/Invalid endpoint/i, "config.endpointUrl must be the URL of an S3-compatible server; omit it for AWS S3"],
+];
+
+/** Fields older self-hosted installations do not know (spec 9), and the versions that bring them. */
+const FIELD_VERSIONS: Record<string, string> = {
+    session_token: "packaging 0.10.34 / application 0.10.91",
+    interval_hours: "packaging 0.10.42 / application 0.10.109 (scheduled exports)",
+    export_fields: "packaging 0.12.11 / application 0.12.42",
+};
+
+/** The service's error with what to do about it appended, when we know; other errors as they are. */
+export function explain(e: unknown): Error {
+    if (!(e instanceof ApiError)) return e instanceof Error ? e : new Error(messageOf(e));
+    if (e instanceof BadRequestError) {
+        const hint = DESTINATION_HINTS.find(([re]) => re.test(e.detail));
+        if (hint) return withMessage(e, `${e.message}. To fix: ${hint[1]}.`);
+    }
+    if (e instanceof ValidationFailedError && /Extra inputs are not permitted|extra_forbidden/.test(e.detail)) {
+        const field = Object.keys(FIELD_VERSIONS).find((f) => e.detail.includes(f));
+        if (field) {
+            return withMessage(e, `${e.message}. This installation does not know ${field}: it needs LangSmith self-hosted ${FIELD_VERSIONS[field]} or later; upgrade it, or do without ${field}.`);
+        }
+    }
+    return e;
+}
+
+function withMessage(e: Error, message: string): Error {
+    e.message = message;
+    return e;
+}

@@ -1,0 +1,220 @@
+/**
+ * The bulk-export resources' providers (ExportDestination, ScheduledExport, BulkExport) against the
+ * emulator over HTTP, writing into a real MinIO: create, rotate, re-create a schedule without gap or
+ * overlap, notice an export cancelled outside Pulumi, wait for and fail a one-off export with its runs'
+ * errors, and make the service's errors actionable.
+ */
+import assert from "node:assert/strict";
+import { ResourceInitError } from "../../../provider/impl/common/initError";
+import { createBulkExportProvider, createExportDestinationProvider, createScheduledExportProvider } from "../../../provider/impl/bulkExport";
+import type { ScheduledExportOutputs } from "../../../provider/impl/bulkExport";
+import { admin, bulkExportClient, rejection, sleep, startTestEmulator, type Emulator } from "../../helpers/emulator";
+import { startMinio, type MinioServer } from "../../helpers/minio";
+
+const PROJECT = { session_id: "55555555-0000-4000-8000-0000000000c1", seed: 5, start: "2026-10-01T00:00:00Z", end: "2026-12-31T00:00:00Z", count: 20_000 };
+const HOUR = 3_600_000;
+
+describe("provider: bulk-export resources against the emulator and MinIO", function () {
+    this.timeout(120_000);
+    let minio: MinioServer;
+    let em: Emulator;
+    const client = () => bulkExportClient(em);
+    const destinations = () => createExportDestinationProvider({ client });
+    const scheduled = () => createScheduledExportProvider({ client });
+    const oneOff = () => createBulkExportProvider({ client, pollMs: () => 50 });
+
+    const destinationInputs = (prefix: string, user = () => minio.users.writeDelete) => ({
+        displayName: `dest ${prefix}`,
+        config: { bucketName: "exports", prefix, endpointUrl: minio.endpoint, includeBucketInPrefix: false },
+        credentials: { accessKeyId: user().accessKeyId, secretAccessKey: user().secretAccessKey },
+    });
+    const newDestination = async (prefix: string) => (await destinations().create(destinationInputs(prefix))).id;
+
+    before(async () => {
+        minio = await startMinio();
+        em = await startTestEmulator({ bulkExport: { projects: [PROJECT] } });
+    });
+    after(async () => {
+        await em?.close();
+        await minio?.stop();
+    });
+    afterEach(async () => {
+        await admin(em, "DELETE", "/bulk-exports/failure-rules");
+        await admin(em, "PUT", "/bulk-exports/limits", { paused: false });
+    });
+
+    describe("ExportDestination", () => {
+        it("create, then a credentials change rotates them in place (same id, PATCH), and delete leaves the stack quietly", async () => {
+            const p = destinations();
+            const inputs = destinationInputs("rotate");
+            const { id, outs } = await p.create(inputs);
+            assert.deepEqual(outs.credentialsKeys, ["access_key_id", "secret_access_key"]);
+            const next = { ...inputs, credentials: { accessKeyId: minio.users.writeOnly.accessKeyId, secretAccessKey: minio.users.writeOnly.secretAccessKey } };
+            const diff = await p.diff!(id, outs, next);
+            assert.equal(diff.changes, true);
+            assert.deepEqual(diff.replaces, []);
+            await admin(em, "DELETE", "/requests");
+            await p.update!(id, outs, next);
+            const log: Array<{ method: string; path: string }> = await admin(em, "GET", "/requests");
+            assert.deepEqual(log.filter((r) => !r.path.startsWith("/__admin")).map((r) => `${r.method} ${r.path}`), [`PATCH /api/v1/bulk-exports/destinations/${id}`]);
+            assert.equal((await p.read!(id, outs)).id, id);
+            await p.delete!(id, outs);
+        });
+
+        it("a config or displayName change replaces; keys to environment credentials replaces", async () => {
+            const p = destinations();
+            const olds = destinationInputs("same");
+            assert.deepEqual((await p.diff!("x", olds, { ...olds, config: { ...olds.config, prefix: "other" } })).replaces, ["config.prefix"]);
+            assert.deepEqual((await p.diff!("x", olds, { ...olds, displayName: "renamed" })).replaces, ["displayName"]);
+            assert.deepEqual((await p.diff!("x", olds, { ...olds, credentials: undefined })).replaces, ["credentials"]);
+            assert.equal((await p.diff!("x", olds, { ...olds })).changes, false);
+        });
+
+        it("a refused destination says what the service said and what to fix, without the secret", async () => {
+            const e = await rejection(() => destinations().create(destinationInputs("denied", () => minio.users.noAccess)));
+            assert.match(e.message, /Access denied/);
+            assert.match(e.message, /To fix: check credentials\.accessKeyId\/secretAccessKey/);
+            assert.ok(!e.message.includes(minio.users.noAccess.secretAccessKey));
+        });
+    });
+
+    describe("ScheduledExport", () => {
+        const scheduleInputs = (destinationId: string, startTime: string) => ({
+            destinationId,
+            sessionId: PROJECT.session_id,
+            startTime,
+            intervalHours: 6,
+            formatVersion: "v1",
+            cancelSpawnedOnDelete: false,
+        });
+        /** Every window spawned by any of these exports, sorted. */
+        const windows = async (exportIds: string[]) =>
+            (await client().listExports())
+                .filter((e) => exportIds.includes(e.source_bulk_export_id ?? ""))
+                .map((e) => [Date.parse(e.start_time), Date.parse(e.end_time!)] as const)
+                .sort((a, b) => a[0] - b[0]);
+
+        it("a filter change cancels the export and starts a new one where the old one's last window ended: every window once, no gap", async () => {
+            const p = scheduled();
+            const destinationId = await newDestination("sched");
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 20 * HOUR).toISOString();
+            const inputs = scheduleInputs(destinationId, start);
+            const created = await p.create(inputs);
+            await sleep(300);
+            const outs = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
+            assert.equal(outs.exportId, created.id);
+            assert.equal(outs.spawnedCount, 3, "20 hours at 6 per window: three whole windows");
+            const news = { ...inputs, filter: 'eq(run_type, "llm")' };
+            const diff = await p.diff!(created.id, outs, news);
+            assert.deepEqual([diff.changes, diff.replaces], [true, []]);
+            const { outs: after } = await p.update!(created.id, outs, news);
+            assert.notEqual(after.exportId, created.id);
+            assert.deepEqual(after.previousExportIds, [created.id]);
+            assert.equal(after.effectiveStartTime, new Date(Date.parse(start) + 18 * HOUR).toISOString());
+            assert.equal((await client().getExport(created.id)).status, "Cancelled");
+            assert.equal((await client().getExport(after.exportId)).filter, news.filter);
+            await admin(em, "POST", "/clock/advance", { ms: 12 * HOUR });
+            await sleep(300);
+            const all = await windows([created.id, after.exportId]);
+            assert.equal(all.length, 5);
+            for (let i = 1; i < all.length; i++) assert.equal(all[i][0], all[i - 1][1], `window ${i} does not start where ${i - 1} ended`);
+            assert.equal(all[0][0], Date.parse(start));
+            await p.delete!(created.id, after);
+        });
+
+        it("refresh notices an export cancelled outside Pulumi; the next up re-creates it after the covered windows", async () => {
+            const p = scheduled();
+            const destinationId = await newDestination("outside");
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 13 * HOUR).toISOString();
+            const inputs = scheduleInputs(destinationId, start);
+            const created = await p.create(inputs);
+            await sleep(300);
+            await client().cancelExport(created.id);
+            const refreshed = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
+            assert.equal(refreshed.status, "Cancelled");
+            const diff = await p.diff!(created.id, refreshed, inputs);
+            assert.equal(diff.changes, true);
+            const { outs } = await p.update!(created.id, refreshed, inputs);
+            assert.equal(outs.status, "IntervalScheduled");
+            assert.equal(outs.effectiveStartTime, new Date(Date.parse(start) + 12 * HOUR).toISOString());
+            assert.equal((await p.diff!(created.id, outs, inputs)).changes, false);
+            await p.delete!(created.id, outs);
+        });
+
+        it("delete cancels the export; with cancelSpawnedOnDelete also its spawned exports that are not final", async () => {
+            const p = scheduled();
+            const destinationId = await newDestination("del");
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 24 * HOUR).toISOString();
+            const plain = await p.create(scheduleInputs(destinationId, start));
+            const eager = await p.create({ ...scheduleInputs(destinationId, start), cancelSpawnedOnDelete: true });
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: false, exportsPerWorkspace: 1 });
+            await sleep(100);
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
+            await p.delete!(plain.id, plain.outs);
+            await p.delete!(eager.id, eager.outs);
+            const children = async (id: string) => (await client().listExports()).filter((e) => e.source_bulk_export_id === id);
+            assert.equal((await client().getExport(plain.id)).status, "Cancelled");
+            assert.equal((await client().getExport(eager.id)).status, "Cancelled");
+            assert.ok((await children(plain.id)).some((e) => e.status !== "Cancelled"), "plain delete leaves spawned exports alone");
+            assert.ok((await children(eager.id)).length > 0);
+            assert.ok((await children(eager.id)).every((e) => e.status === "Cancelled" || e.status === "Completed"));
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: false, exportsPerWorkspace: 15 });
+        });
+    });
+
+    describe("BulkExport", () => {
+        const oneOffInputs = (destinationId: string, over: Record<string, unknown> = {}) => ({
+            destinationId,
+            sessionId: PROJECT.session_id,
+            startTime: "2026-11-01T00:00:00.000Z",
+            endTime: "2026-11-02T12:00:00.000Z",
+            formatVersion: "v1",
+            waitForCompletion: true,
+            ...over,
+        });
+
+        it("create waits for Completed and records rows and files", async () => {
+            const { id, outs } = await oneOff().create(oneOffInputs(await newDestination("one")));
+            assert.equal(outs.status, "Completed");
+            assert.ok(outs.rowsWritten > 0);
+            assert.equal(outs.filesWritten, 2);
+            assert.equal((await oneOff().diff!(id, outs, oneOffInputs(outs.destinationId))).changes, false);
+        });
+
+        it("a failed export fails create with each failed run's retry_N errors, stays in the stack, and the next up replaces it", async () => {
+            await admin(em, "POST", "/bulk-exports/failure-rules", { kind: "storage", times: 1 });
+            const inputs = oneOffInputs(await newDestination("fail"));
+            const e = await rejection(() => oneOff().create(inputs));
+            assert.ok(e instanceof ResourceInitError, String(e));
+            assert.match(e.message, /ended Failed: run .* Failed: retry_0: Storage error: Access Denied/);
+            assert.equal(e.properties.status, "Failed");
+            const diff = await oneOff().diff!(e.id, e.properties, inputs);
+            assert.equal(diff.changes, true);
+            assert.ok(diff.replaces!.length > 0);
+        });
+
+        it("a changed filter replaces, cancelling the old export first if it still runs", async () => {
+            const p = oneOff();
+            const inputs = oneOffInputs(await newDestination("replace"), { waitForCompletion: false });
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
+            const { id, outs } = await p.create(inputs);
+            const diff = await p.diff!(id, outs, { ...inputs, filter: 'eq(run_type, "tool")' });
+            assert.deepEqual([diff.replaces, diff.deleteBeforeReplace], [["filter"], true]);
+            await p.delete!(id, outs);
+            assert.equal((await client().getExport(id)).status, "Cancelled");
+        });
+    });
+
+    it("an older self-hosted installation: the error names the version that brings the field", async () => {
+        const old = await startTestEmulator({ bulkExport: { installation: "self-hosted", installationVersion: "0.10.50", projects: [PROJECT] } });
+        try {
+            const p = createExportDestinationProvider({ client: () => bulkExportClient(old) });
+            const inputs = destinationInputs("old");
+            const e = await rejection(() => p.create({ ...inputs, credentials: { ...inputs.credentials, sessionToken: "FwoGZXIvYXdzEXAMPLEsessionTOKEN0123456789" } }));
+            assert.match(e.message, /does not know session_token: it needs LangSmith self-hosted packaging 0\.10\.34 \/ application 0\.10\.91 or later/);
+        } finally {
+            await old.close();
+        }
+    });
+});
