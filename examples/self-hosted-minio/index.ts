@@ -1,0 +1,55 @@
+// Trace bulk export from a self-hosted LangSmith into an S3-compatible bucket (MinIO): a destination
+// whose credentials are Pulumi secrets, a scheduled export of one tracing project, and optionally a
+// one-off export of a past range. Every knob is stack config, so the same program serves the README and
+// the e2e tests:
+//   self-hosted-minio:endpointUrl      the S3-compatible server, e.g. http://127.0.0.1:9000     required
+//   self-hosted-minio:bucket           bucket name                                             required
+//   self-hosted-minio:prefix           key prefix inside the bucket              (default langsmith)
+//   self-hosted-minio:accessKeyId      storage access key id                                   required
+//   self-hosted-minio:secretAccessKey  storage secret key (set with --secret)                  required
+//   self-hosted-minio:sessionId        the tracing project's id (uuid)                         required
+//   self-hosted-minio:startTime        where the schedule begins (ISO 8601)                    required
+//   self-hosted-minio:intervalHours    hours per exported window                 (default 24)
+//   self-hosted-minio:filter           trace filter, e.g. eq(run_type, "llm")    (default: every run)
+//   self-hosted-minio:exportFields     JSON list of columns, e.g. ["id","name"]  (default: all)
+//   self-hosted-minio:oneOffEnd        also export [startTime, oneOffEnd) once   (default: no)
+import * as pulumi from "@pulumi/pulumi";
+import * as langsmith from "pulumi-langsmith";
+
+const config = new pulumi.Config();
+
+const destination = new langsmith.ExportDestination("bucket", {
+    displayName: `traces ${pulumi.getStack()}`,
+    config: {
+        bucketName: config.require("bucket"),
+        prefix: config.get("prefix") ?? "langsmith",
+        endpointUrl: config.require("endpointUrl"),
+        // MinIO and most S3-compatible servers address buckets by path.
+        addressingStyle: "path",
+        includeBucketInPrefix: config.getBoolean("includeBucketInPrefix") ?? false,
+    },
+    credentials: {
+        accessKeyId: config.require("accessKeyId"),
+        secretAccessKey: config.requireSecret("secretAccessKey"),
+    },
+});
+
+const common = {
+    destinationId: destination.id,
+    sessionId: config.require("sessionId"),
+    startTime: config.require("startTime"),
+    filter: config.get("filter"),
+    exportFields: config.getObject<string[]>("exportFields"),
+};
+
+const schedule = new langsmith.ScheduledExport("hourly", { ...common, intervalHours: config.getNumber("intervalHours") ?? 24 });
+
+const oneOffEnd = config.get("oneOffEnd");
+const backfill = oneOffEnd ? new langsmith.BulkExport("backfill", { ...common, endTime: oneOffEnd }) : undefined;
+
+export const destinationId = destination.id;
+export const exportId = schedule.exportId;
+export const scheduleStatus = schedule.status;
+export const effectiveStartTime = schedule.effectiveStartTime;
+export const backfillStatus = backfill?.status;
+export const backfillRows = backfill?.rowsWritten;
