@@ -10,7 +10,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, isAbsolute, join, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "../..");
 /** The passphrase of the local secrets provider (the stacks here hold nothing worth more). */
@@ -148,15 +148,18 @@ export function packPackage(): string {
 }
 
 /**
- * Copies `examples/<example>` (its program, tsconfig, Pulumi.yaml and package.json) into `dir` (default a
+ * Copies `examples/<example>` (or the program directory at an absolute path: its program, tsconfig,
+ * Pulumi.yaml and package.json) into `dir` (default a
  * new temporary directory) and installs the packed package there.
  */
 export function createProject(example = "quickstart", dir?: string): PulumiProject {
     const tgz = packPackage();
-    const target = dir ?? mkdtempSync(join(tmpdir(), `pulumi-langsmith-${example}-`));
+    // An absolute path is a program elsewhere (the benchmarks' own programs).
+    const source = isAbsolute(example) ? example : join(ROOT, "examples", example);
+    const target = dir ?? mkdtempSync(join(tmpdir(), `pulumi-langsmith-${basename(example)}-`));
     mkdirSync(target, { recursive: true });
-    for (const f of ["index.ts", "tsconfig.json", "Pulumi.yaml"]) cpSync(join(ROOT, "examples", example, f), join(target, f));
-    const pkg = JSON.parse(readFileSync(join(ROOT, "examples", example, "package.json"), "utf8"));
+    for (const f of ["index.ts", "tsconfig.json", "Pulumi.yaml"]) cpSync(join(source, f), join(target, f));
+    const pkg = JSON.parse(readFileSync(join(source, "package.json"), "utf8"));
     pkg.dependencies["pulumi-langsmith"] = `file:${tgz}`;
     writeFileSync(join(target, "package.json"), JSON.stringify(pkg, null, 2));
     execFileSync("npm", ["install", "--prefer-offline", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" });
