@@ -23,33 +23,27 @@ let clientOverrides: Partial<HttpClientOptions> = {};
 export function setClientOverrides(o: Partial<HttpClientOptions>): void {
     clientOverrides = o;
     clients.clear();
-    bulkClients.clear();
 }
 
-const clients = new Map<string, ControlPlaneClient>();
-/** One control-plane client (and so one connection pool) per service configuration. */
+/** Clients by API, base URL and credentials: one connection pool each. */
+const clients = new Map<string, unknown>();
+function cached<T>(key: unknown[], make: () => T): T {
+    const k = JSON.stringify(key);
+    if (!clients.has(k)) clients.set(k, make());
+    return clients.get(k) as T;
+}
+
+/** The control-plane client of a service configuration. */
 export function controlPlaneClient(cfg: ServiceConfig = serviceConfig()): ControlPlaneClient {
-    const key = JSON.stringify([cfg.controlPlaneUrl, cfg.workspaceId, cfg.apiKey]);
-    let c = clients.get(key);
-    if (!c) {
-        c = new ControlPlaneClient(
-            new HttpClient({ baseUrl: cfg.controlPlaneUrl, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, ...clientOverrides }),
-        );
-        clients.set(key, c);
-    }
-    return c;
+    return cached(["control plane", cfg.controlPlaneUrl, cfg.workspaceId, cfg.apiKey], () => {
+        return new ControlPlaneClient(new HttpClient({ baseUrl: cfg.controlPlaneUrl, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, ...clientOverrides }));
+    });
 }
 
-const bulkClients = new Map<string, BulkExportClient>();
-/** One bulk-export client per tracing-API endpoint and credentials (`X-API-Key`, spec 5). */
+/** The bulk-export client of a service configuration: the tracing API, `X-API-Key` (spec 5). */
 export function bulkExportClient(cfg: ServiceConfig = serviceConfig()): BulkExportClient {
-    const key = JSON.stringify([cfg.endpoint, cfg.workspaceId, cfg.apiKey]);
-    let c = bulkClients.get(key);
-    if (!c) {
-        c = new BulkExportClient(
-            new HttpClient({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, apiKeyHeader: "X-API-Key", ...clientOverrides }),
-        );
-        bulkClients.set(key, c);
-    }
-    return c;
+    return cached(["bulk export", cfg.endpoint, cfg.workspaceId, cfg.apiKey], () => {
+        const http = new HttpClient({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, apiKeyHeader: "X-API-Key", ...clientOverrides });
+        return new BulkExportClient(http);
+    });
 }
