@@ -4,9 +4,11 @@
  *   polling   waiting for DEPLOYED: lag and API calls, ours vs fixed 5 s and 60 s (bench/polling.ts)
  *   bytes     serialized __provider per resource (bench/providerSize.ts)
  *   ratelimit 30 creates at once through 30 s of 429s (bench/rateLimit.ts)
+ *   export    the emulator's bulk export over HTTP, 1 million runs into MinIO: rows/s, peak RSS (bench/emulatorExport.ts)
  *   preview   pulumi preview of 50 scheduled exports: wall time and API calls (bench/previewExports.ts)
  *   parquet   bulk export: 1 million generated runs as Parquet into MinIO, rows/s and peak RSS (bench/parquet.ts)
  */
+import { emulatorExportBench } from "./emulatorExport";
 import { parquetBench } from "./parquet";
 import { pollingBench } from "./polling";
 import { previewExportsBench } from "./previewExports";
@@ -18,6 +20,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
     bytes: providerSizeBench,
     ratelimit: rateLimitBench,
     parquet: parquetBench,
+    export: emulatorExportBench,
     preview: previewExportsBench,
 };
 
