@@ -13,11 +13,8 @@ export interface Area {
     reset(): void;
     /** Paths (without `/api-host`) this area answers 501 for. */
     readonly notEmulated?: readonly RegExp[];
+    /** Paths authenticated by the API key alone (no `X-Tenant-Id`). */
+    readonly tenantless?: readonly RegExp[];
     /** Stops the area's background work (the server calls it on close). */
     close?(): Promise<void>;
-}
-
-/** An area that exists in the spec but is not emulated yet: every path of it answers 501. */
-export function plannedArea(name: string, paths: readonly RegExp[]): Area {
-    return { name, register: () => undefined, reset: () => undefined, notEmulated: paths };
 }

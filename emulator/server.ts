@@ -1,6 +1,6 @@
 /**
  * The emulator's HTTP server: `startEmulator({port: 0})` from tests, `langsmith-emulator` from a shell.
- * One server answers every area of the service (control plane, bulk export; the agent server to come),
+ * One server answers every area of the service (control plane, agent servers, bulk export),
  * each registered as an Area (area.ts). The control plane is also reachable under the self-hosted prefix
  * `/api-host`, which marks the request as speaking to a self-hosted installation.
  *
@@ -11,8 +11,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AdminState, adminRoutes, type Fault, type FaultInput } from "./admin";
-import { plannedArea, type Area } from "./area";
+import type { Area } from "./area";
 import { Clock } from "./clock";
+import { agentServerArea, type AgentServerArea } from "./agentServer";
+import type { AgentServerSettings } from "./agentServer/model";
+import { AGENTS_PREFIX } from "./agentServer/routes";
 import { bulkExportArea, type BulkExportArea } from "./bulkExport";
 import type { BulkExportOptions } from "./bulkExport/model";
 import { controlPlaneArea } from "./controlPlane";
@@ -31,6 +34,8 @@ export interface EmulatorOptions {
     log?: boolean;
     /** The bulk-export area: state directory, AWS endpoint, installation, limits, tracing projects. */
     bulkExport?: Omit<BulkExportOptions, "clock">;
+    /** The agent servers: the built-in graph's pace, graph names, fault switches. */
+    agentServer?: Partial<AgentServerSettings>;
 }
 
 export interface Emulator {
@@ -39,6 +44,7 @@ export interface Emulator {
     readonly port: number;
     readonly controlPlane: ControlPlaneModel;
     readonly bulkExport: BulkExportArea;
+    readonly agentServer: AgentServerArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -50,15 +56,14 @@ export interface Emulator {
 }
 
 export const SELF_HOSTED_PREFIX = "/api-host";
-/** Where each deployment's agent server will be served (the agent-server area); 501 until then. */
-const AGENTS_PATH = "/__agents";
 
 export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> {
     const clock = new Clock();
     let baseUrl = "";
-    const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl}${AGENTS_PATH}/${d.id}` });
+    const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl}${AGENTS_PREFIX}/${d.id}` });
     const bulkExport = bulkExportArea({ ...o.bulkExport, clock });
-    const areas: Area[] = [controlPlane, plannedArea("agent server", [/^\/threads(\/|$)/, /^\/__agents(\/|$)/]), bulkExport];
+    const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer });
+    const areas: Area[] = [controlPlane, agentServer, bulkExport];
     const admin = new AdminState();
     const reset = () => {
         for (const a of areas) a.reset();
@@ -70,12 +75,13 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     adminRoutes(router, admin, clock, reset);
     for (const a of areas) a.register(router);
     const notEmulated = areas.flatMap((a) => a.notEmulated ?? []);
+    const tenantless = areas.flatMap((a) => a.tenantless ?? []);
     const authenticate = authenticator(o.apiKeys);
 
     async function answer(req: IncomingMessage, path: string, prefix: string, query: URLSearchParams, tenantId: string | undefined): Promise<Reply> {
         const isAdmin = path.startsWith("/__admin/");
         if (!isAdmin) {
-            authenticate(req, tenantId);
+            authenticate(req, tenantId, !tenantless.some((p) => p.test(path)));
             if (notEmulated.some((p) => p.test(path))) throw notImplemented(`${req.method} ${path}`);
         }
         const { route, params } = router.match(req.method ?? "GET", path);
@@ -124,6 +130,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         port,
         controlPlane: controlPlane.model,
         bulkExport,
+        agentServer,
         admin,
         clock,
         reset,
@@ -152,13 +159,13 @@ function stripPrefix(pathname: string): { path: string; prefix: string } {
     return { path: pathname, prefix: "" };
 }
 
-/** `X-Api-Key` (any non-empty one, or one of `apiKeys`) and `X-Tenant-Id` are required (spec 5). */
-function authenticator(apiKeys: string[] | undefined): (req: IncomingMessage, tenantId: string | undefined) => void {
+/** `X-Api-Key` (any non-empty one, or one of `apiKeys`) and, unless the path is tenantless, `X-Tenant-Id` (spec 5). */
+function authenticator(apiKeys: string[] | undefined): (req: IncomingMessage, tenantId: string | undefined, needsTenant: boolean) => void {
     const allowed = apiKeys ? new Set(apiKeys) : undefined;
-    return (req, tenantId) => {
+    return (req, tenantId, needsTenant) => {
         const key = header(req, "x-api-key");
         if (!key || (allowed && !allowed.has(key))) throw unauthorized();
-        if (!tenantId) throw forbidden("X-Tenant-Id header is required.");
+        if (needsTenant && !tenantId) throw forbidden("X-Tenant-Id header is required.");
     };
 }
 

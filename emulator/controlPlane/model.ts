@@ -376,6 +376,17 @@ export class ControlPlaneModel {
     }
 
     /** Every deployment of every tenant, including ones being deleted (for tests that look for leftovers). */
+    /**
+     * The deployment whose agent server answers at `/__agents/{id}`: live (not being deleted) and with a
+     * DEPLOYED revision (the one it serves); undefined otherwise.
+     */
+    servingDeployment(id: string): DeploymentView | undefined {
+        const d = this.deployments.get(id);
+        if (!d || !this.exists(d) || d.deleteRequestedAt !== undefined) return undefined;
+        const v = this.view(d);
+        return v.active_revision_id ? v : undefined;
+    }
+
     allDeployments(): DeploymentView[] {
         return [...this.deployments.values()].filter((d) => this.exists(d)).map((d) => this.view(d));
     }

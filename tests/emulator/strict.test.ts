@@ -1,7 +1,7 @@
 /**
  * The emulator is as strict as the service: unknown request fields are a 422 (strict request schemas),
- * github-only fields are refused for external_docker, a deployment's agent-server URL answers 501 until
- * the agent-server area serves it, and a time-window fault answers every matching request while it lasts.
+ * github-only fields are refused for external_docker, and a time-window fault answers every matching
+ * request while it lasts. (A deployment's agent-server URL: tests/emulator/agentServer.test.ts.)
  */
 import assert from "node:assert/strict";
 import { admin, dockerBody, githubBody, raw, sleep, startTestEmulator, type Emulator } from "../helpers/emulator";
@@ -45,15 +45,6 @@ describe("emulator: strict like the service", () => {
             assert.match(res.body.detail, new RegExp(`${field} only applicable for github`));
         });
     }
-
-    it("custom_url: a github deployment's agent-server URL answers 501 (not yet served), never 404", async () => {
-        const created = await raw(em, "POST", "/v2/deployments", { body: githubBody() });
-        const url = new URL(created.body.source_config.custom_url);
-        assert.equal(url.origin, em.url);
-        const res = await raw(em, "GET", `${url.pathname}/ok`);
-        assert.equal(res.status, 501);
-        assert.match(res.body.detail, /not implemented by the emulator/);
-    });
 
     it("faults: forMs answers every matching request for that long, then stops", async () => {
         await admin(em, "POST", "/faults", { path: "^/v2/deployments$", kind: "status", status: 429, retryAfter: 1, forMs: 300 });

@@ -1,0 +1,27 @@
+/**
+ * Test-only `/__admin` endpoints of the agent-server area:
+ *
+ * | Method | Path | Does |
+ * |---|---|---|
+ * | GET, PUT | /__admin/agent-server | read or change `{stepMs, graphs, ignoreInterrupt, dropPartialOutput}`: the built-in graph's pace, the graph names served, and the two fault switches |
+ */
+import { z } from "zod";
+import { parse, type Router } from "../http";
+import type { AgentServerModel } from "./model";
+
+const SettingsSchema = z
+    .object({
+        stepMs: z.number().min(1),
+        graphs: z.array(z.string().min(1)).min(1),
+        ignoreInterrupt: z.boolean(),
+        dropPartialOutput: z.boolean(),
+    })
+    .partial()
+    .strict();
+
+export function agentServerAdminRoutes(router: Router, model: AgentServerModel): void {
+    const pub = { public: true };
+    router
+        .on("GET", "/__admin/agent-server", () => ({ status: 200, body: model.settings }), pub)
+        .on("PUT", "/__admin/agent-server", (c) => ((model.settings = { ...model.settings, ...parse(SettingsSchema, c.body, "body") }), { status: 200, body: model.settings }), pub);
+}

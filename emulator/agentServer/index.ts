@@ -1,0 +1,29 @@
+/**
+ * The agent-server area (spec 2.6, 3.2, 4.2): an agent server per deployed deployment under
+ * `/__agents/{deployment_id}`, its model, routes and admin routes, registered with the server as one Area.
+ */
+import type { Area } from "../area";
+import type { Clock } from "../clock";
+import type { ControlPlaneModel } from "../controlPlane/model";
+import { agentServerAdminRoutes } from "./admin";
+import { AgentServerModel, type AgentServerSettings } from "./model";
+import { AGENTS_PREFIX, agentServerRoutes } from "./routes";
+
+export interface AgentServerArea extends Area {
+    readonly model: AgentServerModel;
+}
+
+export function agentServerArea(o: { clock: Clock; controlPlane: ControlPlaneModel; settings?: Partial<AgentServerSettings> }): AgentServerArea {
+    const model = new AgentServerModel(o.clock, o.settings);
+    return {
+        name: "agent server",
+        model,
+        register(router) {
+            agentServerRoutes(router, model, o.controlPlane);
+            agentServerAdminRoutes(router, model);
+        },
+        reset: () => model.reset(),
+        // The deployed server's own auth is not shown (spec 5): the API key alone, as the official SDK sends it.
+        tenantless: [new RegExp(`^${AGENTS_PREFIX}/`)],
+    };
+}
