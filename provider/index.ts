@@ -1,6 +1,7 @@
 /**
  * pulumi-langsmith: Pulumi resources for LangSmith: Deployment (control plane), and the bulk export of
- * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport).
+ * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport), and a check that a
+ * deployed agent server honours `interrupt` (AgentServerCheck).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -12,6 +13,7 @@
  * });
  * ```
  */
+import { agentServerCheckProvider } from "./impl/agentServerCheck";
 import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "./impl/bulkExport";
 import { deploymentProvider } from "./impl/deployment";
 
@@ -28,6 +30,7 @@ export { ExportDestination, type ExportDestinationArgs, type ExportDestinationCo
 export { ScheduledExport, type ScheduledExportArgs } from "./resources/scheduledExport";
 export { BulkExport, type BulkExportArgs, type BulkExportTimeouts } from "./resources/bulkExport";
 export type { ExportArgs } from "./resources/exports";
+export { AgentServerCheck, type AgentServerCheckArgs } from "./resources/agentServerCheck";
 export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ServiceConfig } from "./config";
 export * as api from "./api";
 
@@ -37,4 +40,5 @@ export const providers = {
     exportDestination: exportDestinationProvider,
     scheduledExport: scheduledExportProvider,
     bulkExport: bulkExportProvider,
+    agentServerCheck: agentServerCheckProvider,
 };

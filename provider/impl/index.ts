@@ -6,6 +6,7 @@
  * serialized providers call `require("pulumi-langsmith/impl").deployment.check(...)`: never remove them.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { agentServerCheckProvider } from "./agentServerCheck";
 import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "./bulkExport";
 import { deploymentProvider } from "./deployment";
 import { configure } from "./runtime";
@@ -19,6 +20,7 @@ const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = {
     exportDestination: exportDestinationProvider,
     scheduledExport: scheduledExportProvider,
     bulkExport: bulkExportProvider,
+    agentServerCheck: agentServerCheckProvider,
 };
 
 /** Calls `method` of the provider of `type`; `configure` is shared by every type. */

@@ -1,0 +1,103 @@
+/**
+ * The AgentServerCheck's dynamic provider: proves, at `pulumi up`, that a deployed agent server honours
+ * the `interrupt` strategy (spec 3.2), by the probe of api/agentServerProbe.ts. It owns nothing on the
+ * service: `create`/`update` run the probe (a failed probe fails the `up` with what was expected and
+ * seen), `read` keeps the last result (so a drift check stays green), `delete` does nothing (the probe's
+ * threads stay on the server). A change of `url`, `assistantId`, `message` or `revisionId` re-runs it;
+ * `timeoutSeconds` alone does not.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ProbeFailedError, probeInterrupt } from "../../api/agentServerProbe";
+import { diffByTable, type DiffRow } from "../common/compare";
+import { known } from "../common/unknown";
+import { Checker } from "../common/validate";
+import { configure, serviceConfig } from "../runtime";
+
+export interface AgentServerCheckInputs {
+    url: string;
+    assistantId: string;
+    message?: string;
+    revisionId?: string;
+    timeoutSeconds: number;
+}
+
+export interface AgentServerCheckOutputs extends AgentServerCheckInputs {
+    schemaVersion: number;
+    threadId: string;
+    firstRunId: string;
+    secondRunId: string;
+    firstRunStatus: string;
+    secondRunStatus: string;
+    messageCount: number;
+    attempts: number;
+    durationMs: number;
+    checkedAt: string;
+}
+
+const DEFAULT_TIMEOUT_S = 120;
+
+export const AGENT_SERVER_CHECK_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
+    replaceOn: [],
+    updateOn: [
+        ["url", (i) => i.url],
+        ["assistantId", (i) => i.assistantId],
+        ["message", (i) => i.message],
+        ["revisionId", (i) => i.revisionId],
+    ],
+};
+
+export function checkAgentServerCheck(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+    const c = new Checker();
+    const url = c.str(news.url, "url", true);
+    if (typeof url === "string" && known(url) && url !== "" && !/^https?:\/\/[^/\s]+/.test(url)) {
+        c.fail("url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(url)}`);
+    }
+    c.str(news.assistantId, "assistantId", true);
+    c.str(news.message, "message");
+    c.str(news.revisionId, "revisionId");
+    const t = news.timeoutSeconds;
+    if (t !== undefined && t !== null && known(t) && (typeof t !== "number" || !(t > 0))) c.fail("timeoutSeconds", "timeoutSeconds must be a number of seconds > 0");
+    return { inputs: { ...news, timeoutSeconds: t ?? DEFAULT_TIMEOUT_S }, failures: c.failures };
+}
+
+async function run(inputs: AgentServerCheckInputs): Promise<AgentServerCheckOutputs> {
+    const apiKey = serviceConfig().apiKey;
+    try {
+        const r = await probeInterrupt({ url: inputs.url, apiKey, assistantId: inputs.assistantId, message: inputs.message, timeoutMs: inputs.timeoutSeconds * 1000 });
+        return { ...inputs, schemaVersion: 1, ...r, checkedAt: new Date().toISOString() };
+    } catch (e) {
+        const why = e instanceof ProbeFailedError ? e.message : e instanceof Error ? e.message : String(e);
+        // The SDK's errors may quote the request; never the key.
+        throw new Error(`AgentServerCheck at ${inputs.url} (assistant ${inputs.assistantId}): ${why.split(apiKey).join("[redacted]")}`);
+    }
+}
+
+export function createAgentServerCheckProvider(): pulumi.dynamic.ResourceProvider {
+    return {
+        async configure(req) {
+            configure(req);
+        },
+        async check(_olds, news) {
+            return checkAgentServerCheck(news);
+        },
+        async diff(_id, olds, news) {
+            const { changes } = diffByTable(AGENT_SERVER_CHECK_DIFF, olds, news);
+            return { changes, replaces: [] };
+        },
+        async create(raw) {
+            const outs = await run(raw as unknown as AgentServerCheckInputs);
+            return { id: outs.threadId, outs };
+        },
+        async read(id, props) {
+            return { id, props };
+        },
+        async update(_id, _olds, news) {
+            return { outs: await run(news as unknown as AgentServerCheckInputs) };
+        },
+        async delete() {
+            // Nothing to remove: the probe's threads stay on the agent server.
+        },
+    };
+}
+
+export const agentServerCheckProvider = createAgentServerCheckProvider();
