@@ -11,8 +11,9 @@ import { startEmulator } from "./server";
 
 const USAGE = `usage: langsmith-emulator [options]
 
-A local emulator of LangSmith's control plane (cloud at /, self-hosted under /api-host) and bulk
-export (/api/v1/bulk-exports, writing Parquet into S3-compatible buckets). Prints
+A local emulator of LangSmith's control plane (cloud at /, self-hosted under /api-host), an agent
+server per deployed deployment (/__agents/{id}, its custom_url) and bulk export (/api/v1/bulk-exports,
+writing Parquet into S3-compatible buckets). Prints
 {"url": ..., "port": ...} on stdout once listening; SIGINT or SIGTERM stops it, and so does the
 end of the process that started it (npx included).
 
@@ -24,6 +25,7 @@ end of the process that started it (npx included).
                   moves them) (default timed)
   --scale F       multiply every status duration by F: 0.1 is ten times faster (default 1: a github
                   revision takes about 4.6 s)
+  --agent-step-ms N  the agent servers' built-in graph answers one word every N ms (default 150)
   --state-dir D   keep bulk-export objects (destinations with encrypted credentials, exports, runs
                   and their checkpoints, tracing projects) in D, and resume from it on start
                   (default: memory only)
@@ -50,6 +52,7 @@ export interface CliOptions {
     installation: "cloud" | "self-hosted";
     installationVersion?: string;
     projects: TracingProjectInput[];
+    agentStepMs?: number;
 }
 
 /** Parses the command line; throws with a readable message on a bad one. Undefined means `--help`. */
@@ -77,6 +80,9 @@ export function parseArgs(argv: string[]): CliOptions | undefined {
                 break;
             case "--scale":
                 out.scale = Number(val());
+                break;
+            case "--agent-step-ms":
+                out.agentStepMs = Number(val());
                 break;
             case "--state-dir":
                 out.stateDir = val();
@@ -106,6 +112,7 @@ export function parseArgs(argv: string[]): CliOptions | undefined {
     if (!Number.isInteger(out.port) || out.port < 0) throw new Error("--port needs a whole number");
     if (!["timed", "immediate", "manual"].includes(out.speed)) throw new Error("--speed is timed, immediate or manual");
     if (!(out.scale >= 0)) throw new Error("--scale needs a number >= 0");
+    if (out.agentStepMs !== undefined && !(out.agentStepMs >= 1)) throw new Error("--agent-step-ms needs a number >= 1");
     if (!["cloud", "self-hosted"].includes(out.installation)) throw new Error("--installation is cloud or self-hosted");
     return out;
 }
@@ -136,6 +143,7 @@ async function main() {
         apiKeys: args.apiKeys.length ? args.apiKeys : undefined,
         timing: { speed: args.speed, ...scaledTiming(args.scale) },
         log: args.log,
+        agentServer: args.agentStepMs !== undefined ? { stepMs: args.agentStepMs } : undefined,
         bulkExport: {
             stateDir: args.stateDir,
             awsEndpoint: args.awsEndpoint,
