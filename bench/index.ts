@@ -5,9 +5,11 @@
  *   bytes     serialized __provider per resource (bench/providerSize.ts)
  *   ratelimit 30 creates at once through 30 s of 429s (bench/rateLimit.ts)
  *   export    the emulator's bulk export over HTTP, 1 million runs into MinIO: rows/s, peak RSS (bench/emulatorExport.ts)
+ *   agent     agent servers under 100 threads (SDK vs plain HTTP); what AgentServerCheck adds to up (bench/agentServer.ts)
  *   preview   pulumi preview of 50 scheduled exports: wall time and API calls (bench/previewExports.ts)
  *   parquet   bulk export: 1 million generated runs as Parquet into MinIO, rows/s and peak RSS (bench/parquet.ts)
  */
+import { agentServerBench } from "./agentServer";
 import { emulatorExportBench } from "./emulatorExport";
 import { parquetBench } from "./parquet";
 import { pollingBench } from "./polling";
@@ -22,6 +24,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
     parquet: parquetBench,
     export: emulatorExportBench,
     preview: previewExportsBench,
+    agent: agentServerBench,
 };
 
 async function main() {
