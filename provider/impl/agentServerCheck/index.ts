@@ -7,7 +7,7 @@
  * `timeoutSeconds` alone does not.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ProbeFailedError, probeInterrupt } from "../../api/agentServerProbe";
+import { ProbeFailedError, probeInterrupt, type ProbeResult } from "../../api/agentServerProbe";
 import { diffByTable, type DiffRow } from "../common/compare";
 import { known } from "../common/unknown";
 import { Checker } from "../common/validate";
@@ -21,16 +21,8 @@ export interface AgentServerCheckInputs {
     timeoutSeconds: number;
 }
 
-export interface AgentServerCheckOutputs extends AgentServerCheckInputs {
+export interface AgentServerCheckOutputs extends AgentServerCheckInputs, ProbeResult {
     schemaVersion: number;
-    threadId: string;
-    firstRunId: string;
-    secondRunId: string;
-    firstRunStatus: string;
-    secondRunStatus: string;
-    messageCount: number;
-    attempts: number;
-    durationMs: number;
     checkedAt: string;
 }
 
