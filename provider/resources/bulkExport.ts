@@ -9,6 +9,7 @@ export interface BulkExportTimeouts {
     create?: number;
     /** Seconds to wait when a later `up` resumes the wait (default 3600). */
     update?: number;
+    /** Seconds `destroy` may spend cancelling it (default 300). */
     delete?: number;
 }
 

@@ -109,8 +109,9 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
             return { outs: await settle(be, news, await be.getExport(id), timeoutS, newsRaw.__provider) };
         },
-        async delete(id) {
-            const be = client();
+        async delete(id, props) {
+            const timeoutS = (props as unknown as BulkExportOutputs).timeouts?.delete ?? DEFAULT_EXPORT_TIMEOUTS.delete;
+            const be = client().withDeadline(Date.now() + timeoutS * 1000);
             const e = await be.tryGetExport(id);
             if (!e || isFinalExportStatus(e.status)) return;
             await be.cancelExport(id).catch((err) => {

@@ -1,0 +1,47 @@
+/**
+ * Every argument a resource class exports (the properties of the interfaces in provider/resources/<r>.ts)
+ * is named in docs/<r>.md, so the docs cannot fall behind the code; and the README links every doc.
+ */
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = join(__dirname, "..");
+/** Resource file -> its doc; exports.ts (shared export arguments) is documented with ScheduledExport. */
+const DOCS: Record<string, string> = {
+    "deployment.ts": "deployment.md",
+    "exportDestination.ts": "exportDestination.md",
+    "exports.ts": "scheduledExport.md",
+    "scheduledExport.ts": "scheduledExport.md",
+    "bulkExport.ts": "bulkExport.md",
+    "agentServerCheck.ts": "agentServerCheck.md",
+};
+
+/** The property names of every interface declared in a TypeScript file. */
+function interfaceProperties(source: string): string[] {
+    const out: string[] = [];
+    for (const block of source.matchAll(/export interface \w+(?: extends [\w, ]+)? \{([\s\S]*?)\n\}/g)) {
+        for (const m of block[1].matchAll(/^\s{4}(\w+)\??:/gm)) out.push(m[1]);
+    }
+    return out;
+}
+
+describe("docs: every resource argument is documented", () => {
+    it("every resource file has a doc", () => {
+        const files = readdirSync(join(ROOT, "provider", "resources")).filter((f) => f.endsWith(".ts"));
+        assert.deepEqual(files.filter((f) => !DOCS[f]), []);
+    });
+    for (const [file, doc] of Object.entries(DOCS)) {
+        it(`${file}: every argument appears in docs/${doc}`, () => {
+            const props = interfaceProperties(readFileSync(join(ROOT, "provider", "resources", file), "utf8"));
+            assert.ok(props.length > 0, "no arguments found: the parser is broken");
+            const text = readFileSync(join(ROOT, "docs", doc), "utf8");
+            const missing = props.filter((p) => !new RegExp("[`.]" + p + "\\b").test(text));
+            assert.deepEqual(missing, [], `not in docs/${doc}`);
+        });
+    }
+    it("the README links every doc", () => {
+        const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+        for (const doc of new Set(Object.values(DOCS))) assert.ok(readme.includes(`docs/${doc}`), doc);
+    });
+});
