@@ -8,6 +8,7 @@
 //   github-deployment:graph          the graph name langgraph.json declares (default agent)
 //   github-deployment:openaiApiKey   handed to the deployment as OPENAI_API_KEY (set with --secret)
 //   github-deployment:check          run the AgentServerCheck              (default true)
+//   github-deployment:adoptId        take over this existing deployment instead of creating one
 import * as pulumi from "@pulumi/pulumi";
 import * as langsmith from "pulumi-langsmith";
 
@@ -26,6 +27,7 @@ const agent = new langsmith.Deployment("agent", {
     },
     sourceRevisionConfig: { repoRef, graphConfigPath: "langgraph.json" },
     secrets: openaiApiKey ? [{ name: "OPENAI_API_KEY", value: openaiApiKey }] : [],
+    adoptId: config.get("adoptId"),
 });
 
 const check =

@@ -13,6 +13,7 @@
 //   self-hosted-minio:filter           trace filter, e.g. eq(run_type, "llm")    (default: every run)
 //   self-hosted-minio:exportFields     JSON list of columns, e.g. ["id","name"]  (default: all)
 //   self-hosted-minio:oneOffEnd        also export [startTime, oneOffEnd) once   (default: no)
+//   self-hosted-minio:imageUri         also deploy this agent image (external_docker) (default: no)
 import * as pulumi from "@pulumi/pulumi";
 import * as langsmith from "pulumi-langsmith";
 
@@ -47,7 +48,14 @@ const schedule = new langsmith.ScheduledExport("hourly", { ...common, intervalHo
 const oneOffEnd = config.get("oneOffEnd");
 const backfill = oneOffEnd ? new langsmith.BulkExport("backfill", { ...common, endTime: oneOffEnd }) : undefined;
 
+// A self-hosted installation deploys container images (external_docker), not GitHub repositories.
+const imageUri = config.get("imageUri");
+const agent = imageUri
+    ? new langsmith.Deployment("agent", { name: `agent-${pulumi.getStack()}`, source: "external_docker", sourceRevisionConfig: { imageUri } })
+    : undefined;
+
 export const destinationId = destination.id;
+export const deploymentId = agent?.id;
 export const exportId = schedule.exportId;
 export const scheduleStatus = schedule.status;
 export const effectiveStartTime = schedule.effectiveStartTime;

@@ -158,10 +158,16 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         assert.equal(em.bulkExport.model.exports.get(out3.exportId)!.status, "Cancelled");
     });
 
-    it("a one-off export beside the schedule: up waits for Completed and reports the rows", async () => {
-        const s = await newStack("e2e-oneoff", { "self-hosted-minio:oneOffEnd": new Date(start + 6 * HOUR).toISOString(), "self-hosted-minio:exportFields": '["id","run_type","start_time"]' });
+    it("a one-off export beside the schedule, and an agent image deployed on the same self-hosted installation", async () => {
+        const s = await newStack("e2e-oneoff", {
+            "self-hosted-minio:oneOffEnd": new Date(start + 6 * HOUR).toISOString(),
+            "self-hosted-minio:exportFields": '["id","run_type","start_time"]',
+            "self-hosted-minio:imageUri": "registry.example.com/acme/agent:1.0",
+        });
         await s.cli("up", "--yes");
         const out = await project.outputs(s.stack);
+        const deployment = em.controlPlane.allDeployments().find((d) => d.id === out.deploymentId);
+        assert.equal(deployment?.source, "external_docker");
         assert.equal(out.backfillStatus, "Completed");
         const expected = [...projectRuns(tracing, s.workspace, start, start + 6 * HOUR)].length;
         assert.equal(out.backfillRows, expected);
