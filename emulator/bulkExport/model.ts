@@ -14,12 +14,15 @@
 import { randomUUID } from "node:crypto";
 import { FilterSyntaxError, parseFilter } from "../../provider/api/filter";
 import {
+    DISPLAY_NAME_RE,
     EXPORTABLE_FIELDS,
+    FIELD_SINCE,
     isFinalExportStatus,
     normalizeDestinationType,
     type DestinationCreateRequest,
     type DestinationCredentials,
     type ExportCreateRequest,
+    type VersionedField,
 } from "../../provider/api/schemas/bulkExport";
 import type { Clock } from "../clock";
 import { EmulatorError, badRequest, invalidField, validation } from "../errors";
@@ -58,13 +61,6 @@ export const DEFAULT_LIMITS: BulkExportLimits = {
     rowsPerFile: 50_000,
     workers: 2,
     paused: false,
-};
-
-/** Fields an older self-hosted installation does not know (spec 9): application version that brings each. */
-export const FIELD_SINCE: Record<"session_token" | "interval_hours" | "export_fields", string> = {
-    session_token: "0.10.91",
-    interval_hours: "0.10.109",
-    export_fields: "0.12.42",
 };
 
 export interface BulkExportOptions {
@@ -364,9 +360,9 @@ export class BulkExportModel {
     }
 
     /** On an older self-hosted installation, a field it does not know is refused as the service refuses any. */
-    private requireVersion(field: keyof typeof FIELD_SINCE, loc: string[]): void {
+    private requireVersion(field: VersionedField, loc: string[]): void {
         const v = this.o.installationVersion;
-        if (v && compareVersions(v, FIELD_SINCE[field]) < 0) throw invalidField(loc, "Extra inputs are not permitted", "extra_forbidden");
+        if (v && compareVersions(v, FIELD_SINCE[field].application) < 0) throw invalidField(loc, "Extra inputs are not permitted", "extra_forbidden");
     }
 }
 
@@ -374,7 +370,6 @@ function credentialKeys(c: DestinationCredentials | null | undefined): string[] 
     return c ? Object.entries(c).filter(([, v]) => v != null && v !== "").map(([k]) => k) : [];
 }
 
-const DISPLAY_NAME_RE = /^[a-zA-Z0-9\-_ ']+$/;
 function checkDisplayName(name: string): void {
     if (!DISPLAY_NAME_RE.test(name)) {
         throw invalidField(["body", "display_name"], `String should match pattern '^[a-zA-Z0-9\\-_ ']+$'`, "string_pattern_mismatch");

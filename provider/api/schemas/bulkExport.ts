@@ -70,6 +70,14 @@ export const COMPRESSIONS = ["none", "gzip", "snappy", "zstandard"] as const;
 /** Display names the service accepts. */
 export const DISPLAY_NAME_RE = /^[a-zA-Z0-9\-_ ']+$/;
 
+/** Fields older self-hosted installations do not know (spec 9): the versions that bring each. */
+export const FIELD_SINCE = {
+    session_token: { packaging: "0.10.34", application: "0.10.91" },
+    interval_hours: { packaging: "0.10.42", application: "0.10.109" },
+    export_fields: { packaging: "0.12.11", application: "0.12.42" },
+} as const;
+export type VersionedField = keyof typeof FIELD_SINCE;
+
 const nullableString = z.string().nullish();
 
 // ---- destinations ----

@@ -5,7 +5,7 @@
  * with the version that brings them).
  */
 import { ApiError, BadRequestError, ValidationFailedError } from "../../api/errors";
-import type { BulkExportRecord, Destination, DestinationCreateRequest, ExportCreateRequest } from "../../api/schemas/bulkExport";
+import { FIELD_SINCE, type BulkExportRecord, type Destination, type DestinationCreateRequest, type ExportCreateRequest, type VersionedField } from "../../api/schemas/bulkExport";
 import { prune } from "../common/compare";
 import { messageOf } from "../common/initError";
 import type { DestinationConfigInputs, DestinationCredentialsInputs, ExportDestinationInputs, ExportInputs } from "./types";
@@ -82,12 +82,11 @@ const DESTINATION_HINTS: Array<[RegExp, string]> = [
     [/Invalid endpoint/i, "config.endpointUrl must be the URL of an S3-compatible server; omit it for AWS S3"],
 ];
 
-/** Fields older self-hosted installations do not know (spec 9), and the versions that bring them. */
-const FIELD_VERSIONS: Record<string, string> = {
-    session_token: "packaging 0.10.34 / application 0.10.91",
-    interval_hours: "packaging 0.10.42 / application 0.10.109 (scheduled exports)",
-    export_fields: "packaging 0.12.11 / application 0.12.42",
-};
+/** What each field needs, as the error says it (spec 9). */
+function versionOf(field: VersionedField): string {
+    const v = FIELD_SINCE[field];
+    return `packaging ${v.packaging} / application ${v.application}${field === "interval_hours" ? " (scheduled exports)" : ""}`;
+}
 
 /** The service's error with what to do about it appended, when we know; other errors as they are. */
 export function explain(e: unknown): Error {
@@ -97,9 +96,9 @@ export function explain(e: unknown): Error {
         if (hint) return withMessage(e, `${e.message}. To fix: ${hint[1]}.`);
     }
     if (e instanceof ValidationFailedError && /Extra inputs are not permitted|extra_forbidden/.test(e.detail)) {
-        const field = Object.keys(FIELD_VERSIONS).find((f) => e.detail.includes(f));
+        const field = (Object.keys(FIELD_SINCE) as VersionedField[]).find((f) => e.detail.includes(f));
         if (field) {
-            return withMessage(e, `${e.message}. This installation does not know ${field}: it needs LangSmith self-hosted ${FIELD_VERSIONS[field]} or later; upgrade it, or do without ${field}.`);
+            return withMessage(e, `${e.message}. This installation does not know ${field}: it needs LangSmith self-hosted ${versionOf(field)} or later; upgrade it, or do without ${field}.`);
         }
     }
     return e;
