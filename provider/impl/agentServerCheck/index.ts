@@ -40,10 +40,7 @@ export const AGENT_SERVER_CHECK_DIFF: { replaceOn: readonly DiffRow[]; updateOn:
 
 export function checkAgentServerCheck(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
     const c = new Checker();
-    const url = c.str(news.url, "url", true);
-    if (typeof url === "string" && known(url) && url !== "" && !/^https?:\/\/[^/\s]+/.test(url)) {
-        c.fail("url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(url)}`);
-    }
+    c.httpUrl(news.url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(news.url)}`, true);
     c.str(news.assistantId, "assistantId", true);
     c.str(news.message, "message");
     c.str(news.revisionId, "revisionId");

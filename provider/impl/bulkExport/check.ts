@@ -26,7 +26,9 @@ export function checkExportDestination(news: Record<string, unknown>): pulumi.dy
               bucketName: c.str(cfg.bucketName, "config.bucketName", true),
               prefix: c.str(cfg.prefix, "config.prefix") ?? "",
               region: c.str(cfg.region, "config.region"),
-              endpointUrl: checkUrl(c, cfg.endpointUrl, "config.endpointUrl"),
+              endpointUrl:
+                  c.httpUrl(cfg.endpointUrl, "config.endpointUrl", "config.endpointUrl must be an http(s) URL of an S3-compatible server, e.g. https://minio.example.com (omit it for AWS S3)") ||
+                  undefined,
               includeBucketInPrefix: c.bool(cfg.includeBucketInPrefix, "config.includeBucketInPrefix") ?? false,
               addressingStyle: oneOf(c, cfg.addressingStyle, ADDRESSING_STYLES, "config.addressingStyle"),
           })
@@ -150,19 +152,4 @@ function oneOf<T extends string>(c: Checker, v: unknown, allowed: readonly T[], 
         return undefined;
     }
     return s as T;
-}
-
-function checkUrl(c: Checker, v: unknown, property: string): string | undefined {
-    const s = c.str(v, property);
-    if (s === undefined || !known(s) || s === "") return s || undefined;
-    let url: URL | undefined;
-    try {
-        url = new URL(s);
-    } catch {
-        // reported below
-    }
-    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-        c.fail(property, `${property} must be an http(s) URL of an S3-compatible server, e.g. https://minio.example.com (omit it for AWS S3)`);
-    }
-    return s;
 }

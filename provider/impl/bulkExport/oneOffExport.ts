@@ -10,7 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../../api/bulkExport";
 import { PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
 import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun } from "../../api/schemas/bulkExport";
-import { diffByTable, type DiffRow } from "../common/compare";
+import { diffByTable, prune, type DiffRow } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
 import { bulkExportClient, configure } from "../runtime";
 import { checkBulkExport } from "./check";
@@ -55,7 +55,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
     /** Waits for a final status (when asked); any failure keeps the export in the stack with what is known. */
     async function settle(be: BulkExportClient, inputs: BulkExportInputs, e: BulkExportRecord, timeoutS: number, rawProvider: unknown): Promise<BulkExportOutputs> {
         try {
-            if (inputs.waitForCompletion === false || isFinalExportStatus(e.status)) return finished(await outputs(be, inputs, e), be, e);
+            if (inputs.waitForCompletion === false || isFinalExportStatus(e.status)) return finished(await outputs(be, inputs, e), e);
             const done = await pollUntil(() => be.getExport(e.id), { done: ["Completed"], failed: REDO }, { timeoutMs: timeoutS * 1000, interval: (_s, n) => pollMs(n) });
             return await outputs(be, inputs, done);
         } catch (err) {
@@ -66,7 +66,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
     }
 
     /** An export already final when first seen: Completed is success, anything else the failure of settle. */
-    async function finished(outs: BulkExportOutputs, be: BulkExportClient, e: BulkExportRecord): Promise<BulkExportOutputs> {
+    function finished(outs: BulkExportOutputs, e: BulkExportRecord): BulkExportOutputs {
         if (!isFinalExportStatus(e.status) || sameStatus(e.status, "Completed") || outs.waitForCompletion === false) return outs;
         throw new PollFailedError(e.status, e, `export ${e.id} is ${e.status}`);
     }
@@ -100,8 +100,8 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             const e = await be.tryGetExport(id);
             if (!e) return {};
             const recorded = (props ?? {}) as unknown as BulkExportOutputs;
-            const inputs = { ...exportInputsFromService(e, recorded), endTime: recorded.endTime, waitForCompletion: recorded.waitForCompletion, timeouts: recorded.timeouts } as BulkExportInputs;
-            return { id, props: await outputs(be, inputs, e), inputs: JSON.parse(JSON.stringify(inputs)) };
+            const inputs = prune({ ...exportInputsFromService(e, recorded), endTime: recorded.endTime, waitForCompletion: recorded.waitForCompletion, timeouts: recorded.timeouts }) as BulkExportInputs;
+            return { id, props: await outputs(be, inputs, e), inputs: { ...inputs } };
         },
         async update(id, _olds, newsRaw) {
             const news = newsRaw as unknown as BulkExportInputs;

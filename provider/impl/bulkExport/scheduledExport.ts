@@ -13,7 +13,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../../api/bulkExport";
 import { isFinalExportStatus, type BulkExportRecord } from "../../api/schemas/bulkExport";
-import { diffByTable, type DiffRow } from "../common/compare";
+import { diffByTable, prune, type DiffRow } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
 import { bulkExportClient, configure } from "../runtime";
 import { checkScheduledExport } from "./check";
@@ -165,7 +165,7 @@ function rethrowUnlessFinal(e: unknown): void {
 
 function pickInputs(i: ScheduledExportInputs): ScheduledExportInputs {
     const { destinationId, sessionId, startTime, intervalHours, filter, exportFields, formatVersion, compression, cancelSpawnedOnDelete } = i;
-    return JSON.parse(JSON.stringify({ destinationId, sessionId, startTime, intervalHours, filter, exportFields, formatVersion, compression, cancelSpawnedOnDelete }));
+    return prune({ destinationId, sessionId, startTime, intervalHours, filter, exportFields, formatVersion, compression, cancelSpawnedOnDelete });
 }
 
 export const scheduledExportProvider = createScheduledExportProvider();

@@ -53,6 +53,23 @@ export class Checker {
         return v;
     }
 
+    /**
+     * An http(s) URL with a host (`http://host...`, parsed by WHATWG URL), when set and known; `reason`
+     * is the message otherwise. Returns the string as given.
+     */
+    httpUrl(v: unknown, property: string, reason: string, required = false): string | undefined {
+        const s = this.str(v, property, required);
+        if (s === undefined || !known(s) || s === "") return s;
+        let url: URL | undefined;
+        try {
+            url = new URL(s);
+        } catch {
+            // reported below
+        }
+        if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !/^https?:\/\/[^/\s]+/i.test(s)) this.fail(property, reason);
+        return s;
+    }
+
     /** A known string that must match `re`, with `reason` as the message. */
     matches(v: string | undefined, re: RegExp, property: string, reason: string): void {
         if (v !== undefined && known(v) && v !== "" && !re.test(v)) this.fail(property, reason);
