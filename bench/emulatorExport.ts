@@ -6,29 +6,16 @@
  * RSS (VmHWM), for every field and for five fields. Aim (issue 7): >= 100k rows/s and < 500 MB.
  * BENCH_WORKERS sets the emulator's `workers` (runs written at once; default 2).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { BulkExportClient } from "../provider/api/bulkExport";
 import { HttpClient } from "../provider/api/client";
 import { isFinalExportStatus } from "../provider/api/schemas/bulkExport";
+import { startEmulatorProcess } from "../tests/helpers/emulator";
 import { startMinio } from "../tests/helpers/minio";
 import { printTable } from "./util";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const PROJECT = { id: "55555555-0000-4000-8000-0000000000be", start: "2026-11-01T00:00:00Z", end: "2026-11-04T00:00:00Z" };
-
-async function startEmulatorProcess(): Promise<{ child: ChildProcess; url: string }> {
-    const project = `start=${PROJECT.start},end=${PROJECT.end},count=${ROWS},id=${PROJECT.id}`;
-    const main = join(__dirname, "..", "dist", "emulator", "main.js");
-    const child = spawn(process.execPath, [main, "--port", "0", "--quiet", "--tracing-project", project], { stdio: ["ignore", "pipe", "inherit"] });
-    const line = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once("line", resolve);
-        child.once("exit", (c) => reject(new Error(`emulator exited with ${c}`)));
-    });
-    return { child, url: JSON.parse(line).url };
-}
 
 /** Peak resident memory of a process so far (Linux). */
 const peakMb = (pid: number) => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024);
@@ -43,7 +30,7 @@ export async function emulatorExportBench(): Promise<void> {
             ["v1, five fields", ["id", "name", "run_type", "start_time", "total_tokens"]],
         ] as const) {
             // A fresh process per export, so each peak is its own.
-            const { child, url } = await startEmulatorProcess();
+            const { child, url } = await startEmulatorProcess(["--tracing-project", `start=${PROJECT.start},end=${PROJECT.end},count=${ROWS},id=${PROJECT.id}`]);
             try {
                 if (process.env.BENCH_WORKERS) {
                     await fetch(`${url}/__admin/bulk-exports/limits`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ workers: Number(process.env.BENCH_WORKERS) }) });

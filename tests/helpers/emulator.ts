@@ -3,7 +3,10 @@
  * the real control-plane client against it (fast retries), send raw requests where the client would hide
  * what a test checks (status codes, headers, bodies), and build create-request bodies.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { request } from "undici";
 import { HttpClient, type HttpClientOptions } from "../../provider/api/client";
 import { BulkExportClient } from "../../provider/api/bulkExport";
@@ -156,3 +159,17 @@ export function dockerBody(name = uniqueName("img"), over: Partial<DeploymentCre
 }
 
 
+
+/**
+ * The built emulator (`dist/emulator/main.js`) in a process of its own, as `langsmith-emulator` runs it,
+ * on a free port with these extra arguments; answers once it prints its URL. The caller kills it.
+ */
+export async function startEmulatorProcess(args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+    const main = join(__dirname, "..", "..", "dist", "emulator", "main.js");
+    const child = spawn(process.execPath, [main, "--port", "0", "--quiet", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).once("line", resolve);
+        child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
+    });
+    return { child, url: JSON.parse(line).url };
+}

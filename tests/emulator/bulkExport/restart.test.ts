@@ -5,30 +5,21 @@
  * interruption, requeued, resumes from checkpoint; spec 8: progress kept per run).
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { projectRuns } from "../../../emulator/bulkExport/projects";
-import { TEST_TENANT, admin, bulkExportClient, sleep } from "../../helpers/emulator";
+import { TEST_TENANT, admin, bulkExportClient, sleep, startEmulatorProcess } from "../../helpers/emulator";
 import { startMinio, type MinioServer } from "../../helpers/minio";
 import { readParquet } from "../../helpers/pyarrow";
 import { settle } from "../../helpers/bulkExport";
 
-const MAIN = join(__dirname, "../../../dist/emulator/main.js");
 const PROJECT = { session_id: "55555555-0000-4000-8000-00000000000b", seed: 11, start: "2026-11-05T00:00:00Z", end: "2026-11-06T00:00:00Z", count: 80_000 };
 
-/** Starts the built emulator as its own process; answers its URL once it listens. */
-async function startProcess(stateDir: string): Promise<{ child: ChildProcess; url: string }> {
-    const project = `start=${PROJECT.start},end=${PROJECT.end},count=${PROJECT.count},seed=${PROJECT.seed},id=${PROJECT.session_id}`;
-    const child = spawn(process.execPath, [MAIN, "--port", "0", "--quiet", "--state-dir", stateDir, "--tracing-project", project], { stdio: ["ignore", "pipe", "inherit"] });
-    const line = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once("line", resolve);
-        child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
-    });
-    return { child, url: JSON.parse(line).url };
-}
+/** The built emulator in its own process, on this state directory, with the tracing project. */
+const startProcess = (stateDir: string) =>
+    startEmulatorProcess(["--state-dir", stateDir, "--tracing-project", `start=${PROJECT.start},end=${PROJECT.end},count=${PROJECT.count},seed=${PROJECT.seed},id=${PROJECT.session_id}`]);
 
 describe("emulator: bulk export survives kill -9", function () {
     this.timeout(180_000);
