@@ -148,9 +148,10 @@ export function packPackage(): string {
 }
 
 /**
- * Copies `examples/<example>` (or the program directory at an absolute path: its program, tsconfig,
- * Pulumi.yaml and package.json) into `dir` (default a
- * new temporary directory) and installs the packed package there.
+ * Copies `examples/<example>` (or the program directory at an absolute path) into `dir` (default a new
+ * temporary directory) and installs the packed package there: every file at its top level (program,
+ * tests, tsconfig, Pulumi.yaml), with its package.json pointing at the tarball; not its lock file, which
+ * names the checkout instead.
  */
 export function createProject(example = "quickstart", dir?: string): PulumiProject {
     const tgz = packPackage();
@@ -158,7 +159,9 @@ export function createProject(example = "quickstart", dir?: string): PulumiProje
     const source = isAbsolute(example) ? example : join(ROOT, "examples", example);
     const target = dir ?? mkdtempSync(join(tmpdir(), `pulumi-langsmith-${basename(example)}-`));
     mkdirSync(target, { recursive: true });
-    for (const f of ["index.ts", "tsconfig.json", "Pulumi.yaml"]) cpSync(join(source, f), join(target, f));
+    for (const f of readdirSync(source, { withFileTypes: true })) {
+        if (f.isFile() && f.name !== "package.json" && f.name !== "package-lock.json") cpSync(join(source, f.name), join(target, f.name));
+    }
     const pkg = JSON.parse(readFileSync(join(source, "package.json"), "utf8"));
     pkg.dependencies["pulumi-langsmith"] = `file:${tgz}`;
     writeFileSync(join(target, "package.json"), JSON.stringify(pkg, null, 2));

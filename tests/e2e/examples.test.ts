@@ -1,0 +1,149 @@
+/**
+ * What users copy, checked as they would use it. Every example under examples/ is installed on its own
+ * (its package.json, the packed package) and type-checked with its own tsconfig; aws-s3-export's unit
+ * tests run with `npm test` as its README comment says; the README's program runs as written with the
+ * real CLI against the emulator; and every TypeScript snippet in the README and docs/ type-checks against
+ * the installed package, so an argument renamed in the code cannot stay in the docs. Each kind of check
+ * has a control that must fail.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { scaledTiming } from "../../emulator/controlPlane/model";
+import { startEmulator, type Emulator } from "../../emulator/server";
+import { createProject, type PulumiProject } from "../../scripts/lib/project";
+
+const ROOT = resolve(__dirname, "../..");
+const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((d) => existsSync(join(ROOT, "examples", d, "Pulumi.yaml")));
+const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
+
+/** Runs a command in a directory without blocking the event loop (the emulator answers meanwhile). */
+function run(cmd: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
+    return new Promise((done) => {
+        execFile(cmd, args, { cwd, maxBuffer: 64 << 20 }, (err: any, stdout, stderr) => done({ code: err ? (err.code ?? 1) : 0, output: `${stdout}${stderr}` }));
+    });
+}
+const typeCheck = (dir: string, ...args: string[]) => run("npx", ["--no-install", "tsc", "--noEmit", ...args], dir);
+
+/** The ```ts blocks of a Markdown file, in order. */
+function tsBlocks(file: string): string[] {
+    return [...readFileSync(file, "utf8").matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+}
+
+/**
+ * What the docs' snippets use without declaring it (each is a fragment of a program): declared here
+ * unless the snippet declares it itself.
+ */
+const PRELUDE: Record<string, string> = {
+    config: "declare const config: pulumi.Config;",
+    agent: "declare const agent: langsmith.Deployment;",
+    bucket: "declare const bucket: langsmith.ExportDestination;",
+    key: "declare const key: { id: pulumi.Output<string>; secret: pulumi.Output<string> };",
+};
+function snippetFile(blocks: string[]): string {
+    const code = blocks.join("\n");
+    const imports = ['import * as pulumi from "@pulumi/pulumi";', 'import * as langsmith from "pulumi-langsmith";'].filter((i) => !code.includes(i));
+    const declared = Object.entries(PRELUDE).filter(([name]) => new RegExp(`\\b${name}\\b`).test(code) && !new RegExp(`const ${name}\\b`).test(code));
+    return [...imports, ...declared.map(([, d]) => d), code, "export {};"].join("\n");
+}
+
+describe("e2e: examples, the README's program and the docs' snippets, as users get them", function () {
+    this.timeout(10 * 60_000);
+    const projects = new Map<string, PulumiProject>();
+    const installed = (example: string) => {
+        if (!projects.has(example)) projects.set(example, createProject(example));
+        return projects.get(example)!;
+    };
+    after(() => {
+        for (const p of projects.values()) p.remove();
+    });
+
+    it("examples: every program directory is found", () => {
+        assert.ok(EXAMPLES.length >= 4 && EXAMPLES.includes("aws-s3-export"), EXAMPLES.join(", "));
+    });
+
+    for (const example of EXAMPLES) {
+        it(`type-check: ${example} with its own dependencies and tsconfig`, async () => {
+            const r = await typeCheck(installed(example).dir, "-p", ".");
+            assert.equal(r.code, 0, r.output);
+        });
+    }
+
+    it("type-check: a program with a misspelt argument is refused (the check can fail)", async () => {
+        const dir = installed("quickstart").dir;
+        writeFileSync(join(dir, "broken.ts"), 'import * as langsmith from "pulumi-langsmith";\nnew langsmith.Deployment("a", { name: "a", sourse: "github" });\n');
+        const r = await typeCheck(dir, "--strict", "--esModuleInterop", "--skipLibCheck", "broken.ts");
+        assert.notEqual(r.code, 0);
+        assert.match(r.output, /sourse/);
+    });
+
+    it("aws-s3-export: its own unit tests pass with npm test (mocha + setMocks)", async () => {
+        const r = await run("npm", ["test", "--silent"], installed("aws-s3-export").dir);
+        assert.equal(r.code, 0, r.output);
+        const passing = Number(/(\d+) passing/.exec(r.output)?.[1]);
+        assert.ok(passing >= 10, r.output);
+        assert.doesNotMatch(r.output, /failing/);
+    });
+
+    it("aws-s3-export: its unit tests fail when the policy loses a recommended action (the check can fail)", async () => {
+        const dir = installed("aws-s3-export").dir;
+        const program = readFileSync(join(dir, "index.ts"), "utf8");
+        const weaker = program.replace('"s3:AbortMultipartUpload"]', "]");
+        assert.notEqual(weaker, program, "the action list moved: update this control");
+        writeFileSync(join(dir, "index.ts"), weaker);
+        try {
+            const r = await run("npm", ["test", "--silent"], dir);
+            assert.notEqual(r.code, 0, r.output);
+            assert.match(r.output, /policy: exactly the required and recommended actions/);
+        } finally {
+            writeFileSync(join(dir, "index.ts"), program);
+        }
+    });
+
+    it("README: the program runs as written with the real CLI: up, the drift check, destroy", async () => {
+        const [program] = tsBlocks(join(ROOT, "README.md"));
+        assert.match(program, /^import \* as pulumi/);
+        assert.ok(program.split("\n").length <= 30, `the README's program has ${program.split("\n").length} lines`);
+        const em: Emulator = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "timed", phaseMs: scaledTiming(1 / 10).phaseMs, deleteMs: 300 } });
+        const project = installed("quickstart");
+        writeFileSync(join(project.dir, "index.ts"), program);
+        try {
+            const stack = `readme-${randomUUID().slice(0, 8)}`;
+            const workspace = randomUUID();
+            await project.initStack(
+                stack,
+                { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": workspace, "quickstart:githubIntegrationId": randomUUID() },
+                { "langsmith:apiKey": API_KEY, "quickstart:openaiApiKey": `sk-${randomUUID()}` },
+            );
+            await project.pulumi(["up", "--yes", "--stack", stack]);
+            const out = await project.outputs(stack);
+            const [deployment] = em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace);
+            assert.equal(out.revision, deployment.latest_revision_id);
+            assert.equal(out.url, deployment.source_config.custom_url);
+            await project.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", stack]);
+            await project.pulumi(["destroy", "--yes", "--stack", stack]);
+            assert.deepEqual(em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace), []);
+        } finally {
+            await em.close();
+        }
+    });
+
+    it("README and docs: every TypeScript snippet type-checks against the installed package", async () => {
+        const dir = join(installed("quickstart").dir, "snippets");
+        mkdirSync(dir, { recursive: true });
+        const files: string[] = [];
+        const sources = ["README.md", ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`)];
+        for (const source of sources) {
+            const blocks = tsBlocks(join(ROOT, source));
+            if (blocks.length === 0) continue;
+            const file = join(dir, `${source.replace(/[/.]/g, "_")}.ts`);
+            writeFileSync(file, snippetFile(blocks));
+            files.push(file);
+        }
+        assert.ok(files.length >= 6, files.join(", "));
+        const r = await typeCheck(dir, "--strict", "--esModuleInterop", "--skipLibCheck", "--target", "ES2022", "--module", "commonjs", ...files);
+        assert.equal(r.code, 0, r.output);
+    });
+});
