@@ -1,6 +1,7 @@
 /**
  * Every argument a resource class exports (the properties of the interfaces in provider/resources/<r>.ts)
- * is named in docs/<r>.md, so the docs cannot fall behind the code; and the README links every doc.
+ * is named in docs/<r>.md, so the docs cannot fall behind the code; every doc has the sections a user looks
+ * for; and the README links every doc. (That the docs' code type-checks: tests/e2e/examples.test.ts.)
  */
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -15,6 +16,17 @@ const DOCS: Record<string, string> = {
     "scheduledExport.ts": "scheduledExport.md",
     "bulkExport.ts": "bulkExport.md",
     "agentServerCheck.ts": "agentServerCheck.md",
+};
+
+/** What every resource doc answers, as headings: a `## ` line matching each. */
+const SECTIONS: Record<string, RegExp> = {
+    arguments: /^## (Arguments|Arguments and outputs)$/m,
+    outputs: /^## (Outputs|Arguments and outputs)$/m,
+    "update or replace (a table)": /^## Update or replace\n[\s\S]*?^\| Change \| Effect \|$/m,
+    "waiting and timeouts": /^## .*(Waiting|timeouts)/m,
+    adoption: /^## .*(Adopt|adoption)/m,
+    "what refresh detects": /^## .*(Refresh|refresh|Drift)/m,
+    errors: /^## Errors\n[\s\S]*?^\| (What you see|Error \(as it reads\))/m,
 };
 
 /** The property names of every interface declared in a TypeScript file. */
@@ -38,6 +50,12 @@ describe("docs: every resource argument is documented", () => {
             const text = readFileSync(join(ROOT, "docs", doc), "utf8");
             const missing = props.filter((p) => !new RegExp("[`.]" + p + "\\b").test(text));
             assert.deepEqual(missing, [], `not in docs/${doc}`);
+        });
+    }
+    for (const doc of new Set(Object.values(DOCS))) {
+        it(`docs/${doc}: has a section for each of ${Object.keys(SECTIONS).join(", ")}`, () => {
+            const text = readFileSync(join(ROOT, "docs", doc), "utf8");
+            assert.deepEqual(Object.keys(SECTIONS).filter((k) => !SECTIONS[k].test(text)), []);
         });
     }
     it("the README links every doc", () => {
