@@ -141,7 +141,8 @@ export function packPackage(): string {
     if (packed) return packed.file;
     execFileSync("npm", ["run", "-s", "build"], { cwd: ROOT, stdio: "inherit" });
     const dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-pack-"));
-    const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
+    // Built just above: --ignore-scripts keeps `prepare` from building a second time.
+    const name = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
     packed = { dir, file: join(dir, name) };
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     return packed.file;
