@@ -9,9 +9,10 @@
 //                        `aws sts assume-role`) in stack config. The role must exist before anyone can assume
 //                        it, so the first `pulumi up` makes the role and stops there; set the three session
 //                        values and run `pulumi up` again. Temporary credentials expire (the role allows
-//                        12-hour sessions): set fresh ones and `pulumi up` before then, which rotates them
-//                        in place (same destination, no export interrupted). Self-hosted installations take
-//                        session tokens from 0.10.34 / application 0.10.91.
+//                        12-hour sessions; assumed from another role, AWS caps them at one hour): set fresh
+//                        ones and `pulumi up` before then, which rotates them in place (same destination, no
+//                        export interrupted). Self-hosted installations take session tokens from packaging
+//                        0.10.34 / application 0.10.91.
 // IAM changes take a few seconds to reach S3: if a first `up` fails with "Access Denied" while the
 // service validates the destination, run `pulumi up` again.
 //
