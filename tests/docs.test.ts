@@ -38,7 +38,7 @@ function interfaceProperties(source: string): string[] {
     return out;
 }
 
-describe("docs: every resource argument is documented", () => {
+describe("docs: every resource argument and every section a user looks for", () => {
     it("every resource file has a doc", () => {
         const files = readdirSync(join(ROOT, "provider", "resources")).filter((f) => f.endsWith(".ts"));
         assert.deepEqual(files.filter((f) => !DOCS[f]), []);
