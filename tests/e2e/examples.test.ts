@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/model";
 import { startEmulator, type Emulator } from "../../emulator/server";
@@ -51,9 +51,18 @@ function snippetFile(blocks: string[]): string {
 
 describe("e2e: examples, the README's program and the docs' snippets, as users get them", function () {
     this.timeout(10 * 60_000);
+    before(() => mkdirSync(join(ROOT, "tmp"), { recursive: true }));
     const projects = new Map<string, PulumiProject>();
+    /**
+     * One installed copy per example. aws-s3-export's goes inside the checkout (the ignored tmp/), below the
+     * repository's own .mocharc.json, as when a user runs `npm test` in examples/aws-s3-export: the
+     * example's mocha must not pick up ours.
+     */
     const installed = (example: string) => {
-        if (!projects.has(example)) projects.set(example, createProject(example));
+        if (!projects.has(example)) {
+            const dir = example === "aws-s3-export" ? mkdtempSync(join(ROOT, "tmp", `${example}-`)) : undefined;
+            projects.set(example, createProject(example, dir));
+        }
         return projects.get(example)!;
     };
     after(() => {
