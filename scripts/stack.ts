@@ -40,7 +40,7 @@ async function main() {
         );
         await step(["up", "--yes", "--stack", STACK]);
         await step(["preview", "--refresh", "--expect-no-changes", "--stack", STACK]);
-        if (keep) return await waitForCtrlC(project.dir, project.env.PULUMI_BACKEND_URL!, async () => void (await step(["destroy", "--yes", "--stack", STACK])));
+        if (keep) await waitForCtrlC(project.dir, project.env.PULUMI_BACKEND_URL!);
         await step(["destroy", "--yes", "--stack", STACK]);
     } catch (e) {
         failed = true;
@@ -53,8 +53,8 @@ async function main() {
     else console.log(`\nDone: the stack was destroyed, the emulator stopped, and ${project.dir} (stack, state, packages) removed.`);
 }
 
-/** Prints how to use the kept stack, then waits for Ctrl-C (or SIGTERM) and runs `teardown`. */
-async function waitForCtrlC(dir: string, backendUrl: string, teardown: () => Promise<void>): Promise<void> {
+/** Prints how to use the kept stack, then waits for Ctrl-C (or SIGTERM); the caller then tears down. */
+async function waitForCtrlC(dir: string, backendUrl: string): Promise<void> {
     console.log(`
 The stack and the emulator stay up until you press Ctrl-C. From another shell:
 
@@ -68,7 +68,6 @@ Ctrl-C here destroys the stack, stops the emulator and removes ${dir}.`);
         process.once("SIGINT", r);
         process.once("SIGTERM", r);
     });
-    await teardown();
 }
 
 main().catch((e) => {
