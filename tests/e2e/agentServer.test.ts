@@ -2,7 +2,8 @@
  * AgentServerCheck on the real Pulumi engine (examples/github-deployment): a Deployment and a check on its
  * customUrl and latestRevisionId in one program, against the emulator's control plane and agent server.
  * `up` is green and the drift check after it too; a repoRef change makes a new revision and re-runs the
- * check; with the emulator's fault switch on, `up` fails saying what `interrupt` did instead.
+ * check; with the emulator's fault switch on, `up` fails saying what `interrupt` did instead. The same
+ * example also adopts a deployment made outside Pulumi (`adoptId`) onto a tag ref.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -65,5 +66,49 @@ describe("e2e: Deployment + AgentServerCheck through the real pulumi CLI", funct
         assert.ok(!project.transcript.join("\n").includes(API_KEY), "the API key in a command's output");
         em.agentServer.model.settings.ignoreInterrupt = false;
         await cli("destroy", "--yes");
+    });
+
+    it("adoptId: a deployment made outside Pulumi is taken over onto a tag ref, buildOnPush off, and nothing else is created", async () => {
+        const stack = `e2e-adopt-${randomUUID().slice(0, 8)}`;
+        const workspace = randomUUID();
+        const integration = randomUUID();
+        const repoUrl = "https://github.com/acme/support-agent";
+        // Made through the service, as the UI or another tool would, building on every push from main.
+        const existing = em.controlPlane.createDeployment(workspace, {
+            name: stack,
+            source: "github",
+            source_config: { integration_id: integration, repo_url: repoUrl, deployment_type: "dev", build_on_push: true },
+            source_revision_config: { repo_ref: "main", langgraph_config_path: "langgraph.json" },
+            secrets: [],
+        });
+        await project.initStack(
+            stack,
+            {
+                "langsmith:controlPlaneUrl": em.url,
+                "langsmith:workspaceId": workspace,
+                "github-deployment:name": stack,
+                "github-deployment:integrationId": integration,
+                "github-deployment:repoUrl": repoUrl,
+                "github-deployment:repoRef": "refs/tags/v1.0.0",
+                "github-deployment:adoptId": existing.id,
+                "github-deployment:check": "false",
+            },
+            { "langsmith:apiKey": API_KEY },
+        );
+        const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
+
+        await cli("up", "--yes");
+        const out = await project.outputs(stack);
+        assert.equal(out.deploymentId, existing.id);
+        const live = em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace);
+        assert.deepEqual(live.map((d) => d.id), [existing.id], "a second deployment was created");
+        assert.equal(live[0].source_config.build_on_push, false);
+        const revision = em.controlPlane.getRevision(workspace, existing.id, out.revisionId);
+        assert.equal(revision.source_revision_config.repo_ref, "refs/tags/v1.0.0");
+        assert.equal(revision.status, "DEPLOYED");
+        await cli("preview", "--refresh", "--expect-no-changes");
+
+        await cli("destroy", "--yes");
+        assert.deepEqual(em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace), []);
     });
 });
