@@ -132,6 +132,9 @@ function parseProject(spec: string): TracingProjectInput {
 }
 
 async function main() {
+    // Read first: once the line below announces the server, whoever started it may end at once (SIGTERM to
+    // npx right after the line), and a parent read after that would already be init, watched forever.
+    const parent = process.ppid;
     const args = parseArgs(process.argv.slice(2));
     if (!args) {
         process.stdout.write(USAGE);
@@ -158,7 +161,6 @@ async function main() {
     process.once("SIGTERM", stop);
     // `npx` does not pass SIGTERM on to the server it started: it dies and the server is left to init.
     // An emulator whose parent went away stops too.
-    const parent = process.ppid;
     setInterval(() => process.ppid !== parent && stop(), 250).unref();
 }
 
