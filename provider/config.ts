@@ -43,6 +43,17 @@ export const REGION_ENDPOINTS: Readonly<Record<string, string>> = {
     eu: "https://eu.api.smith.langchain.com",
 };
 
+/**
+ * Which installation the tracing API (bulk export) belongs to, when the configuration says: a cloud
+ * region's endpoint is the cloud; the host of a self-hosted installation (its control plane under
+ * `/api-host`) is self-hosted; any other endpoint (a proxy, the emulator) could be either: undefined.
+ */
+export function tracingInstallation(cfg: Pick<ServiceConfig, "controlPlaneUrl" | "endpoint">): "cloud" | "self-hosted" | undefined {
+    if (Object.values(REGION_ENDPOINTS).includes(cfg.endpoint)) return "cloud";
+    if (cfg.controlPlaneUrl === `${cfg.endpoint}/api-host`) return "self-hosted";
+    return undefined;
+}
+
 /** Thrown when the configuration is missing or contradictory; the message says how to fix it. */
 export class ConfigError extends Error {
     constructor(message: string) {

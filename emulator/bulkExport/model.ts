@@ -12,7 +12,7 @@
  * - the installation version (self-hosted, spec 9) makes fields unknown to it answer 422 `extra_forbidden`.
  */
 import { randomUUID } from "node:crypto";
-import { FilterSyntaxError, parseFilter } from "../../provider/api/filter";
+import { FILTER_FIELDS, FilterSyntaxError, parseFilter, unknownFields } from "../../provider/api/filter";
 import {
     DISPLAY_NAME_RE,
     EXPORTABLE_FIELDS,
@@ -400,14 +400,22 @@ function checkFields(fields: string[] | null | undefined): void {
     }
 }
 
+/**
+ * A filter must parse and read only fields the emulator generates and can evaluate (every exportable
+ * field and the query fields): the service refuses a field it does not know; the emulator knows only
+ * these (the provider merely warns, since the real service's list is longer).
+ */
 function checkFilter(filter: string | null | undefined): void {
     if (filter == null || filter === "") return;
+    let expr;
     try {
-        parseFilter(filter);
+        expr = parseFilter(filter);
     } catch (e) {
         if (e instanceof FilterSyntaxError) throw badRequest(`Invalid filter: ${e.message}`);
         throw e;
     }
+    const unknown = unknownFields(expr);
+    if (unknown.length) throw badRequest(`Invalid filter: unknown field ${unknown.map((f) => JSON.stringify(f)).join(", ")} (fields: ${FILTER_FIELDS.join(", ")})`);
 }
 
 /** Compares dotted versions numerically (`0.10.9` < `0.10.91`). */

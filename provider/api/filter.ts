@@ -7,33 +7,23 @@
  *   expr       := call
  *   call       := name "(" [arg ("," arg)*] ")"
  *   arg        := call | field | literal | "[" [literal ("," literal)*] "]"
- *   literal    := "string" (JSON escapes) | number | true | false | null
+ *   literal    := "string" or 'string' (JSON escapes) | number | true | false | null
  * Combinators `and(expr, expr, ...)`, `or(expr, expr, ...)` (at least two); comparators `eq`, `neq`, `gt`,
  * `gte`, `lt`, `lte`, `has`, `like` (field, value), `in` (field, [values]), `search` (value, or field and
- * value). Fields are the ones the notes and the spec name.
+ * value).
+ *
+ * Fields: every exportable run field of spec 2.8 and the query fields the notes name (FILTER_FIELDS). The
+ * service knows more than the material lists, so a field outside that list parses (a typo of a function,
+ * a quote or a bracket is still a syntax error with its column); `unknownFields` names such fields, for
+ * the provider to warn about and the emulator (which cannot evaluate them) to refuse.
  */
+import { EXPORTABLE_FIELDS } from "./schemas/bulkExport";
 
-export const FILTER_FIELDS = [
-    "id",
-    "name",
-    "run_type",
-    "start_time",
-    "end_time",
-    "latency",
-    "total_tokens",
-    "error",
-    "status",
-    "tags",
-    "is_root",
-    "feedback_key",
-    "feedback_score",
-    "metadata_key",
-    "metadata_value",
-    "trace_id",
-    "input_key",
-    "input_value",
-] as const;
-export type FilterField = (typeof FILTER_FIELDS)[number];
+/** Query fields beyond the exportable ones (real-service notes 4; `input_key`, `input_value` from the spec). */
+const QUERY_FIELDS = ["latency", "feedback_key", "feedback_score", "metadata_key", "metadata_value", "input_key", "input_value"] as const;
+
+/** Every field this parser knows: the exportable fields of spec 2.8 and the query fields. */
+export const FILTER_FIELDS: readonly string[] = [...EXPORTABLE_FIELDS, ...QUERY_FIELDS];
 
 const COMPARATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "has", "like", "in", "search"] as const;
 const COMBINATORS = ["and", "or"] as const;
@@ -42,9 +32,9 @@ export type Literal = string | number | boolean | null;
 
 export type FilterExpr =
     | { kind: "and" | "or"; args: FilterExpr[] }
-    | { kind: "compare"; op: Exclude<Comparator, "search" | "in">; field: FilterField; value: Literal }
-    | { kind: "in"; field: FilterField; values: Literal[] }
-    | { kind: "search"; field?: FilterField; value: string };
+    | { kind: "compare"; op: Exclude<Comparator, "search" | "in">; field: string; value: Literal }
+    | { kind: "in"; field: string; values: Literal[] }
+    | { kind: "search"; field?: string; value: string };
 
 /** A filter that does not parse: the message names what was expected and where (1-based column). */
 export class FilterSyntaxError extends Error {
@@ -75,18 +65,12 @@ function tokenize(src: string): Token[] {
             i++;
         } else if ("(),[]".includes(c)) {
             out.push({ t: "punct", v: c as "(", at: i++ });
-        } else if (c === '"') {
+        } else if (c === '"' || c === "'") {
             const start = i;
             let j = i + 1;
-            while (j < src.length && src[j] !== '"') j += src[j] === "\\" ? 2 : 1;
+            while (j < src.length && src[j] !== c) j += src[j] === "\\" ? 2 : 1;
             if (j >= src.length) throw new FilterSyntaxError("unterminated string", start, src);
-            let v: string;
-            try {
-                v = JSON.parse(src.slice(start, j + 1));
-            } catch {
-                throw new FilterSyntaxError("bad escape in string", start, src);
-            }
-            out.push({ t: "string", v, at: start });
+            out.push({ t: "string", v: unquote(src.slice(start + 1, j), start, src), at: start });
             i = j + 1;
         } else if (/[-0-9.]/.test(c)) {
             const m = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?/.exec(src.slice(i));
@@ -103,6 +87,22 @@ function tokenize(src: string): Token[] {
     }
     out.push({ t: "end", at: src.length });
     return out;
+}
+
+/** The text between quotes, read with JSON's escapes; `\'` is a quote too, and `"` inside single quotes is itself. */
+function unquote(body: string, at: number, src: string): string {
+    let json = "";
+    for (let i = 0; i < body.length; i++) {
+        const c = body[i];
+        if (c === "\\" && body[i + 1] === "'") json += body[++i];
+        else if (c === "\\") json += c + (body[++i] ?? "");
+        else json += c === '"' ? '\\"' : c;
+    }
+    try {
+        return JSON.parse(`"${json}"`);
+    } catch {
+        throw new FilterSyntaxError("bad escape in string", at, src);
+    }
 }
 
 /** Parses a filter; throws FilterSyntaxError with the position of the first problem. */
@@ -127,14 +127,11 @@ export function parseFilter(src: string): FilterExpr {
         return fail("expected a value (a \"string\", a number, true, false or null)", tok.at);
     }
 
-    function field(): FilterField {
+    function field(): string {
         const tok = peek();
-        if (tok.t !== "name") return fail("expected a field name", tok.at);
-        if (!(FILTER_FIELDS as readonly string[]).includes(tok.v)) {
-            fail(`unknown field ${JSON.stringify(tok.v)} (fields: ${FILTER_FIELDS.join(", ")})`, tok.at);
-        }
+        if (tok.t !== "name" || ["true", "false", "null"].includes(tok.v)) return fail("expected a field name", tok.at);
         pos++;
-        return tok.v as FilterField;
+        return tok.v;
     }
 
     function call(): FilterExpr {
@@ -168,7 +165,7 @@ export function parseFilter(src: string): FilterExpr {
             expr = { kind: "in", field: f, values };
         } else if (fn === "search") {
             const first = peek();
-            const f = first.t === "name" && !["true", "false", "null"].includes(first.v) ? (field(), expect(","), first.v as FilterField) : undefined;
+            const f = first.t === "name" && !["true", "false", "null"].includes(first.v) ? (field(), expect(","), first.v) : undefined;
             const v = literal();
             if (typeof v !== "string") fail("search needs a string", first.at);
             expr = { kind: "search", field: f, value: v as string };
@@ -187,6 +184,30 @@ export function parseFilter(src: string): FilterExpr {
     const expr = call();
     if (peek().t !== "end") fail("unexpected text after the filter");
     return expr;
+}
+
+/** The fields a parsed filter reads that are not in FILTER_FIELDS, in order of appearance, once each. */
+export function unknownFields(expr: FilterExpr): string[] {
+    const seen: string[] = [];
+    const walk = (e: FilterExpr): void => {
+        if ("args" in e) e.args.forEach(walk);
+        else if (e.field !== undefined && !FILTER_FIELDS.includes(e.field) && !seen.includes(e.field)) seen.push(e.field);
+    };
+    walk(expr);
+    return seen;
+}
+
+/**
+ * A filter in one canonical text, for telling a real change from a service's rewriting of the same filter
+ * (whitespace, quotes, escapes): the parsed form, serialized. A filter that does not parse is its own text.
+ */
+export function canonicalFilter(src: string): string {
+    try {
+        return JSON.stringify(parseFilter(src));
+    } catch (e) {
+        if (e instanceof FilterSyntaxError) return src;
+        throw e;
+    }
 }
 
 /** A run as the emulator holds it, in the fields a filter reads. */
@@ -209,7 +230,7 @@ export interface FilterableRun {
 }
 
 /** The values a field has for a run (a list: tags, keys and values of inputs or metadata have several). */
-function valuesOf(run: FilterableRun, f: FilterField): Literal[] {
+function valuesOf(run: FilterableRun, f: string): Literal[] {
     const metadata = run.extra?.metadata ?? {};
     const inputs = run.inputs ?? {};
     switch (f) {
@@ -229,13 +250,15 @@ function valuesOf(run: FilterableRun, f: FilterField): Literal[] {
             return Object.keys(inputs);
         case "input_value":
             return Object.values(inputs).map(scalar);
-        default:
-            return [((run as unknown as Record<string, unknown>)[f] ?? null) as Literal];
+        default: {
+            const v = (run as unknown as Record<string, unknown>)[f] ?? null;
+            return Array.isArray(v) ? v.map(scalar) : [scalar(v)];
+        }
     }
 }
 
 const scalar = (v: unknown): Literal => (v === null || ["string", "number", "boolean"].includes(typeof v) ? (v as Literal) : JSON.stringify(v));
-const TIME_FIELDS: readonly string[] = ["start_time", "end_time"];
+const TIME_FIELDS: readonly string[] = ["start_time", "end_time", "first_token_time"];
 
 function compare(op: string, have: Literal, want: Literal, timeField: boolean): boolean {
     if (op === "eq") return have === want;

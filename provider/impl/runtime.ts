@@ -5,7 +5,9 @@
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { HttpClient, type HttpClientOptions } from "../api/client";
+import type * as pulumi from "@pulumi/pulumi";
 import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
+import { reported, type Checked } from "./common/validate";
 
 let stackConfig: ConfigSource | undefined;
 
@@ -16,6 +18,22 @@ export function configure(req: { config: ConfigSource }): void {
 
 export function serviceConfig(): ServiceConfig {
     return resolveServiceConfig(stackConfig);
+}
+
+/**
+ * A resource's `check` against the provider configuration: `run` checks the arguments (it may read the
+ * configuration: which installation), and a configuration every call to the service needs but lacks
+ * (the workspace id, sent as X-Tenant-Id) fails the preview too, before any API call. A missing API key
+ * throws ConfigError, with the fix.
+ */
+export async function checkWithConfig(run: (cfg: ServiceConfig) => Checked): Promise<pulumi.dynamic.CheckResult> {
+    const cfg = serviceConfig();
+    const r = await reported(run(cfg));
+    if (cfg.workspaceId) return r;
+    const reason =
+        "no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>` or in LANGSMITH_WORKSPACE_ID " +
+        "(LangSmith: Settings -> Workspaces); every request names the workspace (X-Tenant-Id)";
+    return { ...r, failures: [...(r.failures ?? []), { property: "", reason }] };
 }
 
 /** Extra client options for tests and benchmarks (fast retries, a MockAgent). Never set in production. */

@@ -5,27 +5,44 @@
  * The filter is parsed by the one parser the emulator uses too, so a typo fails at preview with its
  * position.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { FilterSyntaxError, parseFilter } from "../../api/filter";
+import { FilterSyntaxError, parseFilter, unknownFields } from "../../api/filter";
 import { COMPRESSIONS, DISPLAY_NAME_RE, EXPORTABLE_FIELDS, FORMAT_VERSIONS } from "../../api/schemas/bulkExport";
 import { prune } from "../common/compare";
 import { UNKNOWN, known } from "../common/unknown";
-import { Checker, UUID_RE, isSet } from "../common/validate";
+import { Checker, UUID_RE, isSet, type Checked } from "../common/validate";
 
 const ADDRESSING_STYLES = ["auto", "virtual", "path"] as const;
 /** Date and time with a zone: `2026-11-01T00:00:00Z`, `...+02:00`, fractions allowed. */
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-export function checkExportDestination(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+/**
+ * S3's bucket naming rules (AWS's general purpose buckets; MinIO and other S3-compatible stores keep
+ * them): 3 to 63 characters of lowercase letters, digits, dots and hyphens, beginning and ending with a
+ * letter or digit, no two dots together, not an IP address.
+ */
+function bucketNameProblem(name: string): string | undefined {
+    if (name.length < 3 || name.length > 63) return `is ${name.length} characters long; S3 bucket names have 3 to 63`;
+    if (!/^[a-z0-9.-]+$/.test(name)) return "may only contain lowercase letters, digits, dots and hyphens (S3's rule)";
+    if (!/^[a-z0-9].*[a-z0-9]$/.test(name)) return "must begin and end with a lowercase letter or a digit (S3's rule)";
+    if (name.includes("..")) return "must not contain two dots in a row (S3's rule)";
+    if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return "must not be an IP address (S3's rule)";
+    return undefined;
+}
+
+/**
+ * `installation`: which installation the tracing API is, when the configuration says (config.ts
+ * `tracingInstallation`); environment credentials are refused on the cloud (spec 2.7 rule 2).
+ */
+export function checkExportDestination(news: Record<string, unknown>, installation?: "cloud" | "self-hosted"): Checked {
     const c = new Checker();
     const displayName = c.str(news.displayName, "displayName", true);
     c.matches(displayName, DISPLAY_NAME_RE, "displayName", `displayName ${JSON.stringify(displayName)} may only contain letters, digits, spaces, - _ and '`);
     const cfg = c.obj(news.config, "config");
     const config = known(news.config)
         ? prune({
-              bucketName: c.str(cfg.bucketName, "config.bucketName", true),
+              bucketName: checkBucketName(c, cfg.bucketName),
               prefix: c.str(cfg.prefix, "config.prefix") ?? "",
-              region: c.str(cfg.region, "config.region"),
+              region: c.str(cfg.region, "config.region", cfg.region !== undefined && cfg.region !== null),
               endpointUrl:
                   c.httpUrl(cfg.endpointUrl, "config.endpointUrl", "config.endpointUrl must be an http(s) URL of an S3-compatible server, e.g. https://minio.example.com (omit it for AWS S3)") ||
                   undefined,
@@ -34,7 +51,20 @@ export function checkExportDestination(news: Record<string, unknown>): pulumi.dy
           })
         : UNKNOWN;
     if (news.config === undefined) c.fail("config", "config is required (at least config.bucketName)");
-    return { inputs: prune({ ...news, displayName, config, credentials: checkCredentials(c, news.credentials) }), failures: c.failures };
+    if ((news.credentials === undefined || news.credentials === null) && installation === "cloud") {
+        c.fail(
+            "credentials",
+            "credentials are required on the LangSmith cloud: environment credentials (credentials omitted) exist on self-hosted installations only; give accessKeyId and secretAccessKey",
+        );
+    }
+    return c.done(prune({ ...news, displayName, config, credentials: checkCredentials(c, news.credentials) }));
+}
+
+function checkBucketName(c: Checker, v: unknown): string | undefined {
+    const name = c.str(v, "config.bucketName", true);
+    const problem = name && known(name) ? bucketNameProblem(name) : undefined;
+    if (problem) c.fail("config.bucketName", `config.bucketName ${JSON.stringify(name)} ${problem}`);
+    return name;
 }
 
 function checkCredentials(c: Checker, v: unknown): unknown {
@@ -58,7 +88,7 @@ function checkCredentials(c: Checker, v: unknown): unknown {
     return prune({ accessKeyId, secretAccessKey, sessionToken: isSet(sessionToken) ? sessionToken : undefined });
 }
 
-export function checkScheduledExport(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+export function checkScheduledExport(news: Record<string, unknown>): Checked {
     const c = new Checker();
     const common = checkExportCommon(c, news);
     if (news.endTime !== undefined && news.endTime !== null) {
@@ -70,10 +100,10 @@ export function checkScheduledExport(news: Record<string, unknown>): pulumi.dyna
         c.fail("intervalHours", `intervalHours must be a whole number of hours from 1 to 168, not ${JSON.stringify(intervalHours)}`);
     }
     const cancelSpawnedOnDelete = c.bool(news.cancelSpawnedOnDelete, "cancelSpawnedOnDelete") ?? (known(news.cancelSpawnedOnDelete) ? false : UNKNOWN);
-    return { inputs: prune({ ...news, ...common, intervalHours, cancelSpawnedOnDelete }), failures: c.failures };
+    return c.done(prune({ ...news, ...common, intervalHours, cancelSpawnedOnDelete }));
 }
 
-export function checkBulkExport(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+export function checkBulkExport(news: Record<string, unknown>): Checked {
     const c = new Checker();
     const common = checkExportCommon(c, news);
     if (news.intervalHours !== undefined && news.intervalHours !== null) {
@@ -85,7 +115,7 @@ export function checkBulkExport(news: Record<string, unknown>): pulumi.dynamic.C
     }
     const waitForCompletion = c.bool(news.waitForCompletion, "waitForCompletion") ?? (known(news.waitForCompletion) ? true : UNKNOWN);
     c.timeouts(news.timeouts);
-    return { inputs: prune({ ...news, ...common, endTime, waitForCompletion }), failures: c.failures };
+    return c.done(prune({ ...news, ...common, endTime, waitForCompletion }));
 }
 
 /** The arguments both kinds of export share. */
@@ -94,19 +124,39 @@ function checkExportCommon(c: Checker, news: Record<string, unknown>): Record<st
     const sessionId = c.str(news.sessionId, "sessionId", true);
     c.matches(sessionId, UUID_RE, "sessionId", "sessionId must be a tracing project id (a uuid)");
     const startTime = timestamp(c, news.startTime, "startTime", true);
-    const filter = c.str(news.filter, "filter");
-    if (typeof filter === "string" && known(filter) && filter.trim() !== "") {
-        try {
-            parseFilter(filter);
-        } catch (e) {
-            if (!(e instanceof FilterSyntaxError)) throw e;
-            c.fail("filter", `filter does not parse: ${e.message}`);
-        }
-    }
+    const filter = checkFilter(c, news.filter);
     const exportFields = checkExportFields(c, news.exportFields);
     const formatVersion = oneOf(c, news.formatVersion, FORMAT_VERSIONS, "formatVersion") ?? (known(news.formatVersion) ? "v1" : UNKNOWN);
     const compression = oneOf(c, news.compression, COMPRESSIONS, "compression");
     return { destinationId, sessionId, startTime, filter: isSet(filter) ? filter : undefined, exportFields, formatVersion, compression };
+}
+
+/**
+ * A filter that parses (the column of a syntax error named). A field the parser does not know is a
+ * warning, not a failure: the service knows fields the material does not list. Only whitespace is a
+ * failure (the service would refuse it; omit filter to export every run).
+ */
+function checkFilter(c: Checker, v: unknown): string | undefined {
+    const filter = c.str(v, "filter");
+    if (typeof filter !== "string" || !known(filter) || filter === "") return filter;
+    if (filter.trim() === "") {
+        c.fail("filter", "filter is only whitespace: omit filter to export every run");
+        return filter;
+    }
+    try {
+        const unknown = unknownFields(parseFilter(filter));
+        if (unknown.length) {
+            c.warn(
+                "filter",
+                `${unknown.map((f) => JSON.stringify(f)).join(", ")} ${unknown.length > 1 ? "are not fields" : "is not a field"} this provider knows (${JSON.stringify(filter)}); ` +
+                    "the service may know it, or refuse the export: check the spelling",
+            );
+        }
+    } catch (e) {
+        if (!(e instanceof FilterSyntaxError)) throw e;
+        c.fail("filter", `filter does not parse: ${e.message}`);
+    }
+    return filter;
 }
 
 function checkExportFields(c: Checker, v: unknown): unknown {

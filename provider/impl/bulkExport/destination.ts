@@ -7,9 +7,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../../api/bulkExport";
+import { tracingInstallation } from "../../config";
 import type { Destination } from "../../api/schemas/bulkExport";
 import { diffByTable, field, type DiffRow } from "../common/compare";
-import { bulkExportClient, configure } from "../runtime";
+import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkExportDestination } from "./check";
 import { SCHEMA_VERSION, type ExportDestinationInputs, type ExportDestinationOutputs } from "./types";
 import { configFromService, credentialsRequest, destinationRequest, explain } from "./wire";
@@ -43,7 +44,7 @@ export function createExportDestinationProvider(o: { client?: () => BulkExportCl
             configure(req);
         },
         async check(_olds, news) {
-            return checkExportDestination(news);
+            return checkWithConfig((cfg) => checkExportDestination(news, tracingInstallation(cfg)));
         },
         async diff(_id, olds, news) {
             const { changes, replaces } = diffByTable(DESTINATION_DIFF, olds, news);

@@ -12,7 +12,7 @@ import { PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
 import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun } from "../../api/schemas/bulkExport";
 import { diffByTable, prune, type DiffRow } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
-import { bulkExportClient, configure } from "../runtime";
+import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkBulkExport } from "./check";
 import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, type BulkExportInputs, type BulkExportOutputs } from "./types";
 import { explain, exportInputsFromService, exportRequest } from "./wire";
@@ -76,7 +76,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             configure(req);
         },
         async check(_olds, news) {
-            return checkBulkExport(news);
+            return checkWithConfig(() => checkBulkExport(news));
         },
         async diff(_id, olds, news) {
             const { changes, replaces } = diffByTable(BULK_EXPORT_DIFF, olds, news);

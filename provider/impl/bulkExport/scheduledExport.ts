@@ -15,7 +15,7 @@ import type { BulkExportClient } from "../../api/bulkExport";
 import { isFinalExportStatus, type BulkExportRecord } from "../../api/schemas/bulkExport";
 import { diffByTable, prune, type DiffRow } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
-import { bulkExportClient, configure } from "../runtime";
+import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkScheduledExport } from "./check";
 import { SCHEMA_VERSION, type ScheduledExportInputs, type ScheduledExportOutputs } from "./types";
 import { explain, exportInputsFromService, exportRequest } from "./wire";
@@ -72,7 +72,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             configure(req);
         },
         async check(_olds, news) {
-            return checkScheduledExport(news);
+            return checkWithConfig(() => checkScheduledExport(news));
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);

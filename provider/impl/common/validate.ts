@@ -6,6 +6,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN, known } from "./unknown";
+import { warn } from "./warn";
+
+/** What a resource's check found: Pulumi's CheckResult plus warnings for the CLI. */
+export type Checked = pulumi.dynamic.CheckResult & { warnings: string[] };
+
+/** A provider's `check` answer: the warnings go to the CLI (warn.ts), the rest to Pulumi. */
+export async function reported(c: Checked): Promise<pulumi.dynamic.CheckResult> {
+    for (const w of c.warnings) await warn(w);
+    return { inputs: c.inputs, failures: c.failures };
+}
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -14,9 +24,20 @@ export const isSet = (v: unknown): boolean => v !== undefined && v !== null && v
 
 export class Checker {
     readonly failures: pulumi.dynamic.CheckFailure[] = [];
+    /** What the user should hear about without failing the operation (see `checked`). */
+    readonly warnings: string[] = [];
 
     fail(property: string, reason: string): void {
         this.failures.push({ property, reason });
+    }
+
+    warn(property: string, message: string): void {
+        this.warnings.push(`${property}: ${message}`);
+    }
+
+    /** The check's answer: the normalized inputs, the failures and the warnings (`reported` sends those). */
+    done(inputs: Record<string, unknown>): Checked {
+        return { inputs, failures: this.failures, warnings: this.warnings };
     }
 
     /** A string; `required` also refuses the empty string. Unknown passes through as the sentinel. */

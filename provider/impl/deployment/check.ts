@@ -3,9 +3,8 @@
  * aliases mapped to the real wire value, defaults filled), so that every later step compares like with
  * like. Never throws for bad input; a value not known yet (preview) passes and stays unknown.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { UNMANAGED_SOURCES, normalizeSource, type WireSource } from "../../api/schemas/controlPlane";
-import { Checker, UUID_RE, isSet } from "../common/validate";
+import { Checker, UUID_RE, isSet, type Checked } from "../common/validate";
 import { UNKNOWN, known } from "../common/unknown";
 import { prune } from "../common/compare";
 import { RESERVED_SECRET_NAMES, type DeploymentSecretInput } from "./types";
@@ -24,7 +23,7 @@ export function installationKind(controlPlaneUrl: string): InstallationKind {
 const SOURCE_OF_KIND: Record<InstallationKind, WireSource> = { cloud: "github", "self-hosted": "external_docker" };
 
 /** Validates and normalizes the program's arguments; `kind` (when known) checks the source fits. */
-export function checkDeployment(news: Record<string, unknown>, kind?: InstallationKind): pulumi.dynamic.CheckResult {
+export function checkDeployment(news: Record<string, unknown>, kind?: InstallationKind): Checked {
     const c = new Checker();
     const name = c.str(news.name, "name", true);
     c.matches(name, NAME_RE, "name", `name ${JSON.stringify(name)} may only contain lowercase letters, digits and hyphens ([a-z0-9-])`);
@@ -53,6 +52,7 @@ export function checkDeployment(news: Record<string, unknown>, kind?: Installati
         graphConfigPath: c.str(rc.graphConfigPath, "sourceRevisionConfig.graphConfigPath", github && rcKnown),
         imageUri: c.str(rc.imageUri, "sourceRevisionConfig.imageUri", docker && rcKnown),
     };
+    c.matches(sourceConfig.integrationId, UUID_RE, "sourceConfig.integrationId", "sourceConfig.integrationId must be the id (a uuid) of the workspace's GitHub integration");
     checkFieldsOfSource(c, source, { ...sourceConfig, ...revisionConfig });
     if (typeof revisionConfig.repoRef === "string" && revisionConfig.repoRef.startsWith("refs/tags/") && sc.buildOnPush === true) {
         c.fail(
@@ -82,7 +82,7 @@ export function checkDeployment(news: Record<string, unknown>, kind?: Installati
         sourceRevisionConfig: rcKnown ? prune(revisionConfig) : UNKNOWN,
         secrets: known(news.secrets) ? secrets : UNKNOWN,
     };
-    return { inputs, failures: c.failures };
+    return c.done(inputs);
 }
 
 /** The wire value of `source`, or undefined after recording why it cannot be used. */

@@ -12,7 +12,7 @@ import { PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
 import { REVISION_FAILED, type Deployment, type Revision } from "../../api/schemas/controlPlane";
 import { changedRows, sameValue } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
-import { configure, controlPlaneClient, serviceConfig } from "../runtime";
+import { checkWithConfig, configure, controlPlaneClient } from "../runtime";
 import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 import { readState, recordable } from "./state";
@@ -125,7 +125,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
 
         async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
             // Fails the preview early, with the fix, when the service cannot be reached at all.
-            return checkDeployment(news, installationKind(serviceConfig().controlPlaneUrl));
+            return checkWithConfig((cfg) => checkDeployment(news, installationKind(cfg.controlPlaneUrl)));
         },
 
         async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {

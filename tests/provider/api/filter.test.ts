@@ -3,7 +3,8 @@
  * emulator's evaluator matches runs.
  */
 import assert from "node:assert/strict";
-import { FilterSyntaxError, matches, parseFilter, type FilterableRun } from "../../../provider/api/filter";
+import { FILTER_FIELDS, FilterSyntaxError, canonicalFilter, matches, parseFilter, unknownFields, type FilterableRun } from "../../../provider/api/filter";
+import { EXPORTABLE_FIELDS } from "../../../provider/api/schemas/bulkExport";
 
 function syntaxError(src: string): FilterSyntaxError {
     try {
@@ -51,7 +52,8 @@ describe("filter: parse", () => {
 
     for (const [src, reason, column] of [
         ['and(eq(run_type, "llm"), like(name, "%chat%")', 'expected ")"', 46],
-        ['eq(runtype, "llm")', "unknown field", 4],
+        ['eq(true, "llm")', "expected a field name", 4],
+        ["eq(name, 'x)", "unterminated string", 10],
         ['equals(name, "x")', "unknown function", 1],
         ['eq(name "x")', 'expected ","', 9],
         ['eq(name, "x)', "unterminated string", 10],
@@ -67,6 +69,38 @@ describe("filter: parse", () => {
             assert.match(e.message, new RegExp(`at column ${column}`));
         });
     }
+});
+
+describe("filter: fields", () => {
+    it("parse: every exportable field of spec 2.8 can be filtered on, gt(total_cost, 0.1) among them", () => {
+        for (const f of EXPORTABLE_FIELDS) {
+            assert.deepEqual(unknownFields(parseFilter(`eq(${f}, "x")`)), [], f);
+            assert.ok(FILTER_FIELDS.includes(f), f);
+        }
+        assert.deepEqual(parseFilter("gt(total_cost, 0.1)"), { kind: "compare", op: "gt", field: "total_cost", value: 0.1 });
+    });
+
+    it("unknownFields: a field outside the list parses and is named once, in order", () => {
+        assert.deepEqual(unknownFields(parseFilter('and(eq(runtype, "llm"), eq(name, "x"), gt(cost_usd, 1), eq(runtype, "tool"))')), ["runtype", "cost_usd"]);
+        assert.deepEqual(unknownFields(parseFilter('search(thread_id, "x")')), ["thread_id"]);
+    });
+
+    it("canonicalFilter: whitespace, quotes and escapes a service may rewrite are the same filter; a real change is not", () => {
+        const written = 'and(eq(run_type, "llm"), like(name, "%chat\'s%"), in(tags, ["a", "b"]))';
+        for (const rewritten of [
+            "and(eq(run_type,'llm'),like(name,'%chat\\'s%'),in(tags,['a','b']))",
+            'and( eq( run_type , "llm" ) ,\n  like(name, "%chat\'s%"), in(tags, ["a","b"]) )',
+        ]) {
+            assert.equal(canonicalFilter(rewritten), canonicalFilter(written), rewritten);
+        }
+        assert.notEqual(canonicalFilter('eq(run_type, "tool")'), canonicalFilter('eq(run_type, "llm")'));
+        assert.notEqual(canonicalFilter('in(tags, ["b", "a"])'), canonicalFilter('in(tags, ["a", "b"])'));
+        assert.equal(canonicalFilter("eq(name"), "eq(name", "a filter that does not parse is its own text");
+    });
+
+    it("parse: single-quoted strings hold double quotes as they are", () => {
+        assert.deepEqual(parseFilter(`eq(name, 'say "hi"')`), { kind: "compare", op: "eq", field: "name", value: 'say "hi"' });
+    });
 });
 
 describe("filter: matches", () => {
@@ -95,6 +129,17 @@ describe("filter: matches", () => {
         assert.equal(m('like(input_value, "%LangSmith%")'), true);
         assert.equal(m('and(eq(metadata_key, "customer"), eq(metadata_value, "acme"))'), true);
         assert.equal(m('and(eq(feedback_key, "correctness"), gt(feedback_score, 0.5))'), true);
+    });
+
+    it("matches: costs, token counts, first_token_time and list fields of spec 2.8", () => {
+        const run = { total_cost: 0.25, prompt_tokens: 80, first_token_time: "2026-11-01T10:00:00.400Z", parent_run_ids: ["p1", "p2"], trace_tier: "longlived" } as Partial<FilterableRun>;
+        assert.equal(m("gt(total_cost, 0.1)", run), true);
+        assert.equal(m("gt(total_cost, 0.3)", run), false);
+        assert.equal(m("lt(prompt_tokens, 100)", run), true);
+        assert.equal(m('lt(first_token_time, "2026-11-01T10:00:01Z")', run), true);
+        assert.equal(m('has(parent_run_ids, "p2")', run), true);
+        assert.equal(m('eq(trace_tier, "shortlived")', run), false);
+        assert.equal(m("gt(total_cost, 0)", { total_cost: null } as Partial<FilterableRun>), false);
     });
 
     it("matches: search looks through name, inputs, outputs and error, case-insensitively", () => {

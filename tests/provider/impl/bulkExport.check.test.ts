@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { checkBulkExport, checkExportDestination, checkScheduledExport } from "../../../provider/impl/bulkExport/check";
 import { UNKNOWN } from "../../../provider/impl/common/unknown";
 
-const DEST = { displayName: "traces", config: { bucketName: "b", prefix: "p" }, credentials: { accessKeyId: "AKIA", secretAccessKey: "s3cr3t" } };
+const DEST = { displayName: "traces", config: { bucketName: "bkt", prefix: "p" }, credentials: { accessKeyId: "AKIA", secretAccessKey: "s3cr3t" } };
 const SESSION = "55555555-0000-4000-8000-000000000001";
 const SCHED = { destinationId: "d1", sessionId: SESSION, startTime: "2026-11-01T00:00:00Z", intervalHours: 24 };
 const ONE = { destinationId: "d1", sessionId: SESSION, startTime: "2026-11-01T00:00:00Z", endTime: "2026-11-02T00:00:00Z" };
@@ -44,6 +44,16 @@ const CASES: Case[] = [
     ["filter typo", checkScheduledExport, { ...SCHED, filter: 'and(eq(run_type, "llm"), gt(total_tokens 5))' }, "filter", /filter does not parse: .*(position|column|at)/i],
     ["waitForCompletion type", checkBulkExport, { ...ONE, waitForCompletion: "yes" }, "waitForCompletion", /boolean/],
     ["timeouts", checkBulkExport, { ...ONE, timeouts: { create: -1 } }, "timeouts.create", /> 0/],
+    ["filter of whitespace", checkScheduledExport, { ...SCHED, filter: " \n\t " }, "filter", /only whitespace: omit filter/],
+    ["empty region", checkExportDestination, { ...DEST, config: { bucketName: "bkt", region: "" } }, "config.region", /must not be empty/],
+    ["bucket of 2 characters", checkExportDestination, { ...DEST, config: { bucketName: "ab" } }, "config.bucketName", /3 to 63/],
+    ["bucket of 64 characters", checkExportDestination, { ...DEST, config: { bucketName: "a".repeat(64) } }, "config.bucketName", /3 to 63/],
+    ["bucket with capitals", checkExportDestination, { ...DEST, config: { bucketName: "MyBucket" } }, "config.bucketName", /lowercase letters, digits, dots and hyphens/],
+    ["bucket with an underscore", checkExportDestination, { ...DEST, config: { bucketName: "my_bucket" } }, "config.bucketName", /lowercase letters/],
+    ["bucket ending with a hyphen", checkExportDestination, { ...DEST, config: { bucketName: "bucket-" } }, "config.bucketName", /begin and end/],
+    ["bucket with two dots", checkExportDestination, { ...DEST, config: { bucketName: "my..bucket" } }, "config.bucketName", /two dots/],
+    ["bucket an IP address", checkExportDestination, { ...DEST, config: { bucketName: "192.168.5.4" } }, "config.bucketName", /IP address/],
+    ["no credentials on the cloud", (n) => checkExportDestination(n, "cloud"), { ...DEST, credentials: undefined }, "credentials", /self-hosted installations only/],
 ];
 
 describe("check: bulk-export resources", () => {
@@ -59,7 +69,7 @@ describe("check: bulk-export resources", () => {
     it("valid inputs pass and are normalized: timestamps canonical, defaults filled", () => {
         const d = checkExportDestination(DEST);
         assert.deepEqual(d.failures, []);
-        assert.deepEqual(d.inputs!.config, { bucketName: "b", prefix: "p", includeBucketInPrefix: false });
+        assert.deepEqual(d.inputs!.config, { bucketName: "bkt", prefix: "p", includeBucketInPrefix: false });
         const s = checkScheduledExport({ ...SCHED, startTime: "2026-11-01T02:00:00+02:00" });
         assert.deepEqual(s.failures, []);
         assert.equal(s.inputs!.startTime, "2026-11-01T00:00:00.000Z");
@@ -68,6 +78,20 @@ describe("check: bulk-export resources", () => {
         const o = checkBulkExport({ ...ONE, filter: 'eq(run_type, "llm")', exportFields: ["id", "inputs"] });
         assert.deepEqual(o.failures, []);
         assert.equal(o.inputs!.waitForCompletion, true);
+    });
+
+    it("a filter field this provider does not know is a warning naming it, not a failure", () => {
+        const s = checkScheduledExport({ ...SCHED, filter: 'and(eq(run_type, "llm"), gt(cost_usd, 1))' });
+        assert.deepEqual(s.failures, []);
+        assert.equal(s.warnings.length, 1);
+        assert.match(s.warnings[0], /^filter: "cost_usd" is not a field this provider knows/);
+        assert.deepEqual(checkScheduledExport({ ...SCHED, filter: "gt(total_cost, 0.1)" }).warnings, []);
+    });
+
+    it("environment credentials (none given) pass where the installation is self-hosted or not known", () => {
+        assert.deepEqual(checkExportDestination({ ...DEST, credentials: undefined }, "self-hosted").failures, []);
+        assert.deepEqual(checkExportDestination({ ...DEST, credentials: undefined }).failures, []);
+        assert.deepEqual(checkExportDestination({ ...DEST, config: { bucketName: "my.bucket-01" } }, "cloud").failures, []);
     });
 
     it("values not known yet (preview) pass and stay unknown", () => {

@@ -136,6 +136,12 @@ describe("Deployment provider (pure)", () => {
             });
         }
 
+        it("check: an integrationId that is not a uuid fails on `sourceConfig.integrationId`, saying what it is", () => {
+            const r = checkDeployment(withPath(github(), "sourceConfig.integrationId", "acme-github"));
+            assert.deepEqual(r.failures!.map((f) => f.property), ["sourceConfig.integrationId"]);
+            assert.match(r.failures![0].reason, /id \(a uuid\) of the workspace's GitHub integration/);
+        });
+
         it("check: github without any sourceConfig fails on integrationId and repoUrl", () => {
             const { sourceConfig, ...rest } = github();
             void sourceConfig;

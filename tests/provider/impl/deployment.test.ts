@@ -844,6 +844,36 @@ describe("Deployment provider against the emulator", function () {
             });
         });
 
+        it("exported: no workspace id anywhere fails check of every resource that calls the service, before any request", async () => {
+            configure(emptyStackConfig);
+            em.admin.requests = [];
+            await withEnv({ ...noLangsmithEnv(), LANGSMITH_API_KEY: API_KEY, LANGSMITH_CONTROL_PLANE_URL: em.url, LANGSMITH_ENDPOINT: em.url }, async () => {
+                const session = "55555555-0000-4000-8000-000000000001";
+                const cases: Array<[pulumi.dynamic.ResourceProvider, Record<string, unknown>]> = [
+                    [providers.deployment, githubArgs("no-workspace")],
+                    [providers.exportDestination, { displayName: "d", config: { bucketName: "bkt" }, credentials: { accessKeyId: "AKIA", secretAccessKey: "s" } }],
+                    [providers.scheduledExport, { destinationId: "d1", sessionId: session, startTime: "2026-11-01T00:00:00Z", intervalHours: 24 }],
+                    [providers.bulkExport, { destinationId: "d1", sessionId: session, startTime: "2026-11-01T00:00:00Z", endTime: "2026-11-02T00:00:00Z" }],
+                ];
+                for (const [p, args] of cases) {
+                    const { failures } = await p.check!({}, { ...args, __provider: PROVIDER });
+                    assert.equal(failures?.length, 1, JSON.stringify(failures));
+                    assert.equal(failures![0].property, "");
+                    assert.match(failures![0].reason, /no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>` or in LANGSMITH_WORKSPACE_ID/);
+                }
+            });
+            assert.deepEqual(em.admin.requests, []);
+        });
+
+        it("exported: environment credentials of a destination fail check when the tracing API is the cloud's", async () => {
+            const values: Record<string, string> = { "langsmith:apiKey": API_KEY, "langsmith:workspaceId": TENANT, "langsmith:region": "eu" };
+            await withEnv(noLangsmithEnv(), async () => {
+                configure({ config: { get: (k: string) => values[k] } });
+                const { failures } = await providers.exportDestination.check!({}, { displayName: "d", config: { bucketName: "bkt" }, __provider: PROVIDER });
+                assert.deepEqual(failures!.map((f) => f.property), ["credentials"]);
+            });
+        });
+
         it("exported: no API key anywhere makes check fail naming langsmith:apiKey and LANGSMITH_API_KEY", async () => {
             configure(emptyStackConfig);
             await withEnv(noLangsmithEnv(), async () => {
