@@ -15,12 +15,10 @@ import { ResourceInitError, messageOf } from "../common/initError";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkBulkExport } from "./check";
 import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, type BulkExportInputs, type BulkExportOutputs } from "./types";
-import { explain, exportInputsFromService, exportRequest } from "./wire";
+import { explain, exportInputsFromService, exportRequest, exportRows } from "./wire";
 
 export const BULK_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
-    replaceOn: (["destinationId", "sessionId", "startTime", "endTime", "filter", "exportFields", "formatVersion", "compression"] as const).map(
-        (k): DiffRow => [k, (i) => (k === "formatVersion" ? (i[k] ?? "v1") : i[k])],
-    ),
+    replaceOn: [...exportRows(["destinationId", "sessionId", "startTime", "filter", "exportFields", "formatVersion", "compression"]), ["endTime", (i) => i.endTime]],
     updateOn: [
         ["waitForCompletion", (i) => i.waitForCompletion ?? true],
         ["timeouts", (i) => i.timeouts],

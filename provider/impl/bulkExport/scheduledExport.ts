@@ -1,14 +1,19 @@
 /**
  * The ScheduledExport's dynamic provider. Exports cannot be edited on the service, so a change cancels
  * the running scheduled export and creates a new one, inside `update`: the resource keeps its id (the
- * first export's), `exportId` names the current export, and the new export starts where the old one's
- * last spawned window ended, so no window is exported twice and none is skipped (`startTime` is where
- * the schedule began, not a trigger to start again; moving it later than what was covered leaves that
- * gap on purpose). Spawned exports of the old one that are still running finish their windows.
+ * first export's), `exportId` names the current export, and `previousExportIds` the cancelled ones.
  *
- * `read` notices an export cancelled or failed outside Pulumi: `diff` then proposes an update that
- * re-creates it, resuming after the last covered window the same way. `delete` cancels the current
- * export and, with `cancelSpawnedOnDelete`, its spawned exports that are not final.
+ * Continuity is per stream, a tracing project exported to a destination: the new export starts where the
+ * resource's exports last covered that stream (`coverage`), so no window of a project is exported twice
+ * to a destination and none is skipped; a stream never exported starts at `startTime`. `startTime` is
+ * where the schedule began, not a trigger to start again; moving it later than what was covered leaves
+ * that gap on purpose. Spawned exports of the old one that are still running finish their windows.
+ *
+ * Nothing is lost: once the old export is cancelled, or the new one exists, every failure is recorded
+ * (ResourceInitError) with what is really running, so the next `up` carries on with it instead of making
+ * a second one. `read` notices an export cancelled or failed outside Pulumi: `diff` then proposes an
+ * update that re-creates it, resuming the same way. `delete` cancels every export the resource made and,
+ * with `cancelSpawnedOnDelete`, every export they spawned that is not final.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../../api/bulkExport";
@@ -18,32 +23,74 @@ import { ResourceInitError, messageOf } from "../common/initError";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkScheduledExport } from "./check";
 import { SCHEMA_VERSION, type ScheduledExportInputs, type ScheduledExportOutputs } from "./types";
-import { explain, exportInputsFromService, exportRequest } from "./wire";
+import { explain, exportInputsFromService, exportRequest, exportRows } from "./wire";
 
 /** Every field of the export itself: a change re-creates it (in `update`, under the same resource id). */
 export const SCHEDULED_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
     replaceOn: [],
     updateOn: [
-        ...(["destinationId", "sessionId", "startTime", "intervalHours", "filter", "exportFields", "formatVersion", "compression"] as const).map(
-            (k): DiffRow => [k, (i) => (k === "formatVersion" ? (i[k] ?? "v1") : i[k])],
-        ),
+        ...exportRows(["destinationId", "sessionId", "startTime", "filter", "exportFields", "formatVersion", "compression"]),
+        ["intervalHours", (i) => i.intervalHours],
         ["cancelSpawnedOnDelete", (i) => i.cancelSpawnedOnDelete ?? false],
     ],
 };
 /** Changes that only this provider keeps: no new export. */
 const LOCAL_ONLY = ["cancelSpawnedOnDelete"];
 
-/** What the schedule's exports have covered: the spawned exports of `e`, the last window's end. */
-async function coverage(be: BulkExportClient, e: BulkExportRecord): Promise<{ spawned: BulkExportRecord[]; lastWindowEnd: string | null }> {
+/** What a schedule carries from export to export. */
+interface History {
+    previousExportIds: string[];
+    effectiveStartTime: string;
+    /** End of the last exported window per stream (`streamOf`). */
+    coverage: Record<string, string>;
+}
+
+/** The stream an export writes: a tracing project to a destination. */
+const streamOf = (i: { destinationId: string; sessionId: string }) => `${i.destinationId}/${i.sessionId}`;
+
+/** The later of two ISO instants (either may be missing). */
+function later(a: string | null | undefined, b: string | null | undefined): string | undefined {
+    if (!a || !b) return a ?? b ?? undefined;
+    return Date.parse(a) >= Date.parse(b) ? a : b;
+}
+
+/** Coverage with `end` recorded for `stream` (when later than what it had). */
+function covered(coverage: Record<string, string>, stream: string, end: string | null | undefined): Record<string, string> {
+    const until = later(coverage[stream], end);
+    return until ? { ...coverage, [stream]: until } : coverage;
+}
+
+/** The history stored outputs carry; states written before `coverage` existed knew one stream only. */
+function historyOf(o: ScheduledExportOutputs): History {
+    return {
+        previousExportIds: o.previousExportIds ?? [],
+        effectiveStartTime: o.effectiveStartTime ?? o.startTime,
+        coverage: o.coverage ?? (o.lastWindowEnd && o.destinationId && o.sessionId ? { [streamOf(o)]: o.lastWindowEnd } : {}),
+    };
+}
+
+/** The spawned exports of `e`, and the end of the last window among them. */
+async function spawnedBy(be: BulkExportClient, e: BulkExportRecord): Promise<{ spawned: BulkExportRecord[]; lastWindowEnd: string | null }> {
     const spawned = (await be.listExports()).filter((x) => x.source_bulk_export_id === e.id);
     const ends = spawned.map((x) => Date.parse(x.end_time ?? "")).filter((t) => Number.isFinite(t));
     return { spawned, lastWindowEnd: ends.length ? new Date(Math.max(...ends)).toISOString() : null };
 }
 
-async function outputs(be: BulkExportClient, inputs: ScheduledExportInputs, e: BulkExportRecord, history: { previousExportIds: string[]; effectiveStartTime: string; lastWindowEnd?: string | null }): Promise<ScheduledExportOutputs> {
-    const { spawned, lastWindowEnd } = await coverage(be, e);
+/** The outputs of a schedule whose current export is `e`, its spawned exports read from the service. */
+async function outputs(be: BulkExportClient, inputs: ScheduledExportInputs, e: BulkExportRecord, history: History): Promise<ScheduledExportOutputs> {
+    const { spawned, lastWindowEnd } = await spawnedBy(be, e);
     const spawnedStatuses: Record<string, number> = {};
     for (const s of spawned) spawnedStatuses[s.status] = (spawnedStatuses[s.status] ?? 0) + 1;
+    return stateOf(inputs, e, { ...history, coverage: covered(history.coverage, streamOf(inputs), lastWindowEnd) }, { spawnedCount: spawned.length, spawnedStatuses });
+}
+
+/** Outputs from what is known without reading the spawned exports (what a failure records). */
+function stateOf(
+    inputs: ScheduledExportInputs,
+    e: Pick<BulkExportRecord, "id" | "status">,
+    history: History,
+    spawned: Pick<ScheduledExportOutputs, "spawnedCount" | "spawnedStatuses"> = { spawnedCount: 0, spawnedStatuses: {} },
+): ScheduledExportOutputs {
     return {
         ...inputs,
         schemaVersion: SCHEMA_VERSION,
@@ -51,22 +98,22 @@ async function outputs(be: BulkExportClient, inputs: ScheduledExportInputs, e: B
         effectiveStartTime: history.effectiveStartTime,
         previousExportIds: history.previousExportIds,
         status: e.status,
-        spawnedCount: spawned.length,
-        lastWindowEnd: lastWindowEnd ?? history.lastWindowEnd ?? null,
-        spawnedStatuses,
+        ...spawned,
+        lastWindowEnd: history.coverage[streamOf(inputs)] ?? null,
+        coverage: history.coverage,
     };
+}
+
+/** Creates the scheduled export of `inputs` starting at `from`; never sent twice blindly (the client reconciles). */
+async function start(be: BulkExportClient, inputs: ScheduledExportInputs, from: string): Promise<BulkExportRecord> {
+    const { export: e } = await be.createExport(exportRequest(inputs, { intervalHours: inputs.intervalHours, start: from })).catch((err) => {
+        throw explain(err);
+    });
+    return e;
 }
 
 export function createScheduledExportProvider(o: { client?: () => BulkExportClient } = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => bulkExportClient());
-
-    async function start(be: BulkExportClient, inputs: ScheduledExportInputs, from: string): Promise<BulkExportRecord> {
-        const { export: e } = await be.createExport(exportRequest(inputs, { intervalHours: inputs.intervalHours, start: from })).catch((err) => {
-            throw explain(err);
-        });
-        return e;
-    }
-
     return {
         async configure(req) {
             configure(req);
@@ -84,11 +131,8 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             const inputs = raw as unknown as ScheduledExportInputs;
             const be = client();
             const e = await start(be, inputs, inputs.startTime);
-            try {
-                return { id: e.id, outs: await outputs(be, inputs, e, { previousExportIds: [], effectiveStartTime: inputs.startTime }) };
-            } catch (err) {
-                throw new ResourceInitError(messageOf(err), e.id, { ...inputs, exportId: e.id, status: e.status, __provider: raw.__provider });
-            }
+            const history: History = { previousExportIds: [], effectiveStartTime: inputs.startTime, coverage: {} };
+            return { id: e.id, outs: await recordingFailure(() => outputs(be, inputs, e, history), e.id, stateOf(inputs, e, history), raw.__provider) };
         },
         async read(id, props) {
             const be = client();
@@ -97,37 +141,29 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             if (!e) return {};
             const inputs = { ...recorded, ...exportInputsFromService(e, recorded), intervalHours: e.interval_hours ?? recorded.intervalHours } as ScheduledExportInputs;
             const program = pickInputs(inputs);
-            const outs = await outputs(be, program, e, { previousExportIds: recorded.previousExportIds ?? [], effectiveStartTime: recorded.effectiveStartTime ?? recorded.startTime, lastWindowEnd: recorded.lastWindowEnd });
-            return { id, props: outs, inputs: { ...program } };
+            return { id, props: await outputs(be, program, e, historyOf(recorded)), inputs: { ...program } };
         },
         async update(id, oldsRaw, newsRaw) {
             const olds = oldsRaw as unknown as ScheduledExportOutputs;
             const news = newsRaw as unknown as ScheduledExportInputs;
             const be = client();
             const current = await be.tryGetExport(olds.exportId ?? id);
-            const history = { previousExportIds: olds.previousExportIds ?? [], effectiveStartTime: olds.effectiveStartTime ?? olds.startTime, lastWindowEnd: olds.lastWindowEnd };
             const { updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);
             const recreate = !current || isFinalExportStatus(current.status) || updates.some((u) => !LOCAL_ONLY.includes(u));
-            if (!recreate) return { outs: await outputs(be, news, current!, history) };
-            return { outs: await recreateExport(be, id, olds, news, current, history, start, newsRaw.__provider) };
+            if (!recreate) return { outs: await outputs(be, news, current!, historyOf(olds)) };
+            return { outs: await recreateExport(be, id, olds, news, current, newsRaw.__provider) };
         },
         async delete(id, props) {
-            const recorded = props as unknown as ScheduledExportOutputs;
-            const be = client();
-            const current = await be.tryGetExport(recorded.exportId ?? id);
-            if (current && !isFinalExportStatus(current.status)) await be.cancelExport(current.id).catch((e) => rethrowUnlessFinal(e));
-            if (!recorded.cancelSpawnedOnDelete || !current) return;
-            for (const s of (await coverage(be, current)).spawned) {
-                if (!isFinalExportStatus(s.status)) await be.cancelExport(s.id).catch((e) => rethrowUnlessFinal(e));
-            }
+            await cancelEverything(client(), id, props as unknown as ScheduledExportOutputs);
         },
     };
 }
 
 /**
- * Cancels the current export (when it still runs) and starts the new one after the last covered window.
- * Once the old one is cancelled, any failure is recorded with the old export as stopped, so the next
- * `up` re-creates it instead of losing track.
+ * Cancels the current export (when it still runs) and starts the new one where the resource last covered
+ * the new stream. Once the old one is cancelled, a failure to start the new one records the old one as
+ * stopped, so the next `up` starts it; once the new one exists, any failure records it, so the next `up`
+ * carries on with it (never a second export of the same windows).
  */
 async function recreateExport(
     be: BulkExportClient,
@@ -135,26 +171,59 @@ async function recreateExport(
     olds: ScheduledExportOutputs,
     news: ScheduledExportInputs,
     current: BulkExportRecord | undefined,
-    history: { previousExportIds: string[]; effectiveStartTime: string; lastWindowEnd?: string | null },
-    start: (be: BulkExportClient, inputs: ScheduledExportInputs, from: string) => Promise<BulkExportRecord>,
     rawProvider: unknown,
 ): Promise<ScheduledExportOutputs> {
-    let covered = history.lastWindowEnd ?? null;
+    const history = historyOf(olds);
+    let coverage = history.coverage;
     if (current) {
         if (!isFinalExportStatus(current.status)) await be.cancelExport(current.id).catch((e) => rethrowUnlessFinal(e));
-        covered = (await coverage(be, current)).lastWindowEnd ?? covered;
+        // The old export wrote the old inputs' stream.
+        coverage = covered(coverage, streamOf(olds), (await spawnedBy(be, current)).lastWindowEnd);
     }
-    // Resume after what was covered; a later startTime than that is the program's choice (a gap it asked for).
-    const from = covered && Date.parse(covered) > Date.parse(news.startTime) ? covered : news.startTime;
-    const previous = [...history.previousExportIds, ...(current ? [current.id] : [olds.exportId].filter(Boolean))];
+    // Resume the new stream after what was covered of it; a later startTime is the program's choice (a gap it asked for).
+    const resumeAt = coverage[streamOf(news)];
+    const from = resumeAt && Date.parse(resumeAt) > Date.parse(news.startTime) ? resumeAt : news.startTime;
+    const next: History = {
+        previousExportIds: [...history.previousExportIds, ...(current ? [current.id] : [olds.exportId].filter(Boolean))],
+        effectiveStartTime: from,
+        coverage,
+    };
     let e: BulkExportRecord;
     try {
         e = await start(be, news, from);
     } catch (err) {
-        const kept = { ...olds, status: "Cancelled", lastWindowEnd: covered, __provider: rawProvider };
+        const kept = { ...olds, status: "Cancelled", coverage, lastWindowEnd: coverage[streamOf(olds)] ?? null, __provider: rawProvider };
         throw new ResourceInitError(`${messageOf(err)}. The previous export ${olds.exportId} is cancelled; run \`pulumi up\` again to start the new one.`, id, kept);
     }
-    return outputs(be, news, e, { previousExportIds: previous, effectiveStartTime: from, lastWindowEnd: covered });
+    return recordingFailure(() => outputs(be, news, e, next), id, stateOf(news, e, next), rawProvider);
+}
+
+/**
+ * Runs what follows the creation of an export; if it fails, the export is recorded all the same (a plain
+ * error would leave it running untracked, and the next `up` would make a second one).
+ */
+async function recordingFailure<T>(work: () => Promise<T>, id: string, state: ScheduledExportOutputs, rawProvider: unknown): Promise<T> {
+    try {
+        return await work();
+    } catch (err) {
+        throw new ResourceInitError(
+            `${messageOf(err)}. Export ${state.exportId} was created and is recorded in the stack; run \`pulumi up\` again to read it.`,
+            id,
+            { ...state, __provider: rawProvider },
+        );
+    }
+}
+
+/** Delete: every export the resource made (current and earlier) and, if asked, every export they spawned, unless final. */
+async function cancelEverything(be: BulkExportClient, id: string, recorded: ScheduledExportOutputs): Promise<void> {
+    const ours = new Set([recorded.exportId ?? id, id, ...(recorded.previousExportIds ?? [])]);
+    const current = await be.tryGetExport(recorded.exportId ?? id);
+    if (current && !isFinalExportStatus(current.status)) await be.cancelExport(current.id).catch((e) => rethrowUnlessFinal(e));
+    const all = await be.listExports();
+    const running = all.filter(
+        (x) => !isFinalExportStatus(x.status) && x.id !== current?.id && (ours.has(x.id) || (recorded.cancelSpawnedOnDelete && ours.has(x.source_bulk_export_id ?? ""))),
+    );
+    for (const x of running) await be.cancelExport(x.id).catch((e) => rethrowUnlessFinal(e));
 }
 
 /** A cancel answered 400 because the export became final meanwhile is no failure. */

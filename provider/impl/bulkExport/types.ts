@@ -73,8 +73,14 @@ export interface ScheduledExportOutputs extends ScheduledExportInputs {
     previousExportIds: string[];
     status: string;
     spawnedCount: number;
-    /** End of the last window the schedule's exports (current and earlier) spawned; null before the first. */
+    /** End of the last window the schedule's exports (current and earlier) spawned of this project to this destination; null before the first. */
     lastWindowEnd: string | null;
+    /**
+     * End of the last exported window per stream, `<destinationId>/<sessionId>`: where a re-created export
+     * resumes when the program returns to a stream. Absent in states written before it (read as the one
+     * stream of `lastWindowEnd`).
+     */
+    coverage?: Record<string, string>;
     /** Spawned exports of the current export by status, e.g. `{"Completed": 3, "Running": 1}`. */
     spawnedStatuses: Record<string, number>;
 }

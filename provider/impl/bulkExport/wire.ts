@@ -6,7 +6,9 @@
  */
 import { ApiError, BadRequestError, ValidationFailedError } from "../../api/errors";
 import { FIELD_SINCE, type BulkExportRecord, type Destination, type DestinationCreateRequest, type ExportCreateRequest, type VersionedField } from "../../api/schemas/bulkExport";
-import { prune } from "../common/compare";
+import { canonicalFilter } from "../../api/filter";
+import { prune, type DiffRow } from "../common/compare";
+import { known } from "../common/unknown";
 import { messageOf } from "../common/initError";
 import type { DestinationConfigInputs, DestinationCredentialsInputs, ExportDestinationInputs, ExportInputs } from "./types";
 
@@ -60,6 +62,20 @@ export function exportRequest(i: ExportInputs, extra: { endTime?: string; interv
         format_version: i.formatVersion,
         compression: i.compression,
     }) as ExportCreateRequest;
+}
+
+/**
+ * The diff rows of an export's arguments, compared as the service means them, so that a service answering
+ * the same export in another form is no change (refresh would otherwise cancel and re-create it):
+ * `exportFields` as a set, `filter` by its parsed form (whitespace, quotes), `formatVersion` with its default.
+ */
+export function exportRows(keys: readonly (keyof ExportInputs)[]): DiffRow[] {
+    const as: Partial<Record<keyof ExportInputs, (v: any) => unknown>> = {
+        exportFields: (v) => (Array.isArray(v) ? [...v].sort() : v),
+        filter: (v) => (typeof v === "string" && known(v) ? canonicalFilter(v) : v),
+        formatVersion: (v) => v ?? "v1",
+    };
+    return keys.map((k): DiffRow => [k, (i) => (as[k] ?? ((v) => v))(i[k])]);
 }
 
 /** Inputs as the export on the service says (refresh); `startTime` is the program's (a resumed schedule starts later). */

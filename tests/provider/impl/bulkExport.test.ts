@@ -141,6 +141,98 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await p.delete!(created.id, outs);
         });
 
+        it("update: a failure once the new export exists records it; the next up carries on with it (no second export) and delete stops both", async () => {
+            const p = scheduled();
+            const destinationId = await newDestination("orphan");
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 13 * HOUR).toISOString();
+            const inputs = scheduleInputs(destinationId, start);
+            const created = await p.create(inputs);
+            await sleep(200);
+            const outs = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
+            const news = { ...inputs, filter: 'eq(run_type, "llm")' };
+            // The old export's windows are read once (passes), then the list answers 500 past every retry.
+            await admin(em, "POST", "/faults", [
+                { method: "POST", path: "^/api/v1/bulk-exports$", kind: "latency", latencyMs: 300 },
+                { method: "GET", path: "^/api/v1/bulk-exports$", kind: "latency", latencyMs: 0, count: 1 },
+                { method: "GET", path: "^/api/v1/bulk-exports$", kind: "status", status: 500, count: 20 },
+            ]);
+            const e = await rejection(() => p.update!(created.id, outs, news));
+            await admin(em, "DELETE", "/faults");
+            assert.ok(e instanceof ResourceInitError, String(e));
+            const recorded = e.properties as unknown as ScheduledExportOutputs;
+            assert.notEqual(recorded.exportId, created.id);
+            assert.deepEqual(recorded.previousExportIds, [created.id]);
+            assert.equal(recorded.filter, news.filter);
+            assert.equal((await client().getExport(recorded.exportId)).status, "IntervalScheduled");
+            const parents = async () => (await client().listExports()).filter((x) => x.bulk_export_destination_id === destinationId && !x.source_bulk_export_id);
+            // The next up: the engine updates a resource with init errors; nothing new is made.
+            const { outs: after } = await p.update!(created.id, recorded, news);
+            assert.equal(after.exportId, recorded.exportId);
+            assert.equal((await parents()).length, 2, "the first export and the one the failed update made, no third");
+            assert.deepEqual((await parents()).filter((x) => x.status !== "Cancelled").map((x) => x.id), [recorded.exportId], "one export spawns each window");
+            await p.delete!(created.id, after);
+            assert.deepEqual((await parents()).map((x) => x.status), ["Cancelled", "Cancelled"]);
+        });
+
+        it("delete with cancelSpawnedOnDelete cancels what every export of the resource spawned, not only the current one's", async () => {
+            const p = scheduled();
+            const destinationId = await newDestination("spawned-all");
+            // Every run attempt times out and waits its retry: spawned exports stay Running.
+            await admin(em, "POST", "/bulk-exports/failure-rules", { kind: "timeout", times: 1000 });
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 24 * HOUR).toISOString();
+            const inputs = { ...scheduleInputs(destinationId, start), cancelSpawnedOnDelete: true };
+            const created = await p.create(inputs);
+            await sleep(200);
+            const outs = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
+            const { outs: after } = await p.update!(created.id, outs, { ...inputs, filter: 'eq(run_type, "tool")' });
+            const spawnedByFirst = async () => (await client().listExports()).filter((x) => x.source_bulk_export_id === created.id);
+            assert.ok((await spawnedByFirst()).some((x) => x.status === "Running"), "the first export's windows are still being exported");
+            await p.delete!(created.id, after);
+            assert.deepEqual((await spawnedByFirst()).filter((x) => !["Completed", "Cancelled"].includes(x.status)).map((x) => x.status), []);
+        });
+
+        it("update: continuity is per tracing project: another project starts at startTime, and coming back resumes where that one stopped", async () => {
+            const p = scheduled();
+            const destinationId = await newDestination("projects");
+            const other = await admin(em, "POST", "/bulk-exports/projects", { start: "2026-10-01T00:00:00Z", end: "2026-12-31T00:00:00Z", count: 2000, seed: 9 });
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 20 * HOUR).toISOString();
+            const inputs = scheduleInputs(destinationId, start);
+            const created = await p.create(inputs);
+            await sleep(200);
+            const a1 = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
+            assert.equal(a1.lastWindowEnd, new Date(Date.parse(start) + 18 * HOUR).toISOString());
+            const { outs: b } = await p.update!(created.id, a1, { ...inputs, sessionId: other.session_id });
+            assert.equal(b.effectiveStartTime, start, "a project never exported starts at startTime: none of its windows skipped");
+            await sleep(200);
+            const b1 = (await p.read!(created.id, b)).props as ScheduledExportOutputs;
+            assert.equal(b1.lastWindowEnd, new Date(Date.parse(start) + 18 * HOUR).toISOString());
+            const { outs: a2 } = await p.update!(created.id, b1, inputs);
+            assert.equal(a2.effectiveStartTime, new Date(Date.parse(start) + 18 * HOUR).toISOString(), "back to the first project: after its covered windows, none twice");
+            const { outs: d2 } = await p.update!(created.id, a2, { ...inputs, destinationId: await newDestination("projects-2") });
+            assert.equal(d2.effectiveStartTime, start, "the same project to another destination starts at startTime");
+            await p.delete!(created.id, d2);
+        });
+
+        it("refresh: the service answering exportFields in another order and the filter rewritten (spaces, quotes) is no change: nothing cancelled or re-created", async () => {
+            const p = scheduled();
+            const destinationId = await newDestination("normal");
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 2 * HOUR).toISOString();
+            // What the service answers (its own order and quoting) ...
+            const asService = { ...scheduleInputs(destinationId, start), exportFields: ["id", "name", "run_type"], filter: "and(eq(run_type,'llm'),gt(total_tokens,5))" };
+            const created = await p.create(asService);
+            const refreshed = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
+            assert.deepEqual(refreshed.exportFields, asService.exportFields);
+            // ... and what the program says.
+            const program = { ...asService, exportFields: ["run_type", "id", "name"], filter: 'and(eq(run_type, "llm"), gt(total_tokens, 5))' };
+            assert.equal((await p.diff!(created.id, refreshed, program)).changes, false);
+            const before = (await client().listExports()).length;
+            const { outs } = await p.update!(created.id, refreshed, program);
+            assert.equal(outs.exportId, created.id, "the same export goes on");
+            assert.equal((await client().listExports()).length, before);
+            assert.equal((await p.diff!(created.id, refreshed, { ...program, filter: 'and(eq(run_type, "tool"), gt(total_tokens, 5))' })).changes, true, "a real change still is one");
+            await p.delete!(created.id, outs);
+        });
+
         it("delete cancels the export; with cancelSpawnedOnDelete also its spawned exports that are not final", async () => {
             const p = scheduled();
             const destinationId = await newDestination("del");
