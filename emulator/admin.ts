@@ -30,8 +30,12 @@ export const FaultSchema = z.object({
     retryAfter: z.number().min(0).optional(),
     body: z.unknown().optional(),
     latencyMs: z.number().int().min(0).optional(),
-    /** `before`: the request is not processed; `after`: it is processed, then the answer is replaced (ambiguous failure). */
-    when: z.enum(["before", "after"]).default("before"),
+    /**
+     * `before`: the request is not processed; `after`: it is processed, then the answer is replaced (ambiguous
+     * failure); `during`: the answer is replaced at once while the request is processed in the background,
+     * starting `latencyMs` later (an answer lost while the service still works, e.g. validating a bucket).
+     */
+    when: z.enum(["before", "after", "during"]).default("before"),
     /** How many matching requests it applies to. */
     count: z.number().int().min(1).default(1),
     /** Instead of a count: every matching request for this long (real time, ms), e.g. 30 s of 429s. */

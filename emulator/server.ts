@@ -78,7 +78,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const tenantless = areas.flatMap((a) => a.tenantless ?? []);
     const authenticate = authenticator(o.apiKeys);
 
-    async function answer(req: IncomingMessage, path: string, prefix: string, query: URLSearchParams, tenantId: string | undefined): Promise<Reply> {
+    /** Answers a request; `body`: already read (a `during` fault reads it before the answer is lost). */
+    async function answer(req: IncomingMessage, path: string, prefix: string, query: URLSearchParams, tenantId: string | undefined, body?: unknown): Promise<Reply> {
         const isAdmin = path.startsWith("/__admin/");
         if (!isAdmin) {
             authenticate(req, tenantId, !tenantless.some((p) => p.test(path)));
@@ -91,7 +92,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
             params,
             query,
             headers: req.headers,
-            body: await readBody(req),
+            body: body ?? (await readBody(req)),
             tenantId: tenantId ?? "",
             installation: prefix === SELF_HOSTED_PREFIX ? "self-hosted" : "cloud",
         };
@@ -103,7 +104,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         const { path, prefix } = stripPrefix(url.pathname);
         const tenantId = header(req, "x-tenant-id");
         const fault = path.startsWith("/__admin/") ? undefined : admin.takeFault(req.method ?? "GET", path);
-        const { reply, dropped } = await withFault(fault, () => answer(req, path, prefix, url.searchParams, tenantId), req);
+        const { reply, dropped } = await withFault(fault, (body) => answer(req, path, prefix, url.searchParams, tenantId, body), req);
         admin.log({ method: req.method ?? "GET", path, prefix, status: dropped ? 0 : reply.status, at: clock.iso(), tenantId });
         if (o.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
         if (dropped) req.socket.destroy();
@@ -172,13 +173,20 @@ function authenticator(apiKeys: string[] | undefined): (req: IncomingMessage, te
 /**
  * Runs `process` under an injected fault: latency first; a `before` fault answers without processing; an
  * `after` fault processes the request (whatever the outcome), then replaces the answer (the ambiguous
- * failure clients must reconcile). Errors become replies; a client that went away gets nothing.
+ * failure clients must reconcile); a `during` fault replaces the answer at once and processes the request
+ * `latencyMs` later, in the background (its body is read first). Errors become replies; a client that went
+ * away gets nothing.
  */
-async function withFault(fault: Fault | undefined, process: () => Promise<Reply>, req: IncomingMessage): Promise<{ reply: Reply; dropped: boolean }> {
+async function withFault(fault: Fault | undefined, process: (body?: unknown) => Promise<Reply>, req: IncomingMessage): Promise<{ reply: Reply; dropped: boolean }> {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     try {
-        if (fault?.kind === "latency") await new Promise((r) => setTimeout(r, fault.latencyMs ?? 0));
+        if (fault?.kind === "latency") await sleep(fault.latencyMs ?? 0);
         if (fault && fault.kind !== "latency") {
             if (fault.when === "after") await process().catch(() => undefined);
+            if (fault.when === "during") {
+                const body = await readBody(req);
+                void sleep(fault.latencyMs ?? 0).then(() => process(body).catch(() => undefined));
+            }
             return { reply: toReply(injected(fault.status ?? 500, fault.body, fault.retryAfter)), dropped: fault.kind === "drop" };
         }
         return { reply: await process(), dropped: false };

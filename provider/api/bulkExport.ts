@@ -59,7 +59,7 @@ export class BulkExportClient {
                     same(d.config.endpoint_url, body.config.endpoint_url) &&
                     createdSince(this.http, d.created_at, since),
             );
-        const { value, adopted } = await createOnce(send, ours(Date.now()));
+        const { value, adopted } = await createOnce(send, ours(Date.now()), this.http.reconcileOptions(this.deadline));
         return { destination: value, adopted };
     }
 
@@ -116,7 +116,7 @@ export class BulkExportClient {
                     !e.source_bulk_export_id &&
                     createdSince(this.http, e.created_at, since),
             );
-        const { value, adopted } = await createOnce(send, ours(Date.now()));
+        const { value, adopted } = await createOnce(send, ours(Date.now()), this.http.reconcileOptions(this.deadline));
         return { export: value, adopted };
     }
 

@@ -37,6 +37,11 @@ export interface HttpClientOptions {
     /** First backoff step, default 500 ms; doubles each retry, jittered, up to `retryMaxMs`. */
     retryBaseMs?: number;
     retryMaxMs?: number;
+    /**
+     * How long a create whose answer was lost (the service may still be working on it) is looked for
+     * before it is sent again (reconcile.ts `createOnce`), default 30 s.
+     */
+    settleMs?: number;
     /** For tests: an undici MockAgent or other dispatcher. Default: a shared keep-alive Agent. */
     dispatcher?: Dispatcher;
     /** For tests and benchmarks: replaces `setTimeout` based sleeping. */
@@ -110,6 +115,7 @@ export class HttpClient {
             retryBudgetMs: 10 * 60_000,
             retryBaseMs: 500,
             retryMaxMs: 30_000,
+            settleMs: 30_000,
             sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
             ...opts,
             baseUrl: opts.baseUrl.replace(/\/+$/, ""),
@@ -118,6 +124,11 @@ export class HttpClient {
 
     get baseUrl(): string {
         return this.opts.baseUrl;
+    }
+
+    /** How creates after a lost answer are reconciled (see `settleMs`), within `deadline`. */
+    reconcileOptions(deadline?: number): { settleMs: number; sleep: (ms: number) => Promise<void>; deadline?: number } {
+        return { settleMs: this.opts.settleMs, sleep: this.opts.sleep, deadline };
     }
 
     /** Sends one logical request (with retries per the policy above) and parses the answer. */

@@ -70,7 +70,10 @@ export class ControlPlaneClient {
                 })
             ).data;
         // A 409 on the second attempt is most likely our first attempt showing up late.
-        const { value, adopted } = await createOnce(post, () => this.findOurDeployment(body, firstAttempt), (e) => e instanceof ConflictError);
+        const { value, adopted } = await createOnce(post, () => this.findOurDeployment(body, firstAttempt), {
+            reconcileAlso: (e) => e instanceof ConflictError,
+            ...this.http.reconcileOptions(this.deadline),
+        });
         return { deployment: value, adopted };
     }
 

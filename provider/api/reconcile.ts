@@ -17,6 +17,16 @@ export function isAmbiguous(e: unknown): boolean {
     return e instanceof ServerError && e.status !== 501;
 }
 
+/**
+ * True for a failure after which the request may still be running on the service: the answer was lost
+ * (connection cut, timed out) or a gateway gave up waiting for it (502, 504). A destination is validated
+ * by writing to its bucket, which takes seconds: what the create makes may show up only later.
+ */
+export function mayStillRun(e: unknown): boolean {
+    if (e instanceof ConnectionError) return e.ambiguous;
+    return e instanceof ServerError && (e.status === 502 || e.status === 504);
+}
+
 /** How far a server `created_at` may precede our first attempt and still be ours (the Date header's 1 s resolution). */
 const CREATED_TOLERANCE_MS = 2_000;
 /** The same, when the server sent no `Date` header to measure the clocks' difference by. */
@@ -33,24 +43,45 @@ export function createdSince(http: HttpClient, createdAt: string | null | undefi
     return Number.isFinite(created) && created >= earliest;
 }
 
+export interface CreateOnceOptions {
+    /** Errors of the second attempt that mean "look again" too (a 409 on our own name, say). */
+    reconcileAlso?: (e: unknown) => boolean;
+    /** How long to keep looking when the first request may still be running (`mayStillRun`); default 0. */
+    settleMs?: number;
+    /** Epoch ms the looking never passes (the operation's timeout). */
+    deadline?: number;
+    sleep?: (ms: number) => Promise<void>;
+}
+
 /**
- * Sends a create; after an ambiguous failure adopts what `findOurs` finds (made by our attempt), else sends
- * once more; after that second attempt fails ambiguously, or with an error `reconcileAlso` names (a 409 on
- * our own name, say), adopts or throws. A clean failure is thrown as is. Never more than two sends.
+ * Sends a create; after an ambiguous failure adopts what `findOurs` finds (made by our attempt). When the
+ * request may still be running on the service (its answer was lost, not refused), it looks again, at
+ * growing intervals, for up to `settleMs`, before it concludes the request never took effect and sends it
+ * once more. After that second attempt fails ambiguously, or with an error `reconcileAlso` names, it adopts
+ * or throws. A clean failure is thrown as is. Never more than two sends.
  */
-export async function createOnce<T>(
-    send: () => Promise<T>,
-    findOurs: () => Promise<T | undefined>,
-    reconcileAlso: (e: unknown) => boolean = () => false,
-): Promise<{ value: T; adopted: boolean }> {
+export async function createOnce<T>(send: () => Promise<T>, findOurs: () => Promise<T | undefined>, o: CreateOnceOptions = {}): Promise<{ value: T; adopted: boolean }> {
     for (let attempt = 0; ; attempt++) {
         try {
             return { value: await send(), adopted: false };
         } catch (e) {
-            if (!(isAmbiguous(e) || (attempt > 0 && reconcileAlso(e)))) throw e;
-            const found = await findOurs();
+            if (!(isAmbiguous(e) || (attempt > 0 && o.reconcileAlso?.(e)))) throw e;
+            const found = await findOurs() ?? (mayStillRun(e) ? await lookAgain(findOurs, o) : undefined);
             if (found) return { value: found, adopted: true };
             if (attempt > 0) throw e;
         }
     }
+}
+
+/** Reads `findOurs` at 0.25, 0.5, 1, 2, 4, 4 ... s until it finds something or `settleMs` has passed. */
+async function lookAgain<T>(findOurs: () => Promise<T | undefined>, o: CreateOnceOptions): Promise<T | undefined> {
+    const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    let waited = 0;
+    for (let wait = 250; waited + wait <= (o.settleMs ?? 0) && Date.now() + wait <= (o.deadline ?? Infinity); wait = Math.min(wait * 2, 4_000)) {
+        await sleep(wait);
+        waited += wait;
+        const found = await findOurs();
+        if (found) return found;
+    }
+    return undefined;
 }

@@ -29,6 +29,25 @@ describe("ControlPlaneClient against the emulator: reconciling, rate limits", fu
         assert.equal(cp.http.stats.byRoute.get("POST /v2/deployments"), 1, "never sent again");
     });
 
+    it("create: an answer lost while the service still works (the connection cut before it finished) is looked for until the deployment shows up", async () => {
+        em.addFault({ method: "POST", path: "^/v2/deployments$", kind: "drop", when: "during", latencyMs: 600 });
+        const cp = controlPlaneClient(em);
+        const body = githubBody();
+        const { deployment, adopted } = await cp.createDeployment(body);
+        assert.equal(adopted, true);
+        assert.deepEqual(em.controlPlane.allDeployments().filter((d) => d.name === body.name).map((d) => d.id), [deployment.id]);
+        assert.equal(cp.http.stats.byRoute.get("POST /v2/deployments"), 1, "never sent again");
+    });
+
+    it("create: a request that never took effect is sent once more after the settle time, not before", async () => {
+        em.addFault({ method: "POST", path: "^/v2/deployments$", kind: "drop", when: "before" });
+        const cp = controlPlaneClient(em, { settleMs: 1_000 });
+        const { adopted } = await cp.createDeployment(githubBody());
+        assert.equal(adopted, false);
+        const log = em.admin.requests.filter((r) => r.path === "/v2/deployments").map((r) => r.method);
+        assert.deepEqual(log, ["POST", "GET", "GET", "GET", "POST"], "looked for it at once, then after 0.25 and 0.5 s, then sent it again");
+    });
+
     it("patch: a 503 answered after a revision-making PATCH was applied makes exactly one revision", async () => {
         const cp = controlPlaneClient(em);
         const { deployment } = await cp.createDeployment(githubBody());

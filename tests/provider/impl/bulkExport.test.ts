@@ -70,6 +70,18 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.equal((await p.diff!("x", olds, { ...olds })).changes, false);
         });
 
+        it("create: an answer lost while the service still validates is looked for until the destination shows up: one destination, one POST", async () => {
+            const inputs = { ...destinationInputs("lost"), displayName: `lost answer ${Date.now()}` };
+            await admin(em, "DELETE", "/requests");
+            // The connection drops at once; the service validates and stores the destination 1 s later.
+            await admin(em, "POST", "/faults", { method: "POST", path: "^/api/v1/bulk-exports/destinations$", kind: "drop", when: "during", latencyMs: 1000 });
+            const { id } = await destinations().create(inputs);
+            const same = (await client().listDestinations()).filter((d) => d.display_name === inputs.displayName);
+            assert.deepEqual(same.map((d) => d.id), [id]);
+            const log: Array<{ method: string; path: string }> = await admin(em, "GET", "/requests");
+            assert.equal(log.filter((r) => r.method === "POST" && r.path === "/api/v1/bulk-exports/destinations").length, 1, "never sent again");
+        });
+
         it("a refused destination says what the service said and what to fix, without the secret", async () => {
             const e = await rejection(() => destinations().create(destinationInputs("denied", () => minio.users.noAccess)));
             assert.match(e.message, /Access denied/);
