@@ -8,6 +8,7 @@
 //   quickstart:imageUri      image, for external_docker
 //   quickstart:buildOnPush   true | false               (default false)
 //   quickstart:agentSecret   a secret handed to the deployment as OPENAI_API_KEY (set with --secret)
+//   quickstart:withSecret    false: no secret at all                      (default true)
 import * as pulumi from "@pulumi/pulumi";
 import * as langsmith from "pulumi-langsmith";
 
@@ -30,7 +31,7 @@ const agent = new langsmith.Deployment("agent", {
         source === "github"
             ? { repoRef: config.get("repoRef") ?? "main", graphConfigPath: "langgraph.json" }
             : { imageUri: config.require("imageUri") },
-    secrets: [{ name: "OPENAI_API_KEY", value: config.getSecret("agentSecret") ?? "sk-not-a-real-key" }],
+    secrets: config.getBoolean("withSecret") === false ? [] : [{ name: "OPENAI_API_KEY", value: config.getSecret("agentSecret") ?? "sk-not-a-real-key" }],
 });
 
 export const deploymentId = agent.id;

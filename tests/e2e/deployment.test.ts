@@ -144,6 +144,26 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
         assert.equal(em.admin.requests.filter((r) => r.tenantId === s.workspace).length, 0, "no API call was made");
     });
 
+    it("preview: removing the last secret is refused, saying why; destroy --target then up makes the new deployment on purpose", async () => {
+        const s = await newStack("e2e-nosecret");
+        await s.cli("up", "--yes", "--skip-preview");
+        const [first] = liveIn(s.workspace);
+        await s.set("quickstart:withSecret", "false");
+        const pv = await project.pulumi(["preview", "--stack", s.stack], { allowFailure: true });
+        assert.notEqual(pv.code, 0);
+        assert.match(pv.stdout + pv.stderr, /cannot drop every secret in place: .*Keep at least one secret; or, if a new deployment is what you want, delete this one first: `pulumi destroy --target/s);
+        assert.deepEqual(liveIn(s.workspace).map((d) => d.id), [first.id], "nothing was replaced");
+        // What the message says to do, as written.
+        const urn = resourceOf(await project.exportStack(s.stack)).urn;
+        await s.cli("destroy", "--yes", "--skip-preview", "--target", urn, "--target-dependents");
+        await s.cli("up", "--yes", "--skip-preview");
+        const [second] = liveIn(s.workspace);
+        assert.notEqual(second.id, first.id);
+        assert.deepEqual(second.secrets, []);
+        await s.cli("preview", "--refresh", "--expect-no-changes");
+        await s.cli("destroy", "--yes", "--skip-preview");
+    });
+
     it("up: a self-hosted installation (/api-host) deploys a container image; github there is refused at preview", async () => {
         const s = await newStack(
             "e2e-self",

@@ -7,6 +7,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { REVISION_DONE, normalizeSource } from "../../api/schemas/controlPlane";
 import { byName, diffByTable, field, type DiffRow } from "../common/compare";
+import { known } from "../common/unknown";
+import { isSet } from "../common/validate";
 import type { DeploymentOutputs } from "./types";
 
 /** Fields of github only are ignored for other sources (old states recorded `deploymentType: dev` for every source). */
@@ -35,11 +37,40 @@ export const DEPLOYMENT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonl
     ],
 };
 
-export function diffDeployment(olds: DeploymentOutputs, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
-    const { changes, replaces } = diffByTable(DEPLOYMENT_DIFF, olds, news);
-    // Secrets cannot be cleared through PATCH (an empty list means "unchanged"): only a new deployment can.
+/**
+ * Throws (so `pulumi preview` fails, before anything is sent) where the program asks what the service
+ * cannot do in place and only a new deployment could: removing every secret (the PATCH takes an empty
+ * list for "unchanged"). A new deployment means a new URL and the old one's threads gone, so it is never
+ * done silently. The way to do it on purpose is to delete the deployment first (`pulumi destroy --target`),
+ * then `up`: `pulumi up --replace` would skip this diff and with it the delete-first a name needs (the
+ * replacement is refused with 409, the name being taken).
+ */
+function refuseWhatOnlyReplacementDoes(olds: DeploymentOutputs, news: Record<string, unknown>): void {
     const newSecrets = news.secrets ?? [];
-    if (olds.secrets.length > 0 && Array.isArray(newSecrets) && newSecrets.length === 0) replaces.push("secrets");
+    if (olds.secrets.length > 0 && Array.isArray(newSecrets) && newSecrets.length === 0) {
+        throw new Error(
+            `secrets: deployment ${olds.name} cannot drop every secret in place: the service keeps a deployment's secrets when asked ` +
+                "for none (an empty list means \"unchanged\"), so only a new deployment would have none: a new URL, and the old " +
+                "one's threads gone. Keep at least one secret; or, if a new deployment is what you want, delete this one first: " +
+                "`pulumi destroy --target <this Deployment's URN> --target-dependents` (`pulumi stack --show-urns` lists it), then `pulumi up`.",
+        );
+    }
+}
+
+/**
+ * The program's arguments with what it does not manage taken from the state: a `customUrl` the program
+ * leaves out (the service cannot clear one: nulls never clear) is left as it is, not a change that the
+ * next refresh would undo again forever.
+ */
+function managedOnly(olds: DeploymentOutputs, news: Record<string, unknown>): Record<string, unknown> {
+    const sc = news.sourceConfig as Record<string, unknown> | undefined;
+    if (!sc || !known(sc) || typeof sc !== "object" || isSet(sc.customUrl)) return news;
+    return { ...news, sourceConfig: { ...sc, customUrl: olds.sourceConfig?.customUrl } };
+}
+
+export function diffDeployment(olds: DeploymentOutputs, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
+    refuseWhatOnlyReplacementDoes(olds, news);
+    const { changes, replaces } = diffByTable(DEPLOYMENT_DIFF, olds, managedOnly(olds, news));
     // The last revision failed (an update makes a new one) or was not seen to the end (an update waits).
     const unsettled = olds.revisionStatus !== null && !REVISION_DONE.includes(olds.revisionStatus) && news.waitForDeployed !== false;
     // Names are unique per workspace, so a replacement that keeps the name must delete first.

@@ -13,6 +13,7 @@ import {
     type WireSource,
 } from "../../api/schemas/controlPlane";
 import { byName, prune, sameValue } from "../common/compare";
+import { isSet } from "../common/validate";
 import { COMPUTED_OUTPUTS, SCHEMA_VERSION, type DeploymentInputs, type DeploymentOutputs, type DeploymentSecretInput } from "./types";
 
 export function createRequest(i: DeploymentInputs): DeploymentCreateRequest {
@@ -126,7 +127,8 @@ export function inputsFromService(d: Deployment, r: Revision | undefined, old: D
             repoUrl: github ? (sc.repo_url ?? undefined) : undefined,
             deploymentType: github ? (sc.deployment_type ?? undefined) : undefined,
             buildOnPush: github ? (sc.build_on_push ?? false) : undefined,
-            customUrl: !github && ("customUrl" in oldSc || sc.custom_url) ? (sc.custom_url ?? undefined) : undefined,
+            // Only when the program manages it: one it leaves out is not drift (the service cannot clear it).
+            customUrl: !github && isSet(oldSc.customUrl) ? (sc.custom_url ?? undefined) : undefined,
             resourceSpec: pick(sc.resource_spec ?? undefined, oldSc.resourceSpec),
         }),
         sourceRevisionConfig: revisionConfigInputs(source, r, d),

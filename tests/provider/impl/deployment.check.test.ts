@@ -595,18 +595,23 @@ describe("Deployment provider (pure)", () => {
             assert.deepEqual(d.replaces, []);
         });
 
-        it("diff: clearing all secrets forces replacement on `secrets`", () => {
-            const d = diff(stateOf(base()), checked({ ...base(), secrets: [] }));
-            assert.equal(d.changes, true);
-            assert.deepEqual(d.replaces, ["secrets"]);
-            assert.equal(d.deleteBeforeReplace, true);
+        it("diff: clearing all secrets is refused (thrown at preview), saying why and how to replace on purpose", () => {
+            assert.throws(
+                () => diff(stateOf(base()), checked({ ...base(), secrets: [] })),
+                /secrets: deployment .* cannot drop every secret in place: .* a new URL, and the old one's threads gone\. Keep at least one secret; or, .* delete this one first: `pulumi destroy --target <this Deployment's URN> --target-dependents` .* then `pulumi up`/,
+            );
         });
 
-        it("diff: dropping the secrets input altogether also replaces on `secrets`", () => {
+        it("diff: dropping the secrets input altogether is refused the same way", () => {
             const { secrets: _s, ...rest } = checked(base());
             void _s;
-            const d = diff(stateOf(base()), rest);
-            assert.deepEqual(d.replaces, ["secrets"]);
+            assert.throws(() => diff(stateOf(base()), rest), /cannot drop every secret in place/);
+        });
+
+        it("diff: a customUrl the program leaves out is not managed: no change (the service cannot clear it)", () => {
+            const olds = stateOf(docker({ sourceConfig: { customUrl: "https://a.example.com" } }));
+            assert.equal(diff(olds, checked(docker())).changes, false);
+            assert.equal(diff(olds, checked(docker({ sourceConfig: { customUrl: "https://b.example.com" } }))).changes, true, "a new value still is a change");
         });
 
         it("diff: the same secrets in another order are no change (a set keyed by name)", () => {

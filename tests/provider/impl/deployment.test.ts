@@ -751,6 +751,35 @@ describe("Deployment provider against the emulator", function () {
         });
     });
 
+    describe("no diff that never goes away", () => {
+        /** Up with `before`, up with `after`, refresh: the next preview must be clean. */
+        async function settlesClean(before: Record<string, unknown>, after: Record<string, unknown>) {
+            const { id, outs } = await create(before);
+            const p = before.source === "external_docker" ? dockerProvider : provider;
+            const news = inputsOf(after);
+            const updated = (await p.update!(id, recorded(outs), news)).outs;
+            const refreshed = (await p.read!(id, recorded(updated))).props!;
+            return p.diff!(id, recorded(refreshed), news);
+        }
+        const secrets = [
+            { name: "OPENAI_API_KEY", value: SECRET },
+            { name: "SEARCH_KEY", value: "search-key-value" },
+        ];
+        const cases: Array<[string, (n: string) => [Record<string, unknown>, Record<string, unknown>]]> = [
+            ["customUrl removed (external_docker)", (n) => [dockerArgs(n, { sourceConfig: { customUrl: "https://agent.example.com" } }), dockerArgs(n)]],
+            ["buildOnPush true removed (github)", (n) => [githubArgs(n, { sourceConfig: { buildOnPush: true } }), githubArgs(n)]],
+            ["a resourceSpec key removed", (n) => [githubArgs(n, { sourceConfig: { resourceSpec: { min_scale: 1, max_scale: 3 } } }), githubArgs(n, { sourceConfig: { resourceSpec: { min_scale: 1 } } })]],
+            ["resourceSpec removed", (n) => [githubArgs(n, { sourceConfig: { resourceSpec: { min_scale: 2 } } }), githubArgs(n)]],
+            ["one of two secrets removed", (n) => [githubArgs(n, { secrets }), githubArgs(n, { secrets: [secrets[0]] })]],
+        ];
+        for (const [what, make] of cases) {
+            it(`diff: ${what}: up, refresh, and the next preview is clean`, async () => {
+                const d = await settlesClean(...make(uniqueName("unmanaged")));
+                assert.equal(d.changes, false, JSON.stringify(d));
+            });
+        }
+    });
+
     describe("no API calls in check and diff", () => {
         it("check/diff: make no API call (admin request log stays empty)", async () => {
             const name = uniqueName("noapi");
