@@ -174,6 +174,13 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         await s.cli("destroy", "--yes");
     });
 
+    it("preview: a filter field this provider does not know is a warning the CLI shows, and the preview goes on", async () => {
+        const s = await newStack("e2e-warn", { "self-hosted-minio:filter": 'and(eq(run_type, "llm"), gt(cost_usd, 1))' });
+        const pv = await s.cli("preview");
+        assert.match(pv.stdout + pv.stderr, /warning: filter: "cost_usd" is not a field this provider knows/);
+        assert.match(pv.stdout, /\+ 3 to create|\+ \d+ to create/);
+    });
+
     describe("bad programs fail at preview, on the property, and nothing reaches the service", () => {
         const CASES: Array<[string, Record<string, string>, RegExp]> = [
             ["filter typo", { "self-hosted-minio:filter": 'and(eq(run_type, "llm")' }, /filter does not parse/],
@@ -183,6 +190,9 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
             ["unknown column", { "self-hosted-minio:exportFields": '["id","prompt"]' }, /"prompt" not exportable/],
             ["endpoint not http", { "self-hosted-minio:endpointUrl": "minio:9000" }, /config.endpointUrl must be an http\(s\) URL/],
             ["one-off ending before it starts", { "self-hosted-minio:oneOffEnd": new Date(Date.now() - 400 * 24 * HOUR).toISOString() }, /endTime .* must be after startTime/],
+            ["filter of whitespace", { "self-hosted-minio:filter": "   " }, /filter is only whitespace: omit filter to export every run/],
+            ["bucket outside S3's rules", { "self-hosted-minio:bucket": "Exports_2026" }, /config.bucketName "Exports_2026" may only contain lowercase letters, digits, dots and hyphens/],
+            ["no workspace id", { "langsmith:workspaceId": "" }, /no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>`/],
         ];
         for (const [name, config, words] of CASES) {
             it(name, async () => {
