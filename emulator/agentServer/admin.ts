@@ -3,7 +3,7 @@
  *
  * | Method | Path | Does |
  * |---|---|---|
- * | GET, PUT | /__admin/agent-server | read or change `{stepMs, graphs, ignoreInterrupt, dropPartialOutput}`: the built-in graph's pace, the graph names served, and the two fault switches |
+ * | GET, PUT | /__admin/agent-server | read or change `{stepMs, graphs, ignoreInterrupt, dropPartialOutput, reorderMessages}`: the built-in graph's pace, the graph names served, and the three fault switches |
  */
 import { z } from "zod";
 import { parse, type Router } from "../http";
@@ -15,6 +15,7 @@ const SettingsSchema = z
         graphs: z.array(z.string().min(1)).min(1),
         ignoreInterrupt: z.boolean(),
         dropPartialOutput: z.boolean(),
+        reorderMessages: z.boolean(),
     })
     .partial()
     .strict();

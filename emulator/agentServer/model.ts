@@ -35,12 +35,16 @@ export interface AgentServerSettings {
     stepMs: number;
     /** Graph names every deployment serves (the emulator cannot read the repository's graph config). */
     graphs: string[];
-    /** Fault switches: the server ignores `interrupt` (treats it as `enqueue`), or drops interrupted runs' output. */
+    /**
+     * Fault switches: the server ignores `interrupt` (treats it as `enqueue`), drops interrupted runs'
+     * output, or lists an interrupted run's messages after those of the runs that followed it.
+     */
     ignoreInterrupt: boolean;
     dropPartialOutput: boolean;
+    reorderMessages: boolean;
 }
 
-export const DEFAULT_AGENT_SETTINGS: AgentServerSettings = { stepMs: 150, graphs: ["agent"], ignoreInterrupt: false, dropPartialOutput: false };
+export const DEFAULT_AGENT_SETTINGS: AgentServerSettings = { stepMs: 150, graphs: ["agent"], ignoreInterrupt: false, dropPartialOutput: false, reorderMessages: false };
 
 interface Message {
     type: "human" | "ai";
@@ -205,8 +209,9 @@ export class AgentServerModel {
 
     /** The thread's messages at `now`: each started run's input, then its AI message as far as it got. */
     private messages(t: StoredThread, now: number): Message[] {
+        const runs = this.settings.reorderMessages ? [...t.runs.filter((r) => r.stoppedAt === undefined), ...t.runs.filter((r) => r.stoppedAt !== undefined)] : t.runs;
         const out: Message[] = [];
-        for (const r of t.runs) {
+        for (const r of runs) {
             const until = Math.min(now, r.stoppedAt ?? Infinity, this.endAt(r));
             if (r.startAt > now || until < r.startAt) continue;
             out.push(...r.input);

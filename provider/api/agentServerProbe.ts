@@ -103,7 +103,11 @@ async function attemptOnce(client: Client, o: ProbeOptions, message: string, dea
     return result;
 }
 
-/** What differs from the spec's account of `interrupt` (3.2). */
+/**
+ * What differs from the spec's account of `interrupt` (3.2): the first run interrupted and kept, the second
+ * a success, and the thread in that order: the first run's input, its partial output, then the second run's
+ * input and its output appended after it.
+ */
 function verify(r: { firstRunStatus: string; secondRunStatus: string }, messages: Msg[], firstText: string): string[] {
     const problems: string[] = [];
     if (r.firstRunStatus !== "interrupted") problems.push(`the first run ended ${r.firstRunStatus}, not interrupted`);
@@ -112,10 +116,13 @@ function verify(r: { firstRunStatus: string; secondRunStatus: string }, messages
     const secondInput = messages.findIndex((m) => isHuman(m) && textOf(m) === SECOND_MESSAGE);
     if (firstInput < 0) problems.push("the first run's input is not in the thread");
     if (secondInput < 0) problems.push("the second run's input is not in the thread");
-    if (firstInput >= 0 && secondInput > firstInput && !messages.slice(firstInput + 1, secondInput).some(isAi)) {
-        problems.push("the first run's partial output is not in the thread");
+    if (firstInput < 0 || secondInput < 0) return problems;
+    if (secondInput < firstInput) {
+        problems.push("the second run's messages come before the first run's: its output is not appended after the first run's partial output");
+        return problems;
     }
-    if (secondInput >= 0 && !messages.slice(secondInput + 1).some(isAi)) problems.push("the second run's output is not appended");
+    if (!messages.slice(firstInput + 1, secondInput).some(isAi)) problems.push("the first run's partial output is not in the thread before the second run's input");
+    if (!messages.slice(secondInput + 1).some(isAi)) problems.push("the second run's output is not appended");
     return problems;
 }
 

@@ -25,7 +25,7 @@ describe("AgentServerCheck against the emulator's agent server", function () {
         await em?.close();
     });
     afterEach(async () => {
-        await admin(em, "PUT", "/agent-server", { stepMs: 30, ignoreInterrupt: false, dropPartialOutput: false });
+        await admin(em, "PUT", "/agent-server", { stepMs: 30, ignoreInterrupt: false, dropPartialOutput: false, reorderMessages: false });
     });
 
     it("passes on a server that honours interrupt, recording the statuses seen; unchanged inputs give no diff", async () => {
@@ -50,6 +50,13 @@ describe("AgentServerCheck against the emulator's agent server", function () {
         await admin(em, "PUT", "/agent-server", { dropPartialOutput: true });
         const e = await rejection(() => provider.create(checkAgentServerCheck({ url, assistantId: "agent" }).inputs!));
         assert.match(e.message, /the first run's partial output is not in the thread .*thread messages \[human, human, ai\]/);
+    });
+
+    it("fails when the second run's messages come before the first run's partial output (the order the spec states)", async () => {
+        await admin(em, "PUT", "/agent-server", { reorderMessages: true });
+        const e = await rejection(() => provider.create(checkAgentServerCheck({ url, assistantId: "agent" }).inputs!));
+        assert.match(e.message, /interrupt was not honoured: .*the second run's messages come before the first run's/);
+        assert.match(e.message, /thread messages \[human, ai, human, ai\]/);
     });
 
     it("a first run that ends too soon is tried again with a longer message", async () => {
