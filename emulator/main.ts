@@ -6,6 +6,7 @@
  * not pass the signal on). `--help` lists every option.
  */
 import type { TracingProjectInput } from "./bulkExport/projects";
+import { DIALECTS, type Dialect } from "./dialect";
 import { scaledTiming } from "./controlPlane/model";
 import { startEmulator } from "./server";
 
@@ -36,6 +37,9 @@ end of the process that started it (npx included).
   --tracing-project SPEC  a generated tracing project to export, repeatable; SPEC is comma-separated
                   key=value: start, end (ISO), count, and optionally seed, id, tenant
                   (e.g. start=2026-11-01T00:00:00Z,end=2026-11-03T00:00:00Z,count=10000)
+  --dialect D     real: the spec's stand-in wire words (repo_host, external_container,
+                  graph_config_path, objstore) are refused with 422, as the real service does; seed:
+                  accepted beside the real ones (default real)
   --quiet         do not log one line per request on stderr (default: log)
   -h, --help      print this help and exit
 `;
@@ -53,11 +57,12 @@ export interface CliOptions {
     installationVersion?: string;
     projects: TracingProjectInput[];
     agentStepMs?: number;
+    dialect: Dialect;
 }
 
 /** Parses the command line; throws with a readable message on a bad one. Undefined means `--help`. */
 export function parseArgs(argv: string[]): CliOptions | undefined {
-    const out: CliOptions = { port: 8787, host: "127.0.0.1", apiKeys: [], speed: "timed", scale: 1, log: true, installation: "cloud", projects: [] };
+    const out: CliOptions = { port: 8787, host: "127.0.0.1", apiKeys: [], speed: "timed", scale: 1, log: true, installation: "cloud", projects: [], dialect: "real" };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         const val = () => {
@@ -99,6 +104,9 @@ export function parseArgs(argv: string[]): CliOptions | undefined {
             case "--tracing-project":
                 out.projects.push(parseProject(val()));
                 break;
+            case "--dialect":
+                out.dialect = val() as Dialect;
+                break;
             case "--quiet":
                 out.log = false;
                 break;
@@ -114,6 +122,7 @@ export function parseArgs(argv: string[]): CliOptions | undefined {
     if (!(out.scale >= 0)) throw new Error("--scale needs a number >= 0");
     if (out.agentStepMs !== undefined && !(out.agentStepMs >= 1)) throw new Error("--agent-step-ms needs a number >= 1");
     if (!["cloud", "self-hosted"].includes(out.installation)) throw new Error("--installation is cloud or self-hosted");
+    if (!DIALECTS.includes(out.dialect)) throw new Error(`--dialect is ${DIALECTS.join(" or ")}`);
     return out;
 }
 
@@ -146,6 +155,7 @@ async function main() {
         apiKeys: args.apiKeys.length ? args.apiKeys : undefined,
         timing: { speed: args.speed, ...scaledTiming(args.scale) },
         log: args.log,
+        dialect: args.dialect,
         agentServer: args.agentStepMs !== undefined ? { stepMs: args.agentStepMs } : undefined,
         bulkExport: {
             stateDir: args.stateDir,

@@ -19,6 +19,7 @@ import { AGENTS_PREFIX } from "./agentServer/routes";
 import { bulkExportArea, type BulkExportArea } from "./bulkExport";
 import type { BulkExportOptions } from "./bulkExport/model";
 import { controlPlaneArea } from "./controlPlane";
+import type { Dialect } from "./dialect";
 import type { ControlPlaneModel, ControlPlaneTiming, FailureRule } from "./controlPlane/model";
 import { EmulatorError, forbidden, injected, notImplemented, unauthorized } from "./errors";
 import { Router, readBody, send, type Reply, type RequestContext } from "./http";
@@ -36,6 +37,8 @@ export interface EmulatorOptions {
     bulkExport?: Omit<BulkExportOptions, "clock">;
     /** The agent servers: the built-in graph's pace, graph names, fault switches. */
     agentServer?: Partial<AgentServerSettings>;
+    /** `real` (default): the spec's stand-in wire words are refused with 422, as the service does; `seed`: accepted (dialect.ts). */
+    dialect?: Dialect;
 }
 
 export interface Emulator {
@@ -60,8 +63,9 @@ export const SELF_HOSTED_PREFIX = "/api-host";
 export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> {
     const clock = new Clock();
     let baseUrl = "";
-    const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl}${AGENTS_PREFIX}/${d.id}` });
-    const bulkExport = bulkExportArea({ ...o.bulkExport, clock });
+    const dialect = o.dialect ?? "real";
+    const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl}${AGENTS_PREFIX}/${d.id}`, dialect });
+    const bulkExport = bulkExportArea({ ...o.bulkExport, clock }, dialect);
     const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer });
     const areas: Area[] = [controlPlane, agentServer, bulkExport];
     const admin = new AdminState();

@@ -3,6 +3,7 @@
  * registered with the server as one Area. The worker starts with the area and stops with the server.
  */
 import type { Area } from "../area";
+import type { Dialect } from "../dialect";
 import { bulkExportAdminRoutes } from "./admin";
 import { BulkExportModel, type BulkExportOptions } from "./model";
 import { bulkExportRoutes } from "./routes";
@@ -13,7 +14,7 @@ export interface BulkExportArea extends Area {
     readonly worker: BulkExportWorker;
 }
 
-export function bulkExportArea(o: BulkExportOptions): BulkExportArea {
+export function bulkExportArea(o: BulkExportOptions, dialect: Dialect): BulkExportArea {
     const model = new BulkExportModel(o);
     const worker = new BulkExportWorker(model);
     worker.start();
@@ -22,7 +23,7 @@ export function bulkExportArea(o: BulkExportOptions): BulkExportArea {
         model,
         worker,
         register(router) {
-            bulkExportRoutes(router, model);
+            bulkExportRoutes(router, model, dialect);
             bulkExportAdminRoutes(router, model, worker);
         },
         reset() {

@@ -230,7 +230,7 @@ export class BulkExportModel {
             filter: body.filter ?? null,
             format: "Parquet",
             format_version: body.format_version ?? "v1",
-            compression: body.compression ?? "snappy",
+            compression: body.compression ?? this.defaultCompression(),
             interval_hours: body.interval_hours ?? null,
             export_fields: body.export_fields ?? null,
             source_bulk_export_id: null,
@@ -357,6 +357,11 @@ export class BulkExportModel {
         this.export(tenantId, sourceId);
         const children = new Set([...this.exports.values()].filter((e) => e.source_bulk_export_id === sourceId).map((e) => e.id));
         return [...this.runs.values()].filter((r) => children.has(r.bulk_export_id)).map(publicView);
+    }
+
+    /** What the service writes when an export names no compression: zstandard on the cloud, gzip self-hosted (public docs). */
+    private defaultCompression(): "zstandard" | "gzip" {
+        return this.o.installation === "self-hosted" ? "gzip" : "zstandard";
     }
 
     /** On an older self-hosted installation, a field it does not know is refused as the service refuses any. */

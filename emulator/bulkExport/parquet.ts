@@ -11,8 +11,8 @@
  * | tags, parent_run_ids                           | JSON text             | list<string>                          |
  * | inputs, outputs, extra, events, feedback_stats | JSON text             | JSON text with the JSON logical type  |
  *
- * Compression follows the export's `compression`; snappy when it has none (decided here: the material
- * gives no default).
+ * Compression follows the export's `compression`, which the model always fills (zstandard on the cloud,
+ * gzip self-hosted, as the public docs say, when the request names none); snappy for a caller that passes none.
  *
  * The writer is DuckDB (`@duckdb/node-api`, prebuilt binaries as optional dependencies): runs are
  * serialized as they come into a private temporary newline-delimited JSON file, which DuckDB parses, types

@@ -10,6 +10,7 @@ import {
     ExportCreateRequestSchema,
     ExportUpdateRequestSchema,
 } from "../../provider/api/schemas/bulkExport";
+import { refuseDestinationStandIns, type Dialect } from "../dialect";
 import { invalidField, requireUuid } from "../errors";
 import { pagination, parse, type RequestContext, type Router } from "../http";
 import type { BulkExportModel } from "./model";
@@ -17,13 +18,14 @@ import { publicView } from "./records";
 
 const BASE = "/api/v1/bulk-exports";
 
-export function bulkExportRoutes(router: Router, model: BulkExportModel): void {
+export function bulkExportRoutes(router: Router, model: BulkExportModel, dialect: Dialect): void {
     const exportId = (c: RequestContext) => requireUuid(c.params.export_id, "export_id");
     router
-        .on("POST", `${BASE}/destinations`, async (c) => ({
-            status: 200,
-            body: await model.createDestination(c.tenantId, parse(DestinationCreateRequestSchema, c.body, "body"), c.installation),
-        }))
+        .on("POST", `${BASE}/destinations`, async (c) => {
+            const body = parse(DestinationCreateRequestSchema, c.body, "body");
+            refuseDestinationStandIns(dialect, body);
+            return { status: 200, body: await model.createDestination(c.tenantId, body, c.installation) };
+        })
         .on("GET", `${BASE}/destinations`, (c) => ({ status: 200, body: page(c, model.listDestinations(c.tenantId)) }))
         .on("GET", `${BASE}/destinations/{destination_id}`, (c) => ({
             status: 200,

@@ -4,6 +4,7 @@
  */
 import type { Area } from "../area";
 import type { Clock } from "../clock";
+import type { Dialect } from "../dialect";
 import { controlPlaneAdminRoutes } from "./admin";
 import { ControlPlaneModel, DEFAULT_TIMING, mergeTiming, type ControlPlaneTiming } from "./model";
 import { controlPlaneRoutes } from "./routes";
@@ -12,13 +13,13 @@ export interface ControlPlaneArea extends Area {
     readonly model: ControlPlaneModel;
 }
 
-export function controlPlaneArea(o: { clock: Clock; timing?: Partial<ControlPlaneTiming>; deploymentUrl: (d: { id: string }) => string }): ControlPlaneArea {
+export function controlPlaneArea(o: { clock: Clock; timing?: Partial<ControlPlaneTiming>; deploymentUrl: (d: { id: string }) => string; dialect: Dialect }): ControlPlaneArea {
     const model = new ControlPlaneModel({ clock: o.clock, timing: o.timing, deploymentUrl: o.deploymentUrl });
     return {
         name: "control plane",
         model,
         register(router) {
-            controlPlaneRoutes(router, model);
+            controlPlaneRoutes(router, model, o.dialect);
             controlPlaneAdminRoutes(router, model);
         },
         reset() {

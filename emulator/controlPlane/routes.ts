@@ -7,16 +7,18 @@ import {
     DeploymentCreateRequestSchema,
     DeploymentPatchRequestSchema,
 } from "../../provider/api/schemas/controlPlane";
+import { refuseDeploymentStandIns, type Dialect } from "../dialect";
 import { notImplemented, requireUuid } from "../errors";
 import { pagination, parse, type Router } from "../http";
 import type { ControlPlaneModel } from "./model";
 
 const nonNullBody = z.object({}).passthrough();
 
-export function controlPlaneRoutes(router: Router, model: ControlPlaneModel): void {
+export function controlPlaneRoutes(router: Router, model: ControlPlaneModel, dialect: Dialect): void {
     router
         .on("POST", "/v2/deployments", (c) => {
             const body = parse(DeploymentCreateRequestSchema, c.body, "body");
+            refuseDeploymentStandIns(dialect, body);
             return { status: 201, body: model.createDeployment(c.tenantId, body, c.installation) };
         })
         .on("GET", "/v2/deployments", (c) => ({
@@ -31,6 +33,7 @@ export function controlPlaneRoutes(router: Router, model: ControlPlaneModel): vo
             const id = requireUuid(c.params.deployment_id, "deployment_id");
             parse(nonNullBody, c.body, "body");
             const body = parse(DeploymentPatchRequestSchema, c.body, "body");
+            refuseDeploymentStandIns(dialect, body);
             return { status: 200, body: model.patchDeployment(c.tenantId, id, body) };
         })
         .on("DELETE", "/v2/deployments", () => {

@@ -88,37 +88,68 @@ describe("emulator: control plane", () => {
             assert.equal(d.source_revision_config?.repo_ref, null);
         });
 
-        it("create: spec aliases repo_host and graph_config_path are answered with github and langgraph_config_path", async () => {
-            const body = githubBody(undefined, {
-                source: "repo_host",
-                source_revision_config: { repo_ref: "main", graph_config_path: "agents/graph.json" },
-            });
-            const res = await raw(em, "POST", "/v2/deployments", { body });
-            assert.equal(res.status, 201);
-            assert.equal(res.body.source, "github");
-            assert.equal(res.body.source_revision_config.langgraph_config_path, "agents/graph.json");
-            assert.ok(!("graph_config_path" in res.body.source_revision_config), "the response uses the real field name only");
-
-            const got = await raw(em, "GET", `/v2/deployments/${res.body.id}`);
-            assert.equal(got.body.source, "github");
-            assert.equal(got.body.source_revision_config.langgraph_config_path, "agents/graph.json");
-            const rev = await raw(em, "GET", `/v2/deployments/${res.body.id}/revisions/${res.body.latest_revision_id}`);
-            assert.equal(rev.body.source, "github");
-            assert.equal(rev.body.source_revision_config.langgraph_config_path, "agents/graph.json");
-            assert.ok(!("graph_config_path" in rev.body.source_revision_config));
+        it("create: in the real dialect (the default) the spec's stand-ins are refused with 422 at their place, as the service does", async () => {
+            const cases: Array<[Record<string, unknown>, unknown[], string]> = [
+                [{ source: "repo_host" }, ["body", "source"], "enum"],
+                [{ source: "external_container", source_config: {}, source_revision_config: { image_uri: "r/x:1" } }, ["body", "source"], "enum"],
+                [{ source_revision_config: { repo_ref: "main", graph_config_path: "g.json" } }, ["body", "source_revision_config", "graph_config_path"], "extra_forbidden"],
+            ];
+            for (const [over, loc, type] of cases) {
+                const res = await raw(em, "POST", "/v2/deployments", { body: githubBody(undefined, over as never) });
+                assert.equal(res.status, 422, JSON.stringify(over));
+                assert.deepEqual([res.body.detail[0].loc, res.body.detail[0].type], [loc, type]);
+            }
+            const ok = await raw(em, "POST", "/v2/deployments", { body: githubBody() });
+            const patch = await raw(em, "PATCH", `/v2/deployments/${ok.body.id}`, { body: { source_revision_config: { graph_config_path: "other.json" } } });
+            assert.equal(patch.status, 422);
+            const dest = await raw(em, "POST", "/api/v1/bulk-exports/destinations", { body: { destination_type: "objstore", display_name: "d", config: { bucket_name: "b", prefix: "" }, credentials: { access_key_id: "a", secret_access_key: "s" } } });
+            assert.deepEqual([dest.status, dest.body.detail[0].loc, dest.body.detail[0].type], [422, ["body", "destination_type"], "literal_error"]);
+            assert.equal(em.controlPlane.allDeployments().length, 1, "nothing made from a refused request");
         });
 
-        it("create: spec alias external_container is answered with external_docker", async () => {
-            const res = await raw(em, "POST", "/api-host/v2/deployments", { body: dockerBody(undefined, { source: "external_container" }) });
-            assert.equal(res.status, 201);
-            assert.equal(res.body.source, "external_docker");
-            const listed = await cp.listDeployments();
-            assert.deepEqual(
-                listed.resources.map((d) => d.source),
-                ["external_docker"],
-            );
-            const revs = await cp.listRevisions(res.body.id);
-            assert.equal(revs.resources[0].source, "external_docker");
+        it("create: in the seed dialect the spec's stand-ins repo_host and graph_config_path are answered with github and langgraph_config_path", async () => {
+            const seed = await startTestEmulator({ timing: { speed: "immediate" }, dialect: "seed" });
+            try {
+                const body = githubBody(undefined, {
+                    source: "repo_host",
+                    source_revision_config: { repo_ref: "main", graph_config_path: "agents/graph.json" },
+                });
+                const res = await raw(seed, "POST", "/v2/deployments", { body });
+                assert.equal(res.status, 201);
+                assert.equal(res.body.source, "github");
+                assert.equal(res.body.source_revision_config.langgraph_config_path, "agents/graph.json");
+                assert.ok(!("graph_config_path" in res.body.source_revision_config), "the response uses the real field name only");
+
+                const got = await raw(seed, "GET", `/v2/deployments/${res.body.id}`);
+                assert.equal(got.body.source, "github");
+                assert.equal(got.body.source_revision_config.langgraph_config_path, "agents/graph.json");
+                const rev = await raw(seed, "GET", `/v2/deployments/${res.body.id}/revisions/${res.body.latest_revision_id}`);
+                assert.equal(rev.body.source, "github");
+                assert.equal(rev.body.source_revision_config.langgraph_config_path, "agents/graph.json");
+                assert.ok(!("graph_config_path" in rev.body.source_revision_config));
+                const dest = await raw(seed, "POST", "/api/v1/bulk-exports/destinations", { body: { destination_type: "objstore", display_name: "d", config: { bucket_name: "b", prefix: "", endpoint_url: "http://127.0.0.1:9" }, credentials: { access_key_id: "a", secret_access_key: "s" } } });
+                assert.equal(dest.status, 400, "objstore accepted: the destination went on to validation (which fails on a dead endpoint)");
+            } finally {
+                await seed.close();
+            }
+        });
+
+        it("create: in the seed dialect the spec alias external_container is answered with external_docker", async () => {
+            const seed = await startTestEmulator({ timing: { speed: "immediate" }, dialect: "seed" });
+            try {
+                const res = await raw(seed, "POST", "/api-host/v2/deployments", { body: dockerBody(undefined, { source: "external_container" }) });
+                assert.equal(res.status, 201);
+                assert.equal(res.body.source, "external_docker");
+                const listed = await controlPlaneClient(seed).listDeployments();
+                assert.deepEqual(
+                    listed.resources.map((d) => d.source),
+                    ["external_docker"],
+                );
+                const revs = await controlPlaneClient(seed).listRevisions(res.body.id);
+                assert.equal(revs.resources[0].source, "external_docker");
+            } finally {
+                await seed.close();
+            }
         });
 
         it("create: 201 body has id and latest_revision_id, and the revision is readable", async () => {
@@ -597,12 +628,18 @@ describe("emulator: control plane", () => {
             assert.equal((await cp.getRevision(d.id, d.latest_revision_id!)).status, "DEPLOYED");
         });
 
-        it("patch: graph_config_path (spec alias) makes a revision answered as langgraph_config_path", async () => {
-            const { deployment: d } = await cp.createDeployment(githubBody());
-            const p = await cp.patchDeployment(d.id, { source_revision_config: { graph_config_path: "other/langgraph.json" } });
-            assert.notEqual(p.latest_revision_id, d.latest_revision_id);
-            assert.equal(p.source_revision_config?.langgraph_config_path, "other/langgraph.json");
-            assert.equal(p.source_revision_config?.repo_ref, "main");
+        it("patch: in the seed dialect graph_config_path (spec alias) makes a revision answered as langgraph_config_path", async () => {
+            const seed = await startTestEmulator({ timing: { speed: "immediate" }, dialect: "seed" });
+            try {
+                const seedCp = controlPlaneClient(seed);
+                const { deployment: d } = await seedCp.createDeployment(githubBody());
+                const p = await seedCp.patchDeployment(d.id, { source_revision_config: { graph_config_path: "other/langgraph.json" } });
+                assert.notEqual(p.latest_revision_id, d.latest_revision_id);
+                assert.equal(p.source_revision_config?.langgraph_config_path, "other/langgraph.json");
+                assert.equal(p.source_revision_config?.repo_ref, "main");
+            } finally {
+                await seed.close();
+            }
         });
 
         it("patch: image_uri on external_docker makes a revision", async () => {

@@ -157,6 +157,37 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             assert.ok(rows.every((r) => r.run_type === "llm" && (r.total_tokens as number) > 500));
         });
 
+        it("filter: every exportable field can be filtered on (gt(total_cost, 0.001) exports exactly the runs that cost more); a field the emulator does not generate is a 400 naming it", async () => {
+            const destId = await newDestination({ prefix: "costly" });
+            const filter = "gt(total_cost, 0.001)";
+            const range = { start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-02T00:00:00Z" };
+            const { export: e } = await be.createExport({ bulk_export_destination_id: destId, session_id: PROJECT.session_id, ...range, filter, export_fields: ["id", "total_cost"] });
+            assert.equal((await settle(be, e.id)).status, "Completed");
+            const expected = [...projectRuns(PROJECT as never, TEST_TENANT, Date.parse(range.start_time), Date.parse(range.end_time))].filter((r) => (r.total_cost ?? 0) > 0.001);
+            assert.ok(expected.length > 0);
+            const rows = await rowsUnder(minio, `costly/export_id=${e.id}/`);
+            assert.deepEqual(rows.map((r) => r.id).sort(), expected.map((r) => r.id).sort());
+            const bad = await rejection(() => be.createExport({ bulk_export_destination_id: destId, session_id: PROJECT.session_id, ...range, filter: "gt(cost_usd, 1)" }));
+            assert.ok(bad instanceof BadRequestError, String(bad));
+            assert.match(bad.message, /Invalid filter: unknown field "cost_usd"/);
+        });
+
+        it("compression: none named, the service's default per installation (zstandard on the cloud, gzip self-hosted), written as such", async () => {
+            const selfHosted = await startTestEmulator({ bulkExport: { installation: "self-hosted", projects: [PROJECT] } });
+            try {
+                for (const [client, prefix, wire, codec] of [[be, "z-cloud", "zstandard", "ZSTD"], [bulkExportClient(selfHosted), "z-self", "gzip", "GZIP"]] as const) {
+                    const { destination } = await client.createDestination(destinationBody({ prefix }));
+                    const { export: e } = await client.createExport({ bulk_export_destination_id: destination.id, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-01T06:00:00Z" });
+                    assert.equal(e.compression, wire);
+                    assert.equal((await settle(client, e.id)).status, "Completed");
+                    const [key] = await minio.listKeys("exports", `${prefix}/export_id=${e.id}/`);
+                    assert.equal((await readParquet(await minio.getObject("exports", key))).columns.id.compression, codec, prefix);
+                }
+            } finally {
+                await selfHosted.close();
+            }
+        });
+
         it("bad requests: 422 for field rules, 400 with the position for a filter typo, 404 for unknown objects; nothing is created", async () => {
             const destId = await newDestination({ prefix: "bad" });
             const base = { bulk_export_destination_id: destId, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z" };
