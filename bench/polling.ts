@@ -1,18 +1,25 @@
 /**
  * Polling benchmark: how late `pulumi up` notices that a revision is DEPLOYED (lag, from the emulator's
  * DEPLOYED transition to the provider's return), and how many API calls a wait costs, for three
- * strategies run side by side on the same deployments:
- *   - ours: the schedule learned from the deployment's earlier revisions (impl/deployment/wait.ts),
+ * strategies side by side on the same deployments:
+ *   - ours: the provider's own schedule (impl/deployment/wait.ts),
  *   - fixed 5 s (the official Terraform provider),
  *   - fixed 60 s (the docs' CI/CD example script).
  *
  * The model (assumed; the real service publishes no build times): each deployment has its own typical
  * duration, drawn from a lognormal spread across deployments (median 300 s, sigma 0.5: from about 2 to
- * 10 minutes); each of its revisions takes that duration times a lognormal jitter (sigma 3 % or 10 %,
- * one table each), split into phases in fixed proportions. Every deployment has 3 DEPLOYED revisions of
- * history (made with the emulator clock), then the measured update makes a 4th. A last table measures a
- * first create (no history: ours falls back to the schedule by status). Durations are scaled by SCALE
- * (BENCH_SCALE, default 1/50) and every figure is printed in equivalent real seconds.
+ * 10 minutes); each of its revisions takes that duration times a lognormal jitter (sigma 3 %, 10 % or
+ * 30 %, one table each), split into the github phases in fixed proportions (the deploy phase, DEPLOYING,
+ * a quarter). Each deployment has 3 DEPLOYED revisions of history before the measured update: either
+ * watched by the provider (its create and two updates: it learned the totals and the deploy phases), or
+ * made outside Pulumi (from the UI, say: the provider knows only their total durations). A last table
+ * measures a first create (no history: the provider reads by status).
+ *
+ * Real parts, on a virtual clock: the provider's own code, the real HTTP client and the emulator over
+ * HTTP, but every wait sleeps by moving the emulator's clock (`sleep` advances it, `now` reads it), so a
+ * five-minute build takes milliseconds and each table can hold BENCH_N (default 100) deployments: enough
+ * for a 99th percentile to mean something. Figures are in the emulator's seconds, which are real seconds
+ * of the modelled service.
  */
 import { HttpClient } from "../provider/api/client";
 import { ControlPlaneClient } from "../provider/api/controlPlane";
@@ -21,8 +28,7 @@ import { checkDeployment, createDeploymentProvider } from "../provider/impl/depl
 import { startEmulator, type Emulator } from "../emulator/server";
 import { printTable, rng, summary } from "./util";
 
-const SCALE = Number(process.env.BENCH_SCALE ?? 1 / 50);
-const N = Number(process.env.BENCH_N ?? 10);
+const N = Number(process.env.BENCH_N ?? 100);
 const HISTORY = 3;
 /** Share of a revision's duration spent in each phase of a github revision. */
 const PHASE_SHARE: Partial<Record<RevisionStatus, number>> = {
@@ -34,46 +40,46 @@ const PHASE_SHARE: Partial<Record<RevisionStatus, number>> = {
     DEPLOYING: 0.25,
 };
 
+type History = "watched" | "outside" | "none";
 interface Strategy {
     name: string;
-    /** Replaces the provider's schedule (real ms); undefined: the provider's own (learned) schedule. */
+    /** Replaces the provider's schedule (ms); undefined: the provider's own. */
     interval?: () => number;
 }
 const STRATEGIES: Strategy[] = [
-    { name: "ours (learned from history)" },
+    { name: "ours" },
     { name: "fixed 5 s (Terraform provider)", interval: () => 5000 },
     { name: "fixed 60 s (docs' script)", interval: () => 60_000 },
 ];
 
 const API_KEY = "bench-key";
 const TENANT = "bench";
+const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
 
 /** A standard normal draw (Box-Muller). */
 const gauss = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 
-function phasesFor(totalS: number): Partial<Record<RevisionStatus, number>> {
-    return Object.fromEntries(Object.entries(PHASE_SHARE).map(([k, share]) => [k, totalS * share! * 1000 * SCALE]));
-}
+const phasesFor = (totalMs: number) => Object.fromEntries(Object.entries(PHASE_SHARE).map(([k, share]) => [k, Math.round(totalMs * share!)]));
 
 function inputs(name: string, repoRef: string): Record<string, unknown> {
     return checkDeployment({
         name,
         source: "github",
-        sourceConfig: { integrationId: "00000000-0000-4000-8000-00000000beef", repoUrl: "https://github.com/acme/agent" },
+        sourceConfig: { integrationId: INTEGRATION, repoUrl: "https://github.com/acme/agent" },
         sourceRevisionConfig: { repoRef, graphConfigPath: "langgraph.json" },
     }).inputs as Record<string, unknown>;
 }
 
-function client(em: Emulator): ControlPlaneClient {
-    return new ControlPlaneClient(new HttpClient({ baseUrl: em.url, apiKey: API_KEY, tenantId: TENANT }));
-}
-
-/** Makes a revision of `id` (or the deployment itself) that takes `totalS` and is DEPLOYED at once, by the clock. */
-async function historyRevision(em: Emulator, cp: ControlPlaneClient, id: string, totalS: number, ref: string): Promise<void> {
-    em.setTiming({ speed: "timed", phaseMs: phasesFor(totalS) });
-    const d = await cp.patchDeployment(id, { source_revision_config: { repo_ref: ref } });
-    em.clock.advance(totalS * 1000 * SCALE + 1);
-    em.controlPlane.revisionHistory(d.latest_revision_id!); // settles it while this timing holds
+/** The real client against the emulator, and a provider whose waits run on the emulator's clock. */
+function harness(em: Emulator, strategy: Strategy) {
+    const cp = new ControlPlaneClient(new HttpClient({ baseUrl: em.url, apiKey: API_KEY, tenantId: TENANT }));
+    const provider = createDeploymentProvider({
+        client: () => cp,
+        pollInterval: strategy.interval,
+        now: () => em.clock.now(),
+        sleep: async (ms) => em.clock.advance(ms),
+    });
+    return { cp, provider };
 }
 
 interface Sample {
@@ -81,66 +87,51 @@ interface Sample {
     calls: number;
 }
 
-/** One wait per strategy on the same deployment durations; `history` false measures a first create. */
-async function measure(em: Emulator, typicalS: number, jitter: () => number, history: boolean, i: number): Promise<Sample[]> {
-    const durations = Array.from({ length: HISTORY + 1 }, () => typicalS * jitter());
-    const prepared = await Promise.all(
-        STRATEGIES.map(async (_, si) => {
-            const cp = client(em);
-            const name = `bench-${history ? "upd" : "new"}-${i}-${si}`;
-            if (!history) return { cp, name, id: undefined as string | undefined };
-            em.setTiming({ speed: "immediate" });
-            const { deployment } = await cp.createDeployment({ ...createBody(name) });
-            return { cp, name, id: deployment.id };
-        }),
-    );
-    if (history) {
-        for (const p of prepared) for (let h = 0; h < HISTORY; h++) await historyRevision(em, p.cp, p.id!, durations[h], `h${h}`);
+/**
+ * One deployment measured with one strategy: its history made as `history` says, then the measured
+ * revision (`durationsMs` holds every revision's duration, the measured one last).
+ */
+async function measure(em: Emulator, strategy: Strategy, history: History, durationsMs: number[], name: string): Promise<Sample> {
+    const { cp, provider } = harness(em, strategy);
+    const timed = (ms: number) => em.setTiming({ speed: "timed", phaseMs: phasesFor(ms) });
+    const measuredMs = durationsMs[durationsMs.length - 1];
+    let id: string | undefined;
+    let state: Record<string, unknown> = {};
+    if (history === "watched") {
+        timed(durationsMs[0]);
+        ({ id, outs: state } = await provider.create(inputs(name, "h0")));
+        for (let h = 1; h < HISTORY; h++) {
+            timed(durationsMs[h]);
+            state = (await provider.update!(id, state, inputs(name, `h${h}`))).outs;
+        }
+    } else if (history === "outside") {
+        em.setTiming({ speed: "immediate" });
+        ({ id, outs: state } = await provider.create(inputs(name, "h")));
+        for (let h = 0; h < HISTORY; h++) {
+            timed(durationsMs[h]);
+            const d = await cp.patchDeployment(id, { source_revision_config: { repo_ref: `h${h}` } });
+            em.clock.advance(durationsMs[h] + 1);
+            em.controlPlane.revisionHistory(d.latest_revision_id!); // settles it while this timing holds
+        }
     }
-    em.setTiming({ speed: "timed", phaseMs: phasesFor(durations[HISTORY]) });
-    return Promise.all(
-        prepared.map(async (p, si) => {
-            const provider = createDeploymentProvider({
-                pollInterval: STRATEGIES[si].interval && (() => STRATEGIES[si].interval!() * SCALE),
-                timeScale: SCALE,
-                client: () => p.cp,
-            });
-            const before = p.cp.http.stats.total;
-            let revisionId: string;
-            if (p.id) {
-                const olds = { ...inputs(p.name, `h${HISTORY - 1}`), revisionStatus: "DEPLOYED" };
-                const { outs } = await provider.update!(p.id, olds, inputs(p.name, "measured"));
-                revisionId = (outs as { latestRevisionId: string }).latestRevisionId;
-            } else {
-                const { outs } = await provider.create(inputs(p.name, "measured"));
-                revisionId = (outs as { latestRevisionId: string }).latestRevisionId;
-            }
-            const returned = em.clock.now();
-            const deployedAt = em.controlPlane.revisionHistory(revisionId).find((h) => h.status === "DEPLOYED")!.atMs;
-            return { lagS: (returned - deployedAt) / SCALE / 1000, calls: p.cp.http.stats.total - before };
-        }),
-    );
+    timed(measuredMs);
+    const before = cp.http.stats.total;
+    const { outs } = id ? await provider.update!(id, state, inputs(name, "measured")) : await provider.create(inputs(name, "measured"));
+    const returned = em.clock.now();
+    const deployedAt = em.controlPlane.revisionHistory((outs as { latestRevisionId: string }).latestRevisionId).find((h) => h.status === "DEPLOYED")!.atMs;
+    return { lagS: (returned - deployedAt) / 1000, calls: cp.http.stats.total - before };
 }
 
-function createBody(name: string) {
-    return {
-        name,
-        source: "github",
-        source_config: { integration_id: "00000000-0000-4000-8000-00000000beef", repo_url: "https://github.com/acme/agent", deployment_type: "dev" },
-        source_revision_config: { repo_ref: "h", langgraph_config_path: "langgraph.json" },
-        secrets: [],
-    };
-}
-
-async function table(em: Emulator, title: string, jitterSigma: number, history: boolean): Promise<void> {
+async function table(em: Emulator, title: string, jitterSigma: number, history: History): Promise<void> {
     const random = rng(7);
     const samples: Sample[][] = STRATEGIES.map(() => []);
     for (let i = 0; i < N; i++) {
-        const typicalS = 300 * Math.exp(0.5 * gauss(random));
-        const jitter = () => Math.exp(jitterSigma * gauss(random));
-        const got = await measure(em, typicalS, jitter, history, i);
-        got.forEach((s, si) => samples[si].push(s));
-        em.reset();
+        const typicalMs = 300_000 * Math.exp(0.5 * gauss(random));
+        const durations = Array.from({ length: HISTORY + 1 }, () => typicalMs * Math.exp(jitterSigma * gauss(random)));
+        for (const [si, s] of STRATEGIES.entries()) {
+            samples[si].push(await measure(em, s, si === 0 ? history : history === "none" ? "none" : "outside", durations, `bench-${history}-${i}-${si}`));
+            em.reset();
+        }
     }
     console.log(`\n-- ${title} --`);
     const rows = [["strategy", "lag mean", "lag p50", "lag p99", "lag max", "calls/deployment"]];
@@ -153,12 +144,16 @@ async function table(em: Emulator, title: string, jitterSigma: number, history: 
 }
 
 export async function pollingBench(): Promise<void> {
-    console.log(`\n== Waiting for DEPLOYED: lag and calls (${N} deployments per table, phases x${SCALE}; equivalent real seconds) ==`);
+    console.log(`\n== Waiting for DEPLOYED: lag and calls (${N} deployments per table, emulator clock; seconds of the modelled service) ==`);
     const em = await startEmulator({ apiKeys: [API_KEY] });
     try {
-        await table(em, "update, 3 revisions of history, jitter 3 % per revision", 0.03, true);
-        await table(em, "update, 3 revisions of history, jitter 10 % per revision", 0.1, true);
-        await table(em, "first create (no history), jitter 3 %", 0.03, false);
+        for (const jitter of [0.03, 0.1, 0.3]) {
+            await table(em, `update, ${HISTORY} revisions of history watched by the provider, jitter ${jitter * 100} % per revision`, jitter, "watched");
+        }
+        for (const jitter of [0.03, 0.1, 0.3]) {
+            await table(em, `update, ${HISTORY} revisions of history made outside Pulumi (total durations only), jitter ${jitter * 100} %`, jitter, "outside");
+        }
+        await table(em, "first create (no history: by status), jitter 3 %", 0.03, "none");
     } finally {
         await em.close();
     }

@@ -8,10 +8,10 @@ export function rng(seed: number): () => number {
     };
 }
 
-/** Mean, median, 99th percentile and maximum. */
+/** Mean, median, 99th percentile (nearest rank: of 100 values the 99th, not the largest) and maximum. */
 export function summary(xs: number[]): { mean: number; p50: number; p99: number; max: number } {
     const s = [...xs].sort((a, b) => a - b);
-    const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+    const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
     return { mean: s.reduce((a, b) => a + b, 0) / s.length, p50: at(0.5), p99: at(0.99), max: s[s.length - 1] };
 }
 

@@ -17,16 +17,16 @@ import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 import { readState, recordable } from "./state";
 import { DEFAULT_TIMEOUTS, type DeploymentInputs, type DeploymentOutputs } from "./types";
-import { learnExpectation, waitForRevision, type Expectation } from "./wait";
+import { deployedDurations, expectationFrom, waitForRevision, withDeployPhase } from "./wait";
 import { createRequest, inputsFromService, patchRequest, revisionConfigInputs, toOutputs } from "./wire";
 
 export interface DeploymentProviderOptions {
     /** Replaces the learned schedule: delay before the next revision read, given its status and the reads so far. */
     pollInterval?: (status: string, attempt: number) => number;
+    /** The clock the waits measure time by (benchmarks run on the emulator's clock). */
+    now?: () => number;
     /** Delay between reads while waiting for a deleted deployment to disappear. */
     deletePollMs?: number;
-    /** Multiplies every timeout and schedule constant (benchmarks with scaled-down phases). */
-    timeScale?: number;
     client?: () => ControlPlaneClient;
     sleep?: (ms: number) => Promise<void>;
 }
@@ -40,13 +40,14 @@ interface SettleContext {
     startedAt?: number;
     /** Learn the expected duration from earlier revisions (none exist right after a create). */
     learn: boolean;
+    /** Deploy phases the provider watched before (the state's `deployPhaseMs`). */
+    deployPhases: number[];
 }
 
 export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pulumi.dynamic.ResourceProvider {
-    const scale = o.timeScale ?? 1;
     const client = o.client ?? (() => controlPlaneClient());
     /** The client for one operation: its requests (rate-limit retries included) end with the operation's timeout. */
-    const withinTimeout = (timeoutS: number) => client().withDeadline(Date.now() + timeoutS * 1000 * scale);
+    const withinTimeout = (timeoutS: number) => client().withDeadline(Date.now() + timeoutS * 1000);
 
     /**
      * Waits for the deployment's latest revision unless told not to, and returns the outputs. On any
@@ -55,20 +56,21 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
     async function settle(ctx: SettleContext, deployment: Deployment): Promise<DeploymentOutputs> {
         const { cp, inputs } = ctx;
         const revisionId = deployment.latest_revision_id;
-        if (!revisionId) return toOutputs(inputs, deployment, undefined);
+        if (!revisionId) return toOutputs(inputs, deployment, undefined, ctx.deployPhases);
         try {
-            if (inputs.waitForDeployed === false) return toOutputs(inputs, deployment, await cp.getRevision(deployment.id, revisionId));
-            const expected: Expectation | undefined = ctx.learn ? await learnExpectation(cp, deployment.id, scale) : undefined;
-            const { revision, superseded } = await waitForRevision(cp, deployment.id, revisionId, {
-                timeoutMs: ctx.timeoutS * 1000 * scale,
-                expected,
+            if (inputs.waitForDeployed === false) return toOutputs(inputs, deployment, await cp.getRevision(deployment.id, revisionId), ctx.deployPhases);
+            const totals = ctx.learn ? await deployedDurations(cp, deployment.id) : [];
+            const { revision, superseded, deployPhaseMs } = await waitForRevision(cp, deployment.id, revisionId, {
+                timeoutMs: ctx.timeoutS * 1000,
+                expected: expectationFrom(totals, ctx.deployPhases),
                 startedAt: ctx.startedAt,
                 interval: o.pollInterval,
-                scale,
                 sleep: o.sleep,
+                now: o.now,
             });
             const latest = await cp.getDeployment(deployment.id);
-            return superseded.length ? followed(ctx, latest, revision, superseded) : toOutputs(inputs, latest, revision);
+            const learned = { ...ctx, deployPhases: withDeployPhase(ctx.deployPhases, deployPhaseMs) };
+            return superseded.length ? followed(learned, latest, revision, superseded) : toOutputs(inputs, latest, revision, learned.deployPhases);
         } catch (e) {
             if (e instanceof ResourceInitError) throw e;
             throw notSettled(ctx, deployment, revisionId, e);
@@ -83,7 +85,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
      */
     function followed(ctx: SettleContext, d: Deployment, deployed: Revision, superseded: string[]): DeploymentOutputs {
         const actual = revisionConfigInputs(ctx.inputs.source, deployed);
-        const outs = toOutputs({ ...ctx.inputs, sourceRevisionConfig: actual }, d, deployed);
+        const outs = toOutputs({ ...ctx.inputs, sourceRevisionConfig: actual }, d, deployed, ctx.deployPhases);
         if (sameValue(actual, ctx.inputs.sourceRevisionConfig)) return outs;
         throw new ResourceInitError(
             `revision ${superseded.join(", ")} of deployment ${ctx.inputs.name} (${d.id}) was superseded by revision ${deployed.id}, ` +
@@ -105,7 +107,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
                 e instanceof PollFailedError
                     ? `revision ${rev} of ${what} ended in ${status}`
                     : `timed out after ${ctx.timeoutS}s waiting for revision ${rev} of ${what} to be DEPLOYED; last status ${status}`;
-            const outs = toOutputs(ctx.inputs, { ...d, latest_revision_id: rev }, last ? { ...last, status } : undefined);
+            const outs = toOutputs(ctx.inputs, { ...d, latest_revision_id: rev }, last ? { ...last, status } : undefined, ctx.deployPhases);
             return new ResourceInitError(
                 `${why}. The deployment is kept in the stack; ` +
                     (e instanceof PollFailedError
@@ -115,7 +117,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
                 recordable(outs, ctx.rawProvider),
             );
         }
-        return new ResourceInitError(messageOf(e), d.id, recordable(toOutputs(ctx.inputs, d, undefined), ctx.rawProvider));
+        return new ResourceInitError(messageOf(e), d.id, recordable(toOutputs(ctx.inputs, d, undefined, ctx.deployPhases), ctx.rawProvider));
     }
 
     return {
@@ -136,12 +138,12 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             const inputs = raw as unknown as DeploymentInputs;
             const timeoutS = inputs.timeouts?.create ?? DEFAULT_TIMEOUTS.create;
             const cp = withinTimeout(timeoutS);
-            const ctx = { cp, inputs, timeoutS, rawProvider: raw.__provider };
+            const ctx = { cp, inputs, timeoutS, rawProvider: raw.__provider, deployPhases: [] };
             if (inputs.adoptId) {
                 const deployment = await adopt(cp, inputs, raw.__provider);
                 return { id: deployment.id, outs: await settle({ ...ctx, learn: true }, deployment) };
             }
-            const startedAt = Date.now();
+            const startedAt = (o.now ?? Date.now)();
             const { deployment } = await cp.createDeployment(createRequest(inputs));
             return { id: deployment.id, outs: await settle({ ...ctx, startedAt, learn: false }, deployment) };
         },
@@ -152,7 +154,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             if (!deployment || deployment.status === "AWAITING_DELETE") return {};
             const revision = deployment.latest_revision_id ? await cp.tryGetRevision(id, deployment.latest_revision_id) : undefined;
             const inputs = inputsFromService(deployment, revision, readState(props ?? {}));
-            return { id, props: toOutputs(inputs, deployment, revision), inputs: { ...inputs } };
+            return { id, props: toOutputs(inputs, deployment, revision, readState(props ?? {}).deployPhaseMs), inputs: { ...inputs } };
         },
 
         async update(id: string, oldsRaw: Record<string, unknown>, newsRaw: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
@@ -160,19 +162,19 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             const news = newsRaw as unknown as DeploymentInputs;
             const timeoutS = news.timeouts?.update ?? DEFAULT_TIMEOUTS.update;
             const cp = withinTimeout(timeoutS);
-            const ctx = { cp, inputs: news, timeoutS, rawProvider: newsRaw.__provider, learn: true };
+            const ctx = { cp, inputs: news, timeoutS, rawProvider: newsRaw.__provider, learn: true, deployPhases: olds.deployPhaseMs };
             const current = await cp.getDeployment(id);
             // Only a failed revision is made again; one still in progress (a timed-out wait, or
             // waitForDeployed false) is waited on, not superseded.
             const failed = olds.revisionStatus !== null && REVISION_FAILED.includes(olds.revisionStatus);
             const body = patchRequest(olds, news, current, failed);
             if (!body) return { outs: await settle(ctx, current) };
-            const startedAt = Date.now();
+            const startedAt = (o.now ?? Date.now)();
             let deployment: Deployment;
             try {
                 deployment = await cp.patchDeployment(id, body, current.latest_revision_id);
             } catch (e) {
-                throw new ResourceInitError(messageOf(e), id, recordable(toOutputs(olds, current, undefined), newsRaw.__provider));
+                throw new ResourceInitError(messageOf(e), id, recordable(toOutputs(olds, current, undefined, olds.deployPhaseMs), newsRaw.__provider));
             }
             const madeRevision = deployment.latest_revision_id !== current.latest_revision_id;
             return { outs: await settle({ ...ctx, startedAt: madeRevision ? startedAt : undefined }, deployment) };
@@ -186,7 +188,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             await pollUntil(
                 async () => ((await cp.tryGetDeployment(id)) ? "PRESENT" : "GONE"),
                 { done: ["GONE"], failed: [] },
-                { timeoutMs: timeoutS * 1000 * scale, interval: () => o.deletePollMs ?? 2000 * scale, statusOf: (s) => s, sleep: o.sleep },
+                { timeoutMs: timeoutS * 1000, interval: () => o.deletePollMs ?? 2000, statusOf: (s) => s, sleep: o.sleep },
             ).catch((e) => {
                 if (e instanceof PollTimeoutError) {
                     throw new Error(`deployment ${id} was deleted but still exists after ${timeoutS}s; it may finish later`);

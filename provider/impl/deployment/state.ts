@@ -28,6 +28,7 @@ export function readState(props: Record<string, unknown>): DeploymentOutputs {
         repoCommitSha: strOrNull(p.repoCommitSha),
         customUrl: strOrNull(p.customUrl),
         deploymentStatus: strOrNull(p.deploymentStatus),
+        deployPhaseMs: Array.isArray(p.deployPhaseMs) ? p.deployPhaseMs.filter((x): x is number => typeof x === "number" && x > 0) : [],
     };
 }
 

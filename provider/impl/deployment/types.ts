@@ -56,6 +56,12 @@ export interface DeploymentOutputs extends DeploymentInputs {
     repoCommitSha: string | null;
     customUrl: string | null;
     deploymentStatus: string | null;
+    /**
+     * How long this deployment's deploy phases took (DEPLOYING to DEPLOYED, ms), as the waits of this
+     * provider saw them, newest last (at most 10): what the next wait predicts the end from. Absent in
+     * states written before it.
+     */
+    deployPhaseMs: number[];
 }
 
 /** Output fields the service computes (not inputs). */
@@ -67,4 +73,5 @@ export const COMPUTED_OUTPUTS = [
     "repoCommitSha",
     "customUrl",
     "deploymentStatus",
+    "deployPhaseMs",
 ] as const;

@@ -2,14 +2,21 @@
  * Waiting for a revision to be DEPLOYED: when to read it again, and what to do when it ends without
  * being deployed.
  *
- * When to read (the schedule). Only the moment the revision ends matters. Build times differ from
- * repository to repository but repeat for one deployment, and the service already tells how long this
- * deployment's earlier revisions took (`created_at` to `updated_at` of its DEPLOYED revisions). With that
- * history the wait reads rarely until the expected end is near (at most every minute, so a failure is
- * still seen within one), then densely around it, spacing reads by the inverse square root of how likely
- * the end is at that moment (which minimizes the expected lag for a number of reads), and falls back to
- * the schedule by status once past the expected window. Without history (a first deployment) it uses the
- * schedule by status alone. `npm run bench` measures lag and reads against fixed 5 s and 60 s polling.
+ * When to read (the schedule). Only the moment the revision ends matters, and reads cost calls. Two things
+ * this deployment's history says about that moment (predict.ts turns a few durations into a prediction
+ * that widens when they are few or spread out):
+ *   - how long its revisions take in all (`created_at` to `updated_at` of its DEPLOYED revisions, one list
+ *     call): the revision cannot end much before the short end of that prediction;
+ *   - how long its deploy phase takes, from entering DEPLOYING to DEPLOYED (the revision's `updated_at` is
+ *     when its status last changed), learned by the waits this provider watched and kept in the state
+ *     (`deployPhaseMs`): before the revision is DEPLOYING it cannot end within the short end of that, and
+ *     once it is, the end is predicted from when DEPLOYING began, far more closely than from the total.
+ * The wait sleeps (at most a minute, so a failure is seen within one) as long as both say the end cannot
+ * come, so it never sleeps past a point where the build has a fair chance of having finished (a 0.2 %
+ * chance, for each prediction); from then on it reads at a spacing set by the chance of ending now,
+ * densest where that is highest and never over 4.9 s, so no end is seen more than 5 s late. Without any
+ * history (a first create) it reads by status. `npm run bench polling` measures lag and reads side by side
+ * with the fixed 5 s of the official Terraform provider and the docs' 60 s.
  *
  * What ends a wait (REVISION_STATUS_KIND in the shared schemas): DEPLOYED ends it; a FAILED status fails
  * it; SKIPPED or INTERRUPTED mean a newer revision took over (a push with buildOnPush, a redeploy from
@@ -20,90 +27,114 @@
 import type { ControlPlaneClient } from "../../api/controlPlane";
 import { pollUntil } from "../../api/poll";
 import { REVISION_DONE, REVISION_FAILED, REVISION_SUPERSEDED, type Revision } from "../../api/schemas/controlPlane";
+import { hazardSpacingMs, predictive, quantileMs, type Predictive } from "./predict";
 
-/** Read delays (ms) by status when nothing better is known: rare while nothing can end, frequent near the end. */
+/**
+ * Read delays (ms) by status when nothing better is known (a first create): every 10 s while the revision
+ * is not even deploying (it cannot end before DEPLOYING has run), every 3 s from AWAITING_DEPLOY on, so no
+ * end is seen more than 3 s late, with fewer reads than a fixed 5 s.
+ */
 export const DEFAULT_POLL_MS: Readonly<Record<string, number>> = {
-    CREATING: 5000,
-    QUEUED: 5000,
-    AWAITING_BUILD: 5000,
+    CREATING: 10000,
+    QUEUED: 10000,
+    AWAITING_BUILD: 10000,
     BUILDING: 10000,
-    AWAITING_DEPLOY: 2000,
-    DEPLOYING: 2000,
+    AWAITING_DEPLOY: 3000,
+    DEPLOYING: 3000,
     INTERRUPTED: 10000,
     SKIPPED: 10000,
     UNKNOWN: 10000,
 };
 
-/** How long this deployment's revisions take: a typical duration and how much it varies (ms). */
-export interface Expectation {
-    typicalMs: number;
-    spreadMs: number;
-}
-
-/** Constants of the learned schedule (ms; multiplied by the time scale in benchmarks). */
+/** Constants of the learned schedule (ms). Chosen by simulation, measured by the benchmark. */
 export const LEARNED = {
-    /** Longest sleep before the expected window: a failure is seen within this. */
+    /** Longest sleep: a failure is seen within this. */
     maxSleepMs: 60_000,
-    /** Spacing of reads at the most likely moment; the mean lag is about 0.7 of it. */
-    densestMs: 1_400,
-    /** Longest spacing inside the window. */
-    sparsestInWindowMs: 10_000,
-    /** Least spread assumed, relative to the typical duration and absolute. */
-    minRelativeSpread: 0.04,
-    minSpreadMs: 2_000,
-    /** Half-width of the window, in spreads. */
-    windowSpreads: 3,
+    /** Longest spacing where the end may come: no end is seen 5 s late or more. */
+    maxSpacingMs: 4_900,
+    /** Shortest spacing. */
+    minSpacingMs: 1_000,
+    /** Weight of a read against a second of lag (the `lambda` of predict.ts `hazardSpacingMs`). */
+    lambdaMs: 100,
+    /** The chance, per prediction, of ending before the wait starts reading densely. */
+    earlyChance: 0.002,
+    /** Share of the deploy phase's short end slept between reads before DEPLOYING (DEPLOYING is seen before it can end). */
+    deployingCatch: 0.9,
+    /** Priors: total durations vary by about 8 %, deploy phases by about 15 %, each worth 1 and 3 pseudo-samples. */
+    totalPrior: { samples: 1, spread: 0.08 },
+    deployPrior: { samples: 3, spread: 0.15 },
+    /** How many deploy phases the state keeps (newest last). */
+    keepDeployPhases: 10,
 } as const;
 
-/**
- * Typical duration and spread from earlier durations (ms): the median, and 1.4826 x the median absolute
- * deviation (the standard deviation of a normal spread), never less than the minimum spread.
- */
-export function expectationFrom(durationsMs: number[], scale = 1): Expectation | undefined {
-    const d = durationsMs.filter((x) => Number.isFinite(x) && x > 0).sort((a, b) => a - b);
-    if (d.length === 0) return undefined;
-    const median = (xs: number[]) => (xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2);
-    const typicalMs = median(d);
-    const mad = median(d.map((x) => Math.abs(x - typicalMs)).sort((a, b) => a - b));
-    const spreadMs = Math.max(1.4826 * mad, LEARNED.minRelativeSpread * typicalMs, LEARNED.minSpreadMs * scale);
-    return { typicalMs, spreadMs };
+/** What this deployment's history says (either part may be missing). */
+export interface Expectation {
+    /** Total durations of earlier revisions. */
+    total?: Predictive;
+    /** Deploy phases (DEPLOYING to DEPLOYED) the provider watched. */
+    deploy?: Predictive;
 }
 
-/** Delay (ms) before the next read of a revision in `status`, `elapsedMs` after it was created. */
-export function nextReadMs(status: string, elapsedMs: number, expected: Expectation | undefined, scale = 1): number {
-    const byStatus = (DEFAULT_POLL_MS[status] ?? 2000) * scale;
-    if (!expected) return byStatus;
-    const { typicalMs: e, spreadMs: s } = expected;
-    const start = e - LEARNED.windowSpreads * s;
-    const end = e + LEARNED.windowSpreads * s;
-    if (elapsedMs < start) return Math.min(start - elapsedMs, LEARNED.maxSleepMs * scale);
-    if (elapsedMs > end) return byStatus;
-    const z = (elapsedMs - e) / s;
-    return Math.min(LEARNED.densestMs * scale * Math.exp((z * z) / 4), LEARNED.sparsestInWindowMs * scale, Math.max(end - elapsedMs, LEARNED.densestMs * scale));
+/** The expectation from earlier total durations and deploy phases (ms); undefined when neither exists. */
+export function expectationFrom(totalsMs: readonly number[], deployPhasesMs: readonly number[] = []): Expectation | undefined {
+    const total = predictive(totalsMs, LEARNED.totalPrior);
+    const deploy = predictive(deployPhasesMs, LEARNED.deployPrior);
+    return total || deploy ? { total, deploy } : undefined;
 }
 
-/** What this deployment's DEPLOYED revisions took (one list call); undefined when it has none or cannot say. */
-export async function learnExpectation(cp: ControlPlaneClient, deploymentId: string, scale = 1): Promise<Expectation | undefined> {
+/** Where a revision is when it was read: its status, time since it was created, time since its status began. */
+export interface RevisionProgress {
+    status: string;
+    elapsedMs: number;
+    /** Time since the current status began (from `updated_at`); undefined when unknown. */
+    inStatusMs?: number;
+}
+
+/** Delay (ms) before the next read. */
+export function nextReadMs(r: RevisionProgress, e: Expectation | undefined): number {
+    const byStatus = DEFAULT_POLL_MS[r.status] ?? 3000;
+    if (!e) return byStatus;
+    const spacing = { lambdaMs: LEARNED.lambdaMs, minMs: LEARNED.minSpacingMs, maxMs: LEARNED.maxSpacingMs };
+    const cap = (ms: number) => Math.min(ms, LEARNED.maxSleepMs);
+    // Until the short end of the total, the revision cannot have ended.
+    const untilTotal = e.total ? quantileMs(e.total, LEARNED.earlyChance) - r.elapsedMs : 0;
+    const deployShort = e.deploy ? quantileMs(e.deploy, LEARNED.earlyChance) : 0;
+    if (r.status !== "DEPLOYING") {
+        // Not deploying yet: the end is at least a deploy phase away once DEPLOYING begins; read often enough to see it begin.
+        const dense = e.total && untilTotal <= 0 ? hazardSpacingMs(e.total, r.elapsedMs, spacing) : e.total ? 0 : byStatus;
+        return cap(Math.max(untilTotal, LEARNED.deployingCatch * deployShort, dense, spacing.minMs));
+    }
+    if (r.inStatusMs === undefined) return byStatus; // when DEPLOYING began is not known
+    const wait = Math.max(deployShort - r.inStatusMs, untilTotal);
+    if (wait > spacing.minMs / 2) return cap(wait);
+    if (e.deploy) return hazardSpacingMs(e.deploy, r.inStatusMs, spacing);
+    return e.total ? hazardSpacingMs(e.total, r.elapsedMs, spacing) : byStatus;
+}
+
+/** Total durations of this deployment's DEPLOYED revisions (one list call); empty when it has none or cannot say. */
+export async function deployedDurations(cp: ControlPlaneClient, deploymentId: string): Promise<number[]> {
     try {
         const { resources } = await cp.listRevisions(deploymentId, { status: ["DEPLOYED"], limit: 10 });
-        const durations = resources
-            .filter((r) => r.status === "DEPLOYED" && r.updated_at)
-            .map((r) => Date.parse(r.updated_at!) - Date.parse(r.created_at));
-        return expectationFrom(durations, scale);
+        return resources.filter((r) => r.status === "DEPLOYED" && r.updated_at).map((r) => Date.parse(r.updated_at!) - Date.parse(r.created_at));
     } catch {
-        return undefined; // the schedule by status still works
+        return []; // the schedule by status still works
     }
+}
+
+/** The deploy phases to keep: the earlier ones and the one just watched, newest last. */
+export function withDeployPhase(earlier: readonly number[] | undefined, watched: number | undefined): number[] {
+    const all = [...(earlier ?? []), ...(watched !== undefined && watched > 0 ? [watched] : [])];
+    return all.slice(-LEARNED.keepDeployPhases);
 }
 
 export interface WaitOptions {
     timeoutMs: number;
-    /** Typical duration of this deployment's revisions, when known. */
+    /** What this deployment's history says, when known. */
     expected?: Expectation;
     /** Local time the awaited revision was created (just before the request that made it), if we made it. */
     startedAt?: number;
     /** Replaces the schedule (tests, benchmarks with other strategies). */
     interval?: (status: string, attempt: number) => number;
-    scale?: number;
     sleep?: (ms: number) => Promise<void>;
     now?: () => number;
 }
@@ -113,6 +144,8 @@ export interface WaitResult {
     revision: Revision;
     /** Ids of the revisions that were superseded while waited on, in order. */
     superseded: string[];
+    /** How long that revision's deploy phase took (DEPLOYING seen to DEPLOYED, server time); undefined when not seen. */
+    deployPhaseMs?: number;
 }
 
 /**
@@ -122,28 +155,40 @@ export interface WaitResult {
  */
 export async function waitForRevision(cp: ControlPlaneClient, deploymentId: string, revisionId: string, o: WaitOptions): Promise<WaitResult> {
     const now = o.now ?? Date.now;
-    const scale = o.scale ?? 1;
     const superseded: string[] = [];
     let current = revisionId;
     let createdAt = o.startedAt;
-    /** A revision's creation time on the local clock (the server's, corrected by the measured skew). */
-    const localCreated = (r: Revision) => Date.parse(r.created_at) - (cp.http.clockSkewMs ?? 0);
+    let last: Revision | undefined;
+    /** When the followed revision entered DEPLOYING (server time), once a read showed it. */
+    let deployingSince: number | undefined;
+    /** A server time on the local clock (the server's, corrected by the measured skew). */
+    const local = (iso: string) => Date.parse(iso) - (cp.http.clockSkewMs ?? 0);
     const get = async (): Promise<Revision> => {
-        const r = await cp.getRevision(deploymentId, current);
-        createdAt ??= localCreated(r);
-        if (!REVISION_SUPERSEDED.includes(r.status)) return r;
-        const latest = (await cp.getDeployment(deploymentId)).latest_revision_id;
-        if (!latest || latest === current) return r; // nothing newer yet: transient
-        superseded.push(current);
-        current = latest;
-        const next = await cp.getRevision(deploymentId, current);
-        createdAt = localCreated(next);
-        return next;
+        let r = await cp.getRevision(deploymentId, current);
+        createdAt ??= local(r.created_at);
+        if (REVISION_SUPERSEDED.includes(r.status)) {
+            const latest = (await cp.getDeployment(deploymentId)).latest_revision_id;
+            if (latest && latest !== current) {
+                superseded.push(current);
+                current = latest;
+                r = await cp.getRevision(deploymentId, current);
+                createdAt = local(r.created_at);
+                deployingSince = undefined;
+            }
+        }
+        if (r.status === "DEPLOYING" && r.updated_at) deployingSince ??= Date.parse(r.updated_at);
+        return (last = r);
     };
-    const interval = o.interval ?? ((status: string) => nextReadMs(status, now() - (createdAt ?? now()), o.expected, scale));
+    const progress = (status: string): RevisionProgress => ({
+        status,
+        elapsedMs: now() - (createdAt ?? now()),
+        inStatusMs: status === "DEPLOYING" && last?.updated_at ? now() - local(last.updated_at) : undefined,
+    });
+    const interval = o.interval ?? ((status: string) => nextReadMs(progress(status), o.expected));
     try {
         const revision = await pollUntil(get, { done: REVISION_DONE, failed: REVISION_FAILED }, { timeoutMs: o.timeoutMs, interval, sleep: o.sleep, now });
-        return { revision, superseded };
+        const deployPhaseMs = deployingSince !== undefined && revision.updated_at ? Date.parse(revision.updated_at) - deployingSince : undefined;
+        return { revision, superseded, deployPhaseMs };
     } catch (e) {
         if (e && typeof e === "object") Object.assign(e, { supersededRevisions: superseded });
         throw e;

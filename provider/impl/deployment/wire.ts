@@ -92,10 +92,11 @@ function mergedResourceSpec(
     return Object.assign(merged, wanted ?? {});
 }
 
-/** Outputs: the inputs as given plus what the service computed. */
-export function toOutputs(inputs: DeploymentInputs, d: Deployment, r: Revision | undefined): DeploymentOutputs {
+/** Outputs: the inputs as given plus what the service computed, and the deploy phases the waits watched. */
+export function toOutputs(inputs: DeploymentInputs, d: Deployment, r: Revision | undefined, deployPhaseMs: number[] = []): DeploymentOutputs {
     return {
         ...inputs,
+        deployPhaseMs,
         schemaVersion: SCHEMA_VERSION,
         latestRevisionId: d.latest_revision_id ?? r?.id ?? null,
         activeRevisionId: d.active_revision_id ?? null,

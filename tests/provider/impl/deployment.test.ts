@@ -187,6 +187,17 @@ describe("Deployment provider against the emulator", function () {
             assert.ok(requests("GET", /\/revisions\//).length > 1, "the revision was polled more than once");
         });
 
+        it("create and update: each wait records how long the deploy phase took (DEPLOYING to DEPLOYED, by the service's clock) for the next one", async () => {
+            em.setTiming({ speed: "timed", phaseMs: { ...FAST_PHASES, DEPLOYING: 40 } });
+            const name = uniqueName("learn");
+            const { id, outs } = await create(githubArgs(name));
+            assert.deepEqual(outs.deployPhaseMs, [40]);
+            const news = inputsOf(githubArgs(name, { sourceRevisionConfig: { repoRef: "release" } }));
+            const updated = (await provider.update!(id, recorded(outs), news)).outs;
+            assert.deepEqual(updated.deployPhaseMs, [40, 40]);
+            assert.deepEqual((await provider.read!(id, recorded(updated))).props!.deployPhaseMs, [40, 40], "refresh keeps what was learned");
+        });
+
         it("create: waitForDeployed false returns before DEPLOYED", async () => {
             em.setTiming({ speed: "manual" });
             const name = uniqueName("create-nowait");

@@ -17,7 +17,9 @@ import {
     expectationFrom,
     nextReadMs,
     readState,
+    withDeployPhase,
 } from "../../../provider/impl/deployment";
+import { normalCdf, predictive, quantileMs, tQuantile } from "../../../provider/impl/deployment/predict";
 import { TEST_API_KEY, TEST_TENANT, rejection, sleep, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 
 const PROVIDER = "serialized-provider-under-test";
@@ -185,38 +187,66 @@ describe("Deployment provider: waiting on revisions", function () {
 
 describe("Deployment provider: the learned schedule (pure)", () => {
     const S = 1000;
+    const totals = [300 * S, 310 * S, 290 * S];
+    const deploys = [80 * S, 82 * S, 78 * S];
 
-    it("expectation: the median of earlier durations, and a spread never below the minimum", () => {
-        const e = expectationFrom([300 * S, 310 * S, 290 * S, 305 * S])!;
-        assert.equal(e.typicalMs, 302.5 * S);
-        assert.ok(e.spreadMs >= LEARNED.minRelativeSpread * e.typicalMs);
-        assert.equal(expectationFrom([]), undefined);
-        assert.equal(expectationFrom([Number.NaN, -5]), undefined);
+    it("predictive: the mean of log durations; few or spread-out samples predict wider", () => {
+        const p = predictive(totals, LEARNED.totalPrior)!;
+        assert.ok(Math.abs(Math.exp(p.logMean) - 299.9 * S) < 0.5 * S);
+        assert.equal(predictive([], LEARNED.totalPrior), undefined);
+        assert.equal(predictive([Number.NaN, -5], LEARNED.totalPrior), undefined);
+        const short = (xs: number[]) => quantileMs(predictive(xs, LEARNED.totalPrior)!, LEARNED.earlyChance);
+        assert.ok(short([300 * S]) < short(totals), "one sample says less than three");
+        assert.ok(short([200 * S, 300 * S, 400 * S]) < short(totals), "a spread-out history widens the window");
+        assert.ok(short([300 * S, 300 * S, 300 * S]) < 300 * S * 0.95, "identical samples do not claim perfect precision");
     });
 
-    it("expectation: a wide history gives a wide spread", () => {
-        const narrow = expectationFrom([300 * S, 301 * S, 299 * S])!;
-        const wide = expectationFrom([200 * S, 300 * S, 400 * S])!;
-        assert.ok(wide.spreadMs > 2 * narrow.spreadMs, JSON.stringify({ narrow, wide }));
+    it("tQuantile: the printed t table (3 decimals), odd and even degrees of freedom", () => {
+        for (const [p, dof, table] of [[0.975, 1, 12.706], [0.975, 2, 4.303], [0.0025, 3, -7.453], [0.025, 4, -2.776], [0.0025, 5, -4.773], [0.0025, 10, -3.581], [0.995, 30, 2.75]] as const) {
+            assert.ok(Math.abs(tQuantile(p, dof) - table) < 1.5e-3, `${p} ${dof}: ${tQuantile(p, dof)} vs ${table}`);
+        }
+        assert.ok(Math.abs(normalCdf(1.96) - 0.975) < 1e-4);
     });
 
     it("schedule: without history, reads follow the status schedule", () => {
-        assert.equal(nextReadMs("BUILDING", 5 * S, undefined), 10 * S);
-        assert.equal(nextReadMs("DEPLOYING", 5 * S, undefined), 2 * S);
+        assert.equal(nextReadMs({ status: "BUILDING", elapsedMs: 5 * S }, undefined), 10 * S);
+        assert.equal(nextReadMs({ status: "DEPLOYING", elapsedMs: 5 * S }, undefined), 3 * S);
     });
 
-    it("schedule: long before the expected end, reads are at most a minute apart; near it, dense; after the window, by status", () => {
-        const e = { typicalMs: 300 * S, spreadMs: 10 * S };
-        assert.equal(nextReadMs("BUILDING", 0, e), LEARNED.maxSleepMs);
-        assert.equal(nextReadMs("BUILDING", 260 * S, e), 10 * S, "sleeps to the start of the window (270 s)");
-        assert.equal(nextReadMs("DEPLOYING", 300 * S, e), LEARNED.densestMs);
-        assert.ok(nextReadMs("DEPLOYING", 315 * S, e) > LEARNED.densestMs);
-        assert.ok(nextReadMs("DEPLOYING", 315 * S, e) < nextReadMs("DEPLOYING", 325 * S, e));
-        assert.equal(nextReadMs("DEPLOYING", 400 * S, e), 2 * S);
+    it("schedule (totals only): at most a minute apart until the short end of the prediction, then never more than 4.9 s", () => {
+        const e = expectationFrom(totals)!;
+        const start = quantileMs(e.total!, LEARNED.earlyChance);
+        assert.equal(nextReadMs({ status: "BUILDING", elapsedMs: 0 }, e), LEARNED.maxSleepMs);
+        assert.ok(Math.abs(nextReadMs({ status: "BUILDING", elapsedMs: start - 20 * S }, e) - 20 * S) < 1, "sleeps exactly to the window");
+        for (const t of [start + S, 290 * S, 300 * S, 320 * S, 600 * S]) {
+            const d = nextReadMs({ status: "DEPLOYING", elapsedMs: t, inStatusMs: 10 * S }, e);
+            assert.ok(d >= LEARNED.minSpacingMs && d <= LEARNED.maxSpacingMs, `${t}: ${d}`);
+        }
+        assert.ok(nextReadMs({ status: "BUILDING", elapsedMs: 300 * S }, e) < nextReadMs({ status: "BUILDING", elapsedMs: start + S }, e), "densest where the end is most likely");
     });
 
-    it("schedule: constants scale with the time scale (benchmarks)", () => {
-        const e = { typicalMs: 6 * S, spreadMs: 0.2 * S };
-        assert.equal(nextReadMs("DEPLOYING", 6 * S, e, 1 / 50), LEARNED.densestMs / 50);
+    it("schedule (deploy phases learned): before DEPLOYING, reads catch its start; once deploying, the end is predicted from when it began", () => {
+        const e = expectationFrom(totals, deploys)!;
+        const deployShort = quantileMs(e.deploy!, LEARNED.earlyChance);
+        const windowStart = quantileMs(e.total!, LEARNED.earlyChance);
+        // Past the totals' window start, still building: sleep most of a short deploy phase, not 4.9 s.
+        const building = nextReadMs({ status: "BUILDING", elapsedMs: windowStart + 5 * S }, e);
+        assert.ok(Math.abs(building - LEARNED.deployingCatch * deployShort) < 1, `${building}`);
+        // Just entered DEPLOYING: sleep until the deploy phase may end.
+        const entered = nextReadMs({ status: "DEPLOYING", elapsedMs: 230 * S, inStatusMs: 2 * S }, e);
+        assert.ok(Math.abs(entered - (deployShort - 2 * S)) < 1, `${entered}`);
+        // At the expected end of the deploy phase: dense.
+        const near = nextReadMs({ status: "DEPLOYING", elapsedMs: 300 * S, inStatusMs: 80 * S }, e);
+        assert.ok(near >= LEARNED.minSpacingMs && near < 3 * S, `${near}`);
+        // DEPLOYING without a known start: by status.
+        assert.equal(nextReadMs({ status: "DEPLOYING", elapsedMs: 300 * S }, e), 3 * S);
     });
+
+    it("withDeployPhase: keeps the newest ten, ignores a phase not seen", () => {
+        const ten = Array.from({ length: 10 }, (_, i) => (i + 1) * S);
+        assert.deepEqual(withDeployPhase(ten, 99 * S), [...ten.slice(1), 99 * S]);
+        assert.deepEqual(withDeployPhase(undefined, undefined), []);
+        assert.deepEqual(withDeployPhase([5 * S], undefined), [5 * S]);
+    });
+
 });
