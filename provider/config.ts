@@ -19,6 +19,8 @@
  * default it follows the region (or is the self-hosted installation's host itself), and `endpoint` sets it
  * beside any of the three.
  */
+import { httpUrl } from "./api/values";
+
 export interface ConfigSource {
     get(key: string): string | undefined;
 }
@@ -119,13 +121,7 @@ function locate(get: (k: keyof typeof KEYS) => string | undefined, where: string
 }
 
 function checkUrl(value: string, name: string): string {
-    let u: URL;
-    try {
-        u = new URL(value);
-    } catch {
-        throw new ConfigError(`${name} ${JSON.stringify(value)} is not a URL (expected e.g. https://langsmith.example.com).`);
-    }
-    if (u.protocol !== "https:" && u.protocol !== "http:") throw new ConfigError(`${name} must be an http(s) URL.`);
+    if (!httpUrl(value)) throw new ConfigError(`${name} ${JSON.stringify(value)} is not an http(s) URL (expected e.g. https://langsmith.example.com).`);
     return value.replace(/\/+$/, "");
 }
 

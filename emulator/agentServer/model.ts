@@ -22,7 +22,9 @@
  * Not emulated: runs ending in `error` or `timeout`, streaming, stateless runs, assistants' CRUD,
  * checkpoints beyond the latest state, interrupts inside a graph (`interrupt_before`/`after`).
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
+import { messageText } from "../../provider/api/values";
+import { stableUuid } from "../ids";
 import type { Clock } from "../clock";
 import { EmulatorError, conflict, invalidField } from "../errors";
 
@@ -76,8 +78,7 @@ interface StoredThread {
 
 /** The assistant id of a graph of a deployment: stable, derived from both. */
 export function assistantIdOf(deploymentId: string, graph: string): string {
-    const h = createHash("sha256").update(`${deploymentId}/${graph}`).digest("hex");
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    return stableUuid(`${deploymentId}/${graph}`, "5", "a");
 }
 
 export class AgentServerModel {
@@ -294,8 +295,5 @@ function inputMessages(input: RunRequest["input"]): Message[] {
 
 /** The text of the last message: the string, or the text blocks of an array. */
 function lastText(messages: Message[]): string {
-    const c = messages.at(-1)?.content;
-    if (typeof c === "string") return c;
-    if (Array.isArray(c)) return c.map((b) => (typeof b === "string" ? b : (b as { text?: string })?.text ?? "")).join(" ");
-    return "";
+    return messageText(messages.at(-1)?.content);
 }

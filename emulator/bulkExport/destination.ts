@@ -17,6 +17,7 @@
  * Not emulated: the second writer (the service's queue workers also need write access; here one check
  * stands for both), verifying the size of the written file, AWS-only checks on the region.
  */
+import { httpUrl } from "../../provider/api/values";
 import { randomUUID } from "node:crypto";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { EmulatorError } from "../errors";
@@ -124,13 +125,7 @@ export async function destinationClient(d: DestinationToValidate, opts: Validate
 /** Refuses an `endpoint_url` that is not an http(s) URL before any request. */
 function checkEndpoint(url: string | null | undefined): void {
     if (url == null) return;
-    let parsed: URL | undefined;
-    try {
-        parsed = new URL(url);
-    } catch {
-        // reported below
-    }
-    if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+    if (!httpUrl(url)) {
         throw new DestinationValidationError("invalid_endpoint", `${JSON.stringify(url)} is not an http(s) URL`);
     }
 }

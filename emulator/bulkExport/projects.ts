@@ -8,7 +8,7 @@
  * range covers (whole runs, the total exact). Tests count what an export must have written with
  * `projectRuns` over the same range, the one function the export itself reads through.
  */
-import { createHash } from "node:crypto";
+import { stableUuid } from "../ids";
 import { generateRuns, type GeneratedRun } from "./generator";
 import { dayPartitions } from "./layout";
 
@@ -34,14 +34,9 @@ export function makeProject(p: TracingProjectInput): TracingProject {
     if (!(Date.parse(p.start) < Date.parse(p.end))) throw new RangeError("a tracing project needs start < end (ISO timestamps)");
     if (!Number.isInteger(p.count) || p.count < 0) throw new RangeError("a tracing project needs a whole count >= 0");
     const recipe = { tenant_id: p.tenant_id, seed: p.seed ?? 1, start: p.start, end: p.end, count: p.count };
-    return { session_id: p.session_id ?? uuidOf(JSON.stringify(recipe)), ...recipe };
+    return { session_id: p.session_id ?? stableUuid(JSON.stringify(recipe), "4", "8"), ...recipe };
 }
 
-/** A version-4-shaped uuid from a hash of `text`. */
-function uuidOf(text: string): string {
-    const h = createHash("sha256").update(text).digest("hex");
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
 
 /** How many runs each UTC day of the project holds. */
 export function dailyCounts(p: TracingProject): Array<{ dayStart: number; start: number; end: number; count: number }> {

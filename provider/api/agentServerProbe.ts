@@ -11,6 +11,7 @@
  * interrupt the probe's own second run.
  */
 import type { Client } from "@langchain/langgraph-sdk";
+import { messageText } from "./values";
 
 export interface ProbeOptions {
     url: string;
@@ -129,8 +130,4 @@ function verify(r: { firstRunStatus: string; secondRunStatus: string }, messages
 const kind = (m: Msg) => m.type ?? m.role ?? "?";
 const isAi = (m: Msg) => ["ai", "assistant", "AIMessageChunk"].includes(kind(m));
 const isHuman = (m: Msg) => ["human", "user"].includes(kind(m));
-function textOf(m: Msg): string {
-    if (typeof m.content === "string") return m.content;
-    if (Array.isArray(m.content)) return m.content.map((b) => (typeof b === "string" ? b : (b as { text?: string }).text ?? "")).join(" ");
-    return "";
-}
+const textOf = (m: Msg) => messageText(m.content);

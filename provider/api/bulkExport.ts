@@ -10,8 +10,9 @@
  * Creates answer 200 (the public description) or 201: both are accepted.
  */
 import { HttpClient, path } from "./client";
-import { ApiError, NotFoundError } from "./errors";
+import { ApiError, NotFoundError, undefinedOn404 } from "./errors";
 import { createOnce, createdSince } from "./reconcile";
+import { same } from "./values";
 import {
     DestinationListSchema,
     DestinationSchema,
@@ -161,11 +162,7 @@ export class BulkExportClient {
     }
 }
 
-const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
 /** Timestamps compared as instants (`...Z` and `+00:00` forms are the same). */
 const sameTime = (a: string | null | undefined, b: string | null | undefined) => (a ?? null) === (b ?? null) || (!!a && !!b && Date.parse(a) === Date.parse(b));
 
-function undefinedOn404(e: unknown): undefined {
-    if (e instanceof NotFoundError) return undefined;
-    throw e;
-}
+

@@ -9,8 +9,9 @@
  *   not there.
  */
 import { HttpClient, path } from "./client";
-import { ConflictError, NotFoundError } from "./errors";
+import { ConflictError, NotFoundError, undefinedOn404 } from "./errors";
 import { createOnce, createdSince, isAmbiguous } from "./reconcile";
+import { same } from "./values";
 import {
     DeploymentListSchema,
     DeploymentSchema,
@@ -86,7 +87,6 @@ export class ControlPlaneClient {
     private async findOurDeployment(body: DeploymentCreateRequest, firstAttemptLocalMs: number): Promise<Deployment | undefined> {
         const found = await this.findDeploymentByName(body.name);
         if (!found) return undefined;
-        const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
         if ((normalizeSource(found.source) ?? found.source) !== (normalizeSource(body.source) ?? body.source)) return undefined;
         if (!same(found.source_config?.repo_url, body.source_config.repo_url)) return undefined;
         if (!same(found.source_revision_config?.image_uri, body.source_revision_config.image_uri)) return undefined;
@@ -191,10 +191,7 @@ export class ControlPlaneClient {
     }
 }
 
-function undefinedOn404(e: unknown): undefined {
-    if (e instanceof NotFoundError) return undefined;
-    throw e;
-}
+
 
 /** Whether every non-null field of a PATCH body is already reflected by the deployment. */
 export function patchIsApplied(

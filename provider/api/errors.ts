@@ -85,6 +85,12 @@ export class BadRequestError extends ApiError {}
 export class AuthenticationError extends ApiError {}
 export class PermissionDeniedError extends ApiError {}
 export class NotFoundError extends ApiError {}
+
+/** For a `.catch` of a GET: a 404 answers undefined ("it does not exist"), anything else is thrown on. */
+export function undefinedOn404(e: unknown): undefined {
+    if (e instanceof NotFoundError) return undefined;
+    throw e;
+}
 export class ConflictError extends ApiError {}
 export class ValidationFailedError extends ApiError {}
 export class RateLimitError extends ApiError {}

@@ -5,6 +5,7 @@
  * `check` reads as a list of its rules.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { httpUrl } from "../../api/values";
 import { UNKNOWN, known } from "./unknown";
 import { warn } from "./warn";
 
@@ -74,20 +75,10 @@ export class Checker {
         return v;
     }
 
-    /**
-     * An http(s) URL with a host (`http://host...`, parsed by WHATWG URL), when set and known; `reason`
-     * is the message otherwise. Returns the string as given.
-     */
+    /** An http(s) URL with a host (api/values.ts `httpUrl`), when set and known; `reason` is the message otherwise. Returns the string as given. */
     httpUrl(v: unknown, property: string, reason: string, required = false): string | undefined {
         const s = this.str(v, property, required);
-        if (s === undefined || !known(s) || s === "") return s;
-        let url: URL | undefined;
-        try {
-            url = new URL(s);
-        } catch {
-            // reported below
-        }
-        if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !/^https?:\/\/[^/\s]+/i.test(s)) this.fail(property, reason);
+        if (s !== undefined && known(s) && s !== "" && !httpUrl(s)) this.fail(property, reason);
         return s;
     }
 
