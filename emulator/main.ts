@@ -7,7 +7,7 @@
  */
 import type { TracingProjectInput } from "./bulkExport/projects";
 import { DIALECTS, type Dialect } from "./dialect";
-import { scaledTiming } from "./controlPlane/model";
+import { scaledTiming } from "./controlPlane/revisions";
 import { startEmulator } from "./server";
 
 const USAGE = `usage: langsmith-emulator [options]

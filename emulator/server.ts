@@ -20,7 +20,8 @@ import { bulkExportArea, type BulkExportArea } from "./bulkExport";
 import type { BulkExportOptions } from "./bulkExport/model";
 import { controlPlaneArea } from "./controlPlane";
 import type { Dialect } from "./dialect";
-import type { ControlPlaneModel, ControlPlaneTiming, FailureRule } from "./controlPlane/model";
+import type { ControlPlaneModel } from "./controlPlane/model";
+import type { ControlPlaneTiming, FailureRule } from "./controlPlane/revisions";
 import { EmulatorError, forbidden, injected, notImplemented, unauthorized } from "./errors";
 import { Router, readBody, send, type Reply, type RequestContext } from "./http";
 

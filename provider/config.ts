@@ -121,7 +121,8 @@ function locate(get: (k: keyof typeof KEYS) => string | undefined, where: string
 }
 
 function checkUrl(value: string, name: string): string {
-    if (!httpUrl(value)) throw new ConfigError(`${name} ${JSON.stringify(value)} is not an http(s) URL (expected e.g. https://langsmith.example.com).`);
+    if (!URL.canParse(value)) throw new ConfigError(`${name} ${JSON.stringify(value)} is not a URL (expected e.g. https://langsmith.example.com).`);
+    if (!httpUrl(value)) throw new ConfigError(`${name} must be an http(s) URL.`);
     return value.replace(/\/+$/, "");
 }
 

@@ -11,7 +11,7 @@
  * keeps its objects in memory, so a stack outliving it would point at nothing).
  */
 import { randomUUID } from "node:crypto";
-import { scaledTiming } from "../emulator/controlPlane/model";
+import { scaledTiming } from "../emulator/controlPlane/revisions";
 import { startEmulator } from "../emulator/server";
 import { PASSPHRASE, createProject } from "./lib/project";
 

@@ -15,7 +15,8 @@ import { REVISION_STATUSES } from "../../provider/api/schemas/controlPlane";
 import { badRequest } from "../errors";
 import { parse, type Router } from "../http";
 import { IllegalTransitionError } from "../lifecycle";
-import { mergeTiming, type ControlPlaneModel } from "./model";
+import type { ControlPlaneModel } from "./model";
+import { mergeTiming } from "./revisions";
 
 const TimingSchema = z.object({
     speed: z.enum(["timed", "immediate", "manual"]).optional(),

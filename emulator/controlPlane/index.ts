@@ -6,7 +6,8 @@ import type { Area } from "../area";
 import type { Clock } from "../clock";
 import type { Dialect } from "../dialect";
 import { controlPlaneAdminRoutes } from "./admin";
-import { ControlPlaneModel, DEFAULT_TIMING, mergeTiming, type ControlPlaneTiming } from "./model";
+import { ControlPlaneModel } from "./model";
+import { DEFAULT_TIMING, mergeTiming, type ControlPlaneTiming } from "./revisions";
 import { controlPlaneRoutes } from "./routes";
 
 export interface ControlPlaneArea extends Area {

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { scaledTiming } from "../../emulator/controlPlane/model";
+import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/server";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
 

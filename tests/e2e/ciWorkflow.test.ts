@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { scaledTiming } from "../../emulator/controlPlane/model";
+import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/server";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
 

@@ -11,7 +11,7 @@ import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { scaledTiming } from "../../emulator/controlPlane/model";
+import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/server";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
 

@@ -499,6 +499,16 @@ describe("emulator: control plane", () => {
     });
 
     describe("revisions", () => {
+        it("get: updated_at is when the revision's status last changed (the entry of the status it is in), even on the first read after it", async () => {
+            em.setTiming({ speed: "timed", phaseMs: { CREATING: 1000, QUEUED: 1000, AWAITING_BUILD: 1000, BUILDING: 1000, AWAITING_DEPLOY: 1000, DEPLOYING: 1000 } });
+            const { deployment: d } = await cp.createDeployment(githubBody());
+            em.clock.advance(2500); // CREATING and QUEUED passed: AWAITING_BUILD since 2 s after creation
+            const r = await cp.getRevision(d.id, d.latest_revision_id!);
+            assert.equal(r.status, "AWAITING_BUILD");
+            assert.equal(Date.parse(r.updated_at!) - Date.parse(r.created_at), 2000);
+            em.setTiming({ speed: "immediate" });
+        });
+
         it("list revisions: latest first", async () => {
             const { deployment: d } = await cp.createDeployment(githubBody());
             const second = await cp.patchDeployment(d.id, { source_revision_config: { repo_ref: "r2" } });
