@@ -38,37 +38,6 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
     const client = o.client ?? (() => bulkExportClient());
     const pollMs = o.pollMs ?? ((n: number) => (n < 10 ? 500 : Math.min(30_000, 500 * 1.3 ** (n - 10))));
 
-    async function outputs(be: BulkExportClient, inputs: BulkExportInputs, e: BulkExportRecord): Promise<BulkExportOutputs> {
-        const runs = await be.listExportRuns(e.id);
-        return {
-            ...inputs,
-            schemaVersion: SCHEMA_VERSION,
-            status: e.status,
-            rowsWritten: runs.reduce((n, r) => n + (r.metadata?.result?.rows_written ?? 0), 0),
-            filesWritten: runs.reduce((n, r) => n + (r.metadata?.result?.exported_files?.length ?? 0), 0),
-            finishedAt: e.finished_at ?? null,
-        };
-    }
-
-    /** Waits for a final status (when asked); any failure keeps the export in the stack with what is known. */
-    async function settle(be: BulkExportClient, inputs: BulkExportInputs, e: BulkExportRecord, timeoutS: number, rawProvider: unknown): Promise<BulkExportOutputs> {
-        try {
-            if (inputs.waitForCompletion === false || isFinalExportStatus(e.status)) return finished(await outputs(be, inputs, e), e);
-            const done = await pollUntil(() => be.getExport(e.id), { done: ["Completed"], failed: REDO }, { timeoutMs: timeoutS * 1000, interval: (_s, n) => pollMs(n) });
-            return await outputs(be, inputs, done);
-        } catch (err) {
-            const last = err instanceof PollFailedError || err instanceof PollTimeoutError ? ((err.value as BulkExportRecord | undefined) ?? e) : e;
-            const outs = await outputs(be, inputs, last).catch(() => ({ ...inputs, schemaVersion: SCHEMA_VERSION, status: last.status, rowsWritten: 0, filesWritten: 0, finishedAt: null }));
-            throw new ResourceInitError(await failureMessage(be, last, err, timeoutS), e.id, { ...outs, __provider: rawProvider });
-        }
-    }
-
-    /** An export already final when first seen: Completed is success, anything else the failure of settle. */
-    function finished(outs: BulkExportOutputs, e: BulkExportRecord): BulkExportOutputs {
-        if (!isFinalExportStatus(e.status) || sameStatus(e.status, "Completed") || outs.waitForCompletion === false) return outs;
-        throw new PollFailedError(e.status, e, `export ${e.id} is ${e.status}`);
-    }
-
     return {
         async configure(req) {
             configure(req);
@@ -91,7 +60,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             const { export: e } = await be.createExport(exportRequest(inputs, { endTime: inputs.endTime })).catch((err) => {
                 throw explain(err);
             });
-            return { id: e.id, outs: await settle(be, inputs, e, timeoutS, raw.__provider) };
+            return { id: e.id, outs: await settle(be, inputs, e, { timeoutS, rawProvider: raw.__provider, pollMs }) };
         },
         async read(id, props) {
             const be = client();
@@ -105,7 +74,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             const news = newsRaw as unknown as BulkExportInputs;
             const timeoutS = news.timeouts?.update ?? DEFAULT_EXPORT_TIMEOUTS.update;
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
-            return { outs: await settle(be, news, await be.getExport(id), timeoutS, newsRaw.__provider) };
+            return { outs: await settle(be, news, await be.getExport(id), { timeoutS, rawProvider: newsRaw.__provider, pollMs }) };
         },
         async delete(id, props) {
             const timeoutS = (props as unknown as BulkExportOutputs).timeouts?.delete ?? DEFAULT_EXPORT_TIMEOUTS.delete;
@@ -117,6 +86,44 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             });
         },
     };
+}
+
+/** The export's outputs: the inputs, its status, and the rows and files its runs wrote. */
+async function outputs(be: BulkExportClient, inputs: BulkExportInputs, e: BulkExportRecord): Promise<BulkExportOutputs> {
+    const runs = await be.listExportRuns(e.id);
+    return {
+        ...inputs,
+        schemaVersion: SCHEMA_VERSION,
+        status: e.status,
+        rowsWritten: runs.reduce((n, r) => n + (r.metadata?.result?.rows_written ?? 0), 0),
+        filesWritten: runs.reduce((n, r) => n + (r.metadata?.result?.exported_files?.length ?? 0), 0),
+        finishedAt: e.finished_at ?? null,
+    };
+}
+
+/** Waits for a final status (when asked), reading every `pollMs(n)`; any failure keeps the export in the stack with what is known. */
+async function settle(
+    be: BulkExportClient,
+    inputs: BulkExportInputs,
+    e: BulkExportRecord,
+    o: { timeoutS: number; rawProvider: unknown; pollMs: (attempt: number) => number },
+): Promise<BulkExportOutputs> {
+    const { timeoutS, rawProvider, pollMs } = o;
+    try {
+        if (inputs.waitForCompletion === false || isFinalExportStatus(e.status)) return finished(await outputs(be, inputs, e), e);
+        const done = await pollUntil(() => be.getExport(e.id), { done: ["Completed"], failed: REDO }, { timeoutMs: timeoutS * 1000, interval: (_s, n) => pollMs(n) });
+        return await outputs(be, inputs, done);
+    } catch (err) {
+        const last = err instanceof PollFailedError || err instanceof PollTimeoutError ? ((err.value as BulkExportRecord | undefined) ?? e) : e;
+        const outs = await outputs(be, inputs, last).catch(() => ({ ...inputs, schemaVersion: SCHEMA_VERSION, status: last.status, rowsWritten: 0, filesWritten: 0, finishedAt: null }));
+        throw new ResourceInitError(await failureMessage(be, last, err, timeoutS), e.id, { ...outs, __provider: rawProvider });
+    }
+}
+
+/** An export already final when first seen: Completed is success, anything else the failure of settle. */
+function finished(outs: BulkExportOutputs, e: BulkExportRecord): BulkExportOutputs {
+    if (!isFinalExportStatus(e.status) || sameStatus(e.status, "Completed") || outs.waitForCompletion === false) return outs;
+    throw new PollFailedError(e.status, e, `export ${e.id} is ${e.status}`);
 }
 
 /** What failed, with each failed run's errors (`retry_N`), or how long was waited. */

@@ -42,83 +42,14 @@ interface SettleContext {
     learn: boolean;
     /** Deploy phases the provider watched before (the state's `deployPhaseMs`). */
     deployPhases: number[];
+    /** The provider's options (schedule, clock). */
+    o: DeploymentProviderOptions;
 }
 
 export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => controlPlaneClient());
     /** The client for one operation: its requests (rate-limit retries included) end with the operation's timeout. */
     const withinTimeout = (timeoutS: number) => client().withDeadline(Date.now() + timeoutS * 1000);
-
-    /**
-     * Waits for the deployment's latest revision unless told not to, and returns the outputs. On any
-     * failure throws ResourceInitError with the state to record, so that nothing is orphaned.
-     */
-    async function settle(ctx: SettleContext, deployment: Deployment): Promise<DeploymentOutputs> {
-        const { cp, inputs } = ctx;
-        const revisionId = deployment.latest_revision_id;
-        if (!revisionId) return toOutputs(inputs, deployment, undefined, ctx.deployPhases);
-        try {
-            if (inputs.waitForDeployed === false) return toOutputs(inputs, deployment, await cp.getRevision(deployment.id, revisionId), ctx.deployPhases);
-            const totals = ctx.learn ? await deployedDurations(cp, deployment.id) : [];
-            const { revision, superseded, deployPhaseMs } = await waitForRevision(cp, deployment.id, revisionId, {
-                timeoutMs: ctx.timeoutS * 1000,
-                expected: expectationFrom(totals, ctx.deployPhases),
-                startedAt: ctx.startedAt,
-                interval: o.pollInterval,
-                sleep: o.sleep,
-                now: o.now,
-            });
-            const latest = await cp.getDeployment(deployment.id);
-            const learned = { ...ctx, deployPhases: withDeployPhase(ctx.deployPhases, deployPhaseMs) };
-            return superseded.length ? followed(learned, latest, revision, superseded) : toOutputs(inputs, latest, revision, learned.deployPhases);
-        } catch (e) {
-            if (e instanceof ResourceInitError) throw e;
-            throw notSettled(ctx, deployment, revisionId, e);
-        }
-    }
-
-    /**
-     * The awaited revision was superseded and a newer one was deployed. If it deploys what the program
-     * asked (a push with buildOnPush, a re-run), the wait succeeded. If not (a redeploy of something
-     * else), the outputs record what is really deployed, so refresh and the next `up` see the difference,
-     * and the operation fails naming both revisions.
-     */
-    function followed(ctx: SettleContext, d: Deployment, deployed: Revision, superseded: string[]): DeploymentOutputs {
-        const actual = revisionConfigInputs(ctx.inputs.source, deployed);
-        const outs = toOutputs({ ...ctx.inputs, sourceRevisionConfig: actual }, d, deployed, ctx.deployPhases);
-        if (sameValue(actual, ctx.inputs.sourceRevisionConfig)) return outs;
-        throw new ResourceInitError(
-            `revision ${superseded.join(", ")} of deployment ${ctx.inputs.name} (${d.id}) was superseded by revision ${deployed.id}, ` +
-                `made outside this update, which deployed ${JSON.stringify(actual)} instead of ${JSON.stringify(ctx.inputs.sourceRevisionConfig)}. ` +
-                "The state records what is deployed; run `pulumi up` again to deploy the program's configuration.",
-            d.id,
-            recordable(outs, ctx.rawProvider),
-        );
-    }
-
-    /** The error for a wait that failed, timed out or broke: the deployment is kept with its real state. */
-    function notSettled(ctx: SettleContext, d: Deployment, revisionId: string, e: unknown): ResourceInitError {
-        const what = `deployment ${ctx.inputs.name} (${d.id})`;
-        if (e instanceof PollFailedError || e instanceof PollTimeoutError) {
-            const last = e.value as Revision | undefined;
-            const status = e instanceof PollFailedError ? e.status : (e.lastStatus ?? "UNKNOWN");
-            const rev = last?.id ?? revisionId;
-            const why =
-                e instanceof PollFailedError
-                    ? `revision ${rev} of ${what} ended in ${status}`
-                    : `timed out after ${ctx.timeoutS}s waiting for revision ${rev} of ${what} to be DEPLOYED; last status ${status}`;
-            const outs = toOutputs(ctx.inputs, { ...d, latest_revision_id: rev }, last ? { ...last, status } : undefined, ctx.deployPhases);
-            return new ResourceInitError(
-                `${why}. The deployment is kept in the stack; ` +
-                    (e instanceof PollFailedError
-                        ? "fix the cause and run `pulumi up` again to make a new revision."
-                        : "run `pulumi up` again to keep waiting for it (raise timeouts to wait longer)."),
-                d.id,
-                recordable(outs, ctx.rawProvider),
-            );
-        }
-        return new ResourceInitError(messageOf(e), d.id, recordable(toOutputs(ctx.inputs, d, undefined, ctx.deployPhases), ctx.rawProvider));
-    }
 
     return {
         async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
@@ -138,7 +69,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             const inputs = raw as unknown as DeploymentInputs;
             const timeoutS = inputs.timeouts?.create ?? DEFAULT_TIMEOUTS.create;
             const cp = withinTimeout(timeoutS);
-            const ctx = { cp, inputs, timeoutS, rawProvider: raw.__provider, deployPhases: [] };
+            const ctx = { cp, inputs, timeoutS, rawProvider: raw.__provider, deployPhases: [], o };
             if (inputs.adoptId) {
                 const deployment = await adopt(cp, inputs, raw.__provider);
                 return { id: deployment.id, outs: await settle({ ...ctx, learn: true }, deployment) };
@@ -161,42 +92,121 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             const olds = readState(oldsRaw);
             const news = newsRaw as unknown as DeploymentInputs;
             const timeoutS = news.timeouts?.update ?? DEFAULT_TIMEOUTS.update;
-            const cp = withinTimeout(timeoutS);
-            const ctx = { cp, inputs: news, timeoutS, rawProvider: newsRaw.__provider, learn: true, deployPhases: olds.deployPhaseMs };
-            const current = await cp.getDeployment(id);
-            // Only a failed revision is made again; one still in progress (a timed-out wait, or
-            // waitForDeployed false) is waited on, not superseded.
-            const failed = olds.revisionStatus !== null && REVISION_FAILED.includes(olds.revisionStatus);
-            const body = patchRequest(olds, news, current, failed);
-            if (!body) return { outs: await settle(ctx, current) };
-            const startedAt = (o.now ?? Date.now)();
-            let deployment: Deployment;
-            try {
-                deployment = await cp.patchDeployment(id, body, current.latest_revision_id);
-            } catch (e) {
-                throw new ResourceInitError(messageOf(e), id, recordable(toOutputs(olds, current, undefined, olds.deployPhaseMs), newsRaw.__provider));
-            }
-            const madeRevision = deployment.latest_revision_id !== current.latest_revision_id;
-            return { outs: await settle({ ...ctx, startedAt: madeRevision ? startedAt : undefined }, deployment) };
+            const ctx = { cp: withinTimeout(timeoutS), inputs: news, timeoutS, rawProvider: newsRaw.__provider, learn: true, deployPhases: olds.deployPhaseMs, o };
+            return { outs: await updateInPlace(ctx, id, olds) };
         },
 
         async delete(id: string, props: Record<string, unknown>): Promise<void> {
             const timeoutS = readState(props).timeouts?.delete ?? DEFAULT_TIMEOUTS.delete;
-            const cp = withinTimeout(timeoutS);
-            if (!(await cp.deleteDeployment(id))) return; // already gone
-            // Deletion is asynchronous: wait until the deployment answers 404.
-            await pollUntil(
-                async () => ((await cp.tryGetDeployment(id)) ? "PRESENT" : "GONE"),
-                { done: ["GONE"], failed: [] },
-                { timeoutMs: timeoutS * 1000, interval: () => o.deletePollMs ?? 2000, statusOf: (s) => s, sleep: o.sleep },
-            ).catch((e) => {
-                if (e instanceof PollTimeoutError) {
-                    throw new Error(`deployment ${id} was deleted but still exists after ${timeoutS}s; it may finish later`);
-                }
-                throw e;
-            });
+            await deleteAndWait(withinTimeout(timeoutS), id, timeoutS, o);
         },
     };
+}
+
+/**
+ * Waits for the deployment's latest revision unless told not to, and returns the outputs. On any
+ * failure throws ResourceInitError with the state to record, so that nothing is orphaned.
+ */
+async function settle(ctx: SettleContext, deployment: Deployment): Promise<DeploymentOutputs> {
+    const { cp, inputs, o } = ctx;
+    const revisionId = deployment.latest_revision_id;
+    if (!revisionId) return toOutputs(inputs, deployment, undefined, ctx.deployPhases);
+    try {
+        if (inputs.waitForDeployed === false) return toOutputs(inputs, deployment, await cp.getRevision(deployment.id, revisionId), ctx.deployPhases);
+        const totals = ctx.learn ? await deployedDurations(cp, deployment.id) : [];
+        const { revision, superseded, deployPhaseMs } = await waitForRevision(cp, deployment.id, revisionId, {
+            timeoutMs: ctx.timeoutS * 1000,
+            expected: expectationFrom(totals, ctx.deployPhases),
+            startedAt: ctx.startedAt,
+            interval: o.pollInterval,
+            sleep: o.sleep,
+            now: o.now,
+        });
+        const latest = await cp.getDeployment(deployment.id);
+        const learned = { ...ctx, deployPhases: withDeployPhase(ctx.deployPhases, deployPhaseMs) };
+        return superseded.length ? followed(learned, latest, revision, superseded) : toOutputs(inputs, latest, revision, learned.deployPhases);
+    } catch (e) {
+        if (e instanceof ResourceInitError) throw e;
+        throw notSettled(ctx, deployment, revisionId, e);
+    }
+}
+
+/**
+ * The awaited revision was superseded and a newer one was deployed. If it deploys what the program
+ * asked (a push with buildOnPush, a re-run), the wait succeeded. If not (a redeploy of something
+ * else), the outputs record what is really deployed, so refresh and the next `up` see the difference,
+ * and the operation fails naming both revisions.
+ */
+function followed(ctx: SettleContext, d: Deployment, deployed: Revision, superseded: string[]): DeploymentOutputs {
+    const actual = revisionConfigInputs(ctx.inputs.source, deployed);
+    const outs = toOutputs({ ...ctx.inputs, sourceRevisionConfig: actual }, d, deployed, ctx.deployPhases);
+    if (sameValue(actual, ctx.inputs.sourceRevisionConfig)) return outs;
+    throw new ResourceInitError(
+        `revision ${superseded.join(", ")} of deployment ${ctx.inputs.name} (${d.id}) was superseded by revision ${deployed.id}, ` +
+            `made outside this update, which deployed ${JSON.stringify(actual)} instead of ${JSON.stringify(ctx.inputs.sourceRevisionConfig)}. ` +
+            "The state records what is deployed; run `pulumi up` again to deploy the program's configuration.",
+        d.id,
+        recordable(outs, ctx.rawProvider),
+    );
+}
+
+/** The error for a wait that failed, timed out or broke: the deployment is kept with its real state. */
+function notSettled(ctx: SettleContext, d: Deployment, revisionId: string, e: unknown): ResourceInitError {
+    const what = `deployment ${ctx.inputs.name} (${d.id})`;
+    if (e instanceof PollFailedError || e instanceof PollTimeoutError) {
+        const last = e.value as Revision | undefined;
+        const status = e instanceof PollFailedError ? e.status : (e.lastStatus ?? "UNKNOWN");
+        const rev = last?.id ?? revisionId;
+        const why =
+            e instanceof PollFailedError
+                ? `revision ${rev} of ${what} ended in ${status}`
+                : `timed out after ${ctx.timeoutS}s waiting for revision ${rev} of ${what} to be DEPLOYED; last status ${status}`;
+        const outs = toOutputs(ctx.inputs, { ...d, latest_revision_id: rev }, last ? { ...last, status } : undefined, ctx.deployPhases);
+        return new ResourceInitError(
+            `${why}. The deployment is kept in the stack; ` +
+                (e instanceof PollFailedError
+                    ? "fix the cause and run `pulumi up` again to make a new revision."
+                    : "run `pulumi up` again to keep waiting for it (raise timeouts to wait longer)."),
+            d.id,
+            recordable(outs, ctx.rawProvider),
+        );
+    }
+    return new ResourceInitError(messageOf(e), d.id, recordable(toOutputs(ctx.inputs, d, undefined, ctx.deployPhases), ctx.rawProvider));
+}
+
+/**
+ * An update: one PATCH of what changed (nothing when nothing did), then the wait. Only a failed revision
+ * is made again; one still in progress (a timed-out wait, or waitForDeployed false) is waited on, not
+ * superseded. A PATCH the service refuses keeps the deployment in the stack as it is.
+ */
+async function updateInPlace(ctx: SettleContext, id: string, olds: DeploymentOutputs): Promise<DeploymentOutputs> {
+    const { cp, inputs: news } = ctx;
+    const current = await cp.getDeployment(id);
+    const failed = olds.revisionStatus !== null && REVISION_FAILED.includes(olds.revisionStatus);
+    const body = patchRequest(olds, news, current, failed);
+    if (!body) return settle(ctx, current);
+    const startedAt = (ctx.o.now ?? Date.now)();
+    let deployment: Deployment;
+    try {
+        deployment = await cp.patchDeployment(id, body, current.latest_revision_id);
+    } catch (e) {
+        throw new ResourceInitError(messageOf(e), id, recordable(toOutputs(olds, current, undefined, olds.deployPhaseMs), ctx.rawProvider));
+    }
+    const madeRevision = deployment.latest_revision_id !== current.latest_revision_id;
+    return settle({ ...ctx, startedAt: madeRevision ? startedAt : undefined }, deployment);
+}
+
+/** DELETE, then (deletion is asynchronous) wait until the deployment answers 404; gone already is done. */
+async function deleteAndWait(cp: ControlPlaneClient, id: string, timeoutS: number, o: DeploymentProviderOptions): Promise<void> {
+    if (!(await cp.deleteDeployment(id))) return;
+    await pollUntil(
+        async () => ((await cp.tryGetDeployment(id)) ? "PRESENT" : "GONE"),
+        { done: ["GONE"], failed: [] },
+        { timeoutMs: timeoutS * 1000, interval: () => o.deletePollMs ?? 2000, statusOf: (s) => s, sleep: o.sleep },
+    ).catch((e) => {
+        if (e instanceof PollTimeoutError) throw new Error(`deployment ${id} was deleted but still exists after ${timeoutS}s; it may finish later`);
+        throw e;
+    });
 }
 
 /**
