@@ -79,58 +79,16 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const router = new Router();
     adminRoutes(router, admin, clock, reset);
     for (const a of areas) a.register(router);
-    const notEmulated = areas.flatMap((a) => a.notEmulated ?? []);
-    const tenantless = areas.flatMap((a) => a.tenantless ?? []);
-    const authenticate = authenticator(o.apiKeys);
-
-    /** Answers a request; `body`: already read (a `during` fault reads it before the answer is lost). */
-    async function answer(req: IncomingMessage, path: string, prefix: string, query: URLSearchParams, tenantId: string | undefined, body?: unknown): Promise<Reply> {
-        const isAdmin = path.startsWith("/__admin/");
-        if (!isAdmin) {
-            authenticate(req, tenantId, !tenantless.some((p) => p.test(path)));
-            if (notEmulated.some((p) => p.test(path))) throw notImplemented(`${req.method} ${path}`);
-        }
-        const { route, params } = router.match(req.method ?? "GET", path);
-        const ctx: RequestContext = {
-            method: req.method ?? "GET",
-            path,
-            params,
-            query,
-            headers: req.headers,
-            body: body ?? (await readBody(req)),
-            tenantId: tenantId ?? "",
-            installation: prefix === SELF_HOSTED_PREFIX ? "self-hosted" : "cloud",
-        };
-        return route.handler(ctx);
-    }
-
-    async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-        const url = new URL(req.url ?? "/", "http://emulator");
-        const { path, prefix } = stripPrefix(url.pathname);
-        const tenantId = header(req, "x-tenant-id");
-        const fault = path.startsWith("/__admin/") ? undefined : admin.takeFault(req.method ?? "GET", path);
-        const { reply, dropped } = await withFault(fault, (body) => answer(req, path, prefix, url.searchParams, tenantId, body), req);
-        admin.log({ method: req.method ?? "GET", path, prefix, status: dropped ? 0 : reply.status, at: clock.iso(), tenantId });
-        if (o.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
-        if (dropped) req.socket.destroy();
-        else send(res, reply);
-    }
-
+    const handle = requestHandler({ router, areas, admin, clock, authenticate: authenticator(o.apiKeys), log: o.log ?? false });
     const server: Server = createServer((req, res) => {
         handle(req, res).catch((e) => {
             console.error("[emulator] unhandled", e);
             if (!res.headersSent) send(res, { status: 500, body: { detail: "Internal Server Error" } });
         });
     });
-    server.keepAliveTimeout = 5_000;
-    await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(o.port ?? 0, o.host ?? "127.0.0.1", () => resolve());
-    });
-    const { port } = server.address() as AddressInfo;
+    const port = await listen(server, o);
     const host = o.host && o.host !== "0.0.0.0" ? o.host : "127.0.0.1";
     baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-
     return {
         url: baseUrl,
         port,
@@ -150,6 +108,66 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
             });
             await Promise.all(areas.map((a) => a.close?.()));
         },
+    };
+}
+
+/** Listens on `o.port` (0: a free one) of `o.host`; answers the port. */
+async function listen(server: Server, o: EmulatorOptions): Promise<number> {
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(o.port ?? 0, o.host ?? "127.0.0.1", () => resolve());
+    });
+    return (server.address() as AddressInfo).port;
+}
+
+interface HandlerParts {
+    router: Router;
+    areas: Area[];
+    admin: AdminState;
+    clock: Clock;
+    authenticate: ReturnType<typeof authenticator>;
+    log: boolean;
+}
+
+/**
+ * The layers every request passes, in order: strip the self-hosted prefix, take an injected fault,
+ * authenticate (unless /__admin), refuse what no area emulates (501), route, answer; every request is logged.
+ */
+function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+    const notEmulated = p.areas.flatMap((a) => a.notEmulated ?? []);
+    const tenantless = p.areas.flatMap((a) => a.tenantless ?? []);
+
+    /** Answers a request; `body`: already read (a `during` fault reads it before the answer is lost). */
+    async function answer(req: IncomingMessage, url: URL, path: string, prefix: string, tenantId: string | undefined, body?: unknown): Promise<Reply> {
+        if (!path.startsWith("/__admin/")) {
+            p.authenticate(req, tenantId, !tenantless.some((re) => re.test(path)));
+            if (notEmulated.some((re) => re.test(path))) throw notImplemented(`${req.method} ${path}`);
+        }
+        const { route, params } = p.router.match(req.method ?? "GET", path);
+        const ctx: RequestContext = {
+            method: req.method ?? "GET",
+            path,
+            params,
+            query: url.searchParams,
+            headers: req.headers,
+            body: body ?? (await readBody(req)),
+            tenantId: tenantId ?? "",
+            installation: prefix === SELF_HOSTED_PREFIX ? "self-hosted" : "cloud",
+        };
+        return route.handler(ctx);
+    }
+
+    return async (req, res) => {
+        const url = new URL(req.url ?? "/", "http://emulator");
+        const { path, prefix } = stripPrefix(url.pathname);
+        const tenantId = header(req, "x-tenant-id");
+        const fault = path.startsWith("/__admin/") ? undefined : p.admin.takeFault(req.method ?? "GET", path);
+        const { reply, dropped } = await withFault(fault, (body) => answer(req, url, path, prefix, tenantId, body), req);
+        p.admin.log({ method: req.method ?? "GET", path, prefix, status: dropped ? 0 : reply.status, at: p.clock.iso(), tenantId });
+        if (p.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
+        if (dropped) req.socket.destroy();
+        else send(res, reply);
     };
 }
 

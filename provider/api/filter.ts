@@ -107,83 +107,114 @@ function unquote(body: string, at: number, src: string): string {
 
 /** Parses a filter; throws FilterSyntaxError with the position of the first problem. */
 export function parseFilter(src: string): FilterExpr {
-    const tokens = tokenize(src);
-    let pos = 0;
-    const peek = () => tokens[pos];
-    const fail = (reason: string, at = peek().at): never => {
-        throw new FilterSyntaxError(reason, at, src);
-    };
-    const expect = (v: string) => {
-        const tok = peek();
-        if (tok.t !== "punct" || tok.v !== v) fail(`expected "${v}"`);
-        pos++;
-    };
+    const p = new Parser(src);
+    const expr = p.call();
+    if (p.peek().t !== "end") p.fail("unexpected text after the filter");
+    return expr;
+}
 
-    function literal(): Literal {
-        const tok = peek();
-        pos++;
-        if (tok.t === "string" || tok.t === "number") return tok.v;
-        if (tok.t === "name" && ["true", "false", "null"].includes(tok.v)) return JSON.parse(tok.v);
-        return fail("expected a value (a \"string\", a number, true, false or null)", tok.at);
+const KEYWORDS = ["true", "false", "null"];
+
+/** A recursive-descent parser over the tokens of one filter: one method per rule of the grammar. */
+class Parser {
+    private readonly tokens: Token[];
+    private pos = 0;
+
+    constructor(private readonly src: string) {
+        this.tokens = tokenize(src);
     }
 
-    function field(): string {
-        const tok = peek();
-        if (tok.t !== "name" || ["true", "false", "null"].includes(tok.v)) return fail("expected a field name", tok.at);
-        pos++;
+    peek(): Token {
+        return this.tokens[this.pos];
+    }
+
+    fail(reason: string, at = this.peek().at): never {
+        throw new FilterSyntaxError(reason, at, this.src);
+    }
+
+    /** True (and consumed) when the next token is the punctuation `v`. */
+    private take(v: string): boolean {
+        const tok = this.peek();
+        if (tok.t !== "punct" || tok.v !== v) return false;
+        this.pos++;
+        return true;
+    }
+
+    private expect(v: string): void {
+        if (!this.take(v)) this.fail(`expected "${v}"`);
+    }
+
+    private literal(): Literal {
+        const tok = this.tokens[this.pos++];
+        if (tok.t === "string" || tok.t === "number") return tok.v;
+        if (tok.t === "name" && KEYWORDS.includes(tok.v)) return JSON.parse(tok.v);
+        return this.fail('expected a value (a "string", a number, true, false or null)', tok.at);
+    }
+
+    private field(): string {
+        const tok = this.peek();
+        if (tok.t !== "name" || KEYWORDS.includes(tok.v)) return this.fail("expected a field name", tok.at);
+        this.pos++;
         return tok.v;
     }
 
-    function call(): FilterExpr {
-        const tok = peek();
-        if (tok.t !== "name") return fail("expected a function such as and(...) or eq(field, value)", tok.at);
+    /** `name(args)`: a combinator, `in`, `search` or a comparator. */
+    call(): FilterExpr {
+        const tok = this.peek();
+        if (tok.t !== "name") return this.fail("expected a function such as and(...) or eq(field, value)", tok.at);
         const fn = tok.v;
-        pos++;
-        expect("(");
-        let expr: FilterExpr;
-        if ((COMBINATORS as readonly string[]).includes(fn)) {
-            const args = [call()];
-            while (peek().t === "punct" && (peek() as { v: string }).v === ",") {
-                pos++;
-                args.push(call());
-            }
-            if (args.length < 2) fail(`${fn}() needs at least two conditions`, tok.at);
-            expr = { kind: fn as "and" | "or", args };
-        } else if (fn === "in") {
-            const f = field();
-            expect(",");
-            expect("[");
-            const values: Literal[] = [];
-            if (!(peek().t === "punct" && (peek() as { v: string }).v === "]")) {
-                values.push(literal());
-                while (peek().t === "punct" && (peek() as { v: string }).v === ",") {
-                    pos++;
-                    values.push(literal());
-                }
-            }
-            expect("]");
-            expr = { kind: "in", field: f, values };
-        } else if (fn === "search") {
-            const first = peek();
-            const f = first.t === "name" && !["true", "false", "null"].includes(first.v) ? (field(), expect(","), first.v) : undefined;
-            const v = literal();
-            if (typeof v !== "string") fail("search needs a string", first.at);
-            expr = { kind: "search", field: f, value: v as string };
-        } else if ((COMPARATORS as readonly string[]).includes(fn)) {
-            const f = field();
-            expect(",");
-            const value = literal();
-            expr = { kind: "compare", op: fn as Exclude<Comparator, "search" | "in">, field: f, value };
-        } else {
-            return fail(`unknown function ${JSON.stringify(fn)} (functions: ${[...COMBINATORS, ...COMPARATORS].join(", ")})`, tok.at);
-        }
-        expect(")");
+        this.pos++;
+        this.expect("(");
+        const expr = (COMBINATORS as readonly string[]).includes(fn)
+            ? this.combination(fn as "and" | "or", tok.at)
+            : fn === "in"
+              ? this.inList()
+              : fn === "search"
+                ? this.search()
+                : (COMPARATORS as readonly string[]).includes(fn)
+                  ? this.comparison(fn as Exclude<Comparator, "search" | "in">)
+                  : this.fail(`unknown function ${JSON.stringify(fn)} (functions: ${[...COMBINATORS, ...COMPARATORS].join(", ")})`, tok.at);
+        this.expect(")");
         return expr;
     }
 
-    const expr = call();
-    if (peek().t !== "end") fail("unexpected text after the filter");
-    return expr;
+    private combination(kind: "and" | "or", at: number): FilterExpr {
+        const args = [this.call()];
+        while (this.take(",")) args.push(this.call());
+        if (args.length < 2) this.fail(`${kind}() needs at least two conditions`, at);
+        return { kind, args };
+    }
+
+    /** `in(field, [v, ...])` */
+    private inList(): FilterExpr {
+        const field = this.field();
+        this.expect(",");
+        this.expect("[");
+        const values: Literal[] = [];
+        if (!this.take("]")) {
+            do values.push(this.literal());
+            while (this.take(","));
+            this.expect("]");
+        }
+        return { kind: "in", field, values };
+    }
+
+    /** `search("text")` or `search(field, "text")` */
+    private search(): FilterExpr {
+        const first = this.peek();
+        const field = first.t === "name" && !KEYWORDS.includes(first.v) ? this.field() : undefined;
+        if (field !== undefined) this.expect(",");
+        const value = this.literal();
+        if (typeof value !== "string") this.fail("search needs a string", first.at);
+        return { kind: "search", field, value: value as string };
+    }
+
+    /** `op(field, value)` */
+    private comparison(op: Exclude<Comparator, "search" | "in">): FilterExpr {
+        const field = this.field();
+        this.expect(",");
+        return { kind: "compare", op, field, value: this.literal() };
+    }
 }
 
 /** The fields a parsed filter reads that are not in FILTER_FIELDS, in order of appearance, once each. */
