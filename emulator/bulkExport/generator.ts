@@ -120,74 +120,97 @@ function dottedSegment(us: number, id: string): string {
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
-/** The runs of one tracing project over a range, in start-time order. */
-export function* generateRuns(o: GeneratorOptions): Generator<GeneratedRun> {
-    const rnd = random(o.seed);
-    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
+/** The seeded draws a generator makes: numbers, picks and uuids. */
+interface Draws {
+    rnd: () => number;
+    pick<T>(xs: readonly T[]): T;
+    uuid(): string;
+}
+
+function drawsOf(seed: number): Draws {
+    const rnd = random(seed);
     // A version-4 uuid from four 32-bit draws (one draw per hex digit was the other half of the time).
     const word = () => {
         const x = Math.floor(rnd() * 4294967296);
         return HEX[x >>> 24] + HEX[(x >>> 16) & 255] + HEX[(x >>> 8) & 255] + HEX[x & 255];
     };
-    const uuid = () => {
-        const a = word(), b = word(), c = word(), d = word();
-        return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${"89ab"[parseInt(c[0], 16) & 3]}${c.slice(1, 4)}-${c.slice(4, 8)}${d}`;
+    return {
+        rnd,
+        pick: (xs) => xs[Math.floor(rnd() * xs.length)],
+        uuid: () => {
+            const a = word(), b = word(), c = word(), d = word();
+            return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${"89ab"[parseInt(c[0], 16) & 3]}${c.slice(1, 4)}-${c.slice(4, 8)}${d}`;
+        },
     };
+}
+
+/** What the runs of one trace share; `childStart` moves on with each child. */
+interface Trace {
+    id: string;
+    startUs: number;
+    question: string;
+    tags: string[];
+    childStart: number;
+}
+
+/** The runs of one tracing project over a range, in start-time order. */
+export function* generateRuns(o: GeneratorOptions): Generator<GeneratedRun> {
+    const d = drawsOf(o.seed);
     const startUs = Date.parse(o.start) * 1000;
     const spanUs = Date.parse(o.end) * 1000 - startUs;
     if (!(spanUs > 0)) throw new RangeError("generateRuns: end must be after start");
     let made = 0;
     for (let traceIndex = 0; made < o.count; traceIndex++) {
         // Traces start evenly over the range, a little jittered; each has 1 to 4 runs.
-        const size = Math.min(o.count - made, 1 + Math.floor(rnd() * 4));
+        const size = Math.min(o.count - made, 1 + Math.floor(d.rnd() * 4));
         const expectedTraces = Math.max(1, Math.round(o.count / 2.5));
-        const traceStart = startUs + Math.floor(Math.min(0.999999, (traceIndex + rnd()) / expectedTraces) * spanUs);
-        const traceId = uuid();
-        const question = pick(QUESTIONS);
-        const tags = TAGS.filter(() => rnd() < 0.3);
-        let childStart = traceStart;
-        for (let k = 0; k < size; k++) {
-            const isRoot = k === 0;
-            const id = isRoot ? traceId : uuid();
-            const runType = isRoot ? "chain" : pick(["llm", "llm", "tool", "retriever"] as const);
-            const durationUs = Math.floor((runType === "llm" ? 800_000 : 150_000) * (0.5 + rnd() * 2));
-            const start = isRoot ? traceStart : (childStart += Math.floor(rnd() * 50_000));
-            const failed = rnd() < 0.05;
-            const prompt = runType === "llm" ? 50 + Math.floor(rnd() * 1500) : 0;
-            const completion = runType === "llm" ? 10 + Math.floor(rnd() * 400) : 0;
-            const run: GeneratedRun = {
-                id,
-                tenant_id: o.tenantId,
-                session_id: o.sessionId,
-                trace_id: traceId,
-                parent_run_id: isRoot ? null : traceId,
-                parent_run_ids: isRoot ? [] : [traceId],
-                reference_example_id: isRoot && rnd() < 0.1 ? uuid() : null,
-                name: isRoot ? "AgentExecutor" : runType === "llm" ? pick(MODELS) : runType === "tool" ? pick(TOOLS) : "VectorStoreRetriever",
-                run_type: runType,
-                start_time: isoMicros(start),
-                end_time: isoMicros(start + durationUs),
-                status: failed ? "error" : "success",
-                is_root: isRoot,
-                dotted_order: isRoot ? dottedSegment(start, id) : `${dottedSegment(traceStart, traceId)}.${dottedSegment(start, id)}`,
-                trace_tier: rnd() < 0.8 ? "shortlived" : "longlived",
-                inputs: runType === "llm" ? { messages: [{ role: "user", content: question }] } : { input: question },
-                outputs: failed ? null : runType === "llm" ? { generations: [{ text: `Answer ${made}` }] } : { output: `Result ${made}` },
-                error: failed ? pick(ERRORS) : null,
-                extra: { metadata: { customer: pick(["acme", "globex", "initech"]), ls_run_depth: isRoot ? 0 : 1 }, runtime: { sdk: "langsmith-js" } },
-                events: [{ name: "start", time: isoMicros(start) }, { name: "end", time: isoMicros(start + durationUs) }],
-                tags,
-                feedback_stats: isRoot && rnd() < 0.3 ? { correctness: { n: 1, avg: Math.round(rnd() * 100) / 100 } } : null,
-                total_tokens: prompt + completion,
-                prompt_tokens: prompt,
-                completion_tokens: completion,
-                total_cost: runType === "llm" ? (prompt * 2.5e-6 + completion * 1e-5) : null,
-                prompt_cost: runType === "llm" ? prompt * 2.5e-6 : null,
-                completion_cost: runType === "llm" ? completion * 1e-5 : null,
-                first_token_time: runType === "llm" ? isoMicros(start + Math.floor(durationUs * 0.3)) : null,
-            };
-            made++;
-            yield run;
-        }
+        const traceStart = startUs + Math.floor(Math.min(0.999999, (traceIndex + d.rnd()) / expectedTraces) * spanUs);
+        const id = d.uuid();
+        const question = d.pick(QUESTIONS);
+        const trace: Trace = { id, startUs: traceStart, question, tags: TAGS.filter(() => d.rnd() < 0.3), childStart: traceStart };
+        for (let k = 0; k < size; k++) yield runOf(d, o, trace, k === 0, made++);
     }
+}
+
+/** One run of a trace (the root, a chain, or a child: llm, tool or retriever), every exportable field filled. */
+function runOf(d: Draws, o: GeneratorOptions, t: Trace, isRoot: boolean, index: number): GeneratedRun {
+    const { rnd, pick } = d;
+    const id = isRoot ? t.id : d.uuid();
+    const runType = isRoot ? "chain" : pick(["llm", "llm", "tool", "retriever"] as const);
+    const durationUs = Math.floor((runType === "llm" ? 800_000 : 150_000) * (0.5 + rnd() * 2));
+    const start = isRoot ? t.startUs : (t.childStart += Math.floor(rnd() * 50_000));
+    const failed = rnd() < 0.05;
+    const prompt = runType === "llm" ? 50 + Math.floor(rnd() * 1500) : 0;
+    const completion = runType === "llm" ? 10 + Math.floor(rnd() * 400) : 0;
+    return {
+        id,
+        tenant_id: o.tenantId,
+        session_id: o.sessionId,
+        trace_id: t.id,
+        parent_run_id: isRoot ? null : t.id,
+        parent_run_ids: isRoot ? [] : [t.id],
+        reference_example_id: isRoot && rnd() < 0.1 ? d.uuid() : null,
+        name: isRoot ? "AgentExecutor" : runType === "llm" ? pick(MODELS) : runType === "tool" ? pick(TOOLS) : "VectorStoreRetriever",
+        run_type: runType,
+        start_time: isoMicros(start),
+        end_time: isoMicros(start + durationUs),
+        status: failed ? "error" : "success",
+        is_root: isRoot,
+        dotted_order: isRoot ? dottedSegment(start, id) : `${dottedSegment(t.startUs, t.id)}.${dottedSegment(start, id)}`,
+        trace_tier: rnd() < 0.8 ? "shortlived" : "longlived",
+        inputs: runType === "llm" ? { messages: [{ role: "user", content: t.question }] } : { input: t.question },
+        outputs: failed ? null : runType === "llm" ? { generations: [{ text: `Answer ${index}` }] } : { output: `Result ${index}` },
+        error: failed ? pick(ERRORS) : null,
+        extra: { metadata: { customer: pick(["acme", "globex", "initech"]), ls_run_depth: isRoot ? 0 : 1 }, runtime: { sdk: "langsmith-js" } },
+        events: [{ name: "start", time: isoMicros(start) }, { name: "end", time: isoMicros(start + durationUs) }],
+        tags: t.tags,
+        feedback_stats: isRoot && rnd() < 0.3 ? { correctness: { n: 1, avg: Math.round(rnd() * 100) / 100 } } : null,
+        total_tokens: prompt + completion,
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_cost: runType === "llm" ? prompt * 2.5e-6 + completion * 1e-5 : null,
+        prompt_cost: runType === "llm" ? prompt * 2.5e-6 : null,
+        completion_cost: runType === "llm" ? completion * 1e-5 : null,
+        first_token_time: runType === "llm" ? isoMicros(start + Math.floor(durationUs * 0.3)) : null,
+    };
 }
