@@ -29,13 +29,33 @@ export function checkDeployment(news: Record<string, unknown>, kind?: Installati
     c.matches(name, NAME_RE, "name", `name ${JSON.stringify(name)} may only contain lowercase letters, digits and hyphens ([a-z0-9-])`);
     const rawSource = c.str(news.source, "source", true);
     const source = checkSource(c, rawSource, kind);
+    const { sourceConfig, revisionConfig } = checkConfigs(c, news, source);
+    const secrets = checkSecrets(c, news.secrets);
+    c.bool(news.waitForDeployed, "waitForDeployed");
+    c.timeouts(news.timeouts);
+    const adoptId = c.str(news.adoptId, "adoptId");
+    c.matches(adoptId, UUID_RE, "adoptId", "adoptId must be a deployment id (a uuid)");
+    return c.done({
+        ...news,
+        source: source ?? rawSource,
+        // Unknown values stay unknown, so that diff sees "will change", not "removed".
+        sourceConfig,
+        sourceRevisionConfig: revisionConfig,
+        secrets: known(news.secrets) ? secrets : UNKNOWN,
+    });
+}
 
+/**
+ * `sourceConfig` and `sourceRevisionConfig`: the fields each source requires and allows, a tag ref without
+ * buildOnPush; answered normalized (github-only fields kept for github only, its defaults filled), or as
+ * Pulumi's unknown sentinel when not known yet.
+ */
+function checkConfigs(c: Checker, news: Record<string, unknown>, source: WireSource | undefined): { sourceConfig: unknown; revisionConfig: unknown } {
     const sc = c.obj(news.sourceConfig, "sourceConfig");
     const rc = c.obj(news.sourceRevisionConfig, "sourceRevisionConfig");
     const scKnown = known(news.sourceConfig);
     const rcKnown = known(news.sourceRevisionConfig);
     const github = source === "github";
-    const docker = source === "external_docker";
     const sourceConfig = {
         integrationId: c.str(sc.integrationId, "sourceConfig.integrationId", github && scKnown),
         repoUrl: c.str(sc.repoUrl, "sourceConfig.repoUrl", github && scKnown),
@@ -50,7 +70,7 @@ export function checkDeployment(news: Record<string, unknown>, kind?: Installati
     const revisionConfig = {
         repoRef: c.str(rc.repoRef, "sourceRevisionConfig.repoRef", github && rcKnown),
         graphConfigPath: c.str(rc.graphConfigPath, "sourceRevisionConfig.graphConfigPath", github && rcKnown),
-        imageUri: c.str(rc.imageUri, "sourceRevisionConfig.imageUri", docker && rcKnown),
+        imageUri: c.str(rc.imageUri, "sourceRevisionConfig.imageUri", source === "external_docker" && rcKnown),
     };
     c.matches(sourceConfig.integrationId, UUID_RE, "sourceConfig.integrationId", "sourceConfig.integrationId must be the id (a uuid) of the workspace's GitHub integration");
     checkFieldsOfSource(c, source, { ...sourceConfig, ...revisionConfig });
@@ -61,16 +81,7 @@ export function checkDeployment(news: Record<string, unknown>, kind?: Installati
         );
     }
     if (sourceConfig.deploymentType === "") c.fail("sourceConfig.deploymentType", "sourceConfig.deploymentType must not be empty");
-    const secrets = checkSecrets(c, news.secrets);
-    c.bool(news.waitForDeployed, "waitForDeployed");
-    c.timeouts(news.timeouts);
-    const adoptId = c.str(news.adoptId, "adoptId");
-    c.matches(adoptId, UUID_RE, "adoptId", "adoptId must be a deployment id (a uuid)");
-
-    const inputs: Record<string, unknown> = {
-        ...news,
-        source: source ?? rawSource,
-        // Unknown values stay unknown, so that diff sees "will change", not "removed".
+    return {
         sourceConfig: !scKnown
             ? UNKNOWN
             : prune({
@@ -79,10 +90,8 @@ export function checkDeployment(news: Record<string, unknown>, kind?: Installati
                   deploymentType: github ? (sourceConfig.deploymentType ?? "dev") : undefined,
                   buildOnPush: github ? (sc.buildOnPush ?? false) : undefined,
               }),
-        sourceRevisionConfig: rcKnown ? prune(revisionConfig) : UNKNOWN,
-        secrets: known(news.secrets) ? secrets : UNKNOWN,
+        revisionConfig: rcKnown ? prune(revisionConfig) : UNKNOWN,
     };
-    return c.done(inputs);
 }
 
 /** The wire value of `source`, or undefined after recording why it cannot be used. */
