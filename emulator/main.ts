@@ -60,62 +60,37 @@ export interface CliOptions {
     dialect: Dialect;
 }
 
+/** What each option does with its value. */
+const OPTIONS: Record<string, (out: CliOptions, v: string) => void> = {
+    "--port": (out, v) => (out.port = Number(v)),
+    "--host": (out, v) => (out.host = v),
+    "--api-key": (out, v) => void out.apiKeys.push(v),
+    "--speed": (out, v) => (out.speed = v as CliOptions["speed"]),
+    "--scale": (out, v) => (out.scale = Number(v)),
+    "--agent-step-ms": (out, v) => (out.agentStepMs = Number(v)),
+    "--state-dir": (out, v) => (out.stateDir = v),
+    "--aws-endpoint": (out, v) => (out.awsEndpoint = v),
+    "--installation": (out, v) => (out.installation = v as CliOptions["installation"]),
+    "--installation-version": (out, v) => (out.installationVersion = v),
+    "--tracing-project": (out, v) => void out.projects.push(parseProject(v)),
+    "--dialect": (out, v) => (out.dialect = v as Dialect),
+};
+
 /** Parses the command line; throws with a readable message on a bad one. Undefined means `--help`. */
 export function parseArgs(argv: string[]): CliOptions | undefined {
     const out: CliOptions = { port: 8787, host: "127.0.0.1", apiKeys: [], speed: "timed", scale: 1, log: true, installation: "cloud", projects: [], dialect: "real" };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
-        const val = () => {
-            const v = argv[++i];
-            if (v === undefined) throw new Error(`${a} needs a value`);
-            return v;
-        };
-        switch (a) {
-            case "--port":
-                out.port = Number(val());
-                break;
-            case "--host":
-                out.host = val();
-                break;
-            case "--api-key":
-                out.apiKeys.push(val());
-                break;
-            case "--speed":
-                out.speed = val() as CliOptions["speed"];
-                break;
-            case "--scale":
-                out.scale = Number(val());
-                break;
-            case "--agent-step-ms":
-                out.agentStepMs = Number(val());
-                break;
-            case "--state-dir":
-                out.stateDir = val();
-                break;
-            case "--aws-endpoint":
-                out.awsEndpoint = val();
-                break;
-            case "--installation":
-                out.installation = val() as CliOptions["installation"];
-                break;
-            case "--installation-version":
-                out.installationVersion = val();
-                break;
-            case "--tracing-project":
-                out.projects.push(parseProject(val()));
-                break;
-            case "--dialect":
-                out.dialect = val() as Dialect;
-                break;
-            case "--quiet":
-                out.log = false;
-                break;
-            case "--help":
-            case "-h":
-                return undefined;
-            default:
-                throw new Error(`unknown argument ${a} (see --help)`);
+        if (a === "--help" || a === "-h") return undefined;
+        if (a === "--quiet") {
+            out.log = false;
+            continue;
         }
+        const set = OPTIONS[a];
+        if (!set) throw new Error(`unknown argument ${a} (see --help)`);
+        const v = argv[++i];
+        if (v === undefined) throw new Error(`${a} needs a value`);
+        set(out, v);
     }
     if (!Number.isInteger(out.port) || out.port < 0) throw new Error("--port needs a whole number");
     if (!["timed", "immediate", "manual"].includes(out.speed)) throw new Error("--speed is timed, immediate or manual");

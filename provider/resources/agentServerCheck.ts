@@ -1,3 +1,7 @@
+/**
+ * The `AgentServerCheck` resource users declare: its arguments and outputs, and the class handed to
+ * Pulumi. Its work (the interrupt probe, check, diff) is provider/impl/agentServerCheck; docs/agentServerCheck.md.
+ */
 import * as pulumi from "@pulumi/pulumi";
 
 /** The provider object serialized into the state (a module of this package; see providers/forward.ts). */

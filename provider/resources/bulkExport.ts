@@ -1,3 +1,7 @@
+/**
+ * The `BulkExport` resource users declare (a one-off export of traces): its arguments and outputs, and the
+ * class handed to Pulumi. Its work is provider/impl/bulkExport/oneOffExport.ts; docs/bulkExport.md.
+ */
 import * as pulumi from "@pulumi/pulumi";
 import type { ExportArgs } from "./exports";
 

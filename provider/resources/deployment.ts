@@ -1,3 +1,7 @@
+/**
+ * The `Deployment` resource users declare (LangSmith's control plane): its arguments and outputs, and the
+ * class handed to Pulumi. Its work is provider/impl/deployment; docs/deployment.md.
+ */
 import * as pulumi from "@pulumi/pulumi";
 
 /**

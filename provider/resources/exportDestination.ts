@@ -1,3 +1,8 @@
+/**
+ * The `ExportDestination` resource users declare (the bucket bulk export writes to): its arguments and
+ * outputs, and the class handed to Pulumi. Its work is provider/impl/bulkExport/destination.ts;
+ * docs/exportDestination.md.
+ */
 import * as pulumi from "@pulumi/pulumi";
 
 /**

@@ -1,3 +1,8 @@
+/**
+ * The `ScheduledExport` resource users declare (an export every `intervalHours`): its arguments and
+ * outputs, and the class handed to Pulumi. Its work is provider/impl/bulkExport/scheduledExport.ts;
+ * docs/scheduledExport.md.
+ */
 import * as pulumi from "@pulumi/pulumi";
 import type { ExportArgs } from "./exports";
 
