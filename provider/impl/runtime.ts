@@ -2,10 +2,10 @@
  * What every resource implementation shares at run time inside the provider process: the stack config
  * handed to `configure()`, and one client per API and service configuration (so one connection pool each).
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { HttpClient, type HttpClientOptions } from "../api/client";
-import type * as pulumi from "@pulumi/pulumi";
 import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
 import { reported, type Checked } from "./common/validate";
 

@@ -25,7 +25,7 @@ export const isSet = (v: unknown): boolean => v !== undefined && v !== null && v
 
 export class Checker {
     readonly failures: pulumi.dynamic.CheckFailure[] = [];
-    /** What the user should hear about without failing the operation (see `checked`). */
+    /** What the user should hear about without failing the operation (see `reported`). */
     readonly warnings: string[] = [];
 
     fail(property: string, reason: string): void {
