@@ -136,10 +136,14 @@ export class PulumiProject {
 
 let packed: { dir: string; file: string } | undefined;
 
-/** `npm pack` of this checkout (built first), once per process; removed when the process exits. */
+/**
+ * `npm pack` of this checkout (built first), once per process; removed when the process exits. Under
+ * `npm test` the checkout is built once before any test (PULUMI_LANGSMITH_BUILT): test files run in
+ * parallel workers, and a build in each would delete the dist/ another one is packing.
+ */
 export function packPackage(): string {
     if (packed) return packed.file;
-    execFileSync("npm", ["run", "-s", "build"], { cwd: ROOT, stdio: "inherit" });
+    if (process.env.PULUMI_LANGSMITH_BUILT !== "1") execFileSync("npm", ["run", "-s", "build"], { cwd: ROOT, stdio: "inherit" });
     const dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-pack-"));
     // Built just above: --ignore-scripts keeps `prepare` from building a second time.
     const name = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
