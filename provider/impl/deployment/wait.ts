@@ -67,6 +67,9 @@ export const LEARNED = {
     keepDeployPhases: 10,
 } as const;
 
+/** The spacing of dense reads (predict.ts `hazardSpacingMs`). */
+const spacing = { lambdaMs: LEARNED.lambdaMs, minMs: LEARNED.minSpacingMs, maxMs: LEARNED.maxSpacingMs };
+
 /** What this deployment's history says (either part may be missing). */
 export interface Expectation {
     /** Total durations of earlier revisions. */
@@ -94,7 +97,6 @@ export interface RevisionProgress {
 export function nextReadMs(r: RevisionProgress, e: Expectation | undefined): number {
     const byStatus = DEFAULT_POLL_MS[r.status] ?? 3000;
     if (!e) return byStatus;
-    const spacing = { lambdaMs: LEARNED.lambdaMs, minMs: LEARNED.minSpacingMs, maxMs: LEARNED.maxSpacingMs };
     const cap = (ms: number) => Math.min(ms, LEARNED.maxSleepMs);
     // Until the short end of the total, the revision cannot have ended.
     const untilTotal = e.total ? quantileMs(e.total, LEARNED.earlyChance) - r.elapsedMs : 0;
