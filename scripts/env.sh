@@ -21,7 +21,9 @@ _pl_pulumi_bin="$PULUMI_LANGSMITH_CACHE/pulumi-$PULUMI_LANGSMITH_PULUMI_VERSION/
 # `pulumi-resource-pulumi-nodejs` (the launcher the engine starts for dynamic providers) ships at the
 # package root of @pulumi/pulumi.
 _pl_launcher="$_pl_root/node_modules/@pulumi/pulumi"
-for _pl_dir in "$_pl_launcher" "$_pl_pulumi_bin" "$_pl_node_bin"; do
+# `pulumi-resource-langsmith` (the native plugin of this checkout, a link into dist/) is found on PATH.
+_pl_plugin="$_pl_root/bin"
+for _pl_dir in "$_pl_plugin" "$_pl_launcher" "$_pl_pulumi_bin" "$_pl_node_bin"; do
   case ":$PATH:" in *":$_pl_dir:"*) ;; *) [ -d "$_pl_dir" ] && PATH="$_pl_dir:$PATH" ;; esac
 done
 export PATH
@@ -32,4 +34,4 @@ if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt 
   export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 fi
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
-unset _pl_dir _pl_node_bin _pl_pulumi_bin _pl_launcher
+unset _pl_dir _pl_node_bin _pl_pulumi_bin _pl_launcher _pl_plugin

@@ -14,8 +14,8 @@ import { configure } from "./runtime";
 export { configure } from "./runtime";
 export { deploymentProvider as deployment } from "./deployment";
 
-/** The dynamic providers by resource type name, as the forwarders name them. */
-const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = {
+/** The dynamic providers by resource type name, as the forwarders name them (the native plugin serves the same objects). */
+export const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = {
     deployment: deploymentProvider,
     exportDestination: exportDestinationProvider,
     scheduledExport: scheduledExportProvider,

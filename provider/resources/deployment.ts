@@ -67,7 +67,7 @@ export interface DeploymentArgs {
     /**
      * Environment secrets of the deployment. Always stored as secrets in the Pulumi state; the service
      * never returns their values, so a refresh sees added or removed names, not changed values.
-     * Removing every secret replaces the deployment (the service cannot clear them in place).
+     * Removing every secret is refused at preview (the service cannot clear them in place; see docs/deployment.md).
      */
     secrets?: pulumi.Input<pulumi.Input<DeploymentSecret>[]>;
     /** Wait for the revision to be DEPLOYED (default true). A failed revision fails the update. */

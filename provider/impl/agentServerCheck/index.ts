@@ -70,8 +70,8 @@ export function createAgentServerCheckProvider(): pulumi.dynamic.ResourceProvide
             return checkAgentServerCheck(news);
         },
         async diff(_id, olds, news) {
-            const { changes } = diffByTable(AGENT_SERVER_CHECK_DIFF, olds, news);
-            return { changes, replaces: [] };
+            const { changes, updates } = diffByTable(AGENT_SERVER_CHECK_DIFF, olds, news);
+            return { changes, replaces: [], updates };
         },
         async create(raw) {
             const outs = await run(raw as unknown as AgentServerCheckInputs);

@@ -47,8 +47,8 @@ export function createExportDestinationProvider(o: { client?: () => BulkExportCl
             return checkWithConfig((cfg) => checkExportDestination(news, tracingInstallation(cfg)));
         },
         async diff(_id, olds, news) {
-            const { changes, replaces } = diffByTable(DESTINATION_DIFF, olds, news);
-            return { changes, replaces: [...new Set(replaces)], deleteBeforeReplace: false };
+            const { changes, replaces, updates } = diffByTable(DESTINATION_DIFF, olds, news);
+            return { changes, replaces: [...new Set(replaces)], updates, deleteBeforeReplace: false };
         },
         async create(raw) {
             const inputs = raw as unknown as ExportDestinationInputs;

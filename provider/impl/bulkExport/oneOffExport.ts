@@ -46,12 +46,12 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             return checkWithConfig(() => checkBulkExport(news));
         },
         async diff(_id, olds, news) {
-            const { changes, replaces } = diffByTable(BULK_EXPORT_DIFF, olds, news);
+            const { changes, replaces, updates } = diffByTable(BULK_EXPORT_DIFF, olds, news);
             // A failed, cancelled or timed-out export is made again; one not seen to the end is waited on.
             const redo = REDO.some((s) => sameStatus(olds.status as string, s));
             const unsettled = !isFinalExportStatus(olds.status as string) && news.waitForCompletion !== false;
             if (redo && !replaces.length) replaces.push("status");
-            return { changes: changes || redo || unsettled, replaces, deleteBeforeReplace: true };
+            return { changes: changes || redo || unsettled, replaces, updates, deleteBeforeReplace: true };
         },
         async create(raw) {
             const inputs = raw as unknown as BulkExportInputs;

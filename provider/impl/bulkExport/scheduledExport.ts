@@ -125,7 +125,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             const { changes, replaces, updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);
             // Cancelled or failed outside Pulumi (seen by refresh): an update re-creates it.
             const stopped = typeof olds.status === "string" && isFinalExportStatus(olds.status);
-            return { changes: changes || stopped, replaces, detailedDiff: stopped && !updates.length ? { status: { kind: "update" } } : undefined };
+            return { changes: changes || stopped, replaces, updates: stopped && !updates.length ? ["status"] : updates };
         },
         async create(raw) {
             const inputs = raw as unknown as ScheduledExportInputs;

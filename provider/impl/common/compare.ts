@@ -44,6 +44,13 @@ export function field(o: unknown, key: string): unknown {
 /** One row of a diff table: the property path shown to the user, and how to read it from olds or news. */
 export type DiffRow = [property: string, get: (i: Record<string, any>) => unknown];
 
+/**
+ * A diff's answer with the properties that change in place beside those that replace (`updates`): the
+ * dynamic-provider host ignores it; the native plugin turns both into Pulumi's detailed diff, so that
+ * `pulumi preview` names each changed property and says which replace.
+ */
+export type TableDiffResult = pulumi.dynamic.DiffResult & { updates?: string[] };
+
 /** The properties of `rows` whose value differs between olds and news (an unknown new value differs). */
 export function changedRows(rows: readonly DiffRow[], olds: Record<string, any>, news: Record<string, any>): string[] {
     return rows.filter(([, get]) => containsUnknown(get(news)) || !sameValue(get(olds), get(news))).map(([p]) => p);

@@ -8,10 +8,17 @@
 import * as pulumi from "@pulumi/pulumi";
 
 let connected = false;
+let pluginEngine: string | undefined;
 
-/** Where the engine listens, when this process is Pulumi's dynamic-provider host (`node .../dynamic-provider <engine>`). */
+/** The native plugin (provider/plugin) says where its engine listens. */
+export function setEngineAddress(address: string): void {
+    pluginEngine = address;
+}
+
+/** Where the engine listens: the plugin's, or the dynamic-provider host's argument (`node .../dynamic-provider <engine>`). */
 function engineAddress(): string | undefined {
     const [, script, address] = process.argv;
+    if (pluginEngine) return pluginEngine;
     return script && /[\\/]dynamic-provider([\\/]|$)/.test(script) && address && /^[\w.[\]:-]+:\d+$/.test(address) ? address : undefined;
 }
 

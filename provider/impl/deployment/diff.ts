@@ -4,9 +4,8 @@
  * official Terraform provider replaces on the same); update-on rows change through a PATCH (or only
  * locally: waitForDeployed, timeouts).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { REVISION_DONE, normalizeSource } from "../../api/schemas/controlPlane";
-import { byName, diffByTable, field, type DiffRow } from "../common/compare";
+import { byName, diffByTable, field, type DiffRow, type TableDiffResult } from "../common/compare";
 import { known } from "../common/unknown";
 import { isSet } from "../common/validate";
 import type { DeploymentOutputs } from "./types";
@@ -68,12 +67,17 @@ function managedOnly(olds: DeploymentOutputs, news: Record<string, unknown>): Re
     return { ...news, sourceConfig: { ...sc, customUrl: olds.sourceConfig?.customUrl } };
 }
 
-export function diffDeployment(olds: DeploymentOutputs, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
+export function diffDeployment(olds: DeploymentOutputs, news: Record<string, unknown>): TableDiffResult {
     refuseWhatOnlyReplacementDoes(olds, news);
-    const { changes, replaces } = diffByTable(DEPLOYMENT_DIFF, olds, managedOnly(olds, news));
+    const { changes, replaces, updates } = diffByTable(DEPLOYMENT_DIFF, olds, managedOnly(olds, news));
     // The last revision failed (an update makes a new one) or was not seen to the end (an update waits).
     const unsettled = olds.revisionStatus !== null && !REVISION_DONE.includes(olds.revisionStatus) && news.waitForDeployed !== false;
     // Names are unique per workspace, so a replacement that keeps the name must delete first.
     const sameName = !replaces.includes("name");
-    return { changes: changes || unsettled || replaces.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && sameName };
+    return {
+        changes: changes || unsettled || replaces.length > 0,
+        replaces,
+        updates: unsettled && !updates.length ? ["revisionStatus"] : updates,
+        deleteBeforeReplace: replaces.length > 0 && sameName,
+    };
 }

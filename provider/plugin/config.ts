@@ -1,0 +1,64 @@
+/**
+ * The native plugin's provider configuration: what the engine sends (Configure's `args` and `variables`,
+ * CheckConfig's and DiffConfig's olds and news) read as the same `langsmith:*` keys the dynamic resources
+ * read from stack config, with the same environment fallbacks (provider/config.ts). Pure functions: the
+ * gRPC server (server.ts) calls them.
+ */
+import { ConfigError, resolveServiceConfig, type ConfigSource } from "../config";
+
+/** Pulumi's marker of a secret value inside a Struct (`@pulumi/pulumi/runtime/rpc` specialSigKey/specialSecretSig). */
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** The configuration keys of the schema, as the program names them (`apiKey`) without the `langsmith:` prefix. */
+export const CONFIG_KEYS = ["apiKey", "workspaceId", "controlPlaneUrl", "selfHostedUrl", "region", "endpoint"] as const;
+
+/** A value with Pulumi's secret wrapper removed. */
+export function unwrapSecret(v: unknown): unknown {
+    const o = v as Record<string, unknown> | null;
+    return o && typeof o === "object" && o[SIG_KEY] === SECRET_SIG ? o.value : v;
+}
+
+/**
+ * The provider's inputs as a config source: `args` keys (`apiKey`) and legacy `variables` keys
+ * (`langsmith:config:apiKey`) both answer `get("langsmith:apiKey")`.
+ */
+export function configSource(args: Record<string, unknown>, variables: ReadonlyMap<string, string> | Iterable<[string, string]> = []): ConfigSource {
+    const values = new Map<string, string>();
+    for (const [k, v] of variables) {
+        const m = /^langsmith:(?:config:)?(\w+)$/.exec(k);
+        if (m) values.set(m[1], v);
+    }
+    for (const [k, raw] of Object.entries(args)) {
+        const v = unwrapSecret(raw);
+        if (typeof v === "string") values.set(k, v);
+        else if (typeof v === "number" || typeof v === "boolean") values.set(k, String(v));
+    }
+    return { get: (key) => values.get(key.replace(/^langsmith:/, "")) };
+}
+
+export interface ConfigFailure {
+    property: string;
+    reason: string;
+}
+
+/** CheckConfig: the configuration resolves (stack config, then the environment), or why not, naming the key. */
+export function checkConfig(news: Record<string, unknown>): ConfigFailure[] {
+    try {
+        resolveServiceConfig(configSource(news));
+        return [];
+    } catch (e) {
+        if (!(e instanceof ConfigError)) throw e;
+        const property = CONFIG_KEYS.find((k) => e.message.includes(k === "apiKey" ? "API key" : k)) ?? "";
+        return [{ property, reason: e.message }];
+    }
+}
+
+/**
+ * DiffConfig: which keys changed. A changed key never replaces a resource (a rotated API key, another URL
+ * of the same service): the resources are updated or refreshed through the new configuration.
+ */
+export function diffConfig(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+    const keys = new Set([...Object.keys(olds), ...Object.keys(news)].filter((k) => k !== "version"));
+    return [...keys].filter((k) => JSON.stringify(unwrapSecret(olds[k]) ?? null) !== JSON.stringify(unwrapSecret(news[k]) ?? null)).sort();
+}

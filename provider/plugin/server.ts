@@ -1,0 +1,257 @@
+/**
+ * The native provider plugin `pulumi-resource-langsmith`: Pulumi's ResourceProvider gRPC service over the
+ * very objects the dynamic resources use (provider/impl: check, diff tables, replace rules, waits,
+ * reconcile, errors). This file only translates between gRPC messages and those objects; no behaviour of
+ * a resource lives here.
+ *
+ * Why a server of its own rather than `@pulumi/pulumi/provider`'s `main()`: in @pulumi/pulumi 3.259.0
+ * (`provider/server.js`) Configure drops the provider configuration, CheckConfig and DiffConfig answer
+ * UNIMPLEMENTED (pulumi/pulumi#10915), Diff has no detailed diff, and Read calls
+ * `req.getProperties().toJavaScript()` on the undefined properties of `pulumi import`. Serving the
+ * service with the stubs @pulumi/pulumi ships (`proto/provider_grpc_pb`) makes all of those ours.
+ *
+ * Secrets: Configure answers `acceptSecrets: false`, as the dynamic-provider host does, so the engine
+ * sends plain values and marks outputs secret where their inputs were (and the schema's `secret`
+ * properties are secret outputs in every generated SDK).
+ */
+import { createRequire } from "node:module";
+import type * as grpcTypes from "@grpc/grpc-js";
+import type * as pulumi from "@pulumi/pulumi";
+import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { ResourceInitError } from "../impl/common/initError";
+import type { TableDiffResult } from "../impl/common/compare";
+import { configure } from "../impl/runtime";
+import { checkConfig, configSource, diffConfig } from "./config";
+
+// The gRPC library and the generated stubs of the @pulumi/pulumi the package runs with (one instance).
+const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi"));
+const grpc = pulumiRequire("@grpc/grpc-js") as typeof grpcTypes;
+const proto = pulumiRequire("./proto/provider_pb") as typeof provproto;
+const services = pulumiRequire("./proto/provider_grpc_pb") as { ResourceProviderService: grpcTypes.ServiceDefinition };
+const plugin = pulumiRequire("./proto/plugin_pb") as { PluginInfo: new () => { setVersion(v: string): void } };
+const structs = pulumiRequire("google-protobuf/google/protobuf/struct_pb") as { Struct: { fromJavaScript(o: Record<string, unknown>): unknown } };
+const empty = pulumiRequire("google-protobuf/google/protobuf/empty_pb") as { Empty: new () => unknown };
+const any = pulumiRequire("google-protobuf/google/protobuf/any_pb") as { Any: new () => { pack(b: Uint8Array, name: string): void } };
+const status = pulumiRequire("./proto/status_pb") as { Status: new () => { setCode(c: number): void; setMessage(m: string): void; addDetails(d: unknown): void; serializeBinary(): Uint8Array } };
+
+type Props = Record<string, unknown>;
+type Callback = grpcTypes.sendUnaryData<unknown>;
+type Call<T> = grpcTypes.ServerUnaryCall<T, unknown>;
+
+export interface PluginOptions {
+    /** The providers by schema token (`langsmith:index:Deployment`). */
+    providers: Readonly<Record<string, pulumi.dynamic.ResourceProvider>>;
+    /** The package schema (JSON text), answered to GetSchema. */
+    schema: string;
+    version: string;
+}
+
+/** A Struct as plain values (absent: none). */
+const js = (s: { toJavaScript(): Props } | undefined): Props => s?.toJavaScript() ?? {};
+
+/** Plain values as a Struct: undefined fields dropped (a Struct cannot hold them), as JSON would. */
+const struct = (o: unknown) => structs.Struct.fromJavaScript(JSON.parse(JSON.stringify(o ?? {})) as Props);
+
+/** The resource type of a request: its `type` field, or the last type of its URN (`...::parent$langsmith:index:X::name`). */
+function typeOf(req: { getUrn(): string; getType?(): string }): string {
+    const explicit = req.getType?.();
+    if (explicit) return explicit;
+    const qualified = req.getUrn().split("::")[2] ?? "";
+    return qualified.split("$").pop()!;
+}
+
+/** The error answered for a failed Create or Update: with the init-failed details that make Pulumi record the resource. */
+function operationError(e: unknown): grpcTypes.ServiceError {
+    const message = e instanceof Error ? e.message : String(e);
+    const metadata = new grpc.Metadata();
+    if (e instanceof ResourceInitError) {
+        const detail = new proto.ErrorResourceInitFailed();
+        detail.setId(e.id);
+        detail.setProperties(struct(e.properties) as never);
+        detail.setReasonsList(e.reasons);
+        const packed = new any.Any();
+        packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+        const s = new status.Status();
+        s.setCode(grpc.status.UNKNOWN);
+        s.setMessage(message);
+        s.addDetails(packed);
+        metadata.add("grpc-status-details-bin", Buffer.from(s.serializeBinary()));
+    }
+    return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
+}
+
+/** A plain error (check, diff, read, delete): the CLI shows its message. */
+const plainError = (e: unknown): grpcTypes.ServiceError =>
+    Object.assign(new Error(e instanceof Error ? e.message : String(e)), { code: grpc.status.UNKNOWN, details: e instanceof Error ? e.message : String(e), metadata: new grpc.Metadata() });
+
+/** Runs `fn` and answers its result, or the error `asError` makes of what it threw. */
+function answer(callback: Callback, fn: () => Promise<unknown>, asError: (e: unknown) => grpcTypes.ServiceError = plainError): void {
+    fn().then(
+        (r) => callback(null, r),
+        (e) => callback(asError(e), null),
+    );
+}
+
+/** Pulumi's detailed diff from a table diff: replaced properties as *_REPLACE, the others as updates. */
+function detailedDiff(resp: provproto.DiffResponse, olds: Props, news: Props, r: TableDiffResult): void {
+    const kinds = proto.PropertyDiff.Kind;
+    const entries: [string, boolean][] = [...(r.replaces ?? []).map((p): [string, boolean] => [p, true]), ...(r.updates ?? []).map((p): [string, boolean] => [p, false])];
+    if (!entries.length) return;
+    const at = (o: Props, path: string) => path.split(".").reduce<unknown>((v, k) => (v as Props | undefined)?.[k], o);
+    for (const [path, replace] of entries) {
+        const was = at(olds, path) !== undefined;
+        const is = at(news, path) !== undefined;
+        const kind = !was && is ? (replace ? kinds.ADD_REPLACE : kinds.ADD) : was && !is ? (replace ? kinds.DELETE_REPLACE : kinds.DELETE) : replace ? kinds.UPDATE_REPLACE : kinds.UPDATE;
+        const d = new proto.PropertyDiff();
+        d.setKind(kind);
+        d.setInputdiff(true);
+        resp.getDetaileddiffMap().set(path, d);
+    }
+    resp.setHasdetaileddiff(true);
+}
+
+/** The gRPC implementation of pulumirpc.ResourceProvider. */
+export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServiceImplementation {
+    const providerOf = (req: { getUrn(): string; getType?(): string }) => {
+        const type = typeOf(req);
+        const p = o.providers[type];
+        if (!p) throw new Error(`pulumi-resource-langsmith has no resource type ${type}`);
+        return p;
+    };
+
+    return {
+        getPluginInfo(_call: Call<unknown>, callback: Callback) {
+            const info = new plugin.PluginInfo();
+            info.setVersion(o.version);
+            callback(null, info);
+        },
+        getSchema(call: Call<provproto.GetSchemaRequest>, callback: Callback) {
+            const resp = new proto.GetSchemaResponse();
+            resp.setSchema(call.request.getVersion() === 0 ? o.schema : "{}");
+            callback(null, resp);
+        },
+        cancel(_call: Call<unknown>, callback: Callback) {
+            callback(null, new empty.Empty());
+        },
+        attach(_call: Call<unknown>, callback: Callback) {
+            callback(null, new empty.Empty());
+        },
+
+        configure(call: Call<provproto.ConfigureRequest>, callback: Callback) {
+            const variables = call.request.getVariablesMap().getEntryList() as [string, string][];
+            configure({ config: configSource(js(call.request.getArgs()), variables) });
+            const resp = new proto.ConfigureResponse();
+            resp.setAcceptsecrets(false);
+            resp.setSupportspreview(false);
+            callback(null, resp);
+        },
+        checkConfig(call: Call<provproto.CheckRequest>, callback: Callback) {
+            answer(callback, async () => {
+                const resp = new proto.CheckResponse();
+                // The inputs go back as the engine sent them, secret markers included: the state keeps them secret.
+                resp.setInputs(call.request.getNews());
+                resp.setFailuresList(checkConfig(js(call.request.getNews())).map(failure));
+                return resp;
+            });
+        },
+        diffConfig(call: Call<provproto.DiffRequest>, callback: Callback) {
+            answer(callback, async () => {
+                const changed = diffConfig(js(call.request.getOldInputs() ?? call.request.getOlds()), js(call.request.getNews()));
+                const resp = new proto.DiffResponse();
+                resp.setChanges(changed.length ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE);
+                resp.setDiffsList(changed);
+                return resp;
+            });
+        },
+
+        check(call: Call<provproto.CheckRequest>, callback: Callback) {
+            answer(callback, async () => {
+                const req = call.request;
+                const news = js(req.getNews());
+                const r = await providerOf(req).check!(js(req.getOlds()), news);
+                const resp = new proto.CheckResponse();
+                resp.setInputs(struct(r.inputs ?? news) as never);
+                resp.setFailuresList((r.failures ?? []).map(failure));
+                return resp;
+            });
+        },
+        diff(call: Call<provproto.DiffRequest>, callback: Callback) {
+            answer(callback, async () => {
+                const req = call.request;
+                const olds = js(req.getOlds());
+                const news = js(req.getNews());
+                const r = (await providerOf(req).diff!(req.getId(), olds, news)) as TableDiffResult;
+                const resp = new proto.DiffResponse();
+                const C = proto.DiffResponse.DiffChanges;
+                resp.setChanges(r.changes === true ? C.DIFF_SOME : r.changes === false ? C.DIFF_NONE : C.DIFF_UNKNOWN);
+                resp.setReplacesList(r.replaces ?? []);
+                resp.setDeletebeforereplace(r.deleteBeforeReplace ?? false);
+                if (r.changes) detailedDiff(resp, olds, news, r);
+                return resp;
+            });
+        },
+        create(call: Call<provproto.CreateRequest>, callback: Callback) {
+            answer(
+                callback,
+                async () => {
+                    const r = await providerOf(call.request).create!(js(call.request.getProperties()));
+                    const resp = new proto.CreateResponse();
+                    resp.setId(r.id);
+                    resp.setProperties(struct(r.outs) as never);
+                    return resp;
+                },
+                operationError,
+            );
+        },
+        read(call: Call<provproto.ReadRequest>, callback: Callback) {
+            answer(callback, async () => {
+                const req = call.request;
+                // `pulumi import` sends no properties (the case @pulumi/pulumi 3.259.0's provider/server.js crashes on).
+                const r = await providerOf(req).read!(req.getId(), js(req.getProperties()));
+                const resp = new proto.ReadResponse();
+                resp.setId(r.id ?? "");
+                if (r.id) {
+                    resp.setProperties(struct(r.props) as never);
+                    if (r.inputs) resp.setInputs(struct(r.inputs) as never);
+                }
+                return resp;
+            });
+        },
+        update(call: Call<provproto.UpdateRequest>, callback: Callback) {
+            answer(
+                callback,
+                async () => {
+                    const req = call.request;
+                    const r = await providerOf(req).update!(req.getId(), js(req.getOlds()), js(req.getNews()));
+                    const resp = new proto.UpdateResponse();
+                    resp.setProperties(struct(r.outs) as never);
+                    return resp;
+                },
+                operationError,
+            );
+        },
+        delete(call: Call<provproto.DeleteRequest>, callback: Callback) {
+            answer(callback, async () => {
+                await providerOf(call.request).delete!(call.request.getId(), js(call.request.getProperties()));
+                return new empty.Empty();
+            });
+        },
+    };
+}
+
+function failure(f: { property: string; reason: string }): provproto.CheckFailure {
+    const c = new proto.CheckFailure();
+    c.setProperty(f.property);
+    c.setReason(f.reason);
+    return c;
+}
+
+/** Starts the gRPC server on a free loopback port and returns the port (the engine reads it from stdout). */
+export async function serve(o: PluginOptions): Promise<{ port: number; server: grpcTypes.Server }> {
+    const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+    server.addService(services.ResourceProviderService, resourceProviderService(o));
+    const port = await new Promise<number>((resolve, reject) =>
+        server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    );
+    return { port, server };
+}
