@@ -1,0 +1,59 @@
+/**
+ * The native plugin's schema is what the TypeScript resources declare (scripts/schema.ts generates it; a
+ * resource argument added, renamed or retyped without `npm run schema` fails here), and every schema
+ * resource is served by the same provider object the dynamic resource uses.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { PROVIDERS } from "../../../provider/impl";
+import { tokenOf } from "../../../provider/plugin/main";
+import { SCHEMA_PATH, generateSchema, schemaText } from "../../../scripts/schema";
+
+describe("plugin schema", () => {
+    const schema = generateSchema() as any;
+
+    it("provider/plugin/schema.json is what the TypeScript declares now (run `npm run schema` after changing a resource)", () => {
+        assert.equal(readFileSync(SCHEMA_PATH, "utf8"), schemaText());
+    });
+
+    it("every resource of the schema is served by a provider of provider/impl, and every provider has a resource", () => {
+        assert.deepEqual(Object.keys(schema.resources).sort(), Object.keys(PROVIDERS).map(tokenOf).sort());
+    });
+
+    it("arguments, required arguments and outputs follow the TypeScript (Deployment, and what ScheduledExport inherits from ExportArgs)", () => {
+        const d = schema.resources["langsmith:index:Deployment"];
+        assert.deepEqual(d.requiredInputs, ["name", "source", "sourceRevisionConfig"]);
+        assert.deepEqual(d.inputProperties.sourceConfig, { $ref: "#/types/langsmith:index:DeploymentSourceConfig" });
+        assert.equal(d.properties.latestRevisionId.type, "string");
+        assert.ok(!d.required.includes("latestRevisionId"), "a nullable output is not required");
+        assert.deepEqual(schema.types["langsmith:index:DeploymentSourceConfig"].properties.resourceSpec, {
+            type: "object",
+            additionalProperties: { $ref: "pulumi.json#/Any" },
+            description: schema.types["langsmith:index:DeploymentSourceConfig"].properties.resourceSpec.description,
+        });
+        const s = schema.resources["langsmith:index:ScheduledExport"];
+        for (const inherited of ["destinationId", "sessionId", "startTime", "filter", "exportFields", "compression"]) assert.ok(s.inputProperties[inherited], inherited);
+        assert.deepEqual(s.inputProperties.exportFields, { type: "array", items: { type: "string" }, description: s.inputProperties.exportFields.description });
+        assert.equal(s.inputProperties.intervalHours.type, "number");
+    });
+
+    it("secrets: the properties the classes keep secret, and the API key", () => {
+        assert.equal(schema.resources["langsmith:index:Deployment"].inputProperties.secrets.secret, true);
+        assert.equal(schema.resources["langsmith:index:Deployment"].properties.secrets.secret, true);
+        assert.equal(schema.resources["langsmith:index:ExportDestination"].inputProperties.credentials.secret, true);
+        assert.equal(schema.config.variables.apiKey.secret, true);
+        assert.equal(schema.provider.inputProperties.apiKey.secret, true);
+        const secretCount = (JSON.stringify(schema).match(/"secret":true/g) ?? []).length;
+        assert.equal(secretCount, 6, "secrets and credentials (inputs and outputs), apiKey (config and provider): nothing else");
+    });
+
+    it("configuration: today's keys, each naming its environment variable", () => {
+        assert.deepEqual(Object.keys(schema.config.variables), ["apiKey", "workspaceId", "controlPlaneUrl", "selfHostedUrl", "region", "endpoint"]);
+        assert.match(schema.config.variables.workspaceId.description, /LANGSMITH_WORKSPACE_ID/);
+    });
+
+    it("descriptions come from the JSDoc comments", () => {
+        assert.match(schema.resources["langsmith:index:AgentServerCheck"].inputProperties.revisionId.description, /latestRevisionId/);
+        assert.match(schema.resources["langsmith:index:Deployment"].description, /LangSmith deployment/);
+    });
+});
