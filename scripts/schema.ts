@@ -189,7 +189,8 @@ export function generateSchema(): Spec {
         types: Object.fromEntries(Object.entries(g.types).sort(([a], [b]) => a.localeCompare(b))),
         resources,
         language: {
-            python: { packageName: "pulumi_langsmith", requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true } },
+            // respectSchemaVersion: the package and its pulumi-plugin.json carry the schema's version (else 0.0.0).
+            python: { packageName: "pulumi_langsmith", requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },
         },
     };
 }

@@ -4,6 +4,10 @@
  * temporary directory, `npm install` puts the tarball and @pulumi/pulumi in its node_modules, and every
  * operation is a `pulumi` command run in that directory with a local file backend (no account, no network).
  *
+ * A Python program (`createPythonProject`) is copied the same way and needs no install: it runs with the
+ * virtualenv scripts/setup.sh puts first on PATH (`pulumi` and this checkout's generated SDK
+ * `pulumi_langsmith`) and the native plugin `pulumi-resource-langsmith` of this checkout on PATH.
+ *
  * Commands run as child processes without blocking the event loop, so an emulator started in the same
  * process keeps answering. Every command's output is kept (`transcript`) for leak checks.
  */
@@ -31,6 +35,8 @@ export interface CliOptions {
     stream?: boolean;
     /** Resolve with a non-zero exit code instead of throwing. */
     allowFailure?: boolean;
+    /** Variables added to the command's environment (LANGSMITH_* instead of stack config, say). */
+    env?: NodeJS.ProcessEnv;
 }
 
 /** Thrown when a command exits non-zero and that was not allowed; the message carries its output. */
@@ -70,7 +76,7 @@ export class PulumiProject {
     /** Runs `pulumi --non-interactive <args>` in the program's directory. */
     async pulumi(args: string[], o: CliOptions = {}): Promise<CliResult> {
         const started = Date.now();
-        const child = spawn("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: { ...this.env, ...o.env }, stdio: ["ignore", "pipe", "pipe"] });
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (d: Buffer) => {
@@ -171,7 +177,20 @@ export function createProject(example = "quickstart", dir?: string): PulumiProje
     pkg.dependencies["pulumi-langsmith"] = `file:${tgz}`;
     writeFileSync(join(target, "package.json"), JSON.stringify(pkg, null, 2));
     execFileSync("npm", ["install", "--prefer-offline", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" });
-    const stateDir = join(target, ".state");
+    return withState(target);
+}
+
+/** A temporary copy of the Python program `examples/<example>`, ready for `pulumi stack init`. */
+export function createPythonProject(example: string): PulumiProject {
+    const source = join(ROOT, "examples", example);
+    const target = mkdtempSync(join(tmpdir(), `pulumi-langsmith-${example}-`));
+    for (const f of readdirSync(source, { withFileTypes: true })) if (f.isFile()) cpSync(join(source, f.name), join(target, f.name));
+    return withState(target);
+}
+
+/** The project in `dir` with its file backend beside it. */
+function withState(dir: string): PulumiProject {
+    const stateDir = join(dir, ".state");
     mkdirSync(stateDir, { recursive: true });
-    return new PulumiProject(target, stateDir);
+    return new PulumiProject(dir, stateDir);
 }

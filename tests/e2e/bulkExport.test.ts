@@ -7,13 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { matches, parseFilter } from "../../provider/api/filter";
 import { projectRuns, type TracingProject } from "../../emulator/bulkExport/projects";
 import { startEmulator, type Emulator } from "../../emulator/server";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
 import { startMinio, type MinioServer } from "../helpers/minio";
-import { readParquet } from "../helpers/pyarrow";
 import { sleep } from "../helpers/async";
+import { assertEachWindowOnce, spawnedSettled, windowsWritten } from "../helpers/bulkExport";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const HOUR = 3_600_000;
@@ -64,29 +63,8 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         return { stack, workspace, cli, set };
     }
 
-    /** The spawned exports of the schedule's exports, by window, with the rows pyarrow reads for each. */
-    async function windowsWritten(workspace: string, prefix: string) {
-        const exports = [...em.bulkExport.model.exports.values()].filter((e) => e.tenant_id === workspace && e.source_bulk_export_id);
-        const out: Array<{ start: number; end: number; rows: number; expected: number; exportId: string }> = [];
-        for (const e of exports) {
-            let rows = 0;
-            for (const key of await minio.listKeys("exports", `${prefix}/export_id=${e.id}/`)) {
-                rows += (await readParquet(await minio.getObject("exports", key), { columns: ["id"] })).numRows;
-            }
-            const expr = e.filter ? parseFilter(e.filter) : undefined;
-            const expected = [...projectRuns(tracing, workspace, Date.parse(e.start_time), Date.parse(e.end_time!))].filter((r) => !expr || matches(expr, r)).length;
-            out.push({ start: Date.parse(e.start_time), end: Date.parse(e.end_time!), rows, expected, exportId: e.id });
-        }
-        return out.sort((a, b) => a.start - b.start);
-    }
-    const settled = async (workspace: string) => {
-        for (let i = 0; i < 200; i++) {
-            const open = [...em.bulkExport.model.exports.values()].filter((e) => e.tenant_id === workspace && e.source_bulk_export_id && !["Completed", "Failed", "Cancelled", "TimedOut"].includes(e.status));
-            if (!open.length) return;
-            await sleep(100);
-        }
-        throw new Error("spawned exports did not finish");
-    };
+    const windows = (workspace: string, prefix: string) => windowsWritten(em, minio, tracing, workspace, prefix);
+    const settled = (workspace: string) => spawnedSettled(em, workspace);
 
     it("up, filter change (cancel + re-create from the last window), credentials rotation, destroy", async () => {
         const s = await newStack("e2e-export");
@@ -116,12 +94,9 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         em.clock.advance(12 * HOUR);
         await sleep(300);
         await settled(s.workspace);
-        const windows = await windowsWritten(s.workspace, s.stack);
-        assert.equal(windows.length, 5);
-        assert.equal(windows[0].start, start);
-        for (let i = 1; i < windows.length; i++) assert.equal(windows[i].start, windows[i - 1].end, `a gap or an overlap before window ${i}`);
-        for (const w of windows) assert.equal(w.rows, w.expected, `window ${new Date(w.start).toISOString()}: ${w.rows} rows written, ${w.expected} expected`);
-        assert.deepEqual([...new Set(windows.map((w) => w.exportId.length && em.bulkExport.model.exports.get(w.exportId)!.source_bulk_export_id))], [out1.exportId, out2.exportId]);
+        const written = await windows(s.workspace, s.stack);
+        assert.equal(written.length, 5);
+        assertEachWindowOnce(em, written, start, [out1.exportId, out2.exportId]);
 
         // Rotation: a new secret key is an in-place update of the destination (same id, a PATCH).
         await s.set("self-hosted-minio:accessKeyId", minio.users.writeOnly.accessKeyId);

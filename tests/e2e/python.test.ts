@@ -1,0 +1,194 @@
+/**
+ * Python programs through the native plugin `pulumi-resource-langsmith`, run by the real `pulumi` CLI with
+ * the Python language host and the generated SDK `pulumi_langsmith` (both set up by scripts/setup.sh),
+ * against the emulator over HTTP: examples/python-quickstart (a Deployment and its AgentServerCheck),
+ * `pulumi import` of a deployment made outside Pulumi, examples/python-minio-export (a ScheduledExport into
+ * MinIO, each window exported once across a filter change, read back by pyarrow), and bad input refused
+ * at preview with the same words as through the dynamic resources.
+ */
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { scaledTiming } from "../../emulator/controlPlane/revisions";
+import type { TracingProject } from "../../emulator/bulkExport/projects";
+import { startEmulator, type Emulator } from "../../emulator/server";
+import { createPythonProject, type PulumiProject } from "../../scripts/lib/project";
+import { sleep } from "../helpers/async";
+import { assertEachWindowOnce, spawnedSettled, windowsWritten } from "../helpers/bulkExport";
+import { startMinio, type MinioServer } from "../helpers/minio";
+
+const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
+const OPENAI_KEY = `sk-agent-${randomUUID()}`;
+const INTEGRATION = "6f1c2b9e-4c1a-4f7e-9d57-3d0c7a1b2e44";
+const HOUR = 3_600_000;
+
+describe("e2e: Python programs through the native plugin", function () {
+    this.timeout(10 * 60_000);
+    let em: Emulator;
+
+    before(async () => {
+        em = await startEmulator({
+            apiKeys: [API_KEY],
+            timing: { speed: "timed", phaseMs: scaledTiming(1 / 10).phaseMs, deleteMs: 300 },
+            bulkExport: { installation: "self-hosted" },
+        });
+    });
+    after(async () => {
+        await em?.close();
+    });
+
+    /** A stack of `project` in a new workspace; `config` on top of where the service is and the API key (secret). */
+    async function newStack(project: PulumiProject, prefix: string, config: Record<string, string>, secrets: Record<string, string> = {}) {
+        const stack = `${prefix}-${randomUUID().slice(0, 8)}`;
+        const workspace = config["langsmith:workspaceId"] ?? randomUUID();
+        await project.initStack(stack, { "langsmith:workspaceId": workspace, ...config }, { "langsmith:apiKey": API_KEY, ...secrets });
+        const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
+        const set = (k: string, v: string) => project.pulumi(["config", "set", "--stack", stack, k, v]);
+        return { stack, workspace, cli, set };
+    }
+    const liveIn = (workspace: string) => em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace);
+
+    describe("examples/python-quickstart", () => {
+        let project: PulumiProject;
+        before(() => {
+            project = createPythonProject("python-quickstart");
+        });
+        after(() => project?.remove());
+        const quickstart = (prefix: string, config: Record<string, string> = {}) =>
+            newStack(project, prefix, { "langsmith:controlPlaneUrl": em.url, "python-quickstart:integrationId": INTEGRATION, ...config }, { "python-quickstart:openaiApiKey": OPENAI_KEY });
+
+        it("up (the deployment and its interrupt check), a clean drift check, a repoRef change making exactly one revision, destroy; no secret stored or printed", async () => {
+            const s = await quickstart("py-life");
+            await s.cli("up", "--yes");
+            const out1 = await project.outputs(s.stack);
+            assert.equal(out1.revisionStatus, "DEPLOYED");
+            assert.equal(out1.checkFirstRun, "interrupted");
+            assert.equal(out1.checkSecondRun, "success");
+            await s.cli("preview", "--refresh", "--expect-no-changes");
+
+            await s.set("python-quickstart:repoRef", "release-2");
+            const pv = await s.cli("preview", "--diff");
+            assert.match(pv.stdout, /~ repoRef\s*: "main" => "release-2"/);
+            assert.doesNotMatch(pv.stdout, /replace/);
+            await s.cli("up", "--yes", "--skip-preview");
+            const out2 = await project.outputs(s.stack);
+            assert.equal(out2.deploymentId, out1.deploymentId);
+            assert.notEqual(out2.revisionId, out1.revisionId);
+            const [d] = liveIn(s.workspace);
+            const revisions = em.controlPlane.listRevisions(s.workspace, d.id, { limit: 100, offset: 0 }).resources;
+            assert.equal(revisions.length, 2, "exactly one new revision");
+            assert.equal(revisions[0].source_revision_config.repo_ref, "release-2");
+            assert.deepEqual(d.secrets.map((x) => x.name), ["OPENAI_API_KEY"]);
+
+            const stored = JSON.stringify(await project.exportStack(s.stack)) + project.stateFiles().map((f) => f.text).join("\n");
+            assert.ok(!stored.includes(API_KEY), "the API key is in the state in plain text");
+            assert.ok(!stored.includes(OPENAI_KEY), "a deployment secret is in the state in plain text");
+            const printed = project.transcript.join("\n");
+            assert.ok(!printed.includes(API_KEY) && !printed.includes(OPENAI_KEY), "a secret in a command's output");
+
+            await s.cli("destroy", "--yes");
+            assert.equal(liveIn(s.workspace).filter((x) => x.status !== "AWAITING_DELETE").length, 0);
+        });
+
+        it("configuration from the environment: LANGSMITH_API_KEY and LANGSMITH_CONTROL_PLANE_URL instead of stack config", async () => {
+            const stack = `py-env-${randomUUID().slice(0, 8)}`;
+            const workspace = randomUUID();
+            await project.initStack(stack, { "langsmith:workspaceId": workspace, "python-quickstart:integrationId": INTEGRATION, "python-quickstart:check": "false" });
+            const env = { LANGSMITH_API_KEY: API_KEY, LANGSMITH_CONTROL_PLANE_URL: em.url };
+            await project.pulumi(["up", "--yes", "--stack", stack], { env });
+            assert.equal(liveIn(workspace).length, 1);
+            const stored = JSON.stringify(await project.exportStack(stack));
+            assert.ok(!stored.includes(API_KEY), "an API key from the environment is never stored");
+            await project.pulumi(["destroy", "--yes", "--stack", stack], { env });
+        });
+
+        it("bad input is refused at preview on the property, in the same words as through the dynamic resources, with nothing sent", async () => {
+            const s = await quickstart("py-bad", { "python-quickstart:name": "Not_A_Name" });
+            const before = em.admin.requests.filter((r) => r.tenantId === s.workspace).length;
+            const pv = await project.pulumi(["preview", "--stack", s.stack], { allowFailure: true });
+            assert.notEqual(pv.code, 0);
+            // checkDeployment's words (provider/impl/deployment/check.ts), as the dynamic Deployment shows them.
+            assert.match(pv.stdout + pv.stderr, /name "Not_A_Name" may only contain lowercase letters, digits and hyphens \(\[a-z0-9-\]\)/);
+            assert.equal(em.admin.requests.filter((r) => r.tenantId === s.workspace).length, before, "a request reached the service");
+        });
+
+        it("pulumi import of a deployment made outside Pulumi, then the matching program: the next preview shows no change", async () => {
+            const workspace = randomUUID();
+            const name = `py-imported-${randomUUID().slice(0, 6)}`;
+            const made = em.controlPlane.createDeployment(workspace, {
+                name,
+                source: "github",
+                source_config: { integration_id: INTEGRATION, repo_url: "https://github.com/acme/support-agent", deployment_type: "dev", build_on_push: false },
+                source_revision_config: { repo_ref: "main", langgraph_config_path: "langgraph.json" },
+                secrets: [],
+            });
+            const s = await newStack(project, "py-import", { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": workspace, "python-quickstart:integrationId": INTEGRATION, "python-quickstart:name": name, "python-quickstart:check": "false" });
+            const imported = await s.cli("import", "langsmith:index:Deployment", "agent", made.id, "--yes", "--generate-code=false", "--protect=false");
+            assert.match(imported.stdout, /= 1 imported/);
+            await s.cli("preview", "--expect-no-changes");
+            await s.cli("preview", "--refresh", "--expect-no-changes");
+            assert.equal(liveIn(workspace).length, 1, "import made nothing");
+            await s.cli("destroy", "--yes");
+        });
+    });
+
+    describe("examples/python-minio-export", () => {
+        let project: PulumiProject;
+        let minio: MinioServer;
+        let tracing: TracingProject;
+        let start: number;
+        before(async () => {
+            minio = await startMinio();
+            start = Math.floor(Date.now() / HOUR) * HOUR - 20 * HOUR;
+            tracing = em.bulkExport.model.addProject({ start: new Date(start - 48 * HOUR).toISOString(), end: new Date(start + 30 * 24 * HOUR).toISOString(), count: 20_000, seed: 11 });
+            project = createPythonProject("python-minio-export");
+        });
+        after(async () => {
+            await minio?.stop();
+            project?.remove();
+        });
+
+        it("a filter change cancels the export and re-creates it from the last window: every window exported once (pyarrow counts)", async () => {
+            const prefix = `py-export-${randomUUID().slice(0, 8)}`;
+            const s = await newStack(
+                project,
+                "py-export",
+                {
+                    "langsmith:selfHostedUrl": em.url,
+                    "python-minio-export:endpointUrl": minio.endpoint,
+                    "python-minio-export:bucket": "exports",
+                    "python-minio-export:prefix": prefix,
+                    "python-minio-export:accessKeyId": minio.users.writeDelete.accessKeyId,
+                    "python-minio-export:sessionId": tracing.session_id,
+                    "python-minio-export:startTime": new Date(start).toISOString(),
+                    "python-minio-export:intervalHours": "6",
+                },
+                { "python-minio-export:secretAccessKey": minio.users.writeDelete.secretAccessKey },
+            );
+            await s.cli("up", "--yes");
+            const out1 = await project.outputs(s.stack);
+            assert.equal(out1.scheduleStatus, "IntervalScheduled");
+            await spawnedSettled(em, s.workspace);
+
+            await s.set("python-minio-export:filter", 'eq(run_type, "llm")');
+            const pv = await s.cli("preview", "--diff");
+            assert.match(pv.stdout, /filter/);
+            assert.doesNotMatch(pv.stdout, /replace/);
+            await s.cli("up", "--yes", "--skip-preview");
+            const out2 = await project.outputs(s.stack);
+            assert.notEqual(out2.exportId, out1.exportId);
+            assert.equal(em.bulkExport.model.exports.get(out1.exportId)!.status, "Cancelled");
+
+            em.clock.advance(12 * HOUR);
+            await sleep(300);
+            await spawnedSettled(em, s.workspace);
+            const written = await windowsWritten(em, minio, tracing, s.workspace, prefix);
+            assert.equal(written.length, 5);
+            assertEachWindowOnce(em, written, start, [out1.exportId, out2.exportId]);
+
+            const stored = JSON.stringify(await project.exportStack(s.stack)) + project.stateFiles().map((f) => f.text).join("\n");
+            assert.ok(!stored.includes(minio.users.writeDelete.secretAccessKey) && !stored.includes(API_KEY), "a secret is in the state in plain text");
+            await s.cli("destroy", "--yes");
+            assert.equal(em.bulkExport.model.exports.get(out2.exportId)!.status, "Cancelled");
+        });
+    });
+});
