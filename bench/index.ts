@@ -7,10 +7,12 @@
  *   export    the emulator's bulk export over HTTP, 1 million runs into MinIO: rows/s, peak RSS (bench/emulatorExport.ts)
  *   agent     agent servers under 100 threads (SDK vs plain HTTP); what AgentServerCheck adds to up (bench/agentServer.ts)
  *   preview   pulumi preview of 50 scheduled exports: wall time and API calls (bench/previewExports.ts)
+ *   native    100 Deployments through the native plugin (Python) and the dynamic resources: wall time, state bytes, memory (bench/native.ts)
  *   parquet   bulk export: 1 million generated runs as Parquet into MinIO, rows/s and peak RSS (bench/parquet.ts)
  */
 import { agentServerBench } from "./agentServer";
 import { emulatorExportBench } from "./emulatorExport";
+import { nativeBench } from "./native";
 import { parquetBench } from "./parquet";
 import { pollingBench } from "./polling";
 import { previewExportsBench } from "./previewExports";
@@ -25,6 +27,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
     export: emulatorExportBench,
     preview: previewExportsBench,
     agent: agentServerBench,
+    native: nativeBench,
 };
 
 async function main() {

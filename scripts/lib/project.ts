@@ -180,10 +180,10 @@ export function createProject(example = "quickstart", dir?: string): PulumiProje
     return withState(target);
 }
 
-/** A temporary copy of the Python program `examples/<example>`, ready for `pulumi stack init`. */
+/** A temporary copy of the Python program `examples/<example>` (or at an absolute path), ready for `pulumi stack init`. */
 export function createPythonProject(example: string): PulumiProject {
-    const source = join(ROOT, "examples", example);
-    const target = mkdtempSync(join(tmpdir(), `pulumi-langsmith-${example}-`));
+    const source = isAbsolute(example) ? example : join(ROOT, "examples", example);
+    const target = mkdtempSync(join(tmpdir(), `pulumi-langsmith-${basename(example)}-`));
     for (const f of readdirSync(source, { withFileTypes: true })) if (f.isFile()) cpSync(join(source, f.name), join(target, f.name));
     return withState(target);
 }
