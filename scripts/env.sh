@@ -1,13 +1,14 @@
 # Sourced by every script (and by you: `source scripts/env.sh`): puts Node 22, the Pulumi CLI and the
-# Node.js language host built by scripts/setup.sh, the dynamic-provider launcher, and the Python virtualenv
-# of scripts/setup-python.sh (python3, python, pip) first on PATH. Safe to source twice.
+# language hosts built by scripts/setup.sh and scripts/setup-python.sh (both linked next to the CLI), the
+# dynamic-provider launcher, and the Python virtualenv of scripts/setup-python.sh (python3, python, pip)
+# first on PATH. Safe to source twice.
 _pl_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PULUMI_LANGSMITH_CACHE="${PULUMI_LANGSMITH_CACHE:-$HOME/.cache/pulumi-langsmith}"
 PULUMI_LANGSMITH_NODE_VERSION=22.23.3
 # The CLI must match @pulumi/pulumi in package.json; see scripts/pulumi-cli/go.mod for why it is 3.259.0.
 PULUMI_LANGSMITH_PULUMI_VERSION=3.259.0
-# The Node.js language host (linked next to the CLI by setup.sh): the newest sdk/v3 that carries it
-# (scripts/language-host/go.mod says why).
+# The Node.js and Python language hosts (linked next to the CLI by setup.sh and setup-python.sh): the newest
+# sdk/v3 that carries them (scripts/language-host/go.mod says why).
 PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION=3.68.0
 # The real S3-compatible server of the bulk-export tests, built by scripts/setup-bulk-export.sh: the MinIO
 # server and its admin helper (pinned by pseudo-version in scripts/minio/go.mod, which must match).

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Set-up of the Python toolchain, cached under ~/.cache/pulumi-langsmith (run by scripts/setup.sh after the
 # Node.js language host):
-#   1. One Python virtualenv (scripts/python/requirements.txt, from PyPI): pyarrow, the independent reader of
+#   1. The Python language host `pulumi-language-python`, unless one is already next to the CLI: built from
+#      the Go module proxy through the wrapper module in scripts/language-host (sdk/v3 v3.68.0, like the
+#      Node.js host; see the comments there), with its executor script `pulumi-language-python-exec` beside
+#      it, both linked next to the CLI. The host runs programs with the first python3 on PATH (it ignores
+#      Pulumi.yaml's `virtualenv` option), hence the venv first on PATH.
+#   2. One Python virtualenv (scripts/python/requirements.txt, from PyPI): pyarrow, the independent reader of
 #      the Parquet files the emulator writes; the Pulumi Python SDK; the LangGraph Python client.
 #      scripts/env.sh puts its bin first on PATH, so python3, python and pip are the venv's.
 # Paths come from scripts/env.sh: PULUMI_LANGSMITH_PYTHON.
@@ -12,7 +17,35 @@ source scripts/env.sh
 
 log() { printf '[setup-python] %s\n' "$*" >&2; }
 
-# --- 1. The virtualenv ---
+# --- 1. Python language host ---
+# Linked next to the CLI like the Node.js host (setup.sh), where the engine looks first. A full Pulumi
+# installation on PATH ships its own, used as is.
+cli_dir="$(dirname "$(command -v pulumi)")"
+if [ -x "$cli_dir/pulumi-language-python" ]; then
+  log "pulumi-language-python at $cli_dir"
+else
+  host_dir="$PULUMI_LANGSMITH_CACHE/language-host-$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION"
+  if [ ! -x "$host_dir/bin/pulumi-language-python" ] || [ ! -x "$host_dir/bin/pulumi-language-python-exec" ]; then
+    log "building the Python language host v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION from the Go module proxy (about a minute the first time)"
+    mkdir -p "$host_dir/bin"
+    (cd scripts/language-host && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
+        -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION" \
+        -o "$host_dir/bin/pulumi-language-python.tmp" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python)
+    # The host runs every program through this script, which it looks for beside its own (symlink-resolved)
+    # binary. It ships in the module, whose files the module cache keeps read-only: copy it, then make it
+    # executable.
+    sdk_dir="$(cd scripts/language-host && GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
+    cp "$sdk_dir/python/cmd/pulumi-language-python-exec" "$host_dir/bin/pulumi-language-python-exec.tmp"
+    chmod 755 "$host_dir/bin/pulumi-language-python-exec.tmp"
+    mv "$host_dir/bin/pulumi-language-python-exec.tmp" "$host_dir/bin/pulumi-language-python-exec"
+    mv "$host_dir/bin/pulumi-language-python.tmp" "$host_dir/bin/pulumi-language-python"
+  fi
+  ln -sf "$host_dir/bin/pulumi-language-python" "$cli_dir/pulumi-language-python"
+  ln -sf "$host_dir/bin/pulumi-language-python-exec" "$cli_dir/pulumi-language-python-exec"
+  log "pulumi-language-python v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION linked next to $(command -v pulumi)"
+fi
+
+# --- 2. The virtualenv ---
 venv="$(dirname "$(dirname "$PULUMI_LANGSMITH_PYTHON")")"
 requirements=scripts/python/requirements.txt
 # The pinned names, for the check below and the log line.
