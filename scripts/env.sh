@@ -1,7 +1,7 @@
 # Sourced by every script (and by you: `source scripts/env.sh`): puts Node 22, the Pulumi CLI and the
 # language hosts built by scripts/setup.sh and scripts/setup-python.sh (both linked next to the CLI), the
-# dynamic-provider launcher, and the Python virtualenv of scripts/setup-python.sh (python3, python, pip)
-# first on PATH. Safe to source twice.
+# dynamic-provider launcher, langsmith-sdkgen, and the Python virtualenv of scripts/setup-python.sh
+# (python3, python, pip) first on PATH. Safe to source twice.
 _pl_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PULUMI_LANGSMITH_CACHE="${PULUMI_LANGSMITH_CACHE:-$HOME/.cache/pulumi-langsmith}"
 PULUMI_LANGSMITH_NODE_VERSION=22.23.3
@@ -15,6 +15,9 @@ PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION=3.68.0
 PULUMI_LANGSMITH_MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
 export PULUMI_LANGSMITH_MINIO="$PULUMI_LANGSMITH_CACHE/minio-$PULUMI_LANGSMITH_MINIO_VERSION/bin/minio"
 export PULUMI_LANGSMITH_MINIO_ADMIN="$PULUMI_LANGSMITH_CACHE/minio-$PULUMI_LANGSMITH_MINIO_VERSION/bin/minio-admin"
+# The Python SDK generator built by scripts/setup-python.sh from scripts/sdkgen (pkg/v3 at the CLI's
+# version; its bin is on PATH, below): `langsmith-sdkgen <schema.json> <out dir>`.
+export PULUMI_LANGSMITH_SDKGEN="$PULUMI_LANGSMITH_CACHE/sdkgen-$PULUMI_LANGSMITH_PULUMI_VERSION/bin/langsmith-sdkgen"
 # The Python of the one virtualenv made by scripts/setup-python.sh (scripts/python/requirements.txt: pyarrow
 # for the bulk-export tests, the Pulumi Python SDK, langgraph-sdk); its bin is first on PATH (below).
 export PULUMI_LANGSMITH_PYTHON="$PULUMI_LANGSMITH_CACHE/python-venv/bin/python"
@@ -23,8 +26,9 @@ _pl_pulumi_bin="$PULUMI_LANGSMITH_CACHE/pulumi-$PULUMI_LANGSMITH_PULUMI_VERSION/
 # `pulumi-resource-pulumi-nodejs` (the launcher the engine starts for dynamic providers) ships at the
 # package root of @pulumi/pulumi.
 _pl_launcher="$_pl_root/node_modules/@pulumi/pulumi"
+_pl_sdkgen_bin="$(dirname "$PULUMI_LANGSMITH_SDKGEN")"
 _pl_venv_bin="$(dirname "$PULUMI_LANGSMITH_PYTHON")"
-for _pl_dir in "$_pl_launcher" "$_pl_pulumi_bin" "$_pl_node_bin" "$_pl_venv_bin"; do
+for _pl_dir in "$_pl_launcher" "$_pl_sdkgen_bin" "$_pl_pulumi_bin" "$_pl_node_bin" "$_pl_venv_bin"; do
   case ":$PATH:" in *":$_pl_dir:"*) ;; *) [ -d "$_pl_dir" ] && PATH="$_pl_dir:$PATH" ;; esac
 done
 export PATH
@@ -35,4 +39,4 @@ if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt 
   export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 fi
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
-unset _pl_dir _pl_node_bin _pl_pulumi_bin _pl_launcher _pl_venv_bin
+unset _pl_dir _pl_node_bin _pl_pulumi_bin _pl_launcher _pl_sdkgen_bin _pl_venv_bin

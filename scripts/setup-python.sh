@@ -6,10 +6,13 @@
 #      Node.js host; see the comments there), with its executor script `pulumi-language-python-exec` beside
 #      it, both linked next to the CLI. The host runs programs with the first python3 on PATH (it ignores
 #      Pulumi.yaml's `virtualenv` option), hence the venv first on PATH.
-#   2. One Python virtualenv (scripts/python/requirements.txt, from PyPI): pyarrow, the independent reader of
+#   2. The SDK generator `langsmith-sdkgen` (`langsmith-sdkgen <schema.json> <out dir>`): pkg/v3 v3.259.0's
+#      Python code generator, built through the wrapper module in scripts/sdkgen (see main.go there), and
+#      rebuilt when that module's sources change.
+#   3. One Python virtualenv (scripts/python/requirements.txt, from PyPI): pyarrow, the independent reader of
 #      the Parquet files the emulator writes; the Pulumi Python SDK; the LangGraph Python client.
 #      scripts/env.sh puts its bin first on PATH, so python3, python and pip are the venv's.
-# Paths come from scripts/env.sh: PULUMI_LANGSMITH_PYTHON.
+# Paths come from scripts/env.sh: PULUMI_LANGSMITH_SDKGEN, PULUMI_LANGSMITH_PYTHON.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -45,7 +48,28 @@ else
   log "pulumi-language-python v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION linked next to $(command -v pulumi)"
 fi
 
-# --- 2. The virtualenv ---
+# --- 2. langsmith-sdkgen ---
+pinned="$(awk '$1 == "github.com/pulumi/pulumi/pkg/v3" { print $2 }' scripts/sdkgen/go.mod)"
+if [ "$pinned" != "v$PULUMI_LANGSMITH_PULUMI_VERSION" ]; then
+  log "scripts/sdkgen/go.mod pins pkg/v3 $pinned but scripts/env.sh says v$PULUMI_LANGSMITH_PULUMI_VERSION: keep them equal"
+  exit 1
+fi
+# The binary keeps, beside it, the hashes of the sources it was built from: another main.go or go.mod (or a
+# missing binary) rebuilds it.
+sources="$(cd scripts/sdkgen && sha1sum go.mod go.sum ./*.go)"
+if [ -x "$PULUMI_LANGSMITH_SDKGEN" ] && [ "$sources" = "$(cat "$PULUMI_LANGSMITH_SDKGEN.sources" 2>/dev/null)" ]; then
+  log "langsmith-sdkgen at $PULUMI_LANGSMITH_SDKGEN"
+else
+  log "building langsmith-sdkgen (pkg/v3 v$PULUMI_LANGSMITH_PULUMI_VERSION) from the Go module proxy (about two minutes the first time)"
+  mkdir -p "$(dirname "$PULUMI_LANGSMITH_SDKGEN")"
+  (cd scripts/sdkgen && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -o "$PULUMI_LANGSMITH_SDKGEN.tmp" .)
+  # The binary first: interrupted between the two, the old hashes make the next run build again.
+  mv "$PULUMI_LANGSMITH_SDKGEN.tmp" "$PULUMI_LANGSMITH_SDKGEN"
+  printf '%s\n' "$sources" > "$PULUMI_LANGSMITH_SDKGEN.sources"
+  log "langsmith-sdkgen built at $PULUMI_LANGSMITH_SDKGEN"
+fi
+
+# --- 3. The virtualenv ---
 venv="$(dirname "$(dirname "$PULUMI_LANGSMITH_PYTHON")")"
 requirements=scripts/python/requirements.txt
 # The pinned names, for the check below and the log line.

@@ -10,7 +10,8 @@
 #      module proxy through the wrapper module in scripts/language-host (sdk/v3 v3.68.0, the newest release
 #      that carries it as a package; see the comments there and the README for its limits).
 #   5. The Python toolchain (scripts/setup-python.sh): the Python language host `pulumi-language-python`
-#      (built like the Node.js one) and one virtualenv with pyarrow, the Pulumi Python SDK and langgraph-sdk.
+#      (built like the Node.js one), the SDK generator `langsmith-sdkgen` (scripts/sdkgen), and one
+#      virtualenv with pyarrow, the Pulumi Python SDK and langgraph-sdk.
 #   6. MinIO for the bulk-export tests (scripts/setup-bulk-export.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
