@@ -12,6 +12,8 @@
 #   3. One Python virtualenv (scripts/python/requirements.txt, from PyPI): pyarrow, the independent reader of
 #      the Parquet files the emulator writes; the Pulumi Python SDK; the LangGraph Python client.
 #      scripts/env.sh puts its bin first on PATH, so python3, python and pip are the venv's.
+#   4. The checkout's generated Python SDK, sdk/python, when there is one: installed into the venv (not
+#      editable) whenever its content changed since the last install.
 # Paths come from scripts/env.sh: PULUMI_LANGSMITH_SDKGEN, PULUMI_LANGSMITH_PYTHON.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -93,4 +95,32 @@ else
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
   cp "$requirements" "$venv/requirements.txt"
   log "$(installed) in $venv"
+fi
+
+# --- 4. The checkout's Python SDK ---
+# Not editable: several checkouts share the venv in the cache, so each setup run installs its own
+# checkout's copy, again whenever the files differ from what was installed last (their hash is kept in the
+# venv; a remade venv has none). Its dependencies are pinned in requirements.txt instead (--no-deps).
+# The files are those the generated .gitignore keeps, and pip gets a clean copy of them: setuptools
+# leaves build/ and *.egg-info in the directory it builds, and a stale build/lib would put modules deleted
+# from the SDK back into the installed package.
+if [ -d sdk/python ]; then
+  sdk_files() {
+    tar -C sdk/python --exclude=__pycache__ --exclude='*.pyc' --exclude=.mypy_cache --exclude=dist \
+      --exclude=build --exclude='*.egg-info' -cf - "$@" .
+  }
+  # Names and contents, in a fixed order, without tar's times and owners.
+  sdk_hash="$(sdk_files --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --mode=go-w | sha1sum | cut -d' ' -f1)"
+  if [ "$sdk_hash" = "$(cat "$venv/sdk-python.sha1" 2>/dev/null)" ]; then
+    log "sdk/python unchanged since its install into $venv"
+  else
+    log "installing sdk/python into $venv"
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' EXIT
+    sdk_files | tar -C "$tmp" -xf -
+    # pip builds it in an isolated environment with the setuptools its pyproject.toml asks for (from PyPI).
+    "$venv/bin/pip" install --no-deps --quiet --disable-pip-version-check "$tmp"
+    rm -rf "$tmp"
+    echo "$sdk_hash" > "$venv/sdk-python.sha1"
+  fi
 fi
