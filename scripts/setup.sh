@@ -9,6 +9,10 @@
 #   4. The Node.js language host `pulumi-language-nodejs`, unless one is already on PATH: built from the Go
 #      module proxy through the wrapper module in scripts/language-host (sdk/v3 v3.68.0, the newest release
 #      that carries it as a package; see the comments there and the README for its limits).
+#   5. The Python toolchain (scripts/setup-python.sh): the Python language host `pulumi-language-python`
+#      (built like the Node.js one), the SDK generator `langsmith-sdkgen` (scripts/sdkgen), and one
+#      virtualenv with pyarrow, the Pulumi Python SDK and langgraph-sdk.
+#   6. MinIO for the bulk-export tests (scripts/setup-bulk-export.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -85,4 +89,9 @@ else
   ln -sf "$host_dir/bin/pulumi-language-nodejs" "$cli_dir/pulumi-language-nodejs"
   log "pulumi-language-nodejs v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION linked next to $(command -v pulumi)"
 fi
+
+# --- 5. Python toolchain ---
+bash scripts/setup-python.sh
+
+# --- 6. MinIO ---
 bash scripts/setup-bulk-export.sh

@@ -1,9 +1,10 @@
-// A wrapper module whose only job is to build the Node.js language host (`pulumi-language-nodejs`) from
-// the Go module proxy. The separate module that newer releases ship it in
-// (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) is not served by the proxy this
-// project can reach; github.com/pulumi/pulumi/sdk/v3 still carried it as a package up to v3.68.0, the
-// version pinned here. That older host runs programs for CLI v3.259.0 and @pulumi/pulumi 3.259.0 on
-// Node 22 (see the README for its known limits).
+// A wrapper module whose only job is to build the language hosts (`pulumi-language-nodejs`, and
+// `pulumi-language-python` for scripts/setup-python.sh) from the Go module proxy. The separate modules that
+// newer releases ship them in (e.g. github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) are
+// not served by the proxy this project can reach; github.com/pulumi/pulumi/sdk/v3 still carried both as
+// packages up to v3.68.0, the version pinned here. Those older hosts run programs for CLI v3.259.0:
+// @pulumi/pulumi 3.259.0 on Node 22, and the Python SDK pulumi 3.272.0 (see the README for their known
+// limits).
 module pulumi-langsmith/language-host
 
 go 1.25.11

@@ -1,7 +1,10 @@
 //go:build tools
 
-// Package tools records the language host's main package as a dependency so that `go mod tidy` keeps
-// every module it needs in go.mod/go.sum; it is never compiled (the build tag is never set).
+// Package tools records the language hosts' main packages as dependencies so that `go mod tidy` keeps
+// every module they need in go.mod/go.sum; it is never compiled (the build tag is never set).
 package tools
 
-import _ "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs"
+import (
+	_ "github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs"
+	_ "github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python"
+)

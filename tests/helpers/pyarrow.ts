@@ -1,6 +1,6 @@
 /**
  * The independent reader of what the emulator writes: runs tests/helpers/read_parquet.py with the pyarrow
- * of the virtualenv made by scripts/setup-bulk-export.sh (`PULUMI_LANGSMITH_PYTHON`, set by scripts/env.sh)
+ * of the virtualenv made by scripts/setup-python.sh (`PULUMI_LANGSMITH_PYTHON`, set by scripts/env.sh)
  * and returns what pyarrow saw, so a test never checks our Parquet with our own code.
  */
 import { execFile } from "node:child_process";
@@ -33,7 +33,7 @@ export interface ParquetContents {
 /** The venv's Python; a clear error when the set-up script has not made it. */
 export function pythonPath(): string {
     const p = process.env.PULUMI_LANGSMITH_PYTHON;
-    if (!p) throw new Error("PULUMI_LANGSMITH_PYTHON is not set: source scripts/env.sh and run scripts/setup-bulk-export.sh");
+    if (!p) throw new Error("PULUMI_LANGSMITH_PYTHON is not set: source scripts/env.sh and run scripts/setup-python.sh");
     return p;
 }
 

@@ -1,5 +1,5 @@
 """Independent reader of the Parquet files the emulator writes (run by tests/helpers/pyarrow.ts in the
-virtualenv of scripts/setup-bulk-export.sh).
+virtualenv of scripts/setup-python.sh).
 
 Usage: read_parquet.py FILE [--rows N] [--columns a,b]. Prints one JSON object: the Arrow schema as text, the row count,
 the number of row groups, each column's Arrow type, Parquet physical/logical type and codec, and the first N rows
