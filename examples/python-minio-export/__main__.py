@@ -9,7 +9,7 @@ config = pulumi.Config()
 
 destination = langsmith.ExportDestination(
     "bucket",
-    display_name=f"traces {pulumi.get_stack()}",
+    display_name=config.get("displayName") or f"traces {pulumi.get_stack()}",
     config=langsmith.ExportDestinationConfigArgs(
         bucket_name=config.require("bucket"),
         prefix=config.get("prefix") or "langsmith",

@@ -3,8 +3,9 @@
  * (its package.json, the packed package) and type-checked with its own tsconfig; aws-s3-export's unit
  * tests run with `npm test` as its README comment says; the README's program runs as written with the
  * real CLI against the emulator; and every TypeScript snippet in the README and docs/ type-checks against
- * the installed package, so an argument renamed in the code cannot stay in the docs. Each kind of check
- * has a control that must fail.
+ * the installed package, so an argument renamed in the code cannot stay in the docs. The Python examples
+ * and every Python snippet type-check with pyright against the generated SDK (sdk/python, installed in the
+ * venv by scripts/setup.sh). Each kind of check has a control that must fail.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -16,7 +17,10 @@ import { startEmulator, type Emulator } from "../../emulator/server";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
 
 const ROOT = resolve(__dirname, "../..");
-const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((d) => existsSync(join(ROOT, "examples", d, "Pulumi.yaml")));
+const isProgram = (d: string, file: string) => existsSync(join(ROOT, "examples", d, "Pulumi.yaml")) && existsSync(join(ROOT, "examples", d, file));
+/** The TypeScript examples (a package.json) and the Python ones (a __main__.py). */
+const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((d) => isProgram(d, "package.json"));
+const PY_EXAMPLES = readdirSync(join(ROOT, "examples")).filter((d) => isProgram(d, "__main__.py"));
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 
 /** Runs a command in a directory without blocking the event loop (the emulator answers meanwhile). */
@@ -31,6 +35,26 @@ const typeCheck = (dir: string, ...args: string[]) => run("npx", ["--no-install"
 function tsBlocks(file: string): string[] {
     return [...readFileSync(file, "utf8").matchAll(/^```ts\n([\s\S]*?)^```/gm)].map((m) => m[1]);
 }
+
+/** The ```python blocks of a Markdown file, in order. */
+function pyBlocks(file: string): string[] {
+    return [...readFileSync(file, "utf8").matchAll(/^```python\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+}
+
+/** What the docs' Python snippets use without defining it: defined here (typed) unless the snippet does. */
+const PY_PRELUDE: Record<string, string> = {
+    config: "config = pulumi.Config()",
+    agent: "agent = cast(langsmith.Deployment, None)",
+    bucket: "bucket = cast(langsmith.ExportDestination, None)",
+};
+function pySnippetFile(blocks: string[]): string {
+    const code = blocks.join("\n");
+    const imports = ["from typing import cast", "import pulumi", "import pulumi_langsmith as langsmith"].filter((i) => !code.includes(i));
+    const defined = Object.entries(PY_PRELUDE).filter(([name]) => new RegExp(`\\b${name}\\b`).test(code) && !new RegExp(`^${name} =`, "m").test(code));
+    return [...imports, ...defined.map(([, d]) => d), code].join("\n");
+}
+/** pyright over files, from the checkout (it finds pulumi and pulumi_langsmith through the venv's python3 first on PATH). */
+const pyright = (...files: string[]) => run("npx", ["--no-install", "pyright", ...files], ROOT);
 
 /**
  * What the docs' snippets use without declaring it (each is a fragment of a program): declared here
@@ -137,6 +161,29 @@ describe("e2e: examples, the README's program and the docs' snippets, as users g
         } finally {
             await em.close();
         }
+    });
+
+    it("Python: every example and every snippet of the README and docs type-checks with pyright against the generated SDK", async () => {
+        const dir = mkdtempSync(join(ROOT, "tmp", "python-snippets-"));
+        const files = PY_EXAMPLES.map((e) => join(ROOT, "examples", e, "__main__.py"));
+        for (const source of ["README.md", ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`)]) {
+            const blocks = pyBlocks(join(ROOT, source));
+            if (blocks.length === 0) continue;
+            const file = join(dir, `${source.replace(/[/.]/g, "_")}.py`);
+            writeFileSync(file, pySnippetFile(blocks));
+            files.push(file);
+        }
+        assert.ok(files.length >= PY_EXAMPLES.length + 5, files.join(", "));
+        const r = await pyright(...files);
+        assert.equal(r.code, 0, r.output);
+    });
+
+    it("Python: a snippet with a misspelt argument is refused by pyright (the check can fail)", async () => {
+        const file = join(mkdtempSync(join(ROOT, "tmp", "python-control-")), "bad.py");
+        writeFileSync(file, pySnippetFile(['langsmith.AgentServerCheck("c", url="http://x", assistant_idd="agent")']));
+        const r = await pyright(file);
+        assert.notEqual(r.code, 0);
+        assert.match(r.output, /assistant_idd/);
     });
 
     it("README and docs: every TypeScript snippet type-checks against the installed package", async () => {

@@ -190,5 +190,56 @@ describe("e2e: Python programs through the native plugin", function () {
             await s.cli("destroy", "--yes");
             assert.equal(em.bulkExport.model.exports.get(out2.exportId)!.status, "Cancelled");
         });
+
+        it("pulumi import of a destination and a scheduled export made outside Pulumi: the first up only sends the credentials the service never returns, then no change", async () => {
+            const workspace = randomUUID();
+            const prefix = `py-import-${randomUUID().slice(0, 8)}`;
+            const startTime = new Date(start).toISOString();
+            // Made through the service's API, as the UI or a script would.
+            const call = async (path: string, body: unknown) => {
+                const r = await fetch(`${em.url}${path}`, { method: "POST", headers: { "X-API-Key": API_KEY, "X-Tenant-Id": workspace, "content-type": "application/json" }, body: JSON.stringify(body) });
+                const text = await r.text();
+                assert.ok(r.ok, `${path}: ${r.status} ${text}`);
+                return JSON.parse(text) as { id: string };
+            };
+            const destination = await call("/api/v1/bulk-exports/destinations", {
+                destination_type: "s3",
+                display_name: "traces outside",
+                config: { bucket_name: "exports", prefix, endpoint_url: minio.endpoint, config_kwargs_s3: { addressing_style: "path" } },
+                credentials: { access_key_id: minio.users.writeDelete.accessKeyId, secret_access_key: minio.users.writeDelete.secretAccessKey },
+            });
+            const schedule = await call("/api/v1/bulk-exports", { bulk_export_destination_id: destination.id, session_id: tracing.session_id, start_time: startTime, interval_hours: 6 });
+            const s = await newStack(
+                project,
+                "py-import-export",
+                {
+                    "langsmith:selfHostedUrl": em.url,
+                    "langsmith:workspaceId": workspace,
+                    "python-minio-export:displayName": "traces outside",
+                    "python-minio-export:endpointUrl": minio.endpoint,
+                    "python-minio-export:bucket": "exports",
+                    "python-minio-export:prefix": prefix,
+                    "python-minio-export:accessKeyId": minio.users.writeDelete.accessKeyId,
+                    "python-minio-export:sessionId": tracing.session_id,
+                    "python-minio-export:startTime": startTime,
+                    "python-minio-export:intervalHours": "6",
+                },
+                { "python-minio-export:secretAccessKey": minio.users.writeDelete.secretAccessKey },
+            );
+            await s.cli("import", "langsmith:index:ExportDestination", "bucket", destination.id, "--yes", "--generate-code=false", "--protect=false");
+            await s.cli("import", "langsmith:index:ScheduledExport", "hourly", schedule.id, "--yes", "--generate-code=false", "--protect=false");
+            const pv = await s.cli("preview", "--diff");
+            assert.match(pv.stdout, /~ 1 to update/, `only the destination's credentials change:\n${pv.stdout}`);
+            assert.match(pv.stdout, /credentials/);
+            assert.doesNotMatch(pv.stdout, /replace|to create|to delete/);
+            await s.cli("up", "--yes", "--skip-preview");
+            await s.cli("preview", "--refresh", "--expect-no-changes");
+            const out = await project.outputs(s.stack);
+            assert.equal(out.destinationId, destination.id);
+            assert.equal(out.exportId, schedule.id, "the imported export carries on: not cancelled and re-created");
+            assert.equal(em.bulkExport.model.destinations.size >= 1 && [...em.bulkExport.model.exports.values()].filter((e) => e.tenant_id === workspace && !e.source_bulk_export_id).length, 1, "import made no export");
+            await s.cli("destroy", "--yes");
+            assert.equal(em.bulkExport.model.exports.get(schedule.id)!.status, "Cancelled");
+        });
     });
 });

@@ -21,8 +21,9 @@ export const DESTINATION_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readon
         ...(["bucketName", "prefix", "region", "endpointUrl", "includeBucketInPrefix", "addressingStyle"] as const).map(
             (k): DiffRow => [`config.${k}`, (i) => field(i.config, k) ?? (k === "includeBucketInPrefix" ? false : undefined)],
         ),
-        // Between keys and environment credentials: the PATCH only replaces keys with keys.
-        ["credentials", (i) => (i.credentials ? "keys" : "environment")],
+        // Between keys and environment credentials: the PATCH only replaces keys with keys. A state without
+        // credentials but with keys on the service (`pulumi import`: the service never returns them) holds keys.
+        ["credentials", (i) => (i.credentials || i.credentialsKeys?.length ? "keys" : "environment")],
     ],
     updateOn: [["credentials", (i) => i.credentials]],
 };

@@ -136,9 +136,10 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
         },
         async read(id, props) {
             const be = client();
-            const recorded = (props ?? {}) as unknown as ScheduledExportOutputs;
-            const e = await be.tryGetExport(recorded.exportId ?? id);
+            const e = await be.tryGetExport((props as Partial<ScheduledExportOutputs> | undefined)?.exportId ?? id);
             if (!e) return {};
+            // `pulumi import` records nothing: the schedule starts where the service says it does.
+            const recorded = (props?.startTime === undefined ? { ...props, startTime: e.start_time, effectiveStartTime: e.start_time } : props) as unknown as ScheduledExportOutputs;
             const inputs = { ...recorded, ...exportInputsFromService(e, recorded), intervalHours: e.interval_hours ?? recorded.intervalHours } as ScheduledExportInputs;
             const program = pickInputs(inputs);
             return { id, props: await outputs(be, program, e, historyOf(recorded)), inputs: { ...program } };

@@ -64,16 +64,21 @@ export function exportRequest(i: ExportInputs, extra: { endTime?: string; interv
     }) as ExportCreateRequest;
 }
 
+/** A timestamp as the instant it names (ISO 8601, milliseconds, UTC); anything else as it is. */
+const instant = (v: unknown) => (typeof v === "string" && known(v) && Number.isFinite(Date.parse(v)) ? new Date(v).toISOString() : v);
+
 /**
  * The diff rows of an export's arguments, compared as the service means them, so that a service answering
  * the same export in another form is no change (refresh would otherwise cancel and re-create it):
- * `exportFields` as a set, `filter` by its parsed form (whitespace, quotes), `formatVersion` with its default.
+ * `exportFields` as a set, `filter` by its parsed form (whitespace, quotes), `formatVersion` with its default,
+ * timestamps as the instant they name (`...T17:00:00Z` is `...T17:00:00.000Z`).
  */
 export function exportRows(keys: readonly (keyof ExportInputs)[]): DiffRow[] {
     const as: Partial<Record<keyof ExportInputs, (v: any) => unknown>> = {
         exportFields: (v) => (Array.isArray(v) ? [...v].sort() : v),
         filter: (v) => (typeof v === "string" && known(v) ? canonicalFilter(v) : v),
         formatVersion: (v) => v ?? "v1",
+        startTime: instant,
     };
     return keys.map((k): DiffRow => [k, (i) => (as[k] ?? ((v) => v))(i[k])]);
 }
