@@ -452,7 +452,7 @@ describe("Deployment provider (pure)", () => {
 
         it("diff: no change when the checked inputs are equal", () => {
             const d = diff(stateOf(base()), checked(base()));
-            assert.deepEqual(d, { changes: false, replaces: [], deleteBeforeReplace: false });
+            assert.deepEqual(d, { changes: false, replaces: [], updates: [], deleteBeforeReplace: false });
         });
 
         it("diff: no change for external_docker when equal", () => {
@@ -673,7 +673,7 @@ describe("Deployment provider (pure)", () => {
 
             it("diff: a version-0 state with equal inputs is no change", () => {
                 const d = diff(checked(base()), checked(base()));
-                assert.deepEqual(d, { changes: false, replaces: [], deleteBeforeReplace: false });
+                assert.deepEqual(d, { changes: false, replaces: [], updates: [], deleteBeforeReplace: false });
             });
 
             it("diff: a version-0 state still replaces and updates as usual", () => {
