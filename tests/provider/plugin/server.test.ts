@@ -1,0 +1,97 @@
+/**
+ * The native plugin's gRPC service, called as the engine calls it (real request messages, no network): a
+ * diff names each changed property and which replace (Pulumi's detailed diff), a Read without properties
+ * (`pulumi import`) answers the resource and its inputs, and a create that fails after the resource exists
+ * answers the init-failed details that make Pulumi record it.
+ */
+import assert from "node:assert/strict";
+import type * as pulumi from "@pulumi/pulumi";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { ResourceInitError } from "../../../provider/impl/common/initError";
+import { deploymentProvider } from "../../../provider/impl/deployment";
+import { resourceProviderService } from "../../../provider/plugin/server";
+
+const URN = "urn:pulumi:dev::p::langsmith:index:Deployment::agent";
+
+/** Calls one method of the service the way grpc-js does, and answers its (error, response). */
+function call(service: Record<string, any>, method: string, request: unknown): Promise<{ err: any; resp: any }> {
+    return new Promise((done) => service[method]({ request }, (err: unknown, resp: unknown) => done({ err, resp })));
+}
+
+const state = {
+    name: "agent",
+    source: "github",
+    sourceConfig: { integrationId: "6f1c2b9e-4c1a-4f7e-9d57-3d0c7a1b2e44", repoUrl: "https://github.com/acme/a", deploymentType: "dev", buildOnPush: false },
+    sourceRevisionConfig: { repoRef: "main", graphConfigPath: "langgraph.json" },
+    secrets: [],
+    schemaVersion: 1,
+    revisionStatus: "DEPLOYED",
+};
+
+describe("plugin gRPC service", () => {
+    const service = resourceProviderService({ providers: { "langsmith:index:Deployment": deploymentProvider }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+
+    it("Diff: the changed properties as a detailed diff, replaced ones as *_REPLACE, with delete-before-replace for a kept name", async () => {
+        const req = new proto.DiffRequest();
+        req.setUrn(URN);
+        req.setId("d1");
+        req.setOlds(Struct.fromJavaScript(state as any));
+        const news = { ...state, sourceConfig: { ...state.sourceConfig, repoUrl: "https://github.com/acme/b" }, sourceRevisionConfig: { ...state.sourceRevisionConfig, repoRef: "release-2" } };
+        req.setNews(Struct.fromJavaScript(news as any));
+        const { err, resp } = await call(service, "diff", req);
+        assert.equal(err, null);
+        assert.equal(resp.getChanges(), proto.DiffResponse.DiffChanges.DIFF_SOME);
+        assert.deepEqual(resp.getReplacesList(), ["sourceConfig.repoUrl"]);
+        assert.equal(resp.getDeletebeforereplace(), true);
+        assert.equal(resp.getHasdetaileddiff(), true);
+        const kinds = Object.fromEntries(resp.getDetaileddiffMap().getEntryList().map(([k]: [string]) => [k, resp.getDetaileddiffMap().get(k).getKind()]));
+        assert.deepEqual(kinds, { "sourceConfig.repoUrl": proto.PropertyDiff.Kind.UPDATE_REPLACE, "sourceRevisionConfig.repoRef": proto.PropertyDiff.Kind.UPDATE });
+    });
+
+    it("Read without properties (pulumi import) answers the id, the properties and the inputs", async () => {
+        const read = {
+            async create(): Promise<pulumi.dynamic.CreateResult> {
+                throw new Error("not called");
+            },
+            async read(id: string, props: unknown): Promise<pulumi.dynamic.ReadResult> {
+                assert.deepEqual(props, {});
+                return { id, props: { name: "agent", latestRevisionId: "r1" }, inputs: { name: "agent" } };
+            },
+        };
+        const s = resourceProviderService({ providers: { "langsmith:index:Deployment": read }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const req = new proto.ReadRequest();
+        req.setUrn(URN);
+        req.setId("d1");
+        const { err, resp } = await call(s, "read", req);
+        assert.equal(err, null);
+        assert.equal(resp.getId(), "d1");
+        assert.deepEqual(resp.getProperties().toJavaScript(), { name: "agent", latestRevisionId: "r1" });
+        assert.deepEqual(resp.getInputs().toJavaScript(), { name: "agent" });
+    });
+
+    it("Create failing after the resource exists answers ErrorResourceInitFailed (id and properties), so Pulumi records it", async () => {
+        const failing: pulumi.dynamic.ResourceProvider = {
+            async create() {
+                throw new ResourceInitError("revision r1 FAILED", "d1", { name: "agent", __provider: undefined });
+            },
+        };
+        const s = resourceProviderService({ providers: { "langsmith:index:Deployment": failing }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const req = new proto.CreateRequest();
+        req.setUrn(URN);
+        req.setProperties(Struct.fromJavaScript({ name: "agent" }));
+        const { err } = await call(s, "create", req);
+        assert.equal(err.message, "revision r1 FAILED");
+        const details = err.metadata.get("grpc-status-details-bin");
+        assert.equal(details.length, 1, "init-failed details attached");
+        assert.ok(Buffer.from(details[0]).includes(Buffer.from("pulumirpc.ErrorResourceInitFailed")));
+        assert.ok(Buffer.from(details[0]).includes(Buffer.from("d1")));
+    });
+
+    it("an unknown resource type is an error naming it", async () => {
+        const req = new proto.CheckRequest();
+        req.setUrn("urn:pulumi:dev::p::langsmith:index:Nope::x");
+        const { err } = await call(service, "check", req);
+        assert.match(err.message, /no resource type langsmith:index:Nope/);
+    });
+});
