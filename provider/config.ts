@@ -56,9 +56,12 @@ export function tracingInstallation(cfg: Pick<ServiceConfig, "controlPlaneUrl" |
     return undefined;
 }
 
-/** Thrown when the configuration is missing or contradictory; the message says how to fix it. */
+/** Thrown when the configuration is missing or contradictory; the message says how to fix it, `key` which key it is about. */
 export class ConfigError extends Error {
-    constructor(message: string) {
+    constructor(
+        message: string,
+        readonly key?: ConfigKey,
+    ) {
         super(message);
         this.name = "ConfigError";
     }
@@ -73,17 +76,21 @@ const KEYS = {
     endpoint: ["langsmith:endpoint", "LANGSMITH_ENDPOINT"],
 } as const;
 
+/** A configuration key without its `langsmith:` prefix (`apiKey`). */
+export type ConfigKey = keyof typeof KEYS;
+
 /** Resolves the service configuration; throws ConfigError with the fix when it cannot. */
 export function resolveServiceConfig(stack: ConfigSource | undefined, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
-    const fromStack = (k: keyof typeof KEYS) => nonEmpty(stack?.get(KEYS[k][0]));
-    const fromEnv = (k: keyof typeof KEYS) => nonEmpty(env[KEYS[k][1]]);
-    const either = (k: keyof typeof KEYS) => fromStack(k) ?? fromEnv(k);
+    const fromStack = (k: ConfigKey) => nonEmpty(stack?.get(KEYS[k][0]));
+    const fromEnv = (k: ConfigKey) => nonEmpty(env[KEYS[k][1]]);
+    const either = (k: ConfigKey) => fromStack(k) ?? fromEnv(k);
 
     const apiKey = either("apiKey");
     if (!apiKey) {
         throw new ConfigError(
             "No LangSmith API key: set it with `pulumi config set --secret langsmith:apiKey <key>` " +
                 "or in the environment variable LANGSMITH_API_KEY.",
+            "apiKey",
         );
     }
     const where = locate(fromStack, "stack config") ?? locate(fromEnv, "environment") ?? { controlPlaneUrl: REGION_URLS.us, endpoint: REGION_ENDPOINTS.us };
@@ -97,13 +104,13 @@ export function resolveServiceConfig(stack: ConfigSource | undefined, env: NodeJ
 }
 
 /** Where the control plane is, and where the tracing API is unless `endpoint` says otherwise. */
-function locate(get: (k: keyof typeof KEYS) => string | undefined, where: string): { controlPlaneUrl: string; endpoint: string } | undefined {
+function locate(get: (k: ConfigKey) => string | undefined, where: string): { controlPlaneUrl: string; endpoint: string } | undefined {
     const url = get("controlPlaneUrl");
     const host = get("selfHostedUrl");
     const region = get("region");
     const set = [url && "controlPlaneUrl", host && "selfHostedUrl", region && "region"].filter(Boolean);
     if (set.length > 1) {
-        throw new ConfigError(`Set only one of ${set.join(", ")} in the ${where}: they all say where the control plane is.`);
+        throw new ConfigError(`Set only one of ${set.join(", ")} in the ${where}: they all say where the control plane is.`, set[0] as ConfigKey);
     }
     // A bare control-plane URL (an emulator, a proxy) says nothing of the tracing API: the US cloud's
     // unless `endpoint` is set.
@@ -114,15 +121,15 @@ function locate(get: (k: keyof typeof KEYS) => string | undefined, where: string
     }
     if (region) {
         const r = region.toLowerCase();
-        if (!REGION_URLS[r]) throw new ConfigError(`Unknown region ${JSON.stringify(region)}: use one of ${Object.keys(REGION_URLS).join(", ")}.`);
+        if (!REGION_URLS[r]) throw new ConfigError(`Unknown region ${JSON.stringify(region)}: use one of ${Object.keys(REGION_URLS).join(", ")}.`, "region");
         return { controlPlaneUrl: REGION_URLS[r], endpoint: REGION_ENDPOINTS[r] };
     }
     return undefined;
 }
 
-function checkUrl(value: string, name: string): string {
-    if (!URL.canParse(value)) throw new ConfigError(`${name} ${JSON.stringify(value)} is not a URL (expected e.g. https://langsmith.example.com).`);
-    if (!httpUrl(value)) throw new ConfigError(`${name} must be an http(s) URL.`);
+function checkUrl(value: string, name: ConfigKey): string {
+    if (!URL.canParse(value)) throw new ConfigError(`${name} ${JSON.stringify(value)} is not a URL (expected e.g. https://langsmith.example.com).`, name);
+    if (!httpUrl(value)) throw new ConfigError(`${name} must be an http(s) URL.`, name);
     return value.replace(/\/+$/, "");
 }
 

@@ -4,20 +4,11 @@
  * read from stack config, with the same environment fallbacks (provider/config.ts). Pure functions: the
  * gRPC server (server.ts) calls them.
  */
+import { unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
 import { ConfigError, resolveServiceConfig, type ConfigSource } from "../config";
 
-/** Pulumi's marker of a secret value inside a Struct (`@pulumi/pulumi/runtime/rpc` specialSigKey/specialSecretSig). */
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-
-/** The configuration keys of the schema, as the program names them (`apiKey`) without the `langsmith:` prefix. */
-export const CONFIG_KEYS = ["apiKey", "workspaceId", "controlPlaneUrl", "selfHostedUrl", "region", "endpoint"] as const;
-
-/** A value with Pulumi's secret wrapper removed. */
-export function unwrapSecret(v: unknown): unknown {
-    const o = v as Record<string, unknown> | null;
-    return o && typeof o === "object" && o[SIG_KEY] === SECRET_SIG ? o.value : v;
-}
+/** A value with Pulumi's secret marker (`{<sig>: <secret sig>, value}`) removed. */
+export const unwrapSecret = (v: unknown): unknown => unwrapRpcSecret(v);
 
 /**
  * The provider's inputs as a config source: `args` keys (`apiKey`) and legacy `variables` keys
@@ -49,8 +40,7 @@ export function checkConfig(news: Record<string, unknown>): ConfigFailure[] {
         return [];
     } catch (e) {
         if (!(e instanceof ConfigError)) throw e;
-        const property = CONFIG_KEYS.find((k) => e.message.includes(k === "apiKey" ? "API key" : k)) ?? "";
-        return [{ property, reason: e.message }];
+        return [{ property: e.key ?? "", reason: e.message }];
     }
 }
 
