@@ -60,8 +60,8 @@ function typeOf(req: { getUrn(): string; getType?(): string }): string {
     return qualified.split("$").pop()!;
 }
 
-/** The error answered for a failed Create or Update: with the init-failed details that make Pulumi record the resource. */
-function operationError(e: unknown): grpcTypes.ServiceError {
+/** A gRPC error with `e`'s message (the CLI shows it); for a ResourceInitError, the init-failed details that make Pulumi record the resource. */
+function serviceError(e: unknown): grpcTypes.ServiceError {
     const message = e instanceof Error ? e.message : String(e);
     const metadata = new grpc.Metadata();
     if (e instanceof ResourceInitError) {
@@ -80,28 +80,26 @@ function operationError(e: unknown): grpcTypes.ServiceError {
     return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
 }
 
-/** A plain error (check, diff, read, delete): the CLI shows its message. */
-const plainError = (e: unknown): grpcTypes.ServiceError =>
-    Object.assign(new Error(e instanceof Error ? e.message : String(e)), { code: grpc.status.UNKNOWN, details: e instanceof Error ? e.message : String(e), metadata: new grpc.Metadata() });
-
-/** Runs `fn` and answers its result, or the error `asError` makes of what it threw. */
-function answer(callback: Callback, fn: () => Promise<unknown>, asError: (e: unknown) => grpcTypes.ServiceError = plainError): void {
+/** Runs `fn` and answers its result, or the error it threw. */
+function answer(callback: Callback, fn: () => Promise<unknown>): void {
     fn().then(
         (r) => callback(null, r),
-        (e) => callback(asError(e), null),
+        (e) => callback(serviceError(e), null),
     );
 }
 
 /** Pulumi's detailed diff from a table diff: replaced properties as *_REPLACE, the others as updates. */
 function detailedDiff(resp: provproto.DiffResponse, olds: Props, news: Props, r: TableDiffResult): void {
-    const kinds = proto.PropertyDiff.Kind;
-    const entries: [string, boolean][] = [...(r.replaces ?? []).map((p): [string, boolean] => [p, true]), ...(r.updates ?? []).map((p): [string, boolean] => [p, false])];
+    const K = proto.PropertyDiff.Kind;
+    // [in place, replacing] for a property added, removed or changed.
+    const KINDS = { add: [K.ADD, K.ADD_REPLACE], delete: [K.DELETE, K.DELETE_REPLACE], update: [K.UPDATE, K.UPDATE_REPLACE] };
+    const entries: [string, 0 | 1][] = [...(r.replaces ?? []).map((p): [string, 1] => [p, 1]), ...(r.updates ?? []).map((p): [string, 0] => [p, 0])];
     if (!entries.length) return;
     const at = (o: Props, path: string) => path.split(".").reduce<unknown>((v, k) => (v as Props | undefined)?.[k], o);
-    for (const [path, replace] of entries) {
+    for (const [path, replacing] of entries) {
         const was = at(olds, path) !== undefined;
         const is = at(news, path) !== undefined;
-        const kind = !was && is ? (replace ? kinds.ADD_REPLACE : kinds.ADD) : was && !is ? (replace ? kinds.DELETE_REPLACE : kinds.DELETE) : replace ? kinds.UPDATE_REPLACE : kinds.UPDATE;
+        const kind = KINDS[!was && is ? "add" : was && !is ? "delete" : "update"][replacing];
         const d = new proto.PropertyDiff();
         d.setKind(kind);
         d.setInputdiff(true);
@@ -191,16 +189,13 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
             });
         },
         create(call: Call<provproto.CreateRequest>, callback: Callback) {
-            answer(
-                callback,
-                async () => {
+            answer(callback, async () => {
                     const r = await providerOf(call.request).create!(js(call.request.getProperties()));
                     const resp = new proto.CreateResponse();
                     resp.setId(r.id);
                     resp.setProperties(struct(r.outs) as never);
                     return resp;
                 },
-                operationError,
             );
         },
         read(call: Call<provproto.ReadRequest>, callback: Callback) {
@@ -218,16 +213,13 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
             });
         },
         update(call: Call<provproto.UpdateRequest>, callback: Callback) {
-            answer(
-                callback,
-                async () => {
+            answer(callback, async () => {
                     const req = call.request;
                     const r = await providerOf(req).update!(req.getId(), js(req.getOlds()), js(req.getNews()));
                     const resp = new proto.UpdateResponse();
                     resp.setProperties(struct(r.outs) as never);
                     return resp;
                 },
-                operationError,
             );
         },
         delete(call: Call<provproto.DeleteRequest>, callback: Callback) {
