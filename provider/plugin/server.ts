@@ -93,7 +93,11 @@ function detailedDiff(resp: provproto.DiffResponse, olds: Props, news: Props, r:
     const K = proto.PropertyDiff.Kind;
     // [in place, replacing] for a property added, removed or changed.
     const KINDS = { add: [K.ADD, K.ADD_REPLACE], delete: [K.DELETE, K.DELETE_REPLACE], update: [K.UPDATE, K.UPDATE_REPLACE] };
-    const entries: [string, 0 | 1][] = [...(r.replaces ?? []).map((p): [string, 1] => [p, 1]), ...(r.updates ?? []).map((p): [string, 0] => [p, 0])];
+    // A property both replacing and changing in place (a destination's credentials between keys and the
+    // environment's) replaces.
+    const replaces = new Set(r.replaces ?? []);
+    const entries: [string, 0 | 1][] = [...replaces].map((p): [string, 1] => [p, 1]);
+    for (const p of r.updates ?? []) if (!replaces.has(p)) entries.push([p, 0]);
     if (!entries.length) return;
     const at = (o: Props, path: string) => path.split(".").reduce<unknown>((v, k) => (v as Props | undefined)?.[k], o);
     for (const [path, replacing] of entries) {

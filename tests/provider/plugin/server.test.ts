@@ -9,6 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { ResourceInitError } from "../../../provider/impl/common/initError";
+import { exportDestinationProvider } from "../../../provider/impl/bulkExport";
 import { deploymentProvider } from "../../../provider/impl/deployment";
 import { resourceProviderService } from "../../../provider/plugin/server";
 
@@ -47,6 +48,19 @@ describe("plugin gRPC service", () => {
         assert.equal(resp.getHasdetaileddiff(), true);
         const kinds = Object.fromEntries(resp.getDetaileddiffMap().getEntryList().map(([k]: [string]) => [k, resp.getDetaileddiffMap().get(k).getKind()]));
         assert.deepEqual(kinds, { "sourceConfig.repoUrl": proto.PropertyDiff.Kind.UPDATE_REPLACE, "sourceRevisionConfig.repoRef": proto.PropertyDiff.Kind.UPDATE });
+    });
+
+    it("Diff: a property that replaces and also changes in place (credentials from the environment's to keys) is shown as replacing", async () => {
+        const s = resourceProviderService({ providers: { "langsmith:index:ExportDestination": exportDestinationProvider }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const olds = { displayName: "traces", config: { bucketName: "b" }, credentialsKeys: [], schemaVersion: 1 };
+        const req = new proto.DiffRequest();
+        req.setUrn("urn:pulumi:dev::p::langsmith:index:ExportDestination::bucket");
+        req.setId("x1");
+        req.setOlds(Struct.fromJavaScript(olds as any));
+        req.setNews(Struct.fromJavaScript({ displayName: "traces", config: { bucketName: "b" }, credentials: { accessKeyId: "a", secretAccessKey: "s" } }));
+        const { resp } = await call(s, "diff", req);
+        assert.deepEqual(resp.getReplacesList(), ["credentials"]);
+        assert.equal(resp.getDetaileddiffMap().get("credentials").getKind(), proto.PropertyDiff.Kind.ADD_REPLACE);
     });
 
     it("Read without properties (pulumi import) answers the id, the properties and the inputs", async () => {
