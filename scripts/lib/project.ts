@@ -125,6 +125,11 @@ export class PulumiProject {
         rmSync(this.dir, { recursive: true, force: true });
     }
 
+    /** What is stored of the stack, as text: `stack export` and every file of the file backend (for leak checks). */
+    async storedText(stack: string): Promise<string> {
+        return JSON.stringify(await this.exportStack(stack)) + this.stateFiles().map((f) => f.text).join("\n");
+    }
+
     /** Every file of the file backend (current state, backups, history), as text. */
     stateFiles(): Array<{ path: string; text: string }> {
         const out: Array<{ path: string; text: string }> = [];
@@ -166,13 +171,7 @@ export function packPackage(): string {
  */
 export function createProject(example = "quickstart", dir?: string): PulumiProject {
     const tgz = packPackage();
-    // An absolute path is a program elsewhere (the benchmarks' own programs).
-    const source = isAbsolute(example) ? example : join(ROOT, "examples", example);
-    const target = dir ?? mkdtempSync(join(tmpdir(), `pulumi-langsmith-${basename(example)}-`));
-    mkdirSync(target, { recursive: true });
-    for (const f of readdirSync(source, { withFileTypes: true })) {
-        if (f.isFile() && f.name !== "package.json" && f.name !== "package-lock.json") cpSync(join(source, f.name), join(target, f.name));
-    }
+    const { source, target } = copyProgram(example, dir, ["package.json", "package-lock.json"]);
     const pkg = JSON.parse(readFileSync(join(source, "package.json"), "utf8"));
     pkg.dependencies["pulumi-langsmith"] = `file:${tgz}`;
     writeFileSync(join(target, "package.json"), JSON.stringify(pkg, null, 2));
@@ -182,10 +181,21 @@ export function createProject(example = "quickstart", dir?: string): PulumiProje
 
 /** A temporary copy of the Python program `examples/<example>` (or at an absolute path), ready for `pulumi stack init`. */
 export function createPythonProject(example: string): PulumiProject {
+    return withState(copyProgram(example).target);
+}
+
+/**
+ * Copies the files at the top level of `examples/<example>` (an absolute path: a program elsewhere, such as
+ * the benchmarks' own) into `dir` (default a new temporary directory), but those named in `skip`.
+ */
+function copyProgram(example: string, dir?: string, skip: string[] = []): { source: string; target: string } {
     const source = isAbsolute(example) ? example : join(ROOT, "examples", example);
-    const target = mkdtempSync(join(tmpdir(), `pulumi-langsmith-${basename(example)}-`));
-    for (const f of readdirSync(source, { withFileTypes: true })) if (f.isFile()) cpSync(join(source, f.name), join(target, f.name));
-    return withState(target);
+    const target = dir ?? mkdtempSync(join(tmpdir(), `pulumi-langsmith-${basename(example)}-`));
+    mkdirSync(target, { recursive: true });
+    for (const f of readdirSync(source, { withFileTypes: true })) {
+        if (f.isFile() && !skip.includes(f.name)) cpSync(join(source, f.name), join(target, f.name));
+    }
+    return { source, target };
 }
 
 /** The project in `dir` with its file backend beside it. */

@@ -109,7 +109,7 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         assert.ok(em.admin.requests.some((r) => r.method === "PATCH" && r.path === `/api/v1/bulk-exports/destinations/${out1.destinationId}`));
 
         // The stored state: no API key, storage secret or access key id in plain text.
-        const stateText = JSON.stringify(await project.exportStack(s.stack)) + project.stateFiles().map((f) => f.text).join("\n");
+        const stateText = await project.storedText(s.stack);
         for (const secret of [API_KEY, minio.users.writeDelete.secretAccessKey, minio.users.writeOnly.secretAccessKey]) {
             assert.ok(!stateText.includes(secret), "a secret is in the state in plain text");
         }

@@ -79,7 +79,7 @@ describe("e2e: Python programs through the native plugin", function () {
             assert.equal(revisions[0].source_revision_config.repo_ref, "release-2");
             assert.deepEqual(d.secrets.map((x) => x.name), ["OPENAI_API_KEY"]);
 
-            const stored = JSON.stringify(await project.exportStack(s.stack)) + project.stateFiles().map((f) => f.text).join("\n");
+            const stored = await project.storedText(s.stack);
             assert.ok(!stored.includes(API_KEY), "the API key is in the state in plain text");
             assert.ok(!stored.includes(OPENAI_KEY), "a deployment secret is in the state in plain text");
             const printed = project.transcript.join("\n");
@@ -185,7 +185,7 @@ describe("e2e: Python programs through the native plugin", function () {
             assert.equal(written.length, 5);
             assertEachWindowOnce(em, written, start, [out1.exportId, out2.exportId]);
 
-            const stored = JSON.stringify(await project.exportStack(s.stack)) + project.stateFiles().map((f) => f.text).join("\n");
+            const stored = await project.storedText(s.stack);
             assert.ok(!stored.includes(minio.users.writeDelete.secretAccessKey) && !stored.includes(API_KEY), "a secret is in the state in plain text");
             await s.cli("destroy", "--yes");
             assert.equal(em.bulkExport.model.exports.get(out2.exportId)!.status, "Cancelled");

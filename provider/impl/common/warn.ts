@@ -17,8 +17,8 @@ export function setEngineAddress(address: string): void {
 
 /** Where the engine listens: the plugin's, or the dynamic-provider host's argument (`node .../dynamic-provider <engine>`). */
 function engineAddress(): string | undefined {
-    const [, script, address] = process.argv;
     if (pluginEngine) return pluginEngine;
+    const [, script, address] = process.argv;
     return script && /[\\/]dynamic-provider([\\/]|$)/.test(script) && address && /^[\w.[\]:-]+:\d+$/.test(address) ? address : undefined;
 }
 
