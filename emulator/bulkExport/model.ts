@@ -200,6 +200,23 @@ export class BulkExportModel {
         return publicView(d);
     }
 
+    /**
+     * DELETE (newer than the spec: the service's changelog, September 2026): refused while an export that
+     * has not finished (created, running, or a scheduled one still spawning) uses the destination. The
+     * material gives neither the status nor the words of the refusal: 409 `{"detail"}` naming the exports
+     * is decided here. Finished exports keep their destination id; their files stay in the bucket.
+     */
+    deleteDestination(tenantId: string, id: string): void {
+        this.destination(tenantId, id);
+        const using = [...this.exports.values()].filter((e) => e.bulk_export_destination_id === id && !isFinalExportStatus(e.status));
+        if (using.length) {
+            const list = using.map((e) => `${e.id} (${e.status})`).join(", ");
+            throw new EmulatorError(409, { detail: `Bulk export destination ${id} is still used by exports that have not finished: ${list}. Cancel them or wait for them to finish.` });
+        }
+        this.destinations.delete(id);
+        this.save();
+    }
+
     /** The destination's credentials in clear, for the worker only. */
     credentialsOf(d: DestinationRecord): DestinationCredentials | undefined {
         return d._credentials ? this.store.open<DestinationCredentials>(d._credentials) : undefined;

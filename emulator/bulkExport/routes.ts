@@ -1,6 +1,6 @@
 /**
- * Bulk-export routes (spec 4.3, and the real service's destination reads and PATCH, run reads and the
- * spawned-runs list): parse with the strict request schemas of the shared wire contract, call the model,
+ * Bulk-export routes (spec 4.3, and the real service's destination reads, PATCH and DELETE, run reads and
+ * the spawned-runs list): parse with the strict request schemas of the shared wire contract, call the model,
  * serialize. Creates answer 200, as the public description of the real service says. Lists are plain
  * arrays, sliced only when `limit` or `offset` is given.
  */
@@ -35,6 +35,10 @@ export function bulkExportRoutes(router: Router, model: BulkExportModel, dialect
             const id = requireUuid(c.params.destination_id, "destination_id");
             const { credentials } = parse(DestinationUpdateRequestSchema, c.body, "body");
             return { status: 200, body: await model.rotateCredentials(c.tenantId, id, credentials) };
+        })
+        .on("DELETE", `${BASE}/destinations/{destination_id}`, (c) => {
+            model.deleteDestination(c.tenantId, requireUuid(c.params.destination_id, "destination_id"));
+            return { status: 204 };
         })
         .on("GET", `${BASE}/runs`, (c) => {
             const source = c.query.get("source_bulk_export_id");

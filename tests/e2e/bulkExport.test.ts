@@ -66,7 +66,7 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
     const windows = (workspace: string, prefix: string) => windowsWritten(em, minio, tracing, workspace, prefix);
     const settled = (workspace: string) => spawnedSettled(em, workspace);
 
-    it("up, filter change (cancel + re-create from the last window), credentials rotation, destroy", async () => {
+    it("up, filter change (cancel + re-create from the last window), credentials rotation, destroy (the destination deleted too)", async () => {
         const s = await newStack("e2e-export");
         await s.cli("up", "--yes");
         const out1 = await project.outputs(s.stack);
@@ -128,9 +128,10 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         assert.equal(out3.scheduleStatus, "IntervalScheduled");
         assert.equal(out3.effectiveStartTime, new Date(start + 30 * HOUR).toISOString());
 
-        // destroy cancels the schedule.
+        // destroy cancels the schedule, then deletes the destination it no longer uses.
         await s.cli("destroy", "--yes");
         assert.equal(em.bulkExport.model.exports.get(out3.exportId)!.status, "Cancelled");
+        assert.equal(em.bulkExport.model.destinations.has(out1.destinationId), false, "destroy left the destination on the service");
     });
 
     it("a one-off export beside the schedule, and an agent image deployed on the same self-hosted installation", async () => {

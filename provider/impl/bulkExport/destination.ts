@@ -1,15 +1,21 @@
 /**
  * The ExportDestination's dynamic provider. The service validates a destination by writing a test file,
  * so a create that fails says why, with the fix (wire.ts `explain`). The display name and the config
- * are fixed at creation (a change replaces); credentials rotate in place with the PATCH. The real API
- * has no DELETE for destinations (spec 4.3): `delete` sends one in case the service answers it, and
- * otherwise only removes the destination from the stack (it stays in the workspace, unused).
+ * are fixed at creation (a change replaces); credentials rotate in place with the PATCH.
+ *
+ * Delete: the service deletes a destination (DELETE, newer than the spec) unless an export that has not
+ * finished still uses it; then the error names those exports and what to do, and the destination stays in
+ * the stack for the next run. An installation without the DELETE (405/501: older self-hosted versions) keeps
+ * the destination, unused, in the workspace: the resource leaves the stack with a warning saying so.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../../api/bulkExport";
 import { tracingInstallation } from "../../config";
 import type { Destination } from "../../api/schemas/bulkExport";
+import { ApiError } from "../../api/errors";
+import { isFinalExportStatus } from "../../api/schemas/bulkExport";
 import { diffByTable, field, type DiffRow } from "../common/compare";
+import { warn } from "../common/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkExportDestination } from "./check";
 import { SCHEMA_VERSION, type ExportDestinationInputs, type ExportDestinationOutputs } from "./types";
@@ -78,14 +84,36 @@ export function createExportDestinationProvider(o: { client?: () => BulkExportCl
             return { outs: outputs(news, d) };
         },
         async delete(id) {
-            // "unsupported": the service keeps the destination; it leaves the stack (see the top of this file).
-            await client()
-                .deleteDestination(id)
-                .catch((e) => {
-                    throw explain(e);
-                });
+            const c = client();
+            const outcome = await c.deleteDestination(id).catch(async (e) => {
+                throw await explainRefusedDelete(c, id, e);
+            });
+            if (outcome === "unsupported") {
+                await warn(
+                    `ExportDestination ${id}: this LangSmith installation cannot delete bulk-export destinations (self-hosted versions before autumn 2026): it stays in the workspace, unused, and leaves the stack.`,
+                );
+            }
         },
     };
+}
+
+/**
+ * A DELETE the service refused (an export that has not finished still uses the destination): the error
+ * keeps the service's status and words and adds, from the export list, which exports and what to do.
+ */
+async function explainRefusedDelete(c: BulkExportClient, id: string, e: unknown): Promise<Error> {
+    if (!(e instanceof ApiError) || e.status >= 500) return explain(e);
+    const using = await c.listExports().then(
+        (all) => all.filter((x) => x.bulk_export_destination_id === id && !isFinalExportStatus(x.status)),
+        () => undefined,
+    );
+    if (!using?.length) return explain(e);
+    const list = using.map((x) => `${x.id} (${x.status}${x.source_bulk_export_id ? `, a window of scheduled export ${x.source_bulk_export_id}` : x.interval_hours ? ", scheduled" : ""})`);
+    e.message =
+        `${e.message}. Exports still using destination ${id}: ${list.join(", ")}. ` +
+        "Cancel them (destroy the BulkExport or ScheduledExport resources that own them; a scheduled export's windows are cancelled with it only when cancelSpawnedOnDelete is true) " +
+        "or wait for them to finish, then run the command again: the destination stays in the stack until it is deleted.";
+    return e;
 }
 
 export const exportDestinationProvider = createExportDestinationProvider();

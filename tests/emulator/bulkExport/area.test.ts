@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { matches, parseFilter } from "../../../provider/api/filter";
-import { BadRequestError, NotFoundError, ValidationFailedError } from "../../../provider/api/errors";
+import { ApiError, BadRequestError, NotFoundError, ValidationFailedError } from "../../../provider/api/errors";
 import type { DestinationCreateRequest } from "../../../provider/api/schemas/bulkExport";
 import type { BulkExportClient } from "../../../provider/api/bulkExport";
 import { projectRuns } from "../../../emulator/bulkExport/projects";
@@ -115,6 +115,22 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             assert.ok(store.includes(id));
             for (const u of Object.values(minio.users)) assert.ok(!store.includes(u.secretAccessKey), "a secret in plain text in the store");
             assert.ok(!store.includes(minio.users.writeOnly.accessKeyId), "an access key id in plain text in the store");
+        });
+
+        it("DELETE: refused (409 naming the export) while an unfinished export uses the destination; once it is cancelled, deleted (204, then 404); the store forgets it", async () => {
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
+            const id = await newDestination({ prefix: "del" });
+            const { export: e } = await be.createExport({ bulk_export_destination_id: id, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-01T06:00:00Z" });
+            const refused = await rejection(() => be.deleteDestination(id));
+            assert.ok(refused instanceof ApiError && refused.status === 409, String(refused));
+            assert.match(refused.message, new RegExp(`still used by exports that have not finished: ${e.id} \\(Created\\)`));
+            assert.equal((await be.getDestination(id)).id, id, "a refused DELETE keeps the destination");
+            await be.cancelExport(e.id);
+            assert.equal(await be.deleteDestination(id), "deleted");
+            assert.ok((await rejection(() => be.getDestination(id))) instanceof NotFoundError);
+            assert.equal(await be.deleteDestination(id), "gone");
+            assert.ok(!readFileSync(join(stateDir, "bulk-export.json"), "utf8").includes(`"id":"${id}"`), "the store still holds the deleted destination");
+            assert.equal((await be.getExport(e.id)).bulk_export_destination_id, id, "a finished export keeps naming its destination");
         });
     });
 

@@ -44,7 +44,7 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
     });
 
     describe("ExportDestination", () => {
-        it("create, then a credentials change rotates them in place (same id, PATCH), and delete leaves the stack quietly", async () => {
+        it("create, then a credentials change rotates them in place (same id, PATCH), and delete deletes it on the service", async () => {
             const p = destinations();
             const inputs = destinationInputs("rotate");
             const { id, outs } = await p.create(inputs);
@@ -59,6 +59,16 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.deepEqual(log.filter((r) => !r.path.startsWith("/__admin")).map((r) => `${r.method} ${r.path}`), [`PATCH /api/v1/bulk-exports/destinations/${id}`]);
             assert.equal((await p.read!(id, outs)).id, id);
             await p.delete!(id, outs);
+            assert.equal(await client().tryGetDestination(id), undefined);
+            assert.deepEqual(await p.read!(id, outs), {}, "read of a deleted destination: gone from the stack on refresh");
+        });
+
+        it("delete on an installation without the DELETE (405): the destination leaves the stack and stays in the workspace", async () => {
+            const p = destinations();
+            const { id, outs } = await p.create(destinationInputs("old-installation"));
+            await admin(em, "POST", "/faults", { method: "DELETE", path: "^/api/v1/bulk-exports/destinations/", kind: "status", status: 405, times: 1 });
+            await p.delete!(id, outs);
+            assert.equal((await client().getDestination(id)).id, id);
         });
 
         it("a config or displayName change replaces; keys to environment credentials replaces", async () => {
@@ -245,7 +255,7 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await p.delete!(created.id, outs);
         });
 
-        it("delete cancels the export; with cancelSpawnedOnDelete also its spawned exports that are not final", async () => {
+        it("delete cancels the export; with cancelSpawnedOnDelete also its spawned exports that are not final; the destination's delete is refused while a window runs, naming it", async () => {
             const p = scheduled();
             const destinationId = await newDestination("del");
             await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
@@ -263,6 +273,16 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.ok((await children(plain.id)).some((e) => e.status !== "Cancelled"), "plain delete leaves spawned exports alone");
             assert.ok((await children(eager.id)).length > 0);
             assert.ok((await children(eager.id)).every((e) => e.status === "Cancelled" || e.status === "Completed"));
+
+            // The destination cannot go while the plain one's windows run: the error names them and the way out.
+            const running = (await children(plain.id)).filter((e) => e.status !== "Cancelled" && e.status !== "Completed");
+            const refused = await rejection(() => destinations().delete!(destinationId, {}));
+            assert.match(refused.message, /^409 Conflict: .*Exports still using destination/);
+            for (const e of running) assert.ok(refused.message.includes(`${e.id} (${e.status}, a window of scheduled export ${plain.id})`), refused.message);
+            assert.match(refused.message, /cancelSpawnedOnDelete is true\) or wait for them to finish/);
+            for (const e of running) await client().cancelExport(e.id);
+            await destinations().delete!(destinationId, {});
+            assert.equal(await client().tryGetDestination(destinationId), undefined);
             await admin(em, "PUT", "/bulk-exports/limits", { paused: false, exportsPerWorkspace: 15 });
         });
     });
