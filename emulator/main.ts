@@ -34,8 +34,14 @@ end of the process that started it (npx included).
   --installation I  cloud or self-hosted: which one /api/v1/bulk-exports belongs to (default cloud)
   --installation-version V  self-hosted application version; fields newer than V are refused
                   (default: the newest)
+  --scheduled-exports-per-workspace N  scheduled exports a workspace may hold, beyond which a create
+                  answers 429; "none" for no limit (default: the cloud's 200; none self-hosted)
+  --export-creations-per-hour N  export creations a workspace may make per hour, beyond which a create
+                  answers 429 with Retry-After; "none" for no limit (default: the cloud's 250; none
+                  self-hosted)
   --tracing-project SPEC  a generated tracing project to export, repeatable; SPEC is comma-separated
-                  key=value: start, end (ISO), count, and optionally seed, id, tenant
+                  key=value: start, end (ISO), count, and optionally seed, id, tenant,
+                  experiment=true (an experiment: what an all_experiments export reads)
                   (e.g. start=2026-11-01T00:00:00Z,end=2026-11-03T00:00:00Z,count=10000)
   --dialect D     real: the spec's stand-in wire words (repo_host, external_container,
                   graph_config_path, objstore) are refused with 422, as the real service does; seed:
@@ -58,6 +64,7 @@ export interface CliOptions {
     projects: TracingProjectInput[];
     agentStepMs?: number;
     dialect: Dialect;
+    limits: { scheduledExportsPerWorkspace?: number | null; creationsPerHour?: number | null };
 }
 
 /** What each option does with its value. */
@@ -74,11 +81,13 @@ const OPTIONS: Record<string, (out: CliOptions, v: string) => void> = {
     "--installation-version": (out, v) => (out.installationVersion = v),
     "--tracing-project": (out, v) => void out.projects.push(parseProject(v)),
     "--dialect": (out, v) => (out.dialect = v as Dialect),
+    "--scheduled-exports-per-workspace": (out, v) => (out.limits.scheduledExportsPerWorkspace = limitOf("--scheduled-exports-per-workspace", v)),
+    "--export-creations-per-hour": (out, v) => (out.limits.creationsPerHour = limitOf("--export-creations-per-hour", v)),
 };
 
 /** Parses the command line; throws with a readable message on a bad one. Undefined means `--help`. */
 export function parseArgs(argv: string[]): CliOptions | undefined {
-    const out: CliOptions = { port: 8787, host: "127.0.0.1", apiKeys: [], speed: "timed", scale: 1, log: true, installation: "cloud", projects: [], dialect: "real" };
+    const out: CliOptions = { port: 8787, host: "127.0.0.1", apiKeys: [], speed: "timed", scale: 1, log: true, installation: "cloud", projects: [], dialect: "real", limits: {} };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         if (a === "--help" || a === "-h") return undefined;
@@ -101,18 +110,27 @@ export function parseArgs(argv: string[]): CliOptions | undefined {
     return out;
 }
 
-/** `start=...,end=...,count=N[,seed=N][,id=uuid][,tenant=uuid]` */
+/** `start=...,end=...,count=N[,seed=N][,id=uuid][,tenant=uuid][,experiment=true]` */
 function parseProject(spec: string): TracingProjectInput {
     const kv = Object.fromEntries(spec.split(",").map((part) => part.split("=", 2).map((s) => s.trim())));
-    const unknown = Object.keys(kv).filter((k) => !["start", "end", "count", "seed", "id", "tenant"].includes(k));
-    if (unknown.length) throw new Error(`--tracing-project: unknown key ${unknown.join(", ")} (keys: start, end, count, seed, id, tenant)`);
+    const unknown = Object.keys(kv).filter((k) => !["start", "end", "count", "seed", "id", "tenant", "experiment"].includes(k));
+    if (unknown.length) throw new Error(`--tracing-project: unknown key ${unknown.join(", ")} (keys: start, end, count, seed, id, tenant, experiment)`);
     if (!kv.start || !kv.end || !kv.count) throw new Error("--tracing-project needs start, end and count");
     const count = Number(kv.count);
     const seed = kv.seed === undefined ? undefined : Number(kv.seed);
     if (!Number.isInteger(count) || count < 0) throw new Error("--tracing-project: count must be a whole number");
     if (seed !== undefined && !Number.isInteger(seed)) throw new Error("--tracing-project: seed must be a whole number");
     if (!(Date.parse(kv.start) < Date.parse(kv.end))) throw new Error("--tracing-project: start and end must be ISO timestamps with start < end");
-    return { start: kv.start, end: kv.end, count, seed, session_id: kv.id, tenant_id: kv.tenant };
+    if (kv.experiment !== undefined && !["true", "false"].includes(kv.experiment)) throw new Error("--tracing-project: experiment is true or false");
+    return { start: kv.start, end: kv.end, count, seed, session_id: kv.id, tenant_id: kv.tenant, experiment: kv.experiment === "true" || undefined };
+}
+
+/** A limit: a whole number, or `none`. */
+function limitOf(option: string, v: string): number | null {
+    if (v === "none") return null;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${option} needs a whole number or none`);
+    return n;
 }
 
 async function main() {
@@ -138,6 +156,7 @@ async function main() {
             installation: args.installation,
             installationVersion: args.installationVersion,
             projects: args.projects,
+            limits: args.limits,
         },
     });
     process.stdout.write(JSON.stringify({ url: em.url, port: em.port }) + "\n");

@@ -3,8 +3,8 @@
  *
  * | Method | Path | Does |
  * |---|---|---|
- * | GET, PUT | /__admin/bulk-exports/limits | read or change the figures of spec 8 (retries, delays, timeouts, concurrency), `rowsPerFile`, `workers`, `paused` |
- * | GET, POST | /__admin/bulk-exports/projects | list, or add a generated tracing project `{start, end, count, seed?, session_id?, tenant_id?}` |
+ * | GET, PUT | /__admin/bulk-exports/limits | read or change the figures of spec 8 (retries, delays, timeouts, concurrency), the cloud's limits (`scheduledExportsPerWorkspace`, `creationsPerHour`; null: none), `rowsPerFile`, `workers`, `paused` |
+ * | GET, POST | /__admin/bulk-exports/projects | list, or add a generated tracing project `{start, end, count, seed?, session_id?, tenant_id?, experiment?}` |
  * | POST, DELETE | /__admin/bulk-exports/failure-rules | make the next `times` run attempts fail `{kind: timeout|processing|storage, times?, exportId?}`, clear |
  * | DELETE | /__admin/bulk-exports/destinations/{id} | delete a destination out of band (spec 7: "destination deleted during export") |
  * | GET | /__admin/bulk-exports/{id}/history | the statuses an export and each of its runs entered, with times |
@@ -24,6 +24,9 @@ const LimitsSchema = z
         spawnDelayMs: z.number().min(0),
         runsPerExport: z.number().int().min(1),
         exportsPerWorkspace: z.number().int().min(1),
+        scheduledExportsPerWorkspace: z.number().int().min(0).nullable(),
+        creationsPerHour: z.number().int().min(0).nullable(),
+        experimentsPerExport: z.number().int().min(1).nullable(),
         rowsPerFile: z.number().int().min(1),
         workers: z.number().int().min(1),
         paused: z.boolean(),
@@ -38,6 +41,7 @@ const ProjectSchema = z
         seed: z.number().int().optional(),
         session_id: z.string().uuid().optional(),
         tenant_id: z.string().optional(),
+        experiment: z.boolean().optional(),
     })
     .strict();
 const FailureRuleSchema = z

@@ -9,7 +9,11 @@
  *   parse answers 400 with the parser's words and position; field rules answer 422;
  * - credentials may be omitted only on a self-hosted installation (spec 2.7 rule 2): 400 on the cloud;
  * - an export's runs (one per UTC day of its range) exist from its creation, `Created` until admitted;
- * - the installation version (self-hosted, spec 9) makes fields unknown to it answer 422 `extra_forbidden`.
+ * - the installation version (self-hosted, spec 9) makes fields unknown to it answer 422 `extra_forbidden`;
+ * - the cloud's limits (changelog, autumn 2026: 200 scheduled exports per workspace, 250 export creations per
+ *   hour) answer 429 `{"detail"}`; the hourly one with `Retry-After` (when the oldest creation of the hour
+ *   leaves it), the scheduled one without (it only frees when a schedule is cancelled). Self-hosted
+ *   installations have neither by default.
  */
 import { randomUUID } from "node:crypto";
 import { FILTER_FIELDS, FilterSyntaxError, parseFilter, unknownFields } from "../../provider/api/filter";
@@ -42,6 +46,12 @@ export interface BulkExportLimits {
     spawnDelayMs: number;
     runsPerExport: number;
     exportsPerWorkspace: number;
+    /** Scheduled exports (`IntervalScheduled`) a workspace may hold; beyond, a create answers 429. null: none. */
+    scheduledExportsPerWorkspace: number | null;
+    /** Export creations (POST, not spawned windows) a workspace may make in an hour; beyond, 429. null: none. */
+    creationsPerHour: number | null;
+    /** Experiments an `all_experiments` export reads at most (the most recent ones). null: all. */
+    experimentsPerExport: number | null;
     /** Rows per Parquet file (not in the material; decided here). */
     rowsPerFile: number;
     /** Runs the emulator writes at the same time, whatever the limits allow (CPU-bound work). */
@@ -58,6 +68,9 @@ export const DEFAULT_LIMITS: BulkExportLimits = {
     spawnDelayMs: 10 * 60_000,
     runsPerExport: 45,
     exportsPerWorkspace: 15,
+    scheduledExportsPerWorkspace: 200,
+    creationsPerHour: 250,
+    experimentsPerExport: 250,
     rowsPerFile: 50_000,
     workers: 2,
     paused: false,
@@ -94,12 +107,21 @@ export class BulkExportModel {
     /** Called after a change the worker should look at. */
     onChange: () => void = () => undefined;
 
+    /** Creation times (emulator clock) of each workspace's exports in the last hour. */
+    private creations = new Map<string, number[]>();
+
     constructor(readonly o: BulkExportOptions) {
-        this.limits = { ...DEFAULT_LIMITS, ...o.limits };
+        this.limits = this.initialLimits();
         this.store = new Store<Snapshot>(o.stateDir);
         const saved = this.store.load();
         if (saved) this.restore(saved);
         for (const p of o.projects ?? []) this.addProject(p);
+    }
+
+    /** The service's figures; a self-hosted installation has no cloud limits unless given. */
+    private initialLimits(): BulkExportLimits {
+        const cloudOnly = this.o.installation === "self-hosted" ? { scheduledExportsPerWorkspace: null, creationsPerHour: null, experimentsPerExport: null } : {};
+        return { ...DEFAULT_LIMITS, ...cloudOnly, ...this.o.limits };
     }
 
     get clock(): Clock {
@@ -115,7 +137,8 @@ export class BulkExportModel {
         this.exports.clear();
         this.runs.clear();
         this.projects.clear();
-        this.limits = { ...DEFAULT_LIMITS, ...this.o.limits };
+        this.limits = this.initialLimits();
+        this.creations.clear();
         for (const p of this.o.projects ?? []) this.addProject(p);
         this.save();
     }
@@ -235,13 +258,15 @@ export class BulkExportModel {
         checkFields(body.export_fields);
         checkFilter(body.filter);
         this.destination(tenantId, body.bulk_export_destination_id);
-        this.project(tenantId, body.session_id);
+        const sessions = this.sessionsRead(tenantId, body);
+        this.admitCreation(tenantId, body.interval_hours != null);
         const now = this.now();
         const e: ExportRecord = {
             id: randomUUID(),
             tenant_id: tenantId,
             bulk_export_destination_id: body.bulk_export_destination_id,
-            session_id: body.session_id,
+            session_id: body.session_id ?? null,
+            all_experiments: body.all_experiments ?? false,
             start_time: body.start_time,
             end_time: body.end_time ?? null,
             filter: body.filter ?? null,
@@ -256,6 +281,7 @@ export class BulkExportModel {
             updated_at: now,
             finished_at: null,
             _history: [{ status: "Created", at: now }],
+            _sessions: sessions,
         };
         this.exports.set(e.id, e);
         if (e.interval_hours != null) {
@@ -265,6 +291,46 @@ export class BulkExportModel {
         this.save();
         this.onChange();
         return publicView(e);
+    }
+
+    /**
+     * The tracing projects an export reads: its `session_id`, or with `all_experiments` (newer than the
+     * spec) every experiment of the workspace, the most recent `experimentsPerExport` (250 on the cloud).
+     * Exactly one of the two (422); `all_experiments` is for one-off exports; none to read is a 400.
+     */
+    private sessionsRead(tenantId: string, body: ExportCreateRequest): string[] {
+        if (body.all_experiments) {
+            if (body.session_id != null) throw invalidField(["body", "all_experiments"], "Give either session_id or all_experiments, not both");
+            if (body.interval_hours != null) throw invalidField(["body", "all_experiments"], "all_experiments is for one-off exports (interval_hours is set)");
+            const cap = this.limits.experimentsPerExport ?? Infinity;
+            const experiments = [...this.projects.values()]
+                .filter((p) => p.experiment && (!p.tenant_id || p.tenant_id === tenantId))
+                .sort((a, b) => Date.parse(b.start) - Date.parse(a.start))
+                .slice(0, cap);
+            if (!experiments.length) throw badRequest("The workspace has no experiments to export.");
+            return experiments.map((p) => p.session_id);
+        }
+        if (body.session_id == null) throw invalidField(["body", "session_id"], "Field required (or set all_experiments)", "missing");
+        return [this.project(tenantId, body.session_id).session_id];
+    }
+
+    /** The cloud's limits on creations (see the top of this file): 429 beyond, else counted. */
+    private admitCreation(tenantId: string, scheduled: boolean): void {
+        const { scheduledExportsPerWorkspace: maxScheduled, creationsPerHour: perHour } = this.limits;
+        if (scheduled && maxScheduled != null) {
+            const held = [...this.exports.values()].filter((e) => e.tenant_id === tenantId && e.status === "IntervalScheduled").length;
+            if (held >= maxScheduled) {
+                throw new EmulatorError(429, { detail: `Scheduled export limit reached: a workspace may have at most ${maxScheduled} scheduled exports (it has ${held}). Cancel one to create another.` });
+            }
+        }
+        const now = this.clock.now();
+        const recent = (this.creations.get(tenantId) ?? []).filter((t) => t > now - 3_600_000);
+        if (perHour != null && recent.length >= perHour) {
+            const retryAfter = Math.max(1, Math.ceil((recent[recent.length - perHour] + 3_600_000 - now) / 1000));
+            throw new EmulatorError(429, { detail: `Rate limit exceeded: at most ${perHour} bulk exports may be created per hour.` }, { "retry-after": String(retryAfter) });
+        }
+        recent.push(now);
+        this.creations.set(tenantId, recent);
     }
 
     /** An export spawned by a scheduled one for the window [start, end) (spec 4.4). */
@@ -289,10 +355,14 @@ export class BulkExportModel {
         return e;
     }
 
-    /** One run per UTC day of the range (spec 2.8). */
+    /** One run per UTC day of the range (spec 2.8), for each tracing project the export reads. */
     private addRuns(e: ExportRecord, start: number, end: number): void {
+        for (const sessionId of e._sessions ?? [e.session_id!]) this.addProjectRuns(e, sessionId, start, end);
+    }
+
+    private addProjectRuns(e: ExportRecord, sessionId: string, start: number, end: number): void {
         const d = this.destinations.get(e.bulk_export_destination_id);
-        const placement = { exportId: e.id, tenantId: e.tenant_id, sessionId: e.session_id };
+        const placement = { exportId: e.id, tenantId: e.tenant_id, sessionId };
         for (const day of dayPartitions(start, end)) {
             const at = e.created_at;
             const from = new Date(day.start).toISOString();
@@ -316,6 +386,7 @@ export class BulkExportModel {
                 },
                 _history: [{ status: "Created", at }],
                 _cursor: 0,
+                _sessionId: sessionId,
             };
             this.runs.set(r.id, r);
         }

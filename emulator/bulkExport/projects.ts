@@ -22,9 +22,11 @@ export interface TracingProject {
     start: string;
     end: string;
     count: number;
+    /** An experiment (a project of runs over a dataset): what an `all_experiments` export reads. */
+    experiment?: boolean;
 }
 
-export type TracingProjectInput = Partial<Pick<TracingProject, "session_id" | "tenant_id" | "seed">> & Pick<TracingProject, "start" | "end" | "count">;
+export type TracingProjectInput = Partial<Pick<TracingProject, "session_id" | "tenant_id" | "seed" | "experiment">> & Pick<TracingProject, "start" | "end" | "count">;
 
 /**
  * A project from what an admin call or the command line gave. Seed 1 when absent; the id, when absent,
@@ -34,7 +36,7 @@ export function makeProject(p: TracingProjectInput): TracingProject {
     if (!(Date.parse(p.start) < Date.parse(p.end))) throw new RangeError("a tracing project needs start < end (ISO timestamps)");
     if (!Number.isInteger(p.count) || p.count < 0) throw new RangeError("a tracing project needs a whole count >= 0");
     const recipe = { tenant_id: p.tenant_id, seed: p.seed ?? 1, start: p.start, end: p.end, count: p.count };
-    return { session_id: p.session_id ?? stableUuid(JSON.stringify(recipe), "4", "8"), ...recipe };
+    return { session_id: p.session_id ?? stableUuid(JSON.stringify(recipe), "4", "8"), ...recipe, ...(p.experiment ? { experiment: true } : {}) };
 }
 
 

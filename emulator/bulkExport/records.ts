@@ -61,7 +61,9 @@ export interface ExportRecord {
     id: string;
     tenant_id: string;
     bulk_export_destination_id: string;
-    session_id: string;
+    /** null when `all_experiments` is true. */
+    session_id: string | null;
+    all_experiments: boolean;
     start_time: string;
     end_time: string | null;
     filter: string | null;
@@ -78,6 +80,8 @@ export interface ExportRecord {
     _history: Array<StatusEntry<ExportStatus>>;
     /** Scheduled: start (epoch ms) of the next window to spawn. */
     _nextWindow?: number;
+    /** The tracing projects it reads (fixed at creation); absent in stores written before: its session_id. */
+    _sessions?: string[];
 }
 
 export interface RunRecord {
@@ -100,6 +104,8 @@ export interface RunRecord {
     _history: Array<StatusEntry<ExportRunStatus>>;
     /** Source runs of the partition consumed up to the last file written (the resume point). */
     _cursor: number;
+    /** The tracing project it reads; absent in stores written before: its export's session_id. */
+    _sessionId?: string;
     /** A requeued run waits until then (epoch ms on the emulator clock). */
     _notBefore?: number;
     /** When the current attempt started (epoch ms), for the run timeout. */

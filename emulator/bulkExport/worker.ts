@@ -210,15 +210,16 @@ export class BulkExportWorker {
     private async write(e: ExportRecord, r: RunRecord, stopped: () => boolean): Promise<void> {
         const d = this.model.destinations.get(e.bulk_export_destination_id);
         if (!d) throw new AttemptError("Destination deleted during export: recreate the destination and start a new export", false);
-        const project = this.model.projects.get(e.session_id);
-        if (!project) throw new AttemptError(`Tracing project ${e.session_id} no longer exists`, false);
+        const sessionId = r._sessionId ?? e.session_id!;
+        const project = this.model.projects.get(sessionId);
+        if (!project) throw new AttemptError(`Tracing project ${sessionId} no longer exists`, false);
         const { PutObjectCommand } = await s3Sdk();
         const s3 = await destinationClient({ config: d.config, credentials: this.model.credentialsOf(d) }, this.model.validateOptions());
         const writer = await (this.writer ??= ParquetWriter.open());
         const expr = e.filter ? parseFilter(e.filter) : undefined;
         const fileOpts = { fields: e.export_fields as never, formatVersion: e.format_version as FormatVersion, compression: e.compression as Compression };
         const day = dayPartitions(r.start_time, r.end_time)[0];
-        const placement = { exportId: e.id, tenantId: e.tenant_id, sessionId: e.session_id };
+        const placement = { exportId: e.id, tenantId: e.tenant_id, sessionId };
         const result = r.metadata.result;
         let cursor = r._cursor;
         let file = writer.begin(fileOpts);

@@ -30,6 +30,8 @@ import {
 } from "./schemas/bulkExport";
 
 const BASE = "/api/v1/bulk-exports";
+/** How the service words a 429 for the scheduled-export quota (the emulator's words; the real ones are not published). */
+export const SCHEDULED_QUOTA = /scheduled export limit/i;
 
 export class BulkExportClient {
     constructor(
@@ -101,15 +103,20 @@ export class BulkExportClient {
 
     // ---- exports ----
 
-    /** Creates a one-off or scheduled export; never sent twice blindly. */
+    /**
+     * Creates a one-off or scheduled export; never sent twice blindly. The cloud's hourly limit on creations
+     * (429) is waited out until the deadline; its limit on scheduled exports per workspace is a quota that
+     * frees only when one is cancelled: thrown at once (`SCHEDULED_QUOTA`).
+     */
     async createExport(body: ExportCreateRequest): Promise<{ export: BulkExportRecord; adopted: boolean }> {
         const send = async () =>
-            (await this.http.request("POST", BASE, { body, schema: ExportSchema, expect: [200, 201], deadline: this.deadline })).data;
+            (await this.http.request("POST", BASE, { body, schema: ExportSchema, expect: [200, 201], deadline: this.deadline, quota429: SCHEDULED_QUOTA })).data;
         const ours = (since: number) => async () =>
             (await this.listExports()).find(
                 (e) =>
                     e.bulk_export_destination_id === body.bulk_export_destination_id &&
-                    e.session_id === body.session_id &&
+                    same(e.session_id, body.session_id) &&
+                    !!e.all_experiments === !!body.all_experiments &&
                     sameTime(e.start_time, body.start_time) &&
                     sameTime(e.end_time, body.end_time) &&
                     same(e.interval_hours, body.interval_hours) &&

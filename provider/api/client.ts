@@ -7,7 +7,8 @@
  * top of it, so clients told "1 s" together do not come back together:
  * - 429 (rate limited: not processed), any method, and 503 for idempotent methods: until the request's
  *   deadline (the operation's timeout, given by the caller), not a count, so a long burst of rate limiting
- *   does not fail an `up`;
+ *   does not fail an `up`; except a 429 the caller marks as a quota (`quota429`: a limit that frees only
+ *   when the user acts, such as the cloud's 200 scheduled exports), thrown at once;
  * - idempotent methods (GET, DELETE): also 500, 502, 504 and connection errors, up to `maxRetries`;
  * - methods that create something (POST, PATCH): only when the request provably never reached the server
  *   (connection refused, DNS, connect timeout). Any other failure (a 5xx, 503 included: the service may
@@ -62,6 +63,8 @@ export interface RequestOptions<T> {
     secrets?: readonly string[];
     /** Epoch ms after which no retry is made (the operation's timeout); default now + retryBudgetMs. */
     deadline?: number;
+    /** A 429 whose body matches is a quota, not a rate: waiting does not free it, so it is thrown at once. */
+    quota429?: RegExp;
 }
 
 /** Counts requests by `METHOD route`, for benchmarks and tests. */
@@ -183,7 +186,7 @@ export class HttpClient {
 
             if (expect.includes(res.statusCode)) return this.parse(method, p, res.statusCode, text, ro.schema);
 
-            const untilDeadline = RETRY_UNTIL_DEADLINE(res.statusCode, idempotent);
+            const untilDeadline = RETRY_UNTIL_DEADLINE(res.statusCode, idempotent) && !(res.statusCode === 429 && ro.quota429?.test(text));
             const counted = idempotent && RETRY_COUNTED.has(res.statusCode) && attempt < this.opts.maxRetries;
             if ((untilDeadline || counted) && (await waitFor(this.backoff(attempt, header(res.headers, "retry-after"))))) continue;
             throw ApiError.from(res.statusCode, method, p, text, header(res.headers, "x-request-id"), secrets);

@@ -18,6 +18,13 @@ export interface BulkExportTimeouts {
 }
 
 export interface BulkExportArgs extends ExportArgs {
+    /** The tracing project's id (a uuid); or set `allExperiments` instead. */
+    sessionId?: pulumi.Input<string>;
+    /**
+     * Export every experiment of the workspace instead of one tracing project (the LangSmith cloud exports
+     * at most 250 of them); exactly one of `sessionId` and `allExperiments` is given.
+     */
+    allExperiments?: pulumi.Input<boolean>;
     /** ISO 8601 with a time zone; exclusive; after `startTime`. */
     endTime: pulumi.Input<string>;
     /** Wait for `Completed` (default true); a failed export then fails the `up` with its runs' errors. */
@@ -32,7 +39,8 @@ export interface BulkExportArgs extends ExportArgs {
  */
 export class BulkExport extends pulumi.dynamic.Resource {
     declare public readonly destinationId: pulumi.Output<string>;
-    declare public readonly sessionId: pulumi.Output<string>;
+    declare public readonly sessionId: pulumi.Output<string | undefined>;
+    declare public readonly allExperiments: pulumi.Output<boolean | undefined>;
     declare public readonly startTime: pulumi.Output<string>;
     declare public readonly endTime: pulumi.Output<string>;
     declare public readonly filter: pulumi.Output<string | undefined>;

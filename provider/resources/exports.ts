@@ -1,11 +1,9 @@
-/** What ScheduledExport and BulkExport share: the arguments of an export (spec 2.8). */
+/** What ScheduledExport and BulkExport share: the arguments of an export (spec 2.8), but what it reads (each says). */
 import type * as pulumi from "@pulumi/pulumi";
 
 export interface ExportArgs {
     /** The ExportDestination's id. */
     destinationId: pulumi.Input<string>;
-    /** The tracing project's id (a uuid). */
-    sessionId: pulumi.Input<string>;
     /** ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive). */
     startTime: pulumi.Input<string>;
     /** Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run. */

@@ -10,6 +10,8 @@ import type { ExportArgs } from "./exports";
 import provider = require("../providers/scheduledExport");
 
 export interface ScheduledExportArgs extends ExportArgs {
+    /** The tracing project's id (a uuid). */
+    sessionId: pulumi.Input<string>;
     /** Hours per window, 1 to 168. */
     intervalHours: pulumi.Input<number>;
     /** On delete, also cancel the spawned exports that are not final (default false: they finish). */

@@ -133,7 +133,10 @@ export const DestinationListSchema = z.array(DestinationSchema);
 
 const exportFields = {
     bulk_export_destination_id: z.string(),
-    session_id: z.string(),
+    /** Absent when `all_experiments` is true. */
+    session_id: nullableString,
+    /** Every experiment of the workspace instead of one tracing project (newer than the spec). */
+    all_experiments: z.boolean().nullish(),
     start_time: z.string(),
     end_time: nullableString,
     filter: nullableString,

@@ -99,6 +99,9 @@ export function checkScheduledExport(news: Record<string, unknown>): Checked {
     else if (known(intervalHours) && !(Number.isInteger(intervalHours) && (intervalHours as number) >= 1 && (intervalHours as number) <= 168)) {
         c.fail("intervalHours", `intervalHours must be a whole number of hours from 1 to 168, not ${JSON.stringify(intervalHours)}`);
     }
+    if (news.allExperiments !== undefined && news.allExperiments !== null) {
+        c.fail("allExperiments", "allExperiments is only for a one-off BulkExport; a ScheduledExport exports one tracing project (sessionId)");
+    }
     const cancelSpawnedOnDelete = c.bool(news.cancelSpawnedOnDelete, "cancelSpawnedOnDelete") ?? (known(news.cancelSpawnedOnDelete) ? false : UNKNOWN);
     return c.done(prune({ ...news, ...common, intervalHours, cancelSpawnedOnDelete }));
 }
@@ -115,13 +118,24 @@ export function checkBulkExport(news: Record<string, unknown>): Checked {
     }
     const waitForCompletion = c.bool(news.waitForCompletion, "waitForCompletion") ?? (known(news.waitForCompletion) ? true : UNKNOWN);
     c.timeouts(news.timeouts);
-    return c.done(prune({ ...news, ...common, endTime, waitForCompletion }));
+    const allExperiments = checkAllExperiments(c, news.allExperiments, common.sessionId);
+    return c.done(prune({ ...news, ...common, endTime, waitForCompletion, allExperiments }));
+}
+
+/** What a one-off export reads: exactly one of a tracing project and every experiment (`true`; `false` is as absent). */
+function checkAllExperiments(c: Checker, v: unknown, sessionId: unknown): boolean | undefined {
+    const all = c.bool(v, "allExperiments");
+    if (all === true && sessionId !== undefined) {
+        c.fail("allExperiments", "give either sessionId (one tracing project) or allExperiments: true (every experiment of the workspace), not both");
+    }
+    if (all === false && sessionId === undefined) c.fail("sessionId", "sessionId is required (or set allExperiments: true to export every experiment)");
+    return all === true ? true : undefined;
 }
 
 /** The arguments both kinds of export share. */
 function checkExportCommon(c: Checker, news: Record<string, unknown>): Record<string, unknown> {
     const destinationId = c.str(news.destinationId, "destinationId", true);
-    const sessionId = c.str(news.sessionId, "sessionId", true);
+    const sessionId = c.str(news.sessionId, "sessionId", news.allExperiments === undefined || news.allExperiments === null);
     c.matches(sessionId, UUID_RE, "sessionId", "sessionId must be a tracing project id (a uuid)");
     const startTime = timestamp(c, news.startTime, "startTime", true);
     const filter = checkFilter(c, news.filter);

@@ -18,7 +18,7 @@ import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, type BulkExportInputs, type Bu
 import { explain, exportInputsFromService, exportRequest, exportRows } from "./wire";
 
 export const BULK_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
-    replaceOn: [...exportRows(["destinationId", "sessionId", "startTime", "filter", "exportFields", "formatVersion", "compression"]), ["endTime", (i) => i.endTime]],
+    replaceOn: [...exportRows(["destinationId", "sessionId", "startTime", "filter", "exportFields", "formatVersion", "compression"]), ["endTime", (i) => i.endTime], ["allExperiments", (i) => i.allExperiments === true]],
     updateOn: [
         ["waitForCompletion", (i) => i.waitForCompletion ?? true],
         ["timeouts", (i) => i.timeouts],

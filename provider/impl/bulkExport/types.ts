@@ -43,7 +43,8 @@ export interface ExportDestinationOutputs extends ExportDestinationInputs {
 /** What both kinds of export take. */
 export interface ExportInputs {
     destinationId: string;
-    sessionId: string;
+    /** The tracing project; absent only on a BulkExport of all experiments. */
+    sessionId?: string;
     /** ISO 8601, canonical (`Date#toISOString`). */
     startTime: string;
     filter?: string;
@@ -53,11 +54,14 @@ export interface ExportInputs {
 }
 
 export interface ScheduledExportInputs extends ExportInputs {
+    sessionId: string;
     intervalHours: number;
     cancelSpawnedOnDelete: boolean;
 }
 
 export interface BulkExportInputs extends ExportInputs {
+    /** Every experiment of the workspace instead of `sessionId`. */
+    allExperiments?: boolean;
     endTime: string;
     waitForCompletion: boolean;
     timeouts?: { create?: number; update?: number; delete?: number };

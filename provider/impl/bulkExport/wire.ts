@@ -4,7 +4,8 @@
  * (the four destination-creation errors with what to fix, fields an older installation does not know
  * with the version that brings them).
  */
-import { ApiError, BadRequestError, ValidationFailedError } from "../../api/errors";
+import { ApiError, BadRequestError, RateLimitError, ValidationFailedError } from "../../api/errors";
+import { SCHEDULED_QUOTA } from "../../api/bulkExport";
 import { FIELD_SINCE, type BulkExportRecord, type Destination, type DestinationCreateRequest, type ExportCreateRequest, type VersionedField } from "../../api/schemas/bulkExport";
 import { canonicalFilter } from "../../api/filter";
 import { prune, type DiffRow } from "../common/compare";
@@ -50,10 +51,12 @@ export function configFromService(d: Destination): DestinationConfigInputs {
 }
 
 /** The export body; `start` overrides startTime (a re-created schedule resumes where the old one ended). */
-export function exportRequest(i: ExportInputs, extra: { endTime?: string; intervalHours?: number; start?: string }): ExportCreateRequest {
+export function exportRequest(i: ExportInputs & { allExperiments?: boolean }, extra: { endTime?: string; intervalHours?: number; start?: string }): ExportCreateRequest {
     return prune({
         bulk_export_destination_id: i.destinationId,
         session_id: i.sessionId,
+        // Sent only when set: older installations do not know the field.
+        all_experiments: i.allExperiments || undefined,
         start_time: extra.start ?? i.startTime,
         end_time: extra.endTime,
         interval_hours: extra.intervalHours,
@@ -84,11 +87,12 @@ export function exportRows(keys: readonly (keyof ExportInputs)[]): DiffRow[] {
 }
 
 /** Inputs as the export on the service says (refresh); `startTime` is the program's (a resumed schedule starts later). */
-export function exportInputsFromService(e: BulkExportRecord, recorded: ExportInputs): ExportInputs {
+export function exportInputsFromService(e: BulkExportRecord, recorded: ExportInputs & { allExperiments?: boolean }): ExportInputs & { allExperiments?: boolean } {
     return prune({
         ...recorded,
         destinationId: e.bulk_export_destination_id,
-        sessionId: e.session_id,
+        sessionId: e.session_id ?? undefined,
+        allExperiments: e.all_experiments ? true : e.all_experiments === false ? undefined : recorded.allExperiments,
         filter: e.filter ?? undefined,
         exportFields: e.export_fields ?? undefined,
         formatVersion: (e.format_version ?? "v1") as ExportInputs["formatVersion"],
@@ -115,6 +119,12 @@ export function explain(e: unknown): Error {
     if (e instanceof BadRequestError) {
         const hint = DESTINATION_HINTS.find(([re]) => re.test(e.detail));
         if (hint) return withMessage(e, `${e.message}. To fix: ${hint[1]}.`);
+    }
+    if (e instanceof RateLimitError) {
+        const hint = SCHEDULED_QUOTA.test(e.detail)
+            ? "A workspace holds at most 200 scheduled exports on the LangSmith cloud: cancel one it no longer needs (destroy its ScheduledExport, or PATCH it Cancelled), then run up again"
+            : "The LangSmith cloud allows 250 export creations per workspace per hour; this was retried until the operation's deadline. Run up again later: nothing was created twice";
+        return withMessage(e, `${e.message}. ${hint}.`);
     }
     if (e instanceof ValidationFailedError && /Extra inputs are not permitted|extra_forbidden/.test(e.detail)) {
         const field = (Object.keys(FIELD_SINCE) as VersionedField[]).find((f) => e.detail.includes(f));

@@ -22,12 +22,13 @@ class BulkExportArgs:
     def __init__(__self__, *,
                  destination_id: pulumi.Input[_builtins.str],
                  end_time: pulumi.Input[_builtins.str],
-                 session_id: pulumi.Input[_builtins.str],
                  start_time: pulumi.Input[_builtins.str],
+                 all_experiments: pulumi.Input[Optional[_builtins.bool]] = None,
                  compression: pulumi.Input[Optional[_builtins.str]] = None,
                  export_fields: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  filter: pulumi.Input[Optional[_builtins.str]] = None,
                  format_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 session_id: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional['BulkExportTimeoutsArgs']] = None,
                  wait_for_completion: pulumi.Input[Optional[_builtins.bool]] = None):
         """
@@ -35,18 +36,20 @@ class BulkExportArgs:
 
         :param pulumi.Input[_builtins.str] destination_id: The ExportDestination's id.
         :param pulumi.Input[_builtins.str] end_time: ISO 8601 with a time zone; exclusive; after `startTime`.
-        :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid).
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
+        :param pulumi.Input[_builtins.bool] all_experiments: Export every experiment of the workspace instead of one tracing project (the LangSmith cloud exports at most 250 of them); exactly one of `sessionId` and `allExperiments` is given.
         :param pulumi.Input[_builtins.str] compression: Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (spec 2.8's exportable fields); absent: all.
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
+        :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid); or set `allExperiments` instead.
         :param pulumi.Input[_builtins.bool] wait_for_completion: Wait for `Completed` (default true); a failed export then fails the `up` with its runs' errors.
         """
         pulumi.set(__self__, "destination_id", destination_id)
         pulumi.set(__self__, "end_time", end_time)
-        pulumi.set(__self__, "session_id", session_id)
         pulumi.set(__self__, "start_time", start_time)
+        if all_experiments is not None:
+            pulumi.set(__self__, "all_experiments", all_experiments)
         if compression is not None:
             pulumi.set(__self__, "compression", compression)
         if export_fields is not None:
@@ -55,6 +58,8 @@ class BulkExportArgs:
             pulumi.set(__self__, "filter", filter)
         if format_version is not None:
             pulumi.set(__self__, "format_version", format_version)
+        if session_id is not None:
+            pulumi.set(__self__, "session_id", session_id)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
         if wait_for_completion is not None:
@@ -85,18 +90,6 @@ class BulkExportArgs:
         pulumi.set(self, "end_time", value)
 
     @_builtins.property
-    @pulumi.getter(name="sessionId")
-    def session_id(self) -> pulumi.Input[_builtins.str]:
-        """
-        The tracing project's id (a uuid).
-        """
-        return pulumi.get(self, "session_id")
-
-    @session_id.setter
-    def session_id(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "session_id", value)
-
-    @_builtins.property
     @pulumi.getter(name="startTime")
     def start_time(self) -> pulumi.Input[_builtins.str]:
         """
@@ -107,6 +100,18 @@ class BulkExportArgs:
     @start_time.setter
     def start_time(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "start_time", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allExperiments")
+    def all_experiments(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Export every experiment of the workspace instead of one tracing project (the LangSmith cloud exports at most 250 of them); exactly one of `sessionId` and `allExperiments` is given.
+        """
+        return pulumi.get(self, "all_experiments")
+
+    @all_experiments.setter
+    def all_experiments(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "all_experiments", value)
 
     @_builtins.property
     @pulumi.getter
@@ -157,6 +162,18 @@ class BulkExportArgs:
         pulumi.set(self, "format_version", value)
 
     @_builtins.property
+    @pulumi.getter(name="sessionId")
+    def session_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The tracing project's id (a uuid); or set `allExperiments` instead.
+        """
+        return pulumi.get(self, "session_id")
+
+    @session_id.setter
+    def session_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "session_id", value)
+
+    @_builtins.property
     @pulumi.getter
     def timeouts(self) -> pulumi.Input[Optional['BulkExportTimeoutsArgs']]:
         return pulumi.get(self, "timeouts")
@@ -184,6 +201,7 @@ class BulkExport(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 all_experiments: pulumi.Input[Optional[_builtins.bool]] = None,
                  compression: pulumi.Input[Optional[_builtins.str]] = None,
                  destination_id: pulumi.Input[Optional[_builtins.str]] = None,
                  end_time: pulumi.Input[Optional[_builtins.str]] = None,
@@ -200,13 +218,14 @@ class BulkExport(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] all_experiments: Export every experiment of the workspace instead of one tracing project (the LangSmith cloud exports at most 250 of them); exactly one of `sessionId` and `allExperiments` is given.
         :param pulumi.Input[_builtins.str] compression: Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
         :param pulumi.Input[_builtins.str] destination_id: The ExportDestination's id.
         :param pulumi.Input[_builtins.str] end_time: ISO 8601 with a time zone; exclusive; after `startTime`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (spec 2.8's exportable fields); absent: all.
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
-        :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid).
+        :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid); or set `allExperiments` instead.
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
         :param pulumi.Input[_builtins.bool] wait_for_completion: Wait for `Completed` (default true); a failed export then fails the `up` with its runs' errors.
         """
@@ -234,6 +253,7 @@ class BulkExport(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 all_experiments: pulumi.Input[Optional[_builtins.bool]] = None,
                  compression: pulumi.Input[Optional[_builtins.str]] = None,
                  destination_id: pulumi.Input[Optional[_builtins.str]] = None,
                  end_time: pulumi.Input[Optional[_builtins.str]] = None,
@@ -253,6 +273,7 @@ class BulkExport(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = BulkExportArgs.__new__(BulkExportArgs)
 
+            __props__.__dict__["all_experiments"] = all_experiments
             __props__.__dict__["compression"] = compression
             if destination_id is None and not opts.urn:
                 raise TypeError("Missing required property 'destination_id'")
@@ -263,8 +284,6 @@ class BulkExport(pulumi.CustomResource):
             __props__.__dict__["export_fields"] = export_fields
             __props__.__dict__["filter"] = filter
             __props__.__dict__["format_version"] = format_version
-            if session_id is None and not opts.urn:
-                raise TypeError("Missing required property 'session_id'")
             __props__.__dict__["session_id"] = session_id
             if start_time is None and not opts.urn:
                 raise TypeError("Missing required property 'start_time'")
@@ -298,6 +317,7 @@ class BulkExport(pulumi.CustomResource):
 
         __props__ = BulkExportArgs.__new__(BulkExportArgs)
 
+        __props__.__dict__["all_experiments"] = None
         __props__.__dict__["destination_id"] = None
         __props__.__dict__["end_time"] = None
         __props__.__dict__["export_fields"] = None
@@ -311,6 +331,11 @@ class BulkExport(pulumi.CustomResource):
         __props__.__dict__["start_time"] = None
         __props__.__dict__["status"] = None
         return BulkExport(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="allExperiments")
+    def all_experiments(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        return pulumi.get(self, "all_experiments")
 
     @_builtins.property
     @pulumi.getter(name="destinationId")
@@ -359,7 +384,7 @@ class BulkExport(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="sessionId")
-    def session_id(self) -> pulumi.Output[_builtins.str]:
+    def session_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         return pulumi.get(self, "session_id")
 
     @_builtins.property

@@ -13,7 +13,7 @@ import { ApiError, BadRequestError, NotFoundError, ValidationFailedError } from 
 import type { DestinationCreateRequest } from "../../../provider/api/schemas/bulkExport";
 import type { BulkExportClient } from "../../../provider/api/bulkExport";
 import { projectRuns } from "../../../emulator/bulkExport/projects";
-import { TEST_TENANT, admin, bulkExportClient, rejection, sleep, startTestEmulator, type Emulator } from "../../helpers/emulator";
+import { OTHER_TENANT, TEST_TENANT, admin, bulkExportClient, raw, rejection, sleep, startTestEmulator, type Emulator } from "../../helpers/emulator";
 import { startMinio, type MinioServer, type S3Credentials } from "../../helpers/minio";
 import { readParquet } from "../../helpers/pyarrow";
 import { settle } from "../../helpers/bulkExport";
@@ -204,6 +204,44 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             }
         });
 
+        it("all_experiments: every experiment of the workspace, the most recent experimentsPerExport of them, each under its own session_id; exactly one of session_id and all_experiments", async () => {
+            const day = { start: "2026-11-03T00:00:00Z", end: "2026-11-04T00:00:00Z" };
+            const experiments = [1, 2, 3].map((i) =>
+                em.bulkExport.model.addProject({ start: `2026-11-0${i}T00:00:00Z`, end: "2026-11-04T00:00:00Z", count: 200 * i, seed: 40 + i, tenant_id: TEST_TENANT, experiment: true }),
+            );
+            await admin(em, "PUT", "/bulk-exports/limits", { experimentsPerExport: 2 });
+            const destId = await newDestination({ prefix: "experiments" });
+            const { export: e } = await be.createExport({ bulk_export_destination_id: destId, all_experiments: true, start_time: day.start, end_time: day.end });
+            assert.equal(e.session_id, null);
+            assert.equal(e.all_experiments, true);
+            await settle(be, e.id);
+            assert.equal((await be.getExport(e.id)).status, "Completed");
+            // The two most recent experiments (started Nov 2 and 3), not the tracing project nor the oldest one.
+            for (const x of experiments) {
+                const rows = await rowsUnder(minio, `experiments/export_id=${e.id}/tenant_id=${TEST_TENANT}/session_id=${x.session_id}/`);
+                const inDay = [...projectRuns(x, TEST_TENANT, Date.parse(day.start), Date.parse(day.end))].length;
+                assert.ok(inDay > 0);
+                assert.equal(rows.length, x === experiments[0] ? 0 : inDay, x.session_id);
+            }
+            assert.deepEqual(await minio.listKeys("exports", `experiments/export_id=${e.id}/tenant_id=${TEST_TENANT}/session_id=${PROJECT.session_id}/`), []);
+
+            const base = { bulk_export_destination_id: destId, start_time: day.start, end_time: day.end };
+            for (const [body, loc] of [
+                [{ ...base, all_experiments: true, session_id: PROJECT.session_id }, "all_experiments"],
+                [{ ...base }, "session_id"],
+                [{ ...base, end_time: undefined, all_experiments: true, interval_hours: 24 }, "all_experiments"],
+            ] as const) {
+                const bad = await rejection(() => be.createExport(body));
+                assert.ok(bad instanceof ValidationFailedError, String(bad));
+                assert.match(bad.message, new RegExp(loc), String(bad));
+            }
+            const other = bulkExportClient(em, { tenantId: OTHER_TENANT });
+            const { destination } = await other.createDestination(destinationBody({ prefix: "experiments-other" }));
+            const none = await rejection(() => other.createExport({ ...base, bulk_export_destination_id: destination.id, all_experiments: true }));
+            assert.ok(none instanceof BadRequestError && /no experiments/.test(none.message), String(none));
+            await admin(em, "PUT", "/bulk-exports/limits", { experimentsPerExport: 250 });
+        });
+
         it("bad requests: 422 for field rules, 400 with the position for a filter typo, 404 for unknown objects; nothing is created", async () => {
             const destId = await newDestination({ prefix: "bad" });
             const base = { bulk_export_destination_id: destId, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z" };
@@ -292,6 +330,37 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             const hb = await admin(em, "GET", `/bulk-exports/${b.id}/history`);
             const at = (h: { export: Array<{ status: string; at: string }> }, s: string) => Date.parse(h.export.find((x) => x.status === s)!.at);
             assert.ok(at(hb, "Running") >= at(ha, "Completed"), "b was admitted only once a had completed");
+        });
+
+        it("the cloud's limits: scheduled exports beyond scheduledExportsPerWorkspace are a 429 without Retry-After until one is cancelled; creations beyond creationsPerHour a 429 with Retry-After until the hour passes on the emulator clock; refused creates do not count", async () => {
+            assert.deepEqual(await admin(em, "GET", "/bulk-exports/limits").then((l) => [l.scheduledExportsPerWorkspace, l.creationsPerHour]), [200, 250], "the cloud's figures by default");
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true, scheduledExportsPerWorkspace: 2, creationsPerHour: null });
+            const destId = await newDestination({ prefix: "limits" });
+            const post = (body: object) => raw(em, "POST", "/api/v1/bulk-exports", { body: { bulk_export_destination_id: destId, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", ...body } });
+            const before = (await be.listExports()).filter((e) => e.status === "IntervalScheduled");
+            for (const e of before) await be.cancelExport(e.id);
+            const [a] = [await post({ interval_hours: 24 }), await post({ interval_hours: 24 })];
+            const third = await post({ interval_hours: 24 });
+            assert.equal(third.status, 429);
+            assert.equal(third.headers["retry-after"], undefined);
+            assert.match(third.body.detail, /at most 2 scheduled exports \(it has 2\)/);
+            assert.equal((await post({ end_time: "2026-11-01T01:00:00Z" })).status, 200, "the cap is on scheduled exports only");
+            await be.cancelExport(a.body.id);
+            assert.equal((await post({ interval_hours: 24 })).status, 200, "a cancelled schedule frees its place");
+
+            await admin(em, "PUT", "/bulk-exports/limits", { scheduledExportsPerWorkspace: null, creationsPerHour: 3 });
+            em.clock.advance(2 * 3_600_000); // the creations above leave the hour
+            for (let i = 0; i < 3; i++) assert.equal((await post({ end_time: "2026-11-01T01:00:00Z" })).status, 200);
+            em.clock.advance(20 * 60_000);
+            const limited = await post({ end_time: "2026-11-01T01:00:00Z" });
+            assert.equal(limited.status, 429);
+            assert.equal(limited.headers["retry-after"], String(40 * 60));
+            assert.match(limited.body.detail, /at most 3 bulk exports may be created per hour/);
+            assert.equal((await post({ end_time: "2026-11-01T01:00:00Z" })).status, 429, "refused creates are not counted, nor do they reset the hour");
+            em.clock.advance(40 * 60_000 + 1);
+            assert.equal((await post({ end_time: "2026-11-01T01:00:00Z" })).status, 200, "the hour passed");
+            for (const e of await be.listExports()) if (e.status === "IntervalScheduled") await be.cancelExport(e.id);
+            await admin(em, "PUT", "/bulk-exports/limits", { scheduledExportsPerWorkspace: 200, creationsPerHour: 250 });
         });
 
         it("workflow timeout: an export running longer than exportTimeoutMs becomes TimedOut with its runs", async () => {

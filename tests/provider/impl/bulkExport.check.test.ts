@@ -53,6 +53,10 @@ const CASES: Case[] = [
     ["bucket ending with a hyphen", checkExportDestination, { ...DEST, config: { bucketName: "bucket-" } }, "config.bucketName", /begin and end/],
     ["bucket with two dots", checkExportDestination, { ...DEST, config: { bucketName: "my..bucket" } }, "config.bucketName", /two dots/],
     ["bucket an IP address", checkExportDestination, { ...DEST, config: { bucketName: "192.168.5.4" } }, "config.bucketName", /IP address/],
+    ["allExperiments beside sessionId", checkBulkExport, { ...ONE, allExperiments: true }, "allExperiments", /either sessionId .* or allExperiments: true .*, not both/],
+    ["neither sessionId nor allExperiments", checkBulkExport, { ...ONE, sessionId: undefined }, "sessionId", /required/],
+    ["allExperiments false and no sessionId", checkBulkExport, { ...ONE, sessionId: undefined, allExperiments: false }, "sessionId", /or set allExperiments: true/],
+    ["allExperiments on a schedule", checkScheduledExport, { ...SCHED, sessionId: undefined, allExperiments: true }, "allExperiments", /only for a one-off BulkExport/],
     ["no credentials on the cloud", (n) => checkExportDestination(n, "cloud"), { ...DEST, credentials: undefined }, "credentials", /self-hosted installations only/],
 ];
 
@@ -78,6 +82,11 @@ describe("check: bulk-export resources", () => {
         const o = checkBulkExport({ ...ONE, filter: 'eq(run_type, "llm")', exportFields: ["id", "inputs"] });
         assert.deepEqual(o.failures, []);
         assert.equal(o.inputs!.waitForCompletion, true);
+        assert.equal(o.inputs!.allExperiments, undefined, "allExperiments is absent unless set: never sent to installations that do not know it");
+        const all = checkBulkExport({ ...ONE, sessionId: undefined, allExperiments: true });
+        assert.deepEqual(all.failures, []);
+        assert.equal(all.inputs!.allExperiments, true);
+        assert.equal(all.inputs!.sessionId, undefined);
     });
 
     it("a filter field this provider does not know is a warning naming it, not a failure", () => {

@@ -255,6 +255,44 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await p.delete!(created.id, outs);
         });
 
+        it("30 scheduled exports created at once through a window of 429s (10 creations per hour): each created once, none twice", async () => {
+            const destinationId = await newDestination("burst");
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true, creationsPerHour: 10 });
+            em.clock.advance(2 * HOUR); // earlier tests' creations leave the hour
+            await admin(em, "DELETE", "/requests");
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR).toISOString();
+            const p = scheduled();
+            const creating = Promise.all(Array.from({ length: 30 }, (_, i) => p.create({ ...scheduleInputs(destinationId, start), filter: `eq(name, "burst-${i}")` })));
+            // The hour opens again twice, each time once the waiting creates have met a 429.
+            const refusals = async () => ((await admin(em, "GET", "/requests")) as Array<{ method: string; status: number }>).filter((r) => r.method === "POST" && r.status === 429).length;
+            let seen = 0;
+            for (let opened = 0; opened < 2; await sleep(100)) {
+                const now = await refusals();
+                if (now <= seen + 20) continue;
+                [seen, opened] = [now, opened + 1];
+                em.clock.advance(HOUR);
+            }
+            const created = await creating;
+            const ours = (await client().listExports()).filter((e) => e.bulk_export_destination_id === destinationId && !e.source_bulk_export_id);
+            assert.equal(ours.length, 30, "an export created twice, or one missing");
+            assert.deepEqual(new Set(created.map((c) => c.outs.exportId)), new Set(ours.map((e) => e.id)));
+            assert.deepEqual(ours.map((e) => e.filter).sort(), Array.from({ length: 30 }, (_, i) => `eq(name, "burst-${i}")`).sort());
+            assert.ok((await refusals()) > 40, "no 429 was met");
+            for (const e of ours) await client().cancelExport(e.id);
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: false, creationsPerHour: 250 });
+        });
+
+        it("the cloud's quota of scheduled exports per workspace fails the create at once, with what to do", async () => {
+            const destinationId = await newDestination("quota");
+            const held = (await client().listExports()).filter((e) => e.status === "IntervalScheduled").length;
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true, scheduledExportsPerWorkspace: held });
+            const t0 = Date.now();
+            const err = await rejection(() => scheduled().create(scheduleInputs(destinationId, new Date(em.clock.now()).toISOString())));
+            assert.ok(Date.now() - t0 < 5_000, "the quota was waited on like a rate limit");
+            assert.match(err.message, /^429 Too Many Requests: Scheduled export limit reached.*at most 200 scheduled exports on the LangSmith cloud: cancel one/);
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: false, scheduledExportsPerWorkspace: 200 });
+        });
+
         it("delete cancels the export; with cancelSpawnedOnDelete also its spawned exports that are not final; the destination's delete is refused while a window runs, naming it", async () => {
             const p = scheduled();
             const destinationId = await newDestination("del");
@@ -296,6 +334,24 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             formatVersion: "v1",
             waitForCompletion: true,
             ...over,
+        });
+
+        it("allExperiments: one export of every experiment, sent as all_experiments without session_id; a refresh is no change; switching to one project replaces", async () => {
+            em.bulkExport.model.addProject({ start: "2026-11-01T00:00:00Z", end: "2026-11-03T00:00:00Z", count: 300, seed: 77, experiment: true });
+            const inputs = oneOffInputs(await newDestination("experiments"), { sessionId: undefined, allExperiments: true });
+            delete (inputs as Record<string, unknown>).sessionId;
+            await admin(em, "DELETE", "/requests");
+            const { id, outs } = await oneOff().create(inputs);
+            const log: Array<{ method: string; path: string }> = await admin(em, "GET", "/requests");
+            assert.equal(log.filter((r) => r.method === "POST" && r.path === "/api/v1/bulk-exports").length, 1);
+            const e = await client().getExport(id);
+            assert.deepEqual([e.all_experiments, e.session_id], [true, null]);
+            assert.equal(outs.status, "Completed");
+            assert.ok(outs.rowsWritten > 0);
+            const read = await oneOff().read!(id, outs);
+            assert.equal((await oneOff().diff!(id, read.props!, inputs)).changes, false);
+            const diff = await oneOff().diff!(id, outs, { ...inputs, allExperiments: undefined, sessionId: PROJECT.session_id });
+            assert.deepEqual(new Set(diff.replaces), new Set(["sessionId", "allExperiments"]));
         });
 
         it("create waits for Completed and records rows and files", async () => {
