@@ -12,7 +12,8 @@
  * the cloud, which deploys from GitHub only. Both see the same store (one emulator plays both).
  *
  * Not emulated: repository-host integrations and listeners (ids are accepted as opaque strings), real
- * builds (a commit sha is derived from repo, ref and a counter), secret references (501 unless empty),
+ * builds (a commit sha is derived from repo, ref and a counter), the Kubernetes Secrets that secret references
+ * name (stored and answered, never resolved),
  * the agent servers at `custom_url` (501 until the agent-server area serves them), tracing projects
  * (`delete_tracing_project` is accepted and ignored), the CLI-managed `internal_docker` /
  * `internal_source` sources (refused with 400), `image_version`, bearer-token auth.
@@ -21,10 +22,11 @@ import { randomUUID } from "node:crypto";
 import type { DeploymentCreateRequest, DeploymentPatchRequest, RevisionStatus } from "../../provider/api/schemas/controlPlane";
 import { REVISION_STATUS_KIND } from "../../provider/api/schemas/controlPlane";
 import { Clock } from "../clock";
-import { badRequest, conflict, deploymentNotFound, notImplemented, revisionIdNotFound, revisionNotFound } from "../errors";
+import { badRequest, conflict, deploymentNotFound, revisionIdNotFound, revisionNotFound } from "../errors";
 import { IllegalTransitionError } from "../lifecycle";
 import { DEFAULT_TIMING, addRevision, mergeTiming, type ControlPlaneTiming, type FailureRule, type StoredRevision, type StoredRevisionConfig } from "./revisions";
 import {
+    checkSecretReferences,
     checkSecrets,
     checkSourceRules,
     normalizeSourceConfig,
@@ -75,7 +77,6 @@ export class ControlPlaneModel {
     createDeployment(tenantId: string, req: DeploymentCreateRequest, installation: Installation = "cloud"): DeploymentView {
         const source = requireManagedSource(req.source, ["body", "source"]);
         requireSourceOfInstallation(source, installation);
-        if (req.secret_references?.length) throw notImplemented("secret_references");
         const sc = { ...req.source_config } as Record<string, unknown>;
         const rc = revisionConfigFrom(req.source_revision_config);
         requireCreateFields(source, sc, rc);
@@ -85,6 +86,7 @@ export class ControlPlaneModel {
         }
         checkSourceRules(source, sc, rc, { creating: true });
         checkSecrets(req.secrets);
+        checkSecretReferences(source, req.secret_references ?? [], req.secrets);
         for (const d of this.deployments.values()) {
             if (d.tenantId === tenantId && d.name === req.name && d.deleteRequestedAt === undefined) {
                 throw conflict(`Deployment with name ${req.name} already exists.`);
@@ -100,6 +102,7 @@ export class ControlPlaneModel {
             source,
             sourceConfig: normalizeSourceConfig(sc),
             secrets: req.secrets.map((s) => ({ ...s })),
+            secretReferences: (req.secret_references ?? []).map((r) => ({ ...r })),
             createdAt: now,
             updatedAt: now,
             revisions: [],
@@ -125,7 +128,6 @@ export class ControlPlaneModel {
     patchDeployment(tenantId: string, id: string, patch: DeploymentPatchRequest): DeploymentView {
         const d = this.find(tenantId, id);
         if (d.deleteRequestedAt !== undefined) throw badRequest(`Deployment ID ${id} is being deleted.`);
-        if (patch.secret_references?.length) throw notImplemented("secret_references");
         const sc = patchedSourceConfig(d.source, d.sourceConfig, patch.source_config);
         const latest = this.latest(d);
         const rcPatch = patch.source_revision_config ?? {};
@@ -146,10 +148,16 @@ export class ControlPlaneModel {
         checkSourceRules(d.source, sc, onlyNew, { creating: false, effectiveRef: rc.repo_ref });
         const newSecrets = patch.secrets && patch.secrets.length > 0 ? patch.secrets : undefined; // [] = unchanged
         if (newSecrets) checkSecrets(newSecrets);
+        // Like secrets (decided here; the material is silent): a non-empty list replaces them and makes a
+        // revision, an empty one means "unchanged" (references cannot be cleared through PATCH).
+        const newRefs = patch.secret_references && patch.secret_references.length > 0 ? patch.secret_references : undefined;
+        if (newRefs) checkSecretReferences(d.source, newRefs, newSecrets ?? d.secrets);
+        else if (newSecrets) checkSecretReferences(d.source, d.secretReferences, newSecrets);
         const now = this.clock.now();
         d.sourceConfig = sc;
         if (newSecrets) d.secrets = newSecrets.map((s) => ({ ...s }));
-        if (rcPatch.repo_ref != null || wantPath != null || rcPatch.image_uri != null || newSecrets) {
+        if (newRefs) d.secretReferences = newRefs.map((r) => ({ ...r }));
+        if (rcPatch.repo_ref != null || wantPath != null || rcPatch.image_uri != null || newSecrets || newRefs) {
             this.addRevision(d, rc, now);
         }
         d.updatedAt = now;

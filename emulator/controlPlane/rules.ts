@@ -12,6 +12,7 @@ import {
     normalizeSource,
     type DeploymentCreateRequest,
     type Secret,
+    type SecretReference,
     type WireSource,
 } from "../../provider/api/schemas/controlPlane";
 import { badRequest, invalidField } from "../errors";
@@ -111,6 +112,23 @@ export function checkSecrets(secrets: Secret[]): void {
         if (!s.name) throw invalidField(["body", "secrets", i, "name"], "String should have at least 1 character", "string_too_short");
         if (seen.has(s.name)) throw badRequest(`Duplicate secret name ${s.name}.`);
         seen.add(s.name);
+    });
+}
+
+/**
+ * Kubernetes Secret references (real API): `external_docker` only (400 otherwise, as the API's description
+ * says "only applicable"); each field non-empty (422); names unique among themselves and the secrets (400).
+ */
+export function checkSecretReferences(source: WireSource, refs: SecretReference[], secrets: Secret[]): void {
+    if (!refs.length) return;
+    if (source !== "external_docker") throw badRequest("secret_references is only applicable for external_docker source.");
+    const seen = new Set(secrets.map((s) => s.name));
+    refs.forEach((r, i) => {
+        for (const k of ["name", "secret_name", "secret_key"] as const) {
+            if (!r[k]) throw invalidField(["body", "secret_references", i, k], "String should have at least 1 character", "string_too_short");
+        }
+        if (seen.has(r.name)) throw badRequest(`Duplicate secret name ${r.name}.`);
+        seen.add(r.name);
     });
 }
 

@@ -3,7 +3,7 @@
  * real-service notes 2), computed from the stored records at read time (a revision's status is how far
  * its lifecycle would have got by now on the emulator clock). Secret values are never shown.
  */
-import type { RevisionStatus, Secret, WireSource } from "../../provider/api/schemas/controlPlane";
+import type { RevisionStatus, Secret, SecretReference, WireSource } from "../../provider/api/schemas/controlPlane";
 import type { Clock } from "../clock";
 import type { StoredRevision, StoredRevisionConfig } from "./revisions";
 
@@ -24,7 +24,7 @@ export interface DeploymentView {
     source_config: Record<string, unknown>;
     source_revision_config: StoredRevisionConfig;
     secrets: Array<{ name: string; value: string }>;
-    secret_references: null;
+    secret_references: SecretReference[] | null;
     created_at: string;
     updated_at: string;
     status: string;
@@ -41,6 +41,8 @@ export interface StoredDeployment {
     source: WireSource;
     sourceConfig: Record<string, unknown>;
     secrets: Secret[];
+    /** Absent in deployments stored before they were emulated. */
+    secretReferences: SecretReference[];
     createdAt: number;
     updatedAt: number;
     /** Oldest first. */
@@ -79,7 +81,8 @@ export function deploymentView(d: StoredDeployment, clock: Clock): DeploymentVie
         source_revision_config: { ...latest.source_revision_config },
         // Values are write-only: the service stores them encrypted and never returns them.
         secrets: d.secrets.map((s) => ({ name: s.name, value: "" })),
-        secret_references: null,
+        // Not secret (they name a Kubernetes Secret and key): answered as given; null when there are none.
+        secret_references: d.secretReferences?.length ? d.secretReferences.map((r) => ({ ...r })) : null,
         created_at: clock.iso(d.createdAt),
         updated_at: clock.iso(d.updatedAt),
         status: d.deleteRequestedAt !== undefined ? "AWAITING_DELETE" : active ? "READY" : "AWAITING_DATABASE",

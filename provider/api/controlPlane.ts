@@ -179,15 +179,28 @@ export class ControlPlaneClient {
         return (await this.listRevisions(id, { limit: 1 })).resources[0];
     }
 
-    /** Rolls back to (redeploys) an earlier revision; the service answers with the deployment. */
-    async redeployRevision(id: string, revisionId: string): Promise<Deployment> {
-        return (
-            await this.http.request("POST", path`/v2/deployments/${id}/revisions/${revisionId}/redeploy`, {
-                schema: DeploymentSchema,
-                expect: [200, 201],
-                deadline: this.deadline,
-            })
-        ).data;
+    /**
+     * Rolls back to (redeploys) an earlier revision: a new revision with its configuration, no rebuild; the
+     * service answers with the deployment. Never sent twice blindly: after an ambiguous failure, a latest
+     * revision other than `latestBefore`, with the target's configuration and made at or after our first
+     * attempt, is ours.
+     */
+    async redeployRevision(id: string, revisionId: string, latestBefore?: string | null): Promise<Deployment> {
+        const send = async () =>
+            (
+                await this.http.request("POST", path`/v2/deployments/${id}/revisions/${revisionId}/redeploy`, {
+                    schema: DeploymentSchema,
+                    expect: [200, 201],
+                    deadline: this.deadline,
+                })
+            ).data;
+        const ours = (since: number) => async () => {
+            const [latest, target] = await Promise.all([this.latestRevision(id), this.getRevision(id, revisionId)]);
+            const config = (r: Revision) => JSON.stringify([r.source_revision_config?.repo_ref ?? null, graphConfigPathOf(r.source_revision_config), r.source_revision_config?.image_uri ?? null]);
+            if (!latest || latest.id === latestBefore || latest.id === revisionId || !createdSince(this.http, latest.created_at, since)) return undefined;
+            return config(latest) === config(target) ? this.getDeployment(id) : undefined;
+        };
+        return (await createOnce(send, ours(Date.now()), this.http.reconcileOptions(this.deadline))).value;
     }
 }
 

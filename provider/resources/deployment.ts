@@ -45,6 +45,16 @@ export interface DeploymentSecret {
     value: pulumi.Input<string>;
 }
 
+/** An environment variable filled from a key of a Kubernetes Secret in the deployment's namespace. */
+export interface DeploymentSecretReference {
+    /** The environment variable to fill. */
+    name: pulumi.Input<string>;
+    /** The Kubernetes Secret, which must exist in the same namespace as the deployment. */
+    secretName: pulumi.Input<string>;
+    /** The key within that Secret whose value fills the variable. */
+    secretKey: pulumi.Input<string>;
+}
+
 export interface DeploymentTimeouts {
     /** Seconds to wait for the first revision to be DEPLOYED (default 1800). */
     create?: number;
@@ -70,6 +80,19 @@ export interface DeploymentArgs {
      * Removing every secret is refused at preview (the service cannot clear them in place; see docs/deployment.md).
      */
     secrets?: pulumi.Input<pulumi.Input<DeploymentSecret>[]>;
+    /**
+     * Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted
+     * installations). Nothing secret is stored: only the names. A change makes a new revision; removing
+     * every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).
+     */
+    secretReferences?: pulumi.Input<pulumi.Input<DeploymentSecretReference>[]>;
+    /**
+     * Roll back: the id of an earlier revision of this deployment to run again, without a rebuild (the
+     * control plane's redeploy). Setting or changing it redeploys that revision and waits for it; while it
+     * is set, `sourceRevisionConfig` is not rebuilt unless it changes (a change builds again, ending the
+     * rollback); removing it builds `sourceRevisionConfig` again. `getDeploymentRevisions` lists the ids.
+     */
+    rollbackToRevisionId?: pulumi.Input<string>;
     /** Wait for the revision to be DEPLOYED (default true). A failed revision fails the update. */
     waitForDeployed?: pulumi.Input<boolean>;
     /** Wait limits in seconds (Pulumi does not pass `customTimeouts` to dynamic providers). */
@@ -95,6 +118,9 @@ export class Deployment extends pulumi.dynamic.Resource {
     /** The revision configuration as given (echoed). */
     declare public readonly sourceRevisionConfig: pulumi.Output<DeploymentSourceRevisionConfig>;
     declare public readonly secrets: pulumi.Output<DeploymentSecret[]>;
+    declare public readonly secretReferences: pulumi.Output<DeploymentSecretReference[] | undefined>;
+    /** The revision rolled back to, when the program names one. */
+    declare public readonly rollbackToRevisionId: pulumi.Output<string | undefined>;
     declare public readonly latestRevisionId: pulumi.Output<string | null>;
     declare public readonly activeRevisionId: pulumi.Output<string | null>;
     /** Status of the latest revision (DEPLOYED after a successful `up`). */

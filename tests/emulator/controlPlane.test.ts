@@ -896,6 +896,32 @@ describe("emulator: control plane", () => {
         });
     });
 
+    describe("secret_references", () => {
+        const REF = { name: "OPENAI_API_KEY", secret_name: "agent-keys", secret_key: "openai" };
+
+        it("external_docker: stored and answered (no values to hide); a PATCH with a list replaces them and makes a revision, an empty one leaves them; github is a 400; a clash with a secret name is a 400", async () => {
+            const sh = clientForSource(em, "external_docker");
+            const { deployment: d } = await sh.createDeployment(dockerBody(undefined, { secret_references: [REF], secrets: [{ name: "OTHER", value: "v" }] }));
+            assert.deepEqual(d.secret_references, [REF]);
+            const moved = await sh.patchDeployment(d.id, { secret_references: [{ ...REF, secret_key: "openai-2" }] });
+            assert.notEqual(moved.latest_revision_id, d.latest_revision_id);
+            assert.deepEqual(moved.secret_references, [{ ...REF, secret_key: "openai-2" }]);
+            const same = await sh.patchDeployment(d.id, { secret_references: [] });
+            assert.equal(same.latest_revision_id, moved.latest_revision_id, "an empty list is \"unchanged\": no revision");
+            assert.deepEqual(same.secret_references, [{ ...REF, secret_key: "openai-2" }]);
+            const clash = await raw(em, "PATCH", `/api-host/v2/deployments/${d.id}`, { body: { secret_references: [{ ...REF, name: "OTHER" }] } });
+            assert.equal(clash.status, 400);
+            assert.match(clash.body.detail, /Duplicate secret name OTHER/);
+            const github = await raw(em, "POST", "/v2/deployments", { body: githubBody(undefined, { secret_references: [REF] }) });
+            assert.equal(github.status, 400);
+            assert.match(github.body.detail, /only applicable for external_docker/);
+            const partial = await raw(em, "POST", "/api-host/v2/deployments", { body: dockerBody(undefined, { secret_references: [{ name: "X", secret_name: "s" }] as never }) });
+            assert.equal(partial.status, 422);
+            assert.deepEqual(partial.body.detail[0].loc.slice(-1), ["secret_key"]);
+            assert.equal((await sh.getDeployment(d.id)).secret_references?.length, 1);
+        });
+    });
+
     describe("redeploy", () => {
         it("redeploy: makes a new revision with the configuration of the old one", async () => {
             const { deployment: d } = await cp.createDeployment(githubBody());

@@ -129,6 +129,10 @@ export type Secret = z.infer<typeof SecretSchema>;
 /** Secrets as the service returns them: the value may be absent or masked. */
 export const SecretOutSchema = z.object({ name: z.string(), value: z.string().nullish() }).passthrough();
 
+/** Kubernetes Secret references (real API, external_docker only): an environment variable from a Secret's key. */
+export const SecretReferenceSchema = z.object({ name: z.string(), secret_name: z.string(), secret_key: z.string() }).strict();
+export type SecretReference = z.infer<typeof SecretReferenceSchema>;
+
 export const DeploymentSchema = z
     .object({
         id: z.string(),
@@ -137,6 +141,7 @@ export const DeploymentSchema = z
         source_config: SourceConfigSchema.nullish(),
         source_revision_config: SourceRevisionConfigSchema.nullish(),
         secrets: z.array(SecretOutSchema).nullish(),
+        secret_references: z.array(SecretReferenceSchema.passthrough()).nullish(),
         tenant_id: nullableString,
         created_at: nullableString,
         updated_at: nullableString,
@@ -178,8 +183,7 @@ export type RevisionList = z.infer<typeof RevisionListSchema>;
 const SourceConfigRequestSchema = z.object(sourceConfigFields).strict();
 /** `repo_commit_sha` is the service's to say: not part of a request. */
 const SourceRevisionConfigRequestSchema = z.object(revisionConfigFields).strict();
-/** Kubernetes secret references (real API, external_docker only); not emulated beyond being accepted empty. */
-const SecretReferencesSchema = z.array(z.record(z.string(), z.unknown())).nullish();
+const SecretReferencesSchema = z.array(SecretReferenceSchema).nullish();
 
 /** POST /v2/deployments body. */
 export const DeploymentCreateRequestSchema = z

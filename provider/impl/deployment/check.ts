@@ -7,7 +7,7 @@ import { UNMANAGED_SOURCES, normalizeSource, type WireSource } from "../../api/s
 import { Checker, UUID_RE, isSet, type Checked } from "../common/validate";
 import { UNKNOWN, known } from "../common/unknown";
 import { prune } from "../common/compare";
-import { RESERVED_SECRET_NAMES, type DeploymentSecretInput } from "./types";
+import { RESERVED_SECRET_NAMES, type DeploymentSecretInput, type DeploymentSecretReferenceInput } from "./types";
 
 const NAME_RE = /^[a-z0-9-]+$/;
 
@@ -23,7 +23,7 @@ export function installationKind(controlPlaneUrl: string): InstallationKind {
 const SOURCE_OF_KIND: Record<InstallationKind, WireSource> = { cloud: "github", "self-hosted": "external_docker" };
 
 /** Validates and normalizes the program's arguments; `kind` (when known) checks the source fits. */
-export function checkDeployment(news: Record<string, unknown>, kind?: InstallationKind): Checked {
+export function checkDeployment(news: Record<string, unknown>, kind?: InstallationKind, o: { creating?: boolean } = {}): Checked {
     const c = new Checker();
     const name = c.str(news.name, "name", true);
     c.matches(name, NAME_RE, "name", `name ${JSON.stringify(name)} may only contain lowercase letters, digits and hyphens ([a-z0-9-])`);
@@ -31,6 +31,12 @@ export function checkDeployment(news: Record<string, unknown>, kind?: Installati
     const source = checkSource(c, rawSource, kind);
     const { sourceConfig, revisionConfig } = checkConfigs(c, news, source);
     const secrets = checkSecrets(c, news.secrets);
+    const secretReferences = checkSecretReferences(c, news.secretReferences, source, secrets);
+    const rollbackToRevisionId = c.str(news.rollbackToRevisionId, "rollbackToRevisionId");
+    c.matches(rollbackToRevisionId, UUID_RE, "rollbackToRevisionId", "rollbackToRevisionId must be a revision id (a uuid; getDeploymentRevisions lists them)");
+    if (o.creating && isSet(rollbackToRevisionId)) {
+        c.fail("rollbackToRevisionId", "rollbackToRevisionId names a revision of an existing deployment: a new one has none to roll back to; set it after the first up");
+    }
     c.bool(news.waitForDeployed, "waitForDeployed");
     c.timeouts(news.timeouts);
     const adoptId = c.str(news.adoptId, "adoptId");
@@ -42,7 +48,37 @@ export function checkDeployment(news: Record<string, unknown>, kind?: Installati
         sourceConfig,
         sourceRevisionConfig: revisionConfig,
         secrets: known(news.secrets) ? secrets : UNKNOWN,
+        ...(known(news.secretReferences) ? (secretReferences ? { secretReferences } : {}) : { secretReferences: UNKNOWN }),
     });
+}
+
+/**
+ * `[{name, secretName, secretKey}]`, for `external_docker` only: every field given, names unique among
+ * themselves and the secrets (both fill environment variables) and not reserved. Absent stays absent (not
+ * managed).
+ */
+function checkSecretReferences(c: Checker, v: unknown, source: WireSource | undefined, secrets: DeploymentSecretInput[]): DeploymentSecretReferenceInput[] | undefined {
+    if (v === undefined || v === null) return undefined;
+    if (!Array.isArray(v)) {
+        if (known(v)) c.fail("secretReferences", "secretReferences must be a list of {name, secretName, secretKey}");
+        return undefined;
+    }
+    if (source && source !== "external_docker" && v.length) {
+        c.fail("secretReferences", "secretReferences are only for source external_docker (Kubernetes Secrets of a self-hosted installation); use secrets for github");
+    }
+    const seen = new Set(secrets.filter((s) => known(s) && known(s.name)).map((s) => s.name));
+    v.forEach((r: unknown, i: number) => {
+        if (!known(r)) return;
+        const entry = c.obj(r, `secretReferences[${i}]`);
+        const n = c.str(entry.name, `secretReferences[${i}].name`, true);
+        c.str(entry.secretName, `secretReferences[${i}].secretName`, true);
+        c.str(entry.secretKey, `secretReferences[${i}].secretKey`, true);
+        if (!n || !known(n)) return;
+        if (seen.has(n)) c.fail(`secretReferences[${i}].name`, `${n} is already set by another secret or secret reference`);
+        if ((RESERVED_SECRET_NAMES as readonly string[]).includes(n.toUpperCase())) c.fail(`secretReferences[${i}].name`, `${n} is reserved by the service`);
+        seen.add(n);
+    });
+    return v as DeploymentSecretReferenceInput[];
 }
 
 /**

@@ -31,6 +31,8 @@ export const DEPLOYMENT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonl
         ["sourceRevisionConfig.imageUri", (i) => field(i.sourceRevisionConfig, "imageUri")],
         // A set keyed by name: the order the service (or the program) lists them in is no change.
         ["secrets", (i) => byName(i.secrets ?? [])],
+        ["secretReferences", (i) => byName(i.secretReferences ?? [])],
+        ["rollbackToRevisionId", (i) => i.rollbackToRevisionId],
         ["waitForDeployed", (i) => i.waitForDeployed],
         ["timeouts", (i) => i.timeouts],
     ],
@@ -45,6 +47,15 @@ export const DEPLOYMENT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonl
  * replacement is refused with 409, the name being taken).
  */
 function refuseWhatOnlyReplacementDoes(olds: DeploymentOutputs, news: Record<string, unknown>): void {
+    const newRefs = news.secretReferences ?? [];
+    if ((olds.secretReferences ?? []).length > 0 && Array.isArray(newRefs) && newRefs.length === 0) {
+        throw new Error(
+            `secretReferences: deployment ${olds.name} cannot drop every secret reference in place: the service keeps them when asked ` +
+                "for none (as it does secrets), so only a new deployment would have none: a new URL, and the old one's threads gone. " +
+                "Keep at least one; or, if a new deployment is what you want, delete this one first: " +
+                "`pulumi destroy --target <this Deployment's URN> --target-dependents` (`pulumi stack --show-urns` lists it), then `pulumi up`.",
+        );
+    }
     const newSecrets = news.secrets ?? [];
     if (olds.secrets.length > 0 && Array.isArray(newSecrets) && newSecrets.length === 0) {
         throw new Error(

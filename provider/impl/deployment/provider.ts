@@ -18,7 +18,7 @@ import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 import { readState, recordable } from "./state";
 import { DEFAULT_TIMEOUTS, type DeploymentInputs, type DeploymentOutputs } from "./types";
 import { deployedDurations, expectationFrom, waitForRevision, withDeployPhase } from "./wait";
-import { createRequest, inputsFromService, patchRequest, revisionConfigInputs, toOutputs } from "./wire";
+import { createRequest, inputsFromService, patchRequest, revisionConfigInputs, revisionConfigWire, toOutputs } from "./wire";
 
 export interface DeploymentProviderOptions {
     /** Replaces the learned schedule: delay before the next revision read, given its status and the reads so far. */
@@ -56,9 +56,9 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             configure(req);
         },
 
-        async check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+        async check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
             // Fails the preview early, with the fix, when the service cannot be reached at all.
-            return checkWithConfig((cfg) => checkDeployment(news, installationKind(cfg.controlPlaneUrl)));
+            return checkWithConfig((cfg) => checkDeployment(news, installationKind(cfg.controlPlaneUrl), { creating: Object.keys(olds ?? {}).length === 0 }));
         },
 
         async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
@@ -183,17 +183,38 @@ async function updateInPlace(ctx: SettleContext, id: string, olds: DeploymentOut
     const { cp, inputs: news } = ctx;
     const current = await cp.getDeployment(id);
     const failed = olds.revisionStatus !== null && REVISION_FAILED.includes(olds.revisionStatus);
-    const body = patchRequest(olds, news, current, failed);
-    if (!body) return settle(ctx, current);
+    const rolling = rollbackOf(olds, news);
+    // Leaving a rollback builds the program's configuration again.
+    const body = patchRequest(olds, news, current, !rolling && (failed || (!!olds.rollbackToRevisionId && !news.rollbackToRevisionId)));
+    if (!body && !rolling) return settle(ctx, current);
     const startedAt = (ctx.o.now ?? Date.now)();
-    let deployment: Deployment;
+    let deployment = current;
     try {
-        deployment = await cp.patchDeployment(id, body, current.latest_revision_id);
+        if (body) deployment = await cp.patchDeployment(id, body, current.latest_revision_id);
+        if (rolling) deployment = await redeploy(cp, id, rolling, deployment);
     } catch (e) {
-        throw new ResourceInitError(messageOf(e), id, recordable(toOutputs(olds, current, undefined, olds.deployPhaseMs), ctx.rawProvider));
+        throw new ResourceInitError(messageOf(e), id, recordable(toOutputs(olds, deployment, undefined, olds.deployPhaseMs), ctx.rawProvider));
     }
     const madeRevision = deployment.latest_revision_id !== current.latest_revision_id;
     return settle({ ...ctx, startedAt: madeRevision ? startedAt : undefined }, deployment);
+}
+
+/**
+ * The revision to redeploy in this update: `rollbackToRevisionId` newly set or changed, unless the revision
+ * config changes too (then the program asks for a build, which ends the rollback).
+ */
+function rollbackOf(olds: DeploymentOutputs, news: DeploymentInputs): string | undefined {
+    const target = news.rollbackToRevisionId;
+    if (!target || target === olds.rollbackToRevisionId) return undefined;
+    return sameValue(revisionConfigWire(olds), revisionConfigWire(news)) ? target : undefined;
+}
+
+/** Redeploys an earlier revision of this deployment; one of another deployment (or none) is refused by name. */
+async function redeploy(cp: ControlPlaneClient, id: string, revisionId: string, current: Deployment): Promise<Deployment> {
+    if (!(await cp.tryGetRevision(id, revisionId))) {
+        throw new Error(`rollbackToRevisionId ${revisionId} is not a revision of deployment ${current.name} (${id}); getDeploymentRevisions lists its revisions. Nothing was redeployed.`);
+    }
+    return cp.redeployRevision(id, revisionId, current.latest_revision_id);
 }
 
 /** DELETE, then (deletion is asynchronous) wait until the deployment answers 404; gone already is done. */

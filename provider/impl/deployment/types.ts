@@ -38,12 +38,22 @@ export interface DeploymentSecretInput {
     name: string;
     value: string;
 }
+/** An environment variable filled from a key of a Kubernetes Secret (external_docker, self-hosted). */
+export interface DeploymentSecretReferenceInput {
+    name: string;
+    secretName: string;
+    secretKey: string;
+}
 export interface DeploymentInputs {
     name: string;
     source: WireSource;
     sourceConfig: SourceConfigInputs;
     sourceRevisionConfig: SourceRevisionConfigInputs;
     secrets: DeploymentSecretInput[];
+    /** Absent: not managed (nothing sent). */
+    secretReferences?: DeploymentSecretReferenceInput[];
+    /** An earlier revision of this deployment to run instead of building `sourceRevisionConfig` (a rollback). */
+    rollbackToRevisionId?: string;
     waitForDeployed?: boolean;
     timeouts?: { create?: number; update?: number; delete?: number };
     adoptId?: string;

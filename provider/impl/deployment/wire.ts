@@ -14,7 +14,14 @@ import {
 } from "../../api/schemas/controlPlane";
 import { byName, prune, sameValue } from "../common/compare";
 import { isSet } from "../common/validate";
-import { COMPUTED_OUTPUTS, SCHEMA_VERSION, type DeploymentInputs, type DeploymentOutputs, type DeploymentSecretInput } from "./types";
+import {
+    COMPUTED_OUTPUTS,
+    SCHEMA_VERSION,
+    type DeploymentInputs,
+    type DeploymentOutputs,
+    type DeploymentSecretInput,
+    type DeploymentSecretReferenceInput,
+} from "./types";
 
 export function createRequest(i: DeploymentInputs): DeploymentCreateRequest {
     const sc = i.sourceConfig;
@@ -33,8 +40,13 @@ export function createRequest(i: DeploymentInputs): DeploymentCreateRequest {
         }),
         source_revision_config: revisionConfigWire(i),
         secrets: secretsWire(i.secrets),
+        // Sent only when set: installations that do not know the field are never sent it.
+        ...(i.secretReferences?.length ? { secret_references: referencesWire(i.secretReferences) } : {}),
     };
 }
+
+const referencesWire = (r: DeploymentSecretReferenceInput[] | undefined) =>
+    (r ?? []).map(({ name, secretName, secretKey }) => ({ name, secret_name: secretName, secret_key: secretKey }));
 
 /** The revision config on the wire: real field names, only the fields of the deployment's source. */
 export function revisionConfigWire(i: Pick<DeploymentInputs, "source" | "sourceRevisionConfig">): NonNullable<DeploymentPatchRequest["source_revision_config"]> {
@@ -75,6 +87,8 @@ export function patchRequest(
     if (revChanged || forceRevision) body.source_revision_config = revisionConfigWire(news);
 
     if (!sameSecrets(olds.secrets, news.secrets) && (news.secrets ?? []).length > 0) body.secrets = secretsWire(news.secrets);
+    const refs = news.secretReferences ?? [];
+    if (refs.length > 0 && !sameValue(byName(referencesWire(olds.secretReferences)), byName(referencesWire(refs)))) body.secret_references = referencesWire(refs);
     return Object.keys(body).length ? body : undefined;
 }
 
@@ -132,10 +146,20 @@ export function inputsFromService(d: Deployment, r: Revision | undefined, old: D
             customUrl: !github && isSet(oldSc.customUrl) ? (sc.custom_url ?? undefined) : undefined,
             resourceSpec: pick(sc.resource_spec ?? undefined, oldSc.resourceSpec),
         }),
-        sourceRevisionConfig: revisionConfigInputs(source, r, d),
+        sourceRevisionConfig: rolledBack(d, old) ? old.sourceRevisionConfig : revisionConfigInputs(source, r, d),
         secrets: secretNames.map((name) => ({ name, value: oldValues.get(name) ?? "" })),
+        secretReferences: old.secretReferences || d.secret_references?.length ? referencesFromService(d) : undefined,
     }) as DeploymentInputs;
 }
+
+/**
+ * Whether the deployment still runs the rollback this provider made (its latest revision is the one the
+ * redeploy made): the program's `sourceRevisionConfig` then is not what runs, by design, and not drift.
+ */
+const rolledBack = (d: Deployment, old: DeploymentOutputs) => !!old.rollbackToRevisionId && !!d.latest_revision_id && d.latest_revision_id === old.latestRevisionId;
+
+const referencesFromService = (d: Deployment): DeploymentSecretReferenceInput[] =>
+    (d.secret_references ?? []).map((r) => ({ name: r.name, secretName: r.secret_name, secretKey: r.secret_key }));
 
 /** A revision's configuration in the Args shape (the revision's own, else the deployment's latest). */
 export function revisionConfigInputs(source: WireSource, r: Revision | undefined, d?: Deployment): DeploymentInputs["sourceRevisionConfig"] {

@@ -19,6 +19,8 @@ __all__ = [
     'BulkExportTimeoutsArgsDict',
     'DeploymentSecretArgs',
     'DeploymentSecretArgsDict',
+    'DeploymentSecretReferenceArgs',
+    'DeploymentSecretReferenceArgsDict',
     'DeploymentSourceConfigArgs',
     'DeploymentSourceConfigArgsDict',
     'DeploymentSourceRevisionConfigArgs',
@@ -129,6 +131,77 @@ class DeploymentSecretArgs:
     @value.setter
     def value(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "value", value)
+
+
+class DeploymentSecretReferenceArgsDict(TypedDict):
+    """
+    An environment variable filled from a key of a Kubernetes Secret in the deployment's namespace.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The environment variable to fill.
+    """
+    secret_key: pulumi.Input[_builtins.str]
+    """
+    The key within that Secret whose value fills the variable.
+    """
+    secret_name: pulumi.Input[_builtins.str]
+    """
+    The Kubernetes Secret, which must exist in the same namespace as the deployment.
+    """
+
+@pulumi.input_type
+class DeploymentSecretReferenceArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 secret_key: pulumi.Input[_builtins.str],
+                 secret_name: pulumi.Input[_builtins.str]):
+        """
+        An environment variable filled from a key of a Kubernetes Secret in the deployment's namespace.
+
+        :param pulumi.Input[_builtins.str] name: The environment variable to fill.
+        :param pulumi.Input[_builtins.str] secret_key: The key within that Secret whose value fills the variable.
+        :param pulumi.Input[_builtins.str] secret_name: The Kubernetes Secret, which must exist in the same namespace as the deployment.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "secret_key", secret_key)
+        pulumi.set(__self__, "secret_name", secret_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The environment variable to fill.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretKey")
+    def secret_key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The key within that Secret whose value fills the variable.
+        """
+        return pulumi.get(self, "secret_key")
+
+    @secret_key.setter
+    def secret_key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "secret_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretName")
+    def secret_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The Kubernetes Secret, which must exist in the same namespace as the deployment.
+        """
+        return pulumi.get(self, "secret_name")
+
+    @secret_name.setter
+    def secret_name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "secret_name", value)
 
 
 class DeploymentSourceConfigArgsDict(TypedDict):

@@ -25,6 +25,8 @@ class DeploymentArgs:
                  source: pulumi.Input[_builtins.str],
                  source_revision_config: pulumi.Input['DeploymentSourceRevisionConfigArgs'],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollback_to_revision_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret_references: pulumi.Input[Optional[Sequence[pulumi.Input['DeploymentSecretReferenceArgs']]]] = None,
                  secrets: pulumi.Input[Optional[Sequence[pulumi.Input['DeploymentSecretArgs']]]] = None,
                  source_config: pulumi.Input[Optional['DeploymentSourceConfigArgs']] = None,
                  timeouts: pulumi.Input[Optional['DeploymentTimeoutsArgs']] = None,
@@ -35,6 +37,8 @@ class DeploymentArgs:
         :param pulumi.Input[_builtins.str] name: Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed.
         :param pulumi.Input[_builtins.str] source: `github` or `external_docker` (the spec's `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
         :param pulumi.Input[_builtins.str] adopt_id: Take over an existing deployment by id instead of creating one (dynamic resources cannot be `pulumi import`ed). Its name and source must match; other fields are brought in line by a PATCH. Only read at creation; remove it afterwards or keep it, either way nothing changes.
+        :param pulumi.Input[_builtins.str] rollback_to_revision_id: Roll back: the id of an earlier revision of this deployment to run again, without a rebuild (the control plane's redeploy). Setting or changing it redeploys that revision and waits for it; while it is set, `sourceRevisionConfig` is not rebuilt unless it changes (a change builds again, ending the rollback); removing it builds `sourceRevisionConfig` again. `getDeploymentRevisions` lists the ids.
+        :param pulumi.Input[Sequence[pulumi.Input['DeploymentSecretReferenceArgs']]] secret_references: Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted installations). Nothing secret is stored: only the names. A change makes a new revision; removing every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).
         :param pulumi.Input[Sequence[pulumi.Input['DeploymentSecretArgs']]] secrets: Environment secrets of the deployment. Always stored as secrets in the Pulumi state; the service never returns their values, so a refresh sees added or removed names, not changed values. Removing every secret is refused at preview (the service cannot clear them in place; see docs/deployment.md).
         :param pulumi.Input['DeploymentTimeoutsArgs'] timeouts: Wait limits in seconds (Pulumi does not pass `customTimeouts` to dynamic providers).
         :param pulumi.Input[_builtins.bool] wait_for_deployed: Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
@@ -44,6 +48,10 @@ class DeploymentArgs:
         pulumi.set(__self__, "source_revision_config", source_revision_config)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if rollback_to_revision_id is not None:
+            pulumi.set(__self__, "rollback_to_revision_id", rollback_to_revision_id)
+        if secret_references is not None:
+            pulumi.set(__self__, "secret_references", secret_references)
         if secrets is not None:
             pulumi.set(__self__, "secrets", secrets)
         if source_config is not None:
@@ -99,6 +107,30 @@ class DeploymentArgs:
         pulumi.set(self, "adopt_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="rollbackToRevisionId")
+    def rollback_to_revision_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Roll back: the id of an earlier revision of this deployment to run again, without a rebuild (the control plane's redeploy). Setting or changing it redeploys that revision and waits for it; while it is set, `sourceRevisionConfig` is not rebuilt unless it changes (a change builds again, ending the rollback); removing it builds `sourceRevisionConfig` again. `getDeploymentRevisions` lists the ids.
+        """
+        return pulumi.get(self, "rollback_to_revision_id")
+
+    @rollback_to_revision_id.setter
+    def rollback_to_revision_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "rollback_to_revision_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretReferences")
+    def secret_references(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DeploymentSecretReferenceArgs']]]]:
+        """
+        Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted installations). Nothing secret is stored: only the names. A change makes a new revision; removing every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).
+        """
+        return pulumi.get(self, "secret_references")
+
+    @secret_references.setter
+    def secret_references(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['DeploymentSecretReferenceArgs']]]]):
+        pulumi.set(self, "secret_references", value)
+
+    @_builtins.property
     @pulumi.getter
     def secrets(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DeploymentSecretArgs']]]]:
         """
@@ -152,6 +184,8 @@ class Deployment(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollback_to_revision_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret_references: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DeploymentSecretReferenceArgs', 'DeploymentSecretReferenceArgsDict']]]]] = None,
                  secrets: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DeploymentSecretArgs', 'DeploymentSecretArgsDict']]]]] = None,
                  source: pulumi.Input[Optional[_builtins.str]] = None,
                  source_config: pulumi.Input[Optional[Union['DeploymentSourceConfigArgs', 'DeploymentSourceConfigArgsDict']]] = None,
@@ -166,6 +200,8 @@ class Deployment(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Take over an existing deployment by id instead of creating one (dynamic resources cannot be `pulumi import`ed). Its name and source must match; other fields are brought in line by a PATCH. Only read at creation; remove it afterwards or keep it, either way nothing changes.
         :param pulumi.Input[_builtins.str] name: Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed.
+        :param pulumi.Input[_builtins.str] rollback_to_revision_id: Roll back: the id of an earlier revision of this deployment to run again, without a rebuild (the control plane's redeploy). Setting or changing it redeploys that revision and waits for it; while it is set, `sourceRevisionConfig` is not rebuilt unless it changes (a change builds again, ending the rollback); removing it builds `sourceRevisionConfig` again. `getDeploymentRevisions` lists the ids.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DeploymentSecretReferenceArgs', 'DeploymentSecretReferenceArgsDict']]]] secret_references: Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted installations). Nothing secret is stored: only the names. A change makes a new revision; removing every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).
         :param pulumi.Input[Sequence[pulumi.Input[Union['DeploymentSecretArgs', 'DeploymentSecretArgsDict']]]] secrets: Environment secrets of the deployment. Always stored as secrets in the Pulumi state; the service never returns their values, so a refresh sees added or removed names, not changed values. Removing every secret is refused at preview (the service cannot clear them in place; see docs/deployment.md).
         :param pulumi.Input[_builtins.str] source: `github` or `external_docker` (the spec's `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
         :param pulumi.Input[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']] timeouts: Wait limits in seconds (Pulumi does not pass `customTimeouts` to dynamic providers).
@@ -197,6 +233,8 @@ class Deployment(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollback_to_revision_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret_references: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DeploymentSecretReferenceArgs', 'DeploymentSecretReferenceArgsDict']]]]] = None,
                  secrets: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DeploymentSecretArgs', 'DeploymentSecretArgsDict']]]]] = None,
                  source: pulumi.Input[Optional[_builtins.str]] = None,
                  source_config: pulumi.Input[Optional[Union['DeploymentSourceConfigArgs', 'DeploymentSourceConfigArgsDict']]] = None,
@@ -216,6 +254,8 @@ class Deployment(pulumi.CustomResource):
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
+            __props__.__dict__["rollback_to_revision_id"] = rollback_to_revision_id
+            __props__.__dict__["secret_references"] = secret_references
             __props__.__dict__["secrets"] = None if secrets is None else pulumi.Output.secret(secrets)
             if source is None and not opts.urn:
                 raise TypeError("Missing required property 'source'")
@@ -264,7 +304,9 @@ class Deployment(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["repo_commit_sha"] = None
         __props__.__dict__["revision_status"] = None
+        __props__.__dict__["rollback_to_revision_id"] = None
         __props__.__dict__["schema_version"] = None
+        __props__.__dict__["secret_references"] = None
         __props__.__dict__["secrets"] = None
         __props__.__dict__["source"] = None
         __props__.__dict__["source_config"] = None
@@ -316,12 +358,25 @@ class Deployment(pulumi.CustomResource):
         return pulumi.get(self, "revision_status")
 
     @_builtins.property
+    @pulumi.getter(name="rollbackToRevisionId")
+    def rollback_to_revision_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The revision rolled back to, when the program names one.
+        """
+        return pulumi.get(self, "rollback_to_revision_id")
+
+    @_builtins.property
     @pulumi.getter(name="schemaVersion")
     def schema_version(self) -> pulumi.Output[_builtins.float]:
         """
         Version of the output shape.
         """
         return pulumi.get(self, "schema_version")
+
+    @_builtins.property
+    @pulumi.getter(name="secretReferences")
+    def secret_references(self) -> pulumi.Output[Optional[Sequence['outputs.DeploymentSecretReference']]]:
+        return pulumi.get(self, "secret_references")
 
     @_builtins.property
     @pulumi.getter

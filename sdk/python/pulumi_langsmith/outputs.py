@@ -16,6 +16,7 @@ from . import _utilities
 
 __all__ = [
     'DeploymentSecret',
+    'DeploymentSecretReference',
     'DeploymentSourceConfig',
     'DeploymentSourceRevisionConfig',
     'ExportDestinationConfig',
@@ -39,6 +40,70 @@ class DeploymentSecret(dict):
     @pulumi.getter
     def value(self) -> _builtins.str:
         return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class DeploymentSecretReference(dict):
+    """
+    An environment variable filled from a key of a Kubernetes Secret in the deployment's namespace.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "secretKey":
+            suggest = "secret_key"
+        elif key == "secretName":
+            suggest = "secret_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DeploymentSecretReference. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DeploymentSecretReference.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DeploymentSecretReference.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 secret_key: _builtins.str,
+                 secret_name: _builtins.str):
+        """
+        An environment variable filled from a key of a Kubernetes Secret in the deployment's namespace.
+
+        :param _builtins.str name: The environment variable to fill.
+        :param _builtins.str secret_key: The key within that Secret whose value fills the variable.
+        :param _builtins.str secret_name: The Kubernetes Secret, which must exist in the same namespace as the deployment.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "secret_key", secret_key)
+        pulumi.set(__self__, "secret_name", secret_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The environment variable to fill.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="secretKey")
+    def secret_key(self) -> _builtins.str:
+        """
+        The key within that Secret whose value fills the variable.
+        """
+        return pulumi.get(self, "secret_key")
+
+    @_builtins.property
+    @pulumi.getter(name="secretName")
+    def secret_name(self) -> _builtins.str:
+        """
+        The Kubernetes Secret, which must exist in the same namespace as the deployment.
+        """
+        return pulumi.get(self, "secret_name")
 
 
 @pulumi.output_type

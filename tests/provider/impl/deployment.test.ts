@@ -476,6 +476,100 @@ describe("Deployment provider against the emulator", function () {
         });
     });
 
+    describe("secretReferences", () => {
+        const REFS = [
+            { name: "OPENAI_API_KEY", secretName: "agent-keys", secretKey: "openai" },
+            { name: "DB_PASSWORD", secretName: "agent-db", secretKey: "password" },
+        ];
+
+        it("create sends them; a change makes one revision; a refresh reads them back as no change; removing all is refused at preview", async () => {
+            const name = uniqueName("refs");
+            const { id, outs } = await create(dockerArgs(name, { secretReferences: REFS }));
+            const onService = em.controlPlane.getDeployment(TENANT, id).secret_references;
+            assert.deepEqual(onService, [
+                { name: "OPENAI_API_KEY", secret_name: "agent-keys", secret_key: "openai" },
+                { name: "DB_PASSWORD", secret_name: "agent-db", secret_key: "password" },
+            ]);
+            const read = await dockerProvider.read!(id, recorded(outs));
+            const reordered = await dockerProvider.diff!(id, recorded(read.props!), inputsOf(dockerArgs(name, { secretReferences: [...REFS].reverse() })));
+            assert.equal(reordered.changes, false, "the order is no change");
+
+            const changed = inputsOf(dockerArgs(name, { secretReferences: [REFS[0], { ...REFS[1], secretKey: "pw" }] }));
+            const diff = await dockerProvider.diff!(id, recorded(outs), changed);
+            assert.deepEqual([diff.changes, diff.replaces], [true, []]);
+            const after = (await dockerProvider.update!(id, recorded(outs), changed)).outs as Record<string, any>;
+            assert.equal((await revisionsOf(id)).length, 2);
+            assert.equal(after.revisionStatus, "DEPLOYED");
+            assert.equal(em.controlPlane.getDeployment(TENANT, id).secret_references![1].secret_key, "pw");
+
+            assert.match(String(await rejection(() => dockerProvider.diff!(id, recorded(after), inputsOf(dockerArgs(name, { secretReferences: [] }))))), /cannot drop every secret reference in place/);
+        });
+
+        it("a reference changed outside Pulumi shows on refresh; a program that never set them sends nothing and sees none", async () => {
+            const name = uniqueName("refs-drift");
+            const { id, outs } = await create(dockerArgs(name, { secretReferences: [REFS[0]] }));
+            await cp.withDeadline(Date.now() + 5_000).patchDeployment(id, { secret_references: [{ name: "OPENAI_API_KEY", secret_name: "rotated", secret_key: "openai" }] }, outs.latestRevisionId);
+            const read = await dockerProvider.read!(id, recorded(outs));
+            assert.equal(read.inputs!.secretReferences[0].secretName, "rotated");
+            const plain = await create(dockerArgs(uniqueName("refs-none")));
+            assert.equal(em.controlPlane.getDeployment(TENANT, plain.id).secret_references, null);
+            assert.equal((await dockerProvider.read!(plain.id, recorded(plain.outs))).inputs!.secretReferences, undefined);
+        });
+
+        it("check: github refuses them; names clash with secrets or reserved names fail on their property", () => {
+            const gh = checkDeployment(githubArgs("gh", { secretReferences: [REFS[0]] }));
+            assert.ok(gh.failures?.some((f) => f.property === "secretReferences" && /only for source external_docker/.test(f.reason)), JSON.stringify(gh.failures));
+            const clash = checkDeployment(dockerArgs("d", { secrets: [{ name: "OPENAI_API_KEY", value: "x" }], secretReferences: [REFS[0]] }));
+            assert.ok(clash.failures?.some((f) => f.property === "secretReferences[0].name" && /already set/.test(f.reason)), JSON.stringify(clash.failures));
+            const reserved = checkDeployment(dockerArgs("d", { secretReferences: [{ ...REFS[0], name: "PORT" }] }));
+            assert.ok(reserved.failures?.some((f) => f.property === "secretReferences[0].name" && /reserved/.test(f.reason)));
+            const missing = checkDeployment(dockerArgs("d", { secretReferences: [{ name: "X", secretName: "s" }] }));
+            assert.ok(missing.failures?.some((f) => f.property === "secretReferences[0].secretKey"));
+        });
+    });
+
+    describe("rollbackToRevisionId", () => {
+        it("setting it redeploys that revision (no rebuild) and waits; refresh is no change; a revision-config change builds again; removing it builds the program's config", async () => {
+            const name = uniqueName("rollback");
+            const v1 = "registry.example.com/acme/agent:1.0.0";
+            const v2 = "registry.example.com/acme/agent:2.0.0";
+            const first = await create(dockerArgs(name));
+            const second = (await dockerProvider.update!(first.id, recorded(first.outs), inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: v2 } })))).outs as Record<string, any>;
+            const back = inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: v2 }, rollbackToRevisionId: first.outs.latestRevisionId }));
+            const diff = await dockerProvider.diff!(first.id, recorded(second), back);
+            assert.deepEqual([diff.changes, diff.replaces], [true, []]);
+            em.admin.requests.length = 0;
+            const rolled = (await dockerProvider.update!(first.id, recorded(second), back)).outs as Record<string, any>;
+            assert.deepEqual(requests("POST", /\/redeploy$/).map((r) => r.path), [`/v2/deployments/${first.id}/revisions/${first.outs.latestRevisionId}/redeploy`]);
+            assert.equal(requests("PATCH", /./).length, 0, "a rollback sends no PATCH");
+            const revs = await revisionsOf(first.id);
+            assert.equal(revs.length, 3);
+            assert.equal(revs[0].source_revision_config?.image_uri, v1, "the new revision runs the old image");
+            assert.deepEqual([rolled.revisionStatus, rolled.activeRevisionId], ["DEPLOYED", revs[0].id]);
+            const read = await dockerProvider.read!(first.id, recorded(rolled));
+            assert.equal((await dockerProvider.diff!(first.id, recorded(read.props!), back)).changes, false, "the rollback is not drift");
+
+            const v3 = inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: "registry.example.com/acme/agent:3.0.0" }, rollbackToRevisionId: first.outs.latestRevisionId }));
+            const built = (await dockerProvider.update!(first.id, recorded(rolled), v3)).outs as Record<string, any>;
+            assert.equal((await revisionsOf(first.id))[0].source_revision_config?.image_uri, "registry.example.com/acme/agent:3.0.0");
+            const left = inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: "registry.example.com/acme/agent:3.0.0" } }));
+            await dockerProvider.update!(first.id, recorded(built), left);
+            const final = await revisionsOf(first.id);
+            assert.equal(final.length, 5, "leaving the rollback builds the program's configuration again");
+            assert.equal(final[0].source_revision_config?.image_uri, "registry.example.com/acme/agent:3.0.0");
+        });
+
+        it("a revision of another deployment is refused by name, nothing redeployed; at creation it fails check", async () => {
+            const a = await create(dockerArgs(uniqueName("rb-a")));
+            const b = await create(dockerArgs(uniqueName("rb-b")));
+            const err = await rejection(() => dockerProvider.update!(a.id, recorded(a.outs), inputsOf(dockerArgs(a.inputs.name, { rollbackToRevisionId: b.outs.latestRevisionId }))));
+            assert.match(err.message, /is not a revision of deployment rb-a.*Nothing was redeployed/);
+            assert.equal((await revisionsOf(a.id)).length, 1);
+            const atCreate = checkDeployment(dockerArgs("x", { rollbackToRevisionId: b.outs.latestRevisionId }), undefined, { creating: true });
+            assert.ok(atCreate.failures?.some((f) => f.property === "rollbackToRevisionId" && /set it after the first up/.test(f.reason)));
+        });
+    });
+
     describe("read", () => {
         it("read: nothing changed maps back to inputs equal to the checked inputs", async () => {
             const name = uniqueName("read-same");
