@@ -1,7 +1,8 @@
 /**
  * pulumi-langsmith: Pulumi resources for LangSmith: Deployment (control plane), and the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport), and a check that a
- * deployed agent server honours `interrupt` (AgentServerCheck).
+ * deployed agent server honours `interrupt` (AgentServerCheck); and look-ups of deployments and their
+ * revisions (getDeployment, getDeploymentRevisions).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -31,6 +32,15 @@ export { ScheduledExport, type ScheduledExportArgs } from "./resources/scheduled
 export { BulkExport, type BulkExportArgs, type BulkExportTimeouts } from "./resources/bulkExport";
 export type { ExportArgs } from "./resources/exports";
 export { AgentServerCheck, type AgentServerCheckArgs } from "./resources/agentServerCheck";
+export {
+    getDeployment,
+    getDeploymentRevisions,
+    type GetDeploymentArgs,
+    type GetDeploymentResult,
+    type GetDeploymentRevisionsArgs,
+    type GetDeploymentRevisionsResult,
+    type RevisionInfo,
+} from "./resources/functions";
 export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ServiceConfig } from "./config";
 export * as api from "./api";
 

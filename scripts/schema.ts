@@ -5,6 +5,8 @@
  *     properties the `declare public readonly` fields of its class; nested interfaces become object types;
  *   - descriptions are the JSDoc comments; a property is secret when the class lists it in
  *     `additionalSecretOutputs`;
+ *   - a function's inputs are its `<Name>Args` interface, its outputs `<Name>Result` (provider/resources/functions.ts),
+ *     described by the exported function's JSDoc;
  *   - the provider configuration is the KEYS table of provider/config.ts, described by the table in that
  *     file's header comment.
  * `node -r ts-node/register scripts/schema.ts` writes the file; `--check` exits 1 when it is not what the
@@ -16,7 +18,7 @@ import ts from "typescript";
 
 const root = join(__dirname, "..");
 export const SCHEMA_PATH = join(root, "provider/plugin/schema.json");
-const RESOURCE_FILES = ["deployment", "exportDestination", "exports", "scheduledExport", "bulkExport", "agentServerCheck"].map((f) => join(root, `provider/resources/${f}.ts`));
+const RESOURCE_FILES = ["deployment", "exportDestination", "exports", "scheduledExport", "bulkExport", "agentServerCheck", "functions"].map((f) => join(root, `provider/resources/${f}.ts`));
 /** The resources the plugin serves, by class name (their token is `langsmith:index:<name>`). */
 export const RESOURCES = ["Deployment", "ExportDestination", "ScheduledExport", "BulkExport", "AgentServerCheck"];
 
@@ -153,6 +155,21 @@ function resource(g: Generator, cls: ts.ClassDeclaration): Spec {
     };
 }
 
+/** The functions the plugin serves (`langsmith:index:<name>`; provider/plugin/server.ts FUNCTIONS). */
+export const FUNCTIONS = ["getDeployment", "getDeploymentRevisions"];
+
+function fn(g: Generator, name: string, description: string): Spec {
+    const type = (n: string) => `${n[0].toUpperCase()}${n.slice(1)}`;
+    const object = (o: ObjectSpec) => ({ properties: o.properties, ...(o.required.length ? { required: o.required } : {}) });
+    return { description, inputs: object(g.properties(`${type(name)}Args`)), outputs: object(g.properties(`${type(name)}Result`)) };
+}
+
+/** The JSDoc of each exported function of a file, by name. */
+function functionDocs(file: string): Map<string, string> {
+    const sf = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+    return new Map(sf.statements.filter(ts.isFunctionDeclaration).map((f) => [f.name!.text, docOf(f)]));
+}
+
 /** The provider configuration: the KEYS of provider/config.ts, described by its header table. */
 function configuration(): { variables: Record<string, Spec> } {
     const source = readFileSync(join(root, "provider/config.ts"), "utf8");
@@ -171,6 +188,8 @@ export function generateSchema(): Spec {
     const { interfaces, classes } = declarations(RESOURCE_FILES);
     const g = new Generator(interfaces);
     const resources = Object.fromEntries(RESOURCES.map((name) => [`langsmith:index:${name}`, resource(g, classes.get(name)!)]));
+    const docs = functionDocs(join(root, "provider/resources/functions.ts"));
+    const functions = Object.fromEntries(FUNCTIONS.map((name) => [`langsmith:index:${name}`, fn(g, name, docs.get(name) ?? "")]));
     const config = configuration();
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; license: string };
     return {
@@ -188,6 +207,7 @@ export function generateSchema(): Spec {
         },
         types: Object.fromEntries(Object.entries(g.types).sort(([a], [b]) => a.localeCompare(b))),
         resources,
+        functions,
         language: {
             // respectSchemaVersion: the package and its pulumi-plugin.json carry the schema's version (else 0.0.0).
             python: { packageName: "pulumi_langsmith", requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },

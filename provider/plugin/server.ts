@@ -20,7 +20,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { ResourceInitError } from "../impl/common/initError";
 import type { TableDiffResult } from "../impl/common/compare";
-import { configure } from "../impl/runtime";
+import { configure, controlPlaneClient } from "../impl/runtime";
+import { getDeployment, getDeploymentRevisions } from "../impl/functions";
 import { checkConfig, configSource, diffConfig } from "./config";
 
 // The gRPC library and the generated stubs of the @pulumi/pulumi the package runs with (one instance).
@@ -226,6 +227,15 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
                 },
             );
         },
+        invoke(call: Call<provproto.InvokeRequest>, callback: Callback) {
+            answer(callback, async () => {
+                const fn = FUNCTIONS[call.request.getTok()];
+                if (!fn) throw new Error(`pulumi-resource-langsmith has no function ${call.request.getTok()}`);
+                const resp = new proto.InvokeResponse();
+                resp.setReturn(struct(await fn(js(call.request.getArgs()) as never)) as never);
+                return resp;
+            });
+        },
         delete(call: Call<provproto.DeleteRequest>, callback: Callback) {
             answer(callback, async () => {
                 await providerOf(call.request).delete!(call.request.getId(), js(call.request.getProperties()));
@@ -234,6 +244,12 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
         },
     };
 }
+
+/** The schema's functions by token: the same look-ups as the TypeScript functions (provider/impl/functions.ts). */
+const FUNCTIONS: Record<string, (args: never) => Promise<unknown>> = {
+    "langsmith:index:getDeployment": (args) => getDeployment(controlPlaneClient(), args),
+    "langsmith:index:getDeploymentRevisions": (args) => getDeploymentRevisions(controlPlaneClient(), args),
+};
 
 function failure(f: { property: string; reason: string }): provproto.CheckFailure {
     const c = new proto.CheckFailure();

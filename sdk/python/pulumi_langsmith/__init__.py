@@ -10,6 +10,8 @@ from .agent_server_check import *
 from .bulk_export import *
 from .deployment import *
 from .export_destination import *
+from .get_deployment import *
+from .get_deployment_revisions import *
 from .provider import *
 from .scheduled_export import *
 from ._inputs import *

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'DeploymentSecret',
@@ -21,6 +22,7 @@ __all__ = [
     'DeploymentSourceRevisionConfig',
     'ExportDestinationConfig',
     'ExportDestinationCredentials',
+    'RevisionInfo',
 ]
 
 @pulumi.output_type
@@ -445,5 +447,57 @@ class ExportDestinationCredentials(dict):
         For temporary credentials (self-hosted from 0.10.34 / application 0.10.91).
         """
         return pulumi.get(self, "session_token")
+
+
+@pulumi.output_type
+class RevisionInfo(dict):
+    """
+    One revision of a deployment.
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 id: _builtins.str,
+                 source_revision_config: 'outputs.DeploymentSourceRevisionConfig',
+                 status: _builtins.str,
+                 repo_commit_sha: Optional[_builtins.str] = None):
+        """
+        One revision of a deployment.
+
+        :param _builtins.str status: Revision status (DEPLOYED, BUILD_FAILED, ...).
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "source_revision_config", source_revision_config)
+        pulumi.set(__self__, "status", status)
+        if repo_commit_sha is not None:
+            pulumi.set(__self__, "repo_commit_sha", repo_commit_sha)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="sourceRevisionConfig")
+    def source_revision_config(self) -> 'outputs.DeploymentSourceRevisionConfig':
+        return pulumi.get(self, "source_revision_config")
+
+    @_builtins.property
+    @pulumi.getter
+    def status(self) -> _builtins.str:
+        """
+        Revision status (DEPLOYED, BUILD_FAILED, ...).
+        """
+        return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="repoCommitSha")
+    def repo_commit_sha(self) -> Optional[_builtins.str]:
+        return pulumi.get(self, "repo_commit_sha")
 
 

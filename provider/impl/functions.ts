@@ -1,0 +1,69 @@
+/**
+ * The look-ups a program makes of the control plane, the way the official Terraform provider's data
+ * sources do: a deployment by id, and its revisions (latest first, filtered by status, up to a limit).
+ * One implementation behind both front doors: provider/functions.ts (TypeScript Outputs) and the native
+ * plugin's Invoke (provider/plugin/server.ts, Python). Nothing here changes anything on the service.
+ */
+import type { ControlPlaneClient } from "../api/controlPlane";
+import { normalizeSource, type Revision } from "../api/schemas/controlPlane";
+import { Checker, UUID_RE } from "./common/validate";
+import { revisionConfigInputs } from "./deployment/wire";
+import type { GetDeploymentArgs, GetDeploymentResult, GetDeploymentRevisionsArgs, GetDeploymentRevisionsResult, RevisionInfo } from "../resources/functions";
+
+/** The service's page size limit. */
+const PAGE = 100;
+
+/** Throws one error naming each bad argument (a function has no preview of its own to fail). */
+function checkArgs(fn: string, check: (c: Checker) => void): void {
+    const c = new Checker();
+    check(c);
+    const { failures } = c.done({});
+    if (failures?.length) throw new Error(`${fn}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+}
+
+export async function getDeployment(cp: ControlPlaneClient, args: GetDeploymentArgs): Promise<GetDeploymentResult> {
+    checkArgs("getDeployment", (c) => c.matches(c.str(args.id, "id", true), UUID_RE, "id", "id must be a deployment id (a uuid)"));
+    const d = await cp.getDeployment(args.id);
+    const source = normalizeSource(d.source) ?? d.source;
+    return {
+        id: d.id,
+        name: d.name,
+        source,
+        status: d.status ?? "UNKNOWN",
+        latestRevisionId: d.latest_revision_id ?? undefined,
+        activeRevisionId: d.active_revision_id ?? undefined,
+        customUrl: d.source_config?.custom_url ?? undefined,
+        createdAt: d.created_at ?? undefined,
+        updatedAt: d.updated_at ?? undefined,
+        sourceRevisionConfig: revisionConfigInputs(normalizeSource(d.source) ?? "external_docker", undefined, d),
+    };
+}
+
+export async function getDeploymentRevisions(cp: ControlPlaneClient, args: GetDeploymentRevisionsArgs): Promise<GetDeploymentRevisionsResult> {
+    checkArgs("getDeploymentRevisions", (c) => {
+        c.matches(c.str(args.deploymentId, "deploymentId", true), UUID_RE, "deploymentId", "deploymentId must be a deployment id (a uuid)");
+        if (args.limit !== undefined && !(Number.isInteger(args.limit) && args.limit >= 1)) c.fail("limit", `limit must be a whole number >= 1, not ${JSON.stringify(args.limit)}`);
+    });
+    const d = await cp.getDeployment(args.deploymentId);
+    const source = normalizeSource(d.source) ?? "external_docker";
+    const status = args.statuses?.length ? args.statuses.map((s) => s.toUpperCase()) : undefined;
+    const wanted = args.limit ?? Infinity;
+    const revisions: RevisionInfo[] = [];
+    for (let offset = 0; revisions.length < wanted; offset += PAGE) {
+        const size = Math.min(PAGE, wanted - revisions.length);
+        const page = (await cp.listRevisions(args.deploymentId, { limit: size, offset, status })).resources;
+        revisions.push(...page.map((r) => revisionInfo(source, r)));
+        if (page.length < size) break;
+    }
+    return { deploymentId: d.id, revisions };
+}
+
+function revisionInfo(source: "github" | "external_docker", r: Revision): RevisionInfo {
+    return {
+        id: r.id,
+        status: String(r.status),
+        createdAt: r.created_at,
+        sourceRevisionConfig: revisionConfigInputs(source, r),
+        repoCommitSha: r.source_revision_config?.repo_commit_sha ?? undefined,
+    };
+}
