@@ -16,6 +16,7 @@ const DOCS: Record<string, string> = {
     "scheduledExport.ts": "scheduledExport.md",
     "bulkExport.ts": "bulkExport.md",
     "agentServerCheck.ts": "agentServerCheck.md",
+    "functions.ts": "functions.md",
 };
 
 /** What every resource doc answers, as headings: a `## ` line matching each. */
@@ -52,7 +53,8 @@ describe("docs: every resource argument and every section a user looks for", () 
             assert.deepEqual(missing, [], `not in docs/${doc}`);
         });
     }
-    for (const doc of new Set(Object.values(DOCS))) {
+    // Functions change nothing: no update, waiting, adoption or refresh to describe.
+    for (const doc of new Set(Object.values(DOCS).filter((d) => d !== "functions.md"))) {
         it(`docs/${doc}: has a section for each of ${Object.keys(SECTIONS).join(", ")}`, () => {
             const text = readFileSync(join(ROOT, "docs", doc), "utf8");
             assert.deepEqual(Object.keys(SECTIONS).filter((k) => !SECTIONS[k].test(text)), []);
