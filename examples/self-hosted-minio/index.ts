@@ -1,7 +1,7 @@
 // Trace bulk export from a self-hosted LangSmith into an S3-compatible bucket (MinIO): a destination
 // whose credentials are Pulumi secrets, a scheduled export of one tracing project, and optionally a
-// one-off export of a past range. Every knob is stack config, so the same program serves the README and
-// the e2e tests:
+// one-off export of a past range and one of every experiment of the workspace. Every knob is stack
+// config, so the same program serves the README and the e2e tests:
 //   self-hosted-minio:endpointUrl      the S3-compatible server, e.g. http://127.0.0.1:9000     required
 //   self-hosted-minio:bucket           bucket name                                             required
 //   self-hosted-minio:prefix           key prefix inside the bucket              (default langsmith)
@@ -12,7 +12,10 @@
 //   self-hosted-minio:intervalHours    hours per exported window                 (default 24)
 //   self-hosted-minio:filter           trace filter, e.g. eq(run_type, "llm")    (default: every run)
 //   self-hosted-minio:exportFields     JSON list of columns, e.g. ["id","name"]  (default: all)
+//   self-hosted-minio:compression      Parquet codec: none, gzip, snappy, zstandard (default: the service's)
 //   self-hosted-minio:oneOffEnd        also export [startTime, oneOffEnd) once   (default: no)
+//   self-hosted-minio:allExperimentsEnd  also export every experiment of the workspace over
+//                                      [startTime, allExperimentsEnd) once       (default: no)
 //   self-hosted-minio:imageUri         also deploy this agent image (external_docker) (default: no)
 import * as pulumi from "@pulumi/pulumi";
 import * as langsmith from "pulumi-langsmith";
@@ -35,18 +38,25 @@ const destination = new langsmith.ExportDestination("bucket", {
     },
 });
 
-const common = {
+// What every export here shares; `common` adds the tracing project the schedule and the backfill read.
+const shared = {
     destinationId: destination.id,
-    sessionId: config.require("sessionId"),
     startTime: config.require("startTime"),
     filter: config.get("filter"),
     exportFields: config.getObject<string[]>("exportFields"),
+    compression: config.get("compression", { allowedValues: ["none", "gzip", "snappy", "zstandard"] }),
 };
+const common = { ...shared, sessionId: config.require("sessionId") };
 
 const schedule = new langsmith.ScheduledExport("hourly", { ...common, intervalHours: config.getNumber("intervalHours") ?? 24 });
 
 const oneOffEnd = config.get("oneOffEnd");
 const backfill = oneOffEnd ? new langsmith.BulkExport("backfill", { ...common, endTime: oneOffEnd }) : undefined;
+
+// Every experiment of the workspace (tracing projects of runs over a dataset) instead of one project: each
+// is written under its own session_id= prefix.
+const allExperimentsEnd = config.get("allExperimentsEnd");
+const experiments = allExperimentsEnd ? new langsmith.BulkExport("experiments", { ...shared, allExperiments: true, endTime: allExperimentsEnd }) : undefined;
 
 // A self-hosted installation deploys container images (external_docker), not GitHub repositories.
 const imageUri = config.get("imageUri");
@@ -61,3 +71,4 @@ export const scheduleStatus = schedule.status;
 export const effectiveStartTime = schedule.effectiveStartTime;
 export const backfillStatus = backfill?.status;
 export const backfillRows = backfill?.rowsWritten;
+export const experimentsRows = experiments?.rowsWritten;

@@ -3,7 +3,9 @@
  * installs it, against the emulator (self-hosted) writing into a real MinIO, read back by pyarrow. The
  * life of a destination and a scheduled export (up, a filter change that cancels and re-creates without
  * exporting a window twice or skipping one, an in-place credentials rotation, destroy), the stored state
- * holding no secret, and a table of bad programs that fail at preview with nothing sent to the service.
+ * holding no secret, a one-off export of the tracing project and one of every experiment, both in snappy,
+ * under the cloud's hourly limit on creations (a 429 waited out, nothing created twice), and a table of bad
+ * programs that fail at preview with nothing sent to the service.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -12,6 +14,8 @@ import { startEmulator, type Emulator } from "../../emulator/server";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
 import { startMinio, type MinioServer } from "../helpers/minio";
 import { sleep } from "../helpers/async";
+import { admin } from "../helpers/emulator";
+import { readParquet } from "../helpers/pyarrow";
 import { assertEachWindowOnce, spawnedSettled, windowsWritten } from "../helpers/bulkExport";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
@@ -65,6 +69,12 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
 
     const windows = (workspace: string, prefix: string) => windowsWritten(em, minio, tracing, workspace, prefix);
     const settled = (workspace: string) => spawnedSettled(em, workspace);
+    /** The rows pyarrow reads from every file under a key prefix of the bucket. */
+    const rowsUnder = async (prefix: string) => {
+        let rows = 0;
+        for (const key of await minio.listKeys("exports", prefix)) rows += (await readParquet(await minio.getObject("exports", key), { columns: ["id"] })).numRows;
+        return rows;
+    };
 
     it("up, filter change (cancel + re-create from the last window), credentials rotation, destroy (the destination deleted too)", async () => {
         const s = await newStack("e2e-export");
@@ -148,6 +158,82 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         const expected = [...projectRuns(tracing, s.workspace, start, start + 6 * HOUR)].length;
         assert.equal(out.backfillRows, expected);
         await s.cli("destroy", "--yes");
+    });
+
+    it("compression and every experiment, the cloud's hourly limit on creations met during up: the 429 is waited out, each export created once, Parquet in snappy, one session_id prefix per experiment", async () => {
+        const end = start + 6 * HOUR;
+        const s = await newStack("e2e-limits", {
+            "self-hosted-minio:compression": "snappy",
+            "self-hosted-minio:oneOffEnd": new Date(end).toISOString(),
+            "self-hosted-minio:allExperimentsEnd": new Date(end).toISOString(),
+        });
+        // Two experiments of this stack's workspace only (other workspaces' all-experiments exports do not see them).
+        const experiments = [1, 2].map((i) =>
+            em.bulkExport.model.addProject({ start: new Date(start - 24 * HOUR).toISOString(), end: new Date(start + i * 12 * HOUR).toISOString(), count: 1_500 * i, seed: 70 + i, tenant_id: s.workspace, experiment: true }),
+        );
+        // Three creations (schedule, backfill, experiments) against two per hour: one of them meets a 429.
+        await admin(em, "PUT", "/bulk-exports/limits", { creationsPerHour: 2 });
+        const creates = (status: number) => em.admin.requests.filter((r) => r.tenantId === s.workspace && r.method === "POST" && r.path === "/api/v1/bulk-exports" && r.status === status);
+        try {
+            let upDone = false;
+            let opened = false;
+            const up = s.cli("up", "--yes", "--skip-preview").finally(() => (upDone = true));
+            // The hour opens (on the emulator clock) as soon as a create has been refused; the provider's
+            // client honours Retry-After (an hour, capped at 30 s), then sends the create again.
+            const opener = (async () => {
+                while (!upDone && !creates(429).length) await sleep(100);
+                if (creates(429).length) {
+                    em.clock.advance(HOUR);
+                    opened = true;
+                }
+            })();
+            await up;
+            await opener;
+            assert.ok(opened, "no create met a 429");
+            assert.ok(creates(429).length >= 1);
+            assert.equal(creates(200).length + creates(201).length, 3, "a create was sent twice");
+            const out = await project.outputs(s.stack);
+            const ours = [...em.bulkExport.model.exports.values()].filter((e) => e.tenant_id === s.workspace && e.source_bulk_export_id === null);
+            assert.equal(ours.length, 3, `exports created: ${ours.map((e) => e.id).join(", ")}`);
+            assert.ok(ours.some((e) => e.id === out.exportId));
+            assert.equal(out.backfillStatus, "Completed");
+            const backfill = ours.find((e) => e.session_id === tracing.session_id && e.end_time !== null)!;
+            const all = ours.find((e) => e.all_experiments)!;
+            assert.ok(backfill && all);
+            for (const e of ours) assert.equal(e.compression, "snappy");
+
+            // pyarrow reads one file of each one-off export: every column in SNAPPY.
+            for (const e of [backfill, all]) {
+                const [key] = await minio.listKeys("exports", `${s.stack}/export_id=${e.id}/`);
+                assert.ok(key, `no file written by ${e.id}`);
+                const file = await readParquet(await minio.getObject("exports", key), { rows: 1 });
+                assert.ok(file.numRows > 0);
+                for (const [name, col] of Object.entries(file.columns)) assert.equal(col.compression, "SNAPPY", `${key} ${name}`);
+            }
+            const backfillExpected = [...projectRuns(tracing, s.workspace, start, end)].length;
+            assert.equal(out.backfillRows, backfillExpected);
+            assert.equal(await rowsUnder(`${s.stack}/export_id=${backfill.id}/`), backfillExpected);
+
+            // Each experiment under its own session_id= prefix, with its rows of the range; nothing else.
+            const base = `${s.stack}/export_id=${all.id}/tenant_id=${s.workspace}/`;
+            let sum = 0;
+            for (const x of experiments) {
+                const expected = [...projectRuns(x, s.workspace, start, end)].length;
+                assert.ok(expected > 0);
+                assert.equal(await rowsUnder(`${base}session_id=${x.session_id}/`), expected, x.session_id);
+                sum += expected;
+            }
+            const sessions = new Set((await minio.listKeys("exports", base)).map((k) => k.slice(base.length).split("/")[0]));
+            assert.deepEqual([...sessions].sort(), experiments.map((x) => `session_id=${x.session_id}`).sort());
+            assert.equal(out.experimentsRows, sum);
+
+            await settled(s.workspace);
+            await s.cli("destroy", "--yes", "--skip-preview");
+            assert.equal(em.bulkExport.model.destinations.has(out.destinationId), false, "destroy left the destination on the service");
+        } finally {
+            // This describe's emulator is self-hosted: no hourly limit.
+            await admin(em, "PUT", "/bulk-exports/limits", { creationsPerHour: null });
+        }
     });
 
     it("preview: a filter field this provider does not know is a warning the CLI shows, and the preview goes on", async () => {
