@@ -157,6 +157,8 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         assert.equal(out.backfillStatus, "Completed");
         const expected = [...projectRuns(tracing, s.workspace, start, start + 6 * HOUR)].length;
         assert.equal(out.backfillRows, expected);
+        // The schedule's windows must end first: the service refuses to delete a destination they still use.
+        await settled(s.workspace);
         await s.cli("destroy", "--yes");
     });
 
