@@ -40,32 +40,30 @@ export const DEPLOYMENT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonl
 
 /**
  * Throws (so `pulumi preview` fails, before anything is sent) where the program asks what the service
- * cannot do in place and only a new deployment could: removing every secret (the PATCH takes an empty
- * list for "unchanged"). A new deployment means a new URL and the old one's threads gone, so it is never
+ * cannot do in place and only a new deployment could: removing every secret or every secret reference
+ * (the PATCH takes an empty list for "unchanged"). A new deployment means a new URL and the old one's threads gone, so it is never
  * done silently. The way to do it on purpose is to delete the deployment first (`pulumi destroy --target`),
  * then `up`: `pulumi up --replace` would skip this diff and with it the delete-first a name needs (the
  * replacement is refused with 409, the name being taken).
  */
 function refuseWhatOnlyReplacementDoes(olds: DeploymentOutputs, news: Record<string, unknown>): void {
-    const newRefs = news.secretReferences ?? [];
-    if ((olds.secretReferences ?? []).length > 0 && Array.isArray(newRefs) && newRefs.length === 0) {
-        throw new Error(
-            `secretReferences: deployment ${olds.name} cannot drop every secret reference in place: the service keeps them when asked ` +
-                "for none (as it does secrets), so only a new deployment would have none: a new URL, and the old one's threads gone. " +
-                "Keep at least one; or, if a new deployment is what you want, delete this one first: " +
-                "`pulumi destroy --target <this Deployment's URN> --target-dependents` (`pulumi stack --show-urns` lists it), then `pulumi up`.",
-        );
-    }
-    const newSecrets = news.secrets ?? [];
-    if (olds.secrets.length > 0 && Array.isArray(newSecrets) && newSecrets.length === 0) {
-        throw new Error(
-            `secrets: deployment ${olds.name} cannot drop every secret in place: the service keeps a deployment's secrets when asked ` +
-                "for none (an empty list means \"unchanged\"), so only a new deployment would have none: a new URL, and the old " +
-                "one's threads gone. Keep at least one secret; or, if a new deployment is what you want, delete this one first: " +
-                "`pulumi destroy --target <this Deployment's URN> --target-dependents` (`pulumi stack --show-urns` lists it), then `pulumi up`.",
-        );
+    for (const [key, what, why] of DROP_ALL) {
+        const now = news[key] ?? [];
+        if ((olds[key] ?? []).length > 0 && Array.isArray(now) && now.length === 0) {
+            throw new Error(
+                `${key}: deployment ${olds.name} cannot drop every ${what} in place: ${why}, so only a new deployment would have none: ` +
+                    `a new URL, and the old one's threads gone. Keep at least one ${what}; or, if a new deployment is what you want, delete this one first: ` +
+                    "`pulumi destroy --target <this Deployment's URN> --target-dependents` (`pulumi stack --show-urns` lists it), then `pulumi up`.",
+            );
+        }
     }
 }
+
+/** The lists the service keeps when a PATCH asks for none: the argument, what one entry is, and why. */
+const DROP_ALL: ReadonlyArray<[key: "secretReferences" | "secrets", what: string, why: string]> = [
+    ["secretReferences", "secret reference", "the service keeps them when asked for none (as it does secrets)"],
+    ["secrets", "secret", 'the service keeps a deployment\'s secrets when asked for none (an empty list means "unchanged")'],
+];
 
 /**
  * The program's arguments with what it does not manage taken from the state: a `customUrl` the program
