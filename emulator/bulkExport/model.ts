@@ -281,13 +281,12 @@ export class BulkExportModel {
             updated_at: now,
             finished_at: null,
             _history: [{ status: "Created", at: now }],
-            _sessions: sessions,
         };
         this.exports.set(e.id, e);
         if (e.interval_hours != null) {
             e._nextWindow = start;
             moveTo(EXPORT_TABLE, e, "IntervalScheduled", now);
-        } else this.addRuns(e, start, end!);
+        } else this.addRuns(e, start, end!, sessions);
         this.save();
         this.onChange();
         return publicView(e);
@@ -355,9 +354,9 @@ export class BulkExportModel {
         return e;
     }
 
-    /** One run per UTC day of the range (spec 2.8), for each tracing project the export reads. */
-    private addRuns(e: ExportRecord, start: number, end: number): void {
-        for (const sessionId of e._sessions ?? [e.session_id!]) this.addProjectRuns(e, sessionId, start, end);
+    /** One run per UTC day of the range (spec 2.8), for each tracing project the export reads (a spawned window: its own). */
+    private addRuns(e: ExportRecord, start: number, end: number, sessions = [e.session_id!]): void {
+        for (const sessionId of sessions) this.addProjectRuns(e, sessionId, start, end);
     }
 
     private addProjectRuns(e: ExportRecord, sessionId: string, start: number, end: number): void {

@@ -80,8 +80,6 @@ export interface ExportRecord {
     _history: Array<StatusEntry<ExportStatus>>;
     /** Scheduled: start (epoch ms) of the next window to spawn. */
     _nextWindow?: number;
-    /** The tracing projects it reads (fixed at creation); absent in stores written before: its session_id. */
-    _sessions?: string[];
 }
 
 export interface RunRecord {
