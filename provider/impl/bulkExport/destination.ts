@@ -19,7 +19,7 @@ import { warn } from "../common/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkExportDestination } from "./check";
 import { SCHEMA_VERSION, type ExportDestinationInputs, type ExportDestinationOutputs } from "./types";
-import { configFromService, credentialsRequest, destinationRequest, explain } from "./wire";
+import { configFromService, credentialsRequest, destinationRequest, explain, withMessage } from "./wire";
 
 export const DESTINATION_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
     replaceOn: [
@@ -109,11 +109,12 @@ async function explainRefusedDelete(c: BulkExportClient, id: string, e: unknown)
     );
     if (!using?.length) return explain(e);
     const list = using.map((x) => `${x.id} (${x.status}${x.source_bulk_export_id ? `, a window of scheduled export ${x.source_bulk_export_id}` : x.interval_hours ? ", scheduled" : ""})`);
-    e.message =
+    return withMessage(
+        e,
         `${e.message}. Exports still using destination ${id}: ${list.join(", ")}. ` +
-        "Cancel them (destroy the BulkExport or ScheduledExport resources that own them; a scheduled export's windows are cancelled with it only when cancelSpawnedOnDelete is true) " +
-        "or wait for them to finish, then run the command again: the destination stays in the stack until it is deleted.";
-    return e;
+            "Cancel them (destroy the BulkExport or ScheduledExport resources that own them; a scheduled export's windows are cancelled with it only when cancelSpawnedOnDelete is true) " +
+            "or wait for them to finish, then run the command again: the destination stays in the stack until it is deleted.",
+    );
 }
 
 export const exportDestinationProvider = createExportDestinationProvider();

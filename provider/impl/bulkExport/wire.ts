@@ -135,7 +135,7 @@ export function explain(e: unknown): Error {
     return e;
 }
 
-function withMessage(e: Error, message: string): Error {
+export function withMessage(e: Error, message: string): Error {
     e.message = message;
     return e;
 }
