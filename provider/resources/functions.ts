@@ -62,12 +62,15 @@ async function client() {
     return controlPlaneClient(resolveServiceConfig({ get: (key) => pulumi.runtime.getConfig(key) }));
 }
 
+/** Arguments whose every field may be an Output (a resource's `id`, say), as resource arguments may. */
+type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
 /** Looks up a deployment by id. */
-export function getDeployment(args: pulumi.Input<pulumi.Unwrap<GetDeploymentArgs>>): pulumi.Output<GetDeploymentResult> {
+export function getDeployment(args: InputArgs<GetDeploymentArgs>): pulumi.Output<GetDeploymentResult> {
     return pulumi.output(args).apply(async (a) => (await import("../impl/functions")).getDeployment(await client(), a));
 }
 
 /** Lists a deployment's revisions, latest first. */
-export function getDeploymentRevisions(args: pulumi.Input<pulumi.Unwrap<GetDeploymentRevisionsArgs>>): pulumi.Output<GetDeploymentRevisionsResult> {
+export function getDeploymentRevisions(args: InputArgs<GetDeploymentRevisionsArgs>): pulumi.Output<GetDeploymentRevisionsResult> {
     return pulumi.output(args).apply(async (a) => (await import("../impl/functions")).getDeploymentRevisions(await client(), a));
 }
