@@ -22,6 +22,7 @@ export {
     Deployment,
     type DeploymentArgs,
     type DeploymentSecret,
+    type DeploymentSecretReference,
     type DeploymentSourceConfig,
     type DeploymentSourceRevisionConfig,
     type DeploymentTimeouts,

@@ -31,6 +31,10 @@ if config.get_bool("check") is not False:
     pulumi.export("checkFirstRun", check.first_run_status)
     pulumi.export("checkSecondRun", check.second_run_status)
 
+# A look-up (read only): the last five revisions, latest first.
+recent = langsmith.get_deployment_revisions_output(deployment_id=agent.id, limit=5)
+pulumi.export("revisions", recent.revisions.apply(lambda rs: [f"{r.id} {r.status}" for r in rs]))
+
 pulumi.export("deploymentId", agent.id)
 pulumi.export("url", agent.custom_url)
 pulumi.export("revisionId", agent.latest_revision_id)

@@ -9,6 +9,11 @@
 //   quickstart:buildOnPush   true | false               (default false)
 //   quickstart:agentSecret   a secret handed to the deployment as OPENAI_API_KEY (set with --secret)
 //   quickstart:withSecret    false: no secret at all                      (default true)
+//   quickstart:secretReferences  JSON list of {name, secretName, secretKey}: variables from Kubernetes
+//                                Secrets (external_docker only; no values, so set it with --plaintext:
+//                                '[{"name":"DB_PASSWORD","secretName":"agent-db","secretKey":"password"}]')
+//   quickstart:rollbackToRevisionId  an earlier revision to run again, no rebuild (the `revisions` output
+//                                lists them); remove it to build sourceRevisionConfig again
 import * as pulumi from "@pulumi/pulumi";
 import * as langsmith from "pulumi-langsmith";
 
@@ -32,7 +37,14 @@ const agent = new langsmith.Deployment("agent", {
             ? { repoRef: config.get("repoRef") ?? "main", graphConfigPath: "langgraph.json" }
             : { imageUri: config.require("imageUri") },
     secrets: config.getBoolean("withSecret") === false ? [] : [{ name: "OPENAI_API_KEY", value: config.getSecret("agentSecret") ?? "sk-not-a-real-key" }],
+    secretReferences: config.getObject<langsmith.DeploymentSecretReference[]>("secretReferences"),
+    rollbackToRevisionId: config.get("rollbackToRevisionId"),
 });
+
+// Look-ups (read only): the last five revisions, latest first, and the one that serves now.
+const recent = langsmith.getDeploymentRevisions({ deploymentId: agent.id, limit: 5 });
+export const revisions = recent.revisions.apply((rs) => rs.map((r) => `${r.id} ${r.status}`));
+export const servingRevisionId = langsmith.getDeployment({ id: agent.id }).activeRevisionId;
 
 export const deploymentId = agent.id;
 export const revisionId = agent.latestRevisionId;

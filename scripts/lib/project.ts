@@ -99,14 +99,17 @@ export class PulumiProject {
         return result;
     }
 
-    /** `stack init`, then `config set` each value (secrets with `--secret`), as a user would. */
+    /**
+     * `stack init`, then `config set` each value, as a user would: secrets with `--secret`, the rest with
+     * `--plaintext` (the CLI refuses a plain value it takes for a secret, such as a list of secret references).
+     */
     async initStack(stack: string, config: Record<string, string> = {}, secretConfig: Record<string, string> = {}, o: CliOptions = {}): Promise<void> {
         await this.pulumi(["stack", "init", stack], o);
         await this.setConfig(stack, config, secretConfig, o);
     }
 
     async setConfig(stack: string, config: Record<string, string> = {}, secretConfig: Record<string, string> = {}, o: CliOptions = {}): Promise<void> {
-        for (const [k, v] of Object.entries(config)) await this.pulumi(["config", "set", "--stack", stack, k, v], o);
+        for (const [k, v] of Object.entries(config)) await this.pulumi(["config", "set", "--stack", stack, "--plaintext", k, "--", v], o);
         for (const [k, v] of Object.entries(secretConfig)) await this.pulumi(["config", "set", "--stack", stack, "--secret", k, "--", v], o);
     }
 

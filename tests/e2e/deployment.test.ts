@@ -38,7 +38,7 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
             { "langsmith:apiKey": API_KEY, "quickstart:agentSecret": AGENT_SECRET },
         );
         const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
-        const set = (k: string, v: string) => project.pulumi(["config", "set", "--stack", stack, k, v]);
+        const set = (k: string, v: string) => project.setConfig(stack, { [k]: v });
         return { stack, workspace, cli, set };
     }
     const liveIn = (workspace: string) => em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace);
@@ -182,6 +182,83 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
         const pv = await project.pulumi(["preview", "--stack", gh.stack], { allowFailure: true });
         assert.notEqual(pv.code, 0);
         assert.match(pv.stdout + pv.stderr, /source github deploys from GitHub, which only the LangSmith cloud does/);
+    });
+
+    it("rollback: rollbackToRevisionId redeploys an earlier revision (no PATCH), is no drift, and removing it builds again; the look-ups list the revisions", async () => {
+        const s = await newStack("e2e-rollback");
+        await s.cli("up", "--yes", "--skip-preview");
+        const r1 = (await project.outputs(s.stack)).revisionId;
+        await s.set("quickstart:repoRef", "release-2");
+        await s.cli("up", "--yes", "--skip-preview");
+        const out2 = await project.outputs(s.stack);
+        const r2 = out2.revisionId;
+        // getDeploymentRevisions (latest first) and getDeployment (what serves), read after the update.
+        assert.deepEqual(out2.revisions.map((x: string) => x.split(" ")[0]), [r2, r1]);
+        assert.equal(out2.revisions[0], `${r2} DEPLOYED`);
+        assert.equal(out2.servingRevisionId, r2);
+
+        // Roll back to the first revision: preview shows the argument, up redeploys it and waits.
+        await s.set("quickstart:rollbackToRevisionId", r1);
+        const pv = await s.cli("preview", "--diff");
+        assert.match(pv.stdout, new RegExp(`rollbackToRevisionId\\s*: "${r1}"`));
+        assert.match(pv.stdout, /~ 1 to update/);
+        assert.doesNotMatch(pv.stdout, /replace/);
+        const [dep] = liveIn(s.workspace);
+        em.admin.requests = [];
+        await s.cli("up", "--yes", "--skip-preview");
+        const sent = em.admin.requests.filter((r) => r.tenantId === s.workspace && r.method !== "GET").map((r) => `${r.method} ${r.path}`);
+        assert.deepEqual(sent, [`POST /v2/deployments/${dep.id}/revisions/${r1}/redeploy`], "one redeploy, no PATCH");
+        const out3 = await project.outputs(s.stack);
+        const r3 = out3.revisionId;
+        assert.ok(![r1, r2].includes(r3), "the redeploy is a new revision");
+        assert.equal(out3.revisionStatus, "DEPLOYED");
+        assert.equal(out3.servingRevisionId, r3);
+        assert.deepEqual(out3.revisions.map((x: string) => x.split(" ")[0]), [r3, r2, r1]);
+        const revs = em.controlPlane.listRevisions(s.workspace, dep.id, { limit: 100, offset: 0 }).resources;
+        assert.equal(revs[0].source_revision_config.repo_ref, "main", "the rolled-back revision runs the first revision's config");
+        // The program still says release-2: while the rollback is set, that is not drift.
+        await s.cli("preview", "--refresh", "--expect-no-changes");
+
+        // Ending the rollback builds the program's sourceRevisionConfig again.
+        await project.pulumi(["config", "rm", "--stack", s.stack, "quickstart:rollbackToRevisionId"]);
+        await s.cli("up", "--yes", "--skip-preview");
+        const out4 = await project.outputs(s.stack);
+        assert.ok(![r1, r2, r3].includes(out4.revisionId));
+        assert.equal(em.controlPlane.listRevisions(s.workspace, dep.id, { limit: 100, offset: 0 }).resources[0].source_revision_config.repo_ref, "release-2");
+        await s.cli("preview", "--refresh", "--expect-no-changes");
+        await s.cli("destroy", "--yes", "--skip-preview");
+        assert.equal(liveIn(s.workspace).length, 0);
+    });
+
+    it("secretReferences (self-hosted, external_docker): sent and answered, a key change is a new revision, dropping them all is refused at preview", async () => {
+        const refs = (key: string) => JSON.stringify([{ name: "DB_PASSWORD", secretName: "agent-db", secretKey: key }]);
+        const s = await newStack(
+            "e2e-secref",
+            { "quickstart:source": "external_docker", "quickstart:imageUri": "registry.example.com/acme/agent:1", "quickstart:secretReferences": refs("password") },
+            { "langsmith:selfHostedUrl": em.url },
+        );
+        await s.cli("up", "--yes", "--skip-preview");
+        const [dep] = liveIn(s.workspace);
+        assert.deepEqual(dep.secret_references, [{ name: "DB_PASSWORD", secret_name: "agent-db", secret_key: "password" }]);
+        await s.cli("preview", "--refresh", "--expect-no-changes");
+
+        await s.set("quickstart:secretReferences", refs("password-v2"));
+        const pv = await s.cli("preview", "--diff");
+        assert.match(pv.stdout, /secretKey\s*: "password" => "password-v2"/);
+        assert.match(pv.stdout, /~ 1 to update/);
+        await s.cli("up", "--yes", "--skip-preview");
+        const [after] = liveIn(s.workspace);
+        assert.equal(after.id, dep.id);
+        assert.notEqual(after.latest_revision_id, dep.latest_revision_id, "a new revision");
+        assert.equal(after.secret_references?.[0].secret_key, "password-v2");
+
+        await s.set("quickstart:secretReferences", "[]");
+        const refused = await project.pulumi(["preview", "--stack", s.stack], { allowFailure: true });
+        assert.notEqual(refused.code, 0);
+        assert.match(refused.stdout + refused.stderr, /cannot drop every secret reference in place/);
+        assert.equal(liveIn(s.workspace)[0].secret_references?.length, 1, "nothing changed");
+        await s.cli("destroy", "--yes", "--skip-preview");
+        assert.equal(liveIn(s.workspace).length, 0);
     });
 
     it("preview: a missing API key is named clearly, with both places to set it", async () => {

@@ -76,6 +76,8 @@ describe("e2e: Python programs through the native plugin", function () {
             const [d] = liveIn(s.workspace);
             const revisions = em.controlPlane.listRevisions(s.workspace, d.id, { limit: 100, offset: 0 }).resources;
             assert.equal(revisions.length, 2, "exactly one new revision");
+            // get_deployment_revisions (the plugin's Invoke), read after the update: latest first.
+            assert.deepEqual(out2.revisions, [`${out2.revisionId} DEPLOYED`, `${out1.revisionId} ${revisions[1].status}`]);
             assert.equal(revisions[0].source_revision_config.repo_ref, "release-2");
             assert.deepEqual(d.secrets.map((x) => x.name), ["OPENAI_API_KEY"]);
 
