@@ -4,14 +4,17 @@
  * are fixed at creation (a change replaces); credentials rotate in place with the PATCH.
  *
  * Delete: the service deletes a destination (DELETE, newer than the spec) unless an export that has not
- * finished still uses it; then the error names those exports and what to do, and the destination stays in
- * the stack for the next run. An installation without the DELETE (405/501: older self-hosted versions) keeps
- * the destination, unused, in the workspace: the resource leaves the stack with a warning saying so.
+ * finished still uses it. Exports that finish on their own (the windows a schedule spawned, one-off exports:
+ * a `pulumi destroy` has just cancelled the schedule, not its running windows) are waited for, up to
+ * `DELETE_WAIT_MS`, then the DELETE is sent again. A scheduled export still running never finishes by
+ * itself: the error names it, and every other export in the way, with what to do, at once; the destination
+ * stays in the stack for the next run. An installation without the DELETE (405/501: older self-hosted
+ * versions) keeps the destination, unused, in the workspace: the resource leaves the stack with a warning.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../../api/bulkExport";
 import { tracingInstallation } from "../../config";
-import type { Destination } from "../../api/schemas/bulkExport";
+import type { BulkExportRecord, Destination } from "../../api/schemas/bulkExport";
 import { ApiError } from "../../api/errors";
 import { isFinalExportStatus } from "../../api/schemas/bulkExport";
 import { diffByTable, field, type DiffRow } from "../common/compare";
@@ -44,8 +47,20 @@ function outputs(i: ExportDestinationInputs, d: Destination): ExportDestinationO
     };
 }
 
-export function createExportDestinationProvider(o: { client?: () => BulkExportClient } = {}): pulumi.dynamic.ResourceProvider {
+/** How long a delete waits for the exports in its way that finish on their own (10 minutes). */
+export const DELETE_WAIT_MS = 10 * 60_000;
+
+export interface ExportDestinationProviderOptions {
+    client?: () => BulkExportClient;
+    /** How long a delete waits for exports that finish on their own (default DELETE_WAIT_MS). */
+    deleteWaitMs?: number;
+    /** Delay before the next look while waiting (default: 2 s, growing to 15 s). */
+    pollMs?: (attempt: number) => number;
+}
+
+export function createExportDestinationProvider(o: ExportDestinationProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => bulkExportClient());
+    const wait = { waitMs: o.deleteWaitMs ?? DELETE_WAIT_MS, pollMs: o.pollMs ?? ((n: number) => Math.min(15_000, 2_000 * 1.5 ** n)) };
     return {
         async configure(req) {
             configure(req);
@@ -84,10 +99,7 @@ export function createExportDestinationProvider(o: { client?: () => BulkExportCl
             return { outs: outputs(news, d) };
         },
         async delete(id) {
-            const c = client();
-            const outcome = await c.deleteDestination(id).catch(async (e) => {
-                throw await explainRefusedDelete(c, id, e);
-            });
+            const outcome = await deleteOnceFree(client(), id, wait);
             if (outcome === "unsupported") {
                 await warn(
                     `ExportDestination ${id}: this LangSmith installation cannot delete bulk-export destinations (self-hosted versions before autumn 2026): it stays in the workspace, unused, and leaves the stack.`,
@@ -98,20 +110,46 @@ export function createExportDestinationProvider(o: { client?: () => BulkExportCl
 }
 
 /**
- * A DELETE the service refused (an export that has not finished still uses the destination): the error
- * keeps the service's status and words and adds, from the export list, which exports and what to do.
+ * DELETE, and while the service refuses it (4xx) only for exports that finish on their own, waits for them
+ * and sends it again; anything else, or still refused after `waitMs`, fails with refusal()'s message.
  */
-async function explainRefusedDelete(c: BulkExportClient, id: string, e: unknown): Promise<Error> {
-    if (!(e instanceof ApiError) || e.status >= 500) return explain(e);
-    const using = await c.listExports().then(
+async function deleteOnceFree(c: BulkExportClient, id: string, o: { waitMs: number; pollMs: (attempt: number) => number }) {
+    const deadline = Date.now() + o.waitMs;
+    for (let attempt = 0; ; attempt++) {
+        try {
+            return await c.deleteDestination(id);
+        } catch (e) {
+            if (!(e instanceof ApiError) || e.status >= 500) throw explain(e);
+            const using = await exportsUsing(c, id);
+            const finishing = !!using?.length && !using.some(isRunningSchedule);
+            if (!finishing || Date.now() + o.pollMs(attempt) > deadline) throw refusal(e, id, using, finishing ? o.waitMs : 0);
+            await new Promise((r) => setTimeout(r, o.pollMs(attempt)));
+        }
+    }
+}
+
+/** The exports that have not finished and use the destination; undefined when they cannot be listed. */
+function exportsUsing(c: BulkExportClient, id: string): Promise<BulkExportRecord[] | undefined> {
+    return c.listExports().then(
         (all) => all.filter((x) => x.bulk_export_destination_id === id && !isFinalExportStatus(x.status)),
         () => undefined,
     );
+}
+
+/** A scheduled export (not one of its windows) that has not finished: it never ends by itself. */
+const isRunningSchedule = (x: BulkExportRecord) => !x.source_bulk_export_id && !!x.interval_hours;
+
+/**
+ * The DELETE the service refused: the error keeps the service's status and words and adds, from the export
+ * list, which exports are in the way and what to do (`waitedMs`: how long they were waited for).
+ */
+function refusal(e: ApiError, id: string, using: BulkExportRecord[] | undefined, waitedMs: number): Error {
     if (!using?.length) return explain(e);
     const list = using.map((x) => `${x.id} (${x.status}${x.source_bulk_export_id ? `, a window of scheduled export ${x.source_bulk_export_id}` : x.interval_hours ? ", scheduled" : ""})`);
+    const waited = waitedMs ? `, still running after ${waitedMs >= 60_000 ? `${Math.round(waitedMs / 60_000)} min` : `${waitedMs / 1000} s`} of waiting` : "";
     return withMessage(
         e,
-        `${e.message}. Exports still using destination ${id}: ${list.join(", ")}. ` +
+        `${e.message}. Exports still using destination ${id}${waited}: ${list.join(", ")}. ` +
             "Cancel them (destroy the BulkExport or ScheduledExport resources that own them; a scheduled export's windows are cancelled with it only when cancelSpawnedOnDelete is true) " +
             "or wait for them to finish, then run the command again: the destination stays in the stack until it is deleted.",
     );

@@ -293,7 +293,7 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await admin(em, "PUT", "/bulk-exports/limits", { paused: false, scheduledExportsPerWorkspace: 200 });
         });
 
-        it("delete cancels the export; with cancelSpawnedOnDelete also its spawned exports that are not final; the destination's delete is refused while a window runs, naming it", async () => {
+        it("delete cancels the export; with cancelSpawnedOnDelete also its spawned exports that are not final; the destination's delete waits for the windows still running, and past the wait names them", async () => {
             const p = scheduled();
             const destinationId = await newDestination("del");
             await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
@@ -312,16 +312,36 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.ok((await children(eager.id)).length > 0);
             assert.ok((await children(eager.id)).every((e) => e.status === "Cancelled" || e.status === "Completed"));
 
-            // The destination cannot go while the plain one's windows run: the error names them and the way out.
+            // The destination cannot go while the plain one's windows run: they are waited for, and past the
+            // wait the error names them and the way out.
             const running = (await children(plain.id)).filter((e) => e.status !== "Cancelled" && e.status !== "Completed");
-            const refused = await rejection(() => destinations().delete!(destinationId, {}));
-            assert.match(refused.message, /^409 Conflict: .*Exports still using destination/);
+            const waitBriefly = createExportDestinationProvider({ client, deleteWaitMs: 400, pollMs: () => 100 });
+            const refused = await rejection(() => waitBriefly.delete!(destinationId, {}));
+            assert.match(refused.message, /^409 Conflict: .*Exports still using destination \S+, still running after 0.4 s of waiting/);
             for (const e of running) assert.ok(refused.message.includes(`${e.id} (${e.status}, a window of scheduled export ${plain.id})`), refused.message);
             assert.match(refused.message, /cancelSpawnedOnDelete is true\) or wait for them to finish/);
-            for (const e of running) await client().cancelExport(e.id);
-            await destinations().delete!(destinationId, {});
+
+            // Windows finish on their own: a delete that waits long enough sees them end, then deletes.
+            const waitLonger = createExportDestinationProvider({ client, deleteWaitMs: 60_000, pollMs: () => 100 });
+            setTimeout(() => void admin(em, "PUT", "/bulk-exports/limits", { paused: false, exportsPerWorkspace: 15 }), 500);
+            await waitLonger.delete!(destinationId, {});
             assert.equal(await client().tryGetDestination(destinationId), undefined);
-            await admin(em, "PUT", "/bulk-exports/limits", { paused: false, exportsPerWorkspace: 15 });
+            for (const e of running) assert.equal((await client().getExport(e.id)).status, "Completed", "the windows ran to the end");
+        });
+
+        it("destination delete: a scheduled export still running (it never ends by itself) is refused at once, naming it", async () => {
+            const destinationId = await newDestination("del-running");
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR).toISOString();
+            const live = await scheduled().create(scheduleInputs(destinationId, start));
+            const waitLong = createExportDestinationProvider({ client, deleteWaitMs: 60_000, pollMs: () => 100 });
+            const t0 = Date.now();
+            const refused = await rejection(() => waitLong.delete!(destinationId, {}));
+            assert.ok(Date.now() - t0 < 5_000, "not waited on");
+            assert.match(refused.message, new RegExp(`^409 Conflict: .*Exports still using destination ${destinationId}: .*${live.id} \\(IntervalScheduled, scheduled\\)`));
+            assert.doesNotMatch(refused.message, /of waiting/);
+            await scheduled().delete!(live.id, live.outs);
+            await waitLong.delete!(destinationId, {});
+            assert.equal(await client().tryGetDestination(destinationId), undefined);
         });
     });
 
