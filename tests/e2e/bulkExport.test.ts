@@ -157,9 +157,27 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         assert.equal(out.backfillStatus, "Completed");
         const expected = [...projectRuns(tracing, s.workspace, start, start + 6 * HOUR)].length;
         assert.equal(out.backfillRows, expected);
-        // The schedule's windows must end first: the service refuses to delete a destination they still use.
+        // destroy while a window of the schedule still runs (its first attempt failed; the emulator is held
+        // until the service has refused the destination's DELETE once): the delete waits for the window to
+        // end, then deletes the destination.
         await settled(s.workspace);
-        await s.cli("destroy", "--yes");
+        await admin(em, "PUT", "/bulk-exports/limits", { retryDelayMs: 1_000 });
+        await admin(em, "POST", "/bulk-exports/failure-rules", { kind: "processing", times: 1 });
+        em.clock.advance(6 * HOUR); // the schedule owes its next window
+        while (em.bulkExport.worker.failureRules.some((r) => r.times > 0)) await sleep(50);
+        await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
+        const running = [...em.bulkExport.model.exports.values()].filter((e) => e.tenant_id === s.workspace && e.source_bulk_export_id && e.status === "Running");
+        assert.equal(running.length, 1, "one window runs at destroy");
+        let ended = false;
+        const destroyed = s.cli("destroy", "--yes").finally(() => (ended = true));
+        const refusedDelete = (r: { method: string; path: string; status: number }) => r.method === "DELETE" && r.path.endsWith(`/destinations/${out.destinationId}`) && r.status === 409;
+        while (!ended && !em.admin.requests.some(refusedDelete)) await sleep(100);
+        assert.ok(em.admin.requests.some(refusedDelete), "the service never refused the destination's DELETE: the wait is not exercised");
+        await admin(em, "PUT", "/bulk-exports/limits", { paused: false, retryDelayMs: 30_000 });
+        await admin(em, "DELETE", "/bulk-exports/failure-rules");
+        await destroyed;
+        assert.equal(em.bulkExport.model.destinations.has(out.destinationId), false, "destroy left the destination on the service");
+        assert.equal(running[0].status, "Completed", "the window ran to the end");
     });
 
     it("compression and every experiment, the cloud's hourly limit on creations met during up: the 429 is waited out, each export created once, Parquet in snappy, one session_id prefix per experiment", async () => {
