@@ -67,18 +67,28 @@ function checkSecretReferences(c: Checker, v: unknown, source: WireSource | unde
         c.fail("secretReferences", "secretReferences are only for source external_docker (Kubernetes Secrets of a self-hosted installation); use secrets for github");
     }
     const seen = new Set(secrets.filter((s) => known(s) && known(s.name)).map((s) => s.name));
-    v.forEach((r: unknown, i: number) => {
-        if (!known(r)) return;
-        const entry = c.obj(r, `secretReferences[${i}]`);
-        const n = c.str(entry.name, `secretReferences[${i}].name`, true);
-        c.str(entry.secretName, `secretReferences[${i}].secretName`, true);
-        c.str(entry.secretKey, `secretReferences[${i}].secretKey`, true);
-        if (!n || !known(n)) return;
-        if (seen.has(n)) c.fail(`secretReferences[${i}].name`, `${n} is already set by another secret or secret reference`);
-        if ((RESERVED_SECRET_NAMES as readonly string[]).includes(n.toUpperCase())) c.fail(`secretReferences[${i}].name`, `${n} is reserved by the service`);
-        seen.add(n);
+    checkEnvEntries(c, v, "secretReferences", ["secretName", "secretKey"], seen, {
+        duplicate: (n) => `${n} is already set by another secret or secret reference`,
+        reserved: (n) => `${n} is reserved by the service`,
     });
     return v as DeploymentSecretReferenceInput[];
+}
+
+/**
+ * Entries that each fill the environment variable `name` (secrets, secret references): `name` and every
+ * field of `fields` given, names unique among themselves and `seen` (filled as it goes), none reserved.
+ */
+function checkEnvEntries(c: Checker, list: unknown[], key: string, fields: readonly string[], seen: Set<string>, words: { duplicate: (name: string) => string; reserved: (name: string) => string }): void {
+    list.forEach((item: unknown, i: number) => {
+        if (!known(item)) return;
+        const entry = c.obj(item, `${key}[${i}]`);
+        const n = c.str(entry.name, `${key}[${i}].name`, true);
+        for (const f of fields) c.str(entry[f], `${key}[${i}].${f}`, true);
+        if (!n || !known(n)) return;
+        if (seen.has(n)) c.fail(`${key}[${i}].name`, words.duplicate(n));
+        if ((RESERVED_SECRET_NAMES as readonly string[]).includes(n.toUpperCase())) c.fail(`${key}[${i}].name`, words.reserved(n));
+        seen.add(n);
+    });
 }
 
 /**
@@ -173,18 +183,9 @@ function checkSecrets(c: Checker, v: unknown): DeploymentSecretInput[] {
         if (known(v)) c.fail("secrets", "secrets must be a list of {name, value}");
         return [];
     }
-    const seen = new Set<string>();
-    v.forEach((s: unknown, i: number) => {
-        if (!known(s)) return;
-        const entry = c.obj(s, `secrets[${i}]`);
-        const n = c.str(entry.name, `secrets[${i}].name`, true);
-        c.str(entry.value, `secrets[${i}].value`, true);
-        if (!n || !known(n)) return;
-        if (seen.has(n)) c.fail(`secrets[${i}].name`, `duplicate secret name ${n}`);
-        if ((RESERVED_SECRET_NAMES as readonly string[]).includes(n.toUpperCase())) {
-            c.fail(`secrets[${i}].name`, `secret name ${n} is reserved by the service`);
-        }
-        seen.add(n);
+    checkEnvEntries(c, v, "secrets", ["value"], new Set(), {
+        duplicate: (n) => `duplicate secret name ${n}`,
+        reserved: (n) => `secret name ${n} is reserved by the service`,
     });
     return v as DeploymentSecretInput[];
 }
