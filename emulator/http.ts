@@ -1,6 +1,7 @@
 /**
- * The emulator's small HTTP toolkit: a router keyed by method and path pattern, JSON in and out, and the
- * request context (tenant, query) that routes read. No business rule lives here.
+ * The emulator's small HTTP toolkit: a router keyed by method and path pattern, JSON in and out (or a
+ * stream of server-sent events), and the request context (tenant, query) that routes read. No business
+ * rule lives here.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
@@ -25,6 +26,8 @@ export interface Reply {
     status: number;
     body?: unknown;
     headers?: Record<string, string>;
+    /** Server-sent events, sent as they come (`text/event-stream`) instead of `body`. */
+    events?: AsyncIterable<{ event: string; data: unknown }>;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
@@ -89,12 +92,32 @@ export async function readBody(req: IncomingMessage): Promise<unknown> {
 export function send(res: ServerResponse, r: Reply): void {
     if (res.headersSent || res.destroyed) return;
     const headers = { ...r.headers };
+    if (r.events) {
+        void sendEvents(res, r.status, headers, r.events);
+        return;
+    }
     if (r.body === undefined || r.status === 204) {
         res.writeHead(r.status, headers).end();
         return;
     }
     const text = JSON.stringify(r.body);
     res.writeHead(r.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers }).end(text);
+}
+
+/** Writes each event as it comes (`event:` and `data:` lines); stops reading them when the client goes away. */
+async function sendEvents(res: ServerResponse, status: number, headers: Record<string, string>, events: AsyncIterable<{ event: string; data: unknown }>): Promise<void> {
+    res.writeHead(status, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive", ...headers });
+    const it = events[Symbol.asyncIterator]();
+    res.once("close", () => void it.return?.());
+    try {
+        for (let next = await it.next(); !next.done && !res.destroyed; next = await it.next()) {
+            res.write(`event: ${next.value.event}\ndata: ${JSON.stringify(next.value.data)}\n\n`);
+        }
+    } catch (e) {
+        console.error("[emulator] event stream failed:", e);
+    } finally {
+        res.end();
+    }
 }
 
 /** Parses with a shared wire schema; failures become 422 HTTPValidationError located under `where`. */

@@ -19,8 +19,12 @@
  * Threads belong to the deployment and outlive its revisions (as on the platform, whose threads live in
  * the deployment's database); the graph answers for the deployment's active revision.
  *
- * Not emulated: runs ending in `error` or `timeout`, streaming, stateless runs, assistants' CRUD,
- * checkpoints beyond the latest state, interrupts inside a graph (`interrupt_before`/`after`).
+ * Every way a run starts (background, `wait`, `stream`, stateless) goes through `createRun`, so the same
+ * multitask rules hold for each. A stateless run (`POST /runs/wait`, `/runs/stream`) runs on a thread of its
+ * own that no client sees (the real server deletes it when the run ends). Streams are in stream.ts.
+ *
+ * Not emulated: runs ending in `error` or `timeout`, assistants' CRUD and versions, checkpoints beyond the
+ * latest state, interrupts inside a graph (`interrupt_before`/`after`).
  */
 import { randomUUID } from "node:crypto";
 import { messageText } from "../../provider/api/values";
@@ -48,7 +52,7 @@ export interface AgentServerSettings {
 
 export const DEFAULT_AGENT_SETTINGS: AgentServerSettings = { stepMs: 150, graphs: ["agent"], ignoreInterrupt: false, dropPartialOutput: false, reorderMessages: false };
 
-interface Message {
+export interface Message {
     type: "human" | "ai";
     content: string | unknown[];
     id: string;
@@ -74,6 +78,21 @@ interface StoredThread {
     created_at: number;
     metadata: Record<string, unknown>;
     runs: StoredRun[];
+    /** The thread of a stateless run: not answered by GET or search. */
+    temporary?: boolean;
+}
+
+/** Where a run is now, for its stream: its status, its answer's words and how many it has produced. */
+export interface RunProgress {
+    status: RunStatus;
+    words: string[];
+    produced: number;
+    /** Time until its next step, its start or its next word, on the emulator clock (Infinity once it is final). */
+    nextInMs: number;
+    input: Message[];
+    aiId: string;
+    /** The thread's messages now. */
+    messages: Message[];
 }
 
 /** The assistant id of a graph of a deployment: stable, derived from both. */
@@ -108,11 +127,24 @@ export class AgentServerModel {
     }
 
     getThread(deploymentId: string, threadId: string): object {
-        return this.threadView(this.thread(deploymentId, threadId));
+        return this.threadView(this.visibleThread(deploymentId, threadId));
+    }
+
+    /** POST /threads/search: by metadata, ids, status and values (each an exact match), sorted, paged. */
+    searchThreads(deploymentId: string, q: ThreadSearch): object[] {
+        const views = [...this.threads.values()]
+            .filter((t) => t.deployment_id === deploymentId && !t.temporary && (!q.ids || q.ids.includes(t.thread_id)))
+            .map((t) => this.threadView(t))
+            .filter((v) => (!q.status || v.status === q.status) && contains(v.metadata, q.metadata) && contains(v.values, q.values));
+        const key = q.sort_by ?? "created_at";
+        const order = q.sort_order === "asc" ? 1 : -1;
+        // Ties keep creation order, reversed for `desc`: the newest first.
+        const sorted = views.map((v, i) => ({ v, i })).sort((a, b) => (a.v[key] < b.v[key] ? -order : a.v[key] > b.v[key] ? order : (a.i - b.i) * order));
+        return sorted.map((x) => x.v).slice(q.offset ?? 0, (q.offset ?? 0) + (q.limit ?? 10));
     }
 
     state(deploymentId: string, threadId: string): object {
-        const t = this.thread(deploymentId, threadId);
+        const t = this.visibleThread(deploymentId, threadId);
         const now = this.clock.now();
         return {
             values: { messages: this.messages(t, now) },
@@ -127,9 +159,12 @@ export class AgentServerModel {
 
     // ---- runs ----
 
-    /** POST /threads/{t}/runs: the strategy decision and the new run, in one synchronous step. */
-    createRun(deploymentId: string, threadId: string, body: RunRequest): object {
-        const t = this.thread(deploymentId, threadId);
+    /**
+     * Starts a run on the thread, or, without one, on a thread of its own (a stateless run): the strategy
+     * decision and the new run, in one synchronous step. Answers the run.
+     */
+    createRun(deploymentId: string, threadId: string | undefined, body: RunRequest): RunView {
+        const t = threadId === undefined ? this.temporaryThread(deploymentId) : this.visibleThread(deploymentId, threadId);
         this.requireAssistant(deploymentId, body.assistant_id);
         const input = inputMessages(body.input);
         const strategy = body.multitask_strategy ?? "enqueue";
@@ -162,6 +197,25 @@ export class AgentServerModel {
 
     getRun(deploymentId: string, threadId: string, runId: string): object {
         return this.runView(this.run(deploymentId, threadId, runId), this.clock.now());
+    }
+
+    /** GET /threads/{t}/runs: the newest first, by status, paged. */
+    listRuns(deploymentId: string, threadId: string, q: { limit: number; offset: number; status?: string }): object[] {
+        const now = this.clock.now();
+        const runs = [...this.visibleThread(deploymentId, threadId).runs].reverse().map((r) => this.runView(r, now));
+        return runs.filter((r) => !q.status || r.status === q.status).slice(q.offset, q.offset + q.limit);
+    }
+
+    /** Where the run is now; undefined once it is gone (rolled back). */
+    progress(deploymentId: string, threadId: string, runId: string): RunProgress | undefined {
+        const r = this.thread(deploymentId, threadId).runs.find((x) => x.run_id === runId);
+        if (!r) return undefined;
+        const now = this.clock.now();
+        const status = this.status(r, now);
+        const until = Math.min(now, r.stoppedAt ?? Infinity, this.endAt(r));
+        const produced = status === "pending" ? 0 : Math.min(r.words.length, Math.floor((until - r.startAt) / r.stepMs));
+        const nextAt = status === "pending" ? r.startAt : status === "running" ? r.startAt + (produced + 1) * r.stepMs : Infinity;
+        return { status, words: r.words, produced, nextInMs: nextAt - now, input: r.input, aiId: aiIdOf(r), messages: this.messages(this.thread(deploymentId, threadId), now) };
     }
 
     /** Resolves when the run is final (every run ends), with the thread's values; a run rolled back meanwhile answers 404. */
@@ -218,12 +272,12 @@ export class AgentServerModel {
             out.push(...r.input);
             if (r.stoppedAt !== undefined && this.settings.dropPartialOutput) continue;
             const produced = Math.min(r.words.length, Math.floor((until - r.startAt) / r.stepMs));
-            if (produced > 0) out.push({ type: "ai", content: r.words.slice(0, produced).join(" "), id: `ai-${r.run_id}` });
+            if (produced > 0) out.push({ type: "ai", content: r.words.slice(0, produced).join(" "), id: aiIdOf(r) });
         }
         return out;
     }
 
-    private runView(r: StoredRun, now: number): object {
+    private runView(r: StoredRun, now: number): RunView {
         const status = this.status(r, now);
         const changed = r.stoppedAt ?? (status === "success" ? this.endAt(r) : status === "running" ? r.startAt : r.created_at);
         return {
@@ -239,7 +293,7 @@ export class AgentServerModel {
         };
     }
 
-    private threadView(t: StoredThread): object {
+    private threadView(t: StoredThread): ThreadView {
         const now = this.clock.now();
         const statuses = t.runs.map((r) => this.status(r, now));
         const status = statuses.some((s) => s === "pending" || s === "running") ? "busy" : statuses.at(-1) === "interrupted" ? "interrupted" : "idle";
@@ -259,6 +313,35 @@ export class AgentServerModel {
         return t;
     }
 
+    /** A thread clients may address: a stateless run's thread is not one. */
+    private visibleThread(deploymentId: string, threadId: string): StoredThread {
+        const t = this.thread(deploymentId, threadId);
+        if (t.temporary) throw new EmulatorError(404, { detail: `Thread ${threadId} not found` });
+        return t;
+    }
+
+    private temporaryThread(deploymentId: string): StoredThread {
+        const t: StoredThread = { thread_id: randomUUID(), deployment_id: deploymentId, created_at: this.clock.now(), metadata: {}, runs: [], temporary: true };
+        this.threads.set(t.thread_id, t);
+        return t;
+    }
+
+    // ---- assistants: one per graph, made by the system ----
+
+    /** POST /assistants/search: by graph, name and metadata, paged. */
+    searchAssistants(deploymentId: string, createdAt: string, q: { graph_id?: string | null; name?: string | null; metadata?: Record<string, unknown> | null; limit?: number; offset?: number }): object[] {
+        const all = this.settings.graphs.map((g) => assistantView(deploymentId, g, createdAt));
+        const found = all.filter((a) => (!q.graph_id || a.graph_id === q.graph_id) && (!q.name || a.name === q.name) && contains(a.metadata, q.metadata ?? undefined));
+        return found.slice(q.offset ?? 0, (q.offset ?? 0) + (q.limit ?? 10));
+    }
+
+    /** GET /assistants/{id}: by its id or its graph's name. */
+    getAssistant(deploymentId: string, createdAt: string, assistantId: string): object {
+        this.requireAssistant(deploymentId, assistantId);
+        const graph = this.settings.graphs.find((g) => g === assistantId || assistantIdOf(deploymentId, g) === assistantId)!;
+        return assistantView(deploymentId, graph, createdAt);
+    }
+
     private run(deploymentId: string, threadId: string, runId: string): StoredRun {
         const r = this.thread(deploymentId, threadId).runs.find((x) => x.run_id === runId);
         if (!r) throw new EmulatorError(404, { detail: `Run ${runId} not found` });
@@ -272,6 +355,56 @@ export class AgentServerModel {
             throw new EmulatorError(404, { detail: `Assistant ${assistantId} not found (this deployment serves the graph${this.settings.graphs.length > 1 ? "s" : ""} ${this.settings.graphs.join(", ")})` });
         }
     }
+}
+
+export interface ThreadSearch {
+    ids?: string[] | null;
+    metadata?: Record<string, unknown> | null;
+    values?: Record<string, unknown> | null;
+    status?: string | null;
+    limit?: number;
+    offset?: number;
+    sort_by?: "thread_id" | "status" | "created_at" | "updated_at" | null;
+    sort_order?: "asc" | "desc" | null;
+}
+
+export interface RunView {
+    run_id: string;
+    thread_id: string;
+    status: RunStatus;
+    [key: string]: unknown;
+}
+
+interface ThreadView {
+    thread_id: string;
+    created_at: string;
+    updated_at: string;
+    status: string;
+    metadata: Record<string, unknown>;
+    values: Record<string, unknown>;
+}
+
+const aiIdOf = (r: StoredRun) => `ai-${r.run_id}`;
+
+/** True when every key of `filter` has the same (JSON) value in `value`; no filter matches all. */
+function contains(value: Record<string, unknown>, filter: Record<string, unknown> | null | undefined): boolean {
+    return Object.entries(filter ?? {}).every(([k, v]) => JSON.stringify(value[k]) === JSON.stringify(v));
+}
+
+/** The assistant the platform makes for each graph of a deployment. */
+function assistantView(deploymentId: string, graph: string, createdAt: string) {
+    return {
+        assistant_id: assistantIdOf(deploymentId, graph),
+        graph_id: graph,
+        name: graph,
+        description: null,
+        config: {},
+        context: {},
+        metadata: { created_by: "system" } as Record<string, unknown>,
+        version: 1,
+        created_at: createdAt,
+        updated_at: createdAt,
+    };
 }
 
 export interface RunRequest {
