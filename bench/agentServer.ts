@@ -4,7 +4,10 @@
  *   1. 100 threads at once, each making runs one after another (create + join, a one-word echo at 1 ms a
  *      word) for BENCH_AGENT_RUNS runs each (default 20): runs per second and latency p50/p99, through the
  *      official SDK and through plain HTTP (undici) side by side, which is the cost of the official client.
- *   2. `pulumi up` of examples/github-deployment (real CLI, emulator at a tenth of its revision timing,
+ *   2. 100 streamed runs at once (`runs.stream`, `messages-tuple`, a 50-word answer at 10 ms a word, so
+ *      100 chunks per second per run at best): time to the first chunk p50/p99 and chunks per second in
+ *      all, through the official SDK and through plain HTTP (undici, reading the server-sent events).
+ *   3. `pulumi up` of examples/github-deployment (real CLI, emulator at a tenth of its revision timing,
  *      the built-in graph at its default 150 ms a word) with the check and without it.
  */
 import { randomUUID } from "node:crypto";
@@ -68,6 +71,59 @@ async function load(caller: Caller): Promise<string[]> {
     return [String(latencies.length), `${Math.round(latencies.length / seconds)}`, `${s.p50.toFixed(0)} ms`, `${s.p99.toFixed(0)} ms`];
 }
 
+const STREAMS = 100;
+const STREAM_WORDS = 50;
+const STREAM_STEP_MS = 10;
+const streamInput = { messages: [{ role: "user", content: Array.from({ length: STREAM_WORDS }, (_, i) => `w${i}`).join(" ") }] };
+
+/** One streamed run: calls `onChunk` on each word's chunk. */
+type Streamer = (onChunk: () => void) => Promise<void>;
+
+function sdkStreamer(url: string): Streamer {
+    const c = new Client({ apiUrl: url, apiKey: KEY, callerOptions: { maxRetries: 0 } });
+    return async (onChunk) => {
+        for await (const part of c.runs.stream(null, "agent", { input: streamInput, streamMode: "messages-tuple" })) if (part.event === "messages") onChunk();
+    };
+}
+
+function rawStreamer(url: string): Streamer {
+    return async (onChunk) => {
+        const res = await request(`${url}/runs/stream`, {
+            method: "POST",
+            headers: { "x-api-key": KEY, "content-type": "application/json", accept: "text/event-stream" },
+            body: JSON.stringify({ assistant_id: "agent", input: streamInput, stream_mode: "messages-tuple" }),
+        });
+        let text = "";
+        for await (const piece of res.body) {
+            text += piece.toString();
+            const events = text.split("\n\n");
+            text = events.pop()!;
+            for (const e of events) if (e.startsWith("event: messages\n")) onChunk();
+        }
+    };
+}
+
+/** STREAMS streamed runs at once: first chunk p50/p99, chunks in all and per second. */
+async function streamLoad(stream: Streamer): Promise<string[]> {
+    const firsts: number[] = [];
+    let chunks = 0;
+    const started = performance.now();
+    await Promise.all(
+        Array.from({ length: STREAMS }, async () => {
+            const t0 = performance.now();
+            let first = true;
+            await stream(() => {
+                chunks++;
+                if (first) firsts.push(performance.now() - t0);
+                first = false;
+            });
+        }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const s = summary(firsts);
+    return [String(chunks), `${s.p50.toFixed(0)} ms`, `${s.p99.toFixed(0)} ms`, `${Math.round(chunks / seconds)}`, `${seconds.toFixed(2)} s`];
+}
+
 async function deployedUrl(em: Emulator): Promise<string> {
     const res = await request(`${em.url}/v2/deployments`, {
         method: "POST",
@@ -105,6 +161,16 @@ export async function agentServerBench(): Promise<void> {
         printTable([["client", "runs", "runs/s", "p50", "p99"], ["@langchain/langgraph-sdk", ...(await load(sdkCaller(url)))], ["undici (plain HTTP)", ...(await load(rawCaller(url)))]]);
     } finally {
         await em.close();
+    }
+    console.log(`\n== agent server: ${STREAMS} streamed runs at once (messages-tuple, ${STREAM_WORDS} words at ${STREAM_STEP_MS} ms a word) ==`);
+    const streaming = await startEmulator({ apiKeys: [KEY], timing: { speed: "immediate" }, agentServer: { stepMs: STREAM_STEP_MS } });
+    try {
+        const url = await deployedUrl(streaming);
+        const ideal = `ideal: ${STREAM_WORDS} chunks in ${(STREAM_WORDS * STREAM_STEP_MS) / 1000} s per run, ${(STREAMS * 1000) / STREAM_STEP_MS} chunks/s in all`;
+        printTable([["client", "chunks", "first chunk p50", "p99", "chunks/s", "wall"], ["@langchain/langgraph-sdk", ...(await streamLoad(sdkStreamer(url)))], ["undici (plain HTTP)", ...(await streamLoad(rawStreamer(url)))]]);
+        console.log(ideal);
+    } finally {
+        await streaming.close();
     }
     console.log("\n== what the AgentServerCheck adds to pulumi up (real CLI, built-in graph at 150 ms a word) ==");
     printTable([["command", "wall", "check (durationMs)"], ...(await checkCost())]);

@@ -5,7 +5,7 @@
  *   bytes     serialized __provider per resource (bench/providerSize.ts)
  *   ratelimit 30 creates at once through 30 s of 429s (bench/rateLimit.ts)
  *   export    the emulator's bulk export over HTTP, 1 million runs into MinIO: rows/s, peak RSS (bench/emulatorExport.ts)
- *   agent     agent servers under 100 threads (SDK vs plain HTTP); what AgentServerCheck adds to up (bench/agentServer.ts)
+ *   agent     agent servers under 100 threads and 100 streamed runs (SDK vs plain HTTP); what AgentServerCheck adds to up (bench/agentServer.ts)
  *   preview   pulumi preview of 50 scheduled exports: wall time and API calls (bench/previewExports.ts)
  *   native    100 Deployments through the native plugin (Python) and the dynamic resources: wall time, state bytes, memory (bench/native.ts)
  *   parquet   bulk export: 1 million generated runs as Parquet into MinIO, rows/s and peak RSS (bench/parquet.ts)
