@@ -114,12 +114,15 @@ export async function runRecipe(block: Block, o: RunOptions): Promise<RecipeRun>
     const [out, err] = [openSync(join(dir, "out"), "w"), openSync(join(dir, "err"), "w")];
     const reporting = o.report ? [`printf '\\n${MARK}\\n'`, ...o.report.map((v) => `printf '%s=%s\\n' ${v} "$${v}"`)].join("\n") : "";
     const [cmd, args] = block.lang === "sh" ? ["bash", ["-euo", "pipefail", "-c", `${block.code}\n${reporting}`]] : [process.execPath, ["--input-type=module"]];
-    const child = spawn(cmd, args, { cwd: o.cwd, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...o.env }, detached: true, stdio: ["pipe", out, err] });
-    child.stdin!.end(block.lang === "js" ? block.code : "");
+    // Bash's stdin is /dev/null: on a socket (what Node's pipes are), bash would take itself for a remote
+    // shell and read ~/.bashrc.
+    const stdin = block.lang === "js" ? "pipe" : "ignore";
+    const child = spawn(cmd, args, { cwd: o.cwd, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...o.env }, detached: true, stdio: [stdin, out, err] });
+    child.stdin?.end(block.code);
     try {
         const code = await exitCode(child, o.timeoutMs ?? 60_000);
         const [stdout, stderr] = ["out", "err"].map((f) => readFileSync(join(dir, f), "utf8"));
-        if (code !== 0) throw new Error(`recipe ${block.info} exited ${code}: ${stderr}`);
+        if (code !== 0) throw new Error(`${block.lang} ${block.info} exited ${code}: ${stderr}`);
         const own = splitReport(stdout);
         return { stdout: own.stdout.replace(/\n$/, ""), reported: own.reported, stderr, pid: child.pid! };
     } finally {
