@@ -1,7 +1,8 @@
 /**
  * Every argument a resource class exports (the properties of the interfaces in provider/resources/<r>.ts)
  * is named in docs/<r>.md, so the docs cannot fall behind the code; every doc has the sections a user looks
- * for; and the README links every doc. (That the docs' code type-checks: tests/e2e/examples.test.ts.)
+ * for; and the README links every doc in docs/. (That the docs' code type-checks: tests/e2e/examples.test.ts;
+ * that docs/emulator.md's recipes work: tests/docs/emulatorRecipes.test.ts.)
  */
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -60,8 +61,10 @@ describe("docs: every resource argument and every section a user looks for", () 
             assert.deepEqual(Object.keys(SECTIONS).filter((k) => !SECTIONS[k].test(text)), []);
         });
     }
-    it("the README links every doc", () => {
+    it("the README links every doc in docs/ (resource docs and the others, such as emulator.md)", () => {
         const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-        for (const doc of new Set(Object.values(DOCS))) assert.ok(readme.includes(`docs/${doc}`), doc);
+        const docs = readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md"));
+        assert.ok(docs.includes("emulator.md"));
+        for (const doc of new Set([...Object.values(DOCS), ...docs])) assert.ok(readme.includes(`(docs/${doc})`), doc);
     });
 });

@@ -5,7 +5,7 @@
  * |---|---|---|
  * | GET, PUT | /__admin/bulk-exports/limits | read or change the figures of spec 8 (retries, delays, timeouts, concurrency), the cloud's limits (`scheduledExportsPerWorkspace`, `creationsPerHour`; null: none), `rowsPerFile`, `workers`, `paused` |
  * | GET, POST | /__admin/bulk-exports/projects | list, or add a generated tracing project `{start, end, count, seed?, session_id?, tenant_id?, experiment?}` |
- * | POST, DELETE | /__admin/bulk-exports/failure-rules | make the next `times` run attempts fail `{kind: timeout|processing|storage, times?, exportId?}`, clear |
+ * | POST, DELETE | /__admin/bulk-exports/failure-rules | make the next `times` run attempts fail `{kind: timeout|processing|storage, times?, exportId?, afterFiles?}` (as they start, or once the run has written `afterFiles` files), clear |
  * | DELETE | /__admin/bulk-exports/destinations/{id} | delete a destination out of band (spec 7: "destination deleted during export") |
  * | GET | /__admin/bulk-exports/{id}/history | the statuses an export and each of its runs entered, with times |
  */
@@ -45,7 +45,12 @@ const ProjectSchema = z
     })
     .strict();
 const FailureRuleSchema = z
-    .object({ kind: z.enum(["timeout", "processing", "storage"]), times: z.number().int().min(1).default(1), exportId: z.string().optional() })
+    .object({
+        kind: z.enum(["timeout", "processing", "storage"]),
+        times: z.number().int().min(1).default(1),
+        exportId: z.string().optional(),
+        afterFiles: z.number().int().min(0).optional(),
+    })
     .strict();
 
 export function bulkExportAdminRoutes(router: Router, model: BulkExportModel, worker: BulkExportWorker): void {

@@ -27,6 +27,11 @@ export interface RunFailureRule {
     kind: "timeout" | "processing" | "storage";
     times: number;
     exportId?: string;
+    /**
+     * Absent: the attempt fails as it starts. N: it fails before writing the file after the run's N-th (a
+     * failure part-way, such as credentials revoked while a run writes), the N files staying written.
+     */
+    afterFiles?: number;
 }
 
 class AttemptError extends Error {
@@ -193,7 +198,7 @@ export class BulkExportWorker {
         const generation = this.generation;
         const stopped = () => this.closing || generation !== this.generation || r.status !== "Running";
         try {
-            this.injectFailure(e);
+            this.injectFailure(e, r, false);
             await this.write(e, r, stopped);
             if (stopped()) return;
             moveTo(RUN_TABLE, r, "Completed", this.model.now());
@@ -224,6 +229,7 @@ export class BulkExportWorker {
         let cursor = r._cursor;
         let file = writer.begin(fileOpts);
         const upload = async () => {
+            this.injectFailure(e, r, true);
             const { bytes, rows } = await file.finish();
             const key = fileKey(d.config, placement, day, result.exported_files.length);
             await s3.send(new PutObjectCommand({ Bucket: d.config.bucket_name, Key: key, Body: bytes })).catch((err) => {
@@ -265,8 +271,11 @@ export class BulkExportWorker {
         }
     }
 
-    private injectFailure(e: ExportRecord): void {
-        const rule = this.failureRules.find((f) => f.times > 0 && (!f.exportId || f.exportId === e.id));
+    /** Throws the failure of the first rule for this export due now: as the attempt starts, or before a file (`midRun`). */
+    private injectFailure(e: ExportRecord, r: RunRecord, midRun: boolean): void {
+        const written = r.metadata.result.exported_files.length;
+        const due = (f: RunFailureRule) => (f.afterFiles === undefined ? !midRun : f.afterFiles <= written);
+        const rule = this.failureRules.find((f) => f.times > 0 && (!f.exportId || f.exportId === e.id) && due(f));
         if (!rule) return;
         rule.times--;
         if (rule.kind === "storage") throw new AttemptError("Storage error: Access Denied (injected)", false);

@@ -5,12 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createConnection } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-
-const ROOT = resolve(__dirname, "../..");
+import { linkedProject } from "../helpers/emulator";
 
 const portOpen = (port: number) =>
     new Promise<boolean>((r) => {
@@ -23,12 +20,7 @@ describe("emulator: command line (npx langsmith-emulator)", function () {
     this.timeout(60_000);
     /** A project with this package in node_modules (linked, as `npm link` would), where npx finds the command. */
     let project: string;
-    before(() => {
-        project = mkdtempSync(join(tmpdir(), "pulumi-langsmith-cli-"));
-        mkdirSync(join(project, "node_modules/.bin"), { recursive: true });
-        symlinkSync(ROOT, join(project, "node_modules/pulumi-langsmith"));
-        symlinkSync(join(ROOT, "dist/emulator/main.js"), join(project, "node_modules/.bin/langsmith-emulator"));
-    });
+    before(() => (project = linkedProject()));
     after(() => rmSync(project, { recursive: true, force: true }));
 
     it("--help: lists every flag with its default", () => {

@@ -1,11 +1,14 @@
 /**
  * Shared fixtures for tests that talk to the emulator over real HTTP: start one on a free port, build
  * the real control-plane client against it (fast retries), send raw requests where the client would hide
- * what a test checks (status codes, headers, bodies), and build create-request bodies.
+ * what a test checks (status codes, headers, bodies), and build create-request bodies; or run the built
+ * command, directly or through npx in a project that has the package.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { request } from "undici";
 import { HttpClient, type HttpClientOptions } from "../../provider/api/client";
@@ -177,4 +180,22 @@ export async function startEmulatorProcess(args: string[] = []): Promise<{ child
         child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
     });
     return { child, url: JSON.parse(line).url };
+}
+
+/**
+ * A temporary project with this package in node_modules (linked, as `npm link` would), its
+ * `langsmith-emulator` command in node_modules/.bin, where `npx` finds it, and the `packages` of this
+ * checkout's node_modules it names (what npm would have hoisted there). The caller removes it.
+ */
+export function linkedProject(packages: string[] = []): string {
+    const root = join(__dirname, "..", "..");
+    const project = mkdtempSync(join(tmpdir(), "pulumi-langsmith-project-"));
+    mkdirSync(join(project, "node_modules/.bin"), { recursive: true });
+    symlinkSync(root, join(project, "node_modules/pulumi-langsmith"));
+    symlinkSync(join(root, "dist/emulator/main.js"), join(project, "node_modules/.bin/langsmith-emulator"));
+    for (const p of packages) {
+        mkdirSync(dirname(join(project, "node_modules", p)), { recursive: true });
+        symlinkSync(join(root, "node_modules", p), join(project, "node_modules", p));
+    }
+    return project;
 }

@@ -2,8 +2,9 @@
  * A real S3-compatible server for the bulk-export tests: the MinIO built by scripts/setup-bulk-export.sh,
  * started on a free loopback port with a fresh data directory and random root credentials, holding the
  * buckets a test asks for and three users whose policies allow writing only, writing and deleting, or
- * nothing, so that every destination outcome of spec 7 happens for real. `stop()` (call it in `after`)
- * ends the server and removes its directory.
+ * nothing, so that every destination outcome of spec 7 happens for real; more users on demand, and a
+ * user's secret replaced (its old credentials revoked). `stop()` (call it in `after`) ends the server and
+ * removes its directory.
  */
 import { spawn, execFile, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -44,6 +45,10 @@ export interface MinioServer {
     listKeys(bucket: string, prefix?: string): Promise<string[]>;
     /** The bytes of one object (read as root). */
     getObject(bucket: string, key: string): Promise<Uint8Array>;
+    /** A new user allowed these S3 actions on the objects of the server's buckets. */
+    addUser(actions: string[]): Promise<S3Credentials>;
+    /** Gives the user a new secret key: requests signed with the old one are refused (SignatureDoesNotMatch). */
+    revokeSecret(user: S3Credentials): Promise<void>;
     stop(): Promise<void>;
 }
 
@@ -152,7 +157,8 @@ export async function startMinio(opts: { buckets?: string[] } = {}): Promise<Min
         const s3 = client();
         for (const b of buckets) await s3.send(new CreateBucketCommand({ Bucket: b }));
         const users: MinioUsers = { writeOnly: creds("writer"), writeDelete: creds("deleter"), noAccess: creds("nobody") };
-        await addUsers(admin, endpoint, root, [
+        const provision = (list: object[]) => addUsers(admin, endpoint, root, list);
+        await provision([
             { ...toUser(users.writeOnly), policy: "write-only", document: objectPolicy(["s3:PutObject", "s3:AbortMultipartUpload"], buckets) },
             { ...toUser(users.writeDelete), policy: "write-delete", document: objectPolicy(["s3:PutObject", "s3:AbortMultipartUpload", "s3:DeleteObject"], buckets) },
             toUser(users.noAccess),
@@ -178,6 +184,12 @@ export async function startMinio(opts: { buckets?: string[] } = {}): Promise<Min
                 const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
                 return res.Body!.transformToByteArray();
             },
+            async addUser(actions) {
+                const user = creds("user");
+                await provision([{ ...toUser(user), policy: `policy-${user.accessKeyId}`, document: objectPolicy(actions, buckets) }]);
+                return user;
+            },
+            revokeSecret: (user) => provision([toUser({ ...user, secretAccessKey: randomBytes(18).toString("hex") })]),
             stop,
         };
     } catch (e) {

@@ -43,7 +43,7 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
         credentials: c ? creds(c) : undefined,
     });
     /** Creates an export while the worker is paused, with failure rules for it in place before it starts. */
-    const exportFailing = async (body: Parameters<BulkExportClient["createExport"]>[0], rule: { kind: string; times: number }) => {
+    const exportFailing = async (body: Parameters<BulkExportClient["createExport"]>[0], rule: { kind: string; times: number; afterFiles?: number }) => {
         await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
         const { export: e } = await be.createExport(body);
         await admin(em, "POST", "/bulk-exports/failure-rules", { ...rule, exportId: e.id });
@@ -316,6 +316,18 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             const denied = await exportFailing({ bulk_export_destination_id: destId, ...range }, { kind: "storage", times: 1 });
             assert.equal((await settle(be, denied.id)).status, "Failed");
             assert.deepEqual(Object.keys((await be.listExportRuns(denied.id))[0].errors ?? {}), ["retry_0"]);
+        });
+
+        it("a failure rule with afterFiles strikes part-way: the run's first files stay written, the next upload fails", async () => {
+            await admin(em, "PUT", "/bulk-exports/limits", { rowsPerFile: 200 });
+            const destId = await newDestination({ prefix: "partway" });
+            const range = { session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-02T00:00:00Z" };
+            const e = await exportFailing({ bulk_export_destination_id: destId, ...range }, { kind: "storage", times: 1, afterFiles: 2 });
+            assert.equal((await settle(be, e.id)).status, "Failed");
+            const [run] = await be.listExportRuns(e.id);
+            assert.deepEqual(run.errors, { retry_0: "Storage error: Access Denied (injected)" });
+            assert.equal(run.metadata?.result?.exported_files?.length, 2);
+            assert.equal((await minio.listKeys("exports", `partway/export_id=${e.id}/`)).length, 2);
         });
 
         it("limits: beyond exportsPerWorkspace an export queues (Created) and runs only after one finishes", async () => {
