@@ -9,6 +9,7 @@
  *   preview   pulumi preview of 50 scheduled exports: wall time and API calls (bench/previewExports.ts)
  *   native    100 Deployments through the native plugin (Python) and the dynamic resources: wall time, state bytes, memory (bench/native.ts)
  *   parquet   bulk export: 1 million generated runs as Parquet into MinIO, rows/s and peak RSS (bench/parquet.ts)
+ *   state     --state-dir: snapshot size and time per change with 1,000 deployments, 1,000 threads (bench/stateDir.ts)
  */
 import { agentServerBench } from "./agentServer";
 import { emulatorExportBench } from "./emulatorExport";
@@ -18,6 +19,7 @@ import { pollingBench } from "./polling";
 import { previewExportsBench } from "./previewExports";
 import { providerSizeBench } from "./providerSize";
 import { rateLimitBench } from "./rateLimit";
+import { stateDirBench } from "./stateDir";
 
 const BENCHES: Record<string, () => Promise<void>> = {
     polling: pollingBench,
@@ -28,6 +30,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
     preview: previewExportsBench,
     agent: agentServerBench,
     native: nativeBench,
+    state: stateDirBench,
 };
 
 async function main() {

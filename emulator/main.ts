@@ -27,9 +27,14 @@ end of the process that started it (npx included).
   --scale F       multiply every status duration by F: 0.1 is ten times faster (default 1: a github
                   revision takes about 4.6 s)
   --agent-step-ms N  the agent servers' built-in graph answers one word every N ms (default 150)
-  --state-dir D   keep bulk-export objects (destinations with encrypted credentials, exports, runs
-                  and their checkpoints, tracing projects) in D, and resume from it on start
-                  (default: memory only)
+  --state-dir D   keep every area's objects in D, saved after every change, and resume from them on
+                  start (kill -9 included): deployments and revisions (statuses carry on from their
+                  timestamps), delete requests, secrets (values encrypted); agent-server threads and
+                  runs; bulk-export destinations (credentials encrypted), exports, runs with their
+                  checkpoints, tracing projects; the clock's offset (the time it was down counts as
+                  time passed). Not kept: failure rules, timing, limits and faults set through
+                  /__admin (give the same --speed and --scale again). Restart on the same --port:
+                  a github deployment's custom_url names it. (default: memory only)
   --aws-endpoint U  where destinations without endpoint_url are written (default: real AWS S3)
   --installation I  cloud or self-hosted: which one /api/v1/bulk-exports belongs to (default cloud)
   --installation-version V  self-hosted application version; fields newer than V are refused
@@ -149,9 +154,9 @@ async function main() {
         timing: { speed: args.speed, ...scaledTiming(args.scale) },
         log: args.log,
         dialect: args.dialect,
+        stateDir: args.stateDir,
         agentServer: args.agentStepMs !== undefined ? { stepMs: args.agentStepMs } : undefined,
         bulkExport: {
-            stateDir: args.stateDir,
             awsEndpoint: args.awsEndpoint,
             installation: args.installation,
             installationVersion: args.installationVersion,

@@ -7,6 +7,9 @@
  * A request passes small layers, in order: strip the prefix, take an injected fault, authenticate
  * (`X-Api-Key` + `X-Tenant-Id`; tenants are isolated), gate what no area emulates (501), route, answer;
  * every request is logged.
+ *
+ * With `stateDir` every area and the clock keep their state in that directory (one snapshot each, through
+ * store.ts) and read it back here, before the server listens.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,6 +27,7 @@ import type { ControlPlaneModel } from "./controlPlane/model";
 import type { ControlPlaneTiming, FailureRule } from "./controlPlane/revisions";
 import { EmulatorError, forbidden, injected, notImplemented, unauthorized } from "./errors";
 import { Router, readBody, send, type Reply, type RequestContext } from "./http";
+import { Store } from "./store";
 
 export interface EmulatorOptions {
     /** 0 (default) picks a free port. */
@@ -34,7 +38,12 @@ export interface EmulatorOptions {
     timing?: Partial<ControlPlaneTiming>;
     /** Print one line per request to stderr. */
     log?: boolean;
-    /** The bulk-export area: state directory, AWS endpoint, installation, limits, tracing projects. */
+    /**
+     * Keeps every area's objects and the clock's offset in this directory and resumes from it on start
+     * (one snapshot per area, secrets sealed: store.ts); absent: memory only.
+     */
+    stateDir?: string;
+    /** The bulk-export area: AWS endpoint, installation, limits, tracing projects (`stateDir`: the older spelling of the option above). */
     bulkExport?: Omit<BulkExportOptions, "clock">;
     /** The agent servers: the built-in graph's pace, graph names, fault switches. */
     agentServer?: Partial<AgentServerSettings>;
@@ -62,12 +71,13 @@ export interface Emulator {
 export const SELF_HOSTED_PREFIX = "/api-host";
 
 export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> {
-    const clock = new Clock();
+    const stateDir = o.stateDir ?? o.bulkExport?.stateDir;
+    const clock = new Clock(new Store(stateDir, "clock.json"));
     let baseUrl = "";
     const dialect = o.dialect ?? "real";
-    const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl}${AGENTS_PREFIX}/${d.id}`, dialect });
-    const bulkExport = bulkExportArea({ ...o.bulkExport, clock }, dialect);
-    const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer });
+    const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl}${AGENTS_PREFIX}/${d.id}`, dialect, stateDir });
+    const bulkExport = bulkExportArea({ ...o.bulkExport, clock, stateDir }, dialect);
+    const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer, stateDir });
     const areas: Area[] = [controlPlane, agentServer, bulkExport];
     const admin = new AdminState();
     const reset = () => {

@@ -1,10 +1,13 @@
 /**
  * The agent-server area (spec 2.6, 3.2, 4.2): an agent server per deployed deployment under
  * `/__agents/{deployment_id}`, its model, routes and admin routes, registered with the server as one Area.
+ * With a state directory, the model is saved after every request but GET (whatever route serves it) and
+ * read back on start (`agent-server.json`).
  */
 import type { Area } from "../area";
 import type { Clock } from "../clock";
 import type { ControlPlaneModel } from "../controlPlane/model";
+import { Store } from "../store";
 import { agentServerAdminRoutes } from "./admin";
 import { AgentServerModel, type AgentServerSettings } from "./model";
 import { AGENTS_PREFIX, agentServerRoutes } from "./routes";
@@ -13,16 +16,24 @@ export interface AgentServerArea extends Area {
     readonly model: AgentServerModel;
 }
 
-export function agentServerArea(o: { clock: Clock; controlPlane: ControlPlaneModel; settings?: Partial<AgentServerSettings> }): AgentServerArea {
-    const model = new AgentServerModel(o.clock, o.settings);
+export function agentServerArea(o: { clock: Clock; controlPlane: ControlPlaneModel; settings?: Partial<AgentServerSettings>; stateDir?: string }): AgentServerArea {
+    const model = new AgentServerModel(o.clock, o.settings, new Store(o.stateDir, "agent-server.json"));
     return {
         name: "agent server",
         model,
         register(router) {
-            agentServerRoutes(router, model, o.controlPlane);
-            agentServerAdminRoutes(router, model);
+            router.afterChanges(
+                () => model.save(),
+                (r) => {
+                    agentServerRoutes(r, model, o.controlPlane);
+                    agentServerAdminRoutes(r, model);
+                },
+            );
         },
-        reset: () => model.reset(),
+        reset() {
+            model.reset();
+            model.save();
+        },
         // The deployed server's own auth is not shown (spec 5): the API key alone, as the official SDK sends it.
         tenantless: [new RegExp(`^${AGENTS_PREFIX}/`)],
     };

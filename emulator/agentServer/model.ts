@@ -31,6 +31,7 @@ import { messageText } from "../../provider/api/values";
 import { stableUuid } from "../ids";
 import type { Clock } from "../clock";
 import { EmulatorError, conflict, invalidField } from "../errors";
+import type { Store } from "../store";
 
 export const MULTITASK_STRATEGIES = ["reject", "interrupt", "rollback", "enqueue"] as const;
 export type MultitaskStrategy = (typeof MULTITASK_STRATEGIES)[number];
@@ -95,6 +96,15 @@ export interface RunProgress {
     messages: Message[];
 }
 
+/**
+ * What a state directory keeps of the agent servers: the stored records, whole (statuses and messages are
+ * computed from their timestamps, so they carry on after a restart). Saved after every request that may
+ * change them (index.ts); the settings are not kept (the command line gives them at every start).
+ */
+export interface AgentServerSnapshot {
+    threads: StoredThread[];
+}
+
 /** The assistant id of a graph of a deployment: stable, derived from both. */
 export function assistantIdOf(deploymentId: string, graph: string): string {
     return stableUuid(`${deploymentId}/${graph}`, "5", "a");
@@ -107,8 +117,15 @@ export class AgentServerModel {
     constructor(
         private readonly clock: Clock,
         private readonly initial: Partial<AgentServerSettings> = {},
+        private readonly store?: Store<AgentServerSnapshot>,
     ) {
         this.settings = { ...DEFAULT_AGENT_SETTINGS, ...initial };
+        for (const t of store?.load()?.threads ?? []) this.threads.set(t.thread_id, t);
+    }
+
+    /** Writes every thread with its runs to the state directory, if there is one. */
+    save(): void {
+        this.store?.save({ threads: [...this.threads.values()] });
     }
 
     reset(): void {

@@ -34,7 +34,7 @@ import { validateDestination, type ValidateOptions } from "./destination";
 import { dayPartitions, partitionKey, rootKey } from "./layout";
 import { makeProject, type TracingProject, type TracingProjectInput } from "./projects";
 import { EXPORT_TABLE, RUN_TABLE, moveTo, publicView, type DestinationRecord, type ExportRecord, type RunRecord } from "./records";
-import { Store } from "./store";
+import { Store } from "../store";
 
 /** The service's figures (spec 8), all changeable for tests. */
 export interface BulkExportLimits {
@@ -78,7 +78,7 @@ export const DEFAULT_LIMITS: BulkExportLimits = {
 
 export interface BulkExportOptions {
     clock: Clock;
-    /** Keeps the area's objects on disk there (store.ts); absent: memory only. */
+    /** Keeps the area's objects on disk there (../store.ts, `bulk-export.json`); absent: memory only. */
     stateDir?: string;
     /** Where destinations without `endpoint_url` (AWS-style) are written; default real AWS. */
     awsEndpoint?: string;
@@ -112,7 +112,7 @@ export class BulkExportModel {
 
     constructor(readonly o: BulkExportOptions) {
         this.limits = this.initialLimits();
-        this.store = new Store<Snapshot>(o.stateDir);
+        this.store = new Store<Snapshot>(o.stateDir, "bulk-export.json");
         const saved = this.store.load();
         if (saved) this.restore(saved);
         for (const p of o.projects ?? []) this.addProject(p);

@@ -10,7 +10,7 @@
  */
 import type { ExportRunStatus, ExportStatus } from "../../provider/api/schemas/bulkExport";
 import { IllegalTransitionError, legalMove, type LifecycleTable } from "../lifecycle";
-import type { Sealed } from "./store";
+import type { Sealed } from "../store";
 
 export const EXPORT_TABLE: LifecycleTable<ExportStatus> = {
     next: { Created: "Running", Running: "Completed" },

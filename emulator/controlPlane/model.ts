@@ -11,6 +11,9 @@
  * self-hosted installation, which deploys container images only; requests without the prefix speak to
  * the cloud, which deploys from GitHub only. Both see the same store (one emulator plays both).
  *
+ * With a state directory (`--state-dir`) every change is saved before it is answered, and the store is read
+ * back at construction (persist.ts says what is kept and how; secret values only sealed).
+ *
  * Not emulated: repository-host integrations and listeners (ids are accepted as opaque strings), real
  * builds (a commit sha is derived from repo, ref and a counter), the Kubernetes Secrets that secret references
  * name (stored and answered, never resolved),
@@ -24,6 +27,7 @@ import { REVISION_STATUS_KIND } from "../../provider/api/schemas/controlPlane";
 import { Clock } from "../clock";
 import { badRequest, conflict, deploymentNotFound, revisionIdNotFound, revisionNotFound } from "../errors";
 import { IllegalTransitionError } from "../lifecycle";
+import { ControlPlaneDisk } from "./persist";
 import { DEFAULT_TIMING, addRevision, mergeTiming, type ControlPlaneTiming, type FailureRule, type StoredRevision, type StoredRevisionConfig } from "./revisions";
 import {
     checkSecretReferences,
@@ -44,6 +48,8 @@ export interface ControlPlaneModelOptions {
     timing?: Partial<ControlPlaneTiming>;
     /** URL given to deployments the service fills `custom_url` for (github): where their agent server is. */
     deploymentUrl?: (d: { id: string; name: string }) => string;
+    /** Keeps the deployments in this directory (persist.ts) and resumes from it; absent: memory only. */
+    stateDir?: string;
 }
 
 export class ControlPlaneModel {
@@ -53,11 +59,16 @@ export class ControlPlaneModel {
     private deployments = new Map<string, StoredDeployment>();
     private revisionCounter = 0;
     private readonly deploymentUrl: (d: { id: string; name: string }) => string;
+    private readonly disk: ControlPlaneDisk;
 
     constructor(o: ControlPlaneModelOptions = {}) {
         this.clock = o.clock ?? new Clock();
         this.timing = mergeTiming(DEFAULT_TIMING, o.timing);
         this.deploymentUrl = o.deploymentUrl ?? ((d) => `https://${d.name}-${d.id.slice(0, 8)}.emulator.invalid`);
+        this.disk = new ControlPlaneDisk(o.stateDir, this.clock, () => this.timing);
+        const saved = this.disk.load();
+        for (const d of saved?.deployments ?? []) this.deployments.set(d.id, d);
+        this.revisionCounter = saved?.revisionCounter ?? 0;
     }
 
     /** Changes the given parts of the timing (durations merged status by status). */
@@ -70,6 +81,12 @@ export class ControlPlaneModel {
         this.deployments.clear();
         this.failureRules = [];
         this.revisionCounter = 0;
+        this.save();
+    }
+
+    /** Writes the deployments to the state directory, if there is one (after every change). */
+    private save(): void {
+        this.disk.save({ deployments: [...this.deployments.values()], revisionCounter: this.revisionCounter });
     }
 
     // ---- public API (one method per endpoint) ----
@@ -109,6 +126,7 @@ export class ControlPlaneModel {
         };
         this.addRevision(d, rc, now);
         this.deployments.set(id, d);
+        this.save();
         return this.show(d);
     }
 
@@ -161,6 +179,7 @@ export class ControlPlaneModel {
             this.addRevision(d, rc, now);
         }
         d.updatedAt = now;
+        this.save();
         return this.show(d);
     }
 
@@ -168,6 +187,7 @@ export class ControlPlaneModel {
     deleteDeployment(tenantId: string, id: string): void {
         const d = this.find(tenantId, id);
         d.deleteRequestedAt ??= this.clock.now();
+        this.save();
     }
 
     listRevisions(tenantId: string, id: string, q: { limit: number; offset: number; status?: string[] }): { resources: RevisionView[]; offset: number } {
@@ -197,6 +217,7 @@ export class ControlPlaneModel {
         const now = this.clock.now();
         this.addRevision(d, { ...r.config, repo_commit_sha: null }, now);
         d.updatedAt = now;
+        this.save();
         return this.show(d);
     }
 
@@ -208,6 +229,7 @@ export class ControlPlaneModel {
         if (edit.source_config) d.sourceConfig = normalizeSourceConfig({ ...d.sourceConfig, ...edit.source_config });
         if (edit.name) d.name = edit.name;
         d.updatedAt = this.clock.now();
+        this.save();
         return this.show(d);
     }
 
@@ -220,6 +242,7 @@ export class ControlPlaneModel {
         const r = this.findRevision(revisionId);
         if (to && REVISION_STATUS_KIND[to] === "superseded") throw new IllegalTransitionError(r.machine.status(), to);
         r.machine.advance(to);
+        this.save();
         return revisionView(r, this.clock);
     }
 

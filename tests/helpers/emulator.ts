@@ -1,15 +1,14 @@
 /**
- * Shared fixtures for tests that talk to the emulator over real HTTP: start one on a free port, build
+ * Shared fixtures for tests that talk to the emulator over real HTTP: start one on a free port (in this
+ * process, or the built one in a process of its own: scripts/lib/emulator.ts), build
  * the real control-plane client against it (fast retries), send raw requests where the client would hide
  * what a test checks (status codes, headers, bodies), and build create-request bodies; or run the built
  * command, directly or through npx in a project that has the package.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { request } from "undici";
 import { HttpClient, type HttpClientOptions } from "../../provider/api/client";
 import { BulkExportClient } from "../../provider/api/bulkExport";
@@ -17,6 +16,7 @@ import { ControlPlaneClient } from "../../provider/api/controlPlane";
 import type { DeploymentCreateRequest } from "../../provider/api/schemas/controlPlane";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator/server";
 export { rejection, sleep } from "./async";
+export { startEmulatorProcess } from "../../scripts/lib/emulator";
 
 export type { Emulator } from "../../emulator/server";
 
@@ -164,22 +164,6 @@ export function dockerBody(name = uniqueName("img"), over: Partial<DeploymentCre
         secrets: [],
         ...over,
     };
-}
-
-
-
-/**
- * The built emulator (`dist/emulator/main.js`) in a process of its own, as `langsmith-emulator` runs it,
- * on a free port with these extra arguments; answers once it prints its URL. The caller kills it.
- */
-export async function startEmulatorProcess(args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-    const main = join(__dirname, "..", "..", "dist", "emulator", "main.js");
-    const child = spawn(process.execPath, [main, "--port", "0", "--quiet", ...args], { stdio: ["ignore", "pipe", "inherit"] });
-    const line = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once("line", resolve);
-        child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
-    });
-    return { child, url: JSON.parse(line).url };
 }
 
 /**

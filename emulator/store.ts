@@ -1,19 +1,20 @@
 /**
- * Where the bulk-export area keeps its objects: in memory, and, when the emulator is given a state
- * directory, also on disk, so that an emulator killed in the middle of an export (kill -9 included) and
- * started again on the same directory finds its destinations, exports, runs and each run's checkpoint.
+ * Where an area of the emulator keeps its objects on disk when the emulator is given a state directory
+ * (`--state-dir`), so that an emulator killed (kill -9 included) and started again on the same directory
+ * finds them: each area has its own snapshot file in the directory (bulk-export.json, control-plane.json,
+ * agent-server.json, and clock.json for the clock's offset).
  *
- * - The snapshot is one JSON file, replaced atomically (written beside, then renamed): a crash leaves the
+ * - A snapshot is one JSON file, replaced atomically (written beside, then renamed): a crash leaves the
  *   previous snapshot or the new one, never half of one.
- * - Destination credentials are stored encrypted (spec 2.7 rule 1): AES-256-GCM under a key kept in the
- *   state directory (`credentials.key`, mode 0600), or a per-process key when there is no directory. The
- *   snapshot never holds a secret in plain text.
+ * - Secrets (destination credentials, spec 2.7 rule 1; deployment secret values) are sealed before they
+ *   reach a snapshot: AES-256-GCM under one key per directory (`credentials.key`, mode 0600, shared by
+ *   every area's store), or a per-process key when there is no directory. No snapshot holds a secret in
+ *   plain text.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const SNAPSHOT = "bulk-export.json";
 const KEY_FILE = "credentials.key";
 
 /** Encrypted text: `v1.<iv>.<tag>.<ciphertext>`, base64 parts. */
@@ -22,23 +23,26 @@ export type Sealed = string;
 export class Store<T> {
     private readonly key: Buffer;
 
-    /** `dir` undefined: memory only. */
-    constructor(readonly dir: string | undefined) {
+    /** `dir` undefined: memory only. `file`: the snapshot's name in the directory. */
+    constructor(
+        readonly dir: string | undefined,
+        readonly file: string,
+    ) {
         this.key = dir ? loadKey(dir) : randomBytes(32);
     }
 
     /** The last snapshot saved in the directory, if any. */
     load(): T | undefined {
-        if (!this.dir || !existsSync(join(this.dir, SNAPSHOT))) return undefined;
-        return JSON.parse(readFileSync(join(this.dir, SNAPSHOT), "utf8")) as T;
+        if (!this.dir || !existsSync(join(this.dir, this.file))) return undefined;
+        return JSON.parse(readFileSync(join(this.dir, this.file), "utf8")) as T;
     }
 
     /** Replaces the snapshot atomically (nothing happens without a directory). */
     save(state: T): void {
         if (!this.dir) return;
-        const tmp = join(this.dir, `${SNAPSHOT}.${process.pid}.tmp`);
+        const tmp = join(this.dir, `${this.file}.${process.pid}.tmp`);
         writeFileSync(tmp, JSON.stringify(state));
-        renameSync(tmp, join(this.dir, SNAPSHOT));
+        renameSync(tmp, join(this.dir, this.file));
     }
 
     seal(value: unknown): Sealed {
