@@ -111,16 +111,20 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
 
 /**
  * DELETE, and while the service refuses it (4xx) only for exports that finish on their own, waits for them
- * and sends it again; anything else, or still refused after `waitMs`, fails with refusal()'s message.
+ * and sends it again. The list may show none left (they finished between the refusal and the list): the
+ * DELETE is sent again at once, three times at most. Anything else, or still refused after `waitMs`, fails
+ * with refusal()'s message.
  */
 async function deleteOnceFree(c: BulkExportClient, id: string, o: { waitMs: number; pollMs: (attempt: number) => number }) {
     const deadline = Date.now() + o.waitMs;
+    let emptyLists = 0;
     for (let attempt = 0; ; attempt++) {
         try {
             return await c.deleteDestination(id);
         } catch (e) {
             if (!(e instanceof ApiError) || e.status >= 500) throw explain(e);
             const using = await exportsUsing(c, id);
+            if (using?.length === 0 && ++emptyLists <= 3) continue;
             const finishing = !!using?.length && !using.some(isRunningSchedule);
             if (!finishing || Date.now() + o.pollMs(attempt) > deadline) throw refusal(e, id, using, finishing ? o.waitMs : 0);
             await new Promise((r) => setTimeout(r, o.pollMs(attempt)));

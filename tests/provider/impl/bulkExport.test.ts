@@ -80,6 +80,19 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.equal((await p.diff!("x", olds, { ...olds })).changes, false);
         });
 
+        it("delete refused (409) though the export list shows nothing in the way (the exports ended meanwhile): the DELETE is sent again at once", async () => {
+            const p = destinations();
+            const { id, outs } = await p.create(destinationInputs("refused-once"));
+            await admin(em, "POST", "/faults", { method: "DELETE", path: "^/api/v1/bulk-exports/destinations/", kind: "status", status: 409, times: 1 });
+            await admin(em, "DELETE", "/requests");
+            const t0 = Date.now();
+            await p.delete!(id, outs);
+            assert.ok(Date.now() - t0 < 1_000, "sent again at once, not after a wait");
+            const log: Array<{ method: string; path: string; status: number }> = await admin(em, "GET", "/requests");
+            assert.deepEqual(log.filter((r) => r.method === "DELETE" && !r.path.startsWith("/__admin")).map((r) => r.status), [409, 204]);
+            assert.equal(await client().tryGetDestination(id), undefined);
+        });
+
         it("create: an answer lost while the service still validates is looked for until the destination shows up: one destination, one POST", async () => {
             const inputs = { ...destinationInputs("lost"), displayName: `lost answer ${Date.now()}` };
             await admin(em, "DELETE", "/requests");
