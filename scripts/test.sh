@@ -13,5 +13,9 @@ source scripts/env.sh
 command -v pulumi >/dev/null || { echo "pulumi is not on PATH: run bash scripts/setup.sh first" >&2; exit 1; }
 npm run -s build
 export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true
+# The e2e tests' copies of an example share one npm install of the packed checkout (scripts/lib/project.ts).
+PULUMI_LANGSMITH_INSTALL_CACHE="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-langsmith-installs-XXXXXX")"
+export PULUMI_LANGSMITH_INSTALL_CACHE
+trap 'rm -rf "$PULUMI_LANGSMITH_INSTALL_CACHE"' EXIT
 [ $# -gt 0 ] || set -- 'tests/**/*.test.ts'
-exec npx mocha --parallel --jobs 2 "$@"
+npx mocha --parallel --jobs 2 "$@"

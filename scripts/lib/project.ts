@@ -12,9 +12,9 @@
  * process keeps answering. Every command's output is kept (`transcript`) for leak checks.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "../..");
 /** The passphrase of the local secrets provider (the stacks here hold nothing worth more). */
@@ -178,8 +178,65 @@ export function createProject(example = "quickstart", dir?: string): PulumiProje
     const pkg = JSON.parse(readFileSync(join(source, "package.json"), "utf8"));
     pkg.dependencies["pulumi-langsmith"] = `file:${tgz}`;
     writeFileSync(join(target, "package.json"), JSON.stringify(pkg, null, 2));
-    execFileSync("npm", ["install", "--prefer-offline", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" });
+    if (!reuseInstall(example, target)) {
+        try {
+            execFileSync("npm", ["install", "--prefer-offline", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" });
+            keepInstall(example, target);
+        } finally {
+            releaseInstall(example);
+        }
+    }
     return withState(target);
+}
+
+/**
+ * Within one `npm test` (scripts/test.sh sets PULUMI_LANGSMITH_INSTALL_CACHE to a directory it removes at
+ * the end) every copy of an example installs the same packed checkout: the first install's node_modules is
+ * kept there, and the next copies hard-link it instead of running npm again (about 15 s each).
+ */
+function installCache(example: string): string | undefined {
+    const root = process.env.PULUMI_LANGSMITH_INSTALL_CACHE;
+    return root && !isAbsolute(example) ? join(root, example) : undefined;
+}
+
+/**
+ * Links the kept install into `target`; when there is none yet, the first worker to ask installs (it holds
+ * `<cache>.lock`) and the others wait for its install (up to 5 minutes) rather than run npm beside it.
+ */
+function reuseInstall(example: string, target: string): boolean {
+    const cached = installCache(example);
+    if (!cached) return false;
+    mkdirSync(dirname(cached), { recursive: true });
+    const waitUntil = Date.now() + 5 * 60_000;
+    while (!existsSync(cached)) {
+        try {
+            mkdirSync(`${cached}.lock`);
+            return false; // ours to install
+        } catch {
+            if (Date.now() > waitUntil) return false;
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+        }
+    }
+    execFileSync("cp", ["-al", cached, join(target, "node_modules")]);
+    return true;
+}
+
+function releaseInstall(example: string): void {
+    const cached = installCache(example);
+    if (cached) rmSync(`${cached}.lock`, { recursive: true, force: true });
+}
+
+/** Keeps the install for the next copies: linked beside, then renamed, so a racing worker's copy never shows half. */
+function keepInstall(example: string, target: string): void {
+    const cached = installCache(example);
+    if (!cached || existsSync(cached)) return;
+    const partial = `${cached}.${process.pid}`;
+    execFileSync("cp", ["-al", join(target, "node_modules"), partial]);
+    try {
+        renameSync(partial, cached);
+    } catch {
+        rmSync(partial, { recursive: true, force: true }); // another worker kept its own first
+    }
 }
 
 /** A temporary copy of the Python program `examples/<example>` (or at an absolute path), ready for `pulumi stack init`. */
