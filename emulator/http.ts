@@ -43,23 +43,6 @@ interface Route {
 
 export class Router {
     private routes: Route[] = [];
-    /** While `afterChanges` registers: what every route but GET calls once its handler has finished. */
-    private after?: () => void;
-
-    /**
-     * Registers the routes `register` adds so that every one but GET calls `after` once its handler has
-     * finished, answered or thrown: an area saving its state after every request that may change it,
-     * whichever route made the change (routes added later included).
-     */
-    afterChanges(after: () => void, register: (router: this) => void): this {
-        this.after = after;
-        try {
-            register(this);
-        } finally {
-            this.after = undefined;
-        }
-        return this;
-    }
 
     /** Registers `METHOD /path/{param}`. */
     on(method: string, template: string, handler: Handler, o: { public?: boolean } = {}): this {
@@ -72,8 +55,7 @@ export class Router {
                 }) +
                 "/?$",
         );
-        const after = method === "GET" ? undefined : this.after;
-        this.routes.push({ method, pattern, keys, handler: after ? followedBy(handler, after) : handler, public: o.public ?? false });
+        this.routes.push({ method, pattern, keys, handler, public: o.public ?? false });
         return this;
     }
 
@@ -91,17 +73,6 @@ export class Router {
         if (pathMatched) throw new EmulatorError(405, { detail: "Method Not Allowed" });
         throw routeNotFound(method, path);
     }
-}
-
-/** `handler`, then `after` (whether it answered or threw). */
-function followedBy(handler: Handler, after: () => void): Handler {
-    return async (ctx) => {
-        try {
-            return await handler(ctx);
-        } finally {
-            after();
-        }
-    };
 }
 
 export async function readBody(req: IncomingMessage): Promise<unknown> {

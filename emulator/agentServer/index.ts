@@ -1,8 +1,8 @@
 /**
  * The agent-server area (spec 2.6, 3.2, 4.2): an agent server per deployed deployment under
  * `/__agents/{deployment_id}`, its model, routes and admin routes, registered with the server as one Area.
- * With a state directory, the model is saved after every request but GET (whatever route serves it) and
- * read back on start (`agent-server.json`).
+ * With a state directory, the model saves itself after every change and reads it back on start
+ * (`agent-server.json`).
  */
 import type { Area } from "../area";
 import type { Clock } from "../clock";
@@ -22,18 +22,10 @@ export function agentServerArea(o: { clock: Clock; controlPlane: ControlPlaneMod
         name: "agent server",
         model,
         register(router) {
-            router.afterChanges(
-                () => model.save(),
-                (r) => {
-                    agentServerRoutes(r, model, o.controlPlane);
-                    agentServerAdminRoutes(r, model);
-                },
-            );
+            agentServerRoutes(router, model, o.controlPlane);
+            agentServerAdminRoutes(router, model);
         },
-        reset() {
-            model.reset();
-            model.save();
-        },
+        reset: () => model.reset(),
         // The deployed server's own auth is not shown (spec 5): the API key alone, as the official SDK sends it.
         tenantless: [new RegExp(`^${AGENTS_PREFIX}/`)],
     };

@@ -98,8 +98,8 @@ export interface RunProgress {
 
 /**
  * What a state directory keeps of the agent servers: the stored records, whole (statuses and messages are
- * computed from their timestamps, so they carry on after a restart). Saved after every request that may
- * change them (index.ts); the settings are not kept (the command line gives them at every start).
+ * computed from their timestamps, so they carry on after a restart). Saved by every method that changes
+ * them; the settings are not kept (the command line gives them at every start).
  */
 export interface AgentServerSnapshot {
     threads: StoredThread[];
@@ -131,6 +131,7 @@ export class AgentServerModel {
     reset(): void {
         this.threads.clear();
         this.settings = { ...DEFAULT_AGENT_SETTINGS, ...this.initial };
+        this.save();
     }
 
     // ---- threads ----
@@ -140,6 +141,7 @@ export class AgentServerModel {
         const t: StoredThread = { thread_id: body.thread_id ?? randomUUID(), deployment_id: deploymentId, created_at: now, metadata: body.metadata ?? {}, runs: [] };
         if (this.threads.has(t.thread_id)) throw conflict(`Thread ${t.thread_id} already exists`);
         this.threads.set(t.thread_id, t);
+        this.save();
         return this.threadView(t);
     }
 
@@ -209,6 +211,7 @@ export class AgentServerModel {
         };
         t.runs.push(run);
         this.reschedule(t, now);
+        this.save();
         return this.runView(run, now);
     }
 
@@ -255,6 +258,7 @@ export class AgentServerModel {
         if (action === "rollback") t.runs = t.runs.filter((x) => x !== r);
         else r.stoppedAt = now;
         this.reschedule(t, now);
+        this.save();
     }
 
     // ---- computed from timestamps ----

@@ -147,7 +147,6 @@ describe("emulator: --state-dir keeps every area across kill -9", function () {
             const model = new AgentServerModel(new Clock(), {}, new Store(own, "agent-server.json"));
             assert.equal((model.getThread("d-1", "t-1") as { thread_id: string }).thread_id, "t-1");
             model.createThread("d-1", { thread_id: "t-2" });
-            model.save();
             const saved = JSON.parse(readFileSync(join(own, "agent-server.json"), "utf8"));
             assert.deepEqual(saved.threads.map((t: any) => t.thread_id), ["t-1", "t-2"]);
             assert.deepEqual(saved.threads[0].later, { added: "by another change" });
