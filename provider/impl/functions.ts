@@ -5,7 +5,7 @@
  * plugin's Invoke (provider/plugin/server.ts, Python). Nothing here changes anything on the service.
  */
 import type { ControlPlaneClient } from "../api/controlPlane";
-import { normalizeSource, type Revision } from "../api/schemas/controlPlane";
+import { normalizeSource, type Deployment, type Revision } from "../api/schemas/controlPlane";
 import { Checker, UUID_RE } from "./common/validate";
 import { revisionConfigInputs } from "./deployment/wire";
 import type { GetDeploymentArgs, GetDeploymentResult, GetDeploymentRevisionsArgs, GetDeploymentRevisionsResult, RevisionInfo } from "../resources/functions";
@@ -24,18 +24,17 @@ function checkArgs(fn: string, check: (c: Checker) => void): void {
 export async function getDeployment(cp: ControlPlaneClient, args: GetDeploymentArgs): Promise<GetDeploymentResult> {
     checkArgs("getDeployment", (c) => c.matches(c.str(args.id, "id", true), UUID_RE, "id", "id must be a deployment id (a uuid)"));
     const d = await cp.getDeployment(args.id);
-    const source = normalizeSource(d.source) ?? d.source;
     return {
         id: d.id,
         name: d.name,
-        source,
+        source: normalizeSource(d.source) ?? d.source,
         status: d.status ?? "UNKNOWN",
         latestRevisionId: d.latest_revision_id ?? undefined,
         activeRevisionId: d.active_revision_id ?? undefined,
         customUrl: d.source_config?.custom_url ?? undefined,
         createdAt: d.created_at ?? undefined,
         updatedAt: d.updated_at ?? undefined,
-        sourceRevisionConfig: revisionConfigInputs(normalizeSource(d.source) ?? "external_docker", undefined, d),
+        sourceRevisionConfig: revisionConfigInputs(revisionSource(d), undefined, d),
     };
 }
 
@@ -45,7 +44,7 @@ export async function getDeploymentRevisions(cp: ControlPlaneClient, args: GetDe
         if (args.limit !== undefined && !(Number.isInteger(args.limit) && args.limit >= 1)) c.fail("limit", `limit must be a whole number >= 1, not ${JSON.stringify(args.limit)}`);
     });
     const d = await cp.getDeployment(args.deploymentId);
-    const source = normalizeSource(d.source) ?? "external_docker";
+    const source = revisionSource(d);
     const status = args.statuses?.length ? args.statuses.map((s) => s.toUpperCase()) : undefined;
     const wanted = args.limit ?? Infinity;
     const revisions: RevisionInfo[] = [];
@@ -57,6 +56,9 @@ export async function getDeploymentRevisions(cp: ControlPlaneClient, args: GetDe
     }
     return { deploymentId: d.id, revisions };
 }
+
+/** The source whose revision fields a deployment's revisions carry (a source this provider does not manage: an image's). */
+const revisionSource = (d: Deployment) => normalizeSource(d.source) ?? "external_docker";
 
 function revisionInfo(source: "github" | "external_docker", r: Revision): RevisionInfo {
     return {
