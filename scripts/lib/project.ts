@@ -14,7 +14,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, isAbsolute, join, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "../..");
 /** The passphrase of the local secrets provider (the stacks here hold nothing worth more). */
@@ -178,65 +178,56 @@ export function createProject(example = "quickstart", dir?: string): PulumiProje
     const pkg = JSON.parse(readFileSync(join(source, "package.json"), "utf8"));
     pkg.dependencies["pulumi-langsmith"] = `file:${tgz}`;
     writeFileSync(join(target, "package.json"), JSON.stringify(pkg, null, 2));
-    if (!reuseInstall(example, target)) {
-        try {
-            execFileSync("npm", ["install", "--prefer-offline", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" });
-            keepInstall(example, target);
-        } finally {
-            releaseInstall(example);
-        }
-    }
+    installShared(example, target, () =>
+        execFileSync("npm", ["install", "--prefer-offline", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" }),
+    );
     return withState(target);
 }
 
 /**
- * Within one `npm test` (scripts/test.sh sets PULUMI_LANGSMITH_INSTALL_CACHE to a directory it removes at
- * the end) every copy of an example installs the same packed checkout: the first install's node_modules is
- * kept there, and the next copies hard-link it instead of running npm again (about 15 s each).
+ * Runs `install` in `target`, once per example within one `npm test` (scripts/test.sh sets
+ * PULUMI_LANGSMITH_INSTALL_CACHE to a directory it removes at the end): every copy of an example installs
+ * the same packed checkout, so the first worker to ask installs (holding `<cache>.lock`) and keeps its
+ * node_modules there; the others wait for it (up to 5 minutes, then install on their own) and hard-link
+ * it instead of running npm again (about 15 s each). Without the variable: `install`, as before.
  */
-function installCache(example: string): string | undefined {
+function installShared(example: string, target: string, install: () => void): void {
     const root = process.env.PULUMI_LANGSMITH_INSTALL_CACHE;
-    return root && !isAbsolute(example) ? join(root, example) : undefined;
-}
-
-/**
- * Links the kept install into `target`; when there is none yet, the first worker to ask installs (it holds
- * `<cache>.lock`) and the others wait for its install (up to 5 minutes) rather than run npm beside it.
- */
-function reuseInstall(example: string, target: string): boolean {
-    const cached = installCache(example);
-    if (!cached) return false;
-    mkdirSync(dirname(cached), { recursive: true });
+    if (!root || isAbsolute(example)) return install();
+    const cached = join(root, example);
+    mkdirSync(root, { recursive: true });
     const waitUntil = Date.now() + 5 * 60_000;
     while (!existsSync(cached)) {
-        try {
-            mkdirSync(`${cached}.lock`);
-            return false; // ours to install
-        } catch {
-            if (Date.now() > waitUntil) return false;
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+        if (tryLock(`${cached}.lock`)) {
+            try {
+                install();
+                keepInstall(cached, target);
+            } finally {
+                rmSync(`${cached}.lock`, { recursive: true, force: true });
+            }
+            return;
         }
+        if (Date.now() > waitUntil) return install();
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
     }
     execFileSync("cp", ["-al", cached, join(target, "node_modules")]);
-    return true;
 }
 
-function releaseInstall(example: string): void {
-    const cached = installCache(example);
-    if (cached) rmSync(`${cached}.lock`, { recursive: true, force: true });
+/** Takes a lock that only one process can hold (mkdir is atomic); false when another holds it. */
+function tryLock(lock: string): boolean {
+    try {
+        mkdirSync(lock);
+        return true;
+    } catch {
+        return false;
+    }
 }
 
-/** Keeps the install for the next copies: linked beside, then renamed, so a racing worker's copy never shows half. */
-function keepInstall(example: string, target: string): void {
-    const cached = installCache(example);
-    if (!cached || existsSync(cached)) return;
+/** Keeps the install for the next copies: linked beside, then renamed, so a waiting worker never sees half of it. */
+function keepInstall(cached: string, target: string): void {
     const partial = `${cached}.${process.pid}`;
     execFileSync("cp", ["-al", join(target, "node_modules"), partial]);
-    try {
-        renameSync(partial, cached);
-    } catch {
-        rmSync(partial, { recursive: true, force: true }); // another worker kept its own first
-    }
+    renameSync(partial, cached);
 }
 
 /** A temporary copy of the Python program `examples/<example>` (or at an absolute path), ready for `pulumi stack init`. */
