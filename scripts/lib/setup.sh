@@ -1,8 +1,8 @@
 # Sourced by the set-up scripts (setup.sh, setup-python.sh, setup-bulk-export.sh): how they talk while they
 # work. A long step says what it builds, why, and about how long it takes; its own output (a Go build
 # prints a `go: downloading` line per module, pip its progress) goes to a log file under the cache, and
-# every 30 seconds one line says how long it has run and how far it got; a failure prints the log's end.
-# The caller sets `setup_name` (the prefix of its lines) before sourcing this.
+# every 30 seconds (PULUMI_LANGSMITH_SETUP_TICK) one line says how long it has run and how far it got; a
+# failure prints the log's end. The caller sets `setup_name` (the prefix of its lines) before sourcing this.
 
 say() { printf '[%s] %s\n' "${setup_name:-setup}" "$*" >&2; }
 
@@ -25,11 +25,13 @@ progress_of() {
 }
 
 # run_logged NAME WHAT COMMAND...: runs COMMAND with its output in $PULUMI_LANGSMITH_CACHE/logs/NAME.log,
-# saying every 30 s how long it has run; on failure, prints the log's last 40 lines and where the log is.
+# saying every 30 s (PULUMI_LANGSMITH_SETUP_TICK) how long it has run; on failure, prints the log's last 40 lines and where the log is.
 run_logged() {
   local name="$1" what="$2"
   shift 2
-  local log="$PULUMI_LANGSMITH_CACHE/logs/$name.log" start=$SECONDS pid rc=0 next=30
+  local log="$PULUMI_LANGSMITH_CACHE/logs/$name.log" start=$SECONDS pid rc=0
+  local tick="${PULUMI_LANGSMITH_SETUP_TICK:-30}"
+  local next=$tick
   mkdir -p "$(dirname "$log")"
   "$@" >"$log" 2>&1 &
   pid=$!
@@ -37,7 +39,7 @@ run_logged() {
     sleep 1
     if [ $((SECONDS - start)) -ge "$next" ] && kill -0 "$pid" 2>/dev/null; then
       say "  ... $what: $(human_time $((SECONDS - start))) so far ($(progress_of "$log"))"
-      next=$((next + 30))
+      next=$((next + tick))
     fi
   done
   wait "$pid" || rc=$?

@@ -1,0 +1,58 @@
+/**
+ * The set-up talks (scripts/lib/setup.sh, sourced by scripts/setup.sh and the test tools' scripts): a long
+ * step's own output goes to a log under the cache while one line at every tick says how long it has run and
+ * how far it got; a failed step prints its log's end and keeps its exit status; and scripts/setup.sh itself
+ * ends with what is ready and what to run next, answers --help, and refuses an unknown option.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = join(__dirname, "..", "..");
+
+/** Runs a bash script with scripts/lib/setup.sh sourced, in a cache directory of its own. */
+function withLib(script: string, cache: string) {
+    return spawnSync("bash", ["-c", `set -euo pipefail; setup_name=t; source scripts/lib/setup.sh; ${script}`], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, PULUMI_LANGSMITH_CACHE: cache, PULUMI_LANGSMITH_SETUP_TICK: "1" },
+    });
+}
+
+describe("set-up that talks (scripts/lib/setup.sh, scripts/setup.sh)", function () {
+    this.timeout(120_000);
+    let cache: string;
+    beforeEach(() => (cache = mkdtempSync(join(tmpdir(), "pulumi-langsmith-setup-"))));
+    afterEach(() => rmSync(cache, { recursive: true, force: true }));
+
+    it("a long step: its output goes to a log, a line per tick says the time so far and the Go modules fetched, then how long it took", () => {
+        const r = withLib(`run_logged build "the thing" bash -c 'for i in 1 2 3 4 5 6; do echo "go: downloading example.com/m$i v1"; sleep 0.5; done'`, cache);
+        assert.equal(r.status, 0, r.stderr);
+        assert.doesNotMatch(r.stderr, /go: downloading/, "the build's own lines stay in the log");
+        assert.match(r.stderr, /^\[t\] {3}\.\.\. the thing: \d+ s so far \(\d+ Go modules fetched\)$/m);
+        assert.match(r.stderr, /^\[t\] {3}the thing: done in \d+ s$/m);
+        assert.equal(readFileSync(join(cache, "logs", "build.log"), "utf8").match(/go: downloading/g)?.length, 6);
+    });
+
+    it("a failed step prints its log's end and where the log is, and keeps its exit status", () => {
+        const r = withLib(`run_logged broken "the thing" bash -c 'echo "compile error: x.go:3"; exit 3'`, cache);
+        assert.equal(r.status, 3);
+        assert.match(r.stderr, /the thing failed \(exit 3\); the end of its log, .*logs\/broken\.log:\ncompile error: x\.go:3/);
+    });
+
+    it("setup.sh (warm) ends with what is ready and what to run next; --help prints its steps; an unknown option exits 2", () => {
+        const r = spawnSync("bash", ["scripts/setup.sh"], { cwd: ROOT, encoding: "utf8" });
+        assert.equal(r.status, 0, r.stderr);
+        assert.match(r.stderr, /^\[setup\] ready in \d+ s: node v22\.[\d.]+, pulumi v3\.259\.0, the build in dist\/\.$/m);
+        assert.match(r.stderr, new RegExp(`^\\[setup\\] next: source ${ROOT}/scripts/env\\.sh .*npm run stack`, "m"));
+        const help = spawnSync("bash", ["scripts/setup.sh", "--help"], { cwd: ROOT, encoding: "utf8" });
+        assert.equal(help.status, 0);
+        assert.match(help.stdout, /^One-time set-up on a fresh machine of what the main job/);
+        assert.match(help.stdout, /--all/);
+        const bad = spawnSync("bash", ["scripts/setup.sh", "--nope"], { cwd: ROOT, encoding: "utf8" });
+        assert.equal(bad.status, 2);
+        assert.match(bad.stderr, /unknown option --nope \(usage: bash scripts\/setup\.sh \[--all\]\)/);
+    });
+});
