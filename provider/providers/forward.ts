@@ -10,7 +10,13 @@
  * the same object is serialized by value, which still works: each method captures only two strings and
  * loads the implementation by package name when called, so no credential can ever be captured.
  *
- * Never rename these modules or the `forward` entry point: existing states name them.
+ * @pulumi/pulumi before 3.251 finds the package's package.json at the first `pulumi-langsmith` of the
+ * module's absolute path; when the program's own directory carries that name too, it misses the `exports`
+ * map and names the module by its file, `pulumi-langsmith/dist/provider/providers/<type>.js`. The package
+ * exports that path as well, so such a state is a require() of the package all the same.
+ *
+ * Never rename these modules (nor their files under dist/) or the `forward` entry point: existing states
+ * name them.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
