@@ -94,6 +94,12 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         assert.match(pv.stdout, /filter/);
         assert.match(pv.stdout, /~ 1 to update/);
         assert.doesNotMatch(pv.stdout, /replace/);
+        // ... and says what up will do: the export cancelled, the new one's start (three windows were written).
+        const resumeAt = new Date(start + 18 * HOUR).toISOString();
+        assert.match(
+            pv.stdout + pv.stderr,
+            new RegExp(`warning: ScheduledExport ${out1.exportId}: exports cannot be edited: \`pulumi up\` cancels export ${out1.exportId} and creates a new one, starting at ${resumeAt} \\(where the windows exported so far end`),
+        );
         await s.cli("up", "--yes", "--skip-preview");
         const out2 = await project.outputs(s.stack);
         assert.notEqual(out2.exportId, out1.exportId);
@@ -132,6 +138,7 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         const stopped = await project.pulumi(["preview", "--refresh", "--expect-no-changes", "--diff", "--stack", s.stack], { allowFailure: true });
         assert.notEqual(stopped.code, 0, "the drift check passes over a cancelled export");
         assert.match(stopped.stdout, /status/);
+        assert.match(stopped.stdout + stopped.stderr, new RegExp(`warning: ScheduledExport ${out1.exportId}: export ${out2.exportId} is Cancelled on the service: \`pulumi up\` creates a new one, starting at`));
         await s.cli("up", "--yes", "--skip-preview", "--refresh");
         const out3 = await project.outputs(s.stack);
         assert.notEqual(out3.exportId, out2.exportId);
@@ -256,11 +263,20 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         }
     });
 
-    it("preview: a filter field this provider does not know is a warning the CLI shows, and the preview goes on", async () => {
+    it("warnings the CLI shows: at preview, a filter field this provider does not know (the preview goes on); at destroy, a destination the installation cannot delete (405), named", async () => {
         const s = await newStack("e2e-warn", { "self-hosted-minio:filter": 'and(eq(run_type, "llm"), gt(cost_usd, 1))' });
         const pv = await s.cli("preview");
         assert.match(pv.stdout + pv.stderr, /warning: filter: "cost_usd" is not a field this provider knows/);
         assert.match(pv.stdout, /\+ 3 to create|\+ \d+ to create/);
+
+        await project.pulumi(["config", "rm", "--stack", s.stack, "self-hosted-minio:filter"]);
+        await s.cli("up", "--yes", "--skip-preview");
+        const { destinationId } = await project.outputs(s.stack);
+        // An installation older than the destination DELETE answers 405: destroy says the destination stays.
+        await admin(em, "POST", "/faults", { method: "DELETE", path: "^/api/v1/bulk-exports/destinations/", kind: "status", status: 405, times: 1 });
+        const destroyed = await s.cli("destroy", "--yes", "--skip-preview");
+        assert.match(destroyed.stdout + destroyed.stderr, new RegExp(`warning: ExportDestination ${destinationId}: this LangSmith installation cannot delete bulk-export destinations .*: it stays in the workspace, unused, and leaves the stack`));
+        assert.ok(em.bulkExport.model.destinations.has(destinationId));
     });
 
     describe("bad programs fail at preview, on the property, and nothing reaches the service", () => {

@@ -20,6 +20,7 @@ import type { BulkExportClient } from "../../api/bulkExport";
 import { isFinalExportStatus, type BulkExportRecord } from "../../api/schemas/bulkExport";
 import { diffByTable, prune, type DiffRow } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
+import { warn } from "../common/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkScheduledExport } from "./check";
 import { SCHEMA_VERSION, type ScheduledExportInputs, type ScheduledExportOutputs } from "./types";
@@ -121,10 +122,13 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
         async check(_olds, news) {
             return checkWithConfig(() => checkScheduledExport(news));
         },
-        async diff(_id, olds, news) {
+        async diff(id, olds, news) {
             const { changes, replaces, updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);
             // Cancelled or failed outside Pulumi (seen by refresh): an update re-creates it.
             const stopped = typeof olds.status === "string" && isFinalExportStatus(olds.status);
+            if (stopped || updates.some((u) => !LOCAL_ONLY.includes(u))) {
+                await warn(recreateNotice(id, olds as unknown as ScheduledExportOutputs, news as unknown as ScheduledExportInputs, stopped));
+            }
             return { changes: changes || stopped, replaces, updates: stopped && !updates.length ? ["status"] : updates };
         },
         async create(raw) {
@@ -158,6 +162,23 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             await cancelEverything(client(), id, props as unknown as ScheduledExportOutputs);
         },
     };
+}
+
+/**
+ * What an update that re-creates the export will do, for preview (a warning): the export cancelled and the
+ * time the new one starts from, as far as the stack knows it (the running export may cover more windows
+ * before `up`; the new one then starts where they end).
+ */
+export function recreateNotice(id: string, olds: ScheduledExportOutputs, news: ScheduledExportInputs, stopped: boolean): string {
+    const resumeAt = historyOf(olds).coverage[streamOf(news)];
+    const from = resumeAt && Date.parse(resumeAt) > Date.parse(news.startTime) ? resumeAt : news.startTime;
+    const where = resumeAt ? "where the windows exported so far end" : "its startTime: nothing of this project was exported to this destination yet";
+    const current = olds.exportId ?? id;
+    const what = stopped
+        ? `export ${current} is ${olds.status} on the service: \`pulumi up\` creates a new one`
+        : `exports cannot be edited: \`pulumi up\` cancels export ${current} and creates a new one`;
+    const more = stopped ? "" : "; later if the running export covers more windows before then";
+    return `ScheduledExport ${id}: ${what}, starting at ${from} (${where}${more}). No window is exported twice, none is skipped.`;
 }
 
 /**
