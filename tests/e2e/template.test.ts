@@ -25,7 +25,7 @@ const PEER_RANGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).
 
 /** `npm <args>` in `dir`; npm's output is returned for the assertion messages. */
 async function npm(dir: string, args: string[]): Promise<string> {
-    const { stdout, stderr } = await promisify(execFile)("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await promisify(execFile)("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, maxBuffer: 64 << 20 });
     return stdout + stderr;
 }
 
