@@ -18,6 +18,10 @@
  * stack config wins over the environment. The tracing API is a second address, not a fourth way: by
  * default it follows the region (or is the self-hosted installation's host itself), and `endpoint` sets it
  * beside any of the three.
+ *
+ * The resolved configuration records where each value came from (`sources`: the stack config key, the
+ * environment variable, or the default and why it applies), so that an error of a request that got no
+ * answer, or was refused for its credentials, names the setting to fix (api/client.ts, `sources`).
  */
 import { httpUrl } from "./api/values";
 
@@ -32,6 +36,31 @@ export interface ServiceConfig {
     controlPlaneUrl: string;
     /** The tracing API host (bulk export), without a trailing slash or `/api/v1`. */
     endpoint: string;
+    /**
+     * Where each value came from, for the errors of a request that got no answer or was refused (401, 403):
+     * they name the setting to fix. Words and key names only, never a value.
+     */
+    sources: ConfigSources;
+}
+
+/** Where a resolved value came from. */
+export interface SettingSource {
+    /**
+     * The setting that gave the value: a stack config key (`langsmith:region`), an environment variable
+     * (`LANGSMITH_REGION`), or `default` when none did.
+     */
+    setting: string;
+    /** The same in words an error carries: `stack config langsmith:apiKey`; a default or derived value says why. */
+    text: string;
+}
+
+/** Where each value of a ServiceConfig came from. */
+export interface ConfigSources {
+    apiKey: SettingSource;
+    /** Undefined when no workspace id is set. */
+    workspaceId?: SettingSource;
+    controlPlaneUrl: SettingSource;
+    endpoint: SettingSource;
 }
 
 export const REGION_URLS: Readonly<Record<string, string>> = {
@@ -79,10 +108,32 @@ const KEYS = {
 /** A configuration key without its `langsmith:` prefix (`apiKey`). */
 export type ConfigKey = keyof typeof KEYS;
 
+/** The two places a key is looked up in, in order; the index of each in KEYS. */
+const PLACES = [
+    { index: 0, name: "stack config", setting: "stack config" },
+    { index: 1, name: "environment", setting: "environment variable" },
+] as const;
+type Place = (typeof PLACES)[number];
+
+/** A value found in one place, and where. */
+interface Found {
+    value: string;
+    source: SettingSource;
+}
+
+/** `stack config langsmith:region`, `environment variable LANGSMITH_REGION`. */
+function sourceOf(k: ConfigKey, place: Place): SettingSource {
+    const setting = KEYS[k][place.index];
+    return { setting, text: `${place.setting} ${setting}` };
+}
+
 /** Resolves the service configuration; throws ConfigError with the fix when it cannot. */
 export function resolveServiceConfig(stack: ConfigSource | undefined, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
-    const fromStack = (k: ConfigKey) => nonEmpty(stack?.get(KEYS[k][0]));
-    const fromEnv = (k: ConfigKey) => nonEmpty(env[KEYS[k][1]]);
+    const read = (place: Place) => (k: ConfigKey): Found | undefined => {
+        const value = nonEmpty(place.index === 0 ? stack?.get(KEYS[k][0]) : env[KEYS[k][1]]);
+        return value === undefined ? undefined : { value, source: sourceOf(k, place) };
+    };
+    const [fromStack, fromEnv] = PLACES.map(read);
     const either = (k: ConfigKey) => fromStack(k) ?? fromEnv(k);
 
     const apiKey = either("apiKey");
@@ -93,38 +144,86 @@ export function resolveServiceConfig(stack: ConfigSource | undefined, env: NodeJ
             "apiKey",
         );
     }
-    const where = locate(fromStack, "stack config") ?? locate(fromEnv, "environment") ?? { controlPlaneUrl: REGION_URLS.us, endpoint: REGION_ENDPOINTS.us };
+    const where = locate(fromStack, PLACES[0]) ?? locate(fromEnv, PLACES[1]) ?? usCloudByDefault();
     const endpoint = either("endpoint");
+    const workspaceId = either("workspaceId");
     return {
-        apiKey,
-        workspaceId: either("workspaceId"),
-        controlPlaneUrl: where.controlPlaneUrl,
-        endpoint: endpoint ? checkUrl(endpoint, "endpoint").replace(/\/api\/v1$/, "") : where.endpoint,
+        apiKey: apiKey.value,
+        workspaceId: workspaceId?.value,
+        controlPlaneUrl: where.controlPlaneUrl.value,
+        endpoint: endpoint ? checkUrl(endpoint.value, "endpoint").replace(/\/api\/v1$/, "") : where.endpoint.value,
+        sources: {
+            apiKey: apiKey.source,
+            workspaceId: workspaceId?.source,
+            controlPlaneUrl: where.controlPlaneUrl.source,
+            endpoint: endpoint?.source ?? where.endpoint.source,
+        },
     };
 }
 
-/** Where the control plane is, and where the tracing API is unless `endpoint` says otherwise. */
-function locate(get: (k: ConfigKey) => string | undefined, where: string): { controlPlaneUrl: string; endpoint: string } | undefined {
+/** Where the control plane is, and where the tracing API is unless `endpoint` says otherwise; each with its source. */
+interface Location {
+    controlPlaneUrl: Found;
+    endpoint: Found;
+}
+
+/** Said of a tracing API that `endpoint` did not set. */
+const NO_ENDPOINT = "since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set";
+
+/** The US cloud, when no place says where the service is. */
+function usCloudByDefault(): Location {
+    const none = "none of langsmith:controlPlaneUrl, selfHostedUrl, region (nor LANGSMITH_CONTROL_PLANE_URL, LANGSMITH_SELF_HOSTED_URL, LANGSMITH_REGION) is set";
+    return {
+        controlPlaneUrl: { value: REGION_URLS.us, source: { setting: "default", text: `the US cloud's control plane: the default, since ${none}` } },
+        endpoint: { value: REGION_ENDPOINTS.us, source: { setting: "default", text: `the US cloud's tracing API: the default, ${NO_ENDPOINT}` } },
+    };
+}
+
+/** The location one place (stack config or environment) gives, if it gives one. */
+function locate(get: (k: ConfigKey) => Found | undefined, place: Place): Location | undefined {
     const url = get("controlPlaneUrl");
     const host = get("selfHostedUrl");
     const region = get("region");
     const set = [url && "controlPlaneUrl", host && "selfHostedUrl", region && "region"].filter(Boolean);
     if (set.length > 1) {
-        throw new ConfigError(`Set only one of ${set.join(", ")} in the ${where}: they all say where the control plane is.`, set[0] as ConfigKey);
+        throw new ConfigError(`Set only one of ${set.join(", ")} in the ${place.name}: they all say where the control plane is.`, set[0] as ConfigKey);
     }
-    // A bare control-plane URL (an emulator, a proxy) says nothing of the tracing API: the US cloud's
-    // unless `endpoint` is set.
-    if (url) return { controlPlaneUrl: checkUrl(url, "controlPlaneUrl"), endpoint: REGION_ENDPOINTS.us };
-    if (host) {
-        const h = checkUrl(host, "selfHostedUrl");
-        return { controlPlaneUrl: `${h}/api-host`, endpoint: h };
-    }
-    if (region) {
-        const r = region.toLowerCase();
-        if (!REGION_URLS[r]) throw new ConfigError(`Unknown region ${JSON.stringify(region)}: use one of ${Object.keys(REGION_URLS).join(", ")}.`, "region");
-        return { controlPlaneUrl: REGION_URLS[r], endpoint: REGION_ENDPOINTS[r] };
-    }
+    if (url) return atControlPlaneUrl(url, place);
+    if (host) return atSelfHostedUrl(host);
+    if (region) return atRegion(region);
     return undefined;
+}
+
+/**
+ * A bare control-plane URL (an emulator, a proxy) says nothing of the tracing API: the US cloud's unless
+ * `endpoint` is set, which the source says (a newcomer's emulator URL sent bulk export to the cloud).
+ */
+function atControlPlaneUrl(url: Found, place: Place): Location {
+    const fix = place.index === 0 ? "with langsmith:controlPlaneUrl set, set langsmith:endpoint too" : "with LANGSMITH_CONTROL_PLANE_URL set, set LANGSMITH_ENDPOINT too";
+    return {
+        controlPlaneUrl: { value: checkUrl(url.value, "controlPlaneUrl"), source: url.source },
+        endpoint: { value: REGION_ENDPOINTS.us, source: { setting: "default", text: `the US cloud's tracing API: the default, ${NO_ENDPOINT}; ${fix}` } },
+    };
+}
+
+/** A self-hosted installation: its control plane under `/api-host`, its tracing API the host itself. */
+function atSelfHostedUrl(host: Found): Location {
+    const h = checkUrl(host.value, "selfHostedUrl");
+    return {
+        controlPlaneUrl: { value: `${h}/api-host`, source: { ...host.source, text: `${host.source.text}, with /api-host appended` } },
+        endpoint: { value: h, source: { ...host.source, text: `the self-hosted installation's host, from ${host.source.text}, ${NO_ENDPOINT}` } },
+    };
+}
+
+/** A cloud region's control plane and tracing API. */
+function atRegion(region: Found): Location {
+    const r = region.value.toLowerCase();
+    if (!REGION_URLS[r]) throw new ConfigError(`Unknown region ${JSON.stringify(region.value)}: use one of ${Object.keys(REGION_URLS).join(", ")}.`, "region");
+    const cloud = `the ${r.toUpperCase()} cloud's`;
+    return {
+        controlPlaneUrl: { value: REGION_URLS[r], source: { ...region.source, text: `${cloud} control plane, from ${region.source.text}` } },
+        endpoint: { value: REGION_ENDPOINTS[r], source: { ...region.source, text: `${cloud} tracing API, from ${region.source.text}, ${NO_ENDPOINT}` } },
+    };
 }
 
 function checkUrl(value: string, name: ConfigKey): string {

@@ -42,7 +42,7 @@ export {
     type GetDeploymentRevisionsResult,
     type RevisionInfo,
 } from "./resources/functions";
-export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ServiceConfig } from "./config";
+export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSources, type ServiceConfig, type SettingSource } from "./config";
 export * as api from "./api";
 
 /** The raw dynamic providers (what the resource classes forward to), for direct tests. */

@@ -15,11 +15,22 @@
  *   have done the work before failing; a timeout; a reset; a cut-off body) is ambiguous and is thrown,
  *   marked as such, for the caller to reconcile by reading (see controlPlane.ts): nothing that creates is
  *   ever sent twice blindly.
+ * - a host that does not resolve (ENOTFOUND: the DNS answered that the name does not exist) is retried once,
+ *   and a refused connection (ECONNREFUSED: nothing listens on that port) twice, whatever `maxRetries`:
+ *   neither changes in seconds (a typo, a wrong port, an emulator not started), and retrying them for
+ *   `maxRetries` took 13 s to report a typo. One retry covers a resolver asked before its network was up,
+ *   two a service or port-forward restarting. Both prove the request never reached the server, so fewer
+ *   sends only ever make a create safer. A DNS failure said to be temporary (EAI_AGAIN) and a connect
+ *   timeout keep `maxRetries`.
  * No retry ever sleeps past the deadline: the last error is thrown instead.
+ *
+ * An error of a request that got no answer, and a 401 or 403, names the address the request went to and,
+ * given `sources`, which setting chose that address, the API key and the workspace id: a newcomer whose
+ * emulator URL covers the control plane only learns that bulk export went to the cloud, and from where.
  */
 import { Agent, request, type Dispatcher } from "undici";
 import type { z } from "zod";
-import { ApiError, ConnectionError, UnexpectedResponseError } from "./errors";
+import { ApiError, ConnectionError, UnexpectedResponseError, redact } from "./errors";
 
 export interface HttpClientOptions {
     /** Base URL, without a trailing slash, e.g. `https://api.host.langchain.com` or `http://127.0.0.1:8080/api-host`. */
@@ -43,11 +54,24 @@ export interface HttpClientOptions {
      * before it is sent again (reconcile.ts `createOnce`), default 30 s.
      */
     settleMs?: number;
+    /**
+     * Where the base URL, the API key and the workspace id came from, in words (config.ts `sources`:
+     * `stack config langsmith:apiKey`): named in the error of a request that got no answer and of a 401 or
+     * 403. Never a secret's value.
+     */
+    sources?: ClientSources;
     /** For tests: an undici MockAgent or other dispatcher. Default: a shared keep-alive Agent. */
     dispatcher?: Dispatcher;
     /** For tests and benchmarks: replaces `setTimeout` based sleeping. */
     sleep?: (ms: number) => Promise<void>;
     userAgent?: string;
+}
+
+/** Where a client's settings came from, in words an error carries (see `HttpClientOptions.sources`). */
+export interface ClientSources {
+    baseUrl?: string;
+    apiKey?: string;
+    tenantId?: string;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -86,6 +110,8 @@ const RETRY_UNTIL_DEADLINE = (status: number, idempotent: boolean) => status ===
 const RETRY_COUNTED = new Set([500, 502, 504]);
 /** Connection errors that prove the request never reached the server, so even a POST may be sent again. */
 const NOT_REACHED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+/** Connection errors retried at most this many times, whatever `maxRetries` (see the file's comment). */
+const RETRIES_AT_MOST: Readonly<Record<string, number>> = { ENOTFOUND: 1, ECONNREFUSED: 2 };
 
 let sharedAgent: Agent | undefined;
 function defaultDispatcher(): Agent {
@@ -106,8 +132,8 @@ export class HttpClient {
      * undefined before any answer carried one. Lets callers compare the server's timestamps with local time.
      */
     clockSkewMs: number | undefined;
-    private readonly opts: Required<Omit<HttpClientOptions, "tenantId" | "dispatcher" | "userAgent">> &
-        Pick<HttpClientOptions, "tenantId" | "dispatcher" | "userAgent">;
+    private readonly opts: Required<Omit<HttpClientOptions, "tenantId" | "dispatcher" | "userAgent" | "sources">> &
+        Pick<HttpClientOptions, "tenantId" | "dispatcher" | "userAgent" | "sources">;
 
     constructor(opts: HttpClientOptions) {
         if (!opts.apiKey) throw new Error("an API key is required");
@@ -178,8 +204,9 @@ export class HttpClient {
             } catch (e) {
                 const code = (e as { code?: string }).code ?? "";
                 const reached = !NOT_REACHED.has(code);
-                const err = new ConnectionError(method, p, e, reached);
-                if (attempt < this.opts.maxRetries && (idempotent || !reached) && (await waitFor(this.backoff(attempt)))) continue;
+                const err = new ConnectionError(method, p, e, reached, redact(this.sentTo(), secrets));
+                const retries = Math.min(this.opts.maxRetries, RETRIES_AT_MOST[code] ?? Infinity);
+                if (attempt < retries && (idempotent || !reached) && (await waitFor(this.backoff(attempt)))) continue;
                 throw err;
             }
             this.noteServerClock(header(res.headers, "date"));
@@ -189,8 +216,28 @@ export class HttpClient {
             const untilDeadline = RETRY_UNTIL_DEADLINE(res.statusCode, idempotent) && !(res.statusCode === 429 && ro.quota429?.test(text));
             const counted = idempotent && RETRY_COUNTED.has(res.statusCode) && attempt < this.opts.maxRetries;
             if ((untilDeadline || counted) && (await waitFor(this.backoff(attempt, header(res.headers, "retry-after"))))) continue;
-            throw ApiError.from(res.statusCode, method, p, text, header(res.headers, "x-request-id"), secrets);
+            const refused = res.statusCode === 401 || res.statusCode === 403;
+            throw ApiError.from(res.statusCode, method, p, text, header(res.headers, "x-request-id"), secrets, refused ? this.sentWith() : undefined);
         }
+    }
+
+    /**
+     * Where requests go, for an error: the base URL without credentials or query (`https://api.smith.langchain.com`),
+     * and the setting that chose it when known.
+     */
+    private sentTo(): string {
+        const u = URL.canParse(this.opts.baseUrl) ? new URL(this.opts.baseUrl) : undefined;
+        const shown = u ? `${u.origin}${u.pathname.replace(/\/+$/, "")}` : this.opts.baseUrl;
+        const from = this.opts.sources?.baseUrl;
+        return from ? `${shown} (${from})` : shown;
+    }
+
+    /** `sentTo()` and where the credentials came from, for a 401 or 403: which key and workspace the service refused. */
+    private sentWith(): string {
+        const s = this.opts.sources;
+        const key = s?.apiKey ? `, with the API key of ${s.apiKey}` : "";
+        const tenant = this.opts.tenantId ? (s?.tenantId ? ` and the workspace id of ${s.tenantId}` : " and a workspace id") : " and no workspace id";
+        return `${this.sentTo()}${key}${key ? tenant : ""}`;
     }
 
     /** Parses a successful answer with the wire schema (none: no body expected). */

@@ -2,7 +2,9 @@
  * One error catalogue for the client side: `ApiError.from()` picks the subclass by status and keeps the
  * status, the request (method and path, never the query string's secrets or any header), the request id
  * and the server's `detail`, rendered readably. Messages read like
- * `404 Not Found: Deployment ID 1234 not found. (GET /v2/deployments/1234)`.
+ * `404 Not Found: Deployment ID 1234 not found. (GET /v2/deployments/1234)`. A 401 or 403, and a request that got
+ * no answer, also say where the request went and which settings chose the address and the credentials
+ * (`sentTo`, given by the client), so that the user knows what to fix.
  *
  * Nothing here ever holds the API key: headers are not copied into errors, and `redact()` strips any
  * secret value a server may echo back in its body.
@@ -16,6 +18,8 @@ export interface ApiErrorInit {
     detail: string;
     requestId?: string;
     validation?: ValidationError[];
+    /** Where the request went and with which credentials, in words (a 401, a 403); appended to the message. */
+    sentTo?: string;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -44,7 +48,7 @@ export class ApiError extends Error {
 
     constructor(init: ApiErrorInit) {
         const text = STATUS_TEXT[init.status] ?? "Error";
-        super(`${init.status} ${text}: ${init.detail} (${init.method} ${init.path})`);
+        super(`${init.status} ${text}: ${init.detail} (${init.method} ${init.path})${init.sentTo ? ` to ${init.sentTo}` : ""}`);
         this.name = new.target.name;
         this.status = init.status;
         this.method = init.method;
@@ -56,7 +60,8 @@ export class ApiError extends Error {
 
     /**
      * Builds the right subclass from a status and a response body (already read as text). `secrets`
-     * are values that must never appear in the message (the API key, secret values sent in the body).
+     * are values that must never appear in the message (the API key, secret values sent in the body);
+     * `sentTo` says where the request went and with which credentials (client.ts, for a 401 or 403).
      */
     static from(
         status: number,
@@ -65,6 +70,7 @@ export class ApiError extends Error {
         bodyText: string,
         requestId?: string,
         secrets: readonly string[] = [],
+        sentTo?: string,
     ): ApiError {
         // Secrets are scrubbed from the whole body before anything is parsed, rendered or cut short.
         const { detail, validation } = renderDetail(redact(bodyText, secrets));
@@ -75,6 +81,7 @@ export class ApiError extends Error {
             detail: detail || "(empty response body)",
             requestId,
             validation,
+            sentTo: sentTo && redact(sentTo, secrets),
         };
         const Cls = ERROR_CLASSES[status] ?? (status >= 500 ? ServerError : ApiError);
         return new Cls(init);
@@ -108,19 +115,33 @@ const ERROR_CLASSES: Record<number, new (init: ApiErrorInit) => ApiError> = {
     501: NotImplementedError,
 };
 
+/** What the commonest connection error codes mean, said after the code. */
+const CONNECTION_CODES: Readonly<Record<string, string>> = {
+    ENOTFOUND: "the host name does not resolve",
+    EAI_AGAIN: "the host name could not be resolved for now",
+    ECONNREFUSED: "nothing listens on that port",
+    ECONNRESET: "connection reset",
+    ETIMEDOUT: "timed out",
+    UND_ERR_CONNECT_TIMEOUT: "no connection within the timeout",
+    UND_ERR_HEADERS_TIMEOUT: "no answer within the timeout",
+    UND_ERR_BODY_TIMEOUT: "the answer stopped within the timeout",
+};
+
 /**
  * A request that got no HTTP answer (connection refused or reset, timeout). `ambiguous` is true when the
  * request may have reached the server, which is what decides whether a POST may have created something.
+ * `sentTo` (from the client) says where it went and which setting chose that address:
+ * `request failed without a response: ENOTFOUND, the host name does not resolve (POST /api/v1/...) to https://api.smith.langchain.com (...)`.
  */
 export class ConnectionError extends Error {
     readonly method: string;
     readonly path: string;
     readonly code?: string;
     readonly ambiguous: boolean;
-    constructor(method: string, path: string, cause: unknown, ambiguous: boolean) {
+    constructor(method: string, path: string, cause: unknown, ambiguous: boolean, sentTo?: string) {
         const code = (cause as { code?: string })?.code;
-        const why = code ?? (cause instanceof Error ? cause.message : String(cause));
-        super(`request failed without a response: ${why} (${method} ${path})`);
+        const why = code ? (CONNECTION_CODES[code] ? `${code}, ${CONNECTION_CODES[code]}` : code) : cause instanceof Error ? cause.message : String(cause);
+        super(`request failed without a response: ${why} (${method} ${path})${sentTo ? ` to ${sentTo}` : ""}`);
         this.name = "ConnectionError";
         this.method = method;
         this.path = path;

@@ -8,6 +8,8 @@
  *   call       := name "(" [arg ("," arg)*] ")"
  *   arg        := call | field | literal | "[" [literal ("," literal)*] "]"
  *   literal    := "string" or 'string' (JSON escapes) | number | true | false | null
+ * Typographic quotes (“x”, ‘x’) and backticks are not quotes: the error says so, and a quoted field name
+ * (eq("name", "x")) is told that field names take none.
  * Combinators `and(expr, expr, ...)`, `or(expr, expr, ...)` (at least two); comparators `eq`, `neq`, `gt`,
  * `gte`, `lt`, `lte`, `has`, `like` (field, value), `in` (field, [values]), `search` (value, or field and
  * value).
@@ -36,18 +38,29 @@ export type FilterExpr =
     | { kind: "in"; field: string; values: Literal[] }
     | { kind: "search"; field?: string; value: string };
 
-/** A filter that does not parse: the message names what was expected and where (1-based column). */
+/** A filter that does not parse: the message names what was expected, where (1-based column), and how to fix it when known. */
 export class FilterSyntaxError extends Error {
     constructor(
         readonly reason: string,
         /** 0-based offset into the filter text. */
         readonly offset: number,
         readonly filter: string,
+        /** How to write it instead, after the excerpt. */
+        readonly hint?: string,
     ) {
-        super(`${reason} at column ${offset + 1}: ${filter.slice(Math.max(0, offset - 20), offset)}⟨here⟩${filter.slice(offset, offset + 20)}`);
+        const excerpt = `${filter.slice(Math.max(0, offset - 20), offset)}⟨here⟩${filter.slice(offset, offset + 20)}`;
+        super(`${reason} at column ${offset + 1}: ${excerpt}${hint ? `; ${hint}` : ""}`);
         this.name = "FilterSyntaxError";
     }
 }
+
+/**
+ * Characters that look like quotes but are not the filter's: typographic quotes (a filter pasted from a
+ * document or a chat turns "x" into “x”), primes and backticks. Met where a token begins, the error says
+ * which quotes strings take.
+ */
+const LOOKALIKE_QUOTES = "‘’‚‛“”„‟′″`´";
+const QUOTE_HINT = 'strings go in straight quotes, "x" or \'x\', e.g. eq(name, "x"); typographic quotes and backticks are not quotes here';
 
 type Token =
     | { t: "name"; v: string; at: number }
@@ -82,7 +95,7 @@ function tokenize(src: string): Token[] {
             out.push({ t: "name", v: m[0], at: i });
             i += m[0].length;
         } else {
-            throw new FilterSyntaxError(`unexpected ${JSON.stringify(c)}`, i, src);
+            throw new FilterSyntaxError(`unexpected ${JSON.stringify(c)}`, i, src, LOOKALIKE_QUOTES.includes(c) ? QUOTE_HINT : undefined);
         }
     }
     out.push({ t: "end", at: src.length });
@@ -128,8 +141,8 @@ class Parser {
         return this.tokens[this.pos];
     }
 
-    fail(reason: string, at = this.peek().at): never {
-        throw new FilterSyntaxError(reason, at, this.src);
+    fail(reason: string, at = this.peek().at, hint?: string): never {
+        throw new FilterSyntaxError(reason, at, this.src, hint);
     }
 
     /** True (and consumed) when the next token is the punctuation `v`. */
@@ -153,6 +166,7 @@ class Parser {
 
     private field(): string {
         const tok = this.peek();
+        if (tok.t === "string") return this.fail("expected a field name, not a string", tok.at, 'field names take no quotes, e.g. eq(name, "x")');
         if (tok.t !== "name" || KEYWORDS.includes(tok.v)) return this.fail("expected a field name", tok.at);
         this.pos++;
         return tok.v;

@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
-import { HttpClient, type HttpClientOptions } from "../api/client";
+import { HttpClient, type ClientSources, type HttpClientOptions } from "../api/client";
 import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
 import { reported, type Checked } from "./common/validate";
 
@@ -43,7 +43,7 @@ export function setClientOverrides(o: Partial<HttpClientOptions>): void {
     clients.clear();
 }
 
-/** Clients by API, base URL and credentials: one connection pool each. */
+/** Clients by API, base URL, credentials and where they came from (named in errors): one connection pool each. */
 const clients = new Map<string, unknown>();
 function cached<T>(key: unknown[], make: () => T): T {
     const k = JSON.stringify(key);
@@ -51,17 +51,24 @@ function cached<T>(key: unknown[], make: () => T): T {
     return clients.get(k) as T;
 }
 
+/** Where a client's address (the control plane or the tracing API) and credentials came from, for its errors. */
+function clientSources(cfg: ServiceConfig, address: "controlPlaneUrl" | "endpoint"): ClientSources {
+    return { baseUrl: cfg.sources[address].text, apiKey: cfg.sources.apiKey.text, tenantId: cfg.sources.workspaceId?.text };
+}
+
 /** The control-plane client of a service configuration. */
 export function controlPlaneClient(cfg: ServiceConfig = serviceConfig()): ControlPlaneClient {
-    return cached(["control plane", cfg.controlPlaneUrl, cfg.workspaceId, cfg.apiKey], () => {
-        return new ControlPlaneClient(new HttpClient({ baseUrl: cfg.controlPlaneUrl, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, ...clientOverrides }));
+    return cached(["control plane", cfg.controlPlaneUrl, cfg.workspaceId, cfg.apiKey, cfg.sources], () => {
+        const sources = clientSources(cfg, "controlPlaneUrl");
+        return new ControlPlaneClient(new HttpClient({ baseUrl: cfg.controlPlaneUrl, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, sources, ...clientOverrides }));
     });
 }
 
 /** The bulk-export client of a service configuration: the tracing API, `X-API-Key` (spec 5). */
 export function bulkExportClient(cfg: ServiceConfig = serviceConfig()): BulkExportClient {
-    return cached(["bulk export", cfg.endpoint, cfg.workspaceId, cfg.apiKey], () => {
-        const http = new HttpClient({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, apiKeyHeader: "X-API-Key", ...clientOverrides });
+    return cached(["bulk export", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () => {
+        const sources = clientSources(cfg, "endpoint");
+        const http = new HttpClient({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, apiKeyHeader: "X-API-Key", sources, ...clientOverrides });
         return new BulkExportClient(http);
     });
 }

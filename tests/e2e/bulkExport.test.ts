@@ -282,6 +282,11 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
     describe("bad programs fail at preview, on the property, and nothing reaches the service", () => {
         const CASES: Array<[string, Record<string, string>, RegExp]> = [
             ["filter typo", { "self-hosted-minio:filter": 'and(eq(run_type, "llm")' }, /filter does not parse/],
+            [
+                "filter with typographic quotes",
+                { "self-hosted-minio:filter": "eq(run_type, ‘llm’)" },
+                /property filter value .* has a problem: filter does not parse: unexpected "‘" at column 14: .*; strings go in straight quotes, "x" or 'x', e\.g\. eq\(name, "x"\); typographic quotes and backticks are not quotes here/,
+            ],
             ["interval 0", { "self-hosted-minio:intervalHours": "0" }, /intervalHours must be a whole number of hours from 1 to 168/],
             ["start not ISO", { "self-hosted-minio:startTime": "last tuesday" }, /startTime must be an ISO 8601 timestamp/],
             ["session not a uuid", { "self-hosted-minio:sessionId": "my-project" }, /sessionId must be a tracing project id/],

@@ -1,5 +1,9 @@
+/**
+ * resolveServiceConfig (provider/config.ts): each key from stack config, then the environment; where the
+ * service is (control plane and tracing API); and where each value came from, for the errors that name it.
+ */
 import assert from "node:assert/strict";
-import { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSource } from "../../provider/config";
+import { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSource, type ConfigSources } from "../../provider/config";
 
 /** A fake stack config: `langsmith:*` keys as Pulumi's `configure()` hands them over. */
 function stack(values: Record<string, string | undefined> = {}): ConfigSource {
@@ -233,7 +237,8 @@ describe("resolveServiceConfig", () => {
                 stack({ "langsmith:workspaceId": "ws-stack", "langsmith:region": "eu" }),
                 { LANGSMITH_API_KEY: KEY },
             );
-            assert.deepEqual(c, { apiKey: KEY, workspaceId: "ws-stack", controlPlaneUrl: REGION_URLS.eu, endpoint: REGION_ENDPOINTS.eu });
+            const { sources: _sources, ...values } = c;
+            assert.deepEqual(values, { apiKey: KEY, workspaceId: "ws-stack", controlPlaneUrl: REGION_URLS.eu, endpoint: REGION_ENDPOINTS.eu });
         });
     });
 
@@ -262,6 +267,66 @@ describe("resolveServiceConfig", () => {
         it("endpoint: not a URL is a ConfigError naming it", () => {
             const e = configError(() => resolveServiceConfig(stack({ "langsmith:apiKey": KEY, "langsmith:endpoint": "smith" }), {}));
             assert.match(e.message, /endpoint "smith" is not a URL/);
+        });
+    });
+
+    describe("sources: where each value came from (named in connection and 401/403 errors)", () => {
+        /** [what, stack config, environment, value, expected setting, words the text must hold] */
+        const CASES: Array<[string, Record<string, string>, Record<string, string>, keyof ConfigSources, string, RegExp]> = [
+            ["apiKey from stack config", {}, {}, "apiKey", "langsmith:apiKey", /^stack config langsmith:apiKey$/],
+            ["apiKey from the environment", { "langsmith:apiKey": "" }, { LANGSMITH_API_KEY: KEY }, "apiKey", "LANGSMITH_API_KEY", /^environment variable LANGSMITH_API_KEY$/],
+            ["workspaceId from stack config", { "langsmith:workspaceId": "ws" }, {}, "workspaceId", "langsmith:workspaceId", /^stack config langsmith:workspaceId$/],
+            ["workspaceId from the environment", {}, { LANGSMITH_WORKSPACE_ID: "ws" }, "workspaceId", "LANGSMITH_WORKSPACE_ID", /^environment variable LANGSMITH_WORKSPACE_ID$/],
+            ["control plane from stack controlPlaneUrl", { "langsmith:controlPlaneUrl": "http://127.0.0.1:1" }, {}, "controlPlaneUrl", "langsmith:controlPlaneUrl", /^stack config langsmith:controlPlaneUrl$/],
+            ["control plane from LANGSMITH_CONTROL_PLANE_URL", {}, { LANGSMITH_CONTROL_PLANE_URL: "http://127.0.0.1:1" }, "controlPlaneUrl", "LANGSMITH_CONTROL_PLANE_URL", /^environment variable LANGSMITH_CONTROL_PLANE_URL$/],
+            ["control plane from stack selfHostedUrl", { "langsmith:selfHostedUrl": "https://ls.example.com" }, {}, "controlPlaneUrl", "langsmith:selfHostedUrl", /^stack config langsmith:selfHostedUrl, with \/api-host appended$/],
+            ["control plane from LANGSMITH_SELF_HOSTED_URL", {}, { LANGSMITH_SELF_HOSTED_URL: "https://ls.example.com" }, "controlPlaneUrl", "LANGSMITH_SELF_HOSTED_URL", /^environment variable LANGSMITH_SELF_HOSTED_URL, with \/api-host appended$/],
+            ["control plane from stack region", { "langsmith:region": "eu" }, {}, "controlPlaneUrl", "langsmith:region", /^the EU cloud's control plane, from stack config langsmith:region$/],
+            ["control plane from LANGSMITH_REGION", {}, { LANGSMITH_REGION: "us" }, "controlPlaneUrl", "LANGSMITH_REGION", /^the US cloud's control plane, from environment variable LANGSMITH_REGION$/],
+            ["control plane by default", {}, {}, "controlPlaneUrl", "default", /^the US cloud's control plane: the default, since none of langsmith:controlPlaneUrl, selfHostedUrl, region \(nor LANGSMITH_CONTROL_PLANE_URL, LANGSMITH_SELF_HOSTED_URL, LANGSMITH_REGION\) is set$/],
+            ["tracing API from stack endpoint", { "langsmith:endpoint": "http://127.0.0.1:2/api/v1" }, {}, "endpoint", "langsmith:endpoint", /^stack config langsmith:endpoint$/],
+            ["tracing API from LANGSMITH_ENDPOINT", { "langsmith:controlPlaneUrl": "http://127.0.0.1:1" }, { LANGSMITH_ENDPOINT: "http://127.0.0.1:2" }, "endpoint", "LANGSMITH_ENDPOINT", /^environment variable LANGSMITH_ENDPOINT$/],
+            [
+                "tracing API by default beside a stack controlPlaneUrl: says to set endpoint too",
+                { "langsmith:controlPlaneUrl": "http://127.0.0.1:1" },
+                {},
+                "endpoint",
+                "default",
+                /^the US cloud's tracing API: the default, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set; with langsmith:controlPlaneUrl set, set langsmith:endpoint too$/,
+            ],
+            [
+                "tracing API by default beside LANGSMITH_CONTROL_PLANE_URL: says to set LANGSMITH_ENDPOINT too",
+                {},
+                { LANGSMITH_CONTROL_PLANE_URL: "http://127.0.0.1:1" },
+                "endpoint",
+                "default",
+                /; with LANGSMITH_CONTROL_PLANE_URL set, set LANGSMITH_ENDPOINT too$/,
+            ],
+            ["tracing API of stack selfHostedUrl", { "langsmith:selfHostedUrl": "https://ls.example.com" }, {}, "endpoint", "langsmith:selfHostedUrl", /^the self-hosted installation's host, from stack config langsmith:selfHostedUrl, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set$/],
+            ["tracing API of LANGSMITH_SELF_HOSTED_URL", {}, { LANGSMITH_SELF_HOSTED_URL: "https://ls.example.com" }, "endpoint", "LANGSMITH_SELF_HOSTED_URL", /^the self-hosted installation's host, from environment variable LANGSMITH_SELF_HOSTED_URL/],
+            ["tracing API of stack region", { "langsmith:region": "eu" }, {}, "endpoint", "langsmith:region", /^the EU cloud's tracing API, from stack config langsmith:region, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set$/],
+            ["tracing API of LANGSMITH_REGION", {}, { LANGSMITH_REGION: "eu" }, "endpoint", "LANGSMITH_REGION", /^the EU cloud's tracing API, from environment variable LANGSMITH_REGION/],
+            ["tracing API by default", {}, {}, "endpoint", "default", /^the US cloud's tracing API: the default, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set$/],
+            ["stack region wins over LANGSMITH_CONTROL_PLANE_URL, and says so", { "langsmith:region": "eu" }, { LANGSMITH_CONTROL_PLANE_URL: "http://127.0.0.1:1" }, "controlPlaneUrl", "langsmith:region", /from stack config langsmith:region$/],
+        ];
+        for (const [what, values, env, key, setting, words] of CASES) {
+            it(`sources: ${what}`, () => {
+                const c = resolveServiceConfig(stack({ "langsmith:apiKey": KEY, ...values }), env);
+                const source = c.sources[key];
+                assert.ok(source, `no source for ${key}`);
+                assert.equal(source.setting, setting);
+                assert.match(source.text, words);
+            });
+        }
+
+        it("sources: no workspace id, no source for it", () => {
+            assert.equal(resolveServiceConfig(stack({ "langsmith:apiKey": KEY }), {}).sources.workspaceId, undefined);
+        });
+
+        it("sources: never hold a value (the API key, a URL, a workspace id)", () => {
+            const c = resolveServiceConfig(stack({ "langsmith:workspaceId": "ws-secretish", "langsmith:selfHostedUrl": "https://ls.example.com" }), { LANGSMITH_API_KEY: KEY });
+            const text = JSON.stringify(c.sources);
+            for (const v of [KEY, "ws-secretish", "ls.example.com"]) assert.ok(!text.includes(v), `${v} in ${text}`);
         });
     });
 

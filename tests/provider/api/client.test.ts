@@ -437,7 +437,7 @@ describe("HttpClient", () => {
             assert.equal(err.ambiguous, false);
             assert.equal(err.method, "GET");
             assert.equal(err.path, "/v2/t");
-            assert.equal(err.message, "request failed without a response: ECONNREFUSED (GET /v2/t)");
+            assert.equal(err.message, `request failed without a response: ECONNREFUSED, nothing listens on that port (GET /v2/t) to ${BASE}`);
             assert.equal(h.sleeps.length, 3);
             assert.equal(h.http.stats.total, 4);
         });
@@ -513,7 +513,7 @@ describe("HttpClient", () => {
             const b = await rejection(() => h.http.request("POST", "/v2/things", { body: {} }));
             assert.ok(a instanceof ConnectionError && a.ambiguous);
             assert.ok(b instanceof ConnectionError && b.ambiguous);
-            assert.equal(b.message, "request failed without a response: other side closed (POST /v2/things)");
+            assert.equal(b.message, `request failed without a response: other side closed (POST /v2/things) to ${BASE}`);
             assert.equal(h.sleeps.length, 0);
         });
 
@@ -536,6 +536,36 @@ describe("HttpClient", () => {
             assert.equal(err.ambiguous, false);
             assert.equal(isAmbiguous(err), false);
             assert.equal(h.sleeps.length, 2);
+        });
+
+        for (const [code, retries] of [["ENOTFOUND", 1], ["ECONNREFUSED", 2]] as const) {
+            for (const method of ["GET", "POST"]) {
+                it(`request: ${code} is retried ${retries} time(s) at most, whatever maxRetries (${method}): it does not change in seconds`, async () => {
+                    h = harness({ maxRetries: 5 });
+                    for (let i = 0; i < 6; i++) h.pool.intercept({ path: "/v2/things", method }).replyWithError(netError(code));
+                    const err = await rejection(() => h.http.request(method, "/v2/things", { body: method === "POST" ? {} : undefined }));
+                    assert.ok(err instanceof ConnectionError);
+                    assert.equal(err.code, code);
+                    assert.equal(err.ambiguous, false);
+                    assert.equal(h.http.stats.total, 1 + retries);
+                    assert.equal(h.sleeps.length, retries);
+                });
+            }
+        }
+
+        it("request: a temporary DNS failure (EAI_AGAIN) keeps maxRetries", async () => {
+            h = harness({ maxRetries: 4 });
+            for (let i = 0; i < 5; i++) h.pool.intercept({ path: "/v2/things", method: "POST" }).replyWithError(netError("EAI_AGAIN"));
+            const err = await rejection(() => h.http.request("POST", "/v2/things", { body: {} }));
+            assert.ok(err instanceof ConnectionError);
+            assert.equal(h.http.stats.total, 5);
+        });
+
+        it("request: maxRetries below the cap wins (ECONNREFUSED with maxRetries 1)", async () => {
+            h = harness({ maxRetries: 1 });
+            for (let i = 0; i < 3; i++) h.pool.intercept({ path: "/v2/things", method: "GET" }).replyWithError(netError("ECONNREFUSED"));
+            await rejection(() => h.http.request("GET", "/v2/things"));
+            assert.equal(h.http.stats.total, 2);
         });
 
         it("request: retries a POST on 429 honouring Retry-After", async () => {
@@ -616,7 +646,9 @@ describe("HttpClient", () => {
                 assert.ok(err instanceof ApiError);
                 assert.equal((err as ApiError).name, Cls.name);
                 assert.equal((err as ApiError).status, status);
-                assert.equal((err as ApiError).message, `${status} ${text}: why (POST /v2/things)`);
+                // A refusal of the credentials also says where they went (with sources: which settings; see below).
+                const to = status === 401 || status === 403 ? ` to ${BASE}` : "";
+                assert.equal((err as ApiError).message, `${status} ${text}: why (POST /v2/things)${to}`);
             });
         }
 
@@ -745,6 +777,65 @@ describe("HttpClient", () => {
             const err = await rejection(() => h.http.request("POST", "/v2/t", { body: {} }));
             assert.ok(err instanceof ApiError);
             assert.equal(err.detail.length, 2000);
+        });
+    });
+
+    describe("where a failed request went (sources)", () => {
+        const SOURCES = {
+            baseUrl: "stack config langsmith:controlPlaneUrl",
+            apiKey: "environment variable LANGSMITH_API_KEY",
+            tenantId: "stack config langsmith:workspaceId",
+        };
+
+        it("request: a connection error names the address and the setting that chose it", async () => {
+            h = harness({ maxRetries: 0, sources: SOURCES });
+            h.pool.intercept({ path: "/v2/t", method: "GET" }).replyWithError(netError("ENOTFOUND"));
+            const err = await rejection(() => h.http.request("GET", "/v2/t"));
+            assert.ok(err instanceof ConnectionError);
+            assert.equal(
+                err.message,
+                `request failed without a response: ENOTFOUND, the host name does not resolve (GET /v2/t) to ${BASE} (stack config langsmith:controlPlaneUrl)`,
+            );
+        });
+
+        for (const [status, Cls] of [[401, AuthenticationError], [403, PermissionDeniedError]] as const) {
+            it(`request: a ${status} keeps the status and the server's words, and names the address and where the key and workspace id came from`, async () => {
+                h = harness({ maxRetries: 0, sources: SOURCES });
+                h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(status, { detail: `no access for ${API_KEY}` }, JSON_REPLY);
+                const err = await rejection(() => h.http.request("GET", "/v2/t"));
+                assert.ok(err instanceof Cls);
+                assert.equal(
+                    err.message,
+                    `${status} ${status === 401 ? "Unauthorized" : "Forbidden"}: no access for [redacted] (GET /v2/t) to ${BASE} (stack config langsmith:controlPlaneUrl), ` +
+                        "with the API key of environment variable LANGSMITH_API_KEY and the workspace id of stack config langsmith:workspaceId",
+                );
+                assert.ok(!err.message.includes(API_KEY));
+            });
+        }
+
+        it("request: a 401 without a workspace id says none was sent", async () => {
+            h = harness({ maxRetries: 0, tenantId: undefined, sources: { ...SOURCES, tenantId: undefined } });
+            h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(401, { detail: "bad key" }, JSON_REPLY);
+            const err = await rejection(() => h.http.request("GET", "/v2/t"));
+            assert.match(err.message, /with the API key of environment variable LANGSMITH_API_KEY and no workspace id$/);
+        });
+
+        it("request: other statuses do not name the credentials", async () => {
+            h = harness({ maxRetries: 0, sources: SOURCES });
+            h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(404, { detail: "gone" }, JSON_REPLY);
+            const err = await rejection(() => h.http.request("GET", "/v2/t"));
+            assert.equal(err.message, "404 Not Found: gone (GET /v2/t)");
+        });
+
+        it("request: the address is shown without user or password, and never with the API key", async () => {
+            h = harness({ maxRetries: 0, baseUrl: `http://user:${API_KEY}@cp.test/api-host`, sources: SOURCES });
+            h.pool.intercept({ path: "/api-host/v2/t", method: "GET" }).replyWithError(netError("ECONNREFUSED"));
+            const err = await rejection(() => h.http.request("GET", "/v2/t"));
+            assert.ok(err instanceof ConnectionError);
+            assert.equal(err.code, "ECONNREFUSED");
+            assert.match(err.message, / to http:\/\/cp\.test\/api-host \(stack config langsmith:controlPlaneUrl\)$/);
+            assert.ok(!err.message.includes(API_KEY));
+            assert.ok(!err.message.includes("user"));
         });
     });
 

@@ -69,6 +69,38 @@ describe("filter: parse", () => {
             assert.match(e.message, new RegExp(`at column ${column}`));
         });
     }
+
+    it("parse: single straight quotes are quotes: eq(name, 'x') is eq(name, \"x\")", () => {
+        assert.deepEqual(parseFilter("eq(name, 'x')"), parseFilter('eq(name, "x")'));
+    });
+
+    const QUOTE_HINT = 'strings go in straight quotes, "x" or \'x\', e.g. eq(name, "x"); typographic quotes and backticks are not quotes here';
+    for (const [src, quote] of [
+        ["eq(name, ‘x’)", "‘"],
+        ["eq(name, “x”)", "“"],
+        ["eq(name, `x`)", "`"],
+        ["in(run_type, [„llm“])", "„"],
+    ] as const) {
+        it(`parse: ${src} (a look-alike quote) says which quotes strings take`, () => {
+            const e = syntaxError(src);
+            assert.equal(e.reason, `unexpected ${JSON.stringify(quote)}`);
+            assert.equal(e.hint, QUOTE_HINT);
+            assert.equal(src[e.offset], quote);
+            assert.ok(e.message.endsWith(`⟨here⟩${src.slice(e.offset)}; ${QUOTE_HINT}`), e.message);
+        });
+    }
+
+    it("parse: another unexpected character gets no quote hint", () => {
+        const e = syntaxError("eq(name, #x)");
+        assert.equal(e.reason, 'unexpected "#"');
+        assert.equal(e.hint, undefined);
+        assert.equal(e.message, 'unexpected "#" at column 10: eq(name, ⟨here⟩#x)');
+    });
+
+    it('parse: a quoted field name says field names take no quotes', () => {
+        const e = syntaxError("eq('name', 'x')");
+        assert.equal(e.message, `expected a field name, not a string at column 4: eq(⟨here⟩'name', 'x'); field names take no quotes, e.g. eq(name, "x")`);
+    });
 });
 
 describe("filter: fields", () => {

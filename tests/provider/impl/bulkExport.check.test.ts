@@ -44,6 +44,13 @@ const CASES: Case[] = [
     ["filter typo", checkScheduledExport, { ...SCHED, filter: 'and(eq(run_type, "llm"), gt(total_tokens 5))' }, "filter", /filter does not parse: .*(position|column|at)/i],
     ["waitForCompletion type", checkBulkExport, { ...ONE, waitForCompletion: "yes" }, "waitForCompletion", /boolean/],
     ["timeouts", checkBulkExport, { ...ONE, timeouts: { create: -1 } }, "timeouts.create", /> 0/],
+    [
+        "filter with typographic quotes",
+        checkScheduledExport,
+        { ...SCHED, filter: "eq(run_type, ‘llm’)" },
+        "filter",
+        /^filter does not parse: unexpected "‘" at column 14: eq\(run_type, ⟨here⟩‘llm’\); strings go in straight quotes, "x" or 'x', e\.g\. eq\(name, "x"\); typographic quotes and backticks are not quotes here$/,
+    ],
     ["filter of whitespace", checkScheduledExport, { ...SCHED, filter: " \n\t " }, "filter", /only whitespace: omit filter/],
     ["empty region", checkExportDestination, { ...DEST, config: { bucketName: "bkt", region: "" } }, "config.region", /must not be empty/],
     ["bucket of 2 characters", checkExportDestination, { ...DEST, config: { bucketName: "ab" } }, "config.bucketName", /3 to 63/],
