@@ -1,42 +1,99 @@
 /**
- * `npm run bench [name]`: figures, not pass/fail. Each benchmark prints its own table; with a name, only
- * that one runs.
- *   polling   waiting for DEPLOYED: lag and API calls, ours vs fixed 5 s and 60 s (bench/polling.ts)
- *   bytes     serialized __provider per resource (bench/providerSize.ts)
- *   ratelimit 30 creates at once through 30 s of 429s (bench/rateLimit.ts)
- *   export    the emulator's bulk export over HTTP, 1 million runs into MinIO: rows/s, peak RSS (bench/emulatorExport.ts)
- *   agent     agent servers under 100 threads and 100 streamed runs (SDK vs plain HTTP); what AgentServerCheck adds to up (bench/agentServer.ts)
- *   preview   pulumi preview of 50 scheduled exports: wall time and API calls (bench/previewExports.ts)
- *   native    100 Deployments through the native plugin (Python) and the dynamic resources: wall time, state bytes, memory (bench/native.ts)
- *   parquet   bulk export: 1 million generated runs as Parquet into MinIO, rows/s and peak RSS (bench/parquet.ts)
- *   state     --state-dir: snapshot size and time per change with 1,000 deployments, 1,000 threads (bench/stateDir.ts)
+ * `npm run bench [name ...]`: figures, not pass/fail. Each benchmark prints its own table; with names, only
+ * those run. `npm run bench -- --help` lists them (BENCHES below, each with its file); a module is loaded
+ * only when its benchmark runs.
  */
-import { agentServerBench } from "./agentServer";
-import { emulatorExportBench } from "./emulatorExport";
-import { nativeBench } from "./native";
-import { parquetBench } from "./parquet";
-import { pollingBench } from "./polling";
-import { previewExportsBench } from "./previewExports";
-import { providerSizeBench } from "./providerSize";
-import { rateLimitBench } from "./rateLimit";
-import { stateDirBench } from "./stateDir";
 
-const BENCHES: Record<string, () => Promise<void>> = {
-    polling: pollingBench,
-    bytes: providerSizeBench,
-    ratelimit: rateLimitBench,
-    parquet: parquetBench,
-    export: emulatorExportBench,
-    preview: previewExportsBench,
-    agent: agentServerBench,
-    native: nativeBench,
-    state: stateDirBench,
+interface Bench {
+    /** One line for --help: what it measures. */
+    about: string;
+    run: () => Promise<void>;
+}
+
+/** Every benchmark, in the order `npm run bench` runs them. */
+const BENCHES: Record<string, Bench> = {
+    polling: {
+        about: "waiting for DEPLOYED: lag and API calls, ours vs fixed 5 s and 60 s (bench/polling.ts)",
+        run: async () => (await import("./polling")).pollingBench(),
+    },
+    bytes: {
+        about: "serialized __provider per resource (bench/providerSize.ts)",
+        run: async () => (await import("./providerSize")).providerSizeBench(),
+    },
+    ratelimit: {
+        about: "30 creates at once through 30 s of 429s (bench/rateLimit.ts)",
+        run: async () => (await import("./rateLimit")).rateLimitBench(),
+    },
+    parquet: {
+        about: "bulk export: 1 million generated runs as Parquet into MinIO, rows/s and peak RSS (bench/parquet.ts)",
+        run: async () => (await import("./parquet")).parquetBench(),
+    },
+    export: {
+        about: "the emulator's bulk export over HTTP, 1 million runs into MinIO: rows/s, peak RSS (bench/emulatorExport.ts)",
+        run: async () => (await import("./emulatorExport")).emulatorExportBench(),
+    },
+    preview: {
+        about: "pulumi preview of 50 scheduled exports: wall time and API calls (bench/previewExports.ts)",
+        run: async () => (await import("./previewExports")).previewExportsBench(),
+    },
+    agent: {
+        about: "agent servers under 100 threads and 100 streamed runs (SDK vs plain HTTP); what AgentServerCheck adds to up (bench/agentServer.ts)",
+        run: async () => (await import("./agentServer")).agentServerBench(),
+    },
+    native: {
+        about: "100 Deployments through the native plugin (Python) and the dynamic resources: wall time, state bytes, memory (bench/native.ts)",
+        run: async () => (await import("./native")).nativeBench(),
+    },
+    state: {
+        about: "--state-dir: snapshot size and time per change with 1,000 deployments, 1,000 threads (bench/stateDir.ts)",
+        run: async () => (await import("./stateDir")).stateDirBench(),
+    },
 };
 
+/** What --help prints: the command, then each benchmark with what it measures (wrapped at 100 columns). */
+function usage(): string {
+    const width = Math.max(...Object.keys(BENCHES).map((n) => n.length));
+    const lines = Object.entries(BENCHES).map(([name, b]) => wrap(`  ${name.padEnd(width)}  `, b.about, 100));
+    return `usage: npm run bench [name ...]
+
+Benchmarks: figures, not pass/fail. Each prints its own table; with no name every one runs (in this order,
+a long while), with names only those (npm run bench polling).
+
+${lines.join("\n")}
+
+  -h, --help  print this help and exit
+`;
+}
+
+/** `text` after `head`, its words wrapped at `columns`, the next lines indented as far as `head`. */
+function wrap(head: string, text: string, columns: number): string {
+    const lines = [head];
+    for (const word of text.split(" ")) {
+        const last = lines[lines.length - 1];
+        if (last.trim() && last.length + 1 + word.length > columns) lines.push(" ".repeat(head.length) + word);
+        else lines[lines.length - 1] = last + (last.endsWith(" ") ? "" : " ") + word;
+    }
+    return lines.join("\n");
+}
+
+/** The benchmarks named on the command line (all of them if none); prints the usage and exits on --help (0) or an unknown name (2). */
+function readArgs(argv: string[]): string[] {
+    if (argv.includes("--help") || argv.includes("-h")) {
+        process.stdout.write(usage());
+        process.exit(0);
+    }
+    const unknown = argv.find((a) => !Object.hasOwn(BENCHES, a));
+    if (unknown !== undefined) {
+        const what = unknown.startsWith("-") ? "option" : "benchmark";
+        process.stderr.write(`npm run bench: unknown ${what} ${unknown}\n\n${usage()}`);
+        process.exit(2);
+    }
+    return argv.length ? argv : Object.keys(BENCHES);
+}
+
 async function main() {
-    const only = process.argv[2];
-    if (only && !BENCHES[only]) throw new Error(`unknown benchmark ${only}: one of ${Object.keys(BENCHES).join(", ")}`);
-    for (const [name, run] of Object.entries(BENCHES)) if (!only || only === name) await run();
+    const names = readArgs(process.argv.slice(2));
+    for (const [name, bench] of Object.entries(BENCHES)) if (names.includes(name)) await bench.run();
 }
 
 main().catch((e) => {

@@ -11,7 +11,7 @@
  * Commands run as child processes without blocking the event loop, so an emulator started in the same
  * process keeps answering. Every command's output is kept (`transcript`) for leak checks.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
@@ -37,6 +37,13 @@ export interface CliOptions {
     allowFailure?: boolean;
     /** Variables added to the command's environment (LANGSMITH_* instead of stack config, say). */
     env?: NodeJS.ProcessEnv;
+    /**
+     * Run it in a process group of its own, out of reach of the terminal's Ctrl-C (its plugins are in
+     * groups of their own already), and hand it to `started`: the caller decides how it ends (npm run stack).
+     */
+    detached?: boolean;
+    /** Called with the command's process once it is started. */
+    started?: (child: ChildProcess) => void;
 }
 
 /** Thrown when a command exits non-zero and that was not allowed; the message carries its output. */
@@ -76,7 +83,8 @@ export class PulumiProject {
     /** Runs `pulumi --non-interactive <args>` in the program's directory. */
     async pulumi(args: string[], o: CliOptions = {}): Promise<CliResult> {
         const started = Date.now();
-        const child = spawn("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: { ...this.env, ...o.env }, stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: { ...this.env, ...o.env }, stdio: ["ignore", "pipe", "pipe"], detached: o.detached });
+        o.started?.(child);
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (d: Buffer) => {
@@ -159,10 +167,11 @@ export function packPackage(): string {
     if (packed) return packed.file;
     if (process.env.PULUMI_LANGSMITH_BUILT !== "1") execFileSync("npm", ["run", "-s", "build"], { cwd: ROOT, stdio: "inherit" });
     const dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-pack-"));
+    // Registered first: a `npm pack` stopped by Ctrl-C (npm run stack) leaves no directory either.
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     // Built just above: --ignore-scripts keeps `prepare` from building a second time.
     const name = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
     packed = { dir, file: join(dir, name) };
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     return packed.file;
 }
 
