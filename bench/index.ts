@@ -1,13 +1,18 @@
 /**
  * `npm run bench [name ...]`: figures, not pass/fail. Each benchmark prints its own table; with names, only
  * those run. `npm run bench -- --help` lists them (BENCHES below, each with its file); a module is loaded
- * only when its benchmark runs.
+ * only when its benchmark runs. Those that use the test tools (MinIO, the Python toolchain) have them built
+ * first, as `npm test` does (scripts/setup-test-tools.sh; a second when they are there).
  */
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 
 interface Bench {
     /** One line for --help: what it measures. */
     about: string;
     run: () => Promise<void>;
+    /** Uses MinIO or the Python toolchain (scripts/setup-test-tools.sh). */
+    tools?: true;
 }
 
 /** Every benchmark, in the order `npm run bench` runs them. */
@@ -25,14 +30,17 @@ const BENCHES: Record<string, Bench> = {
         run: async () => (await import("./rateLimit")).rateLimitBench(),
     },
     parquet: {
+        tools: true,
         about: "bulk export: 1 million generated runs as Parquet into MinIO, rows/s and peak RSS (bench/parquet.ts)",
         run: async () => (await import("./parquet")).parquetBench(),
     },
     export: {
+        tools: true,
         about: "the emulator's bulk export over HTTP, 1 million runs into MinIO: rows/s, peak RSS (bench/emulatorExport.ts)",
         run: async () => (await import("./emulatorExport")).emulatorExportBench(),
     },
     preview: {
+        tools: true,
         about: "pulumi preview of 50 scheduled exports: wall time and API calls (bench/previewExports.ts)",
         run: async () => (await import("./previewExports")).previewExportsBench(),
     },
@@ -41,6 +49,7 @@ const BENCHES: Record<string, Bench> = {
         run: async () => (await import("./agentServer")).agentServerBench(),
     },
     native: {
+        tools: true,
         about: "100 Deployments through the native plugin (Python) and the dynamic resources: wall time, state bytes, memory (bench/native.ts)",
         run: async () => (await import("./native")).nativeBench(),
     },
@@ -93,6 +102,7 @@ function readArgs(argv: string[]): string[] {
 
 async function main() {
     const names = readArgs(process.argv.slice(2));
+    if (names.some((n) => BENCHES[n].tools)) execFileSync("bash", [join(__dirname, "..", "scripts", "setup-test-tools.sh")], { stdio: "inherit" });
     for (const [name, bench] of Object.entries(BENCHES)) if (names.includes(name)) await bench.run();
 }
 
