@@ -3,8 +3,10 @@
  * `langsmith-emulator [options]`: starts the emulator and prints one JSON line `{"url": ..., "port": ...}`
  * on stdout once it listens, so scripts can read the port when `--port 0` is used. SIGINT and SIGTERM stop
  * it, and so does the end of its parent process (SIGTERM to `npx langsmith-emulator` ends npx, which does
- * not pass the signal on). `--help` lists every option.
+ * not pass the signal on). `--help` lists every option. Without bulk export's optional packages it warns in
+ * one line on stderr (bulkExport/packages.ts).
  */
+import { startupWarning } from "./bulkExport/packages";
 import type { TracingProjectInput } from "./bulkExport/projects";
 import { DIALECTS, type Dialect } from "./dialect";
 import { scaledTiming } from "./controlPlane/revisions";
@@ -147,6 +149,8 @@ async function main() {
         process.stdout.write(USAGE);
         return;
     }
+    const warning = startupWarning();
+    if (warning) process.stderr.write(warning + "\n");
     const em = await startEmulator({
         port: args.port,
         host: args.host,
