@@ -4,8 +4,9 @@
  * project's node_modules, and not found from the package's directory). `npx langsmith-emulator` warns in one
  * line at start-up; a bulk-export request that needs them (creating a destination, creating an export)
  * answers 501 with a `detail` naming them and how to add them, through the package's own client as over raw
- * HTTP, never a dropped connection; reads and the control plane answer as usual. An export left waiting in
- * a state directory by a full install fails its run at once there, with the same words, not retried.
+ * HTTP, never a dropped connection; reads and the control plane answer as usual; `--sandbox` starts no MinIO
+ * and prints the lines without the bucket. An export left waiting in a state directory by a full install
+ * fails its run at once there, with the same words, not retried.
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -93,6 +94,17 @@ describe("e2e: the emulator installed with --omit=optional (no DuckDB, no S3 cli
         assert.deepEqual((await raw(em, "GET", "/api/v1/bulk-exports/destinations")).body, []);
         const deployments = await raw(em, "GET", "/v2/deployments", { tenantId: TEST_TENANT });
         assert.equal(deployments.status, 200);
+        await stop(em.child);
+    });
+
+    it("--sandbox: the same warning, no MinIO, the lines to paste without the bucket", async () => {
+        const em = await startNpx(project.dir, ["--sandbox"]);
+        running = em.child;
+        for (let i = 0; i < 100 && !/^Ctrl-C stops the emulator\.$/m.test(em.stdout()); i++) await new Promise((r) => setTimeout(r, 100));
+        assert.deepEqual(emulatorLines(em.stderr()), [WARNING]);
+        assert.match(em.stdout(), /no S3 server: bulk export cannot write/);
+        assert.doesNotMatch(em.stdout(), /MinIO|s3Endpoint|bucket /);
+        assert.match(em.stdout(), /^pulumi config set tracingProjectId /m);
         await stop(em.child);
     });
 

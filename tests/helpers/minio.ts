@@ -4,7 +4,8 @@
  * buckets a test asks for and three users whose policies allow writing only, writing and deleting, or
  * nothing, so that every destination outcome of spec 7 happens for real; more users on demand, and a
  * user's secret replaced (its old credentials revoked). `stop()` (call it in `after`) ends the server and
- * removes its directory. The process itself (port, start, readiness, stop) is emulator/minio.ts.
+ * removes its directory. The process itself (port, start, readiness, stop) is emulator/minio.ts, which the
+ * emulator's `--sandbox` runs too.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
