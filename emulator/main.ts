@@ -3,12 +3,16 @@
  * `langsmith-emulator [options]`: starts the emulator and prints one JSON line `{"url": ..., "port": ...}`
  * on stdout once it listens, so scripts can read the port when `--port 0` is used. SIGINT and SIGTERM stop
  * it, and so does the end of its parent process (SIGTERM to `npx langsmith-emulator` ends npx, which does
- * not pass the signal on). `--help` lists every option.
+ * not pass the signal on). `--help` lists every option. `--sandbox` also starts MinIO with a bucket and prints
+ * the lines that point a user's own Pulumi program at both (sandbox.ts); MinIO stops with the emulator.
+ * Without bulk export's optional packages it warns in one line on stderr (bulkExport/packages.ts).
  */
+import { startupWarning } from "./bulkExport/packages";
 import type { TracingProjectInput } from "./bulkExport/projects";
 import { DIALECTS, type Dialect } from "./dialect";
 import { scaledTiming } from "./controlPlane/revisions";
-import { startEmulator } from "./server";
+import { instructions, startSandbox, type Sandbox } from "./sandbox";
+import { startEmulator, type Emulator } from "./server";
 
 const USAGE = `usage: langsmith-emulator [options]
 
@@ -52,6 +56,14 @@ end of the process that started it (npx included).
                   graph_config_path, objstore) are refused with 422, as the real service does; seed:
                   accepted beside the real ones (default real)
   --quiet         do not log one line per request on stderr (default: log)
+  --sandbox       what your own Pulumi program needs, in one command: the emulator with one API key
+                  (--api-key, else a generated one) and workspace; a MinIO server (--minio, else
+                  $PULUMI_LANGSMITH_MINIO, else minio on PATH) on a free port with the bucket
+                  langsmith-exports, its data in --state-dir (else a temporary directory removed at
+                  exit), bulk export pointed at it (--aws-endpoint) and stopped with the emulator; a
+                  generated tracing project of the last 7 days. After the JSON line, prints the
+                  \`pulumi config set\` lines to run in the program's directory (default: off)
+  --minio PATH    with --sandbox: the MinIO server binary to run
   -h, --help      print this help and exit
 `;
 
@@ -70,6 +82,8 @@ export interface CliOptions {
     agentStepMs?: number;
     dialect: Dialect;
     limits: { scheduledExportsPerWorkspace?: number | null; creationsPerHour?: number | null };
+    sandbox: boolean;
+    minio?: string;
 }
 
 /** What each option does with its value. */
@@ -88,16 +102,23 @@ const OPTIONS: Record<string, (out: CliOptions, v: string) => void> = {
     "--dialect": (out, v) => (out.dialect = v as Dialect),
     "--scheduled-exports-per-workspace": (out, v) => (out.limits.scheduledExportsPerWorkspace = limitOf("--scheduled-exports-per-workspace", v)),
     "--export-creations-per-hour": (out, v) => (out.limits.creationsPerHour = limitOf("--export-creations-per-hour", v)),
+    "--minio": (out, v) => (out.minio = v),
+};
+
+/** Options without a value. */
+const FLAGS: Record<string, (out: CliOptions) => void> = {
+    "--quiet": (out) => (out.log = false),
+    "--sandbox": (out) => (out.sandbox = true),
 };
 
 /** Parses the command line; throws with a readable message on a bad one. Undefined means `--help`. */
 export function parseArgs(argv: string[]): CliOptions | undefined {
-    const out: CliOptions = { port: 8787, host: "127.0.0.1", apiKeys: [], speed: "timed", scale: 1, log: true, installation: "cloud", projects: [], dialect: "real", limits: {} };
+    const out: CliOptions = { port: 8787, host: "127.0.0.1", apiKeys: [], speed: "timed", scale: 1, log: true, installation: "cloud", projects: [], dialect: "real", limits: {}, sandbox: false };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         if (a === "--help" || a === "-h") return undefined;
-        if (a === "--quiet") {
-            out.log = false;
+        if (FLAGS[a]) {
+            FLAGS[a](out);
             continue;
         }
         const set = OPTIONS[a];
@@ -112,6 +133,7 @@ export function parseArgs(argv: string[]): CliOptions | undefined {
     if (out.agentStepMs !== undefined && !(out.agentStepMs >= 1)) throw new Error("--agent-step-ms needs a number >= 1");
     if (!["cloud", "self-hosted"].includes(out.installation)) throw new Error("--installation is cloud or self-hosted");
     if (!DIALECTS.includes(out.dialect)) throw new Error(`--dialect is ${DIALECTS.join(" or ")}`);
+    if (out.minio !== undefined && !out.sandbox) throw new Error("--minio goes with --sandbox");
     return out;
 }
 
@@ -147,30 +169,66 @@ async function main() {
         process.stdout.write(USAGE);
         return;
     }
-    const em = await startEmulator({
+    // One handler per signal for the whole life of the process (one removed and another added in its place
+    // can lose a signal that arrives in between): until it listens, a signal ends it at once, the exit
+    // handlers stopping a MinIO already started; then it stops in order.
+    let stop: () => void = () => process.exit(1);
+    process.once("SIGINT", () => stop()).once("SIGTERM", () => stop());
+    const warning = startupWarning();
+    if (warning) process.stderr.write(warning + "\n");
+    const sandbox = args.sandbox ? await startSandbox({ stateDir: args.stateDir, minio: args.minio, apiKey: args.apiKeys[0], storage: !warning }) : undefined;
+    if (sandbox?.notice) process.stderr.write(sandbox.notice + "\n");
+    const em = await startEmulator(emulatorOptions(args, sandbox)).catch(async (e) => {
+        await sandbox?.stop();
+        throw portInUse(e, args.port);
+    });
+    process.stdout.write(JSON.stringify({ url: em.url, port: em.port }) + "\n");
+    if (sandbox) process.stdout.write("\n" + instructions(sandbox, em.url));
+    stop = stopper(em, sandbox);
+    // `npx` does not pass SIGTERM on to the server it started: it dies and leaves it to init. An emulator
+    // whose parent went away stops too.
+    setInterval(() => process.ppid !== parent && stop(), 250).unref();
+}
+
+/** What the emulator is started with: the command line's options, and the sandbox's key, bucket and project. */
+function emulatorOptions(args: CliOptions, sandbox: Sandbox | undefined): Parameters<typeof startEmulator>[0] {
+    const apiKeys = sandbox && !args.apiKeys.length ? [sandbox.apiKey] : args.apiKeys;
+    return {
         port: args.port,
         host: args.host,
-        apiKeys: args.apiKeys.length ? args.apiKeys : undefined,
+        apiKeys: apiKeys.length ? apiKeys : undefined,
         timing: { speed: args.speed, ...scaledTiming(args.scale) },
         log: args.log,
         dialect: args.dialect,
         stateDir: args.stateDir,
         agentServer: args.agentStepMs !== undefined ? { stepMs: args.agentStepMs } : undefined,
         bulkExport: {
-            awsEndpoint: args.awsEndpoint,
+            awsEndpoint: args.awsEndpoint ?? sandbox?.storage?.endpoint,
             installation: args.installation,
             installationVersion: args.installationVersion,
-            projects: args.projects,
+            projects: sandbox ? [...args.projects, sandbox.project] : args.projects,
             limits: args.limits,
         },
-    });
-    process.stdout.write(JSON.stringify({ url: em.url, port: em.port }) + "\n");
-    const stop = () => void em.close().then(() => process.exit(0));
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-    // `npx` does not pass SIGTERM on to the server it started: it dies and the server is left to init.
-    // An emulator whose parent went away stops too.
-    setInterval(() => process.ppid !== parent && stop(), 250).unref();
+    };
+}
+
+/** Stops the emulator, then the sandbox's MinIO, then exits; once, however often it is called. */
+function stopper(em: Emulator, sandbox: Sandbox | undefined): () => void {
+    let stopping = false;
+    return () => {
+        if (stopping) return;
+        stopping = true;
+        void em
+            .close()
+            .then(() => sandbox?.stop())
+            .then(() => process.exit(0));
+    };
+}
+
+/** A port already taken, said with what to do. */
+function portInUse(e: unknown, port: number): unknown {
+    if ((e as { code?: string }).code !== "EADDRINUSE") return e;
+    return new Error(`port ${port} is in use (another emulator?): pass --port with another one, or --port 0 for a free one`);
 }
 
 if (require.main === module) {

@@ -207,8 +207,8 @@ function authenticator(apiKeys: string[] | undefined): (req: IncomingMessage, te
  * Runs `process` under an injected fault: latency first; a `before` fault answers without processing; an
  * `after` fault processes the request (whatever the outcome), then replaces the answer (the ambiguous
  * failure clients must reconcile); a `during` fault replaces the answer at once and processes the request
- * `latencyMs` later, in the background (its body is read first). Errors become replies; a client that went
- * away gets nothing.
+ * `latencyMs` later, in the background (its body is read first). Errors become replies (an unexpected
+ * one a 500); only a client whose connection is gone gets nothing.
  */
 async function withFault(fault: Fault | undefined, process: (body?: unknown) => Promise<Reply>, req: IncomingMessage): Promise<{ reply: Reply; dropped: boolean }> {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -225,7 +225,10 @@ async function withFault(fault: Fault | undefined, process: (body?: unknown) => 
         return { reply: await process(), dropped: false };
     } catch (e) {
         if (e instanceof EmulatorError) return { reply: toReply(e), dropped: false };
-        if (req.destroyed || (e as { code?: string }).code === "ECONNRESET") return { reply: { status: 0 }, dropped: true };
+        // Only a client that went away gets nothing. Not `req.destroyed`: Node destroys a request once its
+        // body has been read, so every unexpected error after that was taken for a gone client and the
+        // connection dropped without an answer (the client saw UND_ERR_SOCKET).
+        if (req.socket.destroyed) return { reply: { status: 0 }, dropped: true };
         console.error(`[emulator] ${req.method} ${req.url} failed:`, e);
         return { reply: { status: 500, body: { detail: "Internal Server Error" } }, dropped: false };
     }

@@ -2,7 +2,9 @@
  * Bulk-export routes (spec 4.3, and the real service's destination reads, PATCH and DELETE, run reads and
  * the spawned-runs list): parse with the strict request schemas of the shared wire contract, call the model,
  * serialize. Creates answer 200, as the public description of the real service says. Lists are plain
- * arrays, sliced only when `limit` or `offset` is given.
+ * arrays, sliced only when `limit` or `offset` is given. A request that needs the optional packages
+ * (creating a destination, rotating its credentials, creating an export) answers 501 without them
+ * (packages.ts).
  */
 import {
     DestinationCreateRequestSchema,
@@ -14,6 +16,7 @@ import { refuseDestinationStandIns, type Dialect } from "../dialect";
 import { invalidField, requireUuid } from "../errors";
 import { pagination, parse, type RequestContext, type Router } from "../http";
 import type { BulkExportModel } from "./model";
+import { requireBulkExportPackages } from "./packages";
 import { publicView } from "./records";
 
 const BASE = "/api/v1/bulk-exports";
@@ -22,6 +25,7 @@ export function bulkExportRoutes(router: Router, model: BulkExportModel, dialect
     const exportId = (c: RequestContext) => requireUuid(c.params.export_id, "export_id");
     router
         .on("POST", `${BASE}/destinations`, async (c) => {
+            await requireBulkExportPackages();
             const body = parse(DestinationCreateRequestSchema, c.body, "body");
             refuseDestinationStandIns(dialect, body);
             return { status: 200, body: await model.createDestination(c.tenantId, body, c.installation) };
@@ -33,6 +37,7 @@ export function bulkExportRoutes(router: Router, model: BulkExportModel, dialect
         }))
         .on("PATCH", `${BASE}/destinations/{destination_id}`, async (c) => {
             const id = requireUuid(c.params.destination_id, "destination_id");
+            await requireBulkExportPackages();
             const { credentials } = parse(DestinationUpdateRequestSchema, c.body, "body");
             return { status: 200, body: await model.rotateCredentials(c.tenantId, id, credentials) };
         })
@@ -45,7 +50,10 @@ export function bulkExportRoutes(router: Router, model: BulkExportModel, dialect
             if (!source) throw invalidField(["query", "source_bulk_export_id"], "Field required", "missing");
             return { status: 200, body: page(c, model.spawnedRuns(c.tenantId, requireUuid(source, "source_bulk_export_id"))) };
         })
-        .on("POST", BASE, (c) => ({ status: 200, body: model.createExport(c.tenantId, parse(ExportCreateRequestSchema, c.body, "body")) }))
+        .on("POST", BASE, async (c) => {
+            await requireBulkExportPackages();
+            return { status: 200, body: model.createExport(c.tenantId, parse(ExportCreateRequestSchema, c.body, "body")) };
+        })
         .on("GET", BASE, (c) => ({ status: 200, body: page(c, model.listExports(c.tenantId)) }))
         .on("GET", `${BASE}/{export_id}`, (c) => ({ status: 200, body: publicView(model.export(c.tenantId, exportId(c))) }))
         .on("PATCH", `${BASE}/{export_id}`, (c) => {

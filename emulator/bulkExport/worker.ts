@@ -11,13 +11,16 @@
  * through the AWS SDK, and checkpoints after each file (cursor, rows, files), so that a run interrupted
  * by a restart resumes after its last written file: numbered files make a rewrite replace, never add.
  * Failures follow spec 7: storage errors fail the run and the export at once; timeouts and processing
- * errors retry (20 times, 30 s apart) with the message under `errors.retry_N`.
+ * errors retry (20 times, 30 s apart) with the message under `errors.retry_N`. Without the optional
+ * packages (packages.ts; an export restored from a state directory written by a fuller install) an attempt
+ * fails at once, not retried, with the words of the 501 the routes answer.
  */
 import { parseFilter, matches } from "../../provider/api/filter";
 import { isFinalExportStatus } from "../../provider/api/schemas/bulkExport";
 import { classifyStorageError, destinationClient, s3Sdk } from "./destination";
 import { dayPartitions, fileKey } from "./layout";
 import type { BulkExportModel } from "./model";
+import { requireBulkExportPackages } from "./packages";
 import { ParquetWriter, type FormatVersion, type Compression } from "./parquet";
 import { projectRuns } from "./projects";
 import { EXPORT_TABLE, RUN_TABLE, moveTo, type ExportRecord, type RunRecord } from "./records";
@@ -218,6 +221,9 @@ export class BulkExportWorker {
         const sessionId = r._sessionId ?? e.session_id!;
         const project = this.model.projects.get(sessionId);
         if (!project) throw new AttemptError(`Tracing project ${sessionId} no longer exists`, false);
+        await requireBulkExportPackages().catch((err: Error) => {
+            throw new AttemptError(err.message, false);
+        });
         const { PutObjectCommand } = await s3Sdk();
         const s3 = await destinationClient({ config: d.config, credentials: this.model.credentialsOf(d) }, this.model.validateOptions());
         const writer = await (this.writer ??= ParquetWriter.open());

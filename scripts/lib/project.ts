@@ -179,31 +179,35 @@ export function packPackage(): string {
  * Copies `examples/<example>` (or the program directory at an absolute path) into `dir` (default a new
  * temporary directory) and installs the packed package there: every file at its top level (program,
  * tests, tsconfig, Pulumi.yaml), with its package.json pointing at the tarball; not its lock file, which
- * names the checkout instead.
+ * names the checkout instead. Without the package's optional dependencies (`--omit=optional`, what a
+ * program needs), unless `o.optional`: with them, as `npm install pulumi-langsmith` does, for a program
+ * whose directory also runs the emulator's bulk export (`npx langsmith-emulator --sandbox`).
  */
-export function createProject(example = "quickstart", dir?: string): PulumiProject {
+export function createProject(example = "quickstart", dir?: string, o: { optional?: boolean } = {}): PulumiProject {
     const tgz = packPackage();
     const { source, target } = copyProgram(example, dir, ["package.json", "package-lock.json"]);
     const pkg = JSON.parse(readFileSync(join(source, "package.json"), "utf8"));
     pkg.dependencies["pulumi-langsmith"] = `file:${tgz}`;
     writeFileSync(join(target, "package.json"), JSON.stringify(pkg, null, 2));
-    installShared(example, target, () =>
-        execFileSync("npm", ["install", "--prefer-offline", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" }),
+    const omit = o.optional ? [] : ["--omit=optional"];
+    installShared(o.optional ? `${example}+optional` : example, target, () =>
+        execFileSync("npm", ["install", "--prefer-offline", ...omit, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" }),
     );
     return withState(target);
 }
 
 /**
- * Runs `install` in `target`, once per example within one `npm test` (scripts/test.sh sets
+ * Runs `install` in `target`, once per example (`key`: its name, with `+optional` for an install with the
+ * optional dependencies; an absolute path is never shared) within one `npm test` (scripts/test.sh sets
  * PULUMI_LANGSMITH_INSTALL_CACHE to a directory it removes at the end): every copy of an example installs
  * the same packed checkout, so the first worker to ask installs (holding `<cache>.lock`) and keeps its
  * node_modules there; the others wait for it (up to 5 minutes, then install on their own) and hard-link
  * it instead of running npm again (about 15 s each). Without the variable: `install`, as before.
  */
-function installShared(example: string, target: string, install: () => void): void {
+function installShared(key: string, target: string, install: () => void): void {
     const root = process.env.PULUMI_LANGSMITH_INSTALL_CACHE;
-    if (!root || isAbsolute(example)) return install();
-    const cached = join(root, example);
+    if (!root || isAbsolute(key)) return install();
+    const cached = join(root, key);
     mkdirSync(root, { recursive: true });
     const waitUntil = Date.now() + 5 * 60_000;
     while (!existsSync(cached)) {

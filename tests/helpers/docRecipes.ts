@@ -5,7 +5,8 @@
  * (under `set -euo pipefail`, so a failing command fails it) or node (an ES module on stdin), with only the
  * environment a test gives it. Its output goes to files, so that a process it leaves running in the
  * background (the emulator the start recipe launches) cannot hold the test up; each run is its own process
- * group, which `stopGroup` ends.
+ * group, which `stopGroup` ends. A recipe that runs until stopped (`npx langsmith-emulator --sandbox` in the
+ * README) is started with `startRecipe`, which answers once its output says it is ready.
  */
 import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
@@ -162,4 +163,51 @@ export function stopGroup(pid: number | undefined): void {
     } catch {
         // already gone
     }
+}
+
+/** A recipe left running: what it has printed so far, and its process (the group leader: the command itself when bash runs one). */
+export interface RunningRecipe {
+    pid: number;
+    stdout(): string;
+    stderr(): string;
+    /** Resolves with its exit code once it has exited. */
+    exited: Promise<number | null>;
+    /** Ends its process group and removes its output files. */
+    stop(): void;
+}
+
+/**
+ * Starts a recipe that runs until stopped (bash, as written, with only the environment given); resolves
+ * once its stdout matches `ready`, rejects with its output when it exits first or `timeoutMs` passes.
+ */
+export async function startRecipe(block: Block, o: RunOptions & { ready: RegExp }): Promise<RunningRecipe> {
+    const dir = mkdtempSync(join(tmpdir(), "recipe-"));
+    const [out, err] = [openSync(join(dir, "out"), "w"), openSync(join(dir, "err"), "w")];
+    const child = spawn("bash", ["-euo", "pipefail", "-c", block.code], { cwd: o.cwd, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...o.env }, detached: true, stdio: ["ignore", out, err] });
+    closeSync(out);
+    closeSync(err);
+    const read = (f: string) => readFileSync(join(dir, f), "utf8");
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    let done = false;
+    void exited.then(() => (done = true));
+    const running: RunningRecipe = {
+        pid: child.pid!,
+        stdout: () => read("out"),
+        stderr: () => read("err"),
+        exited,
+        stop: () => {
+            stopGroup(child.pid);
+            rmSync(dir, { recursive: true, force: true });
+        },
+    };
+    const deadline = Date.now() + (o.timeoutMs ?? 60_000);
+    while (!o.ready.test(running.stdout())) {
+        if (done || Date.now() > deadline) {
+            const output = `${running.stdout()}\n${running.stderr()}`;
+            running.stop();
+            throw new Error(`${block.lang} ${block.info} ${done ? "exited" : "was not ready in time"}: ${output}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+    }
+    return running;
 }

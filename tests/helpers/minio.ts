@@ -4,22 +4,18 @@
  * buckets a test asks for and three users whose policies allow writing only, writing and deleting, or
  * nothing, so that every destination outcome of spec 7 happens for real; more users on demand, and a
  * user's secret replaced (its old credentials revoked). `stop()` (call it in `after`) ends the server and
- * removes its directory.
+ * removes its directory. The process itself (port, start, readiness, stop) is emulator/minio.ts, which the
+ * emulator's `--sandbox` runs too.
  */
-import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { request } from "undici";
+import { startMinioProcess, type S3Credentials } from "../../emulator/minio";
 
-/** An access key pair. */
-export interface S3Credentials {
-    accessKeyId: string;
-    secretAccessKey: string;
-}
+export type { S3Credentials } from "../../emulator/minio";
 
 /** The users every server is started with, by what their policy allows on the server's buckets. */
 export interface MinioUsers {
@@ -60,18 +56,6 @@ function binaries(): { minio: string; admin: string } {
     return { minio, admin };
 }
 
-/** A port nobody listens on now (another process may take it before MinIO does; start() then fails clearly). */
-function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const srv = createServer();
-        srv.once("error", reject);
-        srv.listen(0, "127.0.0.1", () => {
-            const { port } = srv.address() as { port: number };
-            srv.close(() => resolve(port));
-        });
-    });
-}
-
 const creds = (name: string): S3Credentials => ({ accessKeyId: `${name}-${randomBytes(3).toString("hex")}`, secretAccessKey: randomBytes(18).toString("hex") });
 
 /** An IAM policy allowing these actions on the objects of these buckets. */
@@ -80,23 +64,6 @@ function objectPolicy(actions: string[], buckets: string[]): object {
         Version: "2012-10-17",
         Statement: [{ Effect: "Allow", Action: actions, Resource: buckets.map((b) => `arn:aws:s3:::${b}/*`) }],
     };
-}
-
-/** Polls MinIO's readiness endpoint until it answers 200, the process dies, or 30 s pass. */
-async function waitReady(endpoint: string, proc: ChildProcess, log: () => string): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-        if (proc.exitCode !== null) throw new Error(`minio exited with ${proc.exitCode}: ${log()}`);
-        try {
-            const res = await request(`${endpoint}/minio/health/ready`, { headersTimeout: 1000, bodyTimeout: 1000 });
-            await res.body.dump();
-            if (res.statusCode === 200) return;
-        } catch {
-            // not listening yet
-        }
-        await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`minio did not become ready within 30 s: ${log()}`);
 }
 
 /** Runs minio-admin with a users document on stdin; rejects with its message. */
@@ -121,34 +88,17 @@ export async function startMinio(opts: { buckets?: string[] } = {}): Promise<Min
     const { minio, admin } = binaries();
     const buckets = opts.buckets ?? ["exports"];
     const dataDir = await mkdtemp(join(tmpdir(), "minio-test-"));
-    const port = await freePort();
-    const endpoint = `http://127.0.0.1:${port}`;
     const root = { accessKeyId: `root${randomBytes(4).toString("hex")}`, secretAccessKey: randomBytes(18).toString("hex") };
-    const proc = spawn(minio, ["server", dataDir, "--address", `127.0.0.1:${port}`, "--quiet"], {
-        env: { ...process.env, MINIO_ROOT_USER: root.accessKeyId, MINIO_ROOT_PASSWORD: root.secretAccessKey, MINIO_BROWSER: "off", MINIO_UPDATE: "off" },
-        stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    const keep = (b: Buffer) => (output = (output + b.toString()).slice(-4000));
-    proc.stdout!.on("data", keep);
-    proc.stderr!.on("data", keep);
-    const killOnExit = () => proc.kill("SIGKILL");
-    process.once("exit", killOnExit);
+    let server: Awaited<ReturnType<typeof startMinioProcess>> | undefined;
     const clients: S3Client[] = [];
     const stop = async () => {
-        process.removeListener("exit", killOnExit);
         for (const c of clients) c.destroy();
-        if (proc.exitCode === null && proc.signalCode === null) {
-            const exited = new Promise((r) => proc.once("exit", r));
-            proc.kill("SIGTERM");
-            const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-            await exited;
-            clearTimeout(timer);
-        }
+        await server?.stop();
         await rm(dataDir, { recursive: true, force: true });
     };
     try {
-        await waitReady(endpoint, proc, () => output);
+        server = await startMinioProcess({ binary: minio, dataDir, root });
+        const endpoint = server.endpoint;
         const client = (c: S3Credentials = root) => {
             const s3 = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: c });
             clients.push(s3);

@@ -1,0 +1,226 @@
+/**
+ * `langsmith-emulator --sandbox`: what a user's own Pulumi program needs to run against the emulator, from
+ * one command. Besides the emulator (main.ts starts it with what this answers):
+ * - one API key (`--api-key`, else a generated one) and one workspace id;
+ * - a MinIO server (`--minio <path>`, else `$PULUMI_LANGSMITH_MINIO` as scripts/env.sh sets it, else `minio`
+ *   on PATH) on a free loopback port, its data in `<state-dir>/minio` or in a temporary directory removed
+ *   when the emulator stops, with the bucket `langsmith-exports` and root credentials the program is given;
+ *   bulk export's `--aws-endpoint` points at it, so a destination without `endpointUrl` lands there too;
+ * - a generated tracing project of the last seven whole UTC days (1,000 runs a day), so an export has rows;
+ * - the lines to paste into the program's directory (`pulumiLines`): a stack of its own, the provider's
+ *   `langsmith:` settings, and the program's own keys for the bucket and the tracing project.
+ * No MinIO found: one line says so and how to get one, and the control plane is served without it. With
+ * `--state-dir` the generated values are kept in `sandbox.json` there (the API key and the storage secret
+ * sealed, as every secret of the state directory) with MinIO's port, taken again when free, so a restart on
+ * the same directory (and `--port`) prints the same lines and the destinations a stack made still work.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { s3Sdk } from "./bulkExport/destination";
+import type { TracingProjectInput } from "./bulkExport/projects";
+import { findMinio, startMinioProcess, type MinioProcess, type S3Credentials } from "./minio";
+import { Store, type Sealed } from "./store";
+
+/** The bucket the sandbox makes. */
+export const SANDBOX_BUCKET = "langsmith-exports";
+/** The region the program is told (MinIO takes any). */
+export const SANDBOX_REGION = "us-east-1";
+/** The stack the printed lines select (created when missing), so they never change another stack's settings. */
+export const SANDBOX_STACK = "emulator";
+/** Days of the generated tracing project, and its runs per day. */
+const PROJECT_DAYS = 7;
+const RUNS_PER_DAY = 1_000;
+
+/** How to get an S3-compatible server, when none is found. */
+export const NO_MINIO =
+    "langsmith-emulator: no S3-compatible server for bulk export: put MinIO's `minio` on PATH (https://min.io/download) or pass --minio <path> " +
+    "(in a checkout of pulumi-langsmith: bash scripts/setup-bulk-export.sh, then source scripts/env.sh); the control plane is served without it";
+
+export interface SandboxOptions {
+    /** `--state-dir`: MinIO's data and the generated values are kept there. */
+    stateDir?: string;
+    /** `--minio`: the MinIO binary to run. */
+    minio?: string;
+    /** `--api-key`: the key to print instead of a generated one. */
+    apiKey?: string;
+    /** False when bulk export's packages are missing: no MinIO is started (nothing could write to it). */
+    storage: boolean;
+}
+
+/** The S3-compatible bucket the sandbox serves. */
+export interface SandboxStorage {
+    endpoint: string;
+    bucket: string;
+    region: string;
+    credentials: S3Credentials;
+    /** MinIO's data directory, and whether it goes when the emulator stops. */
+    dataDir: string;
+    temporary: boolean;
+    pid: number;
+}
+
+export interface Sandbox {
+    apiKey: string;
+    workspaceId: string;
+    /** The generated tracing project (with its id). */
+    project: Required<Pick<TracingProjectInput, "session_id" | "start" | "end" | "count">>;
+    /** Absent: no MinIO (none found, or bulk export is off). */
+    storage?: SandboxStorage;
+    /** Why there is no storage, in one line (stderr), when MinIO was looked for and not found. */
+    notice?: string;
+    /** Stops MinIO and removes its temporary directory; safe to call twice. */
+    stop(): Promise<void>;
+}
+
+/** The generated values of a sandbox, kept in `sandbox.json` with a state directory. */
+interface Settings {
+    apiKey: string;
+    workspaceId: string;
+    project: Sandbox["project"];
+    root: S3Credentials;
+    /** MinIO's last port, taken again when free: the destinations a stack made name it. */
+    minioPort?: number;
+}
+
+/** What `sandbox.json` holds: the settings with the two secrets sealed. */
+interface Saved extends Omit<Settings, "apiKey" | "root"> {
+    apiKey: Sealed;
+    root: { accessKeyId: string; secretAccessKey: Sealed };
+}
+
+/** Reads and writes the settings in the state directory (nothing without one). */
+class SettingsFile {
+    private readonly store: Store<Saved>;
+
+    constructor(stateDir: string | undefined) {
+        this.store = new Store<Saved>(stateDir, "sandbox.json");
+    }
+
+    /** The values of an earlier start on this state directory, or new ones (saved). */
+    load(): Settings {
+        const saved = this.store.load();
+        if (saved) return { ...saved, apiKey: this.store.open(saved.apiKey), root: { accessKeyId: saved.root.accessKeyId, secretAccessKey: this.store.open(saved.root.secretAccessKey) } };
+        const fresh = newSettings();
+        this.save(fresh);
+        return fresh;
+    }
+
+    save(s: Settings): void {
+        this.store.save({ ...s, apiKey: this.store.seal(s.apiKey), root: { accessKeyId: s.root.accessKeyId, secretAccessKey: this.store.seal(s.root.secretAccessKey) } });
+    }
+}
+
+/** A new key, workspace, MinIO root and tracing project (the last seven whole UTC days). */
+function newSettings(): Settings {
+    const today = Date.parse(new Date().toISOString().slice(0, 10) + "T00:00:00Z");
+    const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+    return {
+        apiKey: `lsv2_sk_emulator_${randomBytes(16).toString("hex")}`,
+        workspaceId: randomUUID(),
+        project: { session_id: randomUUID(), start: iso(today - PROJECT_DAYS * 86_400_000), end: iso(today), count: PROJECT_DAYS * RUNS_PER_DAY },
+        root: { accessKeyId: `sandbox${randomBytes(4).toString("hex")}`, secretAccessKey: randomBytes(20).toString("hex") },
+    };
+}
+
+/** The MinIO binary to run: `--minio` (which must be an executable file), else the one found; undefined: none. */
+function minioBinary(explicit: string | undefined): string | undefined {
+    if (explicit === undefined) return findMinio();
+    try {
+        accessSync(explicit, constants.X_OK);
+    } catch {
+        throw new Error(`--minio ${explicit}: not an executable file`);
+    }
+    return explicit;
+}
+
+/** Creates the bucket unless it is there already (a restart on the same state directory). */
+async function createBucket(endpoint: string, credentials: S3Credentials): Promise<void> {
+    const { S3Client, CreateBucketCommand } = await s3Sdk();
+    const s3 = new S3Client({ endpoint, region: SANDBOX_REGION, forcePathStyle: true, credentials });
+    try {
+        await s3.send(new CreateBucketCommand({ Bucket: SANDBOX_BUCKET }));
+    } catch (e) {
+        if ((e as { name?: string }).name !== "BucketAlreadyOwnedByYou") throw e;
+    } finally {
+        s3.destroy();
+    }
+}
+
+/**
+ * Starts MinIO with the bucket, on the port of the last start when it is free; its data in the state
+ * directory, else in a temporary one removed by `stop` (or at exit).
+ */
+async function startStorage(binary: string, stateDir: string | undefined, file: SettingsFile, s: Settings): Promise<{ storage: SandboxStorage; stop: () => Promise<void> }> {
+    const temporary = stateDir === undefined;
+    const dataDir = temporary ? mkdtempSync(join(tmpdir(), "langsmith-sandbox-minio-")) : join(stateDir, "minio");
+    mkdirSync(dataDir, { recursive: true });
+    const removeDir = () => temporary && rmSync(dataDir, { recursive: true, force: true });
+    process.once("exit", removeDir);
+    let minio: MinioProcess | undefined;
+    const stop = async () => {
+        await minio?.stop();
+        removeDir();
+        process.removeListener("exit", removeDir);
+    };
+    try {
+        minio = await startMinioProcess({ binary, dataDir, root: s.root, port: s.minioPort });
+        await createBucket(minio.endpoint, s.root);
+    } catch (e) {
+        await stop();
+        throw e;
+    }
+    file.save({ ...s, minioPort: minio.port });
+    return { storage: { endpoint: minio.endpoint, bucket: SANDBOX_BUCKET, region: SANDBOX_REGION, credentials: s.root, dataDir, temporary, pid: minio.pid }, stop };
+}
+
+/** Prepares the sandbox before the emulator starts: its values, and MinIO with the bucket when one is found. */
+export async function startSandbox(o: SandboxOptions): Promise<Sandbox> {
+    const file = new SettingsFile(o.stateDir);
+    const s = file.load();
+    const base = { apiKey: o.apiKey ?? s.apiKey, workspaceId: s.workspaceId, project: s.project };
+    const binary = o.storage ? minioBinary(o.minio) : undefined;
+    if (!binary) return { ...base, notice: o.storage ? NO_MINIO : undefined, stop: async () => undefined };
+    const { storage, stop } = await startStorage(binary, o.stateDir, file, s);
+    return { ...base, storage, stop };
+}
+
+/** A word the shell reads as it is, quoted only when it must be. */
+const shellWord = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+
+/** `pulumi config set [--secret] key value` for each setting, in order. */
+function configLines(plain: Array<[string, string]>, secret: Array<[string, string]> = []): string[] {
+    return [...plain.map(([k, v]) => `pulumi config set ${k} ${shellWord(v)}`), ...secret.map(([k, v]) => `pulumi config set --secret ${k} ${shellWord(v)}`)];
+}
+
+/**
+ * The lines to paste into a Pulumi program's directory, in order: select (or create) the stack `emulator`,
+ * the provider's settings, then the program's own keys (the README's program reads them): the tracing
+ * project and, with storage, the bucket.
+ */
+export function pulumiLines(sb: Sandbox, url: string): string[] {
+    const lines = [`pulumi stack select --create ${SANDBOX_STACK}`];
+    lines.push(...configLines([["langsmith:controlPlaneUrl", url], ["langsmith:endpoint", url], ["langsmith:workspaceId", sb.workspaceId]], [["langsmith:apiKey", sb.apiKey]]));
+    lines.push(...configLines([["tracingProjectId", sb.project.session_id], ["exportStart", sb.project.start], ["exportEnd", sb.project.end]]));
+    const st = sb.storage;
+    if (st) {
+        const plain: Array<[string, string]> = [["bucket", st.bucket], ["s3Endpoint", st.endpoint], ["s3Region", st.region], ["s3AccessKeyId", st.credentials.accessKeyId]];
+        lines.push(...configLines(plain, [["s3SecretAccessKey", st.credentials.secretAccessKey]]));
+    }
+    return lines;
+}
+
+/** What the command prints after its JSON line: what runs where, the lines to paste, and how it stops. */
+export function instructions(sb: Sandbox, url: string): string {
+    const st = sb.storage;
+    const runs = sb.project.count.toLocaleString("en-US");
+    const head = [
+        `Sandbox: the emulator at ${url}` + (st ? `, MinIO at ${st.endpoint} with the bucket ${st.bucket}` : " (no S3 server: bulk export cannot write)") + ",",
+        `and a generated tracing project of ${runs} runs from ${sb.project.start} to ${sb.project.end}.`,
+        `In your Pulumi program's directory, run these lines (the keys in them are local, throwaway ones):`,
+    ];
+    const data = !st ? [] : st.temporary ? [`MinIO's data: ${st.dataDir} (removed when the emulator stops).`] : [`MinIO's data: ${st.dataDir} (kept: start again with the same --state-dir and --port to carry on).`];
+    const tail = [...data, `Ctrl-C stops the emulator${st ? " and MinIO" : ""}.`];
+    return [...head, "", ...pulumiLines(sb, url), "", ...tail].join("\n") + "\n";
+}

@@ -1,0 +1,127 @@
+/**
+ * The README's "Your own program against the emulator", as a user follows it: a project with the packed
+ * package installed with its optional dependencies (as `npm install pulumi-langsmith` does) and the
+ * README's program as its index.ts (type-checked); the README's command run as written in its directory
+ * (`npx langsmith-emulator --sandbox`, MinIO found through `$PULUMI_LANGSMITH_MINIO` as scripts/env.sh sets
+ * it); the lines it prints pasted there as they are; `pulumi up` with the real CLI exports the generated
+ * tracing project into MinIO (Parquet files read back by pyarrow, every run once); `pulumi destroy` removes
+ * the destination; SIGTERM to npx stops the emulator and MinIO and removes MinIO's temporary data.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ListObjectsV2Command, GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { createProject, type PulumiProject } from "../../scripts/lib/project";
+import { RecipePage, startRecipe, type RunningRecipe } from "../helpers/docRecipes";
+import { raw } from "../helpers/emulator";
+import { readParquet } from "../helpers/pyarrow";
+
+const ROOT = join(__dirname, "..", "..");
+const README = new RecipePage(readFileSync(join(ROOT, "README.md"), "utf8"));
+/** The README's program, and the command it says to run. */
+const PROGRAM = README.blocks.find((b) => b.lang === "ts" && b.info === "program=sandbox")!;
+/** The keys the printed lines set, in order (the word after `set` or `set --secret`). */
+const keysOf = (lines: string[]) => lines.map((l) => /^pulumi config set (?:--secret )?(\S+) /.exec(l)?.[1] ?? l);
+
+/** Runs a command in a directory without blocking the event loop; answers its exit code and output. */
+function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+    return new Promise((done) => {
+        execFile(cmd, args, { cwd, env, maxBuffer: 64 << 20 }, (err: any, stdout, stderr) => done({ code: err ? (err.code ?? 1) : 0, output: `${stdout}${stderr}` }));
+    });
+}
+
+/** Whether a process is alive. */
+function alive(pid: number): boolean {
+    try {
+        process.kill(pid, 0);
+        return true;
+    } catch {
+        return false;
+    }
+}
+
+/** Polls `check` every 100 ms until it holds or `ms` pass; answers whether it held. */
+async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
+    for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) if (check()) return true;
+    return check();
+}
+
+describe("e2e: README, your own program against the emulator (npx langsmith-emulator --sandbox)", function () {
+    this.timeout(10 * 60_000);
+    let project: PulumiProject;
+    let sandbox: RunningRecipe | undefined;
+
+    before(() => {
+        assert.ok(PROGRAM, "the README has no ```ts program=sandbox block");
+        project = createProject(join(__dirname, "programs", "sandbox"), undefined, { optional: true });
+        writeFileSync(join(project.dir, "index.ts"), PROGRAM.code);
+    });
+    after(() => {
+        sandbox?.stop();
+        project?.remove();
+    });
+
+    it("the README's program type-checks against the installed package", async () => {
+        const r = await run("npx", ["--no-install", "tsc", "--noEmit", "-p", "."], project.dir);
+        assert.equal(r.code, 0, r.output);
+    });
+
+    it("its command, run as written, prints the JSON line and the lines to paste; pasted, `pulumi up` exports the tracing project into MinIO as Parquet; destroy works; SIGTERM to npx stops MinIO too", async () => {
+        sandbox = await startRecipe(README.recipe("sandbox"), {
+            cwd: project.dir,
+            env: { PULUMI_LANGSMITH_MINIO: process.env.PULUMI_LANGSMITH_MINIO! },
+            ready: /^Ctrl-C stops the emulator and MinIO\.$/m,
+            timeoutMs: 60_000,
+        });
+        assert.equal(README.recipe("sandbox").code.trim(), "npx langsmith-emulator --sandbox");
+        const printed = sandbox.stdout().split("\n");
+        assert.deepEqual(JSON.parse(printed[0]), { url: "http://127.0.0.1:8787", port: 8787 }, "the first line is the JSON line scripts read");
+        const lines = printed.filter((l) => l.startsWith("pulumi "));
+        const sample = README.blocks.find((b) => b.lang === "text" && b.code.startsWith("pulumi stack select"))!;
+        assert.deepEqual(keysOf(lines), keysOf(sample.code.trim().split("\n")), "the README shows the lines the command prints");
+        const config = Object.fromEntries(lines.slice(1).map((l) => l.split(" ").slice(-2) as [string, string]));
+        for (const key of ["bucket", "s3Endpoint", "s3Region", "s3AccessKeyId", "s3SecretAccessKey", "tracingProjectId", "exportStart", "exportEnd"]) {
+            assert.ok(PROGRAM.code.includes(`"${key}"`), `the README's program does not read ${key}`);
+        }
+
+        // Pasted as they are, in the program's directory (a file backend and a passphrase, as the e2e tests use).
+        const pasted = await run("bash", ["-euo", "pipefail", "-c", lines.join("\n")], project.dir, project.env);
+        assert.equal(pasted.code, 0, pasted.output);
+        await project.pulumi(["up", "--yes"]);
+        const out = await project.outputs("emulator");
+        assert.equal(out.rowsWritten, 7_000);
+
+        // The Parquet files in MinIO, read with the printed storage keys, each by pyarrow: every run once.
+        const s3 = new S3Client({ endpoint: config.s3Endpoint, region: config.s3Region, forcePathStyle: true, credentials: { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey } });
+        try {
+            const listed = await s3.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: `traces/export_id=${out.exportId}/` }));
+            const keys = (listed.Contents ?? []).map((o) => o.Key!);
+            assert.ok(keys.length >= 7 && keys.every((k) => k.endsWith(".parquet")), keys.join("\n"));
+            let rows = 0;
+            for (const Key of keys) {
+                const bytes = await (await s3.send(new GetObjectCommand({ Bucket: config.bucket, Key }))).Body!.transformToByteArray();
+                rows += (await readParquet(bytes, { columns: ["id"] })).numRows;
+            }
+            assert.equal(rows, 7_000);
+        } finally {
+            s3.destroy();
+        }
+        const stored = await project.storedText("emulator");
+        for (const secret of [config["langsmith:apiKey"], config.s3SecretAccessKey]) assert.ok(!stored.includes(secret), "a secret is stored in plain text");
+
+        await project.pulumi(["destroy", "--yes"]);
+        const auth = { apiKey: config["langsmith:apiKey"], tenantId: config["langsmith:workspaceId"] };
+        const destinations = await raw({ url: config["langsmith:endpoint"] }, "GET", "/api/v1/bulk-exports/destinations", auth);
+        assert.deepEqual(destinations.body, []);
+
+        // SIGTERM to npx (the process the README's command is): the emulator stops, and MinIO with it.
+        const dataDir = /^MinIO's data: (\S+) /m.exec(sandbox.stdout())![1];
+        assert.ok(existsSync(dataDir));
+        process.kill(sandbox.pid, "SIGTERM");
+        assert.ok(await eventually(() => !existsSync(dataDir)), `MinIO's data directory ${dataDir} is still there`);
+        const s3Down = await fetch(`${config.s3Endpoint}/minio/health/live`).then(() => false, () => true);
+        assert.ok(s3Down, "MinIO still answers");
+        assert.ok(await eventually(() => !alive(sandbox!.pid)));
+    });
+});
