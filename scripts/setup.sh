@@ -55,8 +55,14 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   run_logged npm-ci "npm ci" npm ci --no-audit --no-fund --ignore-scripts
 fi
 source scripts/env.sh
-say "2/4 building the TypeScript (provider, emulator, native plugin; about 10 s)"
-npm run --silent build
+# npm test builds before its tests and marks it (PULUMI_LANGSMITH_BUILT): a build from a test would empty
+# dist/ under the tests running beside it.
+if [ "${PULUMI_LANGSMITH_BUILT:-}" = 1 ]; then
+  say "2/4 the TypeScript build: done already by the command that runs this (npm test)"
+else
+  say "2/4 building the TypeScript (provider, emulator, native plugin; about 10 s)"
+  npm run --silent build
+fi
 
 # --- 3. Pulumi CLI ---
 if existing="$(command -v pulumi 2>/dev/null)"; then
