@@ -48,17 +48,19 @@ fi
 say "node $(node --version) at $(command -v node)"
 
 # --- 2. npm dependencies and build ---
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# npm test runs this with the packages installed and the checkout built, and marks it
+# (PULUMI_LANGSMITH_BUILT): npm ci or a build from a test would empty node_modules/ or dist/ under the tests
+# running beside it.
+built="${PULUMI_LANGSMITH_BUILT:-}"
+if [ "$built" != 1 ] && { [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
   say "2/4 the npm packages (npm ci; about a minute the first time)"
   # The build below is the one build, whatever npm's ignore-scripts setting: npm ci would otherwise run
   # the package's own `prepare` (the same build) first. No dependency needs an install script.
   run_logged npm-ci "npm ci" npm ci --no-audit --no-fund --ignore-scripts
 fi
 source scripts/env.sh
-# npm test builds before its tests and marks it (PULUMI_LANGSMITH_BUILT): a build from a test would empty
-# dist/ under the tests running beside it.
-if [ "${PULUMI_LANGSMITH_BUILT:-}" = 1 ]; then
-  say "2/4 the TypeScript build: done already by the command that runs this (npm test)"
+if [ "$built" = 1 ]; then
+  say "2/4 the npm packages and the TypeScript build: done already by the command that runs this (npm test)"
 else
   say "2/4 building the TypeScript (provider, emulator, native plugin; about 10 s)"
   npm run --silent build

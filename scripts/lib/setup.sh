@@ -12,12 +12,14 @@ human_time() {
   if [ "$s" -ge 60 ]; then printf '%d min %02d s' $((s / 60)) $((s % 60)); else printf '%d s' "$s"; fi
 }
 
-# How far a logged step got: the modules a Go build fetched so far, else the log's last line.
+# How far a logged step got: the modules a Go build fetched so far (and "compiling" once no new one came
+# since the last tick, whose text is $2), else the log's last line.
 progress_of() {
-  local log="$1" fetched last
+  local log="$1" before="${2:-}" fetched last
   fetched="$(grep -c '^go: downloading' "$log" 2>/dev/null || true)"
   if [ "${fetched:-0}" -gt 0 ]; then
     printf '%s Go modules fetched' "$fetched"
+    case "$before" in "$fetched Go modules fetched"*) printf '; compiling' ;; esac
   else
     last="$(tail -n 1 "$log" 2>/dev/null | cut -c1-80)"
     printf '%s' "${last:-working}"
@@ -31,18 +33,24 @@ run_logged() {
   shift 2
   local log="$PULUMI_LANGSMITH_CACHE/logs/$name.log" start=$SECONDS pid rc=0
   local tick="${PULUMI_LANGSMITH_SETUP_TICK:-30}"
-  local next=$tick
+  local next=$tick progress=""
   mkdir -p "$(dirname "$log")"
   "$@" >"$log" 2>&1 &
   pid=$!
+  # A job started with & in a script ignores Ctrl-C, and go build and pip keep ignoring it: stop it here,
+  # or it would go on writing its .tmp binary after the set-up has ended.
+  trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; say "$what: stopped"; exit 130' INT
+  trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; exit 143' TERM
   while kill -0 "$pid" 2>/dev/null; do
     sleep 1
     if [ $((SECONDS - start)) -ge "$next" ] && kill -0 "$pid" 2>/dev/null; then
-      say "  ... $what: $(human_time $((SECONDS - start))) so far ($(progress_of "$log"))"
+      progress="$(progress_of "$log" "$progress")"
+      say "  ... $what: $(human_time $((SECONDS - start))) so far ($progress)"
       next=$((next + tick))
     fi
   done
   wait "$pid" || rc=$?
+  trap - INT TERM
   if [ "$rc" -ne 0 ]; then
     say "$what failed (exit $rc); the end of its log, $log:"
     tail -n 40 "$log" >&2

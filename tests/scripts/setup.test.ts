@@ -5,7 +5,7 @@
  * ends with what is ready and what to run next, answers --help, and refuses an unknown option.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,11 +27,13 @@ describe("set-up that talks (scripts/lib/setup.sh, scripts/setup.sh)", function 
     beforeEach(() => (cache = mkdtempSync(join(tmpdir(), "pulumi-langsmith-setup-"))));
     afterEach(() => rmSync(cache, { recursive: true, force: true }));
 
-    it("a long step: its output goes to a log, a line per tick says the time so far and the Go modules fetched, then how long it took", () => {
-        const r = withLib(`run_logged build "the thing" bash -c 'for i in 1 2 3 4 5 6; do echo "go: downloading example.com/m$i v1"; sleep 0.5; done'`, cache);
+    it("a long step: its output goes to a log, a line per tick says the time so far and the Go modules fetched (then that it compiles), then how long it took", () => {
+        const r = withLib(`run_logged build "the thing" bash -c 'for i in 1 2 3 4 5 6; do echo "go: downloading example.com/m$i v1"; sleep 0.5; done; sleep 2.5'`, cache);
         assert.equal(r.status, 0, r.stderr);
         assert.doesNotMatch(r.stderr, /go: downloading/, "the build's own lines stay in the log");
         assert.match(r.stderr, /^\[t\] {3}\.\.\. the thing: \d+ s so far \(\d+ Go modules fetched\)$/m);
+        // Once no module comes any more, the build compiles: the tick says so.
+        assert.match(r.stderr, /^\[t\] {3}\.\.\. the thing: \d+ s so far \(6 Go modules fetched; compiling\)$/m);
         assert.match(r.stderr, /^\[t\] {3}the thing: done in \d+ s$/m);
         assert.equal(readFileSync(join(cache, "logs", "build.log"), "utf8").match(/go: downloading/g)?.length, 6);
     });
@@ -42,10 +44,29 @@ describe("set-up that talks (scripts/lib/setup.sh, scripts/setup.sh)", function 
         assert.match(r.stderr, /the thing failed \(exit 3\); the end of its log, .*logs\/broken\.log:\ncompile error: x\.go:3/);
     });
 
+    it("Ctrl-C stops the step it runs (a job started in the background of a script ignores SIGINT by itself) and exits 130", async () => {
+        const marker = `${31 + Math.random()}`.slice(0, 8);
+        const child = spawn("bash", ["-c", `set -euo pipefail; setup_name=t; source scripts/lib/setup.sh; run_logged slow "the slow thing" sleep ${marker}`], {
+            cwd: ROOT,
+            env: { ...process.env, PULUMI_LANGSMITH_CACHE: cache },
+            stdio: ["ignore", "ignore", "pipe"],
+        });
+        let stderr = "";
+        child.stderr!.on("data", (d: Buffer) => (stderr += d));
+        const running = () => spawnSync("pgrep", ["-f", `sleep ${marker}`]).status === 0;
+        for (let i = 0; i < 50 && !running(); i++) await new Promise((r) => setTimeout(r, 100));
+        assert.ok(running(), "the step never started");
+        child.kill("SIGINT");
+        const code = await new Promise<number | null>((r) => child.on("exit", (c) => r(c)));
+        assert.equal(code, 130);
+        assert.match(stderr, /the slow thing: stopped/);
+        assert.equal(running(), false, "the step outlived the set-up");
+    });
+
     it("setup.sh (warm) ends with what is ready and what to run next; --help prints its steps; an unknown option exits 2", () => {
         const r = spawnSync("bash", ["scripts/setup.sh"], { cwd: ROOT, encoding: "utf8" });
         assert.equal(r.status, 0, r.stderr);
-        assert.match(r.stderr, /^\[setup\] ready in \d+ s: node v22\.[\d.]+, pulumi v3\.259\.0, the build in dist\/\.$/m);
+        assert.match(r.stderr, /^\[setup\] ready in \d+ s: node v2\d\.[\d.]+, pulumi v3\.\d+\.\d+, the build in dist\/\.$/m);
         assert.match(r.stderr, new RegExp(`^\\[setup\\] next: source ${ROOT}/scripts/env\\.sh .*npm run stack`, "m"));
         const help = spawnSync("bash", ["scripts/setup.sh", "--help"], { cwd: ROOT, encoding: "utf8" });
         assert.equal(help.status, 0);
