@@ -173,7 +173,9 @@ async function main() {
     // can lose a signal that arrives in between): until it listens, a signal ends it at once, the exit
     // handlers stopping a MinIO already started; then it stops in order.
     let stop: () => void = () => process.exit(1);
-    process.once("SIGINT", () => stop()).once("SIGTERM", () => stop());
+    // `on`, not `once`: a second signal must not fall back to the default action, which exits without the
+    // exit handlers (MinIO's included); stopper() runs once however often it is called.
+    process.on("SIGINT", () => stop()).on("SIGTERM", () => stop());
     const warning = startupWarning();
     if (warning) process.stderr.write(warning + "\n");
     const sandbox = args.sandbox ? await startSandbox({ stateDir: args.stateDir, minio: args.minio, apiKey: args.apiKeys[0], storage: !warning }) : undefined;

@@ -157,12 +157,22 @@ async function startStorage(binary: string, stateDir: string | undefined, file: 
     const dataDir = temporary ? mkdtempSync(join(tmpdir(), "langsmith-sandbox-minio-")) : join(stateDir, "minio");
     mkdirSync(dataDir, { recursive: true });
     const removeDir = () => temporary && rmSync(dataDir, { recursive: true, force: true });
-    process.once("exit", removeDir);
     let minio: MinioProcess | undefined;
+    // At an unplanned exit, MinIO first (this handler runs before MinIO's own, registered later): removing
+    // the directory under a MinIO still writing could fail, and a throw would skip the handlers after it.
+    const atExit = () => {
+        try {
+            if (minio?.pid) process.kill(minio.pid, "SIGKILL");
+            removeDir();
+        } catch {
+            // exiting anyway: what could not be removed stays in the temporary directory
+        }
+    };
+    process.once("exit", atExit);
     const stop = async () => {
         await minio?.stop();
         removeDir();
-        process.removeListener("exit", removeDir);
+        process.removeListener("exit", atExit);
     };
     try {
         minio = await startMinioProcess({ binary, dataDir, root: s.root, port: s.minioPort });

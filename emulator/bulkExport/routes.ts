@@ -25,9 +25,9 @@ export function bulkExportRoutes(router: Router, model: BulkExportModel, dialect
     const exportId = (c: RequestContext) => requireUuid(c.params.export_id, "export_id");
     router
         .on("POST", `${BASE}/destinations`, async (c) => {
-            await requireBulkExportPackages();
             const body = parse(DestinationCreateRequestSchema, c.body, "body");
             refuseDestinationStandIns(dialect, body);
+            await requireBulkExportPackages();
             return { status: 200, body: await model.createDestination(c.tenantId, body, c.installation) };
         })
         .on("GET", `${BASE}/destinations`, (c) => ({ status: 200, body: page(c, model.listDestinations(c.tenantId)) }))
@@ -37,8 +37,8 @@ export function bulkExportRoutes(router: Router, model: BulkExportModel, dialect
         }))
         .on("PATCH", `${BASE}/destinations/{destination_id}`, async (c) => {
             const id = requireUuid(c.params.destination_id, "destination_id");
-            await requireBulkExportPackages();
             const { credentials } = parse(DestinationUpdateRequestSchema, c.body, "body");
+            await requireBulkExportPackages();
             return { status: 200, body: await model.rotateCredentials(c.tenantId, id, credentials) };
         })
         .on("DELETE", `${BASE}/destinations/{destination_id}`, (c) => {
@@ -51,8 +51,9 @@ export function bulkExportRoutes(router: Router, model: BulkExportModel, dialect
             return { status: 200, body: page(c, model.spawnedRuns(c.tenantId, requireUuid(source, "source_bulk_export_id"))) };
         })
         .on("POST", BASE, async (c) => {
+            const body = parse(ExportCreateRequestSchema, c.body, "body");
             await requireBulkExportPackages();
-            return { status: 200, body: model.createExport(c.tenantId, parse(ExportCreateRequestSchema, c.body, "body")) };
+            return { status: 200, body: model.createExport(c.tenantId, body) };
         })
         .on("GET", BASE, (c) => ({ status: 200, body: page(c, model.listExports(c.tenantId)) }))
         .on("GET", `${BASE}/{export_id}`, (c) => ({ status: 200, body: publicView(model.export(c.tenantId, exportId(c))) }))
