@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { s3Sdk } from "./bulkExport/destination";
 import type { TracingProjectInput } from "./bulkExport/projects";
 import { findMinio, startMinioProcess, type MinioProcess, type S3Credentials } from "./minio";
+import { shellWord } from "./shell";
 import { Store, type Sealed } from "./store";
 
 /** The bucket the sandbox makes. */
@@ -195,9 +196,6 @@ export async function startSandbox(o: SandboxOptions): Promise<Sandbox> {
     const { storage, stop } = await startStorage(binary, o.stateDir, file, s);
     return { ...base, storage, stop };
 }
-
-/** A word the shell reads as it is, quoted only when it must be. */
-const shellWord = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
 
 /** `pulumi config set [--secret] key value` for each setting, in order. */
 function configLines(plain: Array<[string, string]>, secret: Array<[string, string]> = []): string[] {

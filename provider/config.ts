@@ -40,7 +40,7 @@ export interface ServiceConfig {
      * Where each value came from, for the errors of a request that got no answer or was refused (401, 403):
      * they name the setting to fix. Words and key names only, never a value.
      */
-    sources: ConfigSources;
+    sources?: ConfigSources;
 }
 
 /** Where a resolved value came from. */

@@ -26,6 +26,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { shellWord } from "../emulator/shell";
 import { EMULATOR_MAIN, startEmulatorProcess } from "./lib/emulator";
 import { CliError, PASSPHRASE, createProject } from "./lib/project";
 
@@ -297,25 +298,20 @@ function settle(): Promise<void> {
     return new Promise((r) => setTimeout(r, 50));
 }
 
-/** A word for a POSIX shell: as is when it is plain, else in single quotes. */
-function sh(word: string): string {
-    return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /** How to use the kept stack from another shell, and how to restart its emulator. */
 function printKeptStack(dir: string, env: NodeJS.ProcessEnv, em: StackEmulator): void {
     console.log(`
 The stack and the emulator stay up until you press Ctrl-C. From another shell:
 
-  source ${sh(ENV_SH)}
-  cd ${sh(dir)}
-  export PULUMI_BACKEND_URL=${sh(env.PULUMI_BACKEND_URL!)} PULUMI_CONFIG_PASSPHRASE=${PASSPHRASE}
+  source ${shellWord(ENV_SH)}
+  cd ${shellWord(dir)}
+  export PULUMI_BACKEND_URL=${shellWord(env.PULUMI_BACKEND_URL!)} PULUMI_CONFIG_PASSPHRASE=${PASSPHRASE}
   pulumi stack output            # or: pulumi up, pulumi refresh, pulumi preview --refresh --expect-no-changes
 
 The emulator (pid ${em.pid}) keeps its objects in ${em.stateDir}, so the stack outlives it: stop it
 (kill -9 ${em.pid}, even) and start it again on the same directory and port with
 
-  node ${[EMULATOR_MAIN, ...em.args, "--port", em.port].map(sh).join(" ")}
+  node ${[EMULATOR_MAIN, ...em.args, "--port", em.port].map(shellWord).join(" ")}
 
 Ctrl-C here destroys the stack (starting the emulator again if nothing answers at ${em.url}), stops the
 emulator it started and removes ${dir}.`);

@@ -53,7 +53,7 @@ function cached<T>(key: unknown[], make: () => T): T {
 
 /** Where a client's address (the control plane or the tracing API) and credentials came from, for its errors. */
 function clientSources(cfg: ServiceConfig, address: "controlPlaneUrl" | "endpoint"): ClientSources {
-    return { baseUrl: cfg.sources[address].text, apiKey: cfg.sources.apiKey.text, tenantId: cfg.sources.workspaceId?.text };
+    return { baseUrl: cfg.sources?.[address].text, apiKey: cfg.sources?.apiKey.text, tenantId: cfg.sources?.workspaceId?.text };
 }
 
 /** The control-plane client of a service configuration. */

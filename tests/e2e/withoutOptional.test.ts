@@ -13,7 +13,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { ApiError } from "../../provider/api/errors";
 import { startEmulator } from "../../emulator/server";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
@@ -37,12 +36,13 @@ async function startNpx(dir: string, args: string[] = []): Promise<{ child: Chil
     let stdout = "";
     let stderr = "";
     child.stderr!.on("data", (d) => (stderr += d));
+    // One listener from the start: what follows the JSON line may come in the same chunk.
+    child.stdout!.on("data", (d) => (stdout += d));
     const first = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).once("line", resolve);
+        child.stdout!.on("data", () => stdout.includes("\n") && resolve(stdout.slice(0, stdout.indexOf("\n"))));
         child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
     });
-    child.stdout!.on("data", (d) => (stdout += d));
-    return { child, url: JSON.parse(first).url, stdout: () => stdout, stderr: () => stderr };
+    return { child, url: JSON.parse(first).url, stdout: () => stdout.slice(first.length + 1), stderr: () => stderr };
 }
 
 /** Stops it as a user would (SIGTERM to npx) and waits for npx to go. */

@@ -217,6 +217,7 @@ describe("emulator: --sandbox (MinIO, a bucket, a key, a tracing project, the li
         assert.ok(await eventually(() => /^Ctrl-C stops the emulator/m.test(stdout), 30_000), stdout);
         const [emulator] = childrenOf(shell.pid!);
         const [minio] = childrenOf(emulator);
+        assert.ok(emulator && minio, "the emulator and its MinIO were not found under the shell");
         const dataDir = /^MinIO's data: (\S+) /m.exec(stdout)![1];
         shell.kill("SIGKILL");
         assert.ok(await eventually(() => !alive(emulator) && !alive(minio)), "the emulator or MinIO is still running");
@@ -289,16 +290,17 @@ describe("emulator: --sandbox (MinIO, a bucket, a key, a tracing project, the li
         const taken: Server = createServer();
         await new Promise<void>((r) => taken.listen(0, "127.0.0.1", r));
         const port = (taken.address() as { port: number }).port;
-        const before = readdirSync(tmpdir()).filter((d) => d.startsWith("langsmith-sandbox-minio-"));
+        // A temporary directory of its own: other tests' sandboxes come and go in the shared one meanwhile.
+        const tmp = mkdtempSync(join(tmpdir(), "sandbox-port-in-use-"));
         try {
-            const r = await runToEnd(["--sandbox", "--port", String(port), "--quiet"]);
+            const r = await runToEnd(["--sandbox", "--port", String(port), "--quiet"], { ...process.env, TMPDIR: tmp });
             assert.equal(r.code, 2);
             assert.equal(r.stderr, `langsmith-emulator: port ${port} is in use (another emulator?): pass --port with another one, or --port 0 for a free one\n`);
             assert.equal(r.stdout, "");
-            const left = readdirSync(tmpdir()).filter((d) => d.startsWith("langsmith-sandbox-minio-") && !before.includes(d));
-            assert.deepEqual(left, []);
+            assert.deepEqual(readdirSync(tmp), [], "the MinIO data directory was left behind");
         } finally {
             taken.close();
+            rmSync(tmp, { recursive: true, force: true });
         }
     });
 });
