@@ -65,7 +65,6 @@ describe("provider errors: where a request went and which setting chose it", fun
     describe("no answer", () => {
         it("ENOTFOUND: an ExportDestination create to a tracing API under .invalid (LANGSMITH_ENDPOINT) names the host and the variable, after one retry", async () => {
             configureWith({ "langsmith:apiKey": GOOD_KEY, "langsmith:workspaceId": TEST_TENANT }, { LANGSMITH_ENDPOINT: "http://tracing.invalid:8080/api/v1" });
-            const started = Date.now();
             const err = await rejection(() => forward("exportDestination", "create", [destinationInputs]) as Promise<unknown>);
             assert.ok(err instanceof ConnectionError, String(err));
             assert.equal(err.code, "ENOTFOUND");
@@ -75,7 +74,6 @@ describe("provider errors: where a request went and which setting chose it", fun
                     "to http://tracing.invalid:8080 (environment variable LANGSMITH_ENDPOINT)",
             );
             assert.equal(bulkExportClient().http.stats.total, 2, "one retry, not maxRetries");
-            assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
         });
 
         it("ECONNREFUSED: a Deployment read at a closed port (stack config langsmith:controlPlaneUrl) names the address and the key, after two retries", async () => {
