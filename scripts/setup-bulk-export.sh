@@ -23,7 +23,7 @@ minio_bin="$(dirname "$PULUMI_LANGSMITH_MINIO")"
 if [ -x "$PULUMI_LANGSMITH_MINIO" ] && [ -x "$PULUMI_LANGSMITH_MINIO_ADMIN" ]; then
   say "minio $PULUMI_LANGSMITH_MINIO_VERSION at $PULUMI_LANGSMITH_MINIO"
 else
-  say "building MinIO $PULUMI_LANGSMITH_MINIO_VERSION (the real S3 server the bulk-export tests and the emulator's exports write to) from the Go module proxy: about 300 modules to fetch, then compiling; about 3 minutes the first time"
+  say "building MinIO $PULUMI_LANGSMITH_MINIO_VERSION (the real S3 server the bulk-export tests and the emulator's exports write to) from the Go module proxy: about 200 modules to fetch, then compiling; about 3 minutes the first time"
   mkdir -p "$minio_bin"
   # Build into temporary names and rename, so an interrupted build never leaves a half-written binary that
   # the check above would take for a finished one.

@@ -76,7 +76,7 @@ else
     say "@pulumi/pulumi is $sdk_version but the CLI recipe is for $PULUMI_LANGSMITH_PULUMI_VERSION: keep them equal"
     exit 1
   fi
-  say "3/4 building the Pulumi CLI v$PULUMI_LANGSMITH_PULUMI_VERSION from source (no prebuilt binary can be downloaded here): it fetches about 250 Go modules from the Go module proxy, then compiles; about 4 minutes the first time"
+  say "3/4 building the Pulumi CLI v$PULUMI_LANGSMITH_PULUMI_VERSION from source (no prebuilt binary can be downloaded here): it fetches about 250 Go modules from the Go module proxy, then compiles; about 5 minutes the first time"
   mkdir -p "$pulumi_dir/bin"
   go_build pulumi-cli "the Pulumi CLI" scripts/pulumi-cli \
       -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_PULUMI_VERSION" \
@@ -99,7 +99,7 @@ if [ -x "$cli_dir/pulumi-language-nodejs" ]; then
 else
   host_dir="$PULUMI_LANGSMITH_CACHE/language-host-$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION"
   if [ ! -x "$host_dir/bin/pulumi-language-nodejs" ]; then
-    say "4/4 building the Node.js language host v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION (what runs a TypeScript program for the CLI) from the Go module proxy; about a minute the first time"
+    say "4/4 building the Node.js language host v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION (what runs a TypeScript program for the CLI) from the Go module proxy; about 30 s the first time"
     mkdir -p "$host_dir/bin"
     go_build language-host-nodejs "the Node.js language host" scripts/language-host \
         -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION" \
@@ -116,5 +116,5 @@ if $all; then bash scripts/setup-test-tools.sh; fi
 say "ready in $(human_time $((SECONDS - started))): node $(node --version), pulumi $(pulumi version), the build in dist/."
 say "next: source $root/scripts/env.sh (puts them on PATH in this shell), then npm run stack (the main job) or npm test"
 if ! $all && ! bash scripts/setup-test-tools.sh --check 2>/dev/null; then
-  say "(the first npm test also builds the test tools, the Python toolchain and MinIO: about 5 minutes more; bash scripts/setup.sh --all builds them now)"
+  say "(the first npm test also builds the test tools, the Python toolchain and MinIO: about 4 minutes more; bash scripts/setup.sh --all builds them now)"
 fi

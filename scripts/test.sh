@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh
 command -v pulumi >/dev/null || { echo "pulumi is not on PATH: run bash scripts/setup.sh first" >&2; exit 1; }
-# The Python toolchain and MinIO, built the first time (about 5 minutes), checked in a second after that.
+# The Python toolchain and MinIO, built the first time (about 4 minutes), checked in a second after that.
 bash scripts/setup-test-tools.sh
 npm run -s build
 export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true
