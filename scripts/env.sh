@@ -30,10 +30,15 @@ _pl_launcher="$_pl_root/node_modules/@pulumi/pulumi"
 _pl_plugin="$_pl_root/bin"
 _pl_sdkgen_bin="$(dirname "$PULUMI_LANGSMITH_SDKGEN")"
 _pl_venv_bin="$(dirname "$PULUMI_LANGSMITH_PYTHON")"
+# Each directory goes on PATH whether or not it exists yet: `npm test` sources this, then builds the test
+# tools (the virtualenv, langsmith-sdkgen) into directories that must be on its PATH from then on.
 for _pl_dir in "$_pl_plugin" "$_pl_launcher" "$_pl_sdkgen_bin" "$_pl_pulumi_bin" "$_pl_node_bin" "$_pl_venv_bin"; do
-  case ":$PATH:" in *":$_pl_dir:"*) ;; *) [ -d "$_pl_dir" ] && PATH="$_pl_dir:$PATH" ;; esac
+  case ":$PATH:" in *":$_pl_dir:"*) ;; *) PATH="$_pl_dir:$PATH" ;; esac
 done
 export PATH
+# A directory that has just been filled (Node 22 installed by setup.sh) must win over what the shell found
+# before: forget the commands it remembered.
+hash -r
 export PULUMI_SKIP_UPDATE_CHECK=true
 # The Node.js binary from the npm registry trusts only its bundled CAs; where a TLS-inspecting proxy adds
 # its own CA to the system store, trust that store too.
