@@ -92,7 +92,19 @@ async function waitReady(endpoint: string, proc: ChildProcess, log: () => string
  * come up (its last output in the message).
  */
 export async function startMinioProcess(o: { binary: string; dataDir: string; root: S3Credentials; port?: number }): Promise<MinioProcess> {
-    const port = await freePort(o.port);
+    // A port found free can be taken before MinIO binds it (any outgoing connection may get it as its local
+    // port): another free port then, three tries in all.
+    for (let attempt = 1; ; attempt++) {
+        try {
+            return await startOn(o, await freePort(attempt === 1 ? o.port : 0));
+        } catch (e) {
+            if (attempt === 3 || !/port is already in use/i.test(String(e))) throw e;
+        }
+    }
+}
+
+/** One start of MinIO on `port` (see startMinioProcess). */
+async function startOn(o: { binary: string; dataDir: string; root: S3Credentials }, port: number): Promise<MinioProcess> {
     const endpoint = `http://127.0.0.1:${port}`;
     const proc = spawn(o.binary, ["server", o.dataDir, "--address", `127.0.0.1:${port}`, "--quiet"], {
         env: { ...process.env, MINIO_ROOT_USER: o.root.accessKeyId, MINIO_ROOT_PASSWORD: o.root.secretAccessKey, MINIO_BROWSER: "off", MINIO_UPDATE: "off" },
