@@ -312,7 +312,7 @@ describe("resolveServiceConfig", () => {
         for (const [what, values, env, key, setting, words] of CASES) {
             it(`sources: ${what}`, () => {
                 const c = resolveServiceConfig(stack({ "langsmith:apiKey": KEY, ...values }), env);
-                const source = c.sources[key];
+                const source = c.sources?.[key];
                 assert.ok(source, `no source for ${key}`);
                 assert.equal(source.setting, setting);
                 assert.match(source.text, words);
@@ -320,7 +320,9 @@ describe("resolveServiceConfig", () => {
         }
 
         it("sources: no workspace id, no source for it", () => {
-            assert.equal(resolveServiceConfig(stack({ "langsmith:apiKey": KEY }), {}).sources.workspaceId, undefined);
+            const { sources } = resolveServiceConfig(stack({ "langsmith:apiKey": KEY }), {});
+            assert.ok(sources?.apiKey, "the resolved configuration records its sources");
+            assert.equal(sources.workspaceId, undefined);
         });
 
         it("sources: never hold a value (the API key, a URL, a workspace id)", () => {
