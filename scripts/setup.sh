@@ -29,7 +29,7 @@ case "${1:-}" in
 esac
 started=$SECONDS
 say "setting up what \`npm run stack\` needs: Node.js 22, the npm packages, the Pulumi CLI and its Node.js language host"
-say "(cached under $PULUMI_LANGSMITH_CACHE; a cold run takes about 6 minutes on 2 cores, a warm one seconds)"
+say "(cached under $PULUMI_LANGSMITH_CACHE; a cold run takes 6 to 7 minutes on 2 cores, a warm one seconds)"
 
 # --- 1. Node 22 ---
 node_dir="$PULUMI_LANGSMITH_CACHE/node-$PULUMI_LANGSMITH_NODE_VERSION"
