@@ -16,6 +16,7 @@ import { createProject, type PulumiProject } from "../../scripts/lib/project";
 import { RecipePage, startRecipe, type RunningRecipe } from "../helpers/docRecipes";
 import { raw } from "../helpers/emulator";
 import { readParquet } from "../helpers/pyarrow";
+import { eventually, processExists as alive } from "../helpers/async";
 
 const ROOT = join(__dirname, "..", "..");
 const README = new RecipePage(readFileSync(join(ROOT, "README.md"), "utf8"));
@@ -29,22 +30,6 @@ function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv):
     return new Promise((done) => {
         execFile(cmd, args, { cwd, env, maxBuffer: 64 << 20 }, (err: any, stdout, stderr) => done({ code: err ? (err.code ?? 1) : 0, output: `${stdout}${stderr}` }));
     });
-}
-
-/** Whether a process is alive. */
-function alive(pid: number): boolean {
-    try {
-        process.kill(pid, 0);
-        return true;
-    } catch {
-        return false;
-    }
-}
-
-/** Polls `check` every 100 ms until it holds or `ms` pass; answers whether it held. */
-async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
-    for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) if (check()) return true;
-    return check();
 }
 
 describe("e2e: README, your own program against the emulator (npx langsmith-emulator --sandbox)", function () {

@@ -17,6 +17,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processExists as alive } from "../helpers/async";
 
 const ROOT = join(__dirname, "../..");
 /** `npm run stack` without npm in front: the script itself is the child (bash execs node), for a signal to it alone. */
@@ -90,15 +91,6 @@ function kill(pid: number): void {
         process.kill(pid, "SIGKILL");
     } catch {
         // Gone already.
-    }
-}
-
-function alive(pid: number): boolean {
-    try {
-        process.kill(pid, 0);
-        return true;
-    } catch {
-        return false;
     }
 }
 

@@ -19,6 +19,7 @@ import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } fr
 import { EMULATOR_MAIN } from "../../scripts/lib/emulator";
 import { admin, bulkExportClient, raw } from "../helpers/emulator";
 import { settle } from "../helpers/bulkExport";
+import { eventually } from "../helpers/async";
 
 /** What one start printed, with its process. */
 interface Started {
@@ -102,12 +103,6 @@ function stateOf(pid: number): string | undefined {
 
 /** Whether a process runs (a zombie, exited but not yet reaped, does not). */
 const alive = (pid: number) => ![undefined, "Z", "X"].includes(stateOf(pid));
-
-/** Polls `check` until it holds or `ms` pass; answers whether it held. */
-async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
-    for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) if (check()) return true;
-    return check();
-}
 
 /** An S3 client with the printed keys. */
 const s3Of = (s: Started) =>

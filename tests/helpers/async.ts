@@ -11,3 +11,19 @@ export async function rejection(fn: () => Promise<unknown>): Promise<any> {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls `check` every 100 ms until it holds or `ms` pass; answers whether it held. */
+export async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
+    for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(100)) if (check()) return true;
+    return check();
+}
+
+/** Whether a process with this pid exists (a zombie, exited but not yet reaped by its parent, counts). */
+export function processExists(pid: number): boolean {
+    try {
+        process.kill(pid, 0);
+        return true;
+    } catch {
+        return false;
+    }
+}
