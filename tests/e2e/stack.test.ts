@@ -20,8 +20,8 @@ import { join } from "node:path";
 import { processExists as alive } from "../helpers/async";
 
 const ROOT = join(__dirname, "../..");
-/** `npm run stack` without npm in front: the script itself is the child (bash execs node), for a signal to it alone. */
-const STACK_SCRIPT = ["bash", "scripts/with-env.sh", "node", "-r", "ts-node/register", "scripts/stack.ts"];
+/** `npm run stack` without npm in front (package.json's command): the script itself is the child (bash execs node), for a signal to it alone. */
+const STACK_SCRIPT = ["bash", "scripts/with-env.sh", "node", "-r", "ts-node/register/transpile-only", "scripts/stack.ts"];
 const BENCHES = ["polling", "bytes", "ratelimit", "parquet", "export", "preview", "agent", "native", "state"];
 
 interface Interrupt {
