@@ -9,6 +9,7 @@ import { accessSync, constants } from "node:fs";
 import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
 import { request } from "undici";
+import { stopChild } from "./childProcess";
 
 /** An access key pair. */
 export interface S3Credentials {
@@ -120,12 +121,7 @@ async function startOn(o: { binary: string; dataDir: string; root: S3Credentials
     const exited = () => proc.exitCode !== null || proc.signalCode !== null;
     const stop = async () => {
         process.removeListener("exit", killOnExit);
-        if (exited() || proc.pid === undefined) return;
-        const gone = new Promise((r) => proc.once("exit", r));
-        proc.kill("SIGTERM");
-        const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-        await gone;
-        clearTimeout(timer);
+        await stopChild(proc);
     };
     try {
         await Promise.race([waitReady(endpoint, proc, () => output), spawnFailed]);

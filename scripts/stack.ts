@@ -26,6 +26,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { stopChild } from "../emulator/childProcess";
 import { shellWord } from "../emulator/shell";
 import { EMULATOR_MAIN, startEmulatorProcess } from "./lib/emulator";
 import { CliError, PASSPHRASE, createProject } from "./lib/project";
@@ -102,13 +103,7 @@ class StackEmulator {
 
     /** Stops the emulator this run started (SIGTERM; SIGKILL after 5 s) and waits until it has exited. */
     async stop(): Promise<void> {
-        const child = this.child;
-        if (!child || child.exitCode !== null || child.signalCode !== null) return;
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGTERM");
-        const kill = setTimeout(() => child.kill("SIGKILL"), 5_000);
-        await exited;
-        clearTimeout(kill);
+        if (this.child) await stopChild(this.child);
     }
 }
 

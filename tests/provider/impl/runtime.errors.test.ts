@@ -8,13 +8,12 @@
  * retried once and a refused connection twice, not for 13 s.
  */
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { MockAgent } from "undici";
 import { AuthenticationError, ConnectionError } from "../../../provider/api/errors";
 import { forward } from "../../../provider/impl";
 import { bulkExportClient, configure, controlPlaneClient, setClientOverrides } from "../../../provider/impl/runtime";
 import { rejection, startTestEmulator, TEST_TENANT, type Emulator } from "../../helpers/emulator";
+import { freePort } from "../../../emulator/minio";
 
 const GOOD_KEY = "lsv2_sk_runtime_errors_good_0123456789";
 const WRONG_KEY = "lsv2_sk_runtime_errors_wrong_9876543210";
@@ -27,15 +26,6 @@ const destinationInputs = {
     config: { bucketName: "exports", prefix: "errors", endpointUrl: "http://127.0.0.1:9", includeBucketInPrefix: false },
     credentials: { accessKeyId: "AKIAERRORS", secretAccessKey: "secret-errors-0123456789" },
 };
-
-/** A local port nothing listens on: one a server had, closed again. */
-async function closedPort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-    const { port } = server.address() as AddressInfo;
-    await new Promise<void>((r) => server.close(() => r()));
-    return port;
-}
 
 /** Hands `values` to the providers as stack config and sets the environment to `env` alone (LANGSMITH_*). */
 function configureWith(values: Record<string, string>, env: Record<string, string> = {}): void {
@@ -77,7 +67,7 @@ describe("provider errors: where a request went and which setting chose it", fun
         });
 
         it("ECONNREFUSED: a Deployment read at a closed port (stack config langsmith:controlPlaneUrl) names the address and the key, after two retries", async () => {
-            const port = await closedPort();
+            const port = await freePort(); // nothing listens there
             configureWith({ "langsmith:apiKey": GOOD_KEY, "langsmith:workspaceId": TEST_TENANT, "langsmith:controlPlaneUrl": `http://127.0.0.1:${port}` });
             const err = await rejection(() => forward("deployment", "read", [DEPLOYMENT_ID, {}]) as Promise<unknown>);
             assert.ok(err instanceof ConnectionError, String(err));
@@ -91,7 +81,7 @@ describe("provider errors: where a request went and which setting chose it", fun
         });
 
         it("ECONNREFUSED: a self-hosted installation from LANGSMITH_SELF_HOSTED_URL is named with /api-host and the variable", async () => {
-            const port = await closedPort();
+            const port = await freePort(); // nothing listens there
             configureWith({ "langsmith:apiKey": GOOD_KEY }, { LANGSMITH_SELF_HOSTED_URL: `http://127.0.0.1:${port}`, LANGSMITH_WORKSPACE_ID: TEST_TENANT });
             const err = await rejection(() => forward("deployment", "read", [DEPLOYMENT_ID, {}]) as Promise<unknown>);
             assert.ok(err instanceof ConnectionError, String(err));
