@@ -11,6 +11,7 @@
  */
 import { HttpClient, path } from "./client";
 import { ApiError, NotFoundError, undefinedOn404 } from "./errors";
+import { canonicalFilter } from "./filter";
 import { createOnce, createdSince } from "./reconcile";
 import { same } from "./values";
 import {
@@ -20,6 +21,7 @@ import {
     ExportRunListSchema,
     ExportRunSchema,
     ExportSchema,
+    isFinalExportStatus,
     normalizeDestinationType,
     type BulkExportRecord,
     type Destination,
@@ -53,17 +55,14 @@ export class BulkExportClient {
         const send = async () =>
             (await this.http.request("POST", `${BASE}/destinations`, { body: wire, schema: DestinationSchema, expect: [200, 201], secrets, deadline: this.deadline }))
                 .data;
-        const ours = (since: number) => async () =>
-            (await this.listDestinations()).find(
-                (d) =>
-                    d.display_name === body.display_name &&
-                    same(d.config.bucket_name, body.config.bucket_name) &&
-                    same(d.config.prefix ?? "", body.config.prefix ?? "") &&
-                    same(d.config.endpoint_url, body.config.endpoint_url) &&
-                    createdSince(this.http, d.created_at, since),
-            );
+        const ours = (since: number) => async () => (await this.listDestinations()).find((d) => destinationAsked(d, body) && createdSince(this.http, d.created_at, since));
         const { value, adopted } = await createOnce(send, ours(Date.now()), this.http.reconcileOptions(this.deadline));
         return { destination: value, adopted };
+    }
+
+    /** A destination the service holds that `body` would make again (same display name, bucket, prefix and endpoint), if any. */
+    async findDestinationLike(body: DestinationCreateRequest): Promise<Destination | undefined> {
+        return (await this.listDestinations()).find((d) => destinationAsked(d, body));
     }
 
     async listDestinations(): Promise<Destination[]> {
@@ -111,21 +110,18 @@ export class BulkExportClient {
     async createExport(body: ExportCreateRequest): Promise<{ export: BulkExportRecord; adopted: boolean }> {
         const send = async () =>
             (await this.http.request("POST", BASE, { body, schema: ExportSchema, expect: [200, 201], deadline: this.deadline, quota429: SCHEDULED_QUOTA })).data;
-        const ours = (since: number) => async () =>
-            (await this.listExports()).find(
-                (e) =>
-                    e.bulk_export_destination_id === body.bulk_export_destination_id &&
-                    same(e.session_id, body.session_id) &&
-                    !!e.all_experiments === !!body.all_experiments &&
-                    sameTime(e.start_time, body.start_time) &&
-                    sameTime(e.end_time, body.end_time) &&
-                    same(e.interval_hours, body.interval_hours) &&
-                    same(e.filter, body.filter) &&
-                    !e.source_bulk_export_id &&
-                    createdSince(this.http, e.created_at, since),
-            );
+        const ours = (since: number) => async () => (await this.listExports()).find((e) => exportAsked(e, body) && createdSince(this.http, e.created_at, since));
         const { value, adopted } = await createOnce(send, ours(Date.now()), this.http.reconcileOptions(this.deadline));
         return { export: value, adopted };
+    }
+
+    /**
+     * An export the service holds that `body` would make again and that has not ended (Created, Running, or
+     * a schedule's IntervalScheduled): the one an interrupted run made, or nothing. A second one would export
+     * the same windows again.
+     */
+    async findRunningExport(body: ExportCreateRequest): Promise<BulkExportRecord | undefined> {
+        return (await this.listExports()).find((e) => !isFinalExportStatus(e.status) && exportAsked(e, body));
     }
 
     /** Every export of the workspace, spawned ones included (they carry `source_bulk_export_id`). */
@@ -168,6 +164,38 @@ export class BulkExportClient {
         ).data;
     }
 }
+
+/** Whether `d` is the destination `body` asks for: what a person tells destinations apart by (its display name) and where it writes. */
+const destinationAsked = (d: Destination, body: DestinationCreateRequest) =>
+    d.display_name === body.display_name &&
+    same(d.config.bucket_name, body.config.bucket_name) &&
+    same(d.config.prefix ?? "", body.config.prefix ?? "") &&
+    same(d.config.endpoint_url, body.config.endpoint_url);
+
+/**
+ * Whether `e` is the export `body` asks for (not one a schedule spawned): the same destination, project (or
+ * every experiment), range, interval, filter (by its parsed form when it parses), fields (as a set), format
+ * and compression (compared when asked: the service's default differs by installation).
+ */
+function exportAsked(e: BulkExportRecord, body: ExportCreateRequest): boolean {
+    const fields = (f: readonly string[] | null | undefined) => (f?.length ? [...f].sort().join(",") : null);
+    return (
+        e.bulk_export_destination_id === body.bulk_export_destination_id &&
+        same(e.session_id, body.session_id) &&
+        !!e.all_experiments === !!body.all_experiments &&
+        sameTime(e.start_time, body.start_time) &&
+        sameTime(e.end_time, body.end_time) &&
+        same(e.interval_hours, body.interval_hours) &&
+        sameFilter(e.filter, body.filter) &&
+        same(fields(e.export_fields), fields(body.export_fields)) &&
+        same(e.format_version ?? "v1", body.format_version ?? "v1") &&
+        (body.compression === undefined || same(e.compression, body.compression)) &&
+        !e.source_bulk_export_id
+    );
+}
+
+/** Filters compared as the service means them (whitespace, quotes); one that does not parse, as written. */
+const sameFilter = (a: string | null | undefined, b: string | null | undefined) => same(a, b) || (!!a && !!b && canonicalFilter(a) === canonicalFilter(b));
 
 /** Timestamps compared as instants (`...Z` and `+00:00` forms are the same). */
 const sameTime = (a: string | null | undefined, b: string | null | undefined) => (a ?? null) === (b ?? null) || (!!a && !!b && Date.parse(a) === Date.parse(b));

@@ -19,6 +19,7 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { ResourceInitError } from "../impl/common/initError";
+import { withResourceUrn } from "../impl/common/interrupted";
 import type { TableDiffResult } from "../impl/common/compare";
 import { configure, controlPlaneClient } from "../impl/runtime";
 import { getDeployment, getDeploymentRevisions } from "../impl/functions";
@@ -194,13 +195,15 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
             });
         },
         create(call: Call<provproto.CreateRequest>, callback: Callback) {
-            answer(callback, async () => {
+            // The URN lets an error name the exact `pulumi refresh --import-pending-creates` command (common/interrupted.ts).
+            answer(callback, () =>
+                withResourceUrn(call.request.getUrn(), async () => {
                     const r = await providerOf(call.request).create!(js(call.request.getProperties()));
                     const resp = new proto.CreateResponse();
                     resp.setId(r.id);
                     resp.setProperties(struct(r.outs) as never);
                     return resp;
-                },
+                }),
             );
         },
         read(call: Call<provproto.ReadRequest>, callback: Callback) {

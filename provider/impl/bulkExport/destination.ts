@@ -18,6 +18,7 @@ import type { BulkExportRecord, Destination } from "../../api/schemas/bulkExport
 import { ApiError } from "../../api/errors";
 import { isFinalExportStatus } from "../../api/schemas/bulkExport";
 import { diffByTable, field, type DiffRow } from "../common/compare";
+import { alreadyExistsMessage } from "../common/interrupted";
 import { warn } from "../common/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkExportDestination } from "./check";
@@ -74,11 +75,13 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
         },
         async create(raw) {
             const inputs = raw as unknown as ExportDestinationInputs;
-            const { destination } = await client()
-                .createDestination(destinationRequest(inputs))
-                .catch((e) => {
-                    throw explain(e);
-                });
+            const be = client();
+            const body = destinationRequest(inputs);
+            const twin = await be.findDestinationLike(body);
+            if (twin) throw new Error(twinMessage(twin));
+            const { destination } = await be.createDestination(body).catch((e) => {
+                throw explain(e);
+            });
             return { id: destination.id, outs: outputs(inputs, destination) };
         },
         async read(id, props) {
@@ -107,6 +110,21 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
             }
         },
     };
+}
+
+/**
+ * The refusal to make a destination identical to one the workspace holds (docs/recovery.md): the provider
+ * cannot tell one that an interrupted run of this stack made from one of another stack's (the service keeps
+ * no mark of who made it), and two that a person cannot tell apart help no one.
+ */
+function twinMessage(twin: Destination): string {
+    return alreadyExistsMessage({
+        what: `ExportDestination: the workspace already holds destination ${twin.id} (created ${twin.created_at ?? "at an unknown time"})`,
+        existing: `with this displayName ${JSON.stringify(twin.display_name)}, bucket, prefix and endpoint`,
+        id: twin.id,
+        ifTheirs: "give this one another displayName (on an installation that cannot delete destinations, one a `pulumi destroy` left stays too: `pulumi import` takes it back through the native plugin)",
+        why: "the service keeps no mark of which stack made a destination, so the provider cannot tell one this stack's interrupted run made from another stack's.",
+    });
 }
 
 /**

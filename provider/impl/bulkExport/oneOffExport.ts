@@ -15,6 +15,7 @@ import { ResourceInitError, messageOf } from "../common/initError";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkBulkExport } from "./check";
 import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, type BulkExportInputs, type BulkExportOutputs } from "./types";
+import { startExport } from "./start";
 import { explain, exportInputsFromService, exportRequest, exportRows } from "./wire";
 
 export const BULK_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
@@ -57,9 +58,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             const inputs = raw as unknown as BulkExportInputs;
             const timeoutS = inputs.timeouts?.create ?? DEFAULT_EXPORT_TIMEOUTS.create;
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
-            const { export: e } = await be.createExport(exportRequest(inputs, { endTime: inputs.endTime })).catch((err) => {
-                throw explain(err);
-            });
+            const e = await startExport(be, exportRequest(inputs, { endTime: inputs.endTime }), "BulkExport");
             return { id: e.id, outs: await settle(be, inputs, e, { timeoutS, rawProvider: raw.__provider, pollMs }) };
         },
         async read(id, props) {

@@ -24,6 +24,7 @@ import { warn } from "../common/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkScheduledExport } from "./check";
 import { SCHEMA_VERSION, type ScheduledExportInputs, type ScheduledExportOutputs } from "./types";
+import { startExport } from "./start";
 import { explain, exportInputsFromService, exportRequest, exportRows } from "./wire";
 
 /** Every field of the export itself: a change re-creates it (in `update`, under the same resource id). */
@@ -105,13 +106,9 @@ function stateOf(
     };
 }
 
-/** Creates the scheduled export of `inputs` starting at `from`; never sent twice blindly (the client reconciles). */
-async function start(be: BulkExportClient, inputs: ScheduledExportInputs, from: string): Promise<BulkExportRecord> {
-    const { export: e } = await be.createExport(exportRequest(inputs, { intervalHours: inputs.intervalHours, start: from })).catch((err) => {
-        throw explain(err);
-    });
-    return e;
-}
+/** Creates the scheduled export of `inputs` starting at `from`, or takes over the identical one an interrupted run left (start.ts). */
+const start = (be: BulkExportClient, inputs: ScheduledExportInputs, from: string): Promise<BulkExportRecord> =>
+    startExport(be, exportRequest(inputs, { intervalHours: inputs.intervalHours, start: from }), "ScheduledExport");
 
 export function createScheduledExportProvider(o: { client?: () => BulkExportClient } = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => bulkExportClient());
@@ -129,7 +126,9 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             if (stopped || updates.some((u) => !LOCAL_ONLY.includes(u))) {
                 await warn(recreateNotice(id, olds as unknown as ScheduledExportOutputs, news as unknown as ScheduledExportInputs, stopped));
             }
-            return { changes: changes || stopped, replaces, updates: stopped && !updates.length ? ["status"] : updates };
+            // A forced replacement (`pulumi up --replace`) cancels first: created first, the new export would take
+            // over the old one (start.ts), which the delete would then cancel.
+            return { changes: changes || stopped, replaces, updates: stopped && !updates.length ? ["status"] : updates, deleteBeforeReplace: true };
         },
         async create(raw) {
             const inputs = raw as unknown as ScheduledExportInputs;

@@ -7,11 +7,13 @@
  * state, so Pulumi records the deployment and the next `up` carries on from there.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ControlPlaneClient } from "../../api/controlPlane";
+import { patchIsApplied, type ControlPlaneClient } from "../../api/controlPlane";
+import { ConflictError } from "../../api/errors";
 import { PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
-import { REVISION_FAILED, type Deployment, type Revision } from "../../api/schemas/controlPlane";
+import { REVISION_FAILED, type Deployment, type DeploymentPatchRequest, type Revision } from "../../api/schemas/controlPlane";
 import { changedRows, sameValue } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
+import { alreadyExistsMessage } from "../common/interrupted";
 import { checkWithConfig, configure, controlPlaneClient } from "../runtime";
 import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
@@ -75,7 +77,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
                 return { id: deployment.id, outs: await settle({ ...ctx, learn: true }, deployment) };
             }
             const startedAt = (o.now ?? Date.now)();
-            const { deployment } = await cp.createDeployment(createRequest(inputs));
+            const { deployment } = await cp.createDeployment(createRequest(inputs)).catch((e) => nameTaken(cp, inputs, e));
             return { id: deployment.id, outs: await settle({ ...ctx, startedAt, learn: false }, deployment) };
         },
 
@@ -187,6 +189,8 @@ async function updateInPlace(ctx: SettleContext, id: string, olds: DeploymentOut
     // Leaving a rollback builds the program's configuration again.
     const body = patchRequest(olds, news, current, !rolling && (failed || (!!olds.rollbackToRevisionId && !news.rollbackToRevisionId)));
     if (!body && !rolling) return settle(ctx, current);
+    // An interrupted update already sent this PATCH: its revision is waited on, not made a second time.
+    if (body && !rolling && (await alreadyApplied(cp, body, current, olds))) return settle(ctx, current);
     const startedAt = (ctx.o.now ?? Date.now)();
     let deployment = current;
     try {
@@ -197,6 +201,17 @@ async function updateInPlace(ctx: SettleContext, id: string, olds: DeploymentOut
     }
     const madeRevision = deployment.latest_revision_id !== current.latest_revision_id;
     return settle({ ...ctx, startedAt: madeRevision ? startedAt : undefined }, deployment);
+}
+
+/**
+ * Whether the service already holds what `body` asks, in a revision made since the state was written: what
+ * an update whose `pulumi` was killed after the PATCH leaves (the state still holds the old inputs). A PATCH
+ * with secrets is never taken as applied: their values cannot be read back to compare.
+ */
+async function alreadyApplied(cp: ControlPlaneClient, body: DeploymentPatchRequest, current: Deployment, olds: DeploymentOutputs): Promise<boolean> {
+    if (body.secrets?.length || !current.latest_revision_id || current.latest_revision_id === olds.latestRevisionId) return false;
+    const latest = await cp.tryGetRevision(current.id, current.latest_revision_id);
+    return patchIsApplied(body, current, latest, olds.latestRevisionId);
 }
 
 /**
@@ -242,10 +257,7 @@ async function adopt(cp: ControlPlaneClient, inputs: DeploymentInputs, rawProvid
     if (!current) throw new Error(`adoptId ${id}: no such deployment in this workspace`);
     const revision = current.latest_revision_id ? await cp.getRevision(id, current.latest_revision_id) : undefined;
     const asIs = inputsFromService(current, revision, readState({ sourceConfig: inputs.sourceConfig }));
-    const mismatches = changedRows(DEPLOYMENT_DIFF.replaceOn, asIs, inputs as unknown as Record<string, unknown>).map((property) => {
-        const get = DEPLOYMENT_DIFF.replaceOn.find(([p]) => p === property)![1];
-        return `${property} is ${JSON.stringify(get(asIs))} on the service, the program says ${JSON.stringify(get(inputs))}`;
-    });
+    const mismatches = fixedFieldMismatches(asIs, inputs);
     if (mismatches.length) {
         throw new Error(`adoptId ${id} cannot be adopted: ${mismatches.join("; ")}. These cannot change in place; nothing was changed.`);
     }
@@ -257,6 +269,46 @@ async function adopt(cp: ControlPlaneClient, inputs: DeploymentInputs, rawProvid
     } catch (e) {
         throw new ResourceInitError(messageOf(e), id, recordable(toOutputs(inputs, current, revision), rawProvider));
     }
+}
+
+/** Each field the service fixes at creation (the replace-on rows of the diff table) that differs between the service and the program. */
+function fixedFieldMismatches(asIs: DeploymentInputs, inputs: DeploymentInputs): string[] {
+    return changedRows(DEPLOYMENT_DIFF.replaceOn, asIs, inputs).map((property) => {
+        const get = DEPLOYMENT_DIFF.replaceOn.find(([p]) => p === property)![1];
+        return `${property} is ${JSON.stringify(get(asIs))} on the service, the program says ${JSON.stringify(get(inputs))}`;
+    });
+}
+
+/**
+ * A create refused because the name is taken (409). The provider never takes the deployment over by itself:
+ * the service keeps no mark of which stack made it, and two stacks that chose the same name must not share
+ * one (one `destroy` would delete the other's). The error names it, says whether it can be this program's
+ * (its fixed fields match), and gives the commands for each case (docs/recovery.md).
+ */
+async function nameTaken(cp: ControlPlaneClient, inputs: DeploymentInputs, e: unknown): Promise<never> {
+    if (!(e instanceof ConflictError)) throw e;
+    const found = await cp.findDeploymentByName(inputs.name).catch(() => undefined);
+    if (!found) throw e;
+    const revision = found.latest_revision_id ? await cp.tryGetRevision(found.id, found.latest_revision_id) : undefined;
+    const mismatches = fixedFieldMismatches(inputsFromService(found, revision, readState({ sourceConfig: inputs.sourceConfig })), inputs);
+    const existing = `deployment ${found.id}, created ${found.created_at ?? "at an unknown time"}`;
+    if (mismatches.length) {
+        throw new Error(
+            `${e.message}\nThe name ${JSON.stringify(inputs.name)} is taken by ${existing}, which cannot be this program's: ${mismatches.join("; ")}. ` +
+                "Give this deployment another `name`, or delete the other one. Nothing was created.",
+        );
+    }
+    throw new Error(
+        `${e.message}\n` +
+            alreadyExistsMessage({
+                what: `The name ${JSON.stringify(inputs.name)} is taken by ${existing}`,
+                existing: "made from the same source, repository and deployment type as this program",
+                id: found.id,
+                adopt: `\`adoptId: "${found.id}"\` on the resource`,
+                ifTheirs: "give this deployment another `name`",
+                why: "the service keeps no mark of which stack made a deployment, so the provider cannot tell a deployment this stack's interrupted run made from one another stack made under the same name.",
+            }),
+    );
 }
 
 /** The default provider object (what `require("pulumi-langsmith/impl").forward` serves). */

@@ -185,10 +185,11 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await sleep(200);
             const outs = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
             const news = { ...inputs, filter: 'eq(run_type, "llm")' };
-            // The old export's windows are read once (passes), then the list answers 500 past every retry.
+            // The old export's windows are read, and the look for a running twin before the POST (both pass), then
+            // the list answers 500 past every retry.
             await admin(em, "POST", "/faults", [
                 { method: "POST", path: "^/api/v1/bulk-exports$", kind: "latency", latencyMs: 300 },
-                { method: "GET", path: "^/api/v1/bulk-exports$", kind: "latency", latencyMs: 0, count: 1 },
+                { method: "GET", path: "^/api/v1/bulk-exports$", kind: "latency", latencyMs: 0, count: 2 },
                 { method: "GET", path: "^/api/v1/bulk-exports$", kind: "status", status: 500, count: 20 },
             ]);
             const e = await rejection(() => p.update!(created.id, outs, news));
@@ -312,7 +313,8 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
             const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 24 * HOUR).toISOString();
             const plain = await p.create(scheduleInputs(destinationId, start));
-            const eager = await p.create({ ...scheduleInputs(destinationId, start), cancelSpawnedOnDelete: true });
+            // An hour earlier: an identical schedule would be taken over, not made twice (provider/impl/bulkExport/start.ts).
+            const eager = await p.create({ ...scheduleInputs(destinationId, new Date(Date.parse(start) - HOUR).toISOString()), cancelSpawnedOnDelete: true });
             await admin(em, "PUT", "/bulk-exports/limits", { paused: false, exportsPerWorkspace: 1 });
             await sleep(100);
             await admin(em, "PUT", "/bulk-exports/limits", { paused: true });

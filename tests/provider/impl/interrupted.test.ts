@@ -1,0 +1,173 @@
+/**
+ * The create (and update) that follows an interrupted `pulumi up` (docs/recovery.md), at the provider level
+ * against the emulator over HTTP: the service already holds what the killed run made, the state does not.
+ * A second identical export is never made (the running one is taken over, with a warning); a deployment's
+ * taken name and an identical destination are refused with the object's id and the exact commands, because
+ * the provider cannot tell them from another stack's; an update whose PATCH already reached the service
+ * waits on that revision instead of making another. The e2e tests (tests/e2e/interrupted.test.ts) kill the
+ * real CLI.
+ */
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { HttpClient } from "../../../provider/api/client";
+import { ControlPlaneClient } from "../../../provider/api/controlPlane";
+import { createBulkExportProvider, createExportDestinationProvider, createScheduledExportProvider } from "../../../provider/impl/bulkExport";
+import { checkDeployment, createDeploymentProvider } from "../../../provider/impl/deployment";
+import { withResourceUrn } from "../../../provider/impl/common/interrupted";
+import { TEST_API_KEY, TEST_TENANT, admin, bulkExportClient, rejection, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
+import { startMinio, type MinioServer } from "../../helpers/minio";
+
+const PROJECT = { session_id: "55555555-0000-4000-8000-0000000000d7", seed: 7, start: "2026-10-01T00:00:00Z", end: "2026-10-03T00:00:00Z", count: 500 };
+const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
+const URN = "urn:pulumi:ci::agents::my:index:Agents$langsmith:index:Deployment::agent";
+
+/** Runs `fn` with process.stderr captured (a provider's warnings go there outside an engine); answers what was written. */
+async function stderrOf(fn: () => Promise<unknown>): Promise<string> {
+    const write = process.stderr.write.bind(process.stderr);
+    let text = "";
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+        text += String(chunk);
+        return true;
+    }) as typeof process.stderr.write;
+    try {
+        await fn();
+    } finally {
+        process.stderr.write = write;
+    }
+    return text;
+}
+
+describe("provider: the create after an interrupted run", function () {
+    this.timeout(30_000);
+    let em: Emulator;
+    before(async () => {
+        em = await startTestEmulator({ timing: { speed: "immediate" }, apiKeys: [TEST_API_KEY], bulkExport: { projects: [PROJECT] } });
+    });
+    after(async () => {
+        await em?.close();
+    });
+
+    describe("Deployment", () => {
+        const cp = () => new ControlPlaneClient(new HttpClient({ baseUrl: em.url, apiKey: TEST_API_KEY, tenantId: TEST_TENANT, retryBaseMs: 5, retryMaxMs: 20 }));
+        const provider = () => createDeploymentProvider({ pollInterval: () => 5, deletePollMs: 5, client: cp });
+        const inputs = (name: string, repoUrl = "https://github.com/acme/agent", repoRef = "main") => {
+            const r = checkDeployment({
+                name,
+                source: "github",
+                sourceConfig: { integrationId: INTEGRATION, repoUrl },
+                sourceRevisionConfig: { repoRef, graphConfigPath: "langgraph.json" },
+                __provider: "p",
+            });
+            assert.deepEqual(r.failures, []);
+            return r.inputs as Record<string, any>;
+        };
+        const named = (name: string) => em.controlPlane.allDeployments().filter((d) => d.name === name);
+
+        it("create: a name the killed run took is refused with the deployment's id and the exact import command (the plugin's URN); nothing is made", async () => {
+            const name = uniqueName("killed");
+            const first = await provider().create!(inputs(name));
+            const err = await rejection(() => withResourceUrn(URN, () => provider().create!(inputs(name))));
+            assert.match(err.message, /409 Conflict/);
+            assert.ok(err.message.includes(`deployment ${first.id}`), err.message);
+            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates '${URN}' ${first.id}`), err.message);
+            assert.ok(err.message.includes(`adoptId: "${first.id}"`), err.message);
+            assert.match(err.message, /another `name`/);
+            assert.equal(named(name).length, 1);
+        });
+
+        it("create: without a URN (the dynamic front door) the command says where the URN is listed", async () => {
+            const name = uniqueName("killed-dyn");
+            const first = await provider().create!(inputs(name));
+            const err = await rejection(() => provider().create!(inputs(name)));
+            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates <urn> ${first.id}`), err.message);
+            assert.match(err.message, /interrupted while creating/);
+        });
+
+        it("create: a name held by a deployment of another repository cannot be this program's: no import command, the differing field named", async () => {
+            const name = uniqueName("taken");
+            await provider().create!(inputs(name, "https://github.com/other/agent"));
+            const err = await rejection(() => provider().create!(inputs(name)));
+            assert.match(err.message, /cannot be this program's: sourceConfig.repoUrl is "https:\/\/github.com\/other\/agent" on the service/);
+            assert.doesNotMatch(err.message, /import-pending-creates/);
+            assert.equal(named(name).length, 1);
+        });
+
+        it("update: a PATCH the killed run sent is not sent again; the revision it made is waited on", async () => {
+            const name = uniqueName("upd");
+            const made = await provider().create!(inputs(name));
+            const olds = { ...made.outs, __provider: "p" };
+            // The killed update's PATCH reached the service; the state still holds `olds`.
+            await cp().patchDeployment(made.id, { source_revision_config: { repo_ref: "release-2" } });
+            const before = (await cp().listRevisions(made.id)).resources.length;
+            const { outs } = await provider().update!(made.id, olds, inputs(name, undefined, "release-2"));
+            const revisions = (await cp().listRevisions(made.id)).resources;
+            assert.equal(revisions.length, before, "a second revision for one change");
+            assert.equal(outs.latestRevisionId, revisions[0].id);
+            assert.equal(outs.revisionStatus, "DEPLOYED");
+        });
+    });
+
+    describe("exports", () => {
+        const client = () => bulkExportClient(em);
+        let minio: MinioServer;
+        before(async () => {
+            minio = await startMinio();
+        });
+        after(async () => {
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: false });
+            await minio?.stop();
+        });
+        const destination = (displayName: string) => ({
+            displayName,
+            config: { bucketName: "exports", prefix: "interrupted", endpointUrl: minio.endpoint, includeBucketInPrefix: false },
+            credentials: { accessKeyId: minio.users.writeDelete.accessKeyId, secretAccessKey: minio.users.writeDelete.secretAccessKey },
+        });
+        const destinations = () => createExportDestinationProvider({ client });
+        const parents = async (destinationId: string) => (await client().listExports()).filter((x) => x.bulk_export_destination_id === destinationId && !x.source_bulk_export_id);
+
+        it("ExportDestination: an identical destination (what a killed create leaves) is refused with its id and the commands; another displayName is made", async () => {
+            const name = uniqueName("dest");
+            const first = await destinations().create!(destination(name));
+            const err = await rejection(() => destinations().create!(destination(name)));
+            assert.ok(err.message.includes(`destination ${first.id}`), err.message);
+            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates <urn> ${first.id}`), err.message);
+            assert.match(err.message, /another displayName/);
+            assert.equal((await client().listDestinations()).filter((d) => d.display_name === name).length, 1, "a second destination was made");
+            const other = await destinations().create!(destination(`${name} b`));
+            assert.notEqual(other.id, first.id);
+        });
+
+        it("ScheduledExport: the identical schedule a killed run left running is taken over with a warning, not made twice; a cancelled one is not", async () => {
+            const { id: destinationId } = await destinations().create!(destination(uniqueName("sched")));
+            const inputs = { destinationId, sessionId: PROJECT.session_id, startTime: PROJECT.start, intervalHours: 6, filter: 'eq(run_type, "llm")' };
+            const first = await createScheduledExportProvider({ client }).create!(inputs);
+            // The same request in another spelling of the same filter and instant: still the same export.
+            const again = { ...inputs, startTime: "2026-10-01T00:00:00.000Z", filter: "eq(run_type, 'llm')" };
+            let second: { id: string } | undefined;
+            const warned = await stderrOf(async () => {
+                second = await createScheduledExportProvider({ client }).create!(again);
+            });
+            assert.equal(second!.id, first.id);
+            assert.match(warned, new RegExp(`ScheduledExport: export ${first.id} \\(IntervalScheduled, .*taken over instead of creating another.*--clear-pending-creates`, "s"));
+            assert.equal((await parents(destinationId)).length, 1, "two schedules would export every window twice");
+
+            await client().cancelExport(first.id);
+            const third = await createScheduledExportProvider({ client }).create!(inputs);
+            assert.notEqual(third.id, first.id, "a cancelled export is not taken over");
+            await client().cancelExport(third.id);
+        });
+
+        it("BulkExport: an identical one-off export still running is taken over; one with other export fields is another export", async () => {
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
+            const { id: destinationId } = await destinations().create!(destination(uniqueName("once")));
+            const inputs = { destinationId, sessionId: PROJECT.session_id, startTime: PROJECT.start, endTime: PROJECT.end, exportFields: ["id", "name"], waitForCompletion: false };
+            const p = createBulkExportProvider({ client, pollMs: () => 50 });
+            const first = await p.create!(inputs);
+            const second = await stderrOf(() => p.create!({ ...inputs, exportFields: ["name", "id"] }).then((r) => assert.equal(r.id, first.id)));
+            assert.match(second, /BulkExport: export .* taken over/);
+            const other = await p.create!({ ...inputs, exportFields: ["id"] });
+            assert.notEqual(other.id, first.id);
+            assert.equal((await parents(destinationId)).length, 2);
+        });
+    });
+});
