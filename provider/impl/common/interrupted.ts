@@ -30,7 +30,8 @@ export function currentUrn(): string | undefined {
  */
 export function importPendingCommand(id: string): string {
     const urn = currentUrn();
-    const command = `pulumi refresh --import-pending-creates ${urn ? shellWord(urn) : "<urn>"} ${shellWord(id)}`;
+    // The flag takes one word each time it is given: the URN, then the id.
+    const command = `pulumi refresh --import-pending-creates ${urn ? shellWord(urn) : "<urn>"} --import-pending-creates ${shellWord(id)}`;
     return urn ? command : `${command} (the <urn> is the one \`pulumi up\` lists as "interrupted while creating"; \`pulumi stack export\` shows it under pending_operations)`;
 }
 

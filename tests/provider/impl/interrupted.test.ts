@@ -69,7 +69,7 @@ describe("provider: the create after an interrupted run", function () {
             const err = await rejection(() => withResourceUrn(URN, () => provider().create!(inputs(name))));
             assert.match(err.message, /409 Conflict/);
             assert.ok(err.message.includes(`deployment ${first.id}`), err.message);
-            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates '${URN}' ${first.id}`), err.message);
+            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates '${URN}' --import-pending-creates ${first.id}`), err.message);
             assert.ok(err.message.includes(`adoptId: "${first.id}"`), err.message);
             assert.match(err.message, /another `name`/);
             assert.equal(named(name).length, 1);
@@ -79,7 +79,7 @@ describe("provider: the create after an interrupted run", function () {
             const name = uniqueName("killed-dyn");
             const first = await provider().create!(inputs(name));
             const err = await rejection(() => provider().create!(inputs(name)));
-            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates <urn> ${first.id}`), err.message);
+            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates <urn> --import-pending-creates ${first.id}`), err.message);
             assert.match(err.message, /interrupted while creating/);
         });
 
@@ -130,7 +130,7 @@ describe("provider: the create after an interrupted run", function () {
             const first = await destinations().create!(destination(name));
             const err = await rejection(() => destinations().create!(destination(name)));
             assert.ok(err.message.includes(`destination ${first.id}`), err.message);
-            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates <urn> ${first.id}`), err.message);
+            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates <urn> --import-pending-creates ${first.id}`), err.message);
             assert.match(err.message, /another displayName/);
             assert.equal((await client().listDestinations()).filter((d) => d.display_name === name).length, 1, "a second destination was made");
             const other = await destinations().create!(destination(`${name} b`));

@@ -1,0 +1,231 @@
+/**
+ * A `pulumi` CLI killed with SIGKILL in the middle of a run (a cancelled CI job), in both front doors: the
+ * native plugin (a Python program) and the TypeScript resources. The programs (programs/interrupted-py and
+ * its twin interrupted-ts) make two deployments, a destination, a scheduled export and a one-off export
+ * against the emulator and MinIO. Each step kills the CLI once the service holds what the run was making
+ * and the state does not (mid-create of the deployments and the destination, mid-create of the exports,
+ * mid-update of a revision and of an export's re-creation, mid-destroy), then recovers as a user would
+ * (`pulumi cancel` for the lock, `pulumi up`, and, where the error says so, `pulumi refresh
+ * --import-pending-creates`), and counts on the emulator: every object in the state exactly once, none made
+ * twice, no window exported twice, nothing left by `destroy`; and no provider process outliving the killed
+ * CLI (docs/recovery.md).
+ */
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { TracingProject } from "../../emulator/bulkExport/projects";
+import { scaledTiming } from "../../emulator/controlPlane/revisions";
+import { startEmulator, type Emulator } from "../../emulator/server";
+import { isFinalExportStatus } from "../../provider/api/schemas/bulkExport";
+import { shellWord } from "../../provider/impl/common/shell";
+import { createProject, createPythonProject, type PulumiProject } from "../../scripts/lib/project";
+import { eventually } from "../helpers/async";
+import { spawnedSettled, windowsWritten } from "../helpers/bulkExport";
+import { startMinio, type MinioServer } from "../helpers/minio";
+
+const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
+const INTEGRATION = "6f1c2b9e-4c1a-4f7e-9d57-3d0c7a1b2e44";
+const HOUR = 3_600_000;
+const PROGRAMS = join(__dirname, "programs");
+
+/** The provider processes a CLI started (they inherit its file backend), still running: a killed CLI must not leave them behind. */
+function providersOf(stateDir: string): number[] {
+    const mine = `PULUMI_BACKEND_URL=file://${stateDir}`;
+    const out: number[] = [];
+    for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+        try {
+            const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+            if (!/pulumi-resource-langsmith|dynamic-provider/.test(cmd)) continue;
+            if (readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(mine) && !/^Z/m.test(readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[2])) out.push(Number(pid));
+        } catch {
+            // gone meanwhile
+        }
+    }
+    return out;
+}
+
+describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", function () {
+    this.timeout(15 * 60_000);
+    let em: Emulator;
+    let minio: MinioServer;
+    let tracing: TracingProject;
+    /** The schedule starts 20 whole hours ago: three 6-hour windows are due at once. */
+    let start: number;
+
+    before(async () => {
+        minio = await startMinio();
+        // Builds of about 14 s and deletes of 4 s: room to kill the CLI while it waits.
+        em = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "timed", phaseMs: scaledTiming(3).phaseMs, deleteMs: 4_000 } });
+        start = Math.floor(Date.now() / HOUR) * HOUR - 20 * HOUR;
+        tracing = em.bulkExport.model.addProject({ start: new Date(start - 48 * HOUR).toISOString(), end: new Date(start + 30 * 24 * HOUR).toISOString(), count: 8_000, seed: 25 });
+    });
+    after(async () => {
+        await em?.close();
+        await minio?.stop();
+    });
+
+    const faults = (list: unknown[]) => fetch(`${em.url}/__admin/faults`, { method: "POST", body: JSON.stringify(list), headers: { "content-type": "application/json" } });
+    const clearFaults = () => fetch(`${em.url}/__admin/faults`, { method: "DELETE" });
+    const pauseExports = (paused: boolean) => fetch(`${em.url}/__admin/bulk-exports/limits`, { method: "PUT", body: JSON.stringify({ paused }), headers: { "content-type": "application/json" } });
+
+    for (const door of ["native plugin (Python)", "TypeScript resources"] as const) {
+        describe(door, () => {
+            let project: PulumiProject;
+            let stack: string;
+            const workspace = randomUUID();
+            const prefix = `kill-${door.startsWith("native") ? "py" : "ts"}-${randomUUID().slice(0, 6)}`;
+            const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack], { allowFailure: true });
+
+            before(async () => {
+                project = door.startsWith("native") ? createPythonProject(join(PROGRAMS, "interrupted-py")) : createProject(join(PROGRAMS, "interrupted-ts"));
+                stack = `kill-${randomUUID().slice(0, 8)}`;
+                const name = door.startsWith("native") ? "interrupted-py" : "interrupted-ts";
+                await project.initStack(
+                    stack,
+                    {
+                        "langsmith:controlPlaneUrl": em.url,
+                        "langsmith:endpoint": em.url,
+                        "langsmith:workspaceId": workspace,
+                        [`${name}:prefix`]: prefix,
+                        [`${name}:integrationId`]: INTEGRATION,
+                        [`${name}:bucket`]: "exports",
+                        [`${name}:s3Endpoint`]: minio.endpoint,
+                        [`${name}:s3AccessKeyId`]: minio.users.writeDelete.accessKeyId,
+                        [`${name}:tracingProjectId`]: tracing.session_id,
+                        [`${name}:exportStart`]: new Date(start).toISOString(),
+                        [`${name}:exportEnd`]: new Date(start + 6 * HOUR).toISOString(),
+                    },
+                    { "langsmith:apiKey": API_KEY, [`${name}:s3SecretAccessKey`]: minio.users.writeDelete.secretAccessKey },
+                );
+            });
+            after(() => project?.remove());
+
+            /** `pulumi <args>`, killed with SIGKILL (the CLI alone, as a cancelled job's runner does) once `ready` holds. */
+            async function killedWhen(args: string[], ready: () => boolean): Promise<void> {
+                let pid = 0;
+                const run = project.pulumi([...args, "--stack", stack], { allowFailure: true, detached: true, started: (c) => (pid = c.pid!) });
+                assert.ok(await eventually(ready, 120_000), `pulumi ${args.join(" ")}: the service never held what the kill waits for`);
+                process.kill(pid, "SIGKILL");
+                const result = await run;
+                assert.equal(result.code, 1, "killed");
+                // Pulumi's own plugins watch their engine; ours must too (provider/impl/common).
+                assert.ok(await eventually(() => providersOf(project.stateDir).length === 0, 15_000), `provider processes outlived the killed CLI: ${providersOf(project.stateDir)}`);
+                await cli("cancel", "--yes");
+            }
+
+            const deployments = () => em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace && d.status !== "AWAITING_DELETE");
+            /** A deployment's revisions, latest first. */
+            const revisions = (id: string) => em.controlPlane.listRevisions(workspace, id, { limit: 100, offset: 0 }).resources;
+            const destinations = () => [...em.bulkExport.model.destinations.values()].filter((d) => d.tenant_id === workspace);
+            const parents = () => [...em.bulkExport.model.exports.values()].filter((e) => e.tenant_id === workspace && !e.source_bulk_export_id);
+            const running = () => parents().filter((e) => !isFinalExportStatus(e.status));
+            const state = async () => (await project.exportStack(stack)).deployment;
+            const pendingCreates = async (): Promise<Array<{ urn: string; inputs: Record<string, any> }>> =>
+                ((await state()).pending_operations ?? []).filter((o: any) => o.type === "creating").map((o: any) => o.resource);
+
+            /** Every object live on the service is in the state exactly once, under the resource the program names. */
+            async function assertConverged(): Promise<void> {
+                const resources = ((await state()).resources ?? []).filter((r: any) => r.custom && !r.type.startsWith("pulumi:providers:"));
+                const ids = resources.map((r: any) => r.outputs?.exportId ?? r.id).sort();
+                assert.equal(new Set(ids).size, ids.length, `an object in the state twice: ${ids}`);
+                const live = [...deployments().map((d) => d.id), ...destinations().map((d) => d.id), ...running().map((e) => e.id)];
+                const oneOff = parents().find((e) => e.end_time);
+                if (oneOff && isFinalExportStatus(oneOff.status)) live.push(oneOff.id);
+                assert.deepEqual(ids, live.sort(), "the state and the service hold different objects");
+                assert.equal(deployments().length, 2, "deployments made twice or lost");
+                assert.equal(destinations().length, 1, "destinations made twice or lost");
+                assert.ok(running().filter((e) => e.interval_hours).length <= 1, "two schedules running: every window exported twice");
+            }
+
+            it("killed while creating the deployments and the destination: the next up names them with the exact import command; after it, up converges", async () => {
+                await faults([
+                    // The destination shows up 1.5 s after its POST, whose answer is lost; its list answers slowly.
+                    { method: "POST", path: "^/api/v1/bulk-exports/destinations$", kind: "drop", when: "during", latencyMs: 1_500 },
+                    { method: "GET", path: "^/api/v1/bulk-exports/destinations$", kind: "latency", latencyMs: 3_000, forMs: 60_000 },
+                ]);
+                // The exports wait for the destination's create, which the kill never lets return.
+                await killedWhen(["up", "--yes", "--skip-preview"], () => deployments().length === 2 && destinations().length === 1);
+                await clearFaults();
+                assert.equal((await pendingCreates()).length >= 3, true, "the kill left pending creates");
+
+                const up = await cli("up", "--yes", "--skip-preview");
+                assert.notEqual(up.code, 0);
+                const text = up.stdout + up.stderr;
+                assert.match(text, /409 Conflict: Deployment with name kill-\S+-d0 already exists/);
+                assert.match(text, /the workspace already holds destination/);
+                assert.equal(deployments().length, 2, "a deployment made twice");
+                assert.equal(destinations().length, 1, "a destination made twice");
+                // The native plugin names each URN; the dynamic front door says where it is listed.
+                const pairs: string[] = [];
+                for (const op of await pendingCreates()) {
+                    const id = op.inputs.name ? deployments().find((d) => d.name === op.inputs.name)!.id : destinations()[0].id;
+                    if (door.startsWith("native")) assert.ok(text.includes(`pulumi refresh --import-pending-creates ${shellWord(op.urn)} --import-pending-creates ${id}`), `no exact command for ${op.urn}:\n${text}`);
+                    else assert.ok(text.includes(`pulumi refresh --import-pending-creates <urn> --import-pending-creates ${id}`), text);
+                    pairs.push("--import-pending-creates", op.urn, "--import-pending-creates", id);
+                }
+                const refresh = await cli("refresh", "--yes", "--skip-preview", ...pairs);
+                assert.equal(refresh.code, 0, refresh.stdout + refresh.stderr);
+                assert.equal((await pendingCreates()).length, 0);
+                const after = await cli("up", "--yes", "--skip-preview");
+                assert.equal(after.code, 0, after.stdout + after.stderr);
+                await assertConverged();
+            });
+
+            it("killed while creating the exports: the next up takes the running ones over with a warning, none made twice", async () => {
+                await pauseExports(true);
+                // The reads after each create answer slowly: room to kill once both exports exist.
+                await faults([{ method: "GET", path: "^/api/v1/bulk-exports(/[^/]+/runs)?$", kind: "latency", latencyMs: 3_000, forMs: 60_000 }]);
+                await killedWhen(["up", "--yes", "--skip-preview"], () => parents().length === 2);
+                await clearFaults();
+                const up = await cli("up", "--yes", "--skip-preview");
+                await pauseExports(false);
+                assert.equal(up.code, 0, up.stdout + up.stderr);
+                assert.match(up.stdout + up.stderr, /ScheduledExport: export \S+ .*taken over instead of creating another/);
+                assert.match(up.stdout + up.stderr, /BulkExport: export \S+ .*taken over instead of creating another/);
+                assert.equal(parents().length, 2, "an export made twice");
+                await assertConverged();
+            });
+
+            it("killed mid-update, a revision in flight: the next up waits on it, no second revision", async () => {
+                await cli("config", "set", "repoRef", "release-2");
+                await killedWhen(["up", "--yes", "--skip-preview"], () => deployments().every((d) => revisions(d.id).length === 2));
+                const up = await cli("up", "--yes", "--skip-preview");
+                assert.equal(up.code, 0, up.stdout + up.stderr);
+                for (const d of deployments()) {
+                    assert.equal(revisions(d.id).length, 2, `deployment ${d.name}: a revision made twice`);
+                    assert.equal(revisions(d.id)[0].source_revision_config.repo_ref, "release-2");
+                    assert.equal(revisions(d.id)[0].status, "DEPLOYED");
+                }
+                await assertConverged();
+            });
+
+            it("killed while an export is re-created: the next up takes the new one over; each window is exported once", async () => {
+                await cli("config", "set", "filter", 'eq(run_type, "llm")');
+                await faults([{ method: "GET", path: "^/api/v1/bulk-exports$", kind: "latency", latencyMs: 3_000, forMs: 60_000 }]);
+                const before = parents().length;
+                await killedWhen(["up", "--yes", "--skip-preview"], () => parents().length === before + 1);
+                await clearFaults();
+                const up = await cli("up", "--yes", "--skip-preview");
+                assert.equal(up.code, 0, up.stdout + up.stderr);
+                assert.equal(parents().length, before + 1, "the new export made twice");
+                await assertConverged();
+                await spawnedSettled(em, workspace);
+                const written = await windowsWritten(em, minio, tracing, workspace, prefix);
+                assert.ok(written.length >= 3, `windows: ${written.length}`);
+                for (let i = 1; i < written.length; i++) assert.ok(written[i].start >= written[i - 1].end, `window ${new Date(written[i].start).toISOString()} exported twice`);
+                for (const w of written) assert.equal(w.rows, w.expected, `window ${new Date(w.start).toISOString()}`);
+            });
+
+            it("killed mid-destroy: the next destroy finishes it; nothing is left on the service", async () => {
+                await killedWhen(["destroy", "--yes", "--skip-preview"], () => em.controlPlane.allDeployments().some((d) => d.tenant_id === workspace && d.status === "AWAITING_DELETE"));
+                const destroy = await cli("destroy", "--yes", "--skip-preview");
+                assert.equal(destroy.code, 0, destroy.stdout + destroy.stderr);
+                assert.deepEqual(deployments(), []);
+                assert.deepEqual(destinations(), []);
+                assert.deepEqual(running(), []);
+                assert.deepEqual(((await state()).resources ?? []).filter((r: any) => r.custom && !r.type.startsWith("pulumi:providers:")), []);
+            });
+        });
+    }
+});

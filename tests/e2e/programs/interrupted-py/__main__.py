@@ -1,0 +1,40 @@
+"""What tests/e2e/interrupted.test.ts kills the `pulumi` CLI in the middle of, through the native plugin: two
+deployments, a destination, a scheduled export and a one-off export (the TypeScript twin: ../interrupted-ts).
+Every key but the counts is required."""
+import pulumi
+import pulumi_langsmith as langsmith
+
+config = pulumi.Config()
+prefix = config.require("prefix")
+
+for i in range(config.get_int("deployments") or 2):
+    langsmith.Deployment(
+        f"d{i}",
+        name=f"{prefix}-d{i}",
+        source="github",
+        source_config={"integration_id": config.require("integrationId"), "repo_url": "https://github.com/acme/agent"},
+        source_revision_config={"repo_ref": config.get("repoRef") or "main", "graph_config_path": "langgraph.json"},
+    )
+
+if config.get_bool("exports") is not False:
+    destination = langsmith.ExportDestination(
+        "bucket",
+        display_name=f"{prefix} traces",
+        config={"bucket_name": config.require("bucket"), "prefix": prefix, "endpoint_url": config.require("s3Endpoint"), "addressing_style": "path"},
+        credentials={"access_key_id": config.require("s3AccessKeyId"), "secret_access_key": config.require_secret("s3SecretAccessKey")},
+    )
+    langsmith.ScheduledExport(
+        "schedule",
+        destination_id=destination.id,
+        session_id=config.require("tracingProjectId"),
+        start_time=config.require("exportStart"),
+        interval_hours=6,
+        filter=config.get("filter"),
+    )
+    langsmith.BulkExport(
+        "once",
+        destination_id=destination.id,
+        session_id=config.require("tracingProjectId"),
+        start_time=config.require("exportStart"),
+        end_time=config.require("exportEnd"),
+    )
