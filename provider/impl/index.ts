@@ -9,6 +9,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { agentServerCheckProvider } from "./agentServerCheck";
 import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "./bulkExport";
 import { deploymentProvider } from "./deployment";
+import { track } from "./common/cancellation";
+import { guardProcess } from "./common/watchdog";
 import { configure } from "./runtime";
 
 export { configure } from "./runtime";
@@ -23,12 +25,19 @@ export const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>
     agentServerCheck: agentServerCheckProvider,
 };
 
-/** Calls `method` of the provider of `type`; `configure` is shared by every type. */
+/**
+ * Calls `method` of the provider of `type`; `configure` is shared by every type. Inside Pulumi's
+ * dynamic-provider host, the first call also makes the process exit when the engine is gone and on
+ * SIGINT/SIGTERM (common/watchdog.ts; nothing happens elsewhere), and every call counts as an operation in
+ * progress, which such an exit lets answer first.
+ */
 export function forward(type: string, method: string, args: unknown[]): unknown {
+    guardProcess();
     if (method === "configure") return configure(args[0] as Parameters<typeof configure>[0]);
     const provider = PROVIDERS[type] as unknown as Record<string, unknown> | undefined;
     if (!provider) throw new Error(`pulumi-langsmith has no resource type ${JSON.stringify(type)}: was the state written by a newer version?`);
     const fn = provider[method];
     if (typeof fn !== "function") throw new Error(`pulumi-langsmith: resource type ${type} has no method ${method}`);
-    return fn.apply(provider, args);
+    const result: unknown = fn.apply(provider, args);
+    return result instanceof Promise ? track(result) : result;
 }

@@ -10,6 +10,8 @@
  * `req.getProperties().toJavaScript()` on the undefined properties of `pulumi import`. Serving the
  * service with the stubs @pulumi/pulumi ships (`proto/provider_grpc_pb`) makes all of those ours.
  *
+ * Cancel (Pulumi's Ctrl-C) ends the waits in progress: impl/common/cancellation.ts.
+ *
  * Secrets: Configure answers `acceptSecrets: false`, as the dynamic-provider host does, so the engine
  * sends plain values and marks outputs secret where their inputs were (and the schema's `secret`
  * properties are secret outputs in every generated SDK).
@@ -18,6 +20,7 @@ import { createRequire } from "node:module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { cancelOperations, track } from "../impl/common/cancellation";
 import { ResourceInitError } from "../impl/common/initError";
 import { withResourceUrn } from "../impl/common/interrupted";
 import type { TableDiffResult } from "../impl/common/compare";
@@ -82,9 +85,9 @@ function serviceError(e: unknown): grpcTypes.ServiceError {
     return Object.assign(new Error(message), { code: grpc.status.UNKNOWN, details: message, metadata });
 }
 
-/** Runs `fn` and answers its result, or the error it threw. */
+/** Runs `fn` and answers its result, or the error it threw; until then it is an operation in progress (a stop lets it answer). */
 function answer(callback: Callback, fn: () => Promise<unknown>): void {
-    fn().then(
+    track(fn()).then(
         (r) => callback(null, r),
         (e) => callback(serviceError(e), null),
     );
@@ -134,7 +137,10 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
             resp.setSchema(call.request.getVersion() === 0 ? o.schema : "{}");
             callback(null, resp);
         },
+        // Pulumi's Ctrl-C (and the last call before it stops the plugin): every wait in progress ends at once,
+        // the resource recorded with its real state (impl/common/cancellation.ts).
         cancel(_call: Call<unknown>, callback: Callback) {
+            cancelOperations("the Pulumi engine cancelled the operation");
             callback(null, new empty.Empty());
         },
         attach(_call: Call<unknown>, callback: Callback) {

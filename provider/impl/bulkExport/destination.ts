@@ -8,15 +8,18 @@
  * a `pulumi destroy` has just cancelled the schedule, not its running windows) are waited for, up to
  * `DELETE_WAIT_MS`, then the DELETE is sent again. A scheduled export still running never finishes by
  * itself: the error names it, and every other export in the way, with what to do, at once; the destination
- * stays in the stack for the next run. An installation without the DELETE (405/501: older self-hosted
- * versions) keeps the destination, unused, in the workspace: the resource leaves the stack with a warning.
+ * stays in the stack for the next run, as it does when the wait is cancelled (common/cancellation.ts). An
+ * installation without the DELETE (405/501: older self-hosted versions) keeps the destination, unused, in
+ * the workspace: the resource leaves the stack with a warning.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../../api/bulkExport";
 import { tracingInstallation } from "../../config";
 import type { BulkExportRecord, Destination } from "../../api/schemas/bulkExport";
 import { ApiError } from "../../api/errors";
 import { isFinalExportStatus } from "../../api/schemas/bulkExport";
+import { cancelReason, operationsSignal } from "../common/cancellation";
 import { diffByTable, field, type DiffRow } from "../common/compare";
 import { alreadyExistsMessage } from "../common/interrupted";
 import { warn } from "../common/warn";
@@ -57,11 +60,13 @@ export interface ExportDestinationProviderOptions {
     deleteWaitMs?: number;
     /** Delay before the next look while waiting (default: 2 s, growing to 15 s). */
     pollMs?: (attempt: number) => number;
+    /** Ends that wait at once (default: the process-wide one of common/cancellation.ts). */
+    signal?: AbortSignal;
 }
 
 export function createExportDestinationProvider(o: ExportDestinationProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => bulkExportClient());
-    const wait = { waitMs: o.deleteWaitMs ?? DELETE_WAIT_MS, pollMs: o.pollMs ?? ((n: number) => Math.min(15_000, 2_000 * 1.5 ** n)) };
+    const wait = { waitMs: o.deleteWaitMs ?? DELETE_WAIT_MS, pollMs: o.pollMs ?? ((n: number) => Math.min(15_000, 2_000 * 1.5 ** n)), signal: o.signal ?? operationsSignal };
     return {
         async configure(req) {
             configure(req);
@@ -131,9 +136,9 @@ function twinMessage(twin: Destination): string {
  * DELETE, and while the service refuses it (4xx) only for exports that finish on their own, waits for them
  * and sends it again. The list may show none left (they finished between the refusal and the list): the
  * DELETE is sent again at once, three times at most. Anything else, or still refused after `waitMs`, fails
- * with refusal()'s message.
+ * with refusal()'s message, as does a wait cancelled by `signal` (at once, saying so).
  */
-async function deleteOnceFree(c: BulkExportClient, id: string, o: { waitMs: number; pollMs: (attempt: number) => number }) {
+async function deleteOnceFree(c: BulkExportClient, id: string, o: { waitMs: number; pollMs: (attempt: number) => number; signal: AbortSignal }) {
     const deadline = Date.now() + o.waitMs;
     let emptyLists = 0;
     for (let attempt = 0; ; attempt++) {
@@ -145,7 +150,11 @@ async function deleteOnceFree(c: BulkExportClient, id: string, o: { waitMs: numb
             if (using?.length === 0 && ++emptyLists <= 3) continue;
             const finishing = !!using?.length && !using.some(isRunningSchedule);
             if (!finishing || Date.now() + o.pollMs(attempt) > deadline) throw refusal(e, id, using, finishing ? o.waitMs : 0);
-            await new Promise((r) => setTimeout(r, o.pollMs(attempt)));
+            await delay(o.pollMs(attempt), undefined, { signal: o.signal }).catch(() => undefined);
+            if (o.signal.aborted) {
+                const refused = refusal(e, id, using, 0);
+                throw withMessage(refused, `the wait for the exports using destination ${id} to finish was cancelled (${cancelReason(o.signal.reason)}): ${refused.message}`);
+            }
         }
     }
 }

@@ -4,12 +4,14 @@
  * never write the same range at once), then the new one is created. `create` waits for `Completed`
  * unless `waitForCompletion` is false; a `Failed` or `TimedOut` export fails the `up` with each failed
  * run's errors (`retry_N`) and stays in the stack, as does one still running when `timeouts.create`
- * ends: the next `up` waits again, or, for a failed one, replaces it. `delete` cancels it if not final.
+ * ends or the wait is cancelled (common/cancellation.ts): the next `up` waits again, or, for a failed one,
+ * replaces it. `delete` cancels it if not final.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../../api/bulkExport";
-import { PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
+import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
 import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun } from "../../api/schemas/bulkExport";
+import { cancelReason, operationsSignal } from "../common/cancellation";
 import { diffByTable, prune, type DiffRow } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
@@ -33,11 +35,14 @@ export interface BulkExportProviderOptions {
     client?: () => BulkExportClient;
     /** Delay before the next read while waiting (default: 0.5 s for 10 reads, then growing to 30 s). */
     pollMs?: (attempt: number) => number;
+    /** Ends the wait for a final status at once (default: the process-wide one of common/cancellation.ts). */
+    signal?: AbortSignal;
 }
 
 export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => bulkExportClient());
     const pollMs = o.pollMs ?? ((n: number) => (n < 10 ? 500 : Math.min(30_000, 500 * 1.3 ** (n - 10))));
+    const signal = o.signal ?? operationsSignal;
 
     return {
         async configure(req) {
@@ -59,7 +64,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             const timeoutS = inputs.timeouts?.create ?? DEFAULT_EXPORT_TIMEOUTS.create;
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
             const e = await startExport(be, exportRequest(inputs, { endTime: inputs.endTime }), "BulkExport");
-            return { id: e.id, outs: await settle(be, inputs, e, { timeoutS, rawProvider: raw.__provider, pollMs }) };
+            return { id: e.id, outs: await settle(be, inputs, e, { timeoutS, rawProvider: raw.__provider, pollMs, signal }) };
         },
         async read(id, props) {
             const be = client();
@@ -73,7 +78,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             const news = newsRaw as unknown as BulkExportInputs;
             const timeoutS = news.timeouts?.update ?? DEFAULT_EXPORT_TIMEOUTS.update;
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
-            return { outs: await settle(be, news, await be.getExport(id), { timeoutS, rawProvider: newsRaw.__provider, pollMs }) };
+            return { outs: await settle(be, news, await be.getExport(id), { timeoutS, rawProvider: newsRaw.__provider, pollMs, signal }) };
         },
         async delete(id, props) {
             const timeoutS = (props as unknown as BulkExportOutputs).timeouts?.delete ?? DEFAULT_EXPORT_TIMEOUTS.delete;
@@ -105,15 +110,16 @@ async function settle(
     be: BulkExportClient,
     inputs: BulkExportInputs,
     e: BulkExportRecord,
-    o: { timeoutS: number; rawProvider: unknown; pollMs: (attempt: number) => number },
+    o: { timeoutS: number; rawProvider: unknown; pollMs: (attempt: number) => number; signal: AbortSignal },
 ): Promise<BulkExportOutputs> {
-    const { timeoutS, rawProvider, pollMs } = o;
+    const { timeoutS, rawProvider, pollMs, signal } = o;
     try {
         if (inputs.waitForCompletion === false || isFinalExportStatus(e.status)) return finished(await outputs(be, inputs, e), e);
-        const done = await pollUntil(() => be.getExport(e.id), { done: ["Completed"], failed: REDO }, { timeoutMs: timeoutS * 1000, interval: (_s, n) => pollMs(n) });
+        const done = await pollUntil(() => be.getExport(e.id), { done: ["Completed"], failed: REDO }, { timeoutMs: timeoutS * 1000, interval: (_s, n) => pollMs(n), signal });
         return await outputs(be, inputs, done);
     } catch (err) {
-        const last = err instanceof PollFailedError || err instanceof PollTimeoutError ? ((err.value as BulkExportRecord | undefined) ?? e) : e;
+        const polled = err instanceof PollFailedError || err instanceof PollTimeoutError || err instanceof PollCancelledError;
+        const last = polled ? ((err.value as BulkExportRecord | undefined) ?? e) : e;
         const outs = await outputs(be, inputs, last).catch(() => ({ ...inputs, schemaVersion: SCHEMA_VERSION, status: last.status, rowsWritten: 0, filesWritten: 0, finishedAt: null }));
         throw new ResourceInitError(await failureMessage(be, last, err, timeoutS), e.id, { ...outs, __provider: rawProvider });
     }
@@ -125,11 +131,14 @@ function finished(outs: BulkExportOutputs, e: BulkExportRecord): BulkExportOutpu
     throw new PollFailedError(e.status, e, `export ${e.id} is ${e.status}`);
 }
 
-/** What failed, with each failed run's errors (`retry_N`), or how long was waited. */
+/** What failed, with each failed run's errors (`retry_N`), or how long was waited, or why the wait was cancelled. */
 async function failureMessage(be: BulkExportClient, e: BulkExportRecord, err: unknown, timeoutS: number): Promise<string> {
     const what = `bulk export ${e.id}`;
     if (err instanceof PollTimeoutError) {
         return `timed out after ${timeoutS}s waiting for ${what} to complete; last status ${err.lastStatus ?? e.status}. It is kept in the stack: run \`pulumi up\` again to keep waiting (raise timeouts.create to wait longer), or set waitForCompletion: false.`;
+    }
+    if (err instanceof PollCancelledError) {
+        return `the wait for ${what} to complete was cancelled (${cancelReason(err.cause)}); last status ${err.lastStatus ?? e.status}. It is kept in the stack: \`pulumi up\` resumes waiting for it.`;
     }
     if (!(err instanceof PollFailedError)) return `${messageOf(err)} (${what} is kept in the stack)`;
     const runs: ExportRun[] = await be.listExportRuns(e.id).catch(() => []);

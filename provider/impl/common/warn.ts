@@ -2,25 +2,14 @@
  * Warnings the Pulumi CLI shows (`warning: ...` in preview and up) from inside a provider process, for
  * what deserves a word but must not fail the operation (a filter field this provider does not know, the
  * service may). The dynamic-provider host is started with the engine's address as its argument but does
- * not hand it to `@pulumi/pulumi/log`; this points the log at it, once. Outside a provider process
- * (tests calling a provider directly) the warning goes to stderr, as `pulumi.log.warn` does there.
+ * not hand it to `@pulumi/pulumi/log`; this points the log at it, once (where the engine listens:
+ * watchdog.ts `engineAddress`). Outside a provider process (tests calling a provider directly) the warning
+ * goes to stderr, as `pulumi.log.warn` does there.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { engineAddress } from "./watchdog";
 
 let connected = false;
-let pluginEngine: string | undefined;
-
-/** The native plugin (provider/plugin) says where its engine listens. */
-export function setEngineAddress(address: string): void {
-    pluginEngine = address;
-}
-
-/** Where the engine listens: the plugin's, or the dynamic-provider host's argument (`node .../dynamic-provider <engine>`). */
-function engineAddress(): string | undefined {
-    if (pluginEngine) return pluginEngine;
-    const [, script, address] = process.argv;
-    return script && /[\\/]dynamic-provider([\\/]|$)/.test(script) && address && /^[\w.[\]:-]+:\d+$/.test(address) ? address : undefined;
-}
 
 /** Sends a warning to the engine (the CLI prints it), or to stderr when there is no engine. */
 export async function warn(message: string): Promise<void> {

@@ -2,15 +2,22 @@
  * The Deployment's dynamic provider: check, diff, create, read, update, delete, composed from the pieces
  * beside it (check.ts, diff.ts, wire.ts, state.ts, wait.ts) over the control-plane client.
  *
- * Nothing is lost: once the deployment exists, every failure (a failed or timed-out revision, a PATCH
- * the service refuses, a lost connection) throws a ResourceInitError carrying the id and the real
- * state, so Pulumi records the deployment and the next `up` carries on from there.
+ * Nothing is lost: once the deployment exists, every failure (a failed, timed-out or cancelled revision
+ * wait, a PATCH the service refuses, a lost connection) throws a ResourceInitError carrying the id and the
+ * real state, so Pulumi records the deployment and the next `up` carries on from there.
  */
 import type * as pulumi from "@pulumi/pulumi";
+<<<<<<< HEAD
 import { patchIsApplied, type ControlPlaneClient } from "../../api/controlPlane";
 import { ConflictError } from "../../api/errors";
 import { PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
 import { REVISION_FAILED, type Deployment, type DeploymentPatchRequest, type Revision } from "../../api/schemas/controlPlane";
+=======
+import type { ControlPlaneClient } from "../../api/controlPlane";
+import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
+import { REVISION_FAILED, type Deployment, type Revision } from "../../api/schemas/controlPlane";
+import { cancelReason, operationsSignal } from "../common/cancellation";
+>>>>>>> lifecycle
 import { changedRows, sameValue } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
 import { alreadyExistsMessage } from "../common/interrupted";
@@ -31,6 +38,8 @@ export interface DeploymentProviderOptions {
     deletePollMs?: number;
     client?: () => ControlPlaneClient;
     sleep?: (ms: number) => Promise<void>;
+    /** Ends the revision and delete waits at once (default: the process-wide one of common/cancellation.ts). */
+    signal?: AbortSignal;
 }
 
 interface SettleContext {
@@ -123,6 +132,7 @@ async function settle(ctx: SettleContext, deployment: Deployment): Promise<Deplo
             interval: o.pollInterval,
             sleep: o.sleep,
             now: o.now,
+            signal: o.signal ?? operationsSignal,
         });
         const latest = await cp.getDeployment(deployment.id);
         const learned = { ...ctx, deployPhases: withDeployPhase(ctx.deployPhases, deployPhaseMs) };
@@ -152,28 +162,25 @@ function followed(ctx: SettleContext, d: Deployment, deployed: Revision, superse
     );
 }
 
-/** The error for a wait that failed, timed out or broke: the deployment is kept with its real state. */
+/** The error for a wait that failed, timed out, was cancelled or broke: the deployment is kept with its real state. */
 function notSettled(ctx: SettleContext, d: Deployment, revisionId: string, e: unknown): ResourceInitError {
-    const what = `deployment ${ctx.inputs.name} (${d.id})`;
-    if (e instanceof PollFailedError || e instanceof PollTimeoutError) {
-        const last = e.value as Revision | undefined;
-        const status = e instanceof PollFailedError ? e.status : (e.lastStatus ?? "UNKNOWN");
-        const rev = last?.id ?? revisionId;
-        const why =
-            e instanceof PollFailedError
-                ? `revision ${rev} of ${what} ended in ${status}`
-                : `timed out after ${ctx.timeoutS}s waiting for revision ${rev} of ${what} to be DEPLOYED; last status ${status}`;
-        const outs = toOutputs(ctx.inputs, { ...d, latest_revision_id: rev }, last ? { ...last, status } : undefined, ctx.deployPhases);
-        return new ResourceInitError(
-            `${why}. The deployment is kept in the stack; ` +
-                (e instanceof PollFailedError
-                    ? "fix the cause and run `pulumi up` again to make a new revision."
-                    : "run `pulumi up` again to keep waiting for it (raise timeouts to wait longer)."),
-            d.id,
-            recordable(outs, ctx.rawProvider),
-        );
+    if (!(e instanceof PollFailedError || e instanceof PollTimeoutError || e instanceof PollCancelledError)) {
+        return new ResourceInitError(messageOf(e), d.id, recordable(toOutputs(ctx.inputs, d, undefined, ctx.deployPhases), ctx.rawProvider));
     }
-    return new ResourceInitError(messageOf(e), d.id, recordable(toOutputs(ctx.inputs, d, undefined, ctx.deployPhases), ctx.rawProvider));
+    const what = `deployment ${ctx.inputs.name} (${d.id})`;
+    const last = e.value as Revision | undefined;
+    const status = e instanceof PollFailedError ? e.status : (e.lastStatus ?? "UNKNOWN");
+    const rev = last?.id ?? revisionId;
+    const outs = toOutputs(ctx.inputs, { ...d, latest_revision_id: rev }, last ? { ...last, status } : undefined, ctx.deployPhases);
+    const message =
+        e instanceof PollFailedError
+            ? `revision ${rev} of ${what} ended in ${status}. The deployment is kept in the stack; fix the cause and run \`pulumi up\` again to make a new revision.`
+            : e instanceof PollTimeoutError
+              ? `timed out after ${ctx.timeoutS}s waiting for revision ${rev} of ${what} to be DEPLOYED; last status ${status}. ` +
+                "The deployment is kept in the stack; run `pulumi up` again to keep waiting for it (raise timeouts to wait longer)."
+              : `the wait for revision ${rev} of ${what} to be DEPLOYED was cancelled (${cancelReason(e.cause)}); last status ${status}. ` +
+                "The deployment is kept in the stack; `pulumi up` resumes waiting for it.";
+    return new ResourceInitError(message, d.id, recordable(outs, ctx.rawProvider));
 }
 
 /**
@@ -238,9 +245,12 @@ async function deleteAndWait(cp: ControlPlaneClient, id: string, timeoutS: numbe
     await pollUntil(
         async () => ((await cp.tryGetDeployment(id)) ? "PRESENT" : "GONE"),
         { done: ["GONE"], failed: [] },
-        { timeoutMs: timeoutS * 1000, interval: () => o.deletePollMs ?? 2000, statusOf: (s) => s, sleep: o.sleep },
+        { timeoutMs: timeoutS * 1000, interval: () => o.deletePollMs ?? 2000, statusOf: (s) => s, sleep: o.sleep, signal: o.signal ?? operationsSignal },
     ).catch((e) => {
         if (e instanceof PollTimeoutError) throw new Error(`deployment ${id} was deleted but still exists after ${timeoutS}s; it may finish later`);
+        if (e instanceof PollCancelledError) {
+            throw new Error(`deployment ${id} was deleted, but the wait for it to disappear was cancelled (${cancelReason(e.cause)}); it stays in the stack, and the next \`pulumi up\` or \`pulumi destroy\` finishes the delete`);
+        }
         throw e;
     });
 }

@@ -139,6 +139,8 @@ export interface WaitOptions {
     interval?: (status: string, attempt: number) => number;
     sleep?: (ms: number) => Promise<void>;
     now?: () => number;
+    /** Ends the wait at once with PollCancelledError (the provider's Cancel, a signal, the engine gone). */
+    signal?: AbortSignal;
 }
 
 export interface WaitResult {
@@ -152,8 +154,8 @@ export interface WaitResult {
 
 /**
  * Polls `revisionId` until DEPLOYED, following newer revisions that supersede it. Throws PollFailedError
- * (a FAILED status, of whichever revision was followed last) or PollTimeoutError; both carry the last
- * revision read, and `superseded` is attached to them as `supersededRevisions`.
+ * (a FAILED status, of whichever revision was followed last), PollTimeoutError or PollCancelledError (the
+ * signal); all carry the last revision read, and `superseded` is attached to them as `supersededRevisions`.
  */
 export async function waitForRevision(cp: ControlPlaneClient, deploymentId: string, revisionId: string, o: WaitOptions): Promise<WaitResult> {
     const now = o.now ?? Date.now;
@@ -188,7 +190,7 @@ export async function waitForRevision(cp: ControlPlaneClient, deploymentId: stri
     });
     const interval = o.interval ?? ((status: string) => nextReadMs(progress(status), o.expected));
     try {
-        const revision = await pollUntil(get, { done: REVISION_DONE, failed: REVISION_FAILED }, { timeoutMs: o.timeoutMs, interval, sleep: o.sleep, now });
+        const revision = await pollUntil(get, { done: REVISION_DONE, failed: REVISION_FAILED }, { timeoutMs: o.timeoutMs, interval, sleep: o.sleep, now, signal: o.signal });
         const deployPhaseMs = deployingSince !== undefined && revision.updated_at ? Date.parse(revision.updated_at) - deployingSince : undefined;
         return { revision, superseded, deployPhaseMs };
     } catch (e) {

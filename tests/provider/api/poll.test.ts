@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PollFailedError, PollTimeoutError, pollUntil, type PollOptions } from "../../../provider/api/poll";
+import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil, type PollOptions } from "../../../provider/api/poll";
 import { REVISION_DONE, REVISION_FAILED } from "../../../provider/api/schemas/controlPlane";
 import { rejection } from "./helpers";
 
@@ -198,7 +198,7 @@ describe("pollUntil", () => {
         ]);
     });
 
-    it("pollUntil: stops when the signal is aborted", async () => {
+    it("pollUntil: stops when the signal is aborted, with PollCancelledError carrying the last status and the reason", async () => {
         const c = clock();
         const ac = new AbortController();
         const s = sequence("BUILDING");
@@ -207,8 +207,11 @@ describe("pollUntil", () => {
             if (c.sleeps.length === 2) ac.abort(new Error("cancelled by user"));
         };
         const err = await rejection(() => pollUntil(s.get, STATES, opts(c, { sleep, signal: ac.signal })));
-        assert.ok(err instanceof Error);
-        assert.equal(err.message, "cancelled by user");
+        assert.ok(err instanceof PollCancelledError);
+        assert.equal(err.message, "cancelled (cancelled by user); last status BUILDING");
+        assert.equal(err.lastStatus, "BUILDING");
+        assert.deepEqual(err.value, { status: "BUILDING", n: 2 });
+        assert.equal((err.cause as Error).message, "cancelled by user");
         assert.equal(s.calls, 2);
     });
 
@@ -217,8 +220,46 @@ describe("pollUntil", () => {
         const s = sequence("DEPLOYED");
         const ac = new AbortController();
         ac.abort();
-        await assert.rejects(pollUntil(s.get, STATES, opts(c, { signal: ac.signal })), { name: "AbortError" });
+        const err = await rejection(() => pollUntil(s.get, STATES, opts(c, { signal: ac.signal })));
+        assert.ok(err instanceof PollCancelledError);
+        assert.equal(err.lastStatus, undefined);
+        assert.equal((err.cause as Error).name, "AbortError");
         assert.equal(s.calls, 0);
+    });
+
+    it("pollUntil: an abort during a sleep or a read ends the wait at once, without waiting for either", async () => {
+        const never = new Promise<never>(() => undefined);
+        for (const during of ["sleep", "read"] as const) {
+            const ac = new AbortController();
+            let reads = 0;
+            // A read (the second one) or a sleep that never ends: only the abort can end the wait.
+            const get = async (): Promise<Value> => {
+                if (++reads === 2) {
+                    setImmediate(() => ac.abort(new Error("stop")));
+                    return never;
+                }
+                return { status: "BUILDING", n: reads };
+            };
+            const sleep = async (): Promise<void> => {
+                if (during === "read") return;
+                setImmediate(() => ac.abort(new Error("stop")));
+                return never;
+            };
+            const err = await rejection(() => pollUntil(get, STATES, { timeoutMs: 60_000, interval: () => 1, sleep, signal: ac.signal }));
+            assert.ok(err instanceof PollCancelledError, during);
+            assert.equal(err.lastStatus, "BUILDING", during);
+            assert.equal(reads, during === "read" ? 2 : 1, during);
+        }
+    });
+
+    it("pollUntil: the default sleep wakes on the abort (no timer left behind)", async () => {
+        const ac = new AbortController();
+        const s = sequence("BUILDING");
+        setTimeout(() => ac.abort(new Error("stop")), 50);
+        const started = Date.now();
+        const err = await rejection(() => pollUntil(s.get, STATES, { timeoutMs: 3_600_000, interval: () => 3_600_000, signal: ac.signal }));
+        assert.ok(err instanceof PollCancelledError);
+        assert.ok(Date.now() - started < 5_000);
     });
 
     it("pollUntil: lets an error from get() through", async () => {

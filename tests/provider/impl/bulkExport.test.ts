@@ -409,6 +409,39 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.ok(diff.replaces!.length > 0);
         });
 
+        it("create: a cancelled wait for Completed throws at once with the export's id and status; the next up waits again", async () => {
+            const inputs = oneOffInputs(await newDestination("cancel-wait"));
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
+            const ac = new AbortController();
+            const p = createBulkExportProvider({ client, pollMs: () => 3_600_000, signal: ac.signal });
+            setTimeout(() => ac.abort(new Error("the Pulumi engine cancelled the operation")), 300);
+            const started = Date.now();
+            const e = await rejection(() => p.create(inputs));
+            assert.ok(Date.now() - started < 5_000);
+            assert.ok(e instanceof ResourceInitError, String(e));
+            assert.equal((await client().getExport(e.id)).id, e.id);
+            assert.match(e.message, /^the wait for bulk export \S+ to complete was cancelled \(the Pulumi engine cancelled the operation\); last status \w+\. It is kept in the stack: `pulumi up` resumes waiting for it\.$/);
+            assert.ok(!["Completed", "Failed", "Cancelled", "TimedOut"].includes(String(e.properties.status)), String(e.properties.status));
+            const diff = await p.diff!(e.id, e.properties, inputs);
+            assert.deepEqual([diff.changes, diff.replaces], [true, []], "the next up waits for it");
+            await p.delete!(e.id, e.properties);
+        });
+
+        it("destination delete: a cancelled wait for the exports in its way fails at once, naming them; the destination stays", async () => {
+            const destinationId = await newDestination("cancel-delete");
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
+            const running = await oneOff().create(oneOffInputs(destinationId, { waitForCompletion: false }));
+            const ac = new AbortController();
+            const p = createExportDestinationProvider({ client, deleteWaitMs: 600_000, pollMs: () => 300_000, signal: ac.signal });
+            setTimeout(() => ac.abort(new Error("the provider received SIGTERM")), 300);
+            const started = Date.now();
+            const e = await rejection(() => p.delete!(destinationId, {}));
+            assert.ok(Date.now() - started < 5_000);
+            assert.match(e.message, new RegExp(`^the wait for the exports using destination ${destinationId} to finish was cancelled \\(the provider received SIGTERM\\): 409 Conflict: .*${running.id} \\(`));
+            assert.equal((await client().getDestination(destinationId)).id, destinationId);
+            await oneOff().delete!(running.id, running.outs);
+        });
+
         it("a changed filter replaces, cancelling the old export first if it still runs", async () => {
             const p = oneOff();
             const inputs = oneOffInputs(await newDestination("replace"), { waitForCompletion: false });

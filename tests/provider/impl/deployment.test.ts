@@ -257,6 +257,31 @@ describe("Deployment provider against the emulator", function () {
             assert.equal(e.properties.__provider, PROVIDER);
         });
 
+        it("create: a cancelled wait (the provider's Cancel, a signal, the engine gone) throws at once with the id and the last status; the next up waits again", async () => {
+            em.setTiming({ speed: "manual" });
+            const ac = new AbortController();
+            // An hour between reads: only the cancellation can end this wait soon.
+            const p = createDeploymentProvider({ pollInterval: () => 3_600_000, client: () => cp, signal: ac.signal });
+            const name = uniqueName("create-cancel");
+            const inputs = inputsOf(githubArgs(name));
+            setTimeout(() => ac.abort(new Error("the Pulumi engine cancelled the operation")), 300);
+            const started = Date.now();
+            const e = await rejection(() => p.create!(inputs));
+            assert.ok(Date.now() - started < 5_000);
+            assert.ok(e instanceof ResourceInitError, `expected ResourceInitError, got ${e}`);
+            assert.equal(e.id, live(name)[0].id);
+            assert.equal(
+                e.message,
+                `the wait for revision ${live(name)[0].latest_revision_id} of deployment ${name} (${e.id}) to be DEPLOYED was cancelled (the Pulumi engine cancelled the operation); ` +
+                    "last status CREATING. The deployment is kept in the stack; `pulumi up` resumes waiting for it.",
+            );
+            assert.equal(e.properties.revisionStatus, "CREATING");
+            assert.equal(e.properties.__provider, PROVIDER);
+            const diff = await provider.diff!(e.id, e.properties, inputs);
+            assert.equal(diff.changes, true, "the next up waits for the revision");
+            assert.deepEqual(diff.replaces, []);
+        });
+
         it("create: after an ambiguous POST failure the created deployment is adopted, exactly one exists", async () => {
             const name = uniqueName("create-ambiguous");
             em.addFault({ method: "POST", path: "^/v2/deployments$", kind: "status", status: 500, when: "after" });
@@ -716,6 +741,22 @@ describe("Deployment provider against the emulator", function () {
 
         it("delete: an id that never existed is done", async () => {
             await provider.delete!(MISSING_ID, {});
+        });
+
+        it("delete: a cancelled wait for the deployment to disappear fails at once, saying the next run finishes the delete", async () => {
+            em.setTiming({ speed: "timed", phaseMs: FAST_PHASES, deleteMs: 60_000 });
+            const name = uniqueName("del-cancel");
+            const { id, outs } = await create(githubArgs(name));
+            const ac = new AbortController();
+            const p = createDeploymentProvider({ deletePollMs: 3_600_000, client: () => cp, signal: ac.signal });
+            setTimeout(() => ac.abort(new Error("the provider received SIGINT")), 300);
+            const started = Date.now();
+            const e = await rejection(() => p.delete!(id, recorded(outs)));
+            assert.ok(Date.now() - started < 5_000);
+            assert.equal(
+                e.message,
+                `deployment ${id} was deleted, but the wait for it to disappear was cancelled (the provider received SIGINT); it stays in the stack, and the next \`pulumi up\` or \`pulumi destroy\` finishes the delete`,
+            );
         });
 
         it("delete: a deletion that does not finish in timeouts.delete fails clearly", async () => {
