@@ -7,17 +7,11 @@
  * real state, so Pulumi records the deployment and the next `up` carries on from there.
  */
 import type * as pulumi from "@pulumi/pulumi";
-<<<<<<< HEAD
 import { patchIsApplied, type ControlPlaneClient } from "../../api/controlPlane";
 import { ConflictError } from "../../api/errors";
-import { PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
-import { REVISION_FAILED, type Deployment, type DeploymentPatchRequest, type Revision } from "../../api/schemas/controlPlane";
-=======
-import type { ControlPlaneClient } from "../../api/controlPlane";
 import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
-import { REVISION_FAILED, type Deployment, type Revision } from "../../api/schemas/controlPlane";
+import { REVISION_FAILED, type Deployment, type DeploymentPatchRequest, type Revision } from "../../api/schemas/controlPlane";
 import { cancelReason, operationsSignal } from "../common/cancellation";
->>>>>>> lifecycle
 import { changedRows, sameValue } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
 import { alreadyExistsMessage } from "../common/interrupted";
