@@ -22,7 +22,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { cancelOperations, track } from "../impl/common/cancellation";
 import { ResourceInitError } from "../impl/common/initError";
-import { withResourceUrn } from "../impl/common/interrupted";
 import type { TableDiffResult } from "../impl/common/compare";
 import { configure, controlPlaneClient } from "../impl/runtime";
 import { getDeployment, getDeploymentRevisions } from "../impl/functions";
@@ -201,16 +200,13 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
             });
         },
         create(call: Call<provproto.CreateRequest>, callback: Callback) {
-            // The URN lets an error name the exact `pulumi refresh --import-pending-creates` command (common/interrupted.ts).
-            answer(callback, () =>
-                withResourceUrn(call.request.getUrn(), async () => {
-                    const r = await providerOf(call.request).create!(js(call.request.getProperties()));
-                    const resp = new proto.CreateResponse();
-                    resp.setId(r.id);
-                    resp.setProperties(struct(r.outs) as never);
-                    return resp;
-                }),
-            );
+            answer(callback, async () => {
+                const r = await providerOf(call.request).create!(js(call.request.getProperties()));
+                const resp = new proto.CreateResponse();
+                resp.setId(r.id);
+                resp.setProperties(struct(r.outs) as never);
+                return resp;
+            });
         },
         read(call: Call<provproto.ReadRequest>, callback: Callback) {
             answer(callback, async () => {

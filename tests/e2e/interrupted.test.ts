@@ -5,8 +5,8 @@
  * against the emulator and MinIO. Each step kills the CLI once the service holds what the run was making
  * and the state does not (mid-create of the deployments and the destination, mid-create of the exports,
  * mid-update of a revision and of an export's re-creation, mid-destroy), then recovers as a user would
- * (`pulumi cancel` for the lock, `pulumi up`, and, where the error says so, `pulumi refresh
- * --import-pending-creates`), and counts on the emulator: every object in the state exactly once, none made
+ * (`pulumi cancel` for the lock, `pulumi up`, and, where the error says so, `LANGSMITH_ADOPT_IDS=<ids> pulumi up`),
+ * and counts on the emulator: every object in the state exactly once, none made
  * twice, no window exported twice, nothing left by `destroy`; and no provider process outliving the killed
  * CLI (docs/recovery.md).
  */
@@ -18,7 +18,6 @@ import type { TracingProject } from "../../emulator/bulkExport/projects";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/server";
 import { isFinalExportStatus } from "../../provider/api/schemas/bulkExport";
-import { shellWord } from "../../provider/impl/common/shell";
 import { createProject, createPythonProject, type PulumiProject } from "../../scripts/lib/project";
 import { eventually } from "../helpers/async";
 import { spawnedSettled, windowsWritten } from "../helpers/bulkExport";
@@ -138,13 +137,12 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 assert.ok(running().filter((e) => e.interval_hours).length <= 1, "two schedules running: every window exported twice");
             }
 
-            it("killed while creating the deployments and the destination: the next up names them with the exact import command; after it, up converges", async () => {
+            it("killed while creating the deployments and the destination: the next up names them and what to do; LANGSMITH_ADOPT_IDS takes them in and up converges", async () => {
                 await faults([
                     // The destination shows up 1.5 s after its POST, whose answer is lost; its list answers slowly.
                     { method: "POST", path: "^/api/v1/bulk-exports/destinations$", kind: "drop", when: "during", latencyMs: 1_500 },
                     { method: "GET", path: "^/api/v1/bulk-exports/destinations$", kind: "latency", latencyMs: 3_000, forMs: 60_000 },
                 ]);
-                // The exports wait for the destination's create, which the kill never lets return.
                 await killedWhen(["up", "--yes", "--skip-preview"], () => deployments().length === 2 && destinations().length === 1);
                 await clearFaults();
                 assert.equal((await pendingCreates()).length >= 3, true, "the kill left pending creates");
@@ -156,23 +154,23 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 assert.match(text, /the workspace already holds destination/);
                 assert.equal(deployments().length, 2, "a deployment made twice");
                 assert.equal(destinations().length, 1, "a destination made twice");
-                // The native plugin names each URN; the dynamic front door says where it is listed.
-                const pairs: string[] = [];
-                for (const op of await pendingCreates()) {
-                    const id = op.inputs.name ? deployments().find((d) => d.name === op.inputs.name)!.id : destinations()[0].id;
-                    if (door.startsWith("native")) assert.ok(text.includes(`pulumi refresh --import-pending-creates ${shellWord(op.urn)} --import-pending-creates ${id}`), `no exact command for ${op.urn}:\n${text}`);
-                    else assert.ok(text.includes(`pulumi refresh --import-pending-creates <urn> --import-pending-creates ${id}`), text);
-                    pairs.push("--import-pending-creates", op.urn, "--import-pending-creates", id);
-                }
-                const refresh = await cli("refresh", "--yes", "--skip-preview", ...pairs);
+                const ids = [...deployments(), ...destinations()].map((o) => o.id);
+                for (const id of ids) assert.ok(text.includes(`LANGSMITH_ADOPT_IDS=${id} pulumi up`), `no way to take ${id} in:\n${text}`);
+
+                // The person running it says they are this stack's: the next up takes them in and converges.
+                const taken = await project.pulumi(["up", "--yes", "--skip-preview", "--stack", stack], { allowFailure: true, env: { LANGSMITH_ADOPT_IDS: ids.join(",") } });
+                assert.equal(taken.code, 0, taken.stdout + taken.stderr);
+                await assertConverged();
+                // Pulumi keeps the killed run's pending creates until a refresh clears them.
+                assert.equal((await pendingCreates()).length >= 3, true);
+                const refresh = await cli("refresh", "--yes", "--skip-preview", "--clear-pending-creates");
                 assert.equal(refresh.code, 0, refresh.stdout + refresh.stderr);
                 assert.equal((await pendingCreates()).length, 0);
-                const after = await cli("up", "--yes", "--skip-preview");
-                assert.equal(after.code, 0, after.stdout + after.stderr);
                 await assertConverged();
             });
 
             it("killed while creating the exports: the next up takes the running ones over with a warning, none made twice", async () => {
+                await cli("config", "set", "exports", "true");
                 await pauseExports(true);
                 // The reads after each create answer slowly: room to kill once both exports exist.
                 await faults([{ method: "GET", path: "^/api/v1/bulk-exports(/[^/]+/runs)?$", kind: "latency", latencyMs: 3_000, forMs: 60_000 }]);

@@ -21,7 +21,7 @@ import { ApiError } from "../../api/errors";
 import { isFinalExportStatus } from "../../api/schemas/bulkExport";
 import { cancelReason, operationsSignal } from "../common/cancellation";
 import { diffByTable, field, type DiffRow } from "../common/compare";
-import { alreadyExistsMessage } from "../common/interrupted";
+import { adoptionAsked, alreadyExistsMessage } from "../common/interrupted";
 import { warn } from "../common/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkExportDestination } from "./check";
@@ -83,10 +83,8 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
             const be = client();
             const body = destinationRequest(inputs);
             const twin = await be.findDestinationLike(body);
-            if (twin) throw new Error(twinMessage(twin));
-            const { destination } = await be.createDestination(body).catch((e) => {
-                throw explain(e);
-            });
+            if (twin && !adoptionAsked(twin.id)) throw new Error(twinMessage(twin));
+            const destination = twin ? await takeOver(be, twin.id, inputs) : (await be.createDestination(body).catch(rethrowExplained)).destination;
             return { id: destination.id, outs: outputs(inputs, destination) };
         },
         async read(id, props) {
@@ -117,6 +115,17 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
     };
 }
 
+/** Throws a create's failure with the fix (wire.ts `explain`). */
+const rethrowExplained = (e: unknown): never => {
+    throw explain(e);
+};
+
+/** A destination the person running `pulumi up` said is this stack's: the program's credentials are set on it (they may differ from what the interrupted run sent). */
+async function takeOver(be: BulkExportClient, id: string, inputs: ExportDestinationInputs): Promise<Destination> {
+    if (!inputs.credentials) return be.getDestination(id);
+    return be.updateDestinationCredentials(id, { credentials: credentialsRequest(inputs.credentials) }).catch(rethrowExplained);
+}
+
 /**
  * The refusal to make a destination identical to one the workspace holds (docs/recovery.md): the provider
  * cannot tell one that an interrupted run of this stack made from one of another stack's (the service keeps
@@ -127,7 +136,7 @@ function twinMessage(twin: Destination): string {
         what: `ExportDestination: the workspace already holds destination ${twin.id} (created ${twin.created_at ?? "at an unknown time"})`,
         existing: `with this displayName ${JSON.stringify(twin.display_name)}, bucket, prefix and endpoint`,
         id: twin.id,
-        ifTheirs: "give this one another displayName (on an installation that cannot delete destinations, one a `pulumi destroy` left stays too: `pulumi import` takes it back through the native plugin)",
+        ifTheirs: "give this one another displayName (on an installation that cannot delete destinations, one a `pulumi destroy` left is taken back the same way)",
         why: "the service keeps no mark of which stack made a destination, so the provider cannot tell one this stack's interrupted run made from another stack's.",
     });
 }

@@ -4,46 +4,32 @@
  * keeps a "pending create" of the resource in the state, and the next `pulumi up` asks the provider to create
  * it again. docs/recovery.md says, per resource, what the provider does; this file holds what they share:
  *
- * - the URN of the resource being created, where the front door knows it (the native plugin's requests carry
- *   it; the dynamic-provider host passes none), for the exact command that takes the object into the stack;
- * - the words of the refusal, when the provider cannot tell whether an object is the program's own, and of
- *   the warning, when it takes one over.
+ * - `LANGSMITH_ADOPT_IDS`: the ids of objects the person running `pulumi up` says are this stack's, for the
+ *   resources whose objects the provider cannot tell from another stack's (a deployment's taken name, an
+ *   identical destination). Pulumi's own way, `pulumi refresh --import-pending-creates <urn> <id>`, drops
+ *   the pending create without recording the object in Pulumi 3.259 (tests/e2e/interrupted.test.ts found
+ *   it), so the provider offers this one, which works in every language and needs no program change;
+ * - the words of the refusal, when it cannot tell and is not told, and of the warning, when it takes one over.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-import { shellWord } from "./shell";
 
-const operation = new AsyncLocalStorage<{ urn?: string }>();
+/** The environment variable that names the objects to take over. */
+export const ADOPT_IDS_VARIABLE = "LANGSMITH_ADOPT_IDS";
 
-/** Runs `fn` as the operation on the resource `urn` (the native plugin wraps each request in this). */
-export function withResourceUrn<T>(urn: string | undefined, fn: () => Promise<T>): Promise<T> {
-    return operation.run({ urn: urn || undefined }, fn);
-}
-
-/** The URN of the resource of the current operation, when the front door said it. */
-export function currentUrn(): string | undefined {
-    return operation.getStore()?.urn;
-}
-
-/**
- * The command that records `id` as the resource an interrupted `pulumi up` was creating. Without the URN
- * (the dynamic front door), it names where to find it: the `up` warning "interrupted while creating" lists it.
- */
-export function importPendingCommand(id: string): string {
-    const urn = currentUrn();
-    // The flag takes one word each time it is given: the URN, then the id.
-    const command = `pulumi refresh --import-pending-creates ${urn ? shellWord(urn) : "<urn>"} --import-pending-creates ${shellWord(id)}`;
-    return urn ? command : `${command} (the <urn> is the one \`pulumi up\` lists as "interrupted while creating"; \`pulumi stack export\` shows it under pending_operations)`;
+/** Whether the person running this `pulumi up` said object `id` is this stack's (`LANGSMITH_ADOPT_IDS`, ids separated by commas or spaces). */
+export function adoptionAsked(id: string): boolean {
+    return (process.env[ADOPT_IDS_VARIABLE] ?? "").split(/[\s,]+/).includes(id);
 }
 
 /**
  * The refusal to create `what` beside an identical object the service already holds, when the provider cannot
  * tell whose it is: how to take it into the stack if an interrupted run of this stack made it, and what to
- * change if someone else's it is. `why` says why the provider does not decide by itself.
+ * change if it is someone else's. `why` says why the provider does not decide by itself.
  */
 export function alreadyExistsMessage(o: { what: string; existing: string; id: string; ifTheirs: string; why: string; adopt?: string }): string {
     return [
         `${o.what}: ${o.existing}.`,
-        `If an interrupted \`pulumi up\` of this stack made it (a killed or cancelled run; \`pulumi up\` then warns of a pending create), take it into the stack, then run \`pulumi up\` again: ${importPendingCommand(o.id)}` +
+        "If an interrupted `pulumi up` of this stack made it (a killed or cancelled run; `pulumi up` then warns of a pending create), " +
+            `take it into the stack: \`${ADOPT_IDS_VARIABLE}=${o.id} pulumi up\` (the ids of every object to take over, separated by commas)` +
             (o.adopt ? `, or set ${o.adopt}.` : "."),
         `If it belongs to someone else, ${o.ifTheirs}.`,
         `Nothing was created: ${o.why}`,

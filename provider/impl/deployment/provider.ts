@@ -14,7 +14,7 @@ import { REVISION_FAILED, type Deployment, type DeploymentPatchRequest, type Rev
 import { cancelReason, operationsSignal } from "../common/cancellation";
 import { changedRows, sameValue } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
-import { alreadyExistsMessage } from "../common/interrupted";
+import { adoptionAsked, alreadyExistsMessage } from "../common/interrupted";
 import { checkWithConfig, configure, controlPlaneClient } from "../runtime";
 import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
@@ -75,13 +75,15 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             const timeoutS = inputs.timeouts?.create ?? DEFAULT_TIMEOUTS.create;
             const cp = withinTimeout(timeoutS);
             const ctx = { cp, inputs, timeoutS, rawProvider: raw.__provider, deployPhases: [], o };
-            if (inputs.adoptId) {
-                const deployment = await adopt(cp, inputs, raw.__provider);
+            const adopted = async (adoptId: string) => {
+                const deployment = await adopt(cp, { ...inputs, adoptId }, raw.__provider);
                 return { id: deployment.id, outs: await settle({ ...ctx, learn: true }, deployment) };
-            }
+            };
+            if (inputs.adoptId) return adopted(inputs.adoptId);
             const startedAt = (o.now ?? Date.now)();
-            const { deployment } = await cp.createDeployment(createRequest(inputs)).catch((e) => nameTaken(cp, inputs, e));
-            return { id: deployment.id, outs: await settle({ ...ctx, startedAt, learn: false }, deployment) };
+            const made = await cp.createDeployment(createRequest(inputs)).catch((e) => nameTaken(cp, inputs, e));
+            if (typeof made === "string") return adopted(made);
+            return { id: made.deployment.id, outs: await settle({ ...ctx, startedAt, learn: false }, made.deployment) };
         },
 
         async read(id: string, props?: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
@@ -286,16 +288,18 @@ function fixedFieldMismatches(asIs: DeploymentInputs, inputs: DeploymentInputs):
 /**
  * A create refused because the name is taken (409). The provider never takes the deployment over by itself:
  * the service keeps no mark of which stack made it, and two stacks that chose the same name must not share
- * one (one `destroy` would delete the other's). The error names it, says whether it can be this program's
- * (its fixed fields match), and gives the commands for each case (docs/recovery.md).
+ * one (one `destroy` would delete the other's). Answers its id when the person running `pulumi up` said it
+ * is this stack's (`LANGSMITH_ADOPT_IDS`) and its fixed fields match the program; otherwise the error names
+ * it, says whether it can be this program's, and what to do in each case (docs/recovery.md).
  */
-async function nameTaken(cp: ControlPlaneClient, inputs: DeploymentInputs, e: unknown): Promise<never> {
+async function nameTaken(cp: ControlPlaneClient, inputs: DeploymentInputs, e: unknown): Promise<string> {
     if (!(e instanceof ConflictError)) throw e;
     const found = await cp.findDeploymentByName(inputs.name).catch(() => undefined);
     if (!found) throw e;
     const revision = found.latest_revision_id ? await cp.tryGetRevision(found.id, found.latest_revision_id) : undefined;
     const mismatches = fixedFieldMismatches(inputsFromService(found, revision, readState({ sourceConfig: inputs.sourceConfig })), inputs);
     const existing = `deployment ${found.id}, created ${found.created_at ?? "at an unknown time"}`;
+    if (!mismatches.length && adoptionAsked(found.id)) return found.id;
     if (mismatches.length) {
         throw new Error(
             `${e.message}\nThe name ${JSON.stringify(inputs.name)} is taken by ${existing}, which cannot be this program's: ${mismatches.join("; ")}. ` +

@@ -2,8 +2,8 @@
  * The create (and update) that follows an interrupted `pulumi up` (docs/recovery.md), at the provider level
  * against the emulator over HTTP: the service already holds what the killed run made, the state does not.
  * A second identical export is never made (the running one is taken over, with a warning); a deployment's
- * taken name and an identical destination are refused with the object's id and the exact commands, because
- * the provider cannot tell them from another stack's; an update whose PATCH already reached the service
+ * taken name and an identical destination are refused with the object's id and what to do, because the
+ * provider cannot tell them from another stack's, unless LANGSMITH_ADOPT_IDS names them; an update whose PATCH already reached the service
  * waits on that revision instead of making another. The e2e tests (tests/e2e/interrupted.test.ts) kill the
  * real CLI.
  */
@@ -13,13 +13,25 @@ import { HttpClient } from "../../../provider/api/client";
 import { ControlPlaneClient } from "../../../provider/api/controlPlane";
 import { createBulkExportProvider, createExportDestinationProvider, createScheduledExportProvider } from "../../../provider/impl/bulkExport";
 import { checkDeployment, createDeploymentProvider } from "../../../provider/impl/deployment";
-import { withResourceUrn } from "../../../provider/impl/common/interrupted";
 import { TEST_API_KEY, TEST_TENANT, admin, bulkExportClient, rejection, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 import { startMinio, type MinioServer } from "../../helpers/minio";
 
 const PROJECT = { session_id: "55555555-0000-4000-8000-0000000000d7", seed: 7, start: "2026-10-01T00:00:00Z", end: "2026-10-03T00:00:00Z", count: 500 };
 const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
-const URN = "urn:pulumi:ci::agents::my:index:Agents$langsmith:index:Deployment::agent";
+
+/** Runs `fn` with environment variables set, then restores them. */
+async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+    const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, vars);
+    try {
+        return await fn();
+    } finally {
+        for (const [k, v] of Object.entries(saved)) {
+            if (v === undefined) delete process.env[k];
+            else process.env[k] = v;
+        }
+    }
+}
 
 /** Runs `fn` with process.stderr captured (a provider's warnings go there outside an engine); answers what was written. */
 async function stderrOf(fn: () => Promise<unknown>): Promise<string> {
@@ -63,32 +75,34 @@ describe("provider: the create after an interrupted run", function () {
         };
         const named = (name: string) => em.controlPlane.allDeployments().filter((d) => d.name === name);
 
-        it("create: a name the killed run took is refused with the deployment's id and the exact import command (the plugin's URN); nothing is made", async () => {
+        it("create: a name the killed run took is refused with the deployment's id and what to do; nothing is made", async () => {
             const name = uniqueName("killed");
             const first = await provider().create!(inputs(name));
-            const err = await rejection(() => withResourceUrn(URN, () => provider().create!(inputs(name))));
+            const err = await rejection(() => provider().create!(inputs(name)));
             assert.match(err.message, /409 Conflict/);
             assert.ok(err.message.includes(`deployment ${first.id}`), err.message);
-            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates '${URN}' --import-pending-creates ${first.id}`), err.message);
+            assert.ok(err.message.includes(`\`LANGSMITH_ADOPT_IDS=${first.id} pulumi up\``), err.message);
             assert.ok(err.message.includes(`adoptId: "${first.id}"`), err.message);
             assert.match(err.message, /another `name`/);
             assert.equal(named(name).length, 1);
         });
 
-        it("create: without a URN (the dynamic front door) the command says where the URN is listed", async () => {
-            const name = uniqueName("killed-dyn");
+        it("create: with its id in LANGSMITH_ADOPT_IDS, the deployment the killed run made is taken over and waited on; nothing is made twice", async () => {
+            const name = uniqueName("adopted");
             const first = await provider().create!(inputs(name));
-            const err = await rejection(() => provider().create!(inputs(name)));
-            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates <urn> --import-pending-creates ${first.id}`), err.message);
-            assert.match(err.message, /interrupted while creating/);
+            const { id, outs } = await withEnv({ LANGSMITH_ADOPT_IDS: `some-other-id, ${first.id}` }, () => provider().create!(inputs(name)));
+            assert.equal(id, first.id);
+            assert.equal(outs.revisionStatus, "DEPLOYED");
+            assert.equal(outs.adoptId, undefined, "the program did not set adoptId");
+            assert.equal(named(name).length, 1);
         });
 
-        it("create: a name held by a deployment of another repository cannot be this program's: no import command, the differing field named", async () => {
+        it("create: a name held by a deployment of another repository cannot be this program's: the differing field named, no adoption offered", async () => {
             const name = uniqueName("taken");
             await provider().create!(inputs(name, "https://github.com/other/agent"));
             const err = await rejection(() => provider().create!(inputs(name)));
             assert.match(err.message, /cannot be this program's: sourceConfig.repoUrl is "https:\/\/github.com\/other\/agent" on the service/);
-            assert.doesNotMatch(err.message, /import-pending-creates/);
+            assert.doesNotMatch(err.message, /LANGSMITH_ADOPT_IDS/);
             assert.equal(named(name).length, 1);
         });
 
@@ -125,16 +139,19 @@ describe("provider: the create after an interrupted run", function () {
         const destinations = () => createExportDestinationProvider({ client });
         const parents = async (destinationId: string) => (await client().listExports()).filter((x) => x.bulk_export_destination_id === destinationId && !x.source_bulk_export_id);
 
-        it("ExportDestination: an identical destination (what a killed create leaves) is refused with its id and the commands; another displayName is made", async () => {
+        it("ExportDestination: an identical destination (what a killed create leaves) is refused with its id and what to do; another displayName is made; LANGSMITH_ADOPT_IDS takes it over", async () => {
             const name = uniqueName("dest");
             const first = await destinations().create!(destination(name));
             const err = await rejection(() => destinations().create!(destination(name)));
             assert.ok(err.message.includes(`destination ${first.id}`), err.message);
-            assert.ok(err.message.includes(`pulumi refresh --import-pending-creates <urn> --import-pending-creates ${first.id}`), err.message);
+            assert.ok(err.message.includes(`\`LANGSMITH_ADOPT_IDS=${first.id} pulumi up\``), err.message);
             assert.match(err.message, /another displayName/);
             assert.equal((await client().listDestinations()).filter((d) => d.display_name === name).length, 1, "a second destination was made");
             const other = await destinations().create!(destination(`${name} b`));
             assert.notEqual(other.id, first.id);
+            const taken = await withEnv({ LANGSMITH_ADOPT_IDS: first.id }, () => destinations().create!(destination(name)));
+            assert.equal(taken.id, first.id);
+            assert.equal((await client().listDestinations()).filter((d) => d.display_name === name).length, 1, "a second destination was made");
         });
 
         it("ScheduledExport: the identical schedule a killed run left running is taken over with a warning, not made twice; a cancelled one is not", async () => {

@@ -1,6 +1,6 @@
 """What tests/e2e/interrupted.test.ts kills the `pulumi` CLI in the middle of, through the native plugin: two
 deployments, a destination, a scheduled export and a one-off export (the TypeScript twin: ../interrupted-ts).
-Every key but the counts is required."""
+Every key is required but `deployments` (2), `repoRef`, `filter` and `exports` (the two exports are made once it is true)."""
 import pulumi
 import pulumi_langsmith as langsmith
 
@@ -16,13 +16,14 @@ for i in range(config.get_int("deployments") or 2):
         source_revision_config={"repo_ref": config.get("repoRef") or "main", "graph_config_path": "langgraph.json"},
     )
 
-if config.get_bool("exports") is not False:
-    destination = langsmith.ExportDestination(
-        "bucket",
-        display_name=f"{prefix} traces",
-        config={"bucket_name": config.require("bucket"), "prefix": prefix, "endpoint_url": config.require("s3Endpoint"), "addressing_style": "path"},
-        credentials={"access_key_id": config.require("s3AccessKeyId"), "secret_access_key": config.require_secret("s3SecretAccessKey")},
-    )
+destination = langsmith.ExportDestination(
+    "bucket",
+    display_name=f"{prefix} traces",
+    config={"bucket_name": config.require("bucket"), "prefix": prefix, "endpoint_url": config.require("s3Endpoint"), "addressing_style": "path"},
+    credentials={"access_key_id": config.require("s3AccessKeyId"), "secret_access_key": config.require_secret("s3SecretAccessKey")},
+)
+
+if config.get_bool("exports"):
     langsmith.ScheduledExport(
         "schedule",
         destination_id=destination.id,
@@ -37,4 +38,6 @@ if config.get_bool("exports") is not False:
         session_id=config.require("tracingProjectId"),
         start_time=config.require("exportStart"),
         end_time=config.require("exportEnd"),
+        # The test holds the export back (the emulator's worker paused) while it kills the CLI.
+        wait_for_completion=False,
     )
