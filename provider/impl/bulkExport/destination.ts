@@ -1,7 +1,9 @@
 /**
  * The ExportDestination's dynamic provider. The service validates a destination by writing a test file,
  * so a create that fails says why, with the fix (wire.ts `explain`). The display name and the config
- * are fixed at creation (a change replaces); credentials rotate in place with the PATCH.
+ * are fixed at creation (a change replaces); credentials rotate in place with the PATCH. A create beside an
+ * identical destination (what a killed `pulumi up` leaves) is refused with its id, unless LANGSMITH_ADOPT_IDS
+ * names it (docs/recovery.md).
  *
  * Delete: the service deletes a destination (DELETE, newer than the spec) unless an export that has not
  * finished still uses it. Exports that finish on their own (the windows a schedule spawned, one-off exports:
@@ -97,11 +99,7 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
         },
         async update(id, _olds, newsRaw) {
             const news = newsRaw as unknown as ExportDestinationInputs;
-            const d = await client()
-                .updateDestinationCredentials(id, { credentials: credentialsRequest(news.credentials!) })
-                .catch((e) => {
-                    throw explain(e);
-                });
+            const d = await client().updateDestinationCredentials(id, { credentials: credentialsRequest(news.credentials!) }).catch(rethrowExplained);
             return { outs: outputs(news, d) };
         },
         async delete(id) {

@@ -4,7 +4,10 @@
  *
  * Nothing is lost: once the deployment exists, every failure (a failed, timed-out or cancelled revision
  * wait, a PATCH the service refuses, a lost connection) throws a ResourceInitError carrying the id and the
- * real state, so Pulumi records the deployment and the next `up` carries on from there.
+ * real state, so Pulumi records the deployment and the next `up` carries on from there. After a `pulumi`
+ * killed mid-run (docs/recovery.md): a create whose name the killed run took is refused with the deployment's
+ * id, unless LANGSMITH_ADOPT_IDS names it; an update whose PATCH already reached the service waits on the
+ * revision it made.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { patchIsApplied, type ControlPlaneClient } from "../../api/controlPlane";

@@ -60,7 +60,7 @@ describe("provider errors: where a request went and which setting chose it", fun
             assert.equal(err.code, "ENOTFOUND");
             assert.equal(
                 err.message,
-                "request failed without a response: ENOTFOUND, the host name does not resolve (POST /api/v1/bulk-exports/destinations) " +
+                "request failed without a response: ENOTFOUND, the host name does not resolve (GET /api/v1/bulk-exports/destinations) " +
                     "to http://tracing.invalid:8080 (environment variable LANGSMITH_ENDPOINT)",
             );
             assert.equal(bulkExportClient().http.stats.total, 2, "one retry, not maxRetries");
@@ -92,7 +92,8 @@ describe("provider errors: where a request went and which setting chose it", fun
             // The newcomer's case. The cloud is not called: a MockAgent answers for it as its DNS would fail.
             const agent = new MockAgent();
             agent.disableNetConnect();
-            agent.get("https://api.smith.langchain.com").intercept({ path: "/api/v1/bulk-exports/destinations", method: "POST" }).replyWithError(
+            // The create's first request: the look for an identical destination (docs/recovery.md).
+            agent.get("https://api.smith.langchain.com").intercept({ path: "/api/v1/bulk-exports/destinations", method: "GET" }).replyWithError(
                 Object.assign(new Error("getaddrinfo ENOTFOUND api.smith.langchain.com"), { code: "ENOTFOUND" }),
             ).times(2);
             setClientOverrides({ dispatcher: agent, retryBaseMs: 5 });
@@ -102,7 +103,7 @@ describe("provider errors: where a request went and which setting chose it", fun
                 assert.ok(err instanceof ConnectionError, String(err));
                 assert.equal(
                     err.message,
-                    "request failed without a response: ENOTFOUND, the host name does not resolve (POST /api/v1/bulk-exports/destinations) " +
+                    "request failed without a response: ENOTFOUND, the host name does not resolve (GET /api/v1/bulk-exports/destinations) " +
                         "to https://api.smith.langchain.com (the US cloud's tracing API: the default, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set; " +
                         "with langsmith:controlPlaneUrl set, set langsmith:endpoint too)",
                 );
@@ -131,7 +132,7 @@ describe("provider errors: where a request went and which setting chose it", fun
             assert.ok(err instanceof AuthenticationError, String(err));
             assert.equal(
                 err.message,
-                `401 Unauthorized: Invalid or missing API key. (POST /api/v1/bulk-exports/destinations) to ${em.url} (environment variable LANGSMITH_ENDPOINT), ` +
+                `401 Unauthorized: Invalid or missing API key. (GET /api/v1/bulk-exports/destinations) to ${em.url} (environment variable LANGSMITH_ENDPOINT), ` +
                     "with the API key of environment variable LANGSMITH_API_KEY and the workspace id of environment variable LANGSMITH_WORKSPACE_ID",
             );
             assert.ok(!err.message.includes(WRONG_KEY));
