@@ -21,6 +21,7 @@ import {
     uniqueName,
     type Emulator,
 } from "../../helpers/emulator";
+import { withEnv } from "../../helpers/async";
 
 const API_KEY = TEST_API_KEY;
 const TENANT = TEST_TENANT;
@@ -63,23 +64,6 @@ function inputsOf(args: Record<string, unknown>): Record<string, any> {
 
 /** What the engine records after create/update: the outputs plus `__provider`. */
 const recorded = (outs: Record<string, unknown>) => ({ ...outs, __provider: PROVIDER });
-
-/** Sets environment variables for the duration of `fn`, then restores them exactly. */
-async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
-    const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-    for (const [k, v] of Object.entries(vars)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-    }
-    try {
-        return await fn();
-    } finally {
-        for (const [k, v] of Object.entries(saved)) {
-            if (v === undefined) delete process.env[k];
-            else process.env[k] = v;
-        }
-    }
-}
 
 const LANGSMITH_ENV = ["LANGSMITH_API_KEY", "LANGSMITH_WORKSPACE_ID", "LANGSMITH_CONTROL_PLANE_URL", "LANGSMITH_SELF_HOSTED_URL", "LANGSMITH_REGION"];
 const noLangsmithEnv = () => Object.fromEntries(LANGSMITH_ENV.map((k) => [k, undefined]));

@@ -14,24 +14,11 @@ import { ControlPlaneClient } from "../../../provider/api/controlPlane";
 import { createBulkExportProvider, createExportDestinationProvider, createScheduledExportProvider } from "../../../provider/impl/bulkExport";
 import { checkDeployment, createDeploymentProvider } from "../../../provider/impl/deployment";
 import { TEST_API_KEY, TEST_TENANT, admin, bulkExportClient, rejection, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
+import { withEnv } from "../../helpers/async";
 import { startMinio, type MinioServer } from "../../helpers/minio";
 
 const PROJECT = { session_id: "55555555-0000-4000-8000-0000000000d7", seed: 7, start: "2026-10-01T00:00:00Z", end: "2026-10-03T00:00:00Z", count: 500 };
 const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
-
-/** Runs `fn` with environment variables set, then restores them. */
-async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-    const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, vars);
-    try {
-        return await fn();
-    } finally {
-        for (const [k, v] of Object.entries(saved)) {
-            if (v === undefined) delete process.env[k];
-            else process.env[k] = v;
-        }
-    }
-}
 
 /** Runs `fn` with process.stderr captured (a provider's warnings go there outside an engine); answers what was written. */
 async function stderrOf(fn: () => Promise<unknown>): Promise<string> {
