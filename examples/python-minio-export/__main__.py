@@ -13,21 +13,21 @@ destination = langsmith.ExportDestination(
     config=langsmith.ExportDestinationConfigArgs(
         bucket_name=config.require("bucket"),
         prefix=config.get("prefix") or "langsmith",
-        endpoint_url=config.require("endpointUrl"),
+        endpoint_url=config.require("s3Endpoint"),
         # MinIO and most S3-compatible servers address buckets by path.
         addressing_style="path",
     ),
     credentials=langsmith.ExportDestinationCredentialsArgs(
-        access_key_id=config.require("accessKeyId"),
-        secret_access_key=config.require_secret("secretAccessKey"),
+        access_key_id=config.require("s3AccessKeyId"),
+        secret_access_key=config.require_secret("s3SecretAccessKey"),
     ),
 )
 
 schedule = langsmith.ScheduledExport(
     "hourly",
     destination_id=destination.id,
-    session_id=config.require("sessionId"),
-    start_time=config.require("startTime"),
+    session_id=config.require("tracingProjectId"),
+    start_time=config.require("exportStart"),
     interval_hours=config.get_int("intervalHours") or 24,
     filter=config.get("filter"),
 )

@@ -1,22 +1,23 @@
 // Trace bulk export from a self-hosted LangSmith into an S3-compatible bucket (MinIO): a destination
 // whose credentials are Pulumi secrets, a scheduled export of one tracing project, and optionally a
 // one-off export of a past range and one of every experiment of the workspace. Every knob is stack
-// config, so the same program serves the README and the e2e tests:
-//   self-hosted-minio:endpointUrl      the S3-compatible server, e.g. http://127.0.0.1:9000     required
-//   self-hosted-minio:bucket           bucket name                                             required
-//   self-hosted-minio:prefix           key prefix inside the bucket              (default langsmith)
-//   self-hosted-minio:accessKeyId      storage access key id                                   required
-//   self-hosted-minio:secretAccessKey  storage secret key (set with --secret)                  required
-//   self-hosted-minio:sessionId        the tracing project's id (uuid)                         required
-//   self-hosted-minio:startTime        where the schedule begins (ISO 8601)                    required
-//   self-hosted-minio:intervalHours    hours per exported window                 (default 24)
-//   self-hosted-minio:filter           trace filter, e.g. eq(run_type, "llm")    (default: every run)
-//   self-hosted-minio:exportFields     JSON list of columns, e.g. ["id","name"]  (default: all)
-//   self-hosted-minio:compression      Parquet codec: none, gzip, snappy, zstandard (default: the service's)
-//   self-hosted-minio:oneOffEnd        also export [startTime, oneOffEnd) once   (default: no)
+// config, so the same program serves the README and the e2e tests (the keys `langsmith-emulator --sandbox`
+// prints are the ones it reads):
+//   self-hosted-minio:s3Endpoint         the S3-compatible server, e.g. http://127.0.0.1:9000     required
+//   self-hosted-minio:bucket             bucket name                                             required
+//   self-hosted-minio:prefix             key prefix inside the bucket              (default langsmith)
+//   self-hosted-minio:s3AccessKeyId      storage access key id                                   required
+//   self-hosted-minio:s3SecretAccessKey  storage secret key (set with --secret)                  required
+//   self-hosted-minio:tracingProjectId   the tracing project's id (uuid)                         required
+//   self-hosted-minio:exportStart        where the schedule begins (ISO 8601)                    required
+//   self-hosted-minio:intervalHours      hours per exported window                 (default 24)
+//   self-hosted-minio:filter             trace filter, e.g. eq(run_type, "llm")    (default: every run)
+//   self-hosted-minio:exportFields       JSON list of columns, e.g. ["id","name"]  (default: all)
+//   self-hosted-minio:compression        Parquet codec: none, gzip, snappy, zstandard (default: the service's)
+//   self-hosted-minio:oneOffEnd          also export [exportStart, oneOffEnd) once   (default: no)
 //   self-hosted-minio:allExperimentsEnd  also export every experiment of the workspace over
-//                                      [startTime, allExperimentsEnd) once       (default: no)
-//   self-hosted-minio:imageUri         also deploy this agent image (external_docker) (default: no)
+//                                        [exportStart, allExperimentsEnd) once       (default: no)
+//   self-hosted-minio:imageUri           also deploy this agent image (external_docker) (default: no)
 import * as pulumi from "@pulumi/pulumi";
 import * as langsmith from "pulumi-langsmith";
 
@@ -27,26 +28,26 @@ const destination = new langsmith.ExportDestination("bucket", {
     config: {
         bucketName: config.require("bucket"),
         prefix: config.get("prefix") ?? "langsmith",
-        endpointUrl: config.require("endpointUrl"),
+        endpointUrl: config.require("s3Endpoint"),
         // MinIO and most S3-compatible servers address buckets by path.
         addressingStyle: "path",
         includeBucketInPrefix: config.getBoolean("includeBucketInPrefix") ?? false,
     },
     credentials: {
-        accessKeyId: config.require("accessKeyId"),
-        secretAccessKey: config.requireSecret("secretAccessKey"),
+        accessKeyId: config.require("s3AccessKeyId"),
+        secretAccessKey: config.requireSecret("s3SecretAccessKey"),
     },
 });
 
 // What every export here shares; `common` adds the tracing project the schedule and the backfill read.
 const shared = {
     destinationId: destination.id,
-    startTime: config.require("startTime"),
+    startTime: config.require("exportStart"),
     filter: config.get("filter"),
     exportFields: config.getObject<string[]>("exportFields"),
     compression: config.get("compression", { allowedValues: ["none", "gzip", "snappy", "zstandard"] }),
 };
-const common = { ...shared, sessionId: config.require("sessionId") };
+const common = { ...shared, sessionId: config.require("tracingProjectId") };
 
 const schedule = new langsmith.ScheduledExport("hourly", { ...common, intervalHours: config.getNumber("intervalHours") ?? 24 });
 

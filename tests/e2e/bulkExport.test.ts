@@ -51,16 +51,16 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
             {
                 "langsmith:selfHostedUrl": em.url,
                 "langsmith:workspaceId": workspace,
-                "self-hosted-minio:endpointUrl": minio.endpoint,
+                "self-hosted-minio:s3Endpoint": minio.endpoint,
                 "self-hosted-minio:bucket": "exports",
                 "self-hosted-minio:prefix": stack,
-                "self-hosted-minio:accessKeyId": minio.users.writeDelete.accessKeyId,
-                "self-hosted-minio:sessionId": tracing.session_id,
-                "self-hosted-minio:startTime": new Date(start).toISOString(),
+                "self-hosted-minio:s3AccessKeyId": minio.users.writeDelete.accessKeyId,
+                "self-hosted-minio:tracingProjectId": tracing.session_id,
+                "self-hosted-minio:exportStart": new Date(start).toISOString(),
                 "self-hosted-minio:intervalHours": "6",
                 ...config,
             },
-            { "langsmith:apiKey": API_KEY, "self-hosted-minio:secretAccessKey": minio.users.writeDelete.secretAccessKey, ...secrets },
+            { "langsmith:apiKey": API_KEY, "self-hosted-minio:s3SecretAccessKey": minio.users.writeDelete.secretAccessKey, ...secrets },
         );
         const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
         const set = (k: string, v: string, secret = false) => project.pulumi(["config", "set", "--stack", stack, ...(secret ? ["--secret", k, "--", v] : [k, v])]);
@@ -115,8 +115,8 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         assertEachWindowOnce(em, written, start, [out1.exportId, out2.exportId]);
 
         // Rotation: a new secret key is an in-place update of the destination (same id, a PATCH).
-        await s.set("self-hosted-minio:accessKeyId", minio.users.writeOnly.accessKeyId);
-        await s.set("self-hosted-minio:secretAccessKey", minio.users.writeOnly.secretAccessKey, true);
+        await s.set("self-hosted-minio:s3AccessKeyId", minio.users.writeOnly.accessKeyId);
+        await s.set("self-hosted-minio:s3SecretAccessKey", minio.users.writeOnly.secretAccessKey, true);
         const rot = await s.cli("preview", "--diff");
         assert.match(rot.stdout, /~ 1 to update/);
         assert.doesNotMatch(rot.stdout, /replace/);
@@ -288,10 +288,10 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
                 /property filter value .* has a problem: filter does not parse: unexpected "‘" at column 14: .*; strings go in straight quotes, "x" or 'x', e\.g\. eq\(name, "x"\); typographic quotes and backticks are not quotes here/,
             ],
             ["interval 0", { "self-hosted-minio:intervalHours": "0" }, /intervalHours must be a whole number of hours from 1 to 168/],
-            ["start not ISO", { "self-hosted-minio:startTime": "last tuesday" }, /startTime must be an ISO 8601 timestamp/],
-            ["session not a uuid", { "self-hosted-minio:sessionId": "my-project" }, /sessionId must be a tracing project id/],
+            ["start not ISO", { "self-hosted-minio:exportStart": "last tuesday" }, /startTime must be an ISO 8601 timestamp/],
+            ["session not a uuid", { "self-hosted-minio:tracingProjectId": "my-project" }, /sessionId must be a tracing project id/],
             ["unknown column", { "self-hosted-minio:exportFields": '["id","prompt"]' }, /"prompt" not exportable/],
-            ["endpoint not http", { "self-hosted-minio:endpointUrl": "minio:9000" }, /config.endpointUrl must be an http\(s\) URL/],
+            ["endpoint not http", { "self-hosted-minio:s3Endpoint": "minio:9000" }, /config.endpointUrl must be an http\(s\) URL/],
             ["one-off ending before it starts", { "self-hosted-minio:oneOffEnd": new Date(Date.now() - 400 * 24 * HOUR).toISOString() }, /endTime .* must be after startTime/],
             ["filter of whitespace", { "self-hosted-minio:filter": "   " }, /filter is only whitespace: omit filter to export every run/],
             ["bucket outside S3's rules", { "self-hosted-minio:bucket": "Exports_2026" }, /config.bucketName "Exports_2026" may only contain lowercase letters, digits, dots and hyphens/],

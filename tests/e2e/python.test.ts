@@ -156,15 +156,15 @@ describe("e2e: Python programs through the native plugin", function () {
                 "py-export",
                 {
                     "langsmith:selfHostedUrl": em.url,
-                    "python-minio-export:endpointUrl": minio.endpoint,
+                    "python-minio-export:s3Endpoint": minio.endpoint,
                     "python-minio-export:bucket": "exports",
                     "python-minio-export:prefix": prefix,
-                    "python-minio-export:accessKeyId": minio.users.writeDelete.accessKeyId,
-                    "python-minio-export:sessionId": tracing.session_id,
-                    "python-minio-export:startTime": new Date(start).toISOString(),
+                    "python-minio-export:s3AccessKeyId": minio.users.writeDelete.accessKeyId,
+                    "python-minio-export:tracingProjectId": tracing.session_id,
+                    "python-minio-export:exportStart": new Date(start).toISOString(),
                     "python-minio-export:intervalHours": "6",
                 },
-                { "python-minio-export:secretAccessKey": minio.users.writeDelete.secretAccessKey },
+                { "python-minio-export:s3SecretAccessKey": minio.users.writeDelete.secretAccessKey },
             );
             await s.cli("up", "--yes");
             const out1 = await project.outputs(s.stack);
@@ -218,15 +218,15 @@ describe("e2e: Python programs through the native plugin", function () {
                     "langsmith:selfHostedUrl": em.url,
                     "langsmith:workspaceId": workspace,
                     "python-minio-export:displayName": "traces outside",
-                    "python-minio-export:endpointUrl": minio.endpoint,
+                    "python-minio-export:s3Endpoint": minio.endpoint,
                     "python-minio-export:bucket": "exports",
                     "python-minio-export:prefix": prefix,
-                    "python-minio-export:accessKeyId": minio.users.writeDelete.accessKeyId,
-                    "python-minio-export:sessionId": tracing.session_id,
-                    "python-minio-export:startTime": startTime,
+                    "python-minio-export:s3AccessKeyId": minio.users.writeDelete.accessKeyId,
+                    "python-minio-export:tracingProjectId": tracing.session_id,
+                    "python-minio-export:exportStart": startTime,
                     "python-minio-export:intervalHours": "6",
                 },
-                { "python-minio-export:secretAccessKey": minio.users.writeDelete.secretAccessKey },
+                { "python-minio-export:s3SecretAccessKey": minio.users.writeDelete.secretAccessKey },
             );
             await s.cli("import", "langsmith:index:ExportDestination", "bucket", destination.id, "--yes", "--generate-code=false", "--protect=false");
             await s.cli("import", "langsmith:index:ScheduledExport", "hourly", schedule.id, "--yes", "--generate-code=false", "--protect=false");

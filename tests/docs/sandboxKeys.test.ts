@@ -1,0 +1,52 @@
+/**
+ * Every example that can run against `langsmith-emulator --sandbox` reads the keys the sandbox prints: each
+ * key an example requires (`config.require*` in TypeScript, `config.require*` in Python) is one of the
+ * sandbox's `pulumi config set` lines (emulator/sandbox.ts `pulumiLines`), so a user who pastes them gets no
+ * "missing required configuration". Found by a user: examples/python-minio-export read `sessionId`,
+ * `startTime`, `endpointUrl`, `accessKeyId` and `secretAccessKey` while the sandbox printed other names.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pulumiLines, type Sandbox } from "../../emulator/sandbox";
+
+const ROOT = join(__dirname, "../..");
+
+/** The examples that write exports into an S3-compatible bucket, as the sandbox's MinIO is (aws-s3-export needs AWS). */
+const SANDBOX_EXAMPLES = ["self-hosted-minio/index.ts", "python-minio-export/__main__.py"];
+
+/** The keys the sandbox prints a line for, without the namespace the CLI adds to a project's own keys. */
+function printedKeys(): Set<string> {
+    const sandbox = {
+        apiKey: "lsv2_sk_x",
+        workspaceId: "w",
+        project: { session_id: "p", start: "2026-11-18T00:00:00Z", end: "2026-11-25T00:00:00Z", count: 1 },
+        storage: { endpoint: "http://127.0.0.1:9000", bucket: "b", region: "us-east-1", credentials: { accessKeyId: "a", secretAccessKey: "s" } },
+    } as unknown as Sandbox;
+    const keys = pulumiLines(sandbox, "http://127.0.0.1:8787")
+        .map((l) => /^pulumi config set (?:--secret )?(\S+) /.exec(l)?.[1])
+        .filter((k): k is string => !!k);
+    return new Set(keys);
+}
+
+/** The keys a program requires: `config.require("k")`, `requireSecret`, `require_secret`, `require_int` and the like. */
+function requiredKeys(source: string): string[] {
+    return [...source.matchAll(/config\.require\w*\(\s*"([^"]+)"/g)].map((m) => m[1]);
+}
+
+describe("docs: the examples read the keys `langsmith-emulator --sandbox` prints", () => {
+    const printed = printedKeys();
+
+    it("the sandbox prints the program's keys: the tracing project, the range and the bucket's", () => {
+        for (const k of ["tracingProjectId", "exportStart", "exportEnd", "bucket", "s3Endpoint", "s3Region", "s3AccessKeyId", "s3SecretAccessKey"]) assert.ok(printed.has(k), k);
+    });
+
+    for (const example of SANDBOX_EXAMPLES) {
+        it(`${example}: every key it requires is printed`, () => {
+            const required = requiredKeys(readFileSync(join(ROOT, "examples", example), "utf8"));
+            assert.ok(required.length >= 5, `found only ${required} in ${example}`);
+            const missing = required.filter((k) => !printed.has(k));
+            assert.deepEqual(missing, [], `${example} requires keys the sandbox does not print`);
+        });
+    }
+});
