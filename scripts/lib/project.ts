@@ -57,14 +57,27 @@ export class CliError extends Error {
 export class PulumiProject {
     /** Every command line and everything every command printed, for leak checks. */
     readonly transcript: string[] = [];
+    /**
+     * Where the stacks' state lives, and what the CLI needs to reach it: by default a file backend in
+     * `stateDir`; `useBackend` points every later command at another one (an S3-compatible bucket, say).
+     */
+    private backend: { url: string; env: NodeJS.ProcessEnv };
 
     constructor(
         readonly dir: string,
         readonly stateDir: string,
-    ) {}
+    ) {
+        this.backend = { url: `file://${stateDir}`, env: {} };
+    }
+
+    /** Keeps the state at `url` from now on (`s3://bucket?endpoint=...`), with `env` for its credentials. */
+    useBackend(url: string, env: NodeJS.ProcessEnv = {}): void {
+        this.backend = { url, env };
+    }
 
     /**
-     * The environment of every command: a file backend in `stateDir`, the local passphrase, and a temporary
+     * The environment of every command: the backend (a file backend in `stateDir` unless `useBackend` said
+     * otherwise), the local passphrase, and a temporary
      * directory inside the program's (the language host makes a `pulumi-node-pipes*` directory there for
      * every program run and never removes it; inside the program's directory it goes with `remove()`).
      */
@@ -73,7 +86,8 @@ export class PulumiProject {
         mkdirSync(tmp, { recursive: true });
         return {
             ...process.env,
-            PULUMI_BACKEND_URL: `file://${this.stateDir}`,
+            ...this.backend.env,
+            PULUMI_BACKEND_URL: this.backend.url,
             PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
             PULUMI_SKIP_UPDATE_CHECK: "true",
             TMPDIR: tmp,

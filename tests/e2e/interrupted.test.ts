@@ -12,14 +12,13 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TracingProject } from "../../emulator/bulkExport/projects";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/server";
 import { isFinalExportStatus } from "../../provider/api/schemas/bulkExport";
 import { createProject, createPythonProject, type PulumiProject } from "../../scripts/lib/project";
-import { eventually } from "../helpers/async";
+import { killedWhen } from "../helpers/cli";
 import { spawnedSettled, windowsWritten } from "../helpers/bulkExport";
 import { startMinio, type MinioServer } from "../helpers/minio";
 
@@ -27,22 +26,6 @@ const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const INTEGRATION = "6f1c2b9e-4c1a-4f7e-9d57-3d0c7a1b2e44";
 const HOUR = 3_600_000;
 const PROGRAMS = join(__dirname, "programs");
-
-/** The provider processes a CLI started (they inherit its file backend), still running: a killed CLI must not leave them behind. */
-function providersOf(stateDir: string): number[] {
-    const mine = `PULUMI_BACKEND_URL=file://${stateDir}`;
-    const out: number[] = [];
-    for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-        try {
-            const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-            if (!/pulumi-resource-langsmith|dynamic-provider/.test(cmd)) continue;
-            if (readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(mine) && !/^Z/m.test(readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[2])) out.push(Number(pid));
-        } catch {
-            // gone meanwhile
-        }
-    }
-    return out;
-}
 
 describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", function () {
     this.timeout(15 * 60_000);
@@ -100,16 +83,9 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
             });
             after(() => project?.remove());
 
-            /** `pulumi <args>`, killed with SIGKILL (the CLI alone, as a cancelled job's runner does) once `ready` holds. */
-            async function killedWhen(args: string[], ready: () => boolean): Promise<void> {
-                let pid = 0;
-                const run = project.pulumi([...args, "--stack", stack], { allowFailure: true, detached: true, started: (c) => (pid = c.pid!) });
-                assert.ok(await eventually(ready, 120_000), `pulumi ${args.join(" ")}: the service never held what the kill waits for`);
-                process.kill(pid, "SIGKILL");
-                const result = await run;
-                assert.equal(result.code, 1, "killed");
-                // Pulumi's own plugins watch their engine; ours must too (provider/impl/common).
-                assert.ok(await eventually(() => providersOf(project.stateDir).length === 0, 15_000), `provider processes outlived the killed CLI: ${providersOf(project.stateDir)}`);
+            /** `pulumi <args>`, killed with SIGKILL once `ready` holds (tests/helpers/cli.ts); then `pulumi cancel` lifts the lock. */
+            async function killed(args: string[], ready: () => boolean): Promise<void> {
+                await killedWhen(project, [...args, "--stack", stack], ready);
                 await cli("cancel", "--yes");
             }
 
@@ -143,7 +119,7 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                     { method: "POST", path: "^/api/v1/bulk-exports/destinations$", kind: "drop", when: "during", latencyMs: 1_500 },
                     { method: "GET", path: "^/api/v1/bulk-exports/destinations$", kind: "latency", latencyMs: 3_000, forMs: 60_000 },
                 ]);
-                await killedWhen(["up", "--yes", "--skip-preview"], () => deployments().length === 2 && destinations().length === 1);
+                await killed(["up", "--yes", "--skip-preview"], () => deployments().length === 2 && destinations().length === 1);
                 await clearFaults();
                 assert.equal((await pendingCreates()).length >= 3, true, "the kill left pending creates");
 
@@ -174,7 +150,7 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 await pauseExports(true);
                 // The reads after each create answer slowly: room to kill once both exports exist.
                 await faults([{ method: "GET", path: "^/api/v1/bulk-exports(/[^/]+/runs)?$", kind: "latency", latencyMs: 3_000, forMs: 60_000 }]);
-                await killedWhen(["up", "--yes", "--skip-preview"], () => parents().length === 2);
+                await killed(["up", "--yes", "--skip-preview"], () => parents().length === 2);
                 await clearFaults();
                 const up = await cli("up", "--yes", "--skip-preview");
                 await pauseExports(false);
@@ -187,7 +163,7 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
 
             it("killed mid-update, a revision in flight: the next up waits on it, no second revision", async () => {
                 await cli("config", "set", "repoRef", "release-2");
-                await killedWhen(["up", "--yes", "--skip-preview"], () => deployments().every((d) => revisions(d.id).length === 2));
+                await killed(["up", "--yes", "--skip-preview"], () => deployments().every((d) => revisions(d.id).length === 2));
                 const up = await cli("up", "--yes", "--skip-preview");
                 assert.equal(up.code, 0, up.stdout + up.stderr);
                 for (const d of deployments()) {
@@ -202,7 +178,7 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 await cli("config", "set", "filter", 'eq(run_type, "llm")');
                 await faults([{ method: "GET", path: "^/api/v1/bulk-exports$", kind: "latency", latencyMs: 3_000, forMs: 60_000 }]);
                 const before = parents().length;
-                await killedWhen(["up", "--yes", "--skip-preview"], () => parents().length === before + 1);
+                await killed(["up", "--yes", "--skip-preview"], () => parents().length === before + 1);
                 await clearFaults();
                 const up = await cli("up", "--yes", "--skip-preview");
                 assert.equal(up.code, 0, up.stdout + up.stderr);
@@ -216,7 +192,7 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
             });
 
             it("killed mid-destroy: the next destroy finishes it; nothing is left on the service", async () => {
-                await killedWhen(["destroy", "--yes", "--skip-preview"], () => em.controlPlane.allDeployments().some((d) => d.tenant_id === workspace && d.status === "AWAITING_DELETE"));
+                await killed(["destroy", "--yes", "--skip-preview"], () => em.controlPlane.allDeployments().some((d) => d.tenant_id === workspace && d.status === "AWAITING_DELETE"));
                 const destroy = await cli("destroy", "--yes", "--skip-preview");
                 assert.equal(destroy.code, 0, destroy.stdout + destroy.stderr);
                 assert.deepEqual(deployments(), []);
