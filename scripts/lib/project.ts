@@ -60,6 +60,9 @@ export class PulumiProject {
     /**
      * Where the stacks' state lives, and what the CLI needs to reach it: by default a file backend in
      * `stateDir`; `useBackend` points every later command at another one (an S3-compatible bucket, say).
+     * The file backend runs with `metadata=skip`: otherwise it writes a `<stack>.json.attrs` beside every
+     * checkpoint by truncating then writing it, and a CLI killed between the two leaves an empty one that
+     * every later command refuses (`failed to load checkpoint: EOF`; docs/recovery.md).
      */
     private backend: { url: string; env: NodeJS.ProcessEnv };
 
@@ -67,7 +70,7 @@ export class PulumiProject {
         readonly dir: string,
         readonly stateDir: string,
     ) {
-        this.backend = { url: `file://${stateDir}`, env: {} };
+        this.backend = { url: `file://${stateDir}?metadata=skip`, env: {} };
     }
 
     /** Keeps the state at `url` from now on (`s3://bucket?endpoint=...`), with `env` for its credentials. */

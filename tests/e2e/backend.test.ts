@@ -5,12 +5,13 @@
  * the deployment made once; and a stack whose state lives in an S3-compatible bucket (MinIO), whose
  * `pulumi up` is killed mid-wait: the lock refuses the next run until `pulumi cancel`, LANGSMITH_ADOPT_IDS
  * takes the deployment in (docs/recovery.md), and of two `pulumi up` at once the second is refused by the
- * lock, nothing lost.
+ * lock, nothing lost. And the file backend's `.attrs` file, which a kill can leave empty: the error, the way
+ * out, and `metadata=skip`, which the tests' own file backends use.
  */
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
@@ -134,6 +135,32 @@ describe("e2e: interrupted runs when the service dies, and on an S3 backend", fu
             assert.equal((await s.cli(["preview", "--refresh", "--expect-no-changes"])).code, 0);
             assert.equal((await s.cli(["destroy", "--yes", "--skip-preview"])).code, 0);
             assert.deepEqual(live(), []);
+        });
+    });
+
+    describe("a stack in a file backend: the empty .attrs file a kill can leave (docs/recovery.md)", () => {
+        let dir: string;
+        before(() => {
+            dir = mkdtempSync(join(tmpdir(), "file-backend-"));
+        });
+        after(() => rmSync(dir, { recursive: true, force: true }));
+        const sidecar = (stack: string) => join(dir, ".pulumi", "stacks", "quickstart", `${stack}.json.attrs`);
+
+        it("an emptied <stack>.json.attrs fails every command with 'failed to load checkpoint: EOF' until it is deleted; metadata=skip never writes it", async () => {
+            project.useBackend(`file://${dir}`);
+            const s = await newStack("http://127.0.0.1:9");
+            assert.ok(existsSync(sidecar(s.stack)), "the file backend writes the sidecar");
+            writeFileSync(sidecar(s.stack), "");
+            const refused = await s.cli(["stack", "export"]);
+            assert.notEqual(refused.code, 0);
+            assert.match(refused.stderr, /failed to load checkpoint: EOF/);
+            rmSync(sidecar(s.stack));
+            assert.equal((await s.cli(["stack", "export"])).code, 0);
+
+            project.useBackend(`file://${dir}?metadata=skip`);
+            const skipped = await newStack("http://127.0.0.1:9");
+            assert.equal((await skipped.cli(["stack", "export"])).code, 0);
+            assert.ok(!existsSync(sidecar(skipped.stack)), "metadata=skip wrote the sidecar");
         });
     });
 });
