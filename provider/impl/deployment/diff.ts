@@ -81,12 +81,15 @@ export function diffDeployment(olds: DeploymentOutputs, news: Record<string, unk
     const { changes, replaces, updates } = diffByTable(DEPLOYMENT_DIFF, olds, managedOnly(olds, news));
     // The last revision failed (an update makes a new one) or was not seen to the end (an update waits).
     const unsettled = olds.revisionStatus !== null && !REVISION_DONE.includes(olds.revisionStatus) && news.waitForDeployed !== false;
-    // Names are unique per workspace, so a replacement that keeps the name must delete first.
+    // Names are unique per workspace, so a replacement that keeps the name must delete first. Said for any
+    // change, not only ours: `replaceOnChanges` and a replaced `replaceWith` turn an update into a replacement
+    // and keep this answer (only `pulumi up --replace` asks no diff: docs/deployment.md).
     const sameName = !replaces.includes("name");
+    const changing = changes || unsettled || replaces.length > 0;
     return {
-        changes: changes || unsettled || replaces.length > 0,
+        changes: changing,
         replaces,
         updates: unsettled && !updates.length ? ["revisionStatus"] : updates,
-        deleteBeforeReplace: replaces.length > 0 && sameName,
+        deleteBeforeReplace: changing && sameName,
     };
 }

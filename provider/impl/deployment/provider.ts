@@ -17,7 +17,9 @@ import { REVISION_FAILED, type Deployment, type DeploymentPatchRequest, type Rev
 import { cancelReason, operationsSignal } from "../common/cancellation";
 import { changedRows, sameValue } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
-import { adoptionAsked, alreadyExistsMessage } from "../common/interrupted";
+import { ADOPT_IDS_VARIABLE, adoptionAsked, alreadyExistsMessage } from "../common/interrupted";
+import { waitLimitS } from "../common/timeouts";
+import { warn } from "../common/warn";
 import { checkWithConfig, configure, controlPlaneClient } from "../runtime";
 import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
@@ -75,11 +77,12 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
 
         async create(raw: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
             const inputs = raw as unknown as DeploymentInputs;
-            const timeoutS = inputs.timeouts?.create ?? DEFAULT_TIMEOUTS.create;
+            const timeoutS = waitLimitS(inputs.timeouts?.create, DEFAULT_TIMEOUTS.create);
             const cp = withinTimeout(timeoutS);
             const ctx = { cp, inputs, timeoutS, rawProvider: raw.__provider, deployPhases: [], o };
             const adopted = async (adoptId: string) => {
                 const deployment = await adopt(cp, { ...inputs, adoptId }, raw.__provider);
+                takenOverThisRun.add(deployment.id);
                 return { id: deployment.id, outs: await settle({ ...ctx, learn: true }, deployment) };
             };
             if (inputs.adoptId) return adopted(inputs.adoptId);
@@ -101,16 +104,28 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
         async update(id: string, oldsRaw: Record<string, unknown>, newsRaw: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
             const olds = readState(oldsRaw);
             const news = newsRaw as unknown as DeploymentInputs;
-            const timeoutS = news.timeouts?.update ?? DEFAULT_TIMEOUTS.update;
+            const timeoutS = waitLimitS(news.timeouts?.update, DEFAULT_TIMEOUTS.update);
             const ctx = { cp: withinTimeout(timeoutS), inputs: news, timeoutS, rawProvider: newsRaw.__provider, learn: true, deployPhases: olds.deployPhaseMs, o };
             return { outs: await updateInPlace(ctx, id, olds) };
         },
 
         async delete(id: string, props: Record<string, unknown>): Promise<void> {
-            const timeoutS = readState(props).timeouts?.delete ?? DEFAULT_TIMEOUTS.delete;
+            if (takenOverThisRun.has(id)) return warn(keptForItsTaker(id));
+            const timeoutS = waitLimitS(readState(props).timeouts?.delete, DEFAULT_TIMEOUTS.delete);
             await deleteAndWait(withinTimeout(timeoutS), id, timeoutS, o);
         },
     };
+}
+
+/**
+ * The deployments a create of this run took over (`adoptId`, LANGSMITH_ADOPT_IDS). A provider process serves
+ * one run, so a delete of one of them in the same run is the replaced resource's: adopting the deployment
+ * that `pulumi up --replace` was about to delete must not end with it deleted under its new owner.
+ */
+const takenOverThisRun = new Set<string>();
+
+function keptForItsTaker(id: string): string {
+    return `Deployment ${id}: not deleted, a create of this run took it over (adoptId or ${ADOPT_IDS_VARIABLE}); the resource that held it leaves the stack and the one that took it over keeps it.`;
 }
 
 /**
@@ -306,7 +321,7 @@ async function nameTaken(cp: ControlPlaneClient, inputs: DeploymentInputs, e: un
     if (mismatches.length) {
         throw new Error(
             `${e.message}\nThe name ${JSON.stringify(inputs.name)} is taken by ${existing}, which cannot be this program's: ${mismatches.join("; ")}. ` +
-                "Give this deployment another `name`, or delete the other one. Nothing was created.",
+                `Give this deployment another \`name\`, or delete the other one. ${REPLACING_HINT} Nothing was created.`,
         );
     }
     throw new Error(
@@ -316,11 +331,19 @@ async function nameTaken(cp: ControlPlaneClient, inputs: DeploymentInputs, e: un
                 existing: "made from the same source, repository and deployment type as this program",
                 id: found.id,
                 adopt: `\`adoptId: "${found.id}"\` on the resource`,
-                ifTheirs: "give this deployment another `name`",
+                ifTheirs: `give this deployment another \`name\`. ${REPLACING_HINT}`,
                 why: "the service keeps no mark of which stack made a deployment, so the provider cannot tell a deployment this stack's interrupted run made from one another stack made under the same name.",
             }),
     );
 }
+
+/**
+ * A forced replacement of a deployment that keeps its name (`pulumi up --replace`, which asks the provider no
+ * diff, so its `deleteBeforeReplace` is not heard) creates the new one while the old one holds the name.
+ */
+const REPLACING_HINT =
+    "If the deployment holding the name is the one this stack is replacing (`pulumi up --replace`), the old one must go first: " +
+    "set the resource option deleteBeforeReplace (TypeScript `deleteBeforeReplace: true`, Python `delete_before_replace=True`, YAML `options: {deleteBeforeReplace: true}`) and run it again.";
 
 /** The default provider object (what `require("pulumi-langsmith/impl").forward` serves). */
 export const deploymentProvider = createDeploymentProvider();

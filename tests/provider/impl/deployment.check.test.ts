@@ -524,9 +524,10 @@ describe("Deployment provider (pure)", () => {
             assert.equal(d.deleteBeforeReplace, false);
         });
 
-        it("diff: deleteBeforeReplace is false when nothing is replaced", () => {
+        it("diff: deleteBeforeReplace is true when nothing is replaced but the name stays (replaceOnChanges makes the update a replacement)", () => {
             const d = diff(stateOf(base()), checked(withPath(base(), "sourceRevisionConfig.repoRef", "dev")));
-            assert.equal(d.deleteBeforeReplace, false);
+            assert.deepEqual(d.replaces, []);
+            assert.equal(d.deleteBeforeReplace, true);
         });
 
         const updateCases: Array<[string, () => [Record<string, any>, Record<string, any>]]> = [
@@ -553,7 +554,7 @@ describe("Deployment provider (pure)", () => {
                 const d = diff(stateOf(olds), checked(news));
                 assert.equal(d.changes, true);
                 assert.deepEqual(d.replaces, []);
-                assert.equal(d.deleteBeforeReplace, false);
+                assert.equal(d.deleteBeforeReplace, true);
             });
         }
 

@@ -84,6 +84,25 @@ describe("provider: the create after an interrupted run", function () {
             assert.equal(named(name).length, 1);
         });
 
+        it("delete: a deployment a create of this run took over (pulumi up --replace with LANGSMITH_ADOPT_IDS) is kept, with a warning", async () => {
+            const name = uniqueName("replaced");
+            const first = await provider().create!(inputs(name));
+            const p = provider();
+            await withEnv({ LANGSMITH_ADOPT_IDS: first.id }, () => p.create!(inputs(name)));
+            const warned = await stderrOf(() => p.delete!(first.id, { ...first.outs, __provider: "p" }));
+            assert.match(warned, new RegExp(`Deployment ${first.id}: not deleted, a create of this run took it over`));
+            assert.deepEqual(named(name).map((d) => [d.id, d.status]), [[first.id, "READY"]]);
+        });
+
+        it("create: a taken name says what to do when the stack is replacing its own deployment (pulumi up --replace)", async () => {
+            const name = uniqueName("forced");
+            await provider().create!(inputs(name));
+            for (const repoUrl of [undefined, "https://github.com/acme/moved"]) {
+                const err = await rejection(() => provider().create!(inputs(name, repoUrl)));
+                assert.match(err.message, /the one this stack is replacing \(`pulumi up --replace`\), the old one must go first: set the resource option deleteBeforeReplace/);
+            }
+        });
+
         it("create: a name held by a deployment of another repository cannot be this program's: the differing field named, no adoption offered", async () => {
             const name = uniqueName("taken");
             await provider().create!(inputs(name, "https://github.com/other/agent"));
