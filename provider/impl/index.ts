@@ -10,6 +10,7 @@ import { agentServerCheckProvider } from "./agentServerCheck";
 import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "./bulkExport";
 import { deploymentProvider } from "./deployment";
 import { track } from "./common/cancellation";
+import { hearDynamicHost } from "./common/dynamicHost";
 import { guardProcess } from "./common/watchdog";
 import { configure } from "./runtime";
 
@@ -28,11 +29,13 @@ export const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>
 /**
  * Calls `method` of the provider of `type`; `configure` is shared by every type. Inside Pulumi's
  * dynamic-provider host, the first call also makes the process exit when the engine is gone and on
- * SIGINT/SIGTERM (common/watchdog.ts; nothing happens elsewhere), and every call counts as an operation in
+ * SIGINT/SIGTERM (common/watchdog.ts; nothing happens elsewhere) and hears the engine's Cancel and
+ * `customTimeouts`, which the host drops (common/dynamicHost.ts); every call counts as an operation in
  * progress, which such an exit lets answer first.
  */
 export function forward(type: string, method: string, args: unknown[]): unknown {
     guardProcess();
+    hearDynamicHost();
     if (method === "configure") return configure(args[0] as Parameters<typeof configure>[0]);
     const provider = PROVIDERS[type] as unknown as Record<string, unknown> | undefined;
     if (!provider) throw new Error(`pulumi-langsmith has no resource type ${JSON.stringify(type)}: was the state written by a newer version?`);

@@ -10,7 +10,8 @@
  * `req.getProperties().toJavaScript()` on the undefined properties of `pulumi import`. Serving the
  * service with the stubs @pulumi/pulumi ships (`proto/provider_grpc_pb`) makes all of those ours.
  *
- * Cancel (Pulumi's Ctrl-C) ends the waits in progress: impl/common/cancellation.ts.
+ * Cancel (Pulumi's Ctrl-C) ends the waits in progress: impl/common/cancellation.ts. Create, Update and
+ * Delete run with the request's `timeout` (the resource's `customTimeouts`): impl/common/timeouts.ts.
  *
  * Secrets: Configure answers `acceptSecrets: false`, as the dynamic-provider host does, so the engine
  * sends plain values and marks outputs secret where their inputs were (and the schema's `secret`
@@ -23,6 +24,7 @@ import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { cancelOperations, track } from "../impl/common/cancellation";
 import { ResourceInitError } from "../impl/common/initError";
 import type { TableDiffResult } from "../impl/common/compare";
+import { withEngineTimeout } from "../impl/common/timeouts";
 import { configure, controlPlaneClient } from "../impl/runtime";
 import { getDeployment, getDeploymentRevisions } from "../impl/functions";
 import { checkConfig, configSource, diffConfig } from "./config";
@@ -201,7 +203,7 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
         },
         create(call: Call<provproto.CreateRequest>, callback: Callback) {
             answer(callback, async () => {
-                const r = await providerOf(call.request).create!(js(call.request.getProperties()));
+                const r = await withEngineTimeout(call.request.getTimeout(), () => providerOf(call.request).create!(js(call.request.getProperties())));
                 const resp = new proto.CreateResponse();
                 resp.setId(r.id);
                 resp.setProperties(struct(r.outs) as never);
@@ -225,7 +227,7 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
         update(call: Call<provproto.UpdateRequest>, callback: Callback) {
             answer(callback, async () => {
                     const req = call.request;
-                    const r = await providerOf(req).update!(req.getId(), js(req.getOlds()), js(req.getNews()));
+                    const r = await withEngineTimeout(req.getTimeout(), () => providerOf(req).update!(req.getId(), js(req.getOlds()), js(req.getNews())));
                     const resp = new proto.UpdateResponse();
                     resp.setProperties(struct(r.outs) as never);
                     return resp;
@@ -243,7 +245,7 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
         },
         delete(call: Call<provproto.DeleteRequest>, callback: Callback) {
             answer(callback, async () => {
-                await providerOf(call.request).delete!(call.request.getId(), js(call.request.getProperties()));
+                await withEngineTimeout(call.request.getTimeout(), () => providerOf(call.request).delete!(call.request.getId(), js(call.request.getProperties())));
                 return new empty.Empty();
             });
         },

@@ -8,7 +8,9 @@
  * (`pulumi cancel` for the lock, `pulumi up`, and, where the error says so, `LANGSMITH_ADOPT_IDS=<ids> pulumi up`),
  * and counts on the emulator: every object in the state exactly once, none made
  * twice, no window exported twice, nothing left by `destroy`; and no provider process outliving the killed
- * CLI (docs/recovery.md).
+ * CLI (docs/recovery.md). On the same stack, before the destroy: `pulumi up --replace` of a deployment, whose
+ * name the old one holds until it is deleted (docs/deployment.md), and a deployment's wait ended by
+ * `customTimeouts` and by Ctrl-C (SIGINT to the CLI) long before its build ends.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -189,6 +191,51 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 assert.ok(written.length >= 3, `windows: ${written.length}`);
                 for (let i = 1; i < written.length; i++) assert.ok(written[i].start >= written[i - 1].end, `window ${new Date(written[i].start).toISOString()} exported twice`);
                 for (const w of written) assert.equal(w.rows, w.expected, `window ${new Date(w.start).toISOString()}`);
+            });
+
+            it("pulumi up --replace of a deployment: refused with the way out (deleteBeforeReplace), nothing made or lost; with the option, replaced once", async () => {
+                const urn = ((await state()).resources as Array<{ urn: string }>).find((r) => r.urn.endsWith("Deployment::d0"))!.urn;
+                const before = deployments().map((d) => d.id);
+                const refused = await cli("up", "--yes", "--skip-preview", "--replace", urn);
+                assert.notEqual(refused.code, 0, refused.stdout + refused.stderr);
+                assert.match(refused.stdout, /the one this stack is replacing \(`pulumi up --replace`\).*set the resource option deleteBeforeReplace/);
+                assert.deepEqual(deployments().map((d) => d.id), before, "a refused replace changed the deployments");
+                await cli("config", "set", "deleteBeforeReplace", "true");
+                const up = await cli("up", "--yes", "--skip-preview", "--replace", urn);
+                await cli("config", "rm", "deleteBeforeReplace");
+                assert.equal(up.code, 0, up.stdout + up.stderr);
+                const now = ((await state()).resources as Array<{ urn: string; id: string }>).find((r) => r.urn === urn)!.id;
+                assert.ok(!before.includes(now), "the deployment was not replaced");
+                assert.equal(deployments().length, 2);
+                await assertConverged();
+            });
+
+            it("customTimeouts and Ctrl-C end a deployment's wait within seconds, not at the end of the build; it stays in the stack and the next up resumes it", async () => {
+                const named = (i: number) => deployments().find((d) => d.name === `${prefix}-d${i}`);
+                const statusOf = (i: number) => revisions(named(i)!.id)[0].status;
+                const inState = async (i: number) => ((await state()).resources as Array<{ urn: string; id: string }>).find((r) => r.urn.endsWith(`Deployment::d${i}`))?.id;
+                await cli("config", "set", "deployments", "3");
+                await cli("config", "set", "createTimeout", "2s");
+                const timedOut = await cli("up", "--yes", "--skip-preview");
+                assert.notEqual(timedOut.code, 0, timedOut.stdout + timedOut.stderr);
+                assert.match(timedOut.stdout, /timed out after 2s/);
+                assert.notEqual(statusOf(2), "DEPLOYED", "the wait went on to the end of the build");
+                assert.equal(await inState(2), named(2)!.id);
+
+                await cli("config", "rm", "createTimeout");
+                await cli("config", "set", "deployments", "4");
+                const interrupted = await killedWhen(project, ["up", "--yes", "--skip-preview", "--stack", stack], () => named(3) !== undefined, "SIGINT");
+                assert.notEqual(statusOf(3), "DEPLOYED", "Ctrl-C waited for the build");
+                assert.match(interrupted.stdout, /cancelled/);
+                assert.equal(await inState(3), named(3)!.id);
+
+                const up = await cli("up", "--yes", "--skip-preview");
+                assert.equal(up.code, 0, up.stdout + up.stderr);
+                assert.deepEqual([2, 3].map(statusOf), ["DEPLOYED", "DEPLOYED"]);
+                assert.deepEqual([2, 3].map((i) => revisions(named(i)!.id).length), [1, 1], "a revision made twice");
+                await cli("config", "set", "deployments", "2");
+                assert.equal((await cli("up", "--yes", "--skip-preview")).code, 0);
+                await assertConverged();
             });
 
             it("killed mid-destroy: the next destroy finishes it; nothing is left on the service", async () => {

@@ -1,6 +1,7 @@
 /**
  * Killing the `pulumi` CLI as a cancelled CI job does, for the e2e tests of interrupted runs: the command is
- * killed with SIGKILL (the CLI alone, not its plugins) once the service holds what it waits for, and the
+ * killed with SIGKILL (or interrupted with SIGINT, Ctrl-C; the CLI alone, not its plugins) once the service
+ * holds what it waits for, and the
  * provider processes it started are found by the environment every command of a project carries (its
  * TMPDIR, scripts/lib/project.ts), so that a test can require them gone.
  */
@@ -27,10 +28,11 @@ export function providersOf(project: PulumiProject): number[] {
 }
 
 /**
- * Runs `pulumi <args>` in the project and kills it with SIGKILL once `ready` holds (within 2 minutes); answers
- * its result, after requiring that no provider process outlives it by more than 15 s (they watch their engine).
+ * Runs `pulumi <args>` in the project and sends it `signal` once `ready` holds (within 2 minutes): SIGKILL, a
+ * cancelled CI job; SIGINT, Ctrl-C (the CLI cancels the operations and ends). Answers its result, after
+ * requiring that no provider process outlives it by more than 15 s (they watch their engine).
  */
-export async function killedWhen(project: PulumiProject, args: string[], ready: () => boolean | Promise<boolean>): Promise<CliResult> {
+export async function killedWhen(project: PulumiProject, args: string[], ready: () => boolean | Promise<boolean>, signal: NodeJS.Signals = "SIGKILL"): Promise<CliResult> {
     let pid = 0;
     const run = project.pulumi(args, { allowFailure: true, detached: true, started: (c) => (pid = c.pid!) });
     let held = false;
@@ -39,9 +41,10 @@ export async function killedWhen(project: PulumiProject, args: string[], ready: 
         if (!held) await new Promise((r) => setTimeout(r, 100));
     }
     assert.ok(held, `pulumi ${args.join(" ")}: the service never held what the kill waits for`);
-    process.kill(pid, "SIGKILL");
+    process.kill(pid, signal);
     const result = await run;
-    assert.equal(result.code, 1, "killed");
+    if (signal === "SIGKILL") assert.equal(result.code, 1, "killed");
+    else assert.notEqual(result.code, 0, `pulumi ${args.join(" ")} ended well after ${signal}`);
     assert.ok(await eventually(() => providersOf(project).length === 0, 15_000), `provider processes outlived the killed CLI: ${providersOf(project)}`);
     return result;
 }

@@ -12,6 +12,7 @@ import { diffByTable, type DiffRow } from "../common/compare";
 import { known } from "../common/unknown";
 import { Checker } from "../common/validate";
 import { configure, serviceConfig } from "../runtime";
+import { waitLimitS } from "../common/timeouts";
 
 export interface AgentServerCheckInputs {
     url: string;
@@ -52,7 +53,7 @@ export function checkAgentServerCheck(news: Record<string, unknown>): pulumi.dyn
 async function run(inputs: AgentServerCheckInputs): Promise<AgentServerCheckOutputs> {
     const apiKey = serviceConfig().apiKey;
     try {
-        const r = await probeInterrupt({ url: inputs.url, apiKey, assistantId: inputs.assistantId, message: inputs.message, timeoutMs: inputs.timeoutSeconds * 1000 });
+        const r = await probeInterrupt({ url: inputs.url, apiKey, assistantId: inputs.assistantId, message: inputs.message, timeoutMs: waitLimitS(undefined, inputs.timeoutSeconds) * 1000 });
         return { ...inputs, schemaVersion: 1, ...r, checkedAt: new Date().toISOString() };
     } catch (e) {
         const why = e instanceof ProbeFailedError ? e.message : e instanceof Error ? e.message : String(e);

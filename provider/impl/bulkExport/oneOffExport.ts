@@ -14,6 +14,7 @@ import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun 
 import { cancelReason, operationsSignal } from "../common/cancellation";
 import { diffByTable, prune, type DiffRow } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
+import { waitLimitS } from "../common/timeouts";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkBulkExport } from "./check";
 import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, type BulkExportInputs, type BulkExportOutputs } from "./types";
@@ -61,7 +62,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
         },
         async create(raw) {
             const inputs = raw as unknown as BulkExportInputs;
-            const timeoutS = inputs.timeouts?.create ?? DEFAULT_EXPORT_TIMEOUTS.create;
+            const timeoutS = waitLimitS(inputs.timeouts?.create, DEFAULT_EXPORT_TIMEOUTS.create);
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
             const e = await startExport(be, exportRequest(inputs, { endTime: inputs.endTime }), "BulkExport");
             return { id: e.id, outs: await settle(be, inputs, e, { timeoutS, rawProvider: raw.__provider, pollMs, signal }) };
@@ -76,12 +77,12 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
         },
         async update(id, _olds, newsRaw) {
             const news = newsRaw as unknown as BulkExportInputs;
-            const timeoutS = news.timeouts?.update ?? DEFAULT_EXPORT_TIMEOUTS.update;
+            const timeoutS = waitLimitS(news.timeouts?.update, DEFAULT_EXPORT_TIMEOUTS.update);
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
             return { outs: await settle(be, news, await be.getExport(id), { timeoutS, rawProvider: newsRaw.__provider, pollMs, signal }) };
         },
         async delete(id, props) {
-            const timeoutS = (props as unknown as BulkExportOutputs).timeouts?.delete ?? DEFAULT_EXPORT_TIMEOUTS.delete;
+            const timeoutS = waitLimitS((props as unknown as BulkExportOutputs).timeouts?.delete, DEFAULT_EXPORT_TIMEOUTS.delete);
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
             const e = await be.tryGetExport(id);
             if (!e || isFinalExportStatus(e.status)) return;

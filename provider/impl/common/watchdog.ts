@@ -43,10 +43,12 @@ export function setEngineAddress(address: string): void {
  */
 export function engineAddress(): string | undefined {
     if (pluginEngine) return pluginEngine;
-    const [, script, ...args] = process.argv;
-    const address = args.filter((a) => !a.startsWith("-")).pop();
-    return script && /[\\/]dynamic-provider([\\/]|$)/.test(script) && address && /^[\w.[\]:-]+:\d+$/.test(address) ? address : undefined;
+    const address = process.argv.slice(2).filter((a) => !a.startsWith("-")).pop();
+    return inDynamicHost() && address && /^[\w.[\]:-]+:\d+$/.test(address) ? address : undefined;
 }
+
+/** Whether this process is Pulumi's dynamic-provider host (`node .../dynamic-provider ...`). */
+export const inDynamicHost = (): boolean => /[\\/]dynamic-provider([\\/]|$)/.test(process.argv[1] ?? "");
 
 export interface WatchOptions {
     /** Time between probes (ms; 1000). */

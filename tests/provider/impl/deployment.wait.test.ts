@@ -20,6 +20,7 @@ import {
     withDeployPhase,
 } from "../../../provider/impl/deployment";
 import { normalCdf, predictive, quantileMs, tQuantile } from "../../../provider/impl/deployment/predict";
+import { waitLimitS, withEngineTimeout } from "../../../provider/impl/common/timeouts";
 import { TEST_API_KEY, TEST_TENANT, rejection, sleep, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 
 const PROVIDER = "serialized-provider-under-test";
@@ -106,6 +107,20 @@ describe("Deployment provider: waiting on revisions", function () {
             assert.equal(outs.latestRevisionId, d.latest_revision_id, "the same revision, not a new one");
             assert.equal(patches().length, 0, "no PATCH: the build in progress is not interrupted");
             assert.equal((await revisionsOf(d.id)).length, 1);
+        });
+
+        it("customTimeouts (the engine's timeout for the operation) wins over timeouts and the default; outside it, timeouts counts again", async () => {
+            const name = uniqueName("custom-timeouts");
+            const inputs = githubInputs(name, { timeouts: { create: 600 } });
+            const e = await rejection(() => withEngineTimeout(0.05, () => provider.create!(inputs)));
+            assert.ok(e instanceof ResourceInitError, `expected ResourceInitError, got ${e}`);
+            assert.match(e.message, /timed out after 0.05s/);
+            const [d] = live(name);
+            const olds = { ...e.properties };
+            const still = provider.update!(d.id, olds, { ...inputs, timeouts: { update: 0.05 } });
+            assert.match((await rejection(() => still)).message, /timed out after 0.05s/);
+            assert.equal(waitLimitS(undefined, 1800), 1800);
+            assert.equal(withEngineTimeout(0, () => waitLimitS(30, 1800)), 30, "a timeout of 0 is none set");
         });
 
         it("update: a timed-out wait after a PATCH records the new inputs, and the next up waits without a PATCH", async () => {

@@ -1,6 +1,7 @@
 """What tests/e2e/interrupted.test.ts kills the `pulumi` CLI in the middle of, through the native plugin: two
 deployments, a destination, a scheduled export and a one-off export (the TypeScript twin: ../interrupted-ts).
-Every key is required but `deployments` (2), `repoRef`, `filter` and `exports` (the two exports are made once it is true)."""
+Every key is required but `deployments` (2), `repoRef`, `filter`, `deleteBeforeReplace` and `createTimeout` (the
+deployments' resource options) and `exports` (the two exports are made once it is true)."""
 import pulumi
 import pulumi_langsmith as langsmith
 
@@ -14,6 +15,10 @@ for i in range(config.get_int("deployments") or 2):
         source="github",
         source_config={"integration_id": config.require("integrationId"), "repo_url": "https://github.com/acme/agent"},
         source_revision_config={"repo_ref": config.get("repoRef") or "main", "graph_config_path": "langgraph.json"},
+        opts=pulumi.ResourceOptions(
+            delete_before_replace=config.get_bool("deleteBeforeReplace"),
+            custom_timeouts=pulumi.CustomTimeouts(create=config.get("createTimeout")),
+        ),
     )
 
 destination = langsmith.ExportDestination(
