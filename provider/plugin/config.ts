@@ -6,6 +6,7 @@
  */
 import { unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
 import { ConfigError, resolveServiceConfig, type ConfigSource } from "../config";
+import { containsUnknown } from "../impl/common/unknown";
 
 /** A value with Pulumi's secret marker (`{<sig>: <secret sig>, value}`) removed. */
 export const unwrapSecret = (v: unknown): unknown => unwrapRpcSecret(v);
@@ -33,8 +34,14 @@ export interface ConfigFailure {
     reason: string;
 }
 
-/** CheckConfig: the configuration resolves (stack config, then the environment), or why not, naming the key. */
+/**
+ * CheckConfig: the configuration resolves (stack config, then the environment), or why not, naming the key.
+ * An explicit provider whose settings are Outputs not known yet at preview (another resource's output) is
+ * not checked then: the engine previews the resources under it with unknown outputs, and checks the
+ * configuration again once it is known, before any resource under it is created.
+ */
 export function checkConfig(news: Record<string, unknown>): ConfigFailure[] {
+    if (Object.values(news).some((v) => containsUnknown(unwrapSecret(v)))) return [];
     try {
         resolveServiceConfig(configSource(news));
         return [];

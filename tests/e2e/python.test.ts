@@ -4,10 +4,12 @@
  * against the emulator over HTTP: examples/python-quickstart (a Deployment and its AgentServerCheck),
  * `pulumi import` of a deployment made outside Pulumi, examples/python-minio-export (a ScheduledExport into
  * MinIO, each window exported once across a filter change, read back by pyarrow), and bad input refused
- * at preview with the same words as through the dynamic resources.
+ * at preview with the same words as through the dynamic resources; and an explicit provider whose settings
+ * are unknown at the first preview (programs/late-provider-py).
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import type { TracingProject } from "../../emulator/bulkExport/projects";
 import { startEmulator, type Emulator } from "../../emulator/server";
@@ -130,6 +132,27 @@ describe("e2e: Python programs through the native plugin", function () {
             await s.cli("preview", "--refresh", "--expect-no-changes");
             assert.equal(liveIn(workspace).length, 1, "import made nothing");
             await s.cli("destroy", "--yes");
+        });
+    });
+
+    describe("an explicit provider configured from another resource's output (programs/late-provider-py)", () => {
+        let project: PulumiProject;
+        before(() => {
+            project = createPythonProject(join(__dirname, "programs", "late-provider-py"));
+        });
+        after(() => project?.remove());
+
+        it("previews with its settings unknown (the deployment under it shows an unknown id), applies once they are known, then shows no change", async () => {
+            const s = await newStack(project, "py-late", { "langsmith:controlPlaneUrl": em.url, "late-provider-py:prefix": "late", "late-provider-py:integrationId": INTEGRATION, "late-provider-py:url": em.url });
+            const pv = await project.pulumi(["preview", "--stack", s.stack, "--json"], { allowFailure: true });
+            assert.equal(pv.code, 0, pv.stdout + pv.stderr);
+            const steps = JSON.parse(pv.stdout).steps as Array<{ op: string; urn: string }>;
+            assert.deepEqual(steps.filter((x) => x.op === "create").map((x) => x.urn.split("::").pop()).sort(), ["first", "late", "late-provider-py-" + s.stack, "second"].sort());
+            await s.cli("up", "--yes", "--skip-preview");
+            assert.deepEqual(liveIn(s.workspace).map((d) => d.name).sort(), ["late-first", "late-second"]);
+            assert.equal((await project.outputs(s.stack)).secondId, liveIn(s.workspace).find((d) => d.name === "late-second")!.id);
+            await s.cli("preview", "--expect-no-changes");
+            await s.cli("destroy", "--yes", "--skip-preview");
         });
     });
 

@@ -36,6 +36,14 @@ describe("plugin configuration", () => {
         assert.equal(bad.property, "endpoint");
     });
 
+    it("checkConfig: a setting unknown at preview (an Output of another resource) is not checked then; once known it is", () => {
+        const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+        assert.deepEqual(checkConfig({ apiKey: secret("k"), controlPlaneUrl: unknown }), []);
+        assert.deepEqual(checkConfig({ apiKey: secret(unknown), controlPlaneUrl: "http://127.0.0.1:1" }), []);
+        const [bad] = checkConfig({ apiKey: secret("k"), controlPlaneUrl: "not a url" });
+        assert.equal(bad.property, "controlPlaneUrl");
+    });
+
     it("diffConfig: the keys that changed (secret values compared unwrapped); the version key is not configuration", () => {
         assert.deepEqual(diffConfig({ apiKey: secret("a"), region: "us", version: "0.1.0" }, { apiKey: secret("a"), region: "us", version: "0.2.0" }), []);
         assert.deepEqual(diffConfig({ apiKey: secret("a"), region: "us" }, { apiKey: secret("b"), endpoint: "http://x" }), ["apiKey", "endpoint", "region"]);
