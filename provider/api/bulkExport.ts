@@ -4,7 +4,7 @@
  * with `apiKeyHeader: "X-API-Key"`); this file adds the endpoints and the reconciliation that keeps a create
  * from being sent twice blindly: after an ambiguous failure (see `isAmbiguous`) the object is looked up by
  * what defines it and adopted when it was made at or after our first attempt; if none is found the create
- * is sent once more.
+ * is sent once more; should the first one take effect after all (an export), the late twin is cancelled.
  *   - a destination is found by display name, bucket, prefix and endpoint;
  *   - an export by destination, tracing project, time range, interval and filter.
  * Creates answer 200 (the public description) or 201: both are accepted.
@@ -12,7 +12,7 @@
 import { HttpClient, path } from "./client";
 import { ApiError, NotFoundError, undefinedOn404 } from "./errors";
 import { canonicalFilter } from "./filter";
-import { createOnce, createdSince } from "./reconcile";
+import { createOnce, createdSince, lookAgain } from "./reconcile";
 import { same } from "./values";
 import {
     DestinationListSchema,
@@ -107,12 +107,26 @@ export class BulkExportClient {
      * (429) is waited out until the deadline; its limit on scheduled exports per workspace is a quota that
      * frees only when one is cancelled: thrown at once (`SCHEDULED_QUOTA`).
      */
-    async createExport(body: ExportCreateRequest): Promise<{ export: BulkExportRecord; adopted: boolean }> {
+    async createExport(body: ExportCreateRequest): Promise<{ export: BulkExportRecord; adopted: boolean; lateTwinCancelled?: BulkExportRecord }> {
         const send = async () =>
             (await this.http.request("POST", BASE, { body, schema: ExportSchema, expect: [200, 201], deadline: this.deadline, quota429: SCHEDULED_QUOTA })).data;
-        const ours = (since: number) => async () => (await this.listExports()).find((e) => exportAsked(e, body) && createdSince(this.http, e.created_at, since));
-        const { value, adopted } = await createOnce(send, ours(Date.now()), this.http.reconcileOptions(this.deadline));
-        return { export: value, adopted };
+        const since = Date.now();
+        const ours = async () => (await this.listExports()).find((e) => exportAsked(e, body) && createdSince(this.http, e.created_at, since));
+        const { value, adopted, sentTwice } = await createOnce(send, ours, this.http.reconcileOptions(this.deadline));
+        const lateTwinCancelled = sentTwice ? await this.cancelLateTwin(body, value, since) : undefined;
+        return { export: value, adopted, lateTwinCancelled };
+    }
+
+    /**
+     * After a create sent twice (the first answer lost, nothing seen for `settleMs`), the first request may
+     * still take effect: for `settleMs` more, a second running export identical to `kept` is looked for and
+     * cancelled at once (two would export every window twice). Answers the cancelled one, if any.
+     */
+    private async cancelLateTwin(body: ExportCreateRequest, kept: BulkExportRecord, since: number): Promise<BulkExportRecord | undefined> {
+        const twin = async () =>
+            (await this.listExports()).find((e) => e.id !== kept.id && !isFinalExportStatus(e.status) && exportAsked(e, body) && createdSince(this.http, e.created_at, since));
+        const late = await lookAgain(twin, this.http.reconcileOptions(this.deadline));
+        return late && (await this.cancelExport(late.id));
     }
 
     /**

@@ -58,23 +58,24 @@ export interface CreateOnceOptions {
  * request may still be running on the service (its answer was lost, not refused), it looks again, at
  * growing intervals, for up to `settleMs`, before it concludes the request never took effect and sends it
  * once more. After that second attempt fails ambiguously, or with an error `reconcileAlso` names, it adopts
- * or throws. A clean failure is thrown as is. Never more than two sends.
+ * or throws. A clean failure is thrown as is. Never more than two sends; `sentTwice` says there were two, so
+ * that a caller can watch for the first one taking effect late (an export: BulkExportClient.createExport).
  */
-export async function createOnce<T>(send: () => Promise<T>, findOurs: () => Promise<T | undefined>, o: CreateOnceOptions = {}): Promise<{ value: T; adopted: boolean }> {
+export async function createOnce<T>(send: () => Promise<T>, findOurs: () => Promise<T | undefined>, o: CreateOnceOptions = {}): Promise<{ value: T; adopted: boolean; sentTwice: boolean }> {
     for (let attempt = 0; ; attempt++) {
         try {
-            return { value: await send(), adopted: false };
+            return { value: await send(), adopted: false, sentTwice: attempt > 0 };
         } catch (e) {
             if (!(isAmbiguous(e) || (attempt > 0 && o.reconcileAlso?.(e)))) throw e;
             const found = await findOurs() ?? (mayStillRun(e) ? await lookAgain(findOurs, o) : undefined);
-            if (found) return { value: found, adopted: true };
+            if (found) return { value: found, adopted: true, sentTwice: attempt > 0 };
             if (attempt > 0) throw e;
         }
     }
 }
 
 /** Reads `findOurs` at 0.25, 0.5, 1, 2, 4, 4 ... s until it finds something or `settleMs` has passed. */
-async function lookAgain<T>(findOurs: () => Promise<T | undefined>, o: CreateOnceOptions): Promise<T | undefined> {
+export async function lookAgain<T>(findOurs: () => Promise<T | undefined>, o: CreateOnceOptions): Promise<T | undefined> {
     const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     let waited = 0;
     for (let wait = 250; waited + wait <= (o.settleMs ?? 0) && Date.now() + wait <= (o.deadline ?? Infinity); wait = Math.min(wait * 2, 4_000)) {

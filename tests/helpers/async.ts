@@ -44,3 +44,19 @@ export async function withEnv<T>(vars: Record<string, string | undefined>, fn: (
         apply(saved);
     }
 }
+
+/** Runs `fn` with process.stderr captured (a provider's warnings go there outside an engine); answers what was written. */
+export async function stderrOf(fn: () => Promise<unknown>): Promise<string> {
+    const write = process.stderr.write.bind(process.stderr);
+    let text = "";
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+        text += String(chunk);
+        return true;
+    }) as typeof process.stderr.write;
+    try {
+        await fn();
+    } finally {
+        process.stderr.write = write;
+    }
+    return text;
+}

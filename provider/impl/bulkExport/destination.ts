@@ -3,7 +3,8 @@
  * so a create that fails says why, with the fix (wire.ts `explain`). The display name and the config
  * are fixed at creation (a change replaces); credentials rotate in place with the PATCH. A create beside an
  * identical destination (what a killed `pulumi up` leaves) is refused with its id, unless LANGSMITH_ADOPT_IDS
- * names it (docs/recovery.md).
+ * names it (docs/recovery.md); so is the identical destination that shows up after the answer to the create's
+ * POST was lost: the service keeps no mark of who made a destination, and it is adopted only when named.
  *
  * Delete: the service deletes a destination (DELETE, newer than the spec) unless an export that has not
  * finished still uses it. Exports that finish on their own (the windows a schedule spawned, one-off exports:
@@ -86,7 +87,10 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
             const body = destinationRequest(inputs);
             const twin = await be.findDestinationLike(body);
             if (twin && !adoptionAsked(twin.id)) throw new Error(twinMessage(twin));
-            const destination = twin ? await takeOver(be, twin.id, inputs) : (await be.createDestination(body).catch(rethrowExplained)).destination;
+            if (twin) return { id: twin.id, outs: outputs(inputs, await takeOver(be, twin.id, inputs)) };
+            const { destination, adopted } = await be.createDestination(body).catch(rethrowExplained);
+            // Found after the answer was lost: most likely this create's, but another program may have made the same one meanwhile.
+            if (adopted) throw new Error(twinMessage(destination, "lost"));
             return { id: destination.id, outs: outputs(inputs, destination) };
         },
         async read(id, props) {
@@ -129,12 +133,25 @@ async function takeOver(be: BulkExportClient, id: string, inputs: ExportDestinat
  * cannot tell one that an interrupted run of this stack made from one of another stack's (the service keeps
  * no mark of who made it), and two that a person cannot tell apart help no one.
  */
-function twinMessage(twin: Destination): string {
+/**
+ * The refusal to make a destination beside an identical one: one the workspace held before this create, or
+ * (`lost`) one that appeared after the answer to this create's POST was lost, which is this create's unless
+ * another program made the same destination at that moment: the provider adopts nothing it cannot prove.
+ */
+function twinMessage(twin: Destination, when: "before" | "lost" = "before"): string {
+    const what =
+        when === "before"
+            ? `ExportDestination: the workspace already holds destination ${twin.id} (created ${twin.created_at ?? "at an unknown time"})`
+            : `ExportDestination: the answer to this create was lost, and destination ${twin.id} appeared since (created ${twin.created_at ?? "at an unknown time"}); most likely it is this create's, but another program may have made the same one at that moment`;
     return alreadyExistsMessage({
-        what: `ExportDestination: the workspace already holds destination ${twin.id} (created ${twin.created_at ?? "at an unknown time"})`,
+        what,
+        ifOurs: when === "lost" ? "it is this create's (no other program makes this destination)" : undefined,
         existing: `with this displayName ${JSON.stringify(twin.display_name)}, bucket, prefix and endpoint`,
         id: twin.id,
-        ifTheirs: "give this one another displayName (on an installation that cannot delete destinations, one a `pulumi destroy` left is taken back the same way)",
+        ifTheirs:
+            when === "before"
+                ? "give this one another displayName (on an installation that cannot delete destinations, one a `pulumi destroy` left is taken back the same way)"
+                : "give this one another displayName",
         why: "the service keeps no mark of which stack made a destination, so the provider cannot tell one this stack's interrupted run made from another stack's.",
     });
 }

@@ -1,7 +1,9 @@
 /**
  * How ScheduledExport and BulkExport make an export: never a second one beside an identical export that has
  * not ended. Such an export is what an interrupted `pulumi up` left (the service made it, the state never
- * recorded it: docs/recovery.md); two would write every window twice, so it is taken over, with a warning.
+ * recorded it: docs/recovery.md); two would write every window twice, so it is taken over, with a warning. And
+ * when a create had to be sent twice and the first attempt took effect late, the late one is cancelled (the
+ * client finds it), with a warning.
  */
 import type { BulkExportClient } from "../../api/bulkExport";
 import type { BulkExportRecord, ExportCreateRequest } from "../../api/schemas/bulkExport";
@@ -22,8 +24,14 @@ export async function startExport(be: BulkExportClient, body: ExportCreateReques
         );
         return running;
     }
-    const { export: e } = await be.createExport(body).catch((err) => {
+    const { export: e, lateTwinCancelled: late } = await be.createExport(body).catch((err) => {
         throw explain(err);
     });
+    if (late) {
+        await warn(
+            `${resource}: export ${late.id} was cancelled (${late.status}): the first attempt of this create, whose answer was lost, took effect after the second had made export ${e.id}; ` +
+                "two would have exported every window twice.",
+        );
+    }
     return e;
 }

@@ -23,12 +23,13 @@ export function adoptionAsked(id: string): boolean {
 /**
  * The refusal to create `what` beside an identical object the service already holds, when the provider cannot
  * tell whose it is: how to take it into the stack if an interrupted run of this stack made it, and what to
- * change if it is someone else's. `why` says why the provider does not decide by itself.
+ * change if it is someone else's. `why` says why the provider does not decide by itself; `ifOurs` when it is
+ * this stack's (by default: an interrupted run of it made it).
  */
-export function alreadyExistsMessage(o: { what: string; existing: string; id: string; ifTheirs: string; why: string; adopt?: string }): string {
+export function alreadyExistsMessage(o: { what: string; existing: string; id: string; ifTheirs: string; why: string; adopt?: string; ifOurs?: string }): string {
     return [
         `${o.what}: ${o.existing}.`,
-        "If an interrupted `pulumi up` of this stack made it (a killed or cancelled run; `pulumi up` then warns of a pending create), " +
+        `If ${o.ifOurs ?? "an interrupted `pulumi up` of this stack made it (a killed or cancelled run; `pulumi up` then warns of a pending create)"}, ` +
             `take it into the stack: \`${ADOPT_IDS_VARIABLE}=${o.id} pulumi up\` (the ids of every object to take over, separated by commas)` +
             (o.adopt ? `, or set ${o.adopt}.` : "."),
         `If it belongs to someone else, ${o.ifTheirs}.`,

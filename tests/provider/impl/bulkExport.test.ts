@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { ResourceInitError } from "../../../provider/impl/common/initError";
 import { createBulkExportProvider, createExportDestinationProvider, createScheduledExportProvider } from "../../../provider/impl/bulkExport";
 import type { ScheduledExportOutputs } from "../../../provider/impl/bulkExport";
+import { stderrOf, withEnv } from "../../helpers/async";
 import { admin, bulkExportClient, rejection, sleep, startTestEmulator, type Emulator } from "../../helpers/emulator";
 import { startMinio, type MinioServer } from "../../helpers/minio";
 
@@ -93,16 +94,22 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.equal(await client().tryGetDestination(id), undefined);
         });
 
-        it("create: an answer lost while the service still validates is looked for until the destination shows up: one destination, one POST", async () => {
+        it("create: an identical destination that shows up after the answer was lost is not adopted (another program may have made it): refused with its id and the way in; LANGSMITH_ADOPT_IDS takes it in; one destination, one POST", async () => {
             const inputs = { ...destinationInputs("lost"), displayName: `lost answer ${Date.now()}` };
             await admin(em, "DELETE", "/requests");
             // The connection drops at once; the service validates and stores the destination 1 s later.
             await admin(em, "POST", "/faults", { method: "POST", path: "^/api/v1/bulk-exports/destinations$", kind: "drop", when: "during", latencyMs: 1000 });
-            const { id } = await destinations().create(inputs);
-            const same = (await client().listDestinations()).filter((d) => d.display_name === inputs.displayName);
-            assert.deepEqual(same.map((d) => d.id), [id]);
+            const err = await rejection(() => destinations().create(inputs));
+            const same = () => client().listDestinations().then((all) => all.filter((d) => d.display_name === inputs.displayName).map((d) => d.id));
+            const [found] = await same();
+            assert.deepEqual(await same(), [found]);
+            assert.match(err.message, new RegExp(`the answer to this create was lost, and destination ${found} appeared since`));
+            assert.ok(err.message.includes(`LANGSMITH_ADOPT_IDS=${found} pulumi up`), err.message);
             const log: Array<{ method: string; path: string }> = await admin(em, "GET", "/requests");
             assert.equal(log.filter((r) => r.method === "POST" && r.path === "/api/v1/bulk-exports/destinations").length, 1, "never sent again");
+            const { id } = await withEnv({ LANGSMITH_ADOPT_IDS: found }, () => destinations().create(inputs));
+            assert.equal(id, found);
+            assert.deepEqual(await same(), [found]);
         });
 
         it("a refused destination says what the service said and what to fix, without the secret", async () => {
@@ -294,6 +301,24 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.ok((await refusals()) > 40, "no 429 was met");
             for (const e of ours) await client().cancelExport(e.id);
             await admin(em, "PUT", "/bulk-exports/limits", { paused: false, creationsPerHour: 250 });
+        });
+
+        it("create: a POST whose lost answer the service applies after the settle, once the second attempt made the export: the late one is cancelled, with a warning; one schedule runs", async () => {
+            const destinationId = await newDestination("late-twin");
+            const settled = () => bulkExportClient(em, { settleMs: 300 });
+            // Dropped at once, applied 450 ms later: after the 300 ms look (the second POST goes out at about 250 ms).
+            await admin(em, "POST", "/faults", { method: "POST", path: "^/api/v1/bulk-exports$", kind: "drop", when: "during", latencyMs: 450, times: 1 });
+            let made: { outs?: Record<string, any> } = {};
+            const warned = await stderrOf(async () => {
+                made = await createScheduledExportProvider({ client: settled }).create(scheduleInputs(destinationId, "2026-10-02T00:00:00Z"));
+            });
+            await sleep(500); // past the late attempt, whether or not the create watched for it
+            const ours = (await client().listExports()).filter((e) => e.bulk_export_destination_id === destinationId && !e.source_bulk_export_id);
+            assert.equal(ours.length, 2, "the late first attempt did take effect");
+            assert.deepEqual(ours.filter((e) => e.status !== "Cancelled").map((e) => e.id), [made.outs!.exportId], "two schedules run: every window twice");
+            const late = ours.find((e) => e.id !== made.outs!.exportId)!;
+            assert.match(warned, new RegExp(`ScheduledExport: export ${late.id} was cancelled \\(Cancelled\\): the first attempt of this create, whose answer was lost, took effect after the second`));
+            await client().cancelExport(made.outs!.exportId);
         });
 
         it("the cloud's quota of scheduled exports per workspace fails the create at once, with what to do", async () => {

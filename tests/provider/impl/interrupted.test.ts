@@ -14,27 +14,12 @@ import { ControlPlaneClient } from "../../../provider/api/controlPlane";
 import { createBulkExportProvider, createExportDestinationProvider, createScheduledExportProvider } from "../../../provider/impl/bulkExport";
 import { checkDeployment, createDeploymentProvider } from "../../../provider/impl/deployment";
 import { TEST_API_KEY, TEST_TENANT, admin, bulkExportClient, rejection, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
-import { withEnv } from "../../helpers/async";
+import { stderrOf, withEnv } from "../../helpers/async";
 import { startMinio, type MinioServer } from "../../helpers/minio";
 
 const PROJECT = { session_id: "55555555-0000-4000-8000-0000000000d7", seed: 7, start: "2026-10-01T00:00:00Z", end: "2026-10-03T00:00:00Z", count: 500 };
 const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
 
-/** Runs `fn` with process.stderr captured (a provider's warnings go there outside an engine); answers what was written. */
-async function stderrOf(fn: () => Promise<unknown>): Promise<string> {
-    const write = process.stderr.write.bind(process.stderr);
-    let text = "";
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-        text += String(chunk);
-        return true;
-    }) as typeof process.stderr.write;
-    try {
-        await fn();
-    } finally {
-        process.stderr.write = write;
-    }
-    return text;
-}
 
 describe("provider: the create after an interrupted run", function () {
     this.timeout(30_000);
