@@ -16,6 +16,13 @@ export interface ScheduledExportArgs extends ExportArgs {
     intervalHours: pulumi.Input<number>;
     /** On delete, also cancel the spawned exports that are not final (default false: they finish). */
     cancelSpawnedOnDelete?: pulumi.Input<boolean>;
+    /**
+     * When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix):
+     * `true` starts there where the windows exported so far end (only new windows go there); `false`
+     * (default) exports every window since `startTime` there. A destination writing to the same place (a
+     * renamed one) always continues where the old one stopped.
+     */
+    resumeAtNewDestination?: pulumi.Input<boolean>;
 }
 
 /**
@@ -35,6 +42,7 @@ export class ScheduledExport extends pulumi.dynamic.Resource {
     declare public readonly formatVersion: pulumi.Output<"v1" | "v2_beta">;
     declare public readonly compression: pulumi.Output<string | undefined>;
     declare public readonly cancelSpawnedOnDelete: pulumi.Output<boolean>;
+    declare public readonly resumeAtNewDestination: pulumi.Output<boolean | undefined>;
     /** The export the schedule runs as now. */
     declare public readonly exportId: pulumi.Output<string>;
     /** Where the current export started (`startTime`, or the end of what earlier exports covered). */

@@ -172,7 +172,7 @@ describe("e2e: Python programs through the native plugin", function () {
             project?.remove();
         });
 
-        it("a filter change cancels the export and re-creates it from the last window: every window exported once (pyarrow counts)", async () => {
+        it("a filter change, then a renamed destination (replaced, same bucket and prefix), re-create the export from the last window: every window exported once (pyarrow counts)", async () => {
             const prefix = `py-export-${randomUUID().slice(0, 8)}`;
             const s = await newStack(
                 project,
@@ -203,12 +203,20 @@ describe("e2e: Python programs through the native plugin", function () {
             assert.notEqual(out2.exportId, out1.exportId);
             assert.equal(em.bulkExport.model.exports.get(out1.exportId)!.status, "Cancelled");
 
+            // A new displayName replaces the destination; the new one writes to the same bucket and prefix, so the
+            // schedule goes on where the windows exported so far end (it used to export them all again).
+            await s.set("python-minio-export:displayName", `renamed ${prefix}`);
+            await s.cli("up", "--yes", "--skip-preview");
+            const out3 = await project.outputs(s.stack);
+            assert.notEqual(out3.destinationId, out1.destinationId);
+            assert.equal(out3.effectiveStartTime, new Date(start + 18 * HOUR).toISOString());
+
             em.clock.advance(12 * HOUR);
             await sleep(300);
             await spawnedSettled(em, s.workspace);
             const written = await windowsWritten(em, minio, tracing, s.workspace, prefix);
             assert.equal(written.length, 5);
-            assertEachWindowOnce(em, written, start, [out1.exportId, out2.exportId]);
+            assertEachWindowOnce(em, written, start, [out1.exportId, out3.exportId]);
 
             const stored = await project.storedText(s.stack);
             assert.ok(!stored.includes(minio.users.writeDelete.secretAccessKey) && !stored.includes(API_KEY), "a secret is in the state in plain text");

@@ -103,6 +103,7 @@ export function checkScheduledExport(news: Record<string, unknown>): Checked {
         c.fail("allExperiments", "allExperiments is only for a one-off BulkExport; a ScheduledExport exports one tracing project (sessionId)");
     }
     const cancelSpawnedOnDelete = c.bool(news.cancelSpawnedOnDelete, "cancelSpawnedOnDelete") ?? (known(news.cancelSpawnedOnDelete) ? false : UNKNOWN);
+    c.bool(news.resumeAtNewDestination, "resumeAtNewDestination");
     return c.done(prune({ ...news, ...common, intervalHours, cancelSpawnedOnDelete }));
 }
 

@@ -3,11 +3,15 @@
  * the running scheduled export and creates a new one, inside `update`: the resource keeps its id (the
  * first export's), `exportId` names the current export, and `previousExportIds` the cancelled ones.
  *
- * Continuity is per stream, a tracing project exported to a destination: the new export starts where the
- * resource's exports last covered that stream (`coverage`), so no window of a project is exported twice
- * to a destination and none is skipped; a stream never exported starts at `startTime`. `startTime` is
- * where the schedule began, not a trigger to start again; moving it later than what was covered leaves
- * that gap on purpose. Spawned exports of the old one that are still running finish their windows.
+ * Continuity is per stream, a tracing project exported to a place (the endpoint, bucket and prefix a
+ * destination writes to, not the destination's id: a destination replaced by one writing to the same place,
+ * a renamed one say, continues the stream): the new export starts where the resource's exports last covered
+ * that stream (`coverage`), so no window of a project is exported twice to a place and none is skipped; a
+ * stream never exported starts at `startTime`, unless `resumeAtNewDestination` says the new place only gets
+ * the windows not exported yet. `startTime` is where the schedule began, not a trigger to start again;
+ * moving it later than what was covered leaves that gap on purpose. Spawned exports of the old one that are
+ * still running finish their windows. A failed window counts as covered only once retried: failed windows
+ * at the end of what an export spawned are exported again by the next export (once: `retriedFrom`).
  *
  * Nothing is lost: once the old export is cancelled, or the new one exists, every failure is recorded
  * (ResourceInitError) with what is really running, so the next `up` carries on with it instead of making
@@ -17,15 +21,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../../api/bulkExport";
-import { isFinalExportStatus, type BulkExportRecord } from "../../api/schemas/bulkExport";
+import { isFinalExportStatus, type BulkExportRecord, type Destination } from "../../api/schemas/bulkExport";
 import { diffByTable, prune, type DiffRow } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
+import { known } from "../common/unknown";
 import { warn } from "../common/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkScheduledExport } from "./check";
 import { SCHEMA_VERSION, type ScheduledExportInputs, type ScheduledExportOutputs } from "./types";
 import { startExport } from "./start";
-import { explain, exportInputsFromService, exportRequest, exportRows } from "./wire";
+import { configFromService, explain, exportInputsFromService, exportRequest, exportRows } from "./wire";
 
 /** Every field of the export itself: a change re-creates it (in `update`, under the same resource id). */
 export const SCHEDULED_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
@@ -34,10 +39,11 @@ export const SCHEDULED_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: r
         ...exportRows(["destinationId", "sessionId", "startTime", "filter", "exportFields", "formatVersion", "compression"]),
         ["intervalHours", (i) => i.intervalHours],
         ["cancelSpawnedOnDelete", (i) => i.cancelSpawnedOnDelete ?? false],
+        ["resumeAtNewDestination", (i) => i.resumeAtNewDestination ?? false],
     ],
 };
 /** Changes that only this provider keeps: no new export. */
-const LOCAL_ONLY = ["cancelSpawnedOnDelete"];
+const LOCAL_ONLY = ["cancelSpawnedOnDelete", "resumeAtNewDestination"];
 
 /** What a schedule carries from export to export. */
 interface History {
@@ -45,10 +51,44 @@ interface History {
     effectiveStartTime: string;
     /** End of the last exported window per stream (`streamOf`). */
     coverage: Record<string, string>;
+    /** Per stream, the start of the failed windows a re-created export already exported again. */
+    retriedFrom: Record<string, string>;
 }
 
-/** The stream an export writes: a tracing project to a destination. */
-const streamOf = (i: { destinationId: string; sessionId: string }) => `${i.destinationId}/${i.sessionId}`;
+/** Where each destination writes, by id (fixed for a destination: a change of config replaces it). */
+const places = new Map<string, string>();
+
+/** The place a destination writes to: endpoint (AWS S3 when none), bucket and the key prefix its files get. */
+export function placeOf(d: Destination): string {
+    const c = configFromService(d);
+    const keys = [c.includeBucketInPrefix ? c.bucketName : "", c.prefix ?? ""].join("/").split("/").filter(Boolean).join("/");
+    return `${(c.endpointUrl ?? "s3:/").replace(/\/+$/, "").toLowerCase()}/${c.bucketName}/${keys}`;
+}
+
+/**
+ * The stream an export writes: a tracing project into a place (`<place>#<project>`). States written before
+ * places keyed it by the destination's id (`<destination id>/<project>`): so is the stream of a destination
+ * that no longer exists.
+ */
+async function streamOf(be: BulkExportClient, i: { destinationId: string; sessionId: string }): Promise<string> {
+    let place = places.get(i.destinationId);
+    if (!place) {
+        const d = await be.tryGetDestination(i.destinationId);
+        if (!d) return `${i.destinationId}/${i.sessionId}`;
+        places.set(i.destinationId, (place = placeOf(d)));
+    }
+    return `${place}#${i.sessionId}`;
+}
+
+/** `coverage` with each key of an earlier version (`<destination id>/<project>`) moved to its place, where that destination still exists. */
+async function byPlace(be: BulkExportClient, coverage: Record<string, string>): Promise<Record<string, string>> {
+    let out: Record<string, string> = {};
+    for (const [key, end] of Object.entries(coverage)) {
+        const legacy = !key.includes("#") && /^([^/]+)\/(.+)$/.exec(key);
+        out = covered(out, legacy ? await streamOf(be, { destinationId: legacy[1], sessionId: legacy[2] }) : key, end);
+    }
+    return out;
+}
 
 /** The later of two ISO instants (either may be missing). */
 function later(a: string | null | undefined, b: string | null | undefined): string | undefined {
@@ -62,28 +102,48 @@ function covered(coverage: Record<string, string>, stream: string, end: string |
     return until ? { ...coverage, [stream]: until } : coverage;
 }
 
-/** The history stored outputs carry; states written before `coverage` existed knew one stream only. */
+/** The history stored outputs carry (keyed as they were written: see `byPlace`); states written before `coverage` existed knew one stream only. */
 function historyOf(o: ScheduledExportOutputs): History {
     return {
         previousExportIds: o.previousExportIds ?? [],
         effectiveStartTime: o.effectiveStartTime ?? o.startTime,
-        coverage: o.coverage ?? (o.lastWindowEnd && o.destinationId && o.sessionId ? { [streamOf(o)]: o.lastWindowEnd } : {}),
+        coverage: o.coverage ?? (o.lastWindowEnd && o.destinationId && o.sessionId ? { [`${o.destinationId}/${o.sessionId}`]: o.lastWindowEnd } : {}),
+        retriedFrom: o.retriedFrom ?? {},
     };
 }
 
-/** The spawned exports of `e`, and the end of the last window among them. */
-async function spawnedBy(be: BulkExportClient, e: BulkExportRecord): Promise<{ spawned: BulkExportRecord[]; lastWindowEnd: string | null }> {
-    const spawned = (await be.listExports()).filter((x) => x.source_bulk_export_id === e.id);
-    const ends = spawned.map((x) => Date.parse(x.end_time ?? "")).filter((t) => Number.isFinite(t));
-    return { spawned, lastWindowEnd: ends.length ? new Date(Math.max(...ends)).toISOString() : null };
+/** A spawned window that exported nothing (it failed past the service's retries, or was cancelled). */
+const exportedNothing = (x: BulkExportRecord) => x.status === "Failed" || x.status === "Cancelled";
+const endOf = (xs: BulkExportRecord[]) => {
+    const ends = xs.map((x) => Date.parse(x.end_time ?? "")).filter((t) => Number.isFinite(t));
+    return ends.length ? new Date(Math.max(...ends)).toISOString() : null;
+};
+
+/** The spawned exports of `e`. */
+const spawnedBy = async (be: BulkExportClient, e: BulkExportRecord) => (await be.listExports()).filter((x) => x.source_bulk_export_id === e.id);
+
+/**
+ * How far the windows `spawned` covered, for an export being replaced: every window that did not fail (those
+ * still running finish), and the failed ones after the last of those only when already retried once
+ * (starting at or before `retriedFrom`). Answers the end, and the start of the failed windows that the next
+ * export exports again, if any.
+ */
+function coveredBy(spawned: BulkExportRecord[], retriedFrom: string | undefined): { until: string | null; retryFrom?: string } {
+    const byStart = [...spawned].sort((a, b) => Date.parse(a.start_time) - Date.parse(b.start_time));
+    const lastGood = byStart.map(exportedNothing).lastIndexOf(false);
+    const tail = byStart.slice(lastGood + 1);
+    if (!tail.length || (retriedFrom && Date.parse(tail[0].start_time) <= Date.parse(retriedFrom))) return { until: endOf(byStart) };
+    return { until: endOf(byStart.slice(0, lastGood + 1)), retryFrom: tail[0].start_time };
 }
 
-/** The outputs of a schedule whose current export is `e`, its spawned exports read from the service. */
+/** The outputs of a schedule whose current export is `e`, its spawned exports read from the service: its completed windows count as covered. */
 async function outputs(be: BulkExportClient, inputs: ScheduledExportInputs, e: BulkExportRecord, history: History): Promise<ScheduledExportOutputs> {
-    const { spawned, lastWindowEnd } = await spawnedBy(be, e);
+    const spawned = await spawnedBy(be, e);
     const spawnedStatuses: Record<string, number> = {};
     for (const s of spawned) spawnedStatuses[s.status] = (spawnedStatuses[s.status] ?? 0) + 1;
-    return stateOf(inputs, e, { ...history, coverage: covered(history.coverage, streamOf(inputs), lastWindowEnd) }, { spawnedCount: spawned.length, spawnedStatuses });
+    const stream = await streamOf(be, inputs);
+    const coverage = covered(await byPlace(be, history.coverage), stream, endOf(spawned.filter((x) => x.status === "Completed")));
+    return stateOf(inputs, e, { ...history, coverage }, stream, { spawnedCount: spawned.length, spawnedStatuses });
 }
 
 /** Outputs from what is known without reading the spawned exports (what a failure records). */
@@ -91,6 +151,7 @@ function stateOf(
     inputs: ScheduledExportInputs,
     e: Pick<BulkExportRecord, "id" | "status">,
     history: History,
+    stream: string,
     spawned: Pick<ScheduledExportOutputs, "spawnedCount" | "spawnedStatuses"> = { spawnedCount: 0, spawnedStatuses: {} },
 ): ScheduledExportOutputs {
     return {
@@ -101,8 +162,9 @@ function stateOf(
         previousExportIds: history.previousExportIds,
         status: e.status,
         ...spawned,
-        lastWindowEnd: history.coverage[streamOf(inputs)] ?? null,
+        lastWindowEnd: history.coverage[stream] ?? null,
         coverage: history.coverage,
+        retriedFrom: history.retriedFrom,
     };
 }
 
@@ -124,7 +186,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             // Cancelled or failed outside Pulumi (seen by refresh): an update re-creates it.
             const stopped = typeof olds.status === "string" && isFinalExportStatus(olds.status);
             if (stopped || updates.some((u) => !LOCAL_ONLY.includes(u))) {
-                await warn(recreateNotice(id, olds as unknown as ScheduledExportOutputs, news as unknown as ScheduledExportInputs, stopped));
+                await warn(await recreateNotice(client(), id, olds as unknown as ScheduledExportOutputs, news as unknown as ScheduledExportInputs, stopped));
             }
             // A forced replacement (`pulumi up --replace`) cancels first: created first, the new export would take
             // over the old one (start.ts), which the delete would then cancel.
@@ -134,8 +196,9 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             const inputs = raw as unknown as ScheduledExportInputs;
             const be = client();
             const e = await start(be, inputs, inputs.startTime);
-            const history: History = { previousExportIds: [], effectiveStartTime: inputs.startTime, coverage: {} };
-            return { id: e.id, outs: await recordingFailure(() => outputs(be, inputs, e, history), e.id, stateOf(inputs, e, history), raw.__provider) };
+            const history: History = { previousExportIds: [], effectiveStartTime: inputs.startTime, coverage: {}, retriedFrom: {} };
+            const failed = stateOf(inputs, e, history, `${inputs.destinationId}/${inputs.sessionId}`);
+            return { id: e.id, outs: await recordingFailure(() => outputs(be, inputs, e, history), e.id, failed, raw.__provider) };
         },
         async read(id, props) {
             const be = client();
@@ -168,14 +231,17 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
  * time the new one starts from, as far as the stack knows it (the running export may cover more windows
  * before `up`; the new one then starts where they end).
  */
-export function recreateNotice(id: string, olds: ScheduledExportOutputs, news: ScheduledExportInputs, stopped: boolean): string {
-    const resumeAt = historyOf(olds).coverage[streamOf(news)];
-    const from = resumeAt && Date.parse(resumeAt) > Date.parse(news.startTime) ? resumeAt : news.startTime;
-    const where = resumeAt ? "where the windows exported so far end" : "its startTime: nothing of this project was exported to this destination yet";
+export async function recreateNotice(be: BulkExportClient, id: string, olds: ScheduledExportOutputs, news: ScheduledExportInputs, stopped: boolean): Promise<string> {
     const current = olds.exportId ?? id;
     const what = stopped
         ? `export ${current} is ${olds.status} on the service: \`pulumi up\` creates a new one`
         : `exports cannot be edited: \`pulumi up\` cancels export ${current} and creates a new one`;
+    if (!known(news.destinationId)) {
+        return `ScheduledExport ${id}: ${what}, starting where the windows exported so far to the new destination's bucket and prefix end (at its startTime if none were; see resumeAtNewDestination). No window is exported twice.`;
+    }
+    const resumeAt = await resumePoint(be, historyOf(olds), olds, news);
+    const from = resumeAt && Date.parse(resumeAt) > Date.parse(news.startTime) ? resumeAt : news.startTime;
+    const where = resumeAt ? "where the windows exported so far end" : "its startTime: nothing of this project was exported to this bucket and prefix yet";
     const more = stopped ? "" : "; later if the running export covers more windows before then";
     return `ScheduledExport ${id}: ${what}, starting at ${from} (${where}${more}). No window is exported twice, none is skipped.`;
 }
@@ -195,28 +261,44 @@ async function recreateExport(
     rawProvider: unknown,
 ): Promise<ScheduledExportOutputs> {
     const history = historyOf(olds);
-    let coverage = history.coverage;
+    const oldStream = await streamOf(be, olds);
+    let { coverage, retriedFrom } = { ...history, coverage: await byPlace(be, history.coverage) };
     if (current) {
         if (!isFinalExportStatus(current.status)) await be.cancelExport(current.id).catch((e) => rethrowUnlessFinal(e));
         // The old export wrote the old inputs' stream.
-        coverage = covered(coverage, streamOf(olds), (await spawnedBy(be, current)).lastWindowEnd);
+        const { until, retryFrom } = coveredBy(await spawnedBy(be, current), retriedFrom[oldStream]);
+        coverage = covered(coverage, oldStream, until);
+        if (retryFrom) retriedFrom = { ...retriedFrom, [oldStream]: retryFrom };
     }
     // Resume the new stream after what was covered of it; a later startTime is the program's choice (a gap it asked for).
-    const resumeAt = coverage[streamOf(news)];
+    const resumeAt = await resumePoint(be, { ...history, coverage }, olds, news);
     const from = resumeAt && Date.parse(resumeAt) > Date.parse(news.startTime) ? resumeAt : news.startTime;
     const next: History = {
         previousExportIds: [...history.previousExportIds, ...(current ? [current.id] : [olds.exportId].filter(Boolean))],
         effectiveStartTime: from,
         coverage,
+        retriedFrom,
     };
     let e: BulkExportRecord;
     try {
         e = await start(be, news, from);
     } catch (err) {
-        const kept = { ...olds, status: "Cancelled", coverage, lastWindowEnd: coverage[streamOf(olds)] ?? null, __provider: rawProvider };
+        const kept = { ...olds, status: "Cancelled", coverage, retriedFrom, lastWindowEnd: coverage[oldStream] ?? null, __provider: rawProvider };
         throw new ResourceInitError(`${messageOf(err)}. The previous export ${olds.exportId} is cancelled; run \`pulumi up\` again to start the new one.`, id, kept);
     }
-    return recordingFailure(() => outputs(be, news, e, next), id, stateOf(news, e, next), rawProvider);
+    return recordingFailure(() => outputs(be, news, e, next), id, stateOf(news, e, next, await streamOf(be, news)), rawProvider);
+}
+
+/**
+ * Where the new export of `news` starts, as far as `history` covered its stream: undefined when nothing of it
+ * was exported. A stream that only changes place (same project, another bucket or prefix) starts where the old
+ * one was covered when `resumeAtNewDestination` says so.
+ */
+async function resumePoint(be: BulkExportClient, history: History, olds: ScheduledExportOutputs, news: ScheduledExportInputs): Promise<string | undefined> {
+    const coverage = await byPlace(be, history.coverage);
+    const here = coverage[await streamOf(be, news)];
+    if (here || !news.resumeAtNewDestination || olds.sessionId !== news.sessionId) return here;
+    return coverage[await streamOf(be, olds)];
 }
 
 /**
@@ -254,8 +336,8 @@ function rethrowUnlessFinal(e: unknown): void {
 }
 
 function pickInputs(i: ScheduledExportInputs): ScheduledExportInputs {
-    const { destinationId, sessionId, startTime, intervalHours, filter, exportFields, formatVersion, compression, cancelSpawnedOnDelete } = i;
-    return prune({ destinationId, sessionId, startTime, intervalHours, filter, exportFields, formatVersion, compression, cancelSpawnedOnDelete });
+    const { destinationId, sessionId, startTime, intervalHours, filter, exportFields, formatVersion, compression, cancelSpawnedOnDelete, resumeAtNewDestination } = i;
+    return prune({ destinationId, sessionId, startTime, intervalHours, filter, exportFields, formatVersion, compression, cancelSpawnedOnDelete, resumeAtNewDestination });
 }
 
 export const scheduledExportProvider = createScheduledExportProvider();

@@ -57,6 +57,8 @@ export interface ScheduledExportInputs extends ExportInputs {
     sessionId: string;
     intervalHours: number;
     cancelSpawnedOnDelete: boolean;
+    /** A move to a destination writing elsewhere starts where the windows exported so far end (default: at startTime). */
+    resumeAtNewDestination?: boolean;
 }
 
 export interface BulkExportInputs extends ExportInputs {
@@ -77,14 +79,16 @@ export interface ScheduledExportOutputs extends ScheduledExportInputs {
     previousExportIds: string[];
     status: string;
     spawnedCount: number;
-    /** End of the last window the schedule's exports (current and earlier) spawned of this project to this destination; null before the first. */
+    /** End of the last window the schedule's exports (current and earlier) exported of this project to this place; null before the first. */
     lastWindowEnd: string | null;
     /**
-     * End of the last exported window per stream, `<destinationId>/<sessionId>`: where a re-created export
-     * resumes when the program returns to a stream. Absent in states written before it (read as the one
-     * stream of `lastWindowEnd`).
+     * End of the last exported window per stream, `<place>#<sessionId>` (`<destinationId>/<sessionId>` in
+     * states written before places): where a re-created export resumes when the program returns to a stream.
+     * Absent in states written before it (read as the one stream of `lastWindowEnd`).
      */
     coverage?: Record<string, string>;
+    /** Per stream, the start of the failed windows a re-created export already exported again (each is retried once). */
+    retriedFrom?: Record<string, string>;
     /** Spawned exports of the current export by status, e.g. `{"Completed": 3, "Running": 1}`. */
     spawnedStatuses: Record<string, number>;
 }

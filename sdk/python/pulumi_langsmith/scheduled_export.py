@@ -27,7 +27,8 @@ class ScheduledExportArgs:
                  compression: pulumi.Input[Optional[_builtins.str]] = None,
                  export_fields: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  filter: pulumi.Input[Optional[_builtins.str]] = None,
-                 format_version: pulumi.Input[Optional[_builtins.str]] = None):
+                 format_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 resume_at_new_destination: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a ScheduledExport resource.
 
@@ -40,6 +41,7 @@ class ScheduledExportArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (spec 2.8's exportable fields); absent: all.
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
+        :param pulumi.Input[_builtins.bool] resume_at_new_destination: When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
         """
         pulumi.set(__self__, "destination_id", destination_id)
         pulumi.set(__self__, "interval_hours", interval_hours)
@@ -55,6 +57,8 @@ class ScheduledExportArgs:
             pulumi.set(__self__, "filter", filter)
         if format_version is not None:
             pulumi.set(__self__, "format_version", format_version)
+        if resume_at_new_destination is not None:
+            pulumi.set(__self__, "resume_at_new_destination", resume_at_new_destination)
 
     @_builtins.property
     @pulumi.getter(name="destinationId")
@@ -164,6 +168,18 @@ class ScheduledExportArgs:
     def format_version(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "format_version", value)
 
+    @_builtins.property
+    @pulumi.getter(name="resumeAtNewDestination")
+    def resume_at_new_destination(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
+        """
+        return pulumi.get(self, "resume_at_new_destination")
+
+    @resume_at_new_destination.setter
+    def resume_at_new_destination(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "resume_at_new_destination", value)
+
 
 @pulumi.type_token("langsmith:index:ScheduledExport")
 class ScheduledExport(pulumi.CustomResource):
@@ -178,6 +194,7 @@ class ScheduledExport(pulumi.CustomResource):
                  filter: pulumi.Input[Optional[_builtins.str]] = None,
                  format_version: pulumi.Input[Optional[_builtins.str]] = None,
                  interval_hours: pulumi.Input[Optional[_builtins.float]] = None,
+                 resume_at_new_destination: pulumi.Input[Optional[_builtins.bool]] = None,
                  session_id: pulumi.Input[Optional[_builtins.str]] = None,
                  start_time: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -193,6 +210,7 @@ class ScheduledExport(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
         :param pulumi.Input[_builtins.float] interval_hours: Hours per window, 1 to 168.
+        :param pulumi.Input[_builtins.bool] resume_at_new_destination: When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
         :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid).
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
         """
@@ -227,6 +245,7 @@ class ScheduledExport(pulumi.CustomResource):
                  filter: pulumi.Input[Optional[_builtins.str]] = None,
                  format_version: pulumi.Input[Optional[_builtins.str]] = None,
                  interval_hours: pulumi.Input[Optional[_builtins.float]] = None,
+                 resume_at_new_destination: pulumi.Input[Optional[_builtins.bool]] = None,
                  session_id: pulumi.Input[Optional[_builtins.str]] = None,
                  start_time: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -249,6 +268,7 @@ class ScheduledExport(pulumi.CustomResource):
             if interval_hours is None and not opts.urn:
                 raise TypeError("Missing required property 'interval_hours'")
             __props__.__dict__["interval_hours"] = interval_hours
+            __props__.__dict__["resume_at_new_destination"] = resume_at_new_destination
             if session_id is None and not opts.urn:
                 raise TypeError("Missing required property 'session_id'")
             __props__.__dict__["session_id"] = session_id
@@ -296,6 +316,7 @@ class ScheduledExport(pulumi.CustomResource):
         __props__.__dict__["interval_hours"] = None
         __props__.__dict__["last_window_end"] = None
         __props__.__dict__["previous_export_ids"] = None
+        __props__.__dict__["resume_at_new_destination"] = None
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["session_id"] = None
         __props__.__dict__["spawned_count"] = None
@@ -370,6 +391,11 @@ class ScheduledExport(pulumi.CustomResource):
         Earlier exports of this schedule, cancelled by updates.
         """
         return pulumi.get(self, "previous_export_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="resumeAtNewDestination")
+    def resume_at_new_destination(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        return pulumi.get(self, "resume_at_new_destination")
 
     @_builtins.property
     @pulumi.getter(name="schemaVersion")

@@ -256,6 +256,54 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await p.delete!(created.id, d2);
         });
 
+        it("update: continuity is per place: a destination renamed (same bucket and prefix) continues, from a state of an earlier version too; another prefix starts at startTime, or with resumeAtNewDestination where the windows end", async () => {
+            const p = scheduled();
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 20 * HOUR).toISOString();
+            const covered = new Date(Date.parse(start) + 18 * HOUR).toISOString();
+            const inputs = scheduleInputs(await newDestination("place"), start);
+            const created = await p.create(inputs);
+            await sleep(200);
+            const a = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
+            const renamed = (await destinations().create({ ...destinationInputs("place"), displayName: `renamed place ${Date.now()}` })).id;
+            // As a state of an earlier version recorded it: no coverage by place, only the last window's end.
+            const earlier = { ...a, coverage: undefined, retriedFrom: undefined } as unknown as ScheduledExportOutputs;
+            const { outs: b } = await p.update!(created.id, earlier, { ...inputs, destinationId: renamed });
+            assert.equal(b.effectiveStartTime, covered, "a renamed destination writes where the old one did: nothing exported again");
+            const { outs: c } = await p.update!(created.id, b, { ...inputs, destinationId: await newDestination("place-2") });
+            assert.equal(c.effectiveStartTime, start, "another prefix holds nothing yet: every window since startTime");
+            await sleep(200);
+            const c1 = (await p.read!(created.id, c)).props as ScheduledExportOutputs;
+            const { outs: d } = await p.update!(created.id, c1, { ...inputs, destinationId: await newDestination("place-3"), resumeAtNewDestination: true });
+            assert.equal(d.effectiveStartTime, covered, "resumeAtNewDestination: only the windows not exported yet");
+            await p.delete!(created.id, d);
+        });
+
+        it("update: failed windows at the end are not covered: the new export exports them again, once", async () => {
+            const p = scheduled();
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 20 * HOUR).toISOString();
+            const at = (h: number) => new Date(Date.parse(start) + h * HOUR).toISOString();
+            const inputs = scheduleInputs(await newDestination("failed-tail"), start);
+            const created = await p.create(inputs);
+            await sleep(200);
+            // The next two windows fail (storage errors are not retried by the service).
+            await admin(em, "POST", "/bulk-exports/failure-rules", { kind: "storage", times: 2 });
+            await admin(em, "POST", "/clock/advance", { ms: 12 * HOUR });
+            await sleep(300);
+            const a = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
+            assert.deepEqual(a.spawnedStatuses, { Completed: 3, Failed: 2 });
+            assert.equal(a.lastWindowEnd, at(18), "failed windows are not exported");
+            // They will fail again: the next re-creation moves past them.
+            await admin(em, "POST", "/bulk-exports/failure-rules", { kind: "storage", times: 2 });
+            const { outs: b } = await p.update!(created.id, a, { ...inputs, filter: 'eq(run_type, "llm")' });
+            assert.equal(b.effectiveStartTime, at(18), "the failed windows are exported again");
+            await sleep(300);
+            const b1 = (await p.read!(created.id, b)).props as ScheduledExportOutputs;
+            assert.deepEqual(b1.spawnedStatuses, { Failed: 2 });
+            const { outs: c } = await p.update!(created.id, b1, inputs);
+            assert.equal(c.effectiveStartTime, at(30), "retried once, not again");
+            await p.delete!(created.id, c);
+        });
+
         it("refresh: the service answering exportFields in another order and the filter rewritten (spaces, quotes) is no change: nothing cancelled or re-created", async () => {
             const p = scheduled();
             const destinationId = await newDestination("normal");
