@@ -217,7 +217,7 @@ export class HttpClient {
             const counted = idempotent && RETRY_COUNTED.has(res.statusCode) && attempt < this.opts.maxRetries;
             if ((untilDeadline || counted) && (await waitFor(this.backoff(attempt, header(res.headers, "retry-after"))))) continue;
             const refused = res.statusCode === 401 || res.statusCode === 403;
-            throw ApiError.from(res.statusCode, method, p, text, header(res.headers, "x-request-id"), secrets, refused ? this.sentWith() : undefined);
+            throw ApiError.from(res.statusCode, method, p, text, header(res.headers, "x-request-id"), secrets, refused ? this.sentWith(res.statusCode) : undefined);
         }
     }
 
@@ -232,12 +232,19 @@ export class HttpClient {
         return from ? `${shown} (${from})` : shown;
     }
 
-    /** `sentTo()` and where the credentials came from, for a 401 or 403: which key and workspace the service refused. */
-    private sentWith(): string {
+    /**
+     * `sentTo()` and where the credentials came from, for a 401 or 403: which key and workspace the service
+     * refused; for a 401 (the key itself: wrong, revoked, expired), also the way out.
+     */
+    private sentWith(status: number): string {
         const s = this.opts.sources;
         const key = s?.apiKey ? `, with the API key of ${s.apiKey}` : "";
         const tenant = this.opts.tenantId ? (s?.tenantId ? ` and the workspace id of ${s.tenantId}` : " and a workspace id") : " and no workspace id";
-        return `${this.sentTo()}${key}${key ? tenant : ""}`;
+        const fix =
+            status === 401 && s?.apiKey
+                ? `. Set the right key there (LangSmith: Settings -> API Keys) and run \`pulumi up\` again: nothing was changed, and \`pulumi refresh\` reads with the same key`
+                : "";
+        return `${this.sentTo()}${key}${key ? tenant : ""}${fix}`;
     }
 
     /** Parses a successful answer with the wire schema (none: no body expected). */

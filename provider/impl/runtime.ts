@@ -7,7 +7,9 @@ import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { HttpClient, type ClientSources, type HttpClientOptions } from "../api/client";
 import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
+import { AuthenticationError, PermissionDeniedError } from "../api/errors";
 import { reported, type Checked } from "./common/validate";
+import { engineAddress } from "./common/watchdog";
 
 let stackConfig: ConfigSource | undefined;
 
@@ -24,17 +26,47 @@ export function serviceConfig(): ServiceConfig {
  * A resource's `check` against the provider configuration: `run` checks the arguments (it may read the
  * configuration: which installation), and a configuration every call to the service needs but lacks
  * (the workspace id, sent as X-Tenant-Id) fails the preview too, before any API call. A missing API key
- * throws ConfigError, with the fix.
+ * throws ConfigError, with the fix. Given the `api` the resource talks to, a key the service refuses fails the
+ * preview as well (`keyRefused`).
  */
-export async function checkWithConfig(run: (cfg: ServiceConfig) => Checked): Promise<pulumi.dynamic.CheckResult> {
+export async function checkWithConfig(run: (cfg: ServiceConfig) => Checked, api?: ServiceApi): Promise<pulumi.dynamic.CheckResult> {
     const cfg = serviceConfig();
     const r = await reported(run(cfg));
-    if (cfg.workspaceId) return r;
-    const reason =
-        "no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>` or in LANGSMITH_WORKSPACE_ID " +
-        "(LangSmith: Settings -> Workspaces); every request names the workspace (X-Tenant-Id)";
-    return { ...r, failures: [...(r.failures ?? []), { property: "", reason }] };
+    if (!cfg.workspaceId) {
+        const reason =
+            "no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>` or in LANGSMITH_WORKSPACE_ID " +
+            "(LangSmith: Settings -> Workspaces); every request names the workspace (X-Tenant-Id)";
+        return { ...r, failures: [...(r.failures ?? []), { property: "", reason }] };
+    }
+    // Only for arguments without faults: a preview refusing bad input sends nothing.
+    const refused = api && !r.failures?.length && engineAddress() ? await keyRefused(cfg, api) : undefined;
+    return refused ? { ...r, failures: [...(r.failures ?? []), { property: "", reason: refused }] } : r;
 }
+
+/** The API a resource talks to: the control plane (deployments) or the tracing API (bulk export). */
+export type ServiceApi = "controlPlane" | "tracing";
+
+/** The answers of `keyRefused`, one per API and configuration: one read per provider process. */
+const keyChecks = new Map<string, Promise<string | undefined>>();
+
+/**
+ * Whether the service refuses the API key (or the workspace), found by one cheap authenticated read within
+ * a few seconds, so that `pulumi preview` says so instead of the first create of `pulumi up`: the refusal
+ * in words, or undefined when the read succeeds and when it says nothing (the service cannot be reached,
+ * another error): a preview offline goes on. Only inside a Pulumi engine (tests calling `check` read nothing).
+ */
+function keyRefused(cfg: ServiceConfig, api: ServiceApi): Promise<string | undefined> {
+    const key = JSON.stringify([api, api === "controlPlane" ? cfg.controlPlaneUrl : cfg.endpoint, cfg.workspaceId, cfg.apiKey]);
+    if (!keyChecks.has(key)) {
+        const deadline = Date.now() + KEY_CHECK_MS;
+        const read = api === "controlPlane" ? controlPlaneClient(cfg).withDeadline(deadline).listDeployments({ limit: 1 }) : bulkExportClient(cfg).withDeadline(deadline).listDestinations();
+        keyChecks.set(key, read.then(() => undefined, (e) => (e instanceof AuthenticationError || e instanceof PermissionDeniedError ? e.message : undefined)));
+    }
+    return keyChecks.get(key)!;
+}
+
+/** How long the preview's key check may take before it gives up saying nothing (ms). */
+const KEY_CHECK_MS = 3_000;
 
 /** Extra client options for tests and benchmarks (fast retries, a MockAgent). Never set in production. */
 let clientOverrides: Partial<HttpClientOptions> = {};

@@ -269,6 +269,20 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
         assert.match(pv.stdout + pv.stderr, /langsmith:apiKey.*LANGSMITH_API_KEY/s);
     });
 
+    it("preview: a wrong API key fails the preview (one read of the service), naming where the key came from and the way out; nothing made", async () => {
+        const s = await newStack("e2e-badkey");
+        const wrong = `lsv2_sk_${"0".repeat(32)}`;
+        await project.setConfig(s.stack, {}, { "langsmith:apiKey": wrong });
+        const before = em.admin.requests.filter((r) => r.tenantId === s.workspace);
+        const pv = await project.pulumi(["preview", "--stack", s.stack], { allowFailure: true });
+        assert.notEqual(pv.code, 0);
+        assert.match(pv.stdout + pv.stderr, /401 Unauthorized: .*with the API key of stack config langsmith:apiKey.*Set the right key there .* and run `pulumi up` again/);
+        assert.ok(!(pv.stdout + pv.stderr).includes(wrong), "the key was printed");
+        const sent = em.admin.requests.filter((r) => r.tenantId === s.workspace).slice(before.length);
+        assert.deepEqual(sent.map((r) => r.method), ["GET"], "more than the one read");
+        assert.deepEqual(liveIn(s.workspace), []);
+    });
+
     it("logs: no command printed the API key or a secret value", () => {
         assert.ok(project.transcript.length > 0);
         const all = project.transcript.join("\n");

@@ -75,7 +75,7 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
             configure(req);
         },
         async check(_olds, news) {
-            return checkWithConfig((cfg) => checkExportDestination(news, tracingInstallation(cfg)));
+            return checkWithConfig((cfg) => checkExportDestination(news, tracingInstallation(cfg)), "tracing");
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(DESTINATION_DIFF, olds, news);

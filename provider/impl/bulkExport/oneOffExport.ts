@@ -50,7 +50,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             configure(req);
         },
         async check(_olds, news) {
-            return checkWithConfig(() => checkBulkExport(news));
+            return checkWithConfig(() => checkBulkExport(news), "tracing");
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(BULK_EXPORT_DIFF, olds, news);

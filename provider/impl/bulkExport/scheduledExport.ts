@@ -179,7 +179,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             configure(req);
         },
         async check(_olds, news) {
-            return checkWithConfig(() => checkScheduledExport(news));
+            return checkWithConfig(() => checkScheduledExport(news), "tracing");
         },
         async diff(id, olds, news) {
             const { changes, replaces, updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);

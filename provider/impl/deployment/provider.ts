@@ -68,7 +68,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
 
         async check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
             // Fails the preview early, with the fix, when the service cannot be reached at all.
-            return checkWithConfig((cfg) => checkDeployment(news, installationKind(cfg.controlPlaneUrl), { creating: Object.keys(olds ?? {}).length === 0 }));
+            return checkWithConfig((cfg) => checkDeployment(news, installationKind(cfg.controlPlaneUrl), { creating: Object.keys(olds ?? {}).length === 0 }), "controlPlane");
         },
 
         async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {

@@ -798,6 +798,8 @@ describe("HttpClient", () => {
             );
         });
 
+        /** What a 401 (the key refused, not the workspace) adds: the way out. */
+        const FIX_THE_KEY = ". Set the right key there (LangSmith: Settings -> API Keys) and run `pulumi up` again: nothing was changed, and `pulumi refresh` reads with the same key";
         for (const [status, Cls] of [[401, AuthenticationError], [403, PermissionDeniedError]] as const) {
             it(`request: a ${status} keeps the status and the server's words, and names the address and where the key and workspace id came from`, async () => {
                 h = harness({ maxRetries: 0, sources: SOURCES });
@@ -807,7 +809,8 @@ describe("HttpClient", () => {
                 assert.equal(
                     err.message,
                     `${status} ${status === 401 ? "Unauthorized" : "Forbidden"}: no access for [redacted] (GET /v2/t) to ${BASE} (stack config langsmith:controlPlaneUrl), ` +
-                        "with the API key of environment variable LANGSMITH_API_KEY and the workspace id of stack config langsmith:workspaceId",
+                        "with the API key of environment variable LANGSMITH_API_KEY and the workspace id of stack config langsmith:workspaceId" +
+                        (status === 401 ? FIX_THE_KEY : ""),
                 );
                 assert.ok(!err.message.includes(API_KEY));
             });
@@ -817,7 +820,7 @@ describe("HttpClient", () => {
             h = harness({ maxRetries: 0, tenantId: undefined, sources: { ...SOURCES, tenantId: undefined } });
             h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(401, { detail: "bad key" }, JSON_REPLY);
             const err = await rejection(() => h.http.request("GET", "/v2/t"));
-            assert.match(err.message, /with the API key of environment variable LANGSMITH_API_KEY and no workspace id$/);
+            assert.ok(err.message.endsWith(`with the API key of environment variable LANGSMITH_API_KEY and no workspace id${FIX_THE_KEY}`), err.message);
         });
 
         it("request: other statuses do not name the credentials", async () => {

@@ -114,6 +114,7 @@ describe("provider errors: where a request went and which setting chose it", fun
     });
 
     describe("401: where the refused key came from", () => {
+        const FIX_THE_KEY = ". Set the right key there (LangSmith: Settings -> API Keys) and run `pulumi up` again: nothing was changed, and `pulumi refresh` reads with the same key";
         it("from stack config langsmith:apiKey: the status, the server's words, the address and each setting; never the key", async () => {
             configureWith({ "langsmith:apiKey": WRONG_KEY, "langsmith:workspaceId": TEST_TENANT, "langsmith:controlPlaneUrl": em.url });
             const err = await rejection(() => forward("deployment", "read", [DEPLOYMENT_ID, {}]) as Promise<unknown>);
@@ -121,7 +122,8 @@ describe("provider errors: where a request went and which setting chose it", fun
             assert.equal(
                 err.message,
                 `401 Unauthorized: Invalid or missing API key. (GET /v2/deployments/${DEPLOYMENT_ID}) to ${em.url} (stack config langsmith:controlPlaneUrl), ` +
-                    "with the API key of stack config langsmith:apiKey and the workspace id of stack config langsmith:workspaceId",
+                    "with the API key of stack config langsmith:apiKey and the workspace id of stack config langsmith:workspaceId" +
+                    FIX_THE_KEY,
             );
             assert.ok(!err.message.includes(WRONG_KEY));
         });
@@ -133,7 +135,8 @@ describe("provider errors: where a request went and which setting chose it", fun
             assert.equal(
                 err.message,
                 `401 Unauthorized: Invalid or missing API key. (GET /api/v1/bulk-exports/destinations) to ${em.url} (environment variable LANGSMITH_ENDPOINT), ` +
-                    "with the API key of environment variable LANGSMITH_API_KEY and the workspace id of environment variable LANGSMITH_WORKSPACE_ID",
+                    "with the API key of environment variable LANGSMITH_API_KEY and the workspace id of environment variable LANGSMITH_WORKSPACE_ID" +
+                    FIX_THE_KEY,
             );
             assert.ok(!err.message.includes(WRONG_KEY));
         });
