@@ -503,7 +503,7 @@ function checkFilter(filter: string | null | undefined): void {
     try {
         expr = parseFilter(filter);
     } catch (e) {
-        if (e instanceof FilterSyntaxError) throw badRequest(`Invalid filter: ${e.message}`);
+        if (e instanceof FilterSyntaxError) throw badRequest(`Invalid filter ${e.message}`);
         throw e;
     }
     const unknown = unknownFields(expr);

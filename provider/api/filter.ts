@@ -1,7 +1,8 @@
 /**
  * The one parser of bulk-export filters (the trace query syntax: spec 2.8, real-service notes 4), shared by
- * the provider's `check` (a typo fails at preview, with the column of the error) and the emulator (which
- * filters the runs it exports with `matches`). No Pulumi import.
+ * the provider's `check` (a typo fails at preview: the whole filter, a caret under where the parser
+ * stopped, and what it expected there) and the emulator (which filters the runs it exports with
+ * `matches`). No Pulumi import.
  *
  * Grammar:
  *   expr       := call
@@ -16,7 +17,7 @@
  *
  * Fields: every exportable run field of spec 2.8 and the query fields the notes name (FILTER_FIELDS). The
  * service knows more than the material lists, so a field outside that list parses (a typo of a function,
- * a quote or a bracket is still a syntax error with its column); `unknownFields` names such fields, for
+ * a quote or a bracket is still a syntax error with its position); `unknownFields` names such fields, for
  * the provider to warn about and the emulator (which cannot evaluate them) to refuse.
  */
 import { EXPORTABLE_FIELDS } from "./schemas/bulkExport";
@@ -38,20 +39,44 @@ export type FilterExpr =
     | { kind: "in"; field: string; values: Literal[] }
     | { kind: "search"; field?: string; value: string };
 
-/** A filter that does not parse: the message names what was expected, where (1-based column), and how to fix it when known. */
+/**
+ * A filter that does not parse. The message says where (1-based column, and line when the filter has
+ * several) and what is wrong or was expected there, then shows the whole filter, indented, with a caret
+ * under that place, then how to fix it when known; it reads on from "filter does not parse":
+ *
+ *     at column 25: expected "," or ")"
+ *       and(eq(run_type, "llm") gt(latency, 2))
+ *                               ^
+ */
 export class FilterSyntaxError extends Error {
     constructor(
         readonly reason: string,
         /** 0-based offset into the filter text. */
         readonly offset: number,
         readonly filter: string,
-        /** How to write it instead, after the excerpt. */
+        /** How to write it instead, after the filter. */
         readonly hint?: string,
     ) {
-        const excerpt = `${filter.slice(Math.max(0, offset - 20), offset)}⟨here⟩${filter.slice(offset, offset + 20)}`;
-        super(`${reason} at column ${offset + 1}: ${excerpt}${hint ? `; ${hint}` : ""}`);
+        const { where, shown } = pointAt(filter, offset);
+        super(`at ${where}: ${reason}\n${shown}${hint ? `\n${hint}` : ""}`);
         this.name = "FilterSyntaxError";
     }
+}
+
+/**
+ * Where `offset` is in `src` in words (`column 25`, or `line 2, column 3`: columns count characters) and
+ * `src` shown whole, each line indented by two spaces, the caret line under the line it points into (tabs
+ * kept, so that the caret stands under the character).
+ */
+function pointAt(src: string, offset: number): { where: string; shown: string } {
+    const lines = src.split("\n").map((l) => l.replace(/\r$/, ""));
+    const row = src.slice(0, offset).split("\n").length - 1;
+    const before = [...src.slice(src.lastIndexOf("\n", offset - 1) + 1, offset)];
+    const caret = `  ${before.map((c) => (c === "\t" ? "\t" : " ")).join("")}^`;
+    const shown = lines.map((l) => `  ${l}`);
+    shown.splice(row + 1, 0, caret);
+    const where = lines.length > 1 ? `line ${row + 1}, column ${before.length + 1}` : `column ${before.length + 1}`;
+    return { where, shown: shown.join("\n") };
 }
 
 /**
@@ -82,7 +107,7 @@ function tokenize(src: string): Token[] {
             const start = i;
             let j = i + 1;
             while (j < src.length && src[j] !== c) j += src[j] === "\\" ? 2 : 1;
-            if (j >= src.length) throw new FilterSyntaxError("unterminated string", start, src);
+            if (j >= src.length) throw new FilterSyntaxError(`unterminated string, expected a closing ${c}`, start, src);
             out.push({ t: "string", v: unquote(src.slice(start + 1, j), start, src), at: start });
             i = j + 1;
         } else if (/[-0-9.]/.test(c)) {
@@ -122,7 +147,7 @@ function unquote(body: string, at: number, src: string): string {
 export function parseFilter(src: string): FilterExpr {
     const p = new Parser(src);
     const expr = p.call();
-    if (p.peek().t !== "end") p.fail("unexpected text after the filter");
+    if (p.peek().t !== "end") p.fail("unexpected text after the filter, expected its end");
     return expr;
 }
 
@@ -145,10 +170,15 @@ class Parser {
         throw new FilterSyntaxError(reason, at, this.src, hint);
     }
 
+    /** True when the next token is the punctuation `v`. */
+    private next(v: string): boolean {
+        const tok = this.peek();
+        return tok.t === "punct" && tok.v === v;
+    }
+
     /** True (and consumed) when the next token is the punctuation `v`. */
     private take(v: string): boolean {
-        const tok = this.peek();
-        if (tok.t !== "punct" || tok.v !== v) return false;
+        if (!this.next(v)) return false;
         this.pos++;
         return true;
     }
@@ -180,22 +210,23 @@ class Parser {
         this.pos++;
         this.expect("(");
         const expr = (COMBINATORS as readonly string[]).includes(fn)
-            ? this.combination(fn as "and" | "or", tok.at)
+            ? this.combination(fn as "and" | "or")
             : fn === "in"
               ? this.inList()
               : fn === "search"
                 ? this.search()
                 : (COMPARATORS as readonly string[]).includes(fn)
                   ? this.comparison(fn as Exclude<Comparator, "search" | "in">)
-                  : this.fail(`unknown function ${JSON.stringify(fn)} (functions: ${[...COMBINATORS, ...COMPARATORS].join(", ")})`, tok.at);
+                  : this.fail(`unknown function ${JSON.stringify(fn)}, expected one of ${[...COMBINATORS, ...COMPARATORS].join(", ")}`, tok.at);
         this.expect(")");
         return expr;
     }
 
-    private combination(kind: "and" | "or", at: number): FilterExpr {
+    private combination(kind: "and" | "or"): FilterExpr {
         const args = [this.call()];
         while (this.take(",")) args.push(this.call());
-        if (args.length < 2) this.fail(`${kind}() needs at least two conditions`, at);
+        if (!this.next(")")) this.fail('expected "," or ")"');
+        if (args.length < 2) this.fail(`${kind}() needs at least two conditions, expected "," and another`);
         return { kind, args };
     }
 
@@ -208,7 +239,7 @@ class Parser {
         if (!this.take("]")) {
             do values.push(this.literal());
             while (this.take(","));
-            this.expect("]");
+            if (!this.take("]")) this.fail('expected "," or "]"');
         }
         return { kind: "in", field, values };
     }

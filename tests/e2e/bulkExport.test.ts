@@ -281,11 +281,15 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
 
     describe("bad programs fail at preview, on the property, and nothing reaches the service", () => {
         const CASES: Array<[string, Record<string, string>, RegExp]> = [
-            ["filter typo", { "self-hosted-minio:filter": 'and(eq(run_type, "llm")' }, /filter does not parse/],
+            [
+                "filter missing a comma (the whole filter, a caret under where the parser stopped)",
+                { "self-hosted-minio:filter": 'and(eq(run_type, "llm") gt(latency, 2))' },
+                /has a problem: filter does not parse at column 25: expected "," or "\)"\n( *)and\(eq\(run_type, "llm"\) gt\(latency, 2\)\)\n\1 {24}\^/,
+            ],
             [
                 "filter with typographic quotes",
                 { "self-hosted-minio:filter": "eq(run_type, ‘llm’)" },
-                /property filter value .* has a problem: filter does not parse: unexpected "‘" at column 14: .*; strings go in straight quotes, "x" or 'x', e\.g\. eq\(name, "x"\); typographic quotes and backticks are not quotes here/,
+                /property filter value .* has a problem: filter does not parse at column 14: unexpected "‘"\n.*eq\(run_type, ‘llm’\)\n.*\^\n.*strings go in straight quotes, "x" or 'x', e\.g\. eq\(name, "x"\); typographic quotes and backticks are not quotes here/,
             ],
             ["interval 0", { "self-hosted-minio:intervalHours": "0" }, /intervalHours must be a whole number of hours from 1 to 168/],
             ["start not ISO", { "self-hosted-minio:exportStart": "last tuesday" }, /startTime must be an ISO 8601 timestamp/],

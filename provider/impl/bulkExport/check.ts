@@ -147,9 +147,10 @@ function checkExportCommon(c: Checker, news: Record<string, unknown>): Record<st
 }
 
 /**
- * A filter that parses (the column of a syntax error named). A field the parser does not know is a
- * warning, not a failure: the service knows fields the material does not list. Only whitespace is a
- * failure (the service would refuse it; omit filter to export every run).
+ * A filter that parses (a syntax error shows the whole filter, a caret where the parser stopped and what it
+ * expected there: api/filter.ts FilterSyntaxError). A field the parser does not know is a warning, not a
+ * failure: the service knows fields the material does not list. Only whitespace is a failure (the service
+ * would refuse it; omit filter to export every run).
  */
 function checkFilter(c: Checker, v: unknown): string | undefined {
     const filter = c.str(v, "filter");
@@ -169,7 +170,7 @@ function checkFilter(c: Checker, v: unknown): string | undefined {
         }
     } catch (e) {
         if (!(e instanceof FilterSyntaxError)) throw e;
-        c.fail("filter", `filter does not parse: ${e.message}`);
+        c.fail("filter", `filter does not parse ${e.message}`);
     }
     return filter;
 }

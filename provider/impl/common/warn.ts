@@ -1,10 +1,12 @@
 /**
  * Warnings the Pulumi CLI shows (`warning: ...` in preview and up) from inside a provider process, for
  * what deserves a word but must not fail the operation (a filter field this provider does not know, the
- * service may). The dynamic-provider host is started with the engine's address as its argument but does
- * not hand it to `@pulumi/pulumi/log`; this points the log at it, once (where the engine listens:
- * watchdog.ts `engineAddress`). Outside a provider process (tests calling a provider directly) the warning
- * goes to stderr, as `pulumi.log.warn` does there.
+ * service may), and debug lines it shows only when asked (`pulumi up --debug`), for what the user need
+ * not act on (a revision wait that read an odd timestamp). The dynamic-provider host is started with the
+ * engine's address as its argument but does not hand it to `@pulumi/pulumi/log`; this points the log at
+ * it, once (where the engine listens: watchdog.ts `engineAddress`). Outside a provider process (tests
+ * calling a provider directly) a warning goes to stderr, as `pulumi.log.warn` does there, and a debug
+ * line nowhere.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { engineAddress } from "./watchdog";
@@ -13,6 +15,22 @@ let connected = false;
 
 /** Sends a warning to the engine (the CLI prints it), or to stderr when there is no engine. */
 export async function warn(message: string): Promise<void> {
+    connect();
+    await pulumi.log.warn(message);
+}
+
+/** Sends a debug line to the engine; never fails: a lost line must not fail the operation it tells of. */
+export async function debug(message: string): Promise<void> {
+    try {
+        connect();
+        await pulumi.log.debug(message);
+    } catch {
+        // nothing to do: the line is lost
+    }
+}
+
+/** Points `@pulumi/pulumi/log` at the engine, once. */
+function connect(): void {
     if (!connected) {
         connected = true;
         const address = engineAddress();
@@ -23,5 +41,4 @@ export async function warn(message: string): Promise<void> {
             options.engineAddr ||= address;
         }
     }
-    await pulumi.log.warn(message);
 }

@@ -25,7 +25,7 @@ import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 import { readState, recordable } from "./state";
 import { DEFAULT_TIMEOUTS, type DeploymentInputs, type DeploymentOutputs } from "./types";
-import { deployedDurations, expectationFrom, waitForRevision, withDeployPhase } from "./wait";
+import { deployedDurations, waitForRevision, withDeployPhase } from "./wait";
 import { createRequest, inputsFromService, patchRequest, revisionConfigInputs, revisionConfigWire, toOutputs } from "./wire";
 
 export interface DeploymentProviderOptions {
@@ -39,6 +39,8 @@ export interface DeploymentProviderOptions {
     sleep?: (ms: number) => Promise<void>;
     /** Ends the revision and delete waits at once (default: the process-wide one of common/cancellation.ts). */
     signal?: AbortSignal;
+    /** Where a revision wait's debug line goes (default: the engine's debug log). */
+    debug?: (message: string) => void;
 }
 
 interface SettleContext {
@@ -141,12 +143,13 @@ async function settle(ctx: SettleContext, deployment: Deployment): Promise<Deplo
         const totals = ctx.learn ? await deployedDurations(cp, deployment.id) : [];
         const { revision, superseded, deployPhaseMs } = await waitForRevision(cp, deployment.id, revisionId, {
             timeoutMs: ctx.timeoutS * 1000,
-            expected: expectationFrom(totals, ctx.deployPhases),
+            history: { totalsMs: totals, deployPhasesMs: ctx.deployPhases },
             startedAt: ctx.startedAt,
             interval: o.pollInterval,
             sleep: o.sleep,
             now: o.now,
             signal: o.signal ?? operationsSignal,
+            debug: o.debug,
         });
         const latest = await cp.getDeployment(deployment.id);
         const learned = { ...ctx, deployPhases: withDeployPhase(ctx.deployPhases, deployPhaseMs) };

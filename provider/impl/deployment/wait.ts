@@ -18,6 +18,12 @@
  * history (a first create) it reads by status. `npm run bench polling` measures lag and reads side by side
  * with the fixed 5 s of the official Terraform provider and the docs' 60 s.
  *
+ * Odd input (ODD_INPUT). The schedule is only as good as the timestamps it is computed from, read strictly
+ * (api/timestamp.ts). A timestamp that is not one, a server time ahead of the local clock, or a history
+ * duration that is not positive or longer than a day would make it spin (a NaN delay) or sleep a minute
+ * between reads; the wait then reads at the default pace (by status, 1 to 15 s apart) and says why in one
+ * debug line.
+ *
  * What ends a wait (REVISION_STATUS_KIND in the shared schemas): DEPLOYED ends it; a FAILED status fails
  * it; SKIPPED or INTERRUPTED mean a newer revision took over (a push with buildOnPush, a redeploy from
  * the UI, another `up`): the wait reads the deployment again and follows its latest revision to the end,
@@ -27,6 +33,8 @@
 import type { ControlPlaneClient } from "../../api/controlPlane";
 import { pollUntil } from "../../api/poll";
 import { REVISION_DONE, REVISION_FAILED, REVISION_SUPERSEDED, type Revision } from "../../api/schemas/controlPlane";
+import { parseTimestamp } from "../../api/timestamp";
+import { debug } from "../common/warn";
 import { hazardSpacingMs, predictive, quantileMs, type Predictive } from "./predict";
 
 /**
@@ -66,6 +74,33 @@ export const LEARNED = {
     /** How many deploy phases the state keeps (newest last). */
     keepDeployPhases: 10,
 } as const;
+
+/** What the wait takes as odd input, and the pace it then reads at (docs/deployment.md, "Waiting"). */
+export const ODD_INPUT = {
+    /** The default pace's bounds: never a spin, never a minute between reads. */
+    minMs: 1_000,
+    maxMs: 15_000,
+    /** How far a server time may be ahead of the local clock (after the measured skew): twice the `Date` header's 1 s resolution. */
+    aheadMs: 2_000,
+    /** The longest duration a history is believed for: no revision takes a day, a longer one comes from a wrong timestamp. */
+    longestMs: 24 * 3_600_000,
+} as const;
+
+/** The pace when the input is odd: the status schedule, within [1 s, 15 s]. */
+function defaultPaceMs(status: string): number {
+    return Math.min(Math.max(DEFAULT_POLL_MS[status] ?? 3000, ODD_INPUT.minMs), ODD_INPUT.maxMs);
+}
+
+const plausible = (ms: number) => Number.isFinite(ms) && ms > 0 && ms <= ODD_INPUT.longestMs;
+
+/** Why earlier durations (ms) cannot be believed (the first that cannot), or undefined when all can. */
+function oddHistory(totalsMs: readonly number[], deployPhasesMs: readonly number[] = []): string | undefined {
+    const odd = (xs: readonly number[], what: string) => {
+        const d = xs.find((x) => !plausible(x));
+        return d === undefined ? undefined : Number.isNaN(d) ? `${what} has a created_at or updated_at that is not a timestamp` : `${what} took ${Math.round(d)} ms`;
+    };
+    return odd(totalsMs, "an earlier revision") ?? odd(deployPhasesMs, "a deploy phase in the state");
+}
 
 /** The spacing of dense reads (predict.ts `hazardSpacingMs`). */
 const spacing = { lambdaMs: LEARNED.lambdaMs, minMs: LEARNED.minSpacingMs, maxMs: LEARNED.maxSpacingMs };
@@ -117,22 +152,25 @@ export function nextReadMs(r: RevisionProgress, e: Expectation | undefined): num
 export async function deployedDurations(cp: ControlPlaneClient, deploymentId: string): Promise<number[]> {
     try {
         const { resources } = await cp.listRevisions(deploymentId, { status: ["DEPLOYED"], limit: 10 });
-        return resources.filter((r) => r.status === "DEPLOYED" && r.updated_at).map((r) => Date.parse(r.updated_at!) - Date.parse(r.created_at));
+        return resources.filter((r) => r.status === "DEPLOYED" && r.updated_at).map((r) => between(r.created_at, r.updated_at));
     } catch {
         return []; // the schedule by status still works
     }
 }
 
-/** The deploy phases to keep: the earlier ones and the one just watched, newest last. */
+/** Milliseconds from one service timestamp to another; NaN when either is not one. */
+const between = (from: string | null | undefined, to: string | null | undefined) => (parseTimestamp(to) ?? NaN) - (parseTimestamp(from) ?? NaN);
+
+/** The deploy phases to keep: the earlier ones and the one just watched (unless implausible), newest last. */
 export function withDeployPhase(earlier: readonly number[] | undefined, watched: number | undefined): number[] {
-    const all = [...(earlier ?? []), ...(watched !== undefined && watched > 0 ? [watched] : [])];
+    const all = [...(earlier ?? []), ...(watched !== undefined && plausible(watched) ? [watched] : [])];
     return all.slice(-LEARNED.keepDeployPhases);
 }
 
 export interface WaitOptions {
     timeoutMs: number;
-    /** What this deployment's history says, when known. */
-    expected?: Expectation;
+    /** This deployment's history (ms): total durations of earlier revisions, deploy phases the provider watched. */
+    history?: { totalsMs: readonly number[]; deployPhasesMs?: readonly number[] };
     /** Local time the awaited revision was created (just before the request that made it), if we made it. */
     startedAt?: number;
     /** Replaces the schedule (tests, benchmarks with other strategies). */
@@ -141,6 +179,8 @@ export interface WaitOptions {
     now?: () => number;
     /** Ends the wait at once with PollCancelledError (the provider's Cancel, a signal, the engine gone). */
     signal?: AbortSignal;
+    /** Where the one debug line about odd input goes (default: the engine's debug log). */
+    debug?: (message: string) => void;
 }
 
 export interface WaitResult {
@@ -165,8 +205,7 @@ export async function waitForRevision(cp: ControlPlaneClient, deploymentId: stri
     let last: Revision | undefined;
     /** When the followed revision entered DEPLOYING (server time), once a read showed it. */
     let deployingSince: number | undefined;
-    /** A server time on the local clock (the server's, corrected by the measured skew). */
-    const local = (iso: string) => Date.parse(iso) - (cp.http.clockSkewMs ?? 0);
+    const local = (iso: string) => onLocalClock(iso, cp.http.clockSkewMs);
     const get = async (): Promise<Revision> => {
         let r = await cp.getRevision(deploymentId, current);
         createdAt ??= local(r.created_at);
@@ -180,21 +219,68 @@ export async function waitForRevision(cp: ControlPlaneClient, deploymentId: stri
                 deployingSince = undefined;
             }
         }
-        if (r.status === "DEPLOYING" && r.updated_at) deployingSince ??= Date.parse(r.updated_at);
+        if (r.status === "DEPLOYING") deployingSince ??= parseTimestamp(r.updated_at);
         return (last = r);
     };
-    const progress = (status: string): RevisionProgress => ({
-        status,
-        elapsedMs: now() - (createdAt ?? now()),
-        inStatusMs: status === "DEPLOYING" && last?.updated_at ? now() - local(last.updated_at) : undefined,
-    });
-    const interval = o.interval ?? ((status: string) => nextReadMs(progress(status), o.expected));
+    const say = o.debug ?? ((m: string) => void debug(m));
+    const pace = new Pace(o.history, (reason) => say(`waiting for revision ${current} of deployment ${deploymentId}: ${reason}; reading at the default pace, by status, 1 to 15 s apart`));
+    const interval = o.interval ?? ((status: string) => pace.next(status, pace.progress(status, last, createdAt, now(), cp.http.clockSkewMs)));
     try {
         const revision = await pollUntil(get, { done: REVISION_DONE, failed: REVISION_FAILED }, { timeoutMs: o.timeoutMs, interval, sleep: o.sleep, now, signal: o.signal });
-        const deployPhaseMs = deployingSince !== undefined && revision.updated_at ? Date.parse(revision.updated_at) - deployingSince : undefined;
-        return { revision, superseded, deployPhaseMs };
+        const end = parseTimestamp(revision.updated_at);
+        return { revision, superseded, deployPhaseMs: deployingSince !== undefined && end !== undefined ? end - deployingSince : undefined };
     } catch (e) {
         if (e && typeof e === "object") Object.assign(e, { supersededRevisions: superseded });
         throw e;
+    }
+}
+
+/** A server time on the local clock (corrected by the skew the client measured); undefined when it is not a timestamp. */
+function onLocalClock(iso: string | null | undefined, skewMs: number | undefined): number | undefined {
+    const t = parseTimestamp(iso);
+    return t === undefined ? undefined : t - (skewMs ?? 0);
+}
+
+/**
+ * The schedule of one wait's reads: the learned one (`nextReadMs`) while what it is computed from can be
+ * believed, the default pace from the first odd input on (ODD_INPUT), whose reason is said once.
+ */
+class Pace {
+    private odd?: string;
+    private readonly expected?: Expectation;
+
+    constructor(history: WaitOptions["history"], private readonly say: (reason: string) => void) {
+        const odd = history && oddHistory(history.totalsMs, history.deployPhasesMs);
+        if (odd) this.distrust(odd);
+        else if (history) this.expected = expectationFrom(history.totalsMs, history.deployPhasesMs);
+    }
+
+    /** Takes the input as odd from now on; the first reason is said. Undefined, for the caller to return. */
+    distrust(reason: string): undefined {
+        if (this.odd === undefined) this.say((this.odd = reason));
+        return undefined;
+    }
+
+    /**
+     * Where revision `r` (read last) is at local time `t`, `createdAt` on the local clock; undefined, the
+     * input odd, when its times cannot be believed.
+     */
+    progress(status: string, r: Revision | undefined, createdAt: number | undefined, t: number, skewMs: number | undefined): RevisionProgress | undefined {
+        const elapsedMs = this.since("created_at", r?.created_at, createdAt, t);
+        if (status !== "DEPLOYING" || !r?.updated_at) return elapsedMs === undefined ? undefined : { status, elapsedMs };
+        const inStatusMs = this.since("updated_at", r.updated_at, onLocalClock(r.updated_at, skewMs), t);
+        return elapsedMs === undefined || inStatusMs === undefined ? undefined : { status, elapsedMs, inStatusMs };
+    }
+
+    /** Time (ms) from a server time `at` (on the local clock; `raw` as read) to `t`; undefined, the input odd, when it is not a timestamp or is ahead of `t`. */
+    private since(field: string, raw: string | null | undefined, at: number | undefined, t: number): number | undefined {
+        if (at === undefined) return this.distrust(`${field} ${JSON.stringify(raw ?? null)} is not a timestamp`);
+        if (at - t > ODD_INPUT.aheadMs) return this.distrust(`${field} ${raw} is ${Math.round((at - t) / 1000)} s ahead of the local clock`);
+        return t - at;
+    }
+
+    /** Delay (ms) before the next read; `r` undefined when where the revision is cannot be told. */
+    next(status: string, r: RevisionProgress | undefined): number {
+        return r && this.odd === undefined ? nextReadMs(r, this.expected) : defaultPaceMs(status);
     }
 }

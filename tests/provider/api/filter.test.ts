@@ -1,6 +1,6 @@
 /**
- * The one filter parser (provider/api/filter.ts): what parses, where a typo is reported, and how the
- * emulator's evaluator matches runs.
+ * The one filter parser (provider/api/filter.ts): what parses, where a typo is reported (the whole filter,
+ * a caret under where the parser stopped, what it expected), and how the emulator's evaluator matches runs.
  */
 import assert from "node:assert/strict";
 import { FILTER_FIELDS, FilterSyntaxError, canonicalFilter, matches, parseFilter, unknownFields, type FilterableRun } from "../../../provider/api/filter";
@@ -51,13 +51,13 @@ describe("filter: parse", () => {
     });
 
     for (const [src, reason, column] of [
-        ['and(eq(run_type, "llm"), like(name, "%chat%")', 'expected ")"', 46],
+        ['and(eq(run_type, "llm"), like(name, "%chat%")', 'expected "," or ")"', 46],
         ['eq(true, "llm")', "expected a field name", 4],
         ["eq(name, 'x)", "unterminated string", 10],
         ['equals(name, "x")', "unknown function", 1],
         ['eq(name "x")', 'expected ","', 9],
         ['eq(name, "x)', "unterminated string", 10],
-        ['and(eq(name, "x"))', "needs at least two conditions", 1],
+        ['and(eq(name, "x"))', 'needs at least two conditions, expected "," and another', 18],
         ['eq(name, llm)', "expected a value", 10],
         ['eq(name, "x") extra', "unexpected text after the filter", 15],
         ["", "expected a function", 1],
@@ -66,9 +66,43 @@ describe("filter: parse", () => {
             const e = syntaxError(src);
             assert.match(e.reason, new RegExp(reason.replace(/[()"]/g, "\\$&")));
             assert.equal(e.offset + 1, column);
-            assert.match(e.message, new RegExp(`at column ${column}`));
+            assert.match(e.message, new RegExp(`^at column ${column}: `));
         });
     }
+
+    /** The caret's column in a message (1-based, tabs as one): the line after the filter's, less the indent. */
+    const caretColumn = (message: string) => message.split("\n")[2].indexOf("^") - 1;
+
+    for (const [what, src, column, expected] of [
+        ["a missing comma", 'and(eq(run_type, "llm") gt(latency, 2))', 25, 'expected "," or ")"'],
+        ["a missing comma in a list", 'in(tags, ["a" "b"])', 15, 'expected "," or "]"'],
+        ["a missing closing parenthesis", 'and(eq(run_type, "llm")', 24, 'expected "," or ")"'],
+        ["an unclosed quote", 'and(eq(run_type, "llm), gt(latency, 2))', 18, 'unterminated string, expected a closing "'],
+        ["an unclosed single quote", "eq(name, 'x)", 10, "unterminated string, expected a closing '"],
+        ["an unknown operator", 'and(eq(run_type, "llm"), greater(latency, 2))', 26, 'unknown function "greater", expected one of and, or, eq, neq, gt, gte, lt, lte, has, like, in, search'],
+        ["trailing garbage", 'eq(run_type, "llm"))', 20, "unexpected text after the filter, expected its end"],
+        ["one condition in and()", 'and(eq(name, "x"))', 18, 'and() needs at least two conditions, expected "," and another'],
+    ] as const) {
+        it(`parse: ${what}: the whole filter, a caret at column ${column}, and what was expected there`, () => {
+            const e = syntaxError(src);
+            assert.equal(e.message, `at column ${column}: ${expected}\n  ${src}\n  ${" ".repeat(column - 1)}^`);
+            assert.equal(caretColumn(e.message), column);
+            assert.equal(e.offset + 1, column);
+        });
+    }
+
+    it("parse: a filter of several lines is shown whole, the caret under the line it points into (tabs kept)", () => {
+        const e = syntaxError('and(eq(run_type, "llm"),\n\teq(name, "x")\n\tgt(latency, 2))');
+        assert.equal(e.message, 'at line 3, column 2: expected "," or ")"\n  and(eq(run_type, "llm"),\n  \teq(name, "x")\n  \tgt(latency, 2))\n  \t^');
+    });
+
+    it("parse: a long filter is shown whole, not cut", () => {
+        const conditions = Array.from({ length: 8 }, (_, i) => `eq(metadata_value, "customer-${i}")`);
+        const src = `or(${conditions.join(", ")} eq(name, "x"))`;
+        const e = syntaxError(src);
+        assert.equal(e.message.split("\n")[1], `  ${src}`);
+        assert.equal(caretColumn(e.message), src.indexOf(' eq(name, "x")') + 2);
+    });
 
     it("parse: single straight quotes are quotes: eq(name, 'x') is eq(name, \"x\")", () => {
         assert.deepEqual(parseFilter("eq(name, 'x')"), parseFilter('eq(name, "x")'));
@@ -86,7 +120,7 @@ describe("filter: parse", () => {
             assert.equal(e.reason, `unexpected ${JSON.stringify(quote)}`);
             assert.equal(e.hint, QUOTE_HINT);
             assert.equal(src[e.offset], quote);
-            assert.ok(e.message.endsWith(`⟨here⟩${src.slice(e.offset)}; ${QUOTE_HINT}`), e.message);
+            assert.equal(e.message, `at column ${e.offset + 1}: unexpected ${JSON.stringify(quote)}\n  ${src}\n  ${" ".repeat(e.offset)}^\n${QUOTE_HINT}`);
         });
     }
 
@@ -94,12 +128,12 @@ describe("filter: parse", () => {
         const e = syntaxError("eq(name, #x)");
         assert.equal(e.reason, 'unexpected "#"');
         assert.equal(e.hint, undefined);
-        assert.equal(e.message, 'unexpected "#" at column 10: eq(name, ⟨here⟩#x)');
+        assert.equal(e.message, 'at column 10: unexpected "#"\n  eq(name, #x)\n           ^');
     });
 
     it('parse: a quoted field name says field names take no quotes', () => {
         const e = syntaxError("eq('name', 'x')");
-        assert.equal(e.message, `expected a field name, not a string at column 4: eq(⟨here⟩'name', 'x'); field names take no quotes, e.g. eq(name, "x")`);
+        assert.equal(e.message, `at column 4: expected a field name, not a string\n  eq('name', 'x')\n     ^\nfield names take no quotes, e.g. eq(name, "x")`);
     });
 });
 

@@ -1,16 +1,20 @@
 /**
  * Waiting on revisions, against the emulator over real HTTP: a create whose wait timed out is resumed
  * by the next `up` without a PATCH (so a build longer than `timeouts.create` can finish); a revision
- * superseded while awaited is followed to its end; and the learned schedule (pure: when to read next).
+ * superseded while awaited is followed to its end; a revision or history with odd timestamps (not one, ahead
+ * of the local clock, an absurd duration) is read at the default pace, 1 to 15 s apart, with one debug line;
+ * and the learned schedule (pure: when to read next).
  */
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { HttpClient } from "../../../provider/api/client";
 import { ControlPlaneClient } from "../../../provider/api/controlPlane";
 import { REVISION_STATUS_KIND, type RevisionStatus } from "../../../provider/api/schemas/controlPlane";
+import type { RevisionView } from "../../../emulator/controlPlane/views";
 import { ResourceInitError } from "../../../provider/impl/common/initError";
 import {
     LEARNED,
+    ODD_INPUT,
     checkDeployment,
     createDeploymentProvider,
     diffDeployment,
@@ -200,6 +204,130 @@ describe("Deployment provider: waiting on revisions", function () {
     });
 });
 
+describe("Deployment provider: a revision wait on odd timestamps", function () {
+    this.timeout(20_000);
+    const S = 1000;
+    let em: Emulator;
+    let cp: ControlPlaneClient;
+    /** What the emulator's GET revision answers of a revision not DEPLOYED (the awaited one) is passed through this. */
+    let asRead: (r: RevisionView) => RevisionView;
+    /** What list revisions answers for each DEPLOYED revision (the history). */
+    let asListed: (r: RevisionView) => RevisionView[];
+    let debugLines: string[];
+
+    before(async () => {
+        em = await startTestEmulator({ apiKeys: [TEST_API_KEY] });
+        const model = em.controlPlane;
+        const [getRevision, listRevisions] = [model.getRevision.bind(model), model.listRevisions.bind(model)];
+        model.getRevision = (...a) => {
+            const r = getRevision(...a);
+            return r.status === "DEPLOYED" ? r : asRead(r);
+        };
+        model.listRevisions = (...a) => {
+            const page = listRevisions(...a);
+            return { ...page, resources: page.resources.flatMap((r) => (r.status === "DEPLOYED" ? asListed(r) : [r])) };
+        };
+    });
+    after(async () => {
+        await em?.close();
+    });
+    beforeEach(() => {
+        em.reset();
+        asRead = (r) => r;
+        // A believable history: three revisions of 290 to 310 s (the emulator's immediate speed takes none).
+        asListed = (r) => [290, 300, 310].map((t) => ({ ...r, created_at: shifted(r.updated_at, -t * S) }));
+        debugLines = [];
+        cp = new ControlPlaneClient(new HttpClient({ baseUrl: em.url, apiKey: TEST_API_KEY, tenantId: TEST_TENANT, retryBaseMs: 5, retryMaxMs: 20 }));
+    });
+
+    const shifted = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+    const revisionReads = () => em.admin.requests.filter((r) => r.method === "GET" && /\/revisions\/[^/]+$/.test(r.path)).length;
+
+    /**
+     * The `up` that resumes waiting on revision v2 of a DEPLOYED deployment, after an update whose wait timed
+     * out (no PATCH: the revision's own `created_at` says when it began). Manual speed: v2 stays CREATING
+     * unless `asRead` says otherwise. Resolves to the error the update ends with.
+     */
+    async function resumed(o: { sleep?: (ms: number) => Promise<void>; signal?: AbortSignal; timeoutS: number; deployPhaseMs?: number[] }): Promise<unknown> {
+        em.setTiming({ speed: "immediate" });
+        const first = createDeploymentProvider({ client: () => cp, debug: () => undefined });
+        const name = uniqueName("odd-time");
+        const { id, outs } = await first.create!(githubInputs(name));
+        em.setTiming({ speed: "manual" });
+        const news = githubInputs(name, { sourceRevisionConfig: { repoRef: "v2" } });
+        const olds = { ...outs, deployPhaseMs: o.deployPhaseMs ?? outs.deployPhaseMs, __provider: PROVIDER };
+        const timedOut = await rejection(() => first.update!(id, olds, { ...news, timeouts: { update: 0.05 } }));
+        assert.ok(timedOut instanceof ResourceInitError, String(timedOut));
+        em.admin.requests = [];
+        const provider = createDeploymentProvider({ client: () => cp, debug: (m) => debugLines.push(m), sleep: o.sleep, signal: o.signal });
+        return rejection(() => provider.update!(id, timedOut.properties, { ...news, timeouts: { update: o.timeoutS } }));
+    }
+
+    /**
+     * The resumed wait with a sleep that records each delay asked and returns at once, cancelled in the
+     * sleep after `reads` reads: the delays the schedule chose after each, without waiting them out.
+     */
+    async function delaysOf(reads: number, deployPhaseMs?: number[]): Promise<number[]> {
+        const delays: number[] = [];
+        const stop = new AbortController();
+        const sleep = async (ms: number) => {
+            delays.push(ms);
+            if (delays.length >= reads) stop.abort(new Error("enough reads"));
+            await new Promise((r) => setTimeout(r, 5));
+        };
+        const e = await resumed({ sleep, signal: stop.signal, timeoutS: 3600, deployPhaseMs });
+        assert.ok(e instanceof ResourceInitError && /cancelled/.test(e.message), String(e));
+        assert.equal(revisionReads(), reads);
+        return delays;
+    }
+
+    for (const createdAt of ["", "24/11/2026 23:00:00", "2026-11-24T23:00:00"]) {
+        it(`update: a revision whose created_at is ${JSON.stringify(createdAt)} is read at most 3 times in 2 s (not ~1,800), with one debug line`, async () => {
+            asRead = (r) => ({ ...r, created_at: createdAt });
+            const e = await resumed({ timeoutS: 2 });
+            assert.ok(e instanceof ResourceInitError && /timed out after 2s/.test(e.message), String(e));
+            const reads = revisionReads();
+            assert.ok(reads >= 1 && reads <= 3, `${reads} reads in 2 s`);
+            assert.equal(debugLines.length, 1, debugLines.join("\n"));
+            assert.match(debugLines[0], new RegExp(`created_at ${JSON.stringify(createdAt)} is not a timestamp; reading at the default pace`));
+        });
+    }
+
+    const now = () => new Date().toISOString();
+    const oddCases: Array<[string, () => void, number[] | undefined, RegExp]> = [
+        ["updated_at an hour ahead of the local clock (DEPLOYING)", () => (asRead = (r) => ({ ...r, status: "DEPLOYING", updated_at: shifted(now(), 3600 * S) })), undefined, /updated_at \S+ is 3\d{3} s ahead of the local clock/],
+        ["created_at an hour ahead of the local clock", () => (asRead = (r) => ({ ...r, created_at: shifted(now(), 3600 * S) })), undefined, /created_at \S+ is 3\d{3} s ahead of the local clock/],
+        ["a history of one absurd total (created_at 0001-01-01)", () => (asListed = (r) => [{ ...r, created_at: "0001-01-01T00:00:00Z" }]), undefined, /an earlier revision took \d+ ms/],
+        ["a deploy phase of 4 months in the state", () => undefined, [1e10], /a deploy phase in the state took 10000000000 ms/],
+    ];
+    for (const [what, arrange, deployPhaseMs, reason] of oddCases) {
+        it(`update: ${what}: reads 1 to 15 s apart (not a minute), with one debug line`, async () => {
+            arrange();
+            const delays = await delaysOf(4, deployPhaseMs);
+            for (const d of delays) assert.ok(d >= ODD_INPUT.minMs && d <= ODD_INPUT.maxMs, `delays ${delays.join(", ")}`);
+            assert.equal(debugLines.length, 1, debugLines.join("\n"));
+            assert.match(debugLines[0], reason);
+        });
+    }
+
+    const forms: Array<[string, (iso: string) => string]> = [
+        ["9 fractional digits", (iso) => iso.replace(/Z$/, "456789Z")],
+        ["6 with +00:00", (iso) => iso.replace(/Z$/, "456+00:00")],
+        ["none, with +01:00", (iso) => `${shifted(iso, 3600 * S).slice(0, 19)}+01:00`],
+    ];
+    for (const [what, form] of forms) {
+        it(`update: the service's timestamps with ${what} are read, not odd: the learned schedule sleeps a minute toward its window`, async () => {
+            asRead = (r) => ({ ...r, created_at: form(r.created_at), updated_at: form(r.updated_at) });
+            const listed = asListed;
+            asListed = (r) => listed(r).map((h) => ({ ...h, created_at: form(h.created_at), updated_at: form(h.updated_at) }));
+            const delays = await delaysOf(1);
+            assert.deepEqual(debugLines, []);
+            // Builds of about 300 s, the revision a second old: none can end for minutes (the default pace is 10 s).
+            assert.equal(delays[0], LEARNED.maxSleepMs);
+        });
+    }
+});
+
 describe("Deployment provider: the learned schedule (pure)", () => {
     const S = 1000;
     const totals = [300 * S, 310 * S, 290 * S];
@@ -262,6 +390,11 @@ describe("Deployment provider: the learned schedule (pure)", () => {
         assert.deepEqual(withDeployPhase(ten, 99 * S), [...ten.slice(1), 99 * S]);
         assert.deepEqual(withDeployPhase(undefined, undefined), []);
         assert.deepEqual(withDeployPhase([5 * S], undefined), [5 * S]);
+    });
+
+    it("withDeployPhase: a phase longer than a day (a wrong timestamp) is not learned", () => {
+        assert.deepEqual(withDeployPhase([5 * S], ODD_INPUT.longestMs + 1), [5 * S]);
+        assert.deepEqual(withDeployPhase([5 * S], ODD_INPUT.longestMs), [5 * S, ODD_INPUT.longestMs]);
     });
 
 });
