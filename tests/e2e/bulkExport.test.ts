@@ -164,6 +164,10 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         assert.equal(out.backfillStatus, "Completed");
         const expected = [...projectRuns(tracing, s.workspace, start, start + 6 * HOUR)].length;
         assert.equal(out.backfillRows, expected);
+        // A refresh of the finished export changes nothing, and the state's inputs stay the program's (no status, no counters).
+        await s.cli("refresh", "--yes", "--expect-no-changes");
+        const backfill = (await project.exportStack(s.stack)).deployment.resources.find((r: any) => r.type.endsWith(":BulkExport"));
+        assert.deepEqual(["status", "rowsWritten", "filesWritten", "finishedAt", "schemaVersion"].filter((k) => k in backfill.inputs), []);
         // destroy while a window of the schedule still runs (its first attempt failed; the emulator is held
         // until the service has refused the destination's DELETE once): the delete waits for the window to
         // end, then deletes the destination.

@@ -4,11 +4,12 @@
  * against the emulator over HTTP: examples/python-quickstart (a Deployment and its AgentServerCheck),
  * `pulumi import` of a deployment made outside Pulumi, examples/python-minio-export (a ScheduledExport into
  * MinIO, each window exported once across a filter change, read back by pyarrow), and bad input refused
- * at preview with the same words as through the dynamic resources; and an explicit provider whose settings
- * are unknown at the first preview (programs/late-provider-py).
+ * at preview with the same words as through the dynamic resources, a misspelt key of a dict input included; and
+ * an explicit provider whose settings are unknown at the first preview (programs/late-provider-py).
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import type { TracingProject } from "../../emulator/bulkExport/projects";
@@ -113,6 +114,21 @@ describe("e2e: Python programs through the native plugin", function () {
             // checkDeployment's words (provider/impl/deployment/check.ts), as the dynamic Deployment shows them.
             assert.match(pv.stdout + pv.stderr, /name "Not_A_Name" may only contain lowercase letters, digits and hyphens \(\[a-z0-9-\]\)/);
             assert.equal(em.admin.requests.filter((r) => r.tenantId === s.workspace).length, before, "a request reached the service");
+        });
+
+        it("a misspelt key in a dict input (repo_reff) is refused at preview naming it and repo_ref, in Python's spelling", async () => {
+            const s = await quickstart("py-typo", { "python-quickstart:check": "false" });
+            const program = join(project.dir, "__main__.py");
+            const text = readFileSync(program, "utf8");
+            writeFileSync(program, text.replace('{"repo_ref":', '{"repo_reff":'));
+            try {
+                const pv = await project.pulumi(["preview", "--stack", s.stack], { allowFailure: true });
+                assert.notEqual(pv.code, 0);
+                assert.match(pv.stdout + pv.stderr, /unknown key "repo_reff" in source_revision_config: did you mean "repo_ref"\?/);
+                assert.doesNotMatch(pv.stdout + pv.stderr, /repoRef is required/);
+            } finally {
+                writeFileSync(program, text);
+            }
         });
 
         it("pulumi import of a deployment made outside Pulumi, then the matching program: the next preview shows no change", async () => {

@@ -41,6 +41,7 @@ export const AGENT_SERVER_CHECK_DIFF: { replaceOn: readonly DiffRow[]; updateOn:
 
 export function checkAgentServerCheck(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
     const c = new Checker();
+    c.declared("AgentServerCheck", news);
     c.httpUrl(news.url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(news.url)}`, true);
     c.str(news.assistantId, "assistantId", true);
     c.str(news.message, "message");

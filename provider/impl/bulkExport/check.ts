@@ -35,6 +35,7 @@ function bucketNameProblem(name: string): string | undefined {
  */
 export function checkExportDestination(news: Record<string, unknown>, installation?: "cloud" | "self-hosted"): Checked {
     const c = new Checker();
+    c.declared("ExportDestination", news);
     const displayName = c.str(news.displayName, "displayName", true);
     c.matches(displayName, DISPLAY_NAME_RE, "displayName", `displayName ${JSON.stringify(displayName)} may only contain letters, digits, spaces, - _ and '`);
     const cfg = c.obj(news.config, "config");
@@ -90,6 +91,7 @@ function checkCredentials(c: Checker, v: unknown): unknown {
 
 export function checkScheduledExport(news: Record<string, unknown>): Checked {
     const c = new Checker();
+    c.declared("ScheduledExport", news);
     const common = checkExportCommon(c, news);
     if (news.endTime !== undefined && news.endTime !== null) {
         c.fail("endTime", "endTime is only for a one-off BulkExport; a ScheduledExport exports every intervalHours from startTime");
@@ -109,6 +111,7 @@ export function checkScheduledExport(news: Record<string, unknown>): Checked {
 
 export function checkBulkExport(news: Record<string, unknown>): Checked {
     const c = new Checker();
+    c.declared("BulkExport", news);
     const common = checkExportCommon(c, news);
     if (news.intervalHours !== undefined && news.intervalHours !== null) {
         c.fail("intervalHours", "intervalHours is only for a ScheduledExport; a BulkExport exports once, from startTime to endTime");

@@ -12,7 +12,8 @@ import type { BulkExportClient } from "../../api/bulkExport";
 import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
 import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun } from "../../api/schemas/bulkExport";
 import { cancelReason, operationsSignal } from "../common/cancellation";
-import { diffByTable, prune, type DiffRow } from "../common/compare";
+import { diffByTable, type DiffRow } from "../common/compare";
+import { declaredInputs } from "../common/declared";
 import { ResourceInitError, messageOf } from "../common/initError";
 import { waitLimitS } from "../common/timeouts";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
@@ -72,7 +73,8 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             const e = await be.tryGetExport(id);
             if (!e) return {};
             const recorded = (props ?? {}) as unknown as BulkExportOutputs;
-            const inputs = prune({ ...exportInputsFromService(e, recorded), endTime: recorded.endTime, waitForCompletion: recorded.waitForCompletion, timeouts: recorded.timeouts }) as BulkExportInputs;
+            // The inputs only: the outputs recorded beside them (status, the counters) are not the program's.
+            const inputs = declaredInputs("BulkExport", { ...exportInputsFromService(e, recorded), endTime: recorded.endTime, waitForCompletion: recorded.waitForCompletion, timeouts: recorded.timeouts }) as BulkExportInputs;
             return { id, props: await outputs(be, inputs, e), inputs: { ...inputs } };
         },
         async update(id, _olds, newsRaw) {

@@ -6,6 +6,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { httpUrl } from "../../api/values";
+import { unknownKeys, type ResourceName } from "./declared";
+import { unknownKeyFailure } from "./spelling";
 import { UNKNOWN, known } from "./unknown";
 import { warn } from "./warn";
 
@@ -24,12 +26,33 @@ export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 export const isSet = (v: unknown): boolean => v !== undefined && v !== null && v !== "";
 
 export class Checker {
-    readonly failures: pulumi.dynamic.CheckFailure[] = [];
+    /** The failures of the resource's own rules, in the order found. */
+    private readonly found: pulumi.dynamic.CheckFailure[] = [];
+    /** Keys the declaration does not have (see `declared`), each with the valid key it is nearest to. */
+    private readonly unknown: Array<pulumi.dynamic.CheckFailure & { suggested: string }> = [];
     /** What the user should hear about without failing the operation (see `reported`). */
     readonly warnings: string[] = [];
 
+    /**
+     * Every failure: the unknown keys first (a typo is the cause of what follows), but those the resource's
+     * own rules already explain (`endTime` on a ScheduledExport); then the rules' failures, but a
+     * "... is required" of the very key an unknown key was taken for (`repo_reff` for `repoRef`).
+     */
+    get failures(): pulumi.dynamic.CheckFailure[] {
+        const explained = new Set(this.found.map((f) => f.property));
+        const unknown = this.unknown.filter((u) => !explained.has(u.property));
+        const mistyped = new Set(unknown.map((u) => u.suggested));
+        const rest = this.found.filter((f) => !(mistyped.has(f.property) && f.reason.startsWith(`${f.property} is required`)));
+        return [...unknown.map(({ property, reason }) => ({ property, reason })), ...rest];
+    }
+
     fail(property: string, reason: string): void {
-        this.failures.push({ property, reason });
+        this.found.push({ property, reason });
+    }
+
+    /** Records every key of `news` the resource's declaration does not have, at any depth (common/declared.ts). */
+    declared(resource: ResourceName, news: Record<string, unknown>): void {
+        this.unknown.push(...unknownKeys(resource, news).map((u) => unknownKeyFailure(resource, u)));
     }
 
     warn(property: string, message: string): void {
@@ -87,12 +110,14 @@ export class Checker {
         if (v !== undefined && known(v) && v !== "" && !re.test(v)) this.fail(property, reason);
     }
 
-    /** `{create?, update?, delete?}` seconds, each > 0 (Pulumi gives dynamic providers no customTimeouts). */
-    timeouts(v: unknown, allowed: readonly string[] = ["create", "update", "delete"]): void {
+    /**
+     * `{create?, update?, delete?}` seconds, each > 0 (Pulumi gives dynamic providers no customTimeouts); any
+     * other key is an unknown key (`declared`).
+     */
+    timeouts(v: unknown): void {
         const t = this.obj(v, "timeouts");
         for (const [k, s] of Object.entries(t)) {
-            if (!allowed.includes(k)) this.fail(`timeouts.${k}`, `timeouts has only ${allowed.join(", ")}`);
-            else if (known(s) && (typeof s !== "number" || !(s > 0))) this.fail(`timeouts.${k}`, `timeouts.${k} must be a number of seconds > 0`);
+            if (["create", "update", "delete"].includes(k) && known(s) && (typeof s !== "number" || !(s > 0))) this.fail(`timeouts.${k}`, `timeouts.${k} must be a number of seconds > 0`);
         }
     }
 }

@@ -25,6 +25,7 @@ const SOURCE_OF_KIND: Record<InstallationKind, WireSource> = { cloud: "github", 
 /** Validates and normalizes the program's arguments; `kind` (when known) checks the source fits. */
 export function checkDeployment(news: Record<string, unknown>, kind?: InstallationKind, o: { creating?: boolean } = {}): Checked {
     const c = new Checker();
+    c.declared("Deployment", news);
     const name = c.str(news.name, "name", true);
     c.matches(name, NAME_RE, "name", `name ${JSON.stringify(name)} may only contain lowercase letters, digits and hyphens ([a-z0-9-])`);
     const rawSource = c.str(news.source, "source", true);

@@ -5,10 +5,12 @@
  * errors, and make the service's errors actionable.
  */
 import assert from "node:assert/strict";
+import { checkBulkExport } from "../../../provider/impl/bulkExport/check";
 import { ResourceInitError } from "../../../provider/impl/common/initError";
 import { createBulkExportProvider, createExportDestinationProvider, createScheduledExportProvider } from "../../../provider/impl/bulkExport";
 import type { ScheduledExportOutputs } from "../../../provider/impl/bulkExport";
 import { stderrOf, withEnv } from "../../helpers/async";
+import { settle } from "../../helpers/bulkExport";
 import { admin, bulkExportClient, rejection, sleep, startTestEmulator, type Emulator } from "../../helpers/emulator";
 import { startMinio, type MinioServer } from "../../helpers/minio";
 
@@ -468,6 +470,36 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.ok(outs.rowsWritten > 0);
             assert.equal(outs.filesWritten, 2);
             assert.equal((await oneOff().diff!(id, outs, oneOffInputs(outs.destinationId))).changes, false);
+        });
+
+        it("refresh: create records every output a read learns, so reads of a finished export change nothing; the state's inputs stay the program's", async () => {
+            const p = oneOff();
+            const inputs = checkBulkExport(oneOffInputs(await newDestination("refresh"))).inputs!;
+            const { id, outs } = await p.create(inputs);
+            const first = await p.read!(id, outs);
+            const second = await p.read!(id, first.props);
+            // What the engine compares on refresh: the outputs, and the inputs (provider diff of new outputs against the old inputs).
+            assert.deepEqual(first.props, outs);
+            assert.deepEqual(second.props, outs);
+            assert.deepEqual(first.inputs, inputs, "a read's inputs carry the outputs");
+            assert.deepEqual(second.inputs, inputs);
+            assert.equal((await p.diff!(id, second.props, inputs)).changes, false);
+        });
+
+        it("refresh: an export that moved on after create changes status, the counters and finishedAt, nothing else; a state without them reads fine", async () => {
+            const p = oneOff();
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
+            const inputs = checkBulkExport(oneOffInputs(await newDestination("refresh-moved"), { waitForCompletion: false })).inputs!;
+            const { id, outs } = await p.create(inputs);
+            assert.deepEqual([outs.rowsWritten, outs.filesWritten, outs.finishedAt], [0, 0, null], "create leaves a counter out");
+            await admin(em, "PUT", "/bulk-exports/limits", { paused: false });
+            await settle(client(), id);
+            const read = await p.read!(id, outs);
+            const changed = Object.keys(read.props!).filter((k) => JSON.stringify(read.props![k]) !== JSON.stringify(outs[k]));
+            assert.deepEqual(changed.sort(), ["filesWritten", "finishedAt", "rowsWritten", "status"]);
+            assert.deepEqual(read.inputs, inputs);
+            // A state written before the counters were recorded (inputs only) reads to the same outputs.
+            assert.deepEqual((await p.read!(id, inputs)).props, read.props);
         });
 
         it("a failed export fails create with each failed run's retry_N errors, stays in the stack, and the next up replaces it", async () => {
