@@ -71,9 +71,17 @@ export interface Sandbox {
     storage?: SandboxStorage;
     /** Why there is no storage, in one line (stderr), when MinIO was looked for and not found. */
     notice?: string;
-    /** Stops MinIO and removes its temporary directory; safe to call twice. */
+    /**
+     * Where the printed lines keep the `emulator` stack's state (a Pulumi file backend): `<state dir>/pulumi`,
+     * or a temporary directory that goes with the sandbox, as the objects the stack names do.
+     */
+    pulumiState: { dir: string; kept: boolean };
+    /** Stops MinIO and removes its temporary directories; safe to call twice. */
     stop(): Promise<void>;
 }
+
+/** The passphrase of the sandbox stack's secrets: local and throwaway, as every key the sandbox prints. */
+export const SANDBOX_PASSPHRASE = "sandbox";
 
 /** The generated values of a sandbox, kept in `sandbox.json` with a state directory. */
 interface Settings {
@@ -190,11 +198,19 @@ async function startStorage(binary: string, stateDir: string | undefined, file: 
 export async function startSandbox(o: SandboxOptions): Promise<Sandbox> {
     const file = new SettingsFile(o.stateDir);
     const s = file.load();
-    const base = { apiKey: o.apiKey ?? s.apiKey, workspaceId: s.workspaceId, project: s.project };
+    const pulumiState = { dir: o.stateDir ? join(o.stateDir, "pulumi") : mkdtempSync(join(tmpdir(), "langsmith-sandbox-pulumi-")), kept: !!o.stateDir };
+    mkdirSync(pulumiState.dir, { recursive: true });
+    const removeState = async () => void (pulumiState.kept || rmSync(pulumiState.dir, { recursive: true, force: true }));
+    const base = { apiKey: o.apiKey ?? s.apiKey, workspaceId: s.workspaceId, project: s.project, pulumiState };
     const binary = o.storage ? minioBinary(o.minio) : undefined;
-    if (!binary) return { ...base, notice: o.storage ? NO_MINIO : undefined, stop: async () => undefined };
-    const { storage, stop } = await startStorage(binary, o.stateDir, file, s);
-    return { ...base, storage, stop };
+    if (!binary) return { ...base, notice: o.storage ? NO_MINIO : undefined, stop: removeState };
+    try {
+        const { storage, stop } = await startStorage(binary, o.stateDir, file, s);
+        return { ...base, storage, stop: () => stop().then(removeState) };
+    } catch (e) {
+        await removeState();
+        throw e;
+    }
 }
 
 /** `pulumi config set [--secret] key value` for each setting, in order. */
@@ -203,12 +219,15 @@ function configLines(plain: Array<[string, string]>, secret: Array<[string, stri
 }
 
 /**
- * The lines to paste into a Pulumi program's directory, in order: select (or create) the stack `emulator`,
- * the provider's settings, then the program's own keys (the README's program reads them): the tracing
- * project and, with storage, the bucket.
+ * The lines to paste into a Pulumi program's directory, in order: where the stack's state lives and its
+ * passphrase (for this shell: they work in a fresh home without `pulumi login`, and keep the sandbox's
+ * stack apart from any other backend), select (or create) the stack `emulator`, the provider's settings,
+ * then the program's own keys (the README's program reads them): the tracing project and, with storage, the
+ * bucket.
  */
 export function pulumiLines(sb: Sandbox, url: string): string[] {
-    const lines = [`pulumi stack select --create ${SANDBOX_STACK}`];
+    const backend = `file://${sb.pulumiState.dir}?metadata=skip`;
+    const lines = [`export PULUMI_BACKEND_URL=${shellWord(backend)} PULUMI_CONFIG_PASSPHRASE=${SANDBOX_PASSPHRASE}`, `pulumi stack select --create ${SANDBOX_STACK}`];
     lines.push(...configLines([["langsmith:controlPlaneUrl", url], ["langsmith:endpoint", url], ["langsmith:workspaceId", sb.workspaceId]], [["langsmith:apiKey", sb.apiKey]]));
     lines.push(...configLines([["tracingProjectId", sb.project.session_id], ["exportStart", sb.project.start], ["exportEnd", sb.project.end]]));
     const st = sb.storage;
@@ -226,7 +245,8 @@ export function instructions(sb: Sandbox, url: string): string {
     const head = [
         `Sandbox: the emulator at ${url}` + (st ? `, MinIO at ${st.endpoint} with the bucket ${st.bucket}` : " (no S3 server: bulk export cannot write)") + ",",
         `and a generated tracing project of ${runs} runs from ${sb.project.start} to ${sb.project.end}.`,
-        `In your Pulumi program's directory, run these lines (the keys in them are local, throwaway ones):`,
+        `In your Pulumi program's directory, run these lines, then \`pulumi up\` (the keys in them are local, throwaway ones;`,
+        `the stack's state ${sb.pulumiState.kept ? `is kept in ${sb.pulumiState.dir}` : "goes when the emulator stops, as its objects do"}):`,
     ];
     const data = !st ? [] : st.temporary ? [`MinIO's data: ${st.dataDir} (removed when the emulator stops).`] : [`MinIO's data: ${st.dataDir} (kept: start again with the same --state-dir and --port to carry on).`];
     const tail = [...data, `Ctrl-C stops the emulator${st ? " and MinIO" : ""}.`];

@@ -73,7 +73,7 @@ export class PulumiProject {
         this.backend = { url: `file://${stateDir}?metadata=skip`, env: {} };
     }
 
-    /** Keeps the state at `url` from now on (`s3://bucket?endpoint=...`), with `env` for its credentials. */
+    /** Keeps the state at `url` from now on (`s3://bucket?endpoint=...`), with `env` for its credentials (or another passphrase). */
     useBackend(url: string, env: NodeJS.ProcessEnv = {}): void {
         this.backend = { url, env };
     }
@@ -89,9 +89,9 @@ export class PulumiProject {
         mkdirSync(tmp, { recursive: true });
         return {
             ...process.env,
+            PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
             ...this.backend.env,
             PULUMI_BACKEND_URL: this.backend.url,
-            PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
             PULUMI_SKIP_UPDATE_CHECK: "true",
             TMPDIR: tmp,
         };

@@ -22,6 +22,7 @@ function printedKeys(): Set<string> {
         workspaceId: "w",
         project: { session_id: "p", start: "2026-11-18T00:00:00Z", end: "2026-11-25T00:00:00Z", count: 1 },
         storage: { endpoint: "http://127.0.0.1:9000", bucket: "b", region: "us-east-1", credentials: { accessKeyId: "a", secretAccessKey: "s" } },
+        pulumiState: { dir: "/tmp/s", kept: false },
     } as unknown as Sandbox;
     const keys = pulumiLines(sandbox, "http://127.0.0.1:8787")
         .map((l) => /^pulumi config set (?:--secret )?(\S+) /.exec(l)?.[1])

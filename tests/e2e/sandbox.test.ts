@@ -9,7 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ListObjectsV2Command, GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
@@ -23,7 +24,7 @@ const README = new RecipePage(readFileSync(join(ROOT, "README.md"), "utf8"));
 /** The README's program, and the command it says to run. */
 const PROGRAM = README.blocks.find((b) => b.lang === "ts" && b.info === "program=sandbox")!;
 /** The keys the printed lines set, in order (the word after `set` or `set --secret`). */
-const keysOf = (lines: string[]) => lines.map((l) => /^pulumi config set (?:--secret )?(\S+) /.exec(l)?.[1] ?? l);
+const keysOf = (lines: string[]) => lines.map((l) => /^pulumi config set (?:--secret )?(\S+) /.exec(l)?.[1] ?? (l.startsWith("export ") ? "export" : l));
 
 /** Runs a command in a directory without blocking the event loop; answers its exit code and output. */
 function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
@@ -62,17 +63,23 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
         assert.equal(README.recipe("sandbox").code.trim(), "npx langsmith-emulator --sandbox");
         const printed = sandbox.stdout().split("\n");
         assert.deepEqual(JSON.parse(printed[0]), { url: "http://127.0.0.1:8787", port: 8787 }, "the first line is the JSON line scripts read");
-        const lines = printed.filter((l) => l.startsWith("pulumi "));
-        const sample = README.blocks.find((b) => b.lang === "text" && b.code.startsWith("pulumi stack select"))!;
+        const lines = printed.filter((l) => l.startsWith("pulumi ") || l.startsWith("export "));
+        const sample = README.blocks.find((b) => b.lang === "text" && b.code.startsWith("export PULUMI_BACKEND_URL"))!;
         assert.deepEqual(keysOf(lines), keysOf(sample.code.trim().split("\n")), "the README shows the lines the command prints");
-        const config = Object.fromEntries(lines.slice(1).map((l) => l.split(" ").slice(-2) as [string, string]));
+        const config = Object.fromEntries(lines.filter((l) => l.startsWith("pulumi config set ")).map((l) => l.split(" ").slice(-2) as [string, string]));
         for (const key of ["bucket", "s3Endpoint", "s3Region", "s3AccessKeyId", "s3SecretAccessKey", "tracingProjectId", "exportStart", "exportEnd"]) {
             assert.ok(PROGRAM.code.includes(`"${key}"`), `the README's program does not read ${key}`);
         }
 
-        // Pasted as they are, in the program's directory (a file backend and a passphrase, as the e2e tests use).
-        const pasted = await run("bash", ["-euo", "pipefail", "-c", lines.join("\n")], project.dir, project.env);
-        assert.equal(pasted.code, 0, pasted.output);
+        // Pasted as they are, in the program's directory, in a fresh home: no `pulumi login`, no passphrase set.
+        const pasted = lines;
+        const home = mkdtempSync(join(tmpdir(), "fresh-home-"));
+        const { PULUMI_BACKEND_URL: _b, PULUMI_CONFIG_PASSPHRASE: _p, PULUMI_HOME: _h, ...fresh } = project.env;
+        const shell = await run("bash", ["-euo", "pipefail", "-c", pasted.join("\n")], project.dir, { ...fresh, HOME: home });
+        rmSync(home, { recursive: true, force: true });
+        assert.equal(shell.code, 0, shell.output);
+        const exported = /^export PULUMI_BACKEND_URL='(\S+)' PULUMI_CONFIG_PASSPHRASE=(\S+)$/.exec(pasted[0])!;
+        project.useBackend(exported[1], { PULUMI_CONFIG_PASSPHRASE: exported[2] });
         await project.pulumi(["up", "--yes"]);
         const out = await project.outputs("emulator");
         assert.equal(out.rowsWritten, 7_000);

@@ -31,6 +31,8 @@ interface Started {
     /** The printed `pulumi config set` values by key, and the lines themselves. */
     config: Record<string, string>;
     lines: string[];
+    /** The directory of the printed file backend (`export PULUMI_BACKEND_URL=...`). */
+    pulumiState?: string;
 }
 
 /** The environment of a command without any MinIO: no PULUMI_LANGSMITH_MINIO, and PATH without MinIO's directory. */
@@ -65,6 +67,7 @@ async function startSandbox(args: string[] = [], env: NodeJS.ProcessEnv = proces
         url: JSON.parse(stdout.split("\n")[0]).url,
         config,
         lines,
+        pulumiState: /^export PULUMI_BACKEND_URL='file:\/\/(\S+)\?metadata=skip' PULUMI_CONFIG_PASSPHRASE=sandbox$/m.exec(stdout)?.[1],
     };
 }
 
@@ -115,13 +118,14 @@ function minioOf(s: Started): { pid: number; dataDir: string } {
     return { pid, dataDir: /^MinIO's data: (\S+) /m.exec(s.stdout)![1] };
 }
 
-/** Stops a sandbox by `signal`; asserts that MinIO and its temporary data went with it. */
+/** Stops a sandbox by `signal`; asserts that MinIO, its temporary data and the stack's temporary state went with it. */
 async function assertStopsWithMinio(s: Started, stop: () => void): Promise<void> {
     const minio = minioOf(s);
     stop();
     const gone = await eventually(() => !alive(minio.pid), 20_000);
     assert.ok(gone, `MinIO is still running (state ${stateOf(minio.pid)}; the emulator ${s.child.exitCode ?? s.child.signalCode ?? "runs"}): ${s.stderr}`);
     assert.ok(await eventually(() => !existsSync(minio.dataDir)), "MinIO's temporary data is still there");
+    assert.ok(await eventually(() => !existsSync(s.pulumiState!)), "the stack's temporary state is still there");
     assert.ok(await eventually(() => s.child.exitCode !== null || s.child.signalCode !== null), "the emulator is still running");
 }
 
@@ -146,6 +150,8 @@ describe("emulator: --sandbox (MinIO, a bucket, a key, a tracing project, the li
         const s = await start();
         assert.deepEqual(Object.keys(JSON.parse(s.stdout.split("\n")[0])), ["url", "port"]);
         assert.ok(s.stdout.includes("\npulumi stack select --create emulator\n"));
+        // The stack's state and passphrase for this shell, first: the lines work in a fresh home, without `pulumi login`.
+        assert.ok(s.pulumiState && existsSync(s.pulumiState), s.stdout);
         assert.deepEqual(Object.keys(s.config), [
             "langsmith:controlPlaneUrl", "langsmith:endpoint", "langsmith:workspaceId", "langsmith:apiKey",
             "tracingProjectId", "exportStart", "exportEnd", "bucket", "s3Endpoint", "s3Region", "s3AccessKeyId", "s3SecretAccessKey",
