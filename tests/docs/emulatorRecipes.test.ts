@@ -19,7 +19,7 @@ import { startMinio, type MinioServer, type S3Credentials } from "../helpers/min
 const ROOT = join(__dirname, "..", "..");
 const DOC = join(ROOT, "docs", "emulator.md");
 /** Every recipe of the page, each run by a test below. */
-const RECIPES = ["start", "node", "rate-limit-storm", "build-fails", "credentials-revoked", "ignore-interrupt", "ignore-interrupt-client", "lost-answer", "slow-endpoint"];
+const RECIPES = ["start", "node", "rate-limit-storm", "build-fails", "credentials-revoked", "ignore-interrupt", "ignore-interrupt-client", "lost-answer", "deployment-to-import", "slow-endpoint"];
 /** The tracing project the export recipes read: 3,000 runs in one UTC day. */
 const PROJECT = { session_id: "55555555-0000-4000-8000-0000000000d0", start: "2026-11-01T00:00:00Z", end: "2026-11-02T00:00:00Z", count: 3_000, seed: 7 };
 
@@ -110,6 +110,17 @@ describe("docs/emulator.md: every recipe run as written, against the emulator it
         assert.equal(await revisionStatus(fine.body), "DEPLOYED");
         const e = await providerCreateError(uniqueName("pulumi-broken"), "broken");
         says("build-fails", e.replace(/revision \S+ of deployment (\S+) \(\S+\)/, "revision <id> of deployment <name> (<id>)"));
+    });
+
+    it("deployment-to-import: prints the id of a deployment made outside Pulumi, which the provider reads back as the page's program declares it", async () => {
+        const { stdout } = await run("deployment-to-import");
+        const id = stdout.trim();
+        const d = (await call("GET", `/v2/deployments/${id}`)).body;
+        assert.equal(d.name, "made-outside");
+        const read = await createDeploymentProvider({ client: () => controlPlaneClient(em, clientOptions()) }).read!(id, {});
+        assert.equal(read.id, id);
+        assert.deepEqual(read.inputs!.sourceRevisionConfig, { repoRef: "main", graphConfigPath: "langgraph.json" });
+        says("deployment-to-import", "pulumi import langsmith:index:Deployment agent <id> --generate-code=false --protect=false");
     });
 
     it("lost-answer: the create answers 502 yet the deployment exists, a second create is a 409; the provider's client adopts the one it made", async () => {
