@@ -24,8 +24,8 @@ const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const PEER_RANGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).peerDependencies["@pulumi/pulumi"] as string;
 
 /** `npm <args>` in `dir`; npm's output is returned for the assertion messages. */
-async function npm(dir: string, args: string[]): Promise<string> {
-    const { stdout, stderr } = await promisify(execFile)("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, maxBuffer: 64 << 20 });
+async function npm(dir: string, args: string[], loglevel = "error"): Promise<string> {
+    const { stdout, stderr } = await promisify(execFile)("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", `--loglevel=${loglevel}`], { cwd: dir, maxBuffer: 64 << 20 });
     return stdout + stderr;
 }
 
@@ -87,7 +87,7 @@ describe("e2e: a new user's program: the project template and the README's insta
         assert.deepEqual(em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace), []);
     });
 
-    it("README install lines: without the typescript line an existing program does not compile (TS6046); with both it does", async () => {
+    it("README install lines: no deprecated package installed; without the typescript line an existing program does not compile (TS6046); with both it does", async () => {
         const lines = readmeInstallLines();
         assert.deepEqual(lines.map((l) => l.split(" ").slice(0, 3).join(" ")), ["npm install pulumi-langsmith", "npm install --save-dev"]);
         const name = "existing-program";
@@ -98,10 +98,11 @@ describe("e2e: a new user's program: the project template and the README's insta
         writeFileSync(join(p.dir, "index.ts"), readFileSync(join(TEMPLATE, "index.ts"), "utf8").replaceAll("${DESCRIPTION}", name));
         const config = { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": randomUUID(), githubIntegrationId: randomUUID(), repoUrl: "https://github.com/acme/agent" };
         await p.initStack("dev", config, { "langsmith:apiKey": API_KEY });
-        const install = (line: string) => npm(p.dir, line.replace("pulumi-langsmith", packPackage()).split(" ").slice(1));
+        const install = (line: string) => npm(p.dir, line.replace("pulumi-langsmith", packPackage()).split(" ").slice(1), "warn");
         const preview = () => p.pulumi(["preview", "--stack", "dev"], { ...typeChecked, allowFailure: true });
 
-        await install(lines[0]);
+        const installed = await install(lines[0]);
+        assert.doesNotMatch(installed, /npm warn deprecated/, "a clean install warns of a deprecated package");
         const without = await preview();
         assert.notEqual(without.code, 0);
         assert.match(without.stdout + without.stderr, /error TS6046: Argument for '--target' option must be/);
