@@ -114,7 +114,4 @@ fi
 if $all; then bash scripts/setup-test-tools.sh; fi
 
 say "ready in $(human_time $((SECONDS - started))): node $(node --version), pulumi $(pulumi version), the build in dist/."
-say "next: source $root/scripts/env.sh (puts them on PATH in this shell), then npm run stack (the main job) or npm test"
-if ! $all && ! bash scripts/setup-test-tools.sh --check 2>/dev/null; then
-  say "(the first npm test also builds the test tools, the Python toolchain and MinIO: about 4 minutes more; bash scripts/setup.sh --all builds them now)"
-fi
+bash scripts/next-steps.sh

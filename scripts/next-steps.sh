@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# What to run once the set-up is done (the last lines of scripts/setup.sh): the main job, the tests, and, once
+# the Python toolchain is built (--all, or a first npm test), the Python examples through the native plugin.
+# Prints only; safe to run at any time: bash scripts/next-steps.sh
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root="$(pwd)"
+source scripts/env.sh
+source scripts/lib/setup.sh
+say "next: source $root/scripts/env.sh (puts them on PATH in this shell), then npm run stack (the main job) or npm test"
+if bash scripts/setup-test-tools.sh --check 2>/dev/null; then
+  say "Python examples (the native plugin and a virtualenv with pulumi_langsmith are on PATH after that source): in another shell,"
+  say "  npm run emulator -- --sandbox; then cd examples/python-quickstart (or python-minio-export), paste the lines it prints,"
+  say "  pulumi config set integrationId <uuid> (the keys each example reads are at the top of its __main__.py), and pulumi up"
+else
+  say "(the first npm test also builds the test tools, the Python toolchain and MinIO: about 4 minutes more; bash scripts/setup.sh --all builds them now, and the Python examples need them)"
+fi

@@ -1,0 +1,22 @@
+/**
+ * The last lines of `bash scripts/setup.sh` (scripts/next-steps.sh): once the Python toolchain is built, as it
+ * is whenever the tests run, they say how to run the Python examples too, naming directories and a key that
+ * exist.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = join(__dirname, "..", "..");
+
+describe("docs: what scripts/setup.sh says to run next", () => {
+    it("the main job, the tests, and the Python examples with the sandbox; every example and key it names exists", () => {
+        // It speaks on stderr, as every step of setup.sh does.
+        const out = execFileSync("bash", ["-c", "bash scripts/next-steps.sh 2>&1"], { cwd: ROOT, encoding: "utf8" });
+        assert.match(out, /npm run stack \(the main job\) or npm test/);
+        assert.match(out, /Python examples .*\n.*npm run emulator -- --sandbox; then cd examples\/python-quickstart \(or python-minio-export\)/);
+        for (const example of ["python-quickstart", "python-minio-export"]) assert.ok(existsSync(join(ROOT, "examples", example, "__main__.py")), example);
+        assert.match(readFileSync(join(ROOT, "examples", "python-quickstart", "__main__.py"), "utf8"), /config\.require\("integrationId"\)/);
+    });
+});
