@@ -67,4 +67,17 @@ describe("docs: every resource argument and every section a user looks for", () 
         assert.ok(docs.includes("emulator.md"));
         for (const doc of new Set([...Object.values(DOCS), ...docs])) assert.ok(readme.includes(`(docs/${doc})`), doc);
     });
+
+    it("the README opens with the quick path (one block of at most ten lines: clone, set-up, the main job, the sandbox, up) and a diagram of the parts, before any reference", () => {
+        const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+        const sections = readme.split(/^## /m);
+        assert.match(sections[1], /^Quick path\n/);
+        const [block] = /```sh\n([\s\S]*?)```/.exec(sections[1])!.slice(1);
+        const lines = block.trim().split("\n");
+        assert.ok(lines.length <= 10, `${lines.length} lines`);
+        for (const step of ["git clone", "bash scripts/setup.sh", "npm run stack", "--sandbox", "pulumi up"]) assert.ok(lines.some((l) => l.includes(step)), step);
+        const diagram = /```mermaid\n([\s\S]*?)```/.exec(sections[1])?.[1] ?? "";
+        for (const part of ["Pulumi program", "Pulumi engine", "native plugin", "dynamic-provider host", "control plane", "agent server", "bulk export", "bucket"]) assert.ok(diagram.includes(part), part);
+        assert.ok(readme.split("\n").length < 578, "the README grew back: move reference into docs/");
+    });
 });
