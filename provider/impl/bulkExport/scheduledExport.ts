@@ -239,7 +239,8 @@ export async function recreateNotice(be: BulkExportClient, id: string, olds: Sch
     if (!known(news.destinationId)) {
         return `ScheduledExport ${id}: ${what}, starting where the windows exported so far to the new destination's bucket and prefix end (at its startTime if none were; see resumeAtNewDestination). No window is exported twice.`;
     }
-    const resumeAt = await resumePoint(be, historyOf(olds), olds, news);
+    const running = await be.tryGetExport(current);
+    const resumeAt = await resumePoint(be, await historyWith(be, olds, running), olds, news);
     const from = resumeAt && Date.parse(resumeAt) > Date.parse(news.startTime) ? resumeAt : news.startTime;
     const where = resumeAt ? "where the windows exported so far end" : "its startTime: nothing of this project was exported to this bucket and prefix yet";
     const more = stopped ? "" : "; later if the running export covers more windows before then";
@@ -261,15 +262,9 @@ async function recreateExport(
     rawProvider: unknown,
 ): Promise<ScheduledExportOutputs> {
     const history = historyOf(olds);
+    if (current && !isFinalExportStatus(current.status)) await be.cancelExport(current.id).catch((e) => rethrowUnlessFinal(e));
+    const { coverage, retriedFrom } = await historyWith(be, olds, current);
     const oldStream = await streamOf(be, olds);
-    let { coverage, retriedFrom } = { ...history, coverage: await byPlace(be, history.coverage) };
-    if (current) {
-        if (!isFinalExportStatus(current.status)) await be.cancelExport(current.id).catch((e) => rethrowUnlessFinal(e));
-        // The old export wrote the old inputs' stream.
-        const { until, retryFrom } = coveredBy(await spawnedBy(be, current), retriedFrom[oldStream]);
-        coverage = covered(coverage, oldStream, until);
-        if (retryFrom) retriedFrom = { ...retriedFrom, [oldStream]: retryFrom };
-    }
     // Resume the new stream after what was covered of it; a later startTime is the program's choice (a gap it asked for).
     const resumeAt = await resumePoint(be, { ...history, coverage }, olds, news);
     const from = resumeAt && Date.parse(resumeAt) > Date.parse(news.startTime) ? resumeAt : news.startTime;
@@ -287,6 +282,19 @@ async function recreateExport(
         throw new ResourceInitError(`${messageOf(err)}. The previous export ${olds.exportId} is cancelled; run \`pulumi up\` again to start the new one.`, id, kept);
     }
     return recordingFailure(() => outputs(be, news, e, next), id, stateOf(news, e, next, await streamOf(be, news)), rawProvider);
+}
+
+/** The recorded history (keyed by place) with what `current`, the export being replaced, covered of the old inputs' stream. */
+async function historyWith(be: BulkExportClient, olds: ScheduledExportOutputs, current: BulkExportRecord | undefined): Promise<History> {
+    const history = historyOf(olds);
+    let { coverage, retriedFrom } = { ...history, coverage: await byPlace(be, history.coverage) };
+    if (current) {
+        const oldStream = await streamOf(be, olds);
+        const { until, retryFrom } = coveredBy(await spawnedBy(be, current), retriedFrom[oldStream]);
+        coverage = covered(coverage, oldStream, until);
+        if (retryFrom) retriedFrom = { ...retriedFrom, [oldStream]: retryFrom };
+    }
+    return { ...history, coverage, retriedFrom };
 }
 
 /**
