@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { cancelOperations, track } from "../impl/common/cancellation";
+import { ENGINE_CANCELLED, cancelOperations, track } from "../impl/common/cancellation";
 import { ResourceInitError } from "../impl/common/initError";
 import type { TableDiffResult } from "../impl/common/compare";
 import { withEngineTimeout } from "../impl/common/timeouts";
@@ -141,7 +141,7 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
         // Pulumi's Ctrl-C (and the last call before it stops the plugin): every wait in progress ends at once,
         // the resource recorded with its real state (impl/common/cancellation.ts).
         cancel(_call: Call<unknown>, callback: Callback) {
-            cancelOperations("the Pulumi engine cancelled the operation");
+            cancelOperations(ENGINE_CANCELLED);
             callback(null, new empty.Empty());
         },
         attach(_call: Call<unknown>, callback: Callback) {

@@ -131,6 +131,13 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         }
         const logs = project.transcript.join("\n");
         assert.ok(!logs.includes(API_KEY) && !logs.includes(minio.users.writeOnly.secretAccessKey), "a secret in a command's output");
+        // Each stored provider is a require of the package's one-line module, capturing nothing.
+        for (const r of (await project.exportStack(s.stack)).deployment.resources.filter((x: any) => x.type.startsWith("pulumi-nodejs:dynamic/"))) {
+            const module = r.type.split(":").pop()[0].toLowerCase() + r.type.split(":").pop().slice(1);
+            console.log(`      ${r.type.split(":").pop()} __provider: ${Buffer.byteLength(r.outputs.__provider)} bytes`);
+            assert.match(r.outputs.__provider, new RegExp(`require\\("pulumi-langsmith/providers/${module}"\\)`));
+            assert.ok(Buffer.byteLength(r.outputs.__provider) <= 1024);
+        }
 
         // Cancelled outside Pulumi: the drift check fails naming the status; a refreshing up starts it
         // again after the last covered window.

@@ -29,7 +29,7 @@ import { warn } from "../common/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
 import { checkExportDestination } from "./check";
 import { SCHEMA_VERSION, type ExportDestinationInputs, type ExportDestinationOutputs } from "./types";
-import { configFromService, credentialsRequest, destinationRequest, explain, withMessage } from "./wire";
+import { configFromService, credentialsRequest, destinationRequest, explain, rethrowExplained, withMessage } from "./wire";
 
 export const DESTINATION_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
     replaceOn: [
@@ -117,11 +117,6 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
     };
 }
 
-/** Throws a create's failure with the fix (wire.ts `explain`). */
-const rethrowExplained = (e: unknown): never => {
-    throw explain(e);
-};
-
 /** A destination the person running `pulumi up` said is this stack's: the program's credentials are set on it (they may differ from what the interrupted run sent). */
 async function takeOver(be: BulkExportClient, id: string, inputs: ExportDestinationInputs): Promise<Destination> {
     if (!inputs.credentials) return be.getDestination(id);
@@ -129,14 +124,10 @@ async function takeOver(be: BulkExportClient, id: string, inputs: ExportDestinat
 }
 
 /**
- * The refusal to make a destination identical to one the workspace holds (docs/recovery.md): the provider
- * cannot tell one that an interrupted run of this stack made from one of another stack's (the service keeps
- * no mark of who made it), and two that a person cannot tell apart help no one.
- */
-/**
  * The refusal to make a destination beside an identical one: one the workspace held before this create, or
  * (`lost`) one that appeared after the answer to this create's POST was lost, which is this create's unless
- * another program made the same destination at that moment: the provider adopts nothing it cannot prove.
+ * another program made the same destination at that moment: the provider adopts nothing it cannot prove
+ * (the service keeps no mark of who made it), and two that a person cannot tell apart help no one.
  */
 function twinMessage(twin: Destination, when: "before" | "lost" = "before"): string {
     const what =

@@ -22,8 +22,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../../api/bulkExport";
 import { isFinalExportStatus, type BulkExportRecord, type Destination } from "../../api/schemas/bulkExport";
-import { diffByTable, prune, type DiffRow } from "../common/compare";
+import { diffByTable, type DiffRow } from "../common/compare";
 import { ResourceInitError, messageOf } from "../common/initError";
+import { declaredInputs } from "../common/declared";
 import { known } from "../common/unknown";
 import { warn } from "../common/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../runtime";
@@ -206,8 +207,8 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             if (!e) return {};
             // `pulumi import` records nothing: the schedule starts where the service says it does.
             const recorded = (props?.startTime === undefined ? { ...props, startTime: e.start_time, effectiveStartTime: e.start_time } : props) as unknown as ScheduledExportOutputs;
-            const inputs = { ...recorded, ...exportInputsFromService(e, recorded), intervalHours: e.interval_hours ?? recorded.intervalHours } as ScheduledExportInputs;
-            const program = pickInputs(inputs);
+            const read = { ...recorded, ...exportInputsFromService(e, recorded), intervalHours: e.interval_hours ?? recorded.intervalHours };
+            const program = declaredInputs("ScheduledExport", read) as unknown as ScheduledExportInputs;
             return { id, props: await outputs(be, program, e, historyOf(recorded)), inputs: { ...program } };
         },
         async update(id, oldsRaw, newsRaw) {
@@ -240,7 +241,7 @@ export async function recreateNotice(be: BulkExportClient, id: string, olds: Sch
         return `ScheduledExport ${id}: ${what}, starting where the windows exported so far to the new destination's bucket and prefix end (at its startTime if none were; see resumeAtNewDestination). No window is exported twice.`;
     }
     const running = await be.tryGetExport(current);
-    const resumeAt = await resumePoint(be, await historyWith(be, olds, running), olds, news);
+    const resumeAt = await resumePoint(be, (await historyWith(be, olds, running)).coverage, olds, news);
     const from = resumeAt && Date.parse(resumeAt) > Date.parse(news.startTime) ? resumeAt : news.startTime;
     const where = resumeAt ? "where the windows exported so far end" : "its startTime: nothing of this project was exported to this bucket and prefix yet";
     const more = stopped ? "" : "; later if the running export covers more windows before then";
@@ -261,18 +262,17 @@ async function recreateExport(
     current: BulkExportRecord | undefined,
     rawProvider: unknown,
 ): Promise<ScheduledExportOutputs> {
-    const history = historyOf(olds);
     if (current && !isFinalExportStatus(current.status)) await be.cancelExport(current.id).catch((e) => rethrowUnlessFinal(e));
-    const { coverage, retriedFrom } = await historyWith(be, olds, current);
+    const history = await historyWith(be, olds, current);
+    const { coverage, retriedFrom } = history;
     const oldStream = await streamOf(be, olds);
     // Resume the new stream after what was covered of it; a later startTime is the program's choice (a gap it asked for).
-    const resumeAt = await resumePoint(be, { ...history, coverage }, olds, news);
+    const resumeAt = await resumePoint(be, coverage, olds, news);
     const from = resumeAt && Date.parse(resumeAt) > Date.parse(news.startTime) ? resumeAt : news.startTime;
     const next: History = {
+        ...history,
         previousExportIds: [...history.previousExportIds, ...(current ? [current.id] : [olds.exportId].filter(Boolean))],
         effectiveStartTime: from,
-        coverage,
-        retriedFrom,
     };
     let e: BulkExportRecord;
     try {
@@ -298,12 +298,11 @@ async function historyWith(be: BulkExportClient, olds: ScheduledExportOutputs, c
 }
 
 /**
- * Where the new export of `news` starts, as far as `history` covered its stream: undefined when nothing of it
- * was exported. A stream that only changes place (same project, another bucket or prefix) starts where the old
- * one was covered when `resumeAtNewDestination` says so.
+ * Where the new export of `news` starts, as far as `coverage` (keyed by place: `historyWith`) covered its
+ * stream: undefined when nothing of it was exported. A stream that only changes place (same project, another
+ * bucket or prefix) starts where the old one was covered when `resumeAtNewDestination` says so.
  */
-async function resumePoint(be: BulkExportClient, history: History, olds: ScheduledExportOutputs, news: ScheduledExportInputs): Promise<string | undefined> {
-    const coverage = await byPlace(be, history.coverage);
+async function resumePoint(be: BulkExportClient, coverage: Record<string, string>, olds: ScheduledExportOutputs, news: ScheduledExportInputs): Promise<string | undefined> {
     const here = coverage[await streamOf(be, news)];
     if (here || !news.resumeAtNewDestination || olds.sessionId !== news.sessionId) return here;
     return coverage[await streamOf(be, olds)];
@@ -341,11 +340,6 @@ async function cancelEverything(be: BulkExportClient, id: string, recorded: Sche
 function rethrowUnlessFinal(e: unknown): void {
     if (e instanceof Error && /cannot be cancelled|already|final/i.test(e.message)) return;
     throw explain(e);
-}
-
-function pickInputs(i: ScheduledExportInputs): ScheduledExportInputs {
-    const { destinationId, sessionId, startTime, intervalHours, filter, exportFields, formatVersion, compression, cancelSpawnedOnDelete, resumeAtNewDestination } = i;
-    return prune({ destinationId, sessionId, startTime, intervalHours, filter, exportFields, formatVersion, compression, cancelSpawnedOnDelete, resumeAtNewDestination });
 }
 
 export const scheduledExportProvider = createScheduledExportProvider();

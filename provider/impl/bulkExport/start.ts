@@ -9,7 +9,7 @@ import type { BulkExportClient } from "../../api/bulkExport";
 import type { BulkExportRecord, ExportCreateRequest } from "../../api/schemas/bulkExport";
 import { takenOverWarning } from "../common/interrupted";
 import { warn } from "../common/warn";
-import { explain } from "./wire";
+import { rethrowExplained } from "./wire";
 
 /** Creates the export `body` asks for (never sent twice blindly: the client reconciles), or takes over the identical running one. */
 export async function startExport(be: BulkExportClient, body: ExportCreateRequest, resource: "ScheduledExport" | "BulkExport"): Promise<BulkExportRecord> {
@@ -24,9 +24,7 @@ export async function startExport(be: BulkExportClient, body: ExportCreateReques
         );
         return running;
     }
-    const { export: e, lateTwinCancelled: late } = await be.createExport(body).catch((err) => {
-        throw explain(err);
-    });
+    const { export: e, lateTwinCancelled: late } = await be.createExport(body).catch(rethrowExplained);
     if (late) {
         await warn(
             `${resource}: export ${late.id} was cancelled (${late.status}): the first attempt of this create, whose answer was lost, took effect after the second had made export ${e.id}; ` +

@@ -135,6 +135,11 @@ export function explain(e: unknown): Error {
     return e;
 }
 
+/** For a `.catch`: throws the failure with the fix (`explain`). */
+export const rethrowExplained = (e: unknown): never => {
+    throw explain(e);
+};
+
 export function withMessage(e: Error, message: string): Error {
     e.message = message;
     return e;

@@ -31,6 +31,9 @@ setMaxListeners(0, controller.signal);
 /** The process-wide signal every wait reads (the default of the providers' `signal` option). */
 export const operationsSignal: AbortSignal = controller.signal;
 
+/** The reason a Cancel from the engine gives (both front doors hear it: provider/plugin/server.ts, dynamicHost.ts). */
+export const ENGINE_CANCELLED = "the Pulumi engine cancelled the operation";
+
 /** Aborts every wait in progress and every later one, with `why` as the reason; the first call wins. */
 export function cancelOperations(why: string): void {
     if (!controller.signal.aborted) controller.abort(new CancelledError(why));

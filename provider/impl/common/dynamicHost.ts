@@ -14,7 +14,7 @@
  * dropped again, as before: tests/e2e/interrupted.test.ts would say so.
  */
 import { dirname } from "node:path";
-import { cancelOperations } from "./cancellation";
+import { ENGINE_CANCELLED, cancelOperations } from "./cancellation";
 import { withEngineTimeout } from "./timeouts";
 import { inDynamicHost } from "./watchdog";
 
@@ -39,7 +39,7 @@ export function hearDynamicHost(): void {
     if (!proto || typeof original !== "function") return;
     proto._retrieveHandler = function (this: unknown, path: string) {
         const handler = original.call(this, path);
-        if (path === SERVICE + "Cancel") cancelOperations("the Pulumi engine cancelled the operation");
+        if (path === SERVICE + "Cancel") cancelOperations(ENGINE_CANCELLED);
         if (!handler?.func || !TIMED.has(path)) return handler;
         const func = handler.func;
         return { ...handler, func: (call: Parameters<typeof func>[0], ...rest: unknown[]) => withEngineTimeout(call.request?.getTimeout?.(), () => func(call, ...rest)) };
