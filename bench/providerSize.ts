@@ -59,8 +59,8 @@ export async function providerSizeBench(): Promise<void> {
         "dev",
         true,
     );
-    const { Deployment } = await import("../provider/resources/deployment");
-    const { deploymentProvider } = await import("../provider/impl/deployment");
+    const { Deployment } = await import("../provider/dynamic/deployment");
+    const { deploymentProvider } = await import("../provider/deployment/index");
     new Deployment("checkout", { name: "bench", source: "github", sourceRevisionConfig: { repoRef: "main", graphConfigPath: "langgraph.json" } });
     class Naive extends pulumi.dynamic.Resource {
         constructor(name: string) {

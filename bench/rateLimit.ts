@@ -7,7 +7,7 @@
  */
 import { HttpClient } from "../provider/api/client";
 import { ControlPlaneClient } from "../provider/api/controlPlane";
-import { checkDeployment, createDeploymentProvider } from "../provider/impl/deployment";
+import { checkDeployment, createDeploymentProvider } from "../provider/deployment/index";
 import { startEmulator } from "../emulator/server";
 import { printTable } from "./util";
 

@@ -14,9 +14,9 @@
  * });
  * ```
  */
-import { agentServerCheckProvider } from "./impl/agentServerCheck";
-import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "./impl/bulkExport";
-import { deploymentProvider } from "./impl/deployment";
+import { agentServerCheckProvider } from "./agentServerCheck/provider";
+import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "./traceExport/index";
+import { deploymentProvider } from "./deployment/index";
 
 export {
     Deployment,
@@ -26,13 +26,13 @@ export {
     type DeploymentSourceConfig,
     type DeploymentSourceRevisionConfig,
     type DeploymentTimeouts,
-} from "./resources/deployment";
-export type { DeploymentInputs, DeploymentOutputs } from "./impl/deployment";
-export { ExportDestination, type ExportDestinationArgs, type ExportDestinationConfig, type ExportDestinationCredentials } from "./resources/exportDestination";
-export { ScheduledExport, type ScheduledExportArgs } from "./resources/scheduledExport";
-export { BulkExport, type BulkExportArgs, type BulkExportTimeouts } from "./resources/bulkExport";
-export type { ExportArgs } from "./resources/exports";
-export { AgentServerCheck, type AgentServerCheckArgs } from "./resources/agentServerCheck";
+} from "./dynamic/deployment";
+export type { DeploymentInputs, DeploymentOutputs } from "./deployment/index";
+export { ExportDestination, type ExportDestinationArgs, type ExportDestinationConfig, type ExportDestinationCredentials } from "./dynamic/exportDestination";
+export { ScheduledExport, type ScheduledExportArgs } from "./dynamic/scheduledExport";
+export { BulkExport, type BulkExportArgs, type BulkExportTimeouts } from "./dynamic/bulkExport";
+export type { ExportArgs } from "./dynamic/exports";
+export { AgentServerCheck, type AgentServerCheckArgs } from "./dynamic/agentServerCheck";
 export {
     getDeployment,
     getDeploymentRevisions,
@@ -41,7 +41,7 @@ export {
     type GetDeploymentRevisionsArgs,
     type GetDeploymentRevisionsResult,
     type RevisionInfo,
-} from "./resources/functions";
+} from "./dynamic/functions";
 export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSources, type ServiceConfig, type SettingSource } from "./config";
 export * as api from "./api";
 

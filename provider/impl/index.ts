@@ -6,16 +6,16 @@
  * serialized providers call `require("pulumi-langsmith/impl").deployment.check(...)`: never remove them.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { agentServerCheckProvider } from "./agentServerCheck";
-import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "./bulkExport";
-import { deploymentProvider } from "./deployment";
-import { track } from "./common/cancellation";
-import { hearDynamicHost } from "./common/dynamicHost";
-import { guardProcess } from "./common/watchdog";
-import { configure } from "./runtime";
+import { agentServerCheckProvider } from "../agentServerCheck/provider";
+import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "../traceExport/index";
+import { deploymentProvider } from "../deployment/index";
+import { track } from "../kit/cancellation";
+import { hearDynamicHost } from "../kit/dynamicHost";
+import { guardProcess } from "../kit/watchdog";
+import { configure } from "../kit/service";
 
-export { configure } from "./runtime";
-export { deploymentProvider as deployment } from "./deployment";
+export { configure } from "../kit/service";
+export { deploymentProvider as deployment } from "../deployment/index";
 
 /** The dynamic providers by resource type name, as the forwarders name them (the native plugin serves the same objects). */
 export const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = {

@@ -6,7 +6,7 @@
  */
 import { unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
 import { ConfigError, resolveServiceConfig, type ConfigSource } from "../config";
-import { containsUnknown } from "../impl/common/unknown";
+import { containsUnknown } from "../kit/unknown";
 
 /** A value with Pulumi's secret marker (`{<sig>: <secret sig>, value}`) removed. */
 export const unwrapSecret = (v: unknown): unknown => unwrapRpcSecret(v);

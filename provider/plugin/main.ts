@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PROVIDERS } from "../impl";
-import { guardProcess, setEngineAddress } from "../impl/common/watchdog";
+import { guardProcess, setEngineAddress } from "../kit/watchdog";
 import { serve } from "./server";
 
 /** Schema token of each resource type name (`deployment` -> `langsmith:index:Deployment`). */

@@ -21,12 +21,12 @@ import { createRequire } from "node:module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { ENGINE_CANCELLED, cancelOperations, track } from "../impl/common/cancellation";
-import { ResourceInitError } from "../impl/common/initError";
-import type { TableDiffResult } from "../impl/common/compare";
-import { withEngineTimeout } from "../impl/common/timeouts";
-import { configure, controlPlaneClient } from "../impl/runtime";
-import { getDeployment, getDeploymentRevisions } from "../impl/functions";
+import { ENGINE_CANCELLED, cancelOperations, track } from "../kit/cancellation";
+import { ResourceInitError } from "../kit/initError";
+import type { TableDiffResult } from "../kit/diff";
+import { withEngineTimeout } from "../kit/timeouts";
+import { configure, controlPlaneClient } from "../kit/service";
+import { getDeployment, getDeploymentRevisions } from "../deployment/lookups";
 import { checkConfig, configSource, diffConfig } from "./config";
 
 // The gRPC library and the generated stubs of the @pulumi/pulumi the package runs with (one instance).

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { probeInterrupt } from "../../../provider/api/agentServerProbe";
-import { checkAgentServerCheck, createAgentServerCheckProvider } from "../../../provider/impl/agentServerCheck";
-import { UNKNOWN } from "../../../provider/impl/common/unknown";
+import { checkAgentServerCheck, createAgentServerCheckProvider } from "../../../provider/agentServerCheck/provider";
+import { UNKNOWN } from "../../../provider/kit/unknown";
 import { TEST_API_KEY, admin, githubBody, raw, rejection, startTestEmulator, type Emulator } from "../../helpers/emulator";
 
 describe("AgentServerCheck against the emulator's agent server", function () {

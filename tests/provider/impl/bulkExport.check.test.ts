@@ -4,8 +4,8 @@
  * sentinel passes (preview of a program whose destination is created in the same `up`).
  */
 import assert from "node:assert/strict";
-import { checkBulkExport, checkExportDestination, checkScheduledExport } from "../../../provider/impl/bulkExport/check";
-import { UNKNOWN } from "../../../provider/impl/common/unknown";
+import { checkBulkExport, checkExportDestination, checkScheduledExport } from "../../../provider/traceExport/check";
+import { UNKNOWN } from "../../../provider/kit/unknown";
 
 const DEST = { displayName: "traces", config: { bucketName: "bkt", prefix: "p" }, credentials: { accessKeyId: "AKIA", secretAccessKey: "s3cr3t" } };
 const SESSION = "55555555-0000-4000-8000-000000000001";

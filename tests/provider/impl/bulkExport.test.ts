@@ -5,10 +5,10 @@
  * errors, and make the service's errors actionable.
  */
 import assert from "node:assert/strict";
-import { checkBulkExport } from "../../../provider/impl/bulkExport/check";
-import { ResourceInitError } from "../../../provider/impl/common/initError";
-import { createBulkExportProvider, createExportDestinationProvider, createScheduledExportProvider } from "../../../provider/impl/bulkExport";
-import type { ScheduledExportOutputs } from "../../../provider/impl/bulkExport";
+import { checkBulkExport } from "../../../provider/traceExport/check";
+import { ResourceInitError } from "../../../provider/kit/initError";
+import { createBulkExportProvider, createExportDestinationProvider, createScheduledExportProvider } from "../../../provider/traceExport/index";
+import type { ScheduledExportOutputs } from "../../../provider/traceExport/index";
 import { stderrOf, withEnv } from "../../helpers/async";
 import { settle } from "../../helpers/bulkExport";
 import { admin, bulkExportClient, rejection, sleep, startTestEmulator, type Emulator } from "../../helpers/emulator";

@@ -14,8 +14,8 @@ import {
     readState,
     type DeploymentInputs,
     type DeploymentOutputs,
-} from "../../../provider/impl/deployment";
-import { UNKNOWN } from "../../../provider/impl/common/unknown";
+} from "../../../provider/deployment/index";
+import { UNKNOWN } from "../../../provider/kit/unknown";
 
 const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
 const DEPLOYMENT_ID = "aaaaaaaa-0000-4000-8000-000000000001";

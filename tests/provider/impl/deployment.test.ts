@@ -8,9 +8,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { HttpClient } from "../../../provider/api/client";
 import { ControlPlaneClient } from "../../../provider/api/controlPlane";
 import { ConfigError } from "../../../provider/config";
-import { SCHEMA_VERSION, checkDeployment, createDeploymentProvider } from "../../../provider/impl/deployment";
-import { ResourceInitError } from "../../../provider/impl/common/initError";
-import { configure, setClientOverrides } from "../../../provider/impl/runtime";
+import { SCHEMA_VERSION, checkDeployment, createDeploymentProvider } from "../../../provider/deployment/index";
+import { ResourceInitError } from "../../../provider/kit/initError";
+import { configure, setClientOverrides } from "../../../provider/kit/service";
 import { providers } from "../../../provider/index";
 import {
     TEST_API_KEY,

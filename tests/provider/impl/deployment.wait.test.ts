@@ -11,7 +11,7 @@ import { HttpClient } from "../../../provider/api/client";
 import { ControlPlaneClient } from "../../../provider/api/controlPlane";
 import { REVISION_STATUS_KIND, type RevisionStatus } from "../../../provider/api/schemas/controlPlane";
 import type { RevisionView } from "../../../emulator/controlPlane/views";
-import { ResourceInitError } from "../../../provider/impl/common/initError";
+import { ResourceInitError } from "../../../provider/kit/initError";
 import {
     LEARNED,
     ODD_INPUT,
@@ -22,9 +22,9 @@ import {
     nextReadMs,
     readState,
     withDeployPhase,
-} from "../../../provider/impl/deployment";
-import { normalCdf, predictive, quantileMs, tQuantile } from "../../../provider/impl/deployment/predict";
-import { waitLimitS, withEngineTimeout } from "../../../provider/impl/common/timeouts";
+} from "../../../provider/deployment/index";
+import { normalCdf, predictive, quantileMs, tQuantile } from "../../../provider/deployment/predict";
+import { waitLimitS, withEngineTimeout } from "../../../provider/kit/timeouts";
 import { TEST_API_KEY, TEST_TENANT, rejection, sleep, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 
 const PROVIDER = "serialized-provider-under-test";

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { getDeployment, getDeploymentRevisions } from "../../../provider/impl/functions";
-import { configure } from "../../../provider/impl/runtime";
+import { getDeployment, getDeploymentRevisions } from "../../../provider/deployment/lookups";
+import { configure } from "../../../provider/kit/service";
 import { resourceProviderService } from "../../../provider/plugin/server";
 import { TEST_API_KEY, TEST_TENANT, clientForSource, dockerBody, rejection, startTestEmulator, type Emulator } from "../../helpers/emulator";
 

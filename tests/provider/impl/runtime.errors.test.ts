@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { MockAgent } from "undici";
 import { AuthenticationError, ConnectionError } from "../../../provider/api/errors";
 import { forward } from "../../../provider/impl";
-import { bulkExportClient, configure, controlPlaneClient, setClientOverrides } from "../../../provider/impl/runtime";
+import { bulkExportClient, configure, controlPlaneClient, setClientOverrides } from "../../../provider/kit/service";
 import { rejection, startTestEmulator, TEST_TENANT, type Emulator } from "../../helpers/emulator";
 import { freePort } from "../../../emulator/minio";
 

@@ -10,8 +10,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { PROVIDERS, forward } from "../../../provider/impl";
-import { UNKNOWN } from "../../../provider/impl/common/unknown";
-import { configure } from "../../../provider/impl/runtime";
+import { UNKNOWN } from "../../../provider/kit/unknown";
+import { configure } from "../../../provider/kit/service";
 import { tokenOf } from "../../../provider/plugin/main";
 import { resourceProviderService } from "../../../provider/plugin/server";
 

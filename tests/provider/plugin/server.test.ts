@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { ResourceInitError } from "../../../provider/impl/common/initError";
-import { exportDestinationProvider } from "../../../provider/impl/bulkExport";
-import { deploymentProvider } from "../../../provider/impl/deployment";
+import { ResourceInitError } from "../../../provider/kit/initError";
+import { exportDestinationProvider } from "../../../provider/traceExport/index";
+import { deploymentProvider } from "../../../provider/deployment/index";
 import { resourceProviderService } from "../../../provider/plugin/server";
 
 const URN = "urn:pulumi:dev::p::langsmith:index:Deployment::agent";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
-import { engineAddress, guardProcess, watchEngine } from "../../../../provider/impl/common/watchdog";
+import { engineAddress, guardProcess, watchEngine } from "../../../../provider/kit/watchdog";
 import { eventually, sleep } from "../../../helpers/async";
 
 /** Runs `fn` with `process.argv` set to `argv`, then puts it back. */

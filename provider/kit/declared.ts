@@ -29,7 +29,7 @@ export type ResourceName = "Deployment" | "ExportDestination" | "ScheduledExport
 let loaded: Schema | undefined;
 /** The schema beside the plugin: provider/plugin from source, dist/provider/plugin when built. */
 function schema(): Schema {
-    loaded ??= JSON.parse(readFileSync(join(__dirname, "../../plugin/schema.json"), "utf8")) as Schema;
+    loaded ??= JSON.parse(readFileSync(join(__dirname, "../plugin/schema.json"), "utf8")) as Schema;
     return loaded;
 }
 

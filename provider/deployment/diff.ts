@@ -4,10 +4,10 @@
  * official Terraform provider replaces on the same); update-on rows change through a PATCH (or only
  * locally: waitForDeployed, timeouts).
  */
-import { REVISION_DONE, normalizeSource } from "../../api/schemas/controlPlane";
-import { byName, diffByTable, field, type DiffRow, type TableDiffResult } from "../common/compare";
-import { known } from "../common/unknown";
-import { isSet } from "../common/validate";
+import { REVISION_DONE, normalizeSource } from "../api/schemas/controlPlane";
+import { byName, diffByTable, field, type DiffRow, type TableDiffResult } from "../kit/diff";
+import { known } from "../kit/unknown";
+import { isSet } from "../kit/check";
 import type { DeploymentOutputs } from "./types";
 
 /** Fields of github only are ignored for other sources (old states recorded `deploymentType: dev` for every source). */

@@ -6,9 +6,9 @@
  */
 import type { ControlPlaneClient } from "../api/controlPlane";
 import { normalizeSource, type Deployment, type Revision } from "../api/schemas/controlPlane";
-import { Checker, UUID_RE } from "./common/validate";
-import { revisionConfigInputs } from "./deployment/wire";
-import type { GetDeploymentArgs, GetDeploymentResult, GetDeploymentRevisionsArgs, GetDeploymentRevisionsResult, RevisionInfo } from "../resources/functions";
+import { Checker, UUID_RE } from "../kit/check";
+import { revisionConfigInputs } from "./wire";
+import type { GetDeploymentArgs, GetDeploymentResult, GetDeploymentRevisionsArgs, GetDeploymentRevisionsResult, RevisionInfo } from "../dynamic/functions";
 
 /** The service's page size limit. */
 const PAGE = 100;

@@ -5,7 +5,7 @@
  * `check` reads as a list of its rules.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { httpUrl } from "../../api/values";
+import { httpUrl } from "../api/values";
 import { unknownKeys, type ResourceName } from "./declared";
 import { unknownKeyFailure } from "./spelling";
 import { UNKNOWN, known } from "./unknown";

@@ -3,10 +3,10 @@
  * aliases mapped to the real wire value, defaults filled), so that every later step compares like with
  * like. Never throws for bad input; a value not known yet (preview) passes and stays unknown.
  */
-import { UNMANAGED_SOURCES, normalizeSource, type WireSource } from "../../api/schemas/controlPlane";
-import { Checker, UUID_RE, isSet, type Checked } from "../common/validate";
-import { UNKNOWN, known } from "../common/unknown";
-import { prune } from "../common/compare";
+import { UNMANAGED_SOURCES, normalizeSource, type WireSource } from "../api/schemas/controlPlane";
+import { Checker, UUID_RE, isSet, type Checked } from "../kit/check";
+import { UNKNOWN, known } from "../kit/unknown";
+import { prune } from "../kit/diff";
 import { RESERVED_SECRET_NAMES, type DeploymentSecretInput, type DeploymentSecretReferenceInput } from "./types";
 
 const NAME_RE = /^[a-z0-9-]+$/;

@@ -5,10 +5,10 @@
  * when a create had to be sent twice and the first attempt took effect late, the late one is cancelled (the
  * client finds it), with a warning.
  */
-import type { BulkExportClient } from "../../api/bulkExport";
-import type { BulkExportRecord, ExportCreateRequest } from "../../api/schemas/bulkExport";
-import { takenOverWarning } from "../common/interrupted";
-import { warn } from "../common/warn";
+import type { BulkExportClient } from "../api/bulkExport";
+import type { BulkExportRecord, ExportCreateRequest } from "../api/schemas/bulkExport";
+import { takenOverWarning } from "../kit/interrupted";
+import { warn } from "../kit/warn";
 import { rethrowExplained } from "./wire";
 
 /** Creates the export `body` asks for (never sent twice blindly: the client reconciles), or takes over the identical running one. */

@@ -7,12 +7,12 @@
  * `timeoutSeconds` alone does not.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ProbeFailedError, probeInterrupt, type ProbeResult } from "../../api/agentServerProbe";
-import { diffByTable, type DiffRow } from "../common/compare";
-import { known } from "../common/unknown";
-import { Checker } from "../common/validate";
-import { configure, serviceConfig } from "../runtime";
-import { waitLimitS } from "../common/timeouts";
+import { ProbeFailedError, probeInterrupt, type ProbeResult } from "../api/agentServerProbe";
+import { diffByTable, type DiffRow } from "../kit/diff";
+import { known } from "../kit/unknown";
+import { Checker } from "../kit/check";
+import { configure, serviceConfig } from "../kit/service";
+import { waitLimitS } from "../kit/timeouts";
 
 export interface AgentServerCheckInputs {
     url: string;

@@ -20,18 +20,18 @@
  * with `cancelSpawnedOnDelete`, every export they spawned that is not final.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { BulkExportClient } from "../../api/bulkExport";
-import { isFinalExportStatus, type BulkExportRecord, type Destination } from "../../api/schemas/bulkExport";
-import { diffByTable, type DiffRow } from "../common/compare";
-import { ResourceInitError, messageOf } from "../common/initError";
-import { declaredInputs } from "../common/declared";
-import { known } from "../common/unknown";
-import { warn } from "../common/warn";
-import { bulkExportClient, checkWithConfig, configure } from "../runtime";
-import { checkScheduledExport } from "./check";
-import { SCHEMA_VERSION, type ScheduledExportInputs, type ScheduledExportOutputs } from "./types";
-import { startExport } from "./start";
-import { configFromService, explain, exportInputsFromService, exportRequest, exportRows } from "./wire";
+import type { BulkExportClient } from "../api/bulkExport";
+import { isFinalExportStatus, type BulkExportRecord, type Destination } from "../api/schemas/bulkExport";
+import { diffByTable, type DiffRow } from "../kit/diff";
+import { ResourceInitError, messageOf } from "../kit/initError";
+import { declaredInputs } from "../kit/declared";
+import { known } from "../kit/unknown";
+import { warn } from "../kit/warn";
+import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
+import { checkScheduledExport } from "../traceExport/check";
+import { SCHEMA_VERSION, type ScheduledExportInputs, type ScheduledExportOutputs } from "../traceExport/types";
+import { startExport } from "../traceExport/start";
+import { configFromService, explain, exportInputsFromService, exportRequest, exportRows } from "../traceExport/wire";
 
 /** Every field of the export itself: a change re-creates it (in `update`, under the same resource id). */
 export const SCHEDULED_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {

@@ -8,8 +8,8 @@ import { ControlPlaneClient } from "../api/controlPlane";
 import { HttpClient, type ClientSources, type HttpClientOptions } from "../api/client";
 import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
 import { AuthenticationError, PermissionDeniedError } from "../api/errors";
-import { reported, type Checked } from "./common/validate";
-import { engineAddress } from "./common/watchdog";
+import { reported, type Checked } from "./check";
+import { engineAddress } from "./watchdog";
 
 let stackConfig: ConfigSource | undefined;
 

@@ -11,9 +11,9 @@ import {
     type DeploymentPatchRequest,
     type Revision,
     type WireSource,
-} from "../../api/schemas/controlPlane";
-import { byName, prune, sameValue } from "../common/compare";
-import { isSet } from "../common/validate";
+} from "../api/schemas/controlPlane";
+import { byName, prune, sameValue } from "../kit/diff";
+import { isSet } from "../kit/check";
 import {
     COMPUTED_OUTPUTS,
     SCHEMA_VERSION,

@@ -3,7 +3,7 @@
  * shape (camelCase, see resources/deployment.ts), normalized by `check`; outputs are the inputs plus what
  * the service computed, marked with `schemaVersion` (state.ts reads every earlier shape).
  */
-import type { WireSource } from "../../api/schemas/controlPlane";
+import type { WireSource } from "../api/schemas/controlPlane";
 
 /** Version of the output shape written by this provider (see state.ts `readState`). */
 export const SCHEMA_VERSION = 1;

@@ -6,7 +6,7 @@
  * recorded `sourceConfig.deploymentType: "dev"` for every source; diff ignores github-only fields for
  * other sources, so those states diff clean.
  */
-import { normalizeSource, type WireSource } from "../../api/schemas/controlPlane";
+import { normalizeSource, type WireSource } from "../api/schemas/controlPlane";
 import type { DeploymentInputs, DeploymentOutputs, SourceConfigInputs, SourceRevisionConfigInputs } from "./types";
 
 const strOrNull = (v: unknown): string | null => (typeof v === "string" ? v : null);

@@ -57,7 +57,7 @@ export interface GetDeploymentRevisionsResult {
 /** The client of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function client() {
     const { resolveServiceConfig } = await import("../config");
-    const { controlPlaneClient } = await import("../impl/runtime");
+    const { controlPlaneClient } = await import("../kit/service");
     // runtime.getConfig reads secret values (the API key) without the warning Config#get gives.
     return controlPlaneClient(resolveServiceConfig({ get: (key) => pulumi.runtime.getConfig(key) }));
 }
@@ -67,10 +67,10 @@ type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 /** Looks up a deployment by id. */
 export function getDeployment(args: InputArgs<GetDeploymentArgs>): pulumi.Output<GetDeploymentResult> {
-    return pulumi.output(args).apply(async (a) => (await import("../impl/functions")).getDeployment(await client(), a));
+    return pulumi.output(args).apply(async (a) => (await import("../deployment/lookups")).getDeployment(await client(), a));
 }
 
 /** Lists a deployment's revisions, latest first. */
 export function getDeploymentRevisions(args: InputArgs<GetDeploymentRevisionsArgs>): pulumi.Output<GetDeploymentRevisionsResult> {
-    return pulumi.output(args).apply(async (a) => (await import("../impl/functions")).getDeploymentRevisions(await client(), a));
+    return pulumi.output(args).apply(async (a) => (await import("../deployment/lookups")).getDeploymentRevisions(await client(), a));
 }

@@ -10,17 +10,17 @@
  * revision it made.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { patchIsApplied, type ControlPlaneClient } from "../../api/controlPlane";
-import { ConflictError } from "../../api/errors";
-import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
-import { REVISION_FAILED, type Deployment, type DeploymentPatchRequest, type Revision } from "../../api/schemas/controlPlane";
-import { cancelReason, operationsSignal } from "../common/cancellation";
-import { changedRows, sameValue } from "../common/compare";
-import { ResourceInitError, messageOf } from "../common/initError";
-import { ADOPT_IDS_VARIABLE, adoptionAsked, alreadyExistsMessage } from "../common/interrupted";
-import { waitLimitS } from "../common/timeouts";
-import { warn } from "../common/warn";
-import { checkWithConfig, configure, controlPlaneClient } from "../runtime";
+import { patchIsApplied, type ControlPlaneClient } from "../api/controlPlane";
+import { ConflictError } from "../api/errors";
+import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../api/poll";
+import { REVISION_FAILED, type Deployment, type DeploymentPatchRequest, type Revision } from "../api/schemas/controlPlane";
+import { cancelReason, operationsSignal } from "../kit/cancellation";
+import { changedRows, sameValue } from "../kit/diff";
+import { ResourceInitError, messageOf } from "../kit/initError";
+import { ADOPT_IDS_VARIABLE, adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
+import { waitLimitS } from "../kit/timeouts";
+import { warn } from "../kit/warn";
+import { checkWithConfig, configure, controlPlaneClient } from "../kit/service";
 import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 import { readState, recordable } from "./state";

@@ -17,19 +17,19 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type * as pulumi from "@pulumi/pulumi";
-import type { BulkExportClient } from "../../api/bulkExport";
-import { tracingInstallation } from "../../config";
-import type { BulkExportRecord, Destination } from "../../api/schemas/bulkExport";
-import { ApiError } from "../../api/errors";
-import { isFinalExportStatus } from "../../api/schemas/bulkExport";
-import { cancelReason, operationsSignal } from "../common/cancellation";
-import { diffByTable, field, type DiffRow } from "../common/compare";
-import { adoptionAsked, alreadyExistsMessage } from "../common/interrupted";
-import { warn } from "../common/warn";
-import { bulkExportClient, checkWithConfig, configure } from "../runtime";
-import { checkExportDestination } from "./check";
-import { SCHEMA_VERSION, type ExportDestinationInputs, type ExportDestinationOutputs } from "./types";
-import { configFromService, credentialsRequest, destinationRequest, explain, rethrowExplained, withMessage } from "./wire";
+import type { BulkExportClient } from "../api/bulkExport";
+import { tracingInstallation } from "../config";
+import type { BulkExportRecord, Destination } from "../api/schemas/bulkExport";
+import { ApiError } from "../api/errors";
+import { isFinalExportStatus } from "../api/schemas/bulkExport";
+import { cancelReason, operationsSignal } from "../kit/cancellation";
+import { diffByTable, field, type DiffRow } from "../kit/diff";
+import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
+import { warn } from "../kit/warn";
+import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
+import { checkExportDestination } from "../traceExport/check";
+import { SCHEMA_VERSION, type ExportDestinationInputs, type ExportDestinationOutputs } from "../traceExport/types";
+import { configFromService, credentialsRequest, destinationRequest, explain, rethrowExplained, withMessage } from "../traceExport/wire";
 
 export const DESTINATION_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
     replaceOn: [

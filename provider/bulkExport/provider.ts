@@ -8,19 +8,19 @@
  * replaces it. `delete` cancels it if not final.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { BulkExportClient } from "../../api/bulkExport";
-import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
-import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun } from "../../api/schemas/bulkExport";
-import { cancelReason, operationsSignal } from "../common/cancellation";
-import { diffByTable, type DiffRow } from "../common/compare";
-import { declaredInputs } from "../common/declared";
-import { ResourceInitError, messageOf } from "../common/initError";
-import { waitLimitS } from "../common/timeouts";
-import { bulkExportClient, checkWithConfig, configure } from "../runtime";
-import { checkBulkExport } from "./check";
-import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, type BulkExportInputs, type BulkExportOutputs } from "./types";
-import { startExport } from "./start";
-import { explain, exportInputsFromService, exportRequest, exportRows } from "./wire";
+import type { BulkExportClient } from "../api/bulkExport";
+import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../api/poll";
+import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun } from "../api/schemas/bulkExport";
+import { cancelReason, operationsSignal } from "../kit/cancellation";
+import { diffByTable, type DiffRow } from "../kit/diff";
+import { declaredInputs } from "../kit/declared";
+import { ResourceInitError, messageOf } from "../kit/initError";
+import { waitLimitS } from "../kit/timeouts";
+import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
+import { checkBulkExport } from "../traceExport/check";
+import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, type BulkExportInputs, type BulkExportOutputs } from "../traceExport/types";
+import { startExport } from "../traceExport/start";
+import { explain, exportInputsFromService, exportRequest, exportRows } from "../traceExport/wire";
 
 export const BULK_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
     replaceOn: [...exportRows(["destinationId", "sessionId", "startTime", "filter", "exportFields", "formatVersion", "compression"]), ["endTime", (i) => i.endTime], ["allExperiments", (i) => i.allExperiments === true]],

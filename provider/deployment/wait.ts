@@ -30,11 +30,11 @@
  * reporting the revisions it followed; if no newer revision exists yet, the status is taken as transient
  * (as the official Terraform provider does) and the wait goes on.
  */
-import type { ControlPlaneClient } from "../../api/controlPlane";
-import { pollUntil } from "../../api/poll";
-import { REVISION_DONE, REVISION_FAILED, REVISION_SUPERSEDED, type Revision } from "../../api/schemas/controlPlane";
-import { parseTimestamp } from "../../api/timestamp";
-import { debug } from "../common/warn";
+import type { ControlPlaneClient } from "../api/controlPlane";
+import { pollUntil } from "../api/poll";
+import { REVISION_DONE, REVISION_FAILED, REVISION_SUPERSEDED, type Revision } from "../api/schemas/controlPlane";
+import { parseTimestamp } from "../api/timestamp";
+import { debug } from "../kit/warn";
 import { hazardSpacingMs, predictive, quantileMs, type Predictive } from "./predict";
 
 /**

@@ -4,13 +4,13 @@
  * (the four destination-creation errors with what to fix, fields an older installation does not know
  * with the version that brings them).
  */
-import { ApiError, BadRequestError, RateLimitError, ValidationFailedError } from "../../api/errors";
-import { SCHEDULED_QUOTA } from "../../api/bulkExport";
-import { FIELD_SINCE, type BulkExportRecord, type Destination, type DestinationCreateRequest, type ExportCreateRequest, type VersionedField } from "../../api/schemas/bulkExport";
-import { canonicalFilter } from "../../api/filter";
-import { prune, type DiffRow } from "../common/compare";
-import { known } from "../common/unknown";
-import { messageOf } from "../common/initError";
+import { ApiError, BadRequestError, RateLimitError, ValidationFailedError } from "../api/errors";
+import { SCHEDULED_QUOTA } from "../api/bulkExport";
+import { FIELD_SINCE, type BulkExportRecord, type Destination, type DestinationCreateRequest, type ExportCreateRequest, type VersionedField } from "../api/schemas/bulkExport";
+import { canonicalFilter } from "../api/filter";
+import { prune, type DiffRow } from "../kit/diff";
+import { known } from "../kit/unknown";
+import { messageOf } from "../kit/initError";
 import type { DestinationConfigInputs, DestinationCredentialsInputs, ExportDestinationInputs, ExportInputs } from "./types";
 
 export function destinationRequest(i: ExportDestinationInputs): DestinationCreateRequest {

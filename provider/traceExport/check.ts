@@ -5,11 +5,11 @@
  * The filter is parsed by the one parser the emulator uses too, so a typo fails at preview with its
  * position.
  */
-import { FilterSyntaxError, parseFilter, unknownFields } from "../../api/filter";
-import { COMPRESSIONS, DISPLAY_NAME_RE, EXPORTABLE_FIELDS, FORMAT_VERSIONS } from "../../api/schemas/bulkExport";
-import { prune } from "../common/compare";
-import { UNKNOWN, known } from "../common/unknown";
-import { Checker, UUID_RE, isSet, type Checked } from "../common/validate";
+import { FilterSyntaxError, parseFilter, unknownFields } from "../api/filter";
+import { COMPRESSIONS, DISPLAY_NAME_RE, EXPORTABLE_FIELDS, FORMAT_VERSIONS } from "../api/schemas/bulkExport";
+import { prune } from "../kit/diff";
+import { UNKNOWN, known } from "../kit/unknown";
+import { Checker, UUID_RE, isSet, type Checked } from "../kit/check";
 
 const ADDRESSING_STYLES = ["auto", "virtual", "path"] as const;
 /** Date and time with a zone: `2026-11-01T00:00:00Z`, `...+02:00`, fractions allowed. */
