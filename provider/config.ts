@@ -4,15 +4,7 @@
  * serialized provider or written to a resource's inputs: the API key lives only in the memory of the
  * provider process.
  *
- * | Stack config | Environment | Meaning |
- * |---|---|---|
- * | `langsmith:apiKey` (secret) | `LANGSMITH_API_KEY` | API key, sent as `X-Api-Key` |
- * | `langsmith:workspaceId` | `LANGSMITH_WORKSPACE_ID` | workspace id, sent as `X-Tenant-Id` |
- * | `langsmith:controlPlaneUrl` | `LANGSMITH_CONTROL_PLANE_URL` | full control-plane URL |
- * | `langsmith:selfHostedUrl` | `LANGSMITH_SELF_HOSTED_URL` | self-hosted installation host; `/api-host` is appended |
- * | `langsmith:region` | `LANGSMITH_REGION` | `us` (default) or `eu` cloud |
- * | `langsmith:endpoint` | `LANGSMITH_ENDPOINT` | tracing API (bulk export), with or without `/api/v1` |
- *
+ * The keys are the table `KEYS` below (the native plugin's schema describes its configuration from it).
  * Each key is looked up in stack config first, then in the environment. Of the three ways to say where
  * the control plane is, at most one may be set in the stack config and at most one in the environment;
  * stack config wins over the environment. The tracing API is a second address, not a fourth way: by
@@ -96,14 +88,23 @@ export class ConfigError extends Error {
     }
 }
 
-const KEYS = {
-    apiKey: ["langsmith:apiKey", "LANGSMITH_API_KEY"],
-    workspaceId: ["langsmith:workspaceId", "LANGSMITH_WORKSPACE_ID"],
-    controlPlaneUrl: ["langsmith:controlPlaneUrl", "LANGSMITH_CONTROL_PLANE_URL"],
-    selfHostedUrl: ["langsmith:selfHostedUrl", "LANGSMITH_SELF_HOSTED_URL"],
-    region: ["langsmith:region", "LANGSMITH_REGION"],
-    endpoint: ["langsmith:endpoint", "LANGSMITH_ENDPOINT"],
-} as const;
+/** One configuration key: where it is looked up (stack config, then the environment), and what it means. */
+export interface ConfigKeySpec {
+    /** [stack config key, environment variable]. */
+    places: readonly [string, string];
+    meaning: string;
+    secret?: boolean;
+}
+
+/** Every configuration key; the native plugin's schema is made from this table too (kit/schema.ts). */
+export const KEYS = {
+    apiKey: { places: ["langsmith:apiKey", "LANGSMITH_API_KEY"], meaning: "API key, sent as `X-Api-Key`", secret: true },
+    workspaceId: { places: ["langsmith:workspaceId", "LANGSMITH_WORKSPACE_ID"], meaning: "workspace id, sent as `X-Tenant-Id`" },
+    controlPlaneUrl: { places: ["langsmith:controlPlaneUrl", "LANGSMITH_CONTROL_PLANE_URL"], meaning: "full control-plane URL" },
+    selfHostedUrl: { places: ["langsmith:selfHostedUrl", "LANGSMITH_SELF_HOSTED_URL"], meaning: "self-hosted installation host; `/api-host` is appended" },
+    region: { places: ["langsmith:region", "LANGSMITH_REGION"], meaning: "`us` (default) or `eu` cloud" },
+    endpoint: { places: ["langsmith:endpoint", "LANGSMITH_ENDPOINT"], meaning: "tracing API (bulk export), with or without `/api/v1`" },
+} as const satisfies Record<string, ConfigKeySpec>;
 
 /** A configuration key without its `langsmith:` prefix (`apiKey`). */
 export type ConfigKey = keyof typeof KEYS;
@@ -123,14 +124,14 @@ interface Found {
 
 /** `stack config langsmith:region`, `environment variable LANGSMITH_REGION`. */
 function sourceOf(k: ConfigKey, place: Place): SettingSource {
-    const setting = KEYS[k][place.index];
+    const setting = KEYS[k].places[place.index];
     return { setting, text: `${place.setting} ${setting}` };
 }
 
 /** Resolves the service configuration; throws ConfigError with the fix when it cannot. */
 export function resolveServiceConfig(stack: ConfigSource | undefined, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
     const read = (place: Place) => (k: ConfigKey): Found | undefined => {
-        const value = nonEmpty(place.index === 0 ? stack?.get(KEYS[k][0]) : env[KEYS[k][1]]);
+        const value = nonEmpty(place.index === 0 ? stack?.get(KEYS[k].places[0]) : env[KEYS[k].places[1]]);
         return value === undefined ? undefined : { value, source: sourceOf(k, place) };
     };
     const [fromStack, fromEnv] = PLACES.map(read);

@@ -14,25 +14,30 @@
  * });
  * ```
  */
-import { agentServerCheckProvider } from "./agentServerCheck/provider";
-import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "./traceExport/index";
-import { deploymentProvider } from "./deployment/index";
+import { RESOURCES } from "./registry";
 
 export {
+    AgentServerCheck,
+    BulkExport,
     Deployment,
+    ExportDestination,
+    ScheduledExport,
+    type AgentServerCheckArgs,
+    type BulkExportArgs,
+    type BulkExportTimeouts,
     type DeploymentArgs,
     type DeploymentSecret,
     type DeploymentSecretReference,
     type DeploymentSourceConfig,
     type DeploymentSourceRevisionConfig,
     type DeploymentTimeouts,
-} from "./dynamic/deployment";
-export type { DeploymentInputs, DeploymentOutputs } from "./deployment/index";
-export { ExportDestination, type ExportDestinationArgs, type ExportDestinationConfig, type ExportDestinationCredentials } from "./dynamic/exportDestination";
-export { ScheduledExport, type ScheduledExportArgs } from "./dynamic/scheduledExport";
-export { BulkExport, type BulkExportArgs, type BulkExportTimeouts } from "./dynamic/bulkExport";
-export type { ExportArgs } from "./dynamic/exports";
-export { AgentServerCheck, type AgentServerCheckArgs } from "./dynamic/agentServerCheck";
+    type ExportArgs,
+    type ExportDestinationArgs,
+    type ExportDestinationConfig,
+    type ExportDestinationCredentials,
+    type ScheduledExportArgs,
+} from "./dynamic/resources";
+export type { DeploymentInputs, DeploymentOutputs } from "./deployment/declare";
 export {
     getDeployment,
     getDeploymentRevisions,
@@ -46,10 +51,4 @@ export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type 
 export * as api from "./api";
 
 /** The raw dynamic providers (what the resource classes forward to), for direct tests. */
-export const providers = {
-    deployment: deploymentProvider,
-    exportDestination: exportDestinationProvider,
-    scheduledExport: scheduledExportProvider,
-    bulkExport: bulkExportProvider,
-    agentServerCheck: agentServerCheckProvider,
-};
+export const providers = Object.fromEntries(Object.entries(RESOURCES).map(([type, r]) => [type, r.provider])) as { [T in keyof typeof RESOURCES]: (typeof RESOURCES)[T]["provider"] };

@@ -7,48 +7,23 @@
  * `timeoutSeconds` alone does not.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ProbeFailedError, probeInterrupt, type ProbeResult } from "../api/agentServerProbe";
-import { diffByTable, type DiffRow } from "../kit/diff";
+import { ProbeFailedError, probeInterrupt } from "../api/agentServerProbe";
+import { diffByTable, diffTableOf } from "../kit/diff";
 import { known } from "../kit/unknown";
 import { Checker } from "../kit/check";
 import { configure, serviceConfig } from "../kit/service";
 import { waitLimitS } from "../kit/timeouts";
+import { agentServerCheck, type AgentServerCheckInputs, type AgentServerCheckOutputs } from "./declare";
 
-export interface AgentServerCheckInputs {
-    url: string;
-    assistantId: string;
-    message?: string;
-    revisionId?: string;
-    timeoutSeconds: number;
-}
-
-export interface AgentServerCheckOutputs extends AgentServerCheckInputs, ProbeResult {
-    schemaVersion: number;
-    checkedAt: string;
-}
-
-const DEFAULT_TIMEOUT_S = 120;
-
-export const AGENT_SERVER_CHECK_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
-    replaceOn: [],
-    updateOn: [
-        ["url", (i) => i.url],
-        ["assistantId", (i) => i.assistantId],
-        ["message", (i) => i.message],
-        ["revisionId", (i) => i.revisionId],
-    ],
-};
+export const AGENT_SERVER_CHECK_DIFF = diffTableOf(agentServerCheck.inputs);
 
 export function checkAgentServerCheck(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
     const c = new Checker();
-    c.declared("AgentServerCheck", news);
+    const inputs = c.declaration("AgentServerCheck", agentServerCheck.inputs, news);
     c.httpUrl(news.url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(news.url)}`, true);
-    c.str(news.assistantId, "assistantId", true);
-    c.str(news.message, "message");
-    c.str(news.revisionId, "revisionId");
     const t = news.timeoutSeconds;
     if (t !== undefined && t !== null && known(t) && (typeof t !== "number" || !(t > 0))) c.fail("timeoutSeconds", "timeoutSeconds must be a number of seconds > 0");
-    return { inputs: { ...news, timeoutSeconds: t ?? DEFAULT_TIMEOUT_S }, failures: c.failures };
+    return { inputs, failures: c.failures };
 }
 
 async function run(inputs: AgentServerCheckInputs): Promise<AgentServerCheckOutputs> {

@@ -12,23 +12,17 @@ import type { BulkExportClient } from "../api/bulkExport";
 import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../api/poll";
 import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun } from "../api/schemas/bulkExport";
 import { cancelReason, operationsSignal } from "../kit/cancellation";
-import { diffByTable, type DiffRow } from "../kit/diff";
+import { diffByTable, diffTableOf } from "../kit/diff";
 import { declaredInputs } from "../kit/declared";
 import { ResourceInitError, messageOf } from "../kit/initError";
 import { waitLimitS } from "../kit/timeouts";
 import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
 import { checkBulkExport } from "../traceExport/check";
-import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, type BulkExportInputs, type BulkExportOutputs } from "../traceExport/types";
+import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, bulkExport, type BulkExportInputs, type BulkExportOutputs } from "./declare";
 import { startExport } from "../traceExport/start";
-import { explain, exportInputsFromService, exportRequest, exportRows } from "../traceExport/wire";
+import { explain, exportInputsFromService, exportRequest } from "../traceExport/wire";
 
-export const BULK_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
-    replaceOn: [...exportRows(["destinationId", "sessionId", "startTime", "filter", "exportFields", "formatVersion", "compression"]), ["endTime", (i) => i.endTime], ["allExperiments", (i) => i.allExperiments === true]],
-    updateOn: [
-        ["waitForCompletion", (i) => i.waitForCompletion ?? true],
-        ["timeouts", (i) => i.timeouts],
-    ],
-};
+export const BULK_EXPORT_DIFF = diffTableOf(bulkExport.inputs);
 
 /** Statuses after which the export is re-created by the next `up`. */
 const REDO = ["Failed", "Cancelled", "TimedOut"];
@@ -65,7 +59,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             const inputs = raw as unknown as BulkExportInputs;
             const timeoutS = waitLimitS(inputs.timeouts?.create, DEFAULT_EXPORT_TIMEOUTS.create);
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
-            const e = await startExport(be, exportRequest(inputs, { endTime: inputs.endTime }), "BulkExport");
+            const e = await startExport(be, exportRequest(bulkExport, inputs, { endTime: inputs.endTime }), "BulkExport");
             return { id: e.id, outs: await settle(be, inputs, e, { timeoutS, rawProvider: raw.__provider, pollMs, signal }) };
         },
         async read(id, props) {

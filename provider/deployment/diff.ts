@@ -1,42 +1,17 @@
 /**
- * `diff` of the Deployment: the table of what replaces and what updates in place, run by the shared
- * table runner. Replace-on rows are the fields the service fixes at creation (real-service notes 2; the
- * official Terraform provider replaces on the same); update-on rows change through a PATCH (or only
- * locally: waitForDeployed, timeouts).
+ * `diff` of the Deployment: the declaration's table (declare.ts `onChange`: replace-on rows are the fields
+ * the service fixes at creation, real-service notes 2, as the official Terraform provider replaces on the
+ * same; the others change through a PATCH, or only locally), and what a table cannot say: the changes only
+ * a new deployment could make, refused; a `customUrl` the program does not manage; a revision not seen to
+ * the end; and the delete-first a kept name needs.
  */
-import { REVISION_DONE, normalizeSource } from "../api/schemas/controlPlane";
-import { byName, diffByTable, field, type DiffRow, type TableDiffResult } from "../kit/diff";
+import { REVISION_DONE } from "../api/schemas/controlPlane";
+import { diffByTable, diffTableOf, type TableDiffResult } from "../kit/diff";
 import { known } from "../kit/unknown";
 import { isSet } from "../kit/check";
-import type { DeploymentOutputs } from "./types";
+import { deployment, type DeploymentOutputs } from "./declare";
 
-/** Fields of github only are ignored for other sources (old states recorded `deploymentType: dev` for every source). */
-const githubOnly = (i: Record<string, any>, key: string, dflt?: unknown) =>
-    normalizeSource(i.source) === "external_docker" ? null : (field(i.sourceConfig, key) ?? dflt);
-
-export const DEPLOYMENT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
-    replaceOn: [
-        ["name", (i) => i.name],
-        ["source", (i) => normalizeSource(i.source) ?? i.source],
-        ["sourceConfig.integrationId", (i) => field(i.sourceConfig, "integrationId")],
-        ["sourceConfig.repoUrl", (i) => field(i.sourceConfig, "repoUrl")],
-        ["sourceConfig.deploymentType", (i) => githubOnly(i, "deploymentType", "dev")],
-    ],
-    updateOn: [
-        ["sourceConfig.buildOnPush", (i) => githubOnly(i, "buildOnPush", false)],
-        ["sourceConfig.customUrl", (i) => field(i.sourceConfig, "customUrl")],
-        ["sourceConfig.resourceSpec", (i) => field(i.sourceConfig, "resourceSpec")],
-        ["sourceRevisionConfig.repoRef", (i) => field(i.sourceRevisionConfig, "repoRef")],
-        ["sourceRevisionConfig.graphConfigPath", (i) => field(i.sourceRevisionConfig, "graphConfigPath")],
-        ["sourceRevisionConfig.imageUri", (i) => field(i.sourceRevisionConfig, "imageUri")],
-        // A set keyed by name: the order the service (or the program) lists them in is no change.
-        ["secrets", (i) => byName(i.secrets ?? [])],
-        ["secretReferences", (i) => byName(i.secretReferences ?? [])],
-        ["rollbackToRevisionId", (i) => i.rollbackToRevisionId],
-        ["waitForDeployed", (i) => i.waitForDeployed],
-        ["timeouts", (i) => i.timeouts],
-    ],
-};
+export const DEPLOYMENT_DIFF = diffTableOf(deployment.inputs);
 
 /**
  * Throws (so `pulumi preview` fails, before anything is sent) where the program asks what the service

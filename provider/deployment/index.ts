@@ -3,7 +3,7 @@
  * check.ts (validation), diff.ts (the replace/update table), wire.ts (program shape <-> wire),
  * state.ts (reading stored outputs of every version), wait.ts (awaiting a revision), provider.ts (CRUD).
  */
-export * from "./types";
+export * from "./declare";
 export { checkDeployment, installationKind, type InstallationKind } from "./check";
 export { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 export { createRequest, inputsFromService, inputsOnly, patchRequest, revisionConfigWire, sameSecrets, toOutputs } from "./wire";

@@ -7,8 +7,55 @@
 import type { ControlPlaneClient } from "../api/controlPlane";
 import { normalizeSource, type Deployment, type Revision } from "../api/schemas/controlPlane";
 import { Checker, UUID_RE } from "../kit/check";
+import { list, lookup, number, object, string, type FunctionInputs, type FunctionResult, type Value } from "../kit/declare";
+import { revisionConfig } from "./declare";
 import { revisionConfigInputs } from "./wire";
-import type { GetDeploymentArgs, GetDeploymentResult, GetDeploymentRevisionsArgs, GetDeploymentRevisionsResult, RevisionInfo } from "../dynamic/functions";
+
+export const getDeploymentFunction = lookup({
+    name: "getDeployment",
+    description: "Looks up a deployment by id.",
+    args: { id: string("The deployment's id.", { required: true }) },
+    result: {
+        id: string("The deployment's id.", { required: true }),
+        name: string("Its name.", { required: true }),
+        source: string("`github` or `external_docker`.", { required: true }),
+        status: string("Deployment status (READY, AWAITING_DATABASE, ...).", { required: true }),
+        latestRevisionId: string("Its latest revision."),
+        activeRevisionId: string("The revision that serves (the newest DEPLOYED one)."),
+        customUrl: string("Its URL."),
+        createdAt: string("When it was made."),
+        updatedAt: string("When it last changed."),
+        sourceRevisionConfig: { ...revisionConfig, required: true, description: "The latest revision's configuration." },
+    },
+});
+
+const revisionInfoType = object("RevisionInfo", "One revision of a deployment.", {
+    id: string("The revision's id.", { required: true }),
+    status: string("Revision status (DEPLOYED, BUILD_FAILED, ...).", { required: true }),
+    createdAt: string("When it was made.", { required: true }),
+    sourceRevisionConfig: { ...revisionConfig, required: true, description: "What it deploys." },
+    repoCommitSha: string("The commit it built (source `github`)."),
+});
+
+export const getDeploymentRevisionsFunction = lookup({
+    name: "getDeploymentRevisions",
+    description: "Lists a deployment's revisions, latest first.",
+    args: {
+        deploymentId: string("The deployment's id.", { required: true }),
+        statuses: list("Only revisions in these statuses (e.g. `[\"DEPLOYED\"]`); absent: all.", string("A status.")),
+        limit: number("At most this many, latest first; absent: all."),
+    },
+    result: {
+        deploymentId: string("The deployment's id.", { required: true }),
+        revisions: list("Latest first.", revisionInfoType, { required: true }),
+    },
+});
+
+export type GetDeploymentArgs = FunctionInputs<typeof getDeploymentFunction>;
+export type GetDeploymentResult = FunctionResult<typeof getDeploymentFunction>;
+export type GetDeploymentRevisionsArgs = FunctionInputs<typeof getDeploymentRevisionsFunction>;
+export type GetDeploymentRevisionsResult = FunctionResult<typeof getDeploymentRevisionsFunction>;
+export type RevisionInfo = Value<typeof revisionInfoType>;
 
 /** The service's page size limit. */
 const PAGE = 100;

@@ -24,7 +24,7 @@ import { checkWithConfig, configure, controlPlaneClient } from "../kit/service";
 import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 import { readState, recordable } from "./state";
-import { DEFAULT_TIMEOUTS, type DeploymentInputs, type DeploymentOutputs } from "./types";
+import { DEFAULT_TIMEOUTS, type DeploymentInputs, type DeploymentOutputs } from "./declare";
 import { deployedDurations, waitForRevision, withDeployPhase } from "./wait";
 import { createRequest, inputsFromService, patchRequest, revisionConfigInputs, revisionConfigWire, toOutputs } from "./wire";
 

@@ -7,7 +7,7 @@
  * other sources, so those states diff clean.
  */
 import { normalizeSource, type WireSource } from "../api/schemas/controlPlane";
-import type { DeploymentInputs, DeploymentOutputs, SourceConfigInputs, SourceRevisionConfigInputs } from "./types";
+import type { DeploymentInputs, DeploymentOutputs, SourceConfigInputs, SourceRevisionConfigInputs } from "./declare";
 
 const strOrNull = (v: unknown): string | null => (typeof v === "string" ? v : null);
 

@@ -12,51 +12,30 @@ import {
     type Revision,
     type WireSource,
 } from "../api/schemas/controlPlane";
+import { computedNames } from "../kit/declare";
 import { byName, prune, sameValue } from "../kit/diff";
+import { normalized } from "../kit/fields";
 import { isSet } from "../kit/check";
-import {
-    COMPUTED_OUTPUTS,
-    SCHEMA_VERSION,
-    type DeploymentInputs,
-    type DeploymentOutputs,
-    type DeploymentSecretInput,
-    type DeploymentSecretReferenceInput,
-} from "./types";
+import { fromWire, toWire, valueFromWire, wireValue } from "../kit/wire";
+import { SCHEMA_VERSION, deployment, revisionConfig, type DeploymentInputs, type DeploymentOutputs, type DeploymentSecretInput, type DeploymentSecretReferenceInput } from "./declare";
 
+const { sourceConfig: SOURCE_CONFIG, secrets: SECRETS, secretReferences: SECRET_REFERENCES } = deployment.inputs;
+
+/** The create body: every field the deployment's source takes, in its wire name (the declaration's mapping). */
 export function createRequest(i: DeploymentInputs): DeploymentCreateRequest {
-    const sc = i.sourceConfig;
-    // Fields of github only are sent for github only (the real API's schema says which).
-    const github = i.source === "github";
-    return {
-        name: i.name,
-        source: i.source,
-        source_config: prune({
-            integration_id: github ? sc.integrationId : undefined,
-            repo_url: github ? sc.repoUrl : undefined,
-            deployment_type: github ? (sc.deploymentType ?? "dev") : undefined,
-            build_on_push: github ? (sc.buildOnPush ?? false) : undefined,
-            custom_url: github ? undefined : sc.customUrl,
-            resource_spec: sc.resourceSpec,
-        }),
-        source_revision_config: revisionConfigWire(i),
-        secrets: secretsWire(i.secrets),
-        // Sent only when set: installations that do not know the field are never sent it.
-        ...(i.secretReferences?.length ? { secret_references: referencesWire(i.secretReferences) } : {}),
-    };
+    const { secret_references, ...body } = toWire(deployment.inputs, i);
+    // Sent only when set: installations that do not know the field are never sent it.
+    return { ...body, ...(i.secretReferences?.length ? { secret_references } : {}) } as DeploymentCreateRequest;
 }
 
-const referencesWire = (r: DeploymentSecretReferenceInput[] | undefined) =>
-    (r ?? []).map(({ name, secretName, secretKey }) => ({ name, secret_name: secretName, secret_key: secretKey }));
+const referencesWire = (r: DeploymentSecretReferenceInput[] | undefined) => wireValue(SECRET_REFERENCES, r ?? [], {}) as NonNullable<DeploymentPatchRequest["secret_references"]>;
 
 /** The revision config on the wire: real field names, only the fields of the deployment's source. */
 export function revisionConfigWire(i: Pick<DeploymentInputs, "source" | "sourceRevisionConfig">): NonNullable<DeploymentPatchRequest["source_revision_config"]> {
-    const rc = i.sourceRevisionConfig ?? {};
-    return i.source === "github"
-        ? prune({ repo_ref: rc.repoRef, langgraph_config_path: rc.graphConfigPath })
-        : prune({ image_uri: rc.imageUri });
+    return toWire(revisionConfig.fields, i.sourceRevisionConfig ?? {}, i);
 }
 
-const secretsWire = (s: DeploymentSecretInput[] | undefined) => (s ?? []).map(({ name, value }) => ({ name, value }));
+const secretsWire = (s: DeploymentSecretInput[] | undefined) => wireValue(SECRETS, s ?? [], {}) as NonNullable<DeploymentPatchRequest["secrets"]>;
 
 /** True when two secret lists hold the same names with the same values, in any order. */
 export const sameSecrets = (a: DeploymentSecretInput[] | undefined, b: DeploymentSecretInput[] | undefined): boolean =>
@@ -127,10 +106,10 @@ export function toOutputs(inputs: DeploymentInputs, d: Deployment, r: Revision |
  * drift and nothing else. Secret values cannot be read back: known names keep their recorded values.
  */
 export function inputsFromService(d: Deployment, r: Revision | undefined, old: DeploymentOutputs): DeploymentInputs {
-    const sc = d.source_config ?? {};
     const oldSc = old.sourceConfig ?? {};
     const source = normalizeSource(d.source) ?? (d.source as WireSource);
-    const github = source === "github";
+    const root = { source };
+    const sc = normalized(SOURCE_CONFIG.fields, fromWire(SOURCE_CONFIG.fields, d.source_config ?? {}, root), root);
     const oldValues = new Map((old.secrets ?? []).map((s) => [s.name, s.value]));
     const secretNames = d.secrets ? d.secrets.map((s) => s.name) : (old.secrets ?? []).map((s) => s.name);
     return prune({
@@ -138,13 +117,10 @@ export function inputsFromService(d: Deployment, r: Revision | undefined, old: D
         name: d.name,
         source,
         sourceConfig: prune({
-            integrationId: github ? (sc.integration_id ?? undefined) : undefined,
-            repoUrl: github ? (sc.repo_url ?? undefined) : undefined,
-            deploymentType: github ? (sc.deployment_type ?? undefined) : undefined,
-            buildOnPush: github ? (sc.build_on_push ?? false) : undefined,
+            ...sc,
             // Only when the program manages it: one it leaves out is not drift (the service cannot clear it).
-            customUrl: !github && isSet(oldSc.customUrl) ? (sc.custom_url ?? undefined) : undefined,
-            resourceSpec: pick(sc.resource_spec ?? undefined, oldSc.resourceSpec),
+            customUrl: isSet(oldSc.customUrl) ? sc.customUrl : undefined,
+            resourceSpec: pick(sc.resourceSpec as Record<string, unknown> | undefined, oldSc.resourceSpec),
         }),
         sourceRevisionConfig: rolledBack(d, old) ? old.sourceRevisionConfig : revisionConfigInputs(source, r, d),
         secrets: secretNames.map((name) => ({ name, value: oldValues.get(name) ?? "" })),
@@ -158,24 +134,23 @@ export function inputsFromService(d: Deployment, r: Revision | undefined, old: D
  */
 const rolledBack = (d: Deployment, old: DeploymentOutputs) => !!old.rollbackToRevisionId && !!d.latest_revision_id && d.latest_revision_id === old.latestRevisionId;
 
-const referencesFromService = (d: Deployment): DeploymentSecretReferenceInput[] =>
-    (d.secret_references ?? []).map((r) => ({ name: r.name, secretName: r.secret_name, secretKey: r.secret_key }));
+const referencesFromService = (d: Deployment) => valueFromWire(SECRET_REFERENCES, d.secret_references ?? [], {}) as DeploymentSecretReferenceInput[];
 
-/** A revision's configuration in the Args shape (the revision's own, else the deployment's latest). */
+/**
+ * A revision's configuration in the Args shape (the revision's own, else the deployment's latest); the
+ * graph configuration path under its real wire name or the stand-in (`graphConfigPathOf`).
+ */
 export function revisionConfigInputs(source: WireSource, r: Revision | undefined, d?: Deployment): DeploymentInputs["sourceRevisionConfig"] {
     const rc = r?.source_revision_config ?? d?.source_revision_config ?? {};
-    return prune(
-        source === "github"
-            ? { repoRef: rc.repo_ref ?? undefined, graphConfigPath: graphConfigPathOf(rc) ?? undefined }
-            : { imageUri: rc.image_uri ?? undefined },
-    );
+    const inputs = fromWire(revisionConfig.fields, rc, { source });
+    return prune({ ...inputs, graphConfigPath: source === "github" ? (graphConfigPathOf(rc) ?? undefined) : undefined });
 }
 
 /** Stored outputs less what the service computed: what the program gave. */
 export function inputsOnly(o: DeploymentOutputs): DeploymentInputs {
-    const inputs: Record<string, unknown> = { ...o };
-    for (const k of COMPUTED_OUTPUTS) delete inputs[k];
-    return inputs as unknown as DeploymentInputs;
+    const inputs: Partial<DeploymentOutputs> = { ...o };
+    for (const k of computedNames(deployment)) delete inputs[k as keyof DeploymentOutputs];
+    return inputs as DeploymentInputs;
 }
 
 /** The keys of the service's resource_spec that the program manages (undefined when it manages none). */

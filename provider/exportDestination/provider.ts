@@ -23,25 +23,22 @@ import type { BulkExportRecord, Destination } from "../api/schemas/bulkExport";
 import { ApiError } from "../api/errors";
 import { isFinalExportStatus } from "../api/schemas/bulkExport";
 import { cancelReason, operationsSignal } from "../kit/cancellation";
-import { diffByTable, field, type DiffRow } from "../kit/diff";
+import { diffByTable, diffTableOf, type DiffTable } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { warn } from "../kit/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
-import { checkExportDestination } from "../traceExport/check";
-import { SCHEMA_VERSION, type ExportDestinationInputs, type ExportDestinationOutputs } from "../traceExport/types";
+import { checkExportDestination } from "./check";
+import { SCHEMA_VERSION, exportDestination, type ExportDestinationInputs, type ExportDestinationOutputs } from "./declare";
 import { configFromService, credentialsRequest, destinationRequest, explain, rethrowExplained, withMessage } from "../traceExport/wire";
 
-export const DESTINATION_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
-    replaceOn: [
-        ["displayName", (i) => i.displayName],
-        ...(["bucketName", "prefix", "region", "endpointUrl", "includeBucketInPrefix", "addressingStyle"] as const).map(
-            (k): DiffRow => [`config.${k}`, (i) => field(i.config, k) ?? (k === "includeBucketInPrefix" ? false : undefined)],
-        ),
-        // Between keys and environment credentials: the PATCH only replaces keys with keys. A state without
-        // credentials but with keys on the service (`pulumi import`: the service never returns them) holds keys.
-        ["credentials", (i) => (i.credentials || i.credentialsKeys?.length ? "keys" : "environment")],
-    ],
-    updateOn: [["credentials", (i) => i.credentials]],
+/**
+ * The declaration's table, and what it cannot say: a move between keys and environment credentials
+ * replaces (the PATCH only replaces keys with keys). A state without credentials but with keys on the
+ * service (`pulumi import`: the service never returns them) holds keys.
+ */
+export const DESTINATION_DIFF: DiffTable = {
+    ...diffTableOf(exportDestination.inputs),
+    replaceOn: [...diffTableOf(exportDestination.inputs).replaceOn, ["credentials", (i) => (i.credentials || i.credentialsKeys?.length ? "keys" : "environment")]],
 };
 
 function outputs(i: ExportDestinationInputs, d: Destination): ExportDestinationOutputs {

@@ -1,30 +1,23 @@
 /**
- * Entry point the serialized providers load at run time (`require("pulumi-langsmith/impl")`).
+ * Never move this file: it is the entry point the serialized providers of every existing state load at run
+ * time (`require("pulumi-langsmith/impl")`, package.json `exports["./impl"]`).
  *
  * `forward(type, method, args)` serves every resource type by name (see providers/forward.ts). The
  * per-type objects (`deployment`) and `configure` stay exported for states written by 0.1.0, whose
  * serialized providers call `require("pulumi-langsmith/impl").deployment.check(...)`: never remove them.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { agentServerCheckProvider } from "../agentServerCheck/provider";
-import { bulkExportProvider, exportDestinationProvider, scheduledExportProvider } from "../traceExport/index";
-import { deploymentProvider } from "../deployment/index";
 import { track } from "../kit/cancellation";
 import { hearDynamicHost } from "../kit/dynamicHost";
 import { guardProcess } from "../kit/watchdog";
 import { configure } from "../kit/service";
+import { RESOURCES } from "../registry";
 
 export { configure } from "../kit/service";
-export { deploymentProvider as deployment } from "../deployment/index";
+export { deploymentProvider as deployment } from "../deployment/provider";
 
 /** The dynamic providers by resource type name, as the forwarders name them (the native plugin serves the same objects). */
-export const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = {
-    deployment: deploymentProvider,
-    exportDestination: exportDestinationProvider,
-    scheduledExport: scheduledExportProvider,
-    bulkExport: bulkExportProvider,
-    agentServerCheck: agentServerCheckProvider,
-};
+export const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = Object.fromEntries(Object.entries(RESOURCES).map(([type, r]) => [type, r.provider]));
 
 /**
  * Calls `method` of the provider of `type`; `configure` is shared by every type. Inside Pulumi's

@@ -6,7 +6,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { httpUrl } from "../api/values";
-import { unknownKeys, type ResourceName } from "./declared";
+import type { Fields } from "./declare";
+import { normalized, typeFailures, unknownKeys, type Failure } from "./fields";
 import { unknownKeyFailure } from "./spelling";
 import { UNKNOWN, known } from "./unknown";
 import { warn } from "./warn";
@@ -28,21 +29,29 @@ export const isSet = (v: unknown): boolean => v !== undefined && v !== null && v
 export class Checker {
     /** The failures of the resource's own rules, in the order found. */
     private readonly found: pulumi.dynamic.CheckFailure[] = [];
-    /** Keys the declaration does not have (see `declared`), each with the valid key it is nearest to. */
+    /** Keys the declaration does not have (see `declaration`), each with the valid key it is nearest to. */
     private readonly unknown: Array<pulumi.dynamic.CheckFailure & { suggested: string }> = [];
+    /** What the declaration's types say (see `declaration`), in declaration order. */
+    private readonly typed: Failure[] = [];
     /** What the user should hear about without failing the operation (see `reported`). */
     readonly warnings: string[] = [];
 
     /**
      * Every failure: the unknown keys first (a typo is the cause of what follows), but those the resource's
-     * own rules already explain (`endTime` on a ScheduledExport); then the rules' failures, but a
-     * "... is required" of the very key an unknown key was taken for (`repo_reff` for `repoRef`).
+     * own rules already explain (`endTime` on a ScheduledExport); then the declaration's type failures, but
+     * those a rule of the resource says better (about the same property or one holding it); then the rules'
+     * failures, once each. Of all that, a "... is required" of the very key an unknown key was taken for
+     * (`repo_reff` for `repoRef`) is left out.
      */
     get failures(): pulumi.dynamic.CheckFailure[] {
         const explained = new Set(this.found.map((f) => f.property));
         const unknown = this.unknown.filter((u) => !explained.has(u.property));
         const mistyped = new Set(unknown.map((u) => u.suggested));
-        const rest = this.found.filter((f) => !(mistyped.has(f.property) && f.reason.startsWith(`${f.property} is required`)));
+        const saidBetter = (t: Failure) => this.found.some((f) => f.property === t.property ? f.reason !== t.reason : t.property.startsWith(`${f.property}.`) || t.property.startsWith(`${f.property}[`));
+        const typed = this.typed.filter((t) => !saidBetter(t));
+        const said = new Set(typed.map((t) => `${t.property}\n${t.reason}`));
+        const rules = this.found.filter((f, i) => !said.has(`${f.property}\n${f.reason}`) && this.found.findIndex((g) => g.property === f.property && g.reason === f.reason) === i);
+        const rest = [...typed, ...rules].filter((f) => !(mistyped.has(f.property) && f.reason.startsWith(`${f.property} is required`)));
         return [...unknown.map(({ property, reason }) => ({ property, reason })), ...rest];
     }
 
@@ -50,9 +59,16 @@ export class Checker {
         this.found.push({ property, reason });
     }
 
-    /** Records every key of `news` the resource's declaration does not have, at any depth (common/declared.ts). */
-    declared(resource: ResourceName, news: Record<string, unknown>): void {
-        this.unknown.push(...unknownKeys(resource, news).map((u) => unknownKeyFailure(resource, u)));
+    /**
+     * Checks `news` against the resource's declared inputs (kit/fields.ts): every key it does not declare, at
+     * any depth (`__provider` of dynamic resources aside), and every type failure; returns the inputs
+     * normalized (aliases mapped, defaults filled, fields that do not apply dropped) for the resource's rules.
+     */
+    declaration(resource: string, fields: Fields, news: Record<string, unknown>): Record<string, unknown> {
+        const { __provider: _, ...inputs } = news;
+        this.unknown.push(...unknownKeys(fields, inputs).map((u) => unknownKeyFailure(resource, u)));
+        this.typed.push(...typeFailures(fields, inputs));
+        return normalized(fields, news);
     }
 
     warn(property: string, message: string): void {

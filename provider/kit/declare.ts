@@ -45,6 +45,8 @@ interface FieldOptions {
     appliesIf?: AppliesIf;
     /** An output that may be null (outputs only). */
     nullable?: boolean;
+    /** An output the provider keeps in the state for its own use: not in the schema, the SDKs or the resource class. */
+    hidden?: boolean;
 }
 
 export type Fields = Record<string, Field>;
@@ -85,19 +87,19 @@ export interface AnyField extends FieldOptions {
 type Opts = Omit<FieldOptions, "description">;
 
 /** A string; `values` makes it an enum. */
-export const string = <const O extends Opts & { values?: readonly string[]; aliases?: Readonly<Record<string, string>> }>(description: string, o?: O) =>
+export const string = <const O extends Opts & { values?: readonly string[]; aliases?: Readonly<Record<string, string>> } = {}>(description: string, o?: O) =>
     ({ kind: "string", description, ...o }) as { kind: "string"; description: string } & O;
-export const number = <const O extends Opts & { integer?: boolean }>(description: string, o?: O) => ({ kind: "number", description, ...o }) as { kind: "number"; description: string } & O;
-export const boolean = <const O extends Opts>(description: string, o?: O) => ({ kind: "boolean", description, ...o }) as { kind: "boolean"; description: string } & O;
+export const number = <const O extends Opts & { integer?: boolean } = {}>(description: string, o?: O) => ({ kind: "number", description, ...o }) as { kind: "number"; description: string } & O;
+export const boolean = <const O extends Opts = {}>(description: string, o?: O) => ({ kind: "boolean", description, ...o }) as { kind: "boolean"; description: string } & O;
 /** An object type, named in the schema (`typeName`), with fields of its own. */
-export const object = <const F extends Fields, const O extends Opts>(typeName: string, description: string, fields: F, o?: O) =>
+export const object = <const F extends Fields, const O extends Opts = {}>(typeName: string, description: string, fields: F, o?: O) =>
     ({ kind: "object", typeName, description, fields, ...o }) as { kind: "object"; typeName: string; description: string; fields: F } & O;
-export const list = <const I extends Field, const O extends Opts>(description: string, items: I, o?: O) =>
+export const list = <const I extends Field, const O extends Opts = {}>(description: string, items: I, o?: O) =>
     ({ kind: "list", description, items, ...o }) as { kind: "list"; description: string; items: I } & O;
 /** An object with keys of the program's choosing. */
-export const map = <const V extends Field, const O extends Opts>(description: string, values: V, o?: O) =>
+export const map = <const V extends Field, const O extends Opts = {}>(description: string, values: V, o?: O) =>
     ({ kind: "map", description, values, ...o }) as { kind: "map"; description: string; values: V } & O;
-export const any = <const O extends Opts>(description: string, o?: O) => ({ kind: "any", description, ...o }) as { kind: "any"; description: string } & O;
+export const any = <const O extends Opts = {}>(description: string, o?: O) => ({ kind: "any", description, ...o }) as { kind: "any"; description: string } & O;
 
 /** A resource: its type name (`langsmith:index:<name>`), what it is, its inputs and the outputs it adds. */
 export interface ResourceDeclaration<I extends Fields = Fields, O extends Fields = Fields> {
@@ -124,8 +126,8 @@ export const lookup = <const A extends Fields, const R extends Fields>(d: Functi
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type KeysWhere<F extends Fields, C> = { [K in keyof F]: F[K] extends C ? K : never }[keyof F];
-/** Present after check: required, or filled with a default. */
-type Present = { required: true } | { default: {} | null };
+/** Present after check: required, or filled with a default (where it applies: a field that does not apply is dropped). */
+type PresentKeys<F extends Fields> = { [K in keyof F]: F[K] extends { required: true } ? K : F[K] extends { appliesIf: {} } ? never : F[K] extends { default: {} | null } ? K : never }[keyof F];
 
 /** The value of a field once checked (aliases mapped, defaults filled). */
 export type Value<F> = F extends { kind: "string"; values: readonly (infer T)[] }
@@ -145,7 +147,7 @@ export type Value<F> = F extends { kind: "string"; values: readonly (infer T)[] 
                 : unknown;
 
 /** An object of fields once checked: those required or defaulted are present. */
-export type Shape<F extends Fields> = Simplify<{ [K in KeysWhere<F, Present>]: Value<F[K]> } & { [K in Exclude<keyof F, KeysWhere<F, Present>>]?: Value<F[K]> }>;
+export type Shape<F extends Fields> = Simplify<{ [K in PresentKeys<F>]: Value<F[K]> } & { [K in Exclude<keyof F, PresentKeys<F>>]?: Value<F[K]> }>;
 
 /** The value a program may give for a field: any part may be an Output, an enum may be given by an alias. */
 export type ArgValue<F> = F extends { kind: "string"; values: readonly (infer T)[]; aliases: Readonly<Record<infer A, unknown>> }
@@ -170,8 +172,10 @@ export type Inputs<D extends ResourceDeclaration> = Shape<D["inputs"]>;
 /** A resource's outputs (its checked inputs and what it computes): what the state holds. */
 export type Outputs<D extends ResourceDeclaration> = Simplify<Inputs<D> & ComputedShape<D["outputs"]>>;
 type ComputedShape<F extends Fields> = { [K in keyof F]: F[K] extends { nullable: true } ? Value<F[K]> | null : Value<F[K]> };
-/** The outputs a dynamic resource class exposes. */
-export type OutputProperties<D extends ResourceDeclaration> = { readonly [K in keyof Outputs<D>]-?: pulumi.Output<Outputs<D>[K]> };
+/** The outputs a dynamic resource class exposes (its hidden ones aside). */
+export type OutputProperties<D extends ResourceDeclaration> = {
+    readonly [K in Exclude<keyof Outputs<D>, KeysWhere<D["outputs"], { hidden: true }>>]-?: pulumi.Output<Outputs<D>[K]>;
+};
 
 /** A function's arguments (each may be an Output) and its result. */
 export type FunctionArgs<D extends FunctionDeclaration> = ArgShape<D["args"]>;
@@ -186,8 +190,11 @@ export const snakeCase = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c
 /** A field's wire name, or undefined when it is never sent. */
 export const wireName = (key: string, f: Field): string | undefined => (f.wire === false ? undefined : (f.wire ?? snakeCase(key)));
 
-/** The names of a resource's outputs: its inputs, then what it computes. */
+/** The names of a resource's outputs: its inputs, then what it computes (hidden ones included). */
 export const outputNames = (d: ResourceDeclaration): string[] => [...Object.keys(d.inputs), ...Object.keys(d.outputs)];
+
+/** The names of what a resource computes (not inputs). */
+export const computedNames = (d: ResourceDeclaration): string[] => Object.keys(d.outputs);
 
 /** The inputs declared secret (the dynamic class wraps them with `pulumi.secret` and lists them in `additionalSecretOutputs`). */
 export const secretInputs = (d: ResourceDeclaration): string[] => Object.keys(d.inputs).filter((k) => d.inputs[k].secret);

@@ -4,6 +4,7 @@
  * `replaceOnChanges`: `replaces` is the only way to force a replacement).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { Field, Fields } from "./declare";
 import { UNKNOWN, containsUnknown } from "./unknown";
 
 /** Equal after `canonical`: absent, null and "" are the same; object keys are unordered. */
@@ -56,9 +57,42 @@ export function changedRows(rows: readonly DiffRow[], olds: Record<string, any>,
     return rows.filter(([, get]) => containsUnknown(get(news)) || !sameValue(get(olds), get(news))).map(([p]) => p);
 }
 
+/** A resource's diff table: the rows whose change replaces it, and those that change it in place. */
+export interface DiffTable {
+    replaceOn: readonly DiffRow[];
+    updateOn: readonly DiffRow[];
+}
+
+/**
+ * The diff table a declaration says (declare.ts `onChange`): a row per field that says what its change does
+ * (`replace` rows replace; `update`, `revision` and `local` rows update; `none` is never compared), a nested
+ * object that does not say being the rows of its fields. A row reads the field's value at its path (unknown
+ * when the object holding it is), its default when absent, null where the field does not apply, then
+ * `compareAs` of that.
+ */
+export function diffTableOf(fields: Fields): DiffTable {
+    const rows = rowsOf(fields, []);
+    return { replaceOn: rows.filter((r) => r.onChange === "replace").map((r) => r.row), updateOn: rows.filter((r) => r.onChange !== "replace").map((r) => r.row) };
+}
+
+function rowsOf(fields: Fields, at: string[]): Array<{ onChange: string; row: DiffRow }> {
+    return Object.entries(fields).flatMap(([key, f]) => {
+        const path = [...at, key];
+        if (f.onChange === "none") return [];
+        if (f.onChange) return [{ onChange: f.onChange, row: [path.join("."), (i: Record<string, any>) => compared(f, path, i)] as DiffRow }];
+        return f.kind === "object" ? rowsOf(f.fields, path) : [];
+    });
+}
+
+function compared(f: Field, path: string[], i: Record<string, any>): unknown {
+    if (f.appliesIf && !f.appliesIf.when(i)) return null;
+    const v = path.reduce<unknown>((o, k) => field(o, k), i) ?? f.default;
+    return f.compareAs ? f.compareAs(v, i) : v;
+}
+
 /** Runs a resource's diff table: replace-on rows force a replacement, update-on rows an update. */
 export function diffByTable(
-    table: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] },
+    table: DiffTable,
     olds: Record<string, any>,
     news: Record<string, any>,
 ): Required<Pick<pulumi.dynamic.DiffResult, "changes" | "replaces">> & { updates: string[] } {

@@ -1,13 +1,12 @@
 /**
- * What a check says about a key no declaration has (common/declared.ts `unknownKeys`): where it is, the
+ * What a check says about a key no declaration has (fields.ts `unknownKeys`): where it is, the
  * nearest valid key by edit distance, and the keys that object takes, all in the spelling the program
  * wrote: snake_case for a snake_case key (the Python SDK passes keys it does not know through as written),
  * camelCase otherwise.
  */
-import type { ResourceName, UnknownKey } from "./declared";
+import { snakeCase } from "./declare";
+import type { UnknownKey } from "./fields";
 
-/** `repoRef` -> `repo_ref` (the generated Python SDK's names). */
-export const snakeCase = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Levenshtein distance: insertions, deletions and substitutions, one each. */
 export function editDistance(a: string, b: string): number {
@@ -38,7 +37,7 @@ function pythonSpelling(u: UnknownKey): boolean {
 const dotted = (parts: string[]): string => parts.join(".").replace(/\.\[/g, "[");
 
 /** The failure of an unknown key: its property as sent (where the engine finds the value), and the reason in the program's spelling. */
-export function unknownKeyFailure(resource: ResourceName, u: UnknownKey): { property: string; reason: string; suggested: string } {
+export function unknownKeyFailure(resource: string, u: UnknownKey): { property: string; reason: string; suggested: string } {
     const spell = pythonSpelling(u) ? snakeCase : (s: string) => s;
     const valid = u.valid.map(spell);
     const guess = nearest(u.key, valid);

@@ -22,27 +22,19 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../api/bulkExport";
 import { isFinalExportStatus, type BulkExportRecord, type Destination } from "../api/schemas/bulkExport";
-import { diffByTable, type DiffRow } from "../kit/diff";
+import { diffByTable, diffTableOf } from "../kit/diff";
 import { ResourceInitError, messageOf } from "../kit/initError";
 import { declaredInputs } from "../kit/declared";
 import { known } from "../kit/unknown";
 import { warn } from "../kit/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
 import { checkScheduledExport } from "../traceExport/check";
-import { SCHEMA_VERSION, type ScheduledExportInputs, type ScheduledExportOutputs } from "../traceExport/types";
+import { SCHEMA_VERSION, scheduledExport, type ScheduledExportInputs, type ScheduledExportOutputs } from "./declare";
 import { startExport } from "../traceExport/start";
-import { configFromService, explain, exportInputsFromService, exportRequest, exportRows } from "../traceExport/wire";
+import { configFromService, explain, exportInputsFromService, exportRequest } from "../traceExport/wire";
 
 /** Every field of the export itself: a change re-creates it (in `update`, under the same resource id). */
-export const SCHEDULED_EXPORT_DIFF: { replaceOn: readonly DiffRow[]; updateOn: readonly DiffRow[] } = {
-    replaceOn: [],
-    updateOn: [
-        ...exportRows(["destinationId", "sessionId", "startTime", "filter", "exportFields", "formatVersion", "compression"]),
-        ["intervalHours", (i) => i.intervalHours],
-        ["cancelSpawnedOnDelete", (i) => i.cancelSpawnedOnDelete ?? false],
-        ["resumeAtNewDestination", (i) => i.resumeAtNewDestination ?? false],
-    ],
-};
+export const SCHEDULED_EXPORT_DIFF = diffTableOf(scheduledExport.inputs);
 /** Changes that only this provider keeps: no new export. */
 const LOCAL_ONLY = ["cancelSpawnedOnDelete", "resumeAtNewDestination"];
 
@@ -171,7 +163,7 @@ function stateOf(
 
 /** Creates the scheduled export of `inputs` starting at `from`, or takes over the identical one an interrupted run left (start.ts). */
 const start = (be: BulkExportClient, inputs: ScheduledExportInputs, from: string): Promise<BulkExportRecord> =>
-    startExport(be, exportRequest(inputs, { intervalHours: inputs.intervalHours, start: from }), "ScheduledExport");
+    startExport(be, exportRequest(scheduledExport, inputs, { intervalHours: inputs.intervalHours, start: from }), "ScheduledExport");
 
 export function createScheduledExportProvider(o: { client?: () => BulkExportClient } = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => bulkExportClient());

@@ -7,11 +7,14 @@
 import { ApiError, BadRequestError, RateLimitError, ValidationFailedError } from "../api/errors";
 import { SCHEDULED_QUOTA } from "../api/bulkExport";
 import { FIELD_SINCE, type BulkExportRecord, type Destination, type DestinationCreateRequest, type ExportCreateRequest, type VersionedField } from "../api/schemas/bulkExport";
-import { canonicalFilter } from "../api/filter";
-import { prune, type DiffRow } from "../kit/diff";
-import { known } from "../kit/unknown";
+import { prune } from "../kit/diff";
+import { normalized } from "../kit/fields";
 import { messageOf } from "../kit/initError";
-import type { DestinationConfigInputs, DestinationCredentialsInputs, ExportDestinationInputs, ExportInputs } from "./types";
+import { fromWire, toWire } from "../kit/wire";
+import type { bulkExport } from "../bulkExport/declare";
+import { exportDestination, type DestinationConfigInputs, type DestinationCredentialsInputs, type ExportDestinationInputs } from "../exportDestination/declare";
+import type { scheduledExport } from "../scheduledExport/declare";
+import { exportFieldsOf, type ExportInputs } from "./declare";
 
 export function destinationRequest(i: ExportDestinationInputs): DestinationCreateRequest {
     return {
@@ -22,81 +25,50 @@ export function destinationRequest(i: ExportDestinationInputs): DestinationCreat
     };
 }
 
+const { config: CONFIG, credentials: CREDENTIALS } = exportDestination.inputs;
+
+/** The config on the wire: the declaration's mapping, and the addressing style inside `config_kwargs_s3`. */
 function configRequest(c: DestinationConfigInputs): DestinationCreateRequest["config"] {
-    return prune({
-        bucket_name: c.bucketName,
-        prefix: c.prefix ?? "",
-        region: c.region,
-        endpoint_url: c.endpointUrl,
-        include_bucket_in_prefix: c.includeBucketInPrefix ?? false,
-        config_kwargs_s3: c.addressingStyle ? { addressing_style: c.addressingStyle } : undefined,
-    });
+    const wire = toWire(CONFIG.fields, { ...c, prefix: c.prefix ?? "", includeBucketInPrefix: c.includeBucketInPrefix ?? false });
+    return prune({ ...wire, config_kwargs_s3: c.addressingStyle ? { addressing_style: c.addressingStyle } : undefined }) as DestinationCreateRequest["config"];
 }
 
 export function credentialsRequest(c: DestinationCredentialsInputs): { access_key_id: string; secret_access_key: string; session_token?: string } {
-    return prune({ access_key_id: c.accessKeyId, secret_access_key: c.secretAccessKey, session_token: c.sessionToken });
+    return toWire(CREDENTIALS.fields, c) as { access_key_id: string; secret_access_key: string; session_token?: string };
 }
 
 /** The destination's config as inputs (refresh sees changes made elsewhere). */
 export function configFromService(d: Destination): DestinationConfigInputs {
-    const c = d.config;
-    return prune({
-        bucketName: c.bucket_name ?? "",
-        prefix: c.prefix ?? "",
-        region: c.region ?? undefined,
-        endpointUrl: c.endpoint_url ?? undefined,
-        includeBucketInPrefix: c.include_bucket_in_prefix ?? false,
-        addressingStyle: c.config_kwargs_s3?.addressing_style ?? undefined,
-    }) as DestinationConfigInputs;
+    const inputs = normalized(CONFIG.fields, fromWire(CONFIG.fields, d.config));
+    return prune({ ...inputs, bucketName: d.config.bucket_name ?? "", addressingStyle: d.config.config_kwargs_s3?.addressing_style ?? undefined }) as DestinationConfigInputs;
 }
 
-/** The export body; `start` overrides startTime (a re-created schedule resumes where the old one ended). */
-export function exportRequest(i: ExportInputs & { allExperiments?: boolean }, extra: { endTime?: string; intervalHours?: number; start?: string }): ExportCreateRequest {
+/** The export body, the declaration's mapping; `start` overrides startTime (a re-created schedule resumes where the old one ended). */
+export function exportRequest(
+    kind: typeof scheduledExport | typeof bulkExport,
+    i: ExportInputs & { allExperiments?: boolean },
+    extra: { endTime?: string; intervalHours?: number; start?: string },
+): ExportCreateRequest {
     return prune({
-        bulk_export_destination_id: i.destinationId,
-        session_id: i.sessionId,
-        // Sent only when set: older installations do not know the field.
-        all_experiments: i.allExperiments || undefined,
+        ...toWire(kind.inputs, { ...i, allExperiments: i.allExperiments || undefined }),
         start_time: extra.start ?? i.startTime,
         end_time: extra.endTime,
         interval_hours: extra.intervalHours,
-        filter: i.filter,
-        export_fields: i.exportFields,
-        format_version: i.formatVersion,
-        compression: i.compression,
     }) as ExportCreateRequest;
-}
-
-/** A timestamp as the instant it names (ISO 8601, milliseconds, UTC); anything else as it is. */
-const instant = (v: unknown) => (typeof v === "string" && known(v) && Number.isFinite(Date.parse(v)) ? new Date(v).toISOString() : v);
-
-/**
- * The diff rows of an export's arguments, compared as the service means them, so that a service answering
- * the same export in another form is no change (refresh would otherwise cancel and re-create it):
- * `exportFields` as a set, `filter` by its parsed form (whitespace, quotes), `formatVersion` with its default,
- * timestamps as the instant they name (`...T17:00:00Z` is `...T17:00:00.000Z`).
- */
-export function exportRows(keys: readonly (keyof ExportInputs)[]): DiffRow[] {
-    const as: Partial<Record<keyof ExportInputs, (v: any) => unknown>> = {
-        exportFields: (v) => (Array.isArray(v) ? [...v].sort() : v),
-        filter: (v) => (typeof v === "string" && known(v) ? canonicalFilter(v) : v),
-        formatVersion: (v) => v ?? "v1",
-        startTime: instant,
-    };
-    return keys.map((k): DiffRow => [k, (i) => (as[k] ?? ((v) => v))(i[k])]);
 }
 
 /** Inputs as the export on the service says (refresh); `startTime` is the program's (a resumed schedule starts later). */
 export function exportInputsFromService(e: BulkExportRecord, recorded: ExportInputs & { allExperiments?: boolean }): ExportInputs & { allExperiments?: boolean } {
+    const read = fromWire(exportFieldsOf("replace", false), e) as Partial<ExportInputs>;
     return prune({
         ...recorded,
         destinationId: e.bulk_export_destination_id,
-        sessionId: e.session_id ?? undefined,
+        sessionId: read.sessionId,
         allExperiments: e.all_experiments ? true : e.all_experiments === false ? undefined : recorded.allExperiments,
-        filter: e.filter ?? undefined,
-        exportFields: e.export_fields ?? undefined,
-        formatVersion: (e.format_version ?? "v1") as ExportInputs["formatVersion"],
-        compression: recorded.compression === undefined ? undefined : ((e.compression ?? undefined) as ExportInputs["compression"]),
+        filter: read.filter,
+        exportFields: read.exportFields,
+        formatVersion: read.formatVersion ?? "v1",
+        compression: recorded.compression === undefined ? undefined : read.compression,
     });
 }
 

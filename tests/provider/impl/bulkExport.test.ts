@@ -7,8 +7,10 @@
 import assert from "node:assert/strict";
 import { checkBulkExport } from "../../../provider/traceExport/check";
 import { ResourceInitError } from "../../../provider/kit/initError";
-import { createBulkExportProvider, createExportDestinationProvider, createScheduledExportProvider } from "../../../provider/traceExport/index";
-import type { ScheduledExportOutputs } from "../../../provider/traceExport/index";
+import { createBulkExportProvider } from "../../../provider/bulkExport/provider";
+import { createExportDestinationProvider } from "../../../provider/exportDestination/provider";
+import { createScheduledExportProvider } from "../../../provider/scheduledExport/provider";
+import type { ScheduledExportOutputs } from "../../../provider/scheduledExport/declare";
 import { stderrOf, withEnv } from "../../helpers/async";
 import { settle } from "../../helpers/bulkExport";
 import { admin, bulkExportClient, rejection, sleep, startTestEmulator, type Emulator } from "../../helpers/emulator";

@@ -9,7 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { ResourceInitError } from "../../../provider/kit/initError";
-import { exportDestinationProvider } from "../../../provider/traceExport/index";
+import { exportDestinationProvider } from "../../../provider/exportDestination/provider";
 import { deploymentProvider } from "../../../provider/deployment/index";
 import { resourceProviderService } from "../../../provider/plugin/server";
 

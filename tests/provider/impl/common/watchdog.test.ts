@@ -56,7 +56,7 @@ describe("provider/impl/common/watchdog", () => {
     });
 
     it("watchEngine: never keeps a process alive by itself (a process with only the watchdog ends at once)", () => {
-        const watchdog = join(__dirname, "../../../../dist/provider/impl/common/watchdog.js");
+        const watchdog = join(__dirname, "../../../../dist/provider/kit/watchdog.js");
         const script = `require(${JSON.stringify(watchdog)}).watchEngine("127.0.0.1:9", () => { process.exitCode = 3; });`;
         const started = Date.now();
         const r = spawnSync(process.execPath, ["-e", script], { timeout: 10_000 });

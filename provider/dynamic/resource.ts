@@ -1,0 +1,32 @@
+/**
+ * Front door 1: the dynamic resource class of a registered resource (registry.ts), made from its
+ * declaration. Its arguments and outputs are the declaration's types; every output is announced to Pulumi
+ * (an output Pulumi is not told of at construction is never resolved); the declaration's secret inputs are
+ * secret in the state even when the program passed plain values; the provider object handed to Pulumi is
+ * the resource's frozen forwarder, which captures nothing.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { outputNames, secretInputs, type Args, type OutputProperties, type ResourceDeclaration } from "../kit/declare";
+import type { Registered } from "../registry";
+
+/** The class of a resource: `new Deployment(name, args, opts)`, with the declaration's outputs. */
+export type ResourceClass<D extends ResourceDeclaration> = new (name: string, args: Args<D>, opts?: pulumi.CustomResourceOptions) => pulumi.dynamic.Resource & OutputProperties<D>;
+
+export function dynamicResource<D extends ResourceDeclaration>(r: Registered<D>): ResourceClass<D> {
+    const { declaration: d, forwarder } = r;
+    const secret = secretInputs(d);
+    class DeclaredResource extends pulumi.dynamic.Resource {
+        constructor(name: string, args: Args<D>, opts?: pulumi.CustomResourceOptions) {
+            const given = args as Record<string, unknown>;
+            const props: Record<string, unknown> = Object.fromEntries(outputNames(d).map((k) => [k, given[k]]));
+            for (const k of secret) {
+                const value = given[k] ?? d.inputs[k].default;
+                props[k] = value === undefined ? undefined : pulumi.secret(value);
+            }
+            const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secret];
+            super(forwarder, name, props, { ...opts, additionalSecretOutputs }, "langsmith", d.name);
+        }
+    }
+    // The outputs are properties Pulumi sets at run time (one per name announced above): TypeScript cannot see them.
+    return DeclaredResource as unknown as ResourceClass<D>;
+}

@@ -1,0 +1,46 @@
+/**
+ * The resource classes TypeScript programs declare, each made from its registered declaration
+ * (resource.ts), with the names of their argument types. Their documentation: docs/<resource>.md.
+ */
+import type { Args, ArgValue } from "../kit/declare";
+import { RESOURCES } from "../registry";
+import { dynamicResource } from "./resource";
+
+type Declared<T extends keyof typeof RESOURCES> = (typeof RESOURCES)[T]["declaration"];
+type InputsOf<T extends keyof typeof RESOURCES> = Declared<T>["inputs"];
+
+/** A LangSmith deployment (control plane): docs/deployment.md. */
+export const Deployment = dynamicResource(RESOURCES.deployment);
+export type Deployment = InstanceType<typeof Deployment>;
+export type DeploymentArgs = Args<Declared<"deployment">>;
+export type DeploymentSourceConfig = ArgValue<InputsOf<"deployment">["sourceConfig"]>;
+export type DeploymentSourceRevisionConfig = ArgValue<InputsOf<"deployment">["sourceRevisionConfig"]>;
+export type DeploymentSecret = ArgValue<InputsOf<"deployment">["secrets"]["items"]>;
+export type DeploymentSecretReference = ArgValue<InputsOf<"deployment">["secretReferences"]["items"]>;
+export type DeploymentTimeouts = ArgValue<InputsOf<"deployment">["timeouts"]>;
+
+/** A bucket bulk export writes to: docs/exportDestination.md. */
+export const ExportDestination = dynamicResource(RESOURCES.exportDestination);
+export type ExportDestination = InstanceType<typeof ExportDestination>;
+export type ExportDestinationArgs = Args<Declared<"exportDestination">>;
+export type ExportDestinationConfig = ArgValue<InputsOf<"exportDestination">["config"]>;
+export type ExportDestinationCredentials = ArgValue<InputsOf<"exportDestination">["credentials"]>;
+
+/** An export every `intervalHours`: docs/scheduledExport.md. */
+export const ScheduledExport = dynamicResource(RESOURCES.scheduledExport);
+export type ScheduledExport = InstanceType<typeof ScheduledExport>;
+export type ScheduledExportArgs = Args<Declared<"scheduledExport">>;
+
+/** A one-off export of traces: docs/bulkExport.md. */
+export const BulkExport = dynamicResource(RESOURCES.bulkExport);
+export type BulkExport = InstanceType<typeof BulkExport>;
+export type BulkExportArgs = Args<Declared<"bulkExport">>;
+export type BulkExportTimeouts = ArgValue<InputsOf<"bulkExport">["timeouts"]>;
+
+/** What ScheduledExport and BulkExport both take. */
+export type ExportArgs = Pick<ScheduledExportArgs & BulkExportArgs, "destinationId" | "startTime" | "filter" | "exportFields" | "formatVersion" | "compression">;
+
+/** A check that a deployed agent server honours `interrupt`: docs/agentServerCheck.md. */
+export const AgentServerCheck = dynamicResource(RESOURCES.agentServerCheck);
+export type AgentServerCheck = InstanceType<typeof AgentServerCheck>;
+export type AgentServerCheckArgs = Args<Declared<"agentServerCheck">>;

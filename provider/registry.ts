@@ -1,0 +1,54 @@
+/**
+ * THE list of what this package serves: every resource (its declaration, the frozen forwarder module its
+ * dynamic resources store a require of, and its provider) and every function. Both front doors (the dynamic
+ * resource classes, the native plugin), the schema generator (kit/schema.ts), the docs check and the tests
+ * read it. Adding a resource is a folder and a line here (and its forwarder in providers/, and its exports
+ * in index.ts).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { agentServerCheck } from "./agentServerCheck/declare";
+import { agentServerCheckProvider } from "./agentServerCheck/provider";
+import { bulkExport } from "./bulkExport/declare";
+import { bulkExportProvider } from "./bulkExport/provider";
+import { deployment } from "./deployment/declare";
+import { getDeploymentFunction, getDeploymentRevisionsFunction } from "./deployment/lookups";
+import { deploymentProvider } from "./deployment/provider";
+import { exportDestination } from "./exportDestination/declare";
+import { exportDestinationProvider } from "./exportDestination/provider";
+import type { FunctionDeclaration, ResourceDeclaration } from "./kit/declare";
+import { scheduledExport } from "./scheduledExport/declare";
+import { scheduledExportProvider } from "./scheduledExport/provider";
+import agentServerCheckForwarder = require("./providers/agentServerCheck");
+import bulkExportForwarder = require("./providers/bulkExport");
+import deploymentForwarder = require("./providers/deployment");
+import exportDestinationForwarder = require("./providers/exportDestination");
+import scheduledExportForwarder = require("./providers/scheduledExport");
+
+/** A resource this package serves. */
+export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
+    declaration: D;
+    /**
+     * The provider object Pulumi serializes into the state of each dynamic resource: the exports of the
+     * frozen module `providers/<type>` (providers/forward.ts says why a module of its own).
+     */
+    forwarder: pulumi.dynamic.ResourceProvider;
+    /** The implementation, as a dynamic provider (the native plugin serves the same object). */
+    provider: pulumi.dynamic.ResourceProvider;
+}
+
+/** The resources, by the type name the forwarders and `require("pulumi-langsmith/impl").forward` use. */
+export const RESOURCES = {
+    deployment: { declaration: deployment, forwarder: deploymentForwarder, provider: deploymentProvider },
+    exportDestination: { declaration: exportDestination, forwarder: exportDestinationForwarder, provider: exportDestinationProvider },
+    scheduledExport: { declaration: scheduledExport, forwarder: scheduledExportForwarder, provider: scheduledExportProvider },
+    bulkExport: { declaration: bulkExport, forwarder: bulkExportForwarder, provider: bulkExportProvider },
+    agentServerCheck: { declaration: agentServerCheck, forwarder: agentServerCheckForwarder, provider: agentServerCheckProvider },
+} as const satisfies Record<string, Registered>;
+
+/** The functions (look-ups), by name: their token is `langsmith:index:<name>`. */
+export const FUNCTIONS = {
+    getDeployment: getDeploymentFunction,
+    getDeploymentRevisions: getDeploymentRevisionsFunction,
+} as const satisfies Record<string, FunctionDeclaration>;
+
+export type ResourceType = keyof typeof RESOURCES;
