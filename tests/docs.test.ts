@@ -1,24 +1,27 @@
 /**
- * Every argument a resource class exports (the properties of the interfaces in provider/resources/<r>.ts)
- * is named in docs/<r>.md, so the docs cannot fall behind the code; every doc has the sections a user looks
+ * Every argument and output a resource or function declares (provider/registry.ts, at every depth) is named
+ * in its doc, so the docs cannot fall behind the declarations; every doc has the sections a user looks
  * for; and the README links every doc in docs/. (That the docs' code type-checks: tests/e2e/examples.test.ts;
  * that docs/emulator.md's recipes work: tests/docs/emulatorRecipes.test.ts.)
  */
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import type { Field, Fields } from "../provider/kit/declare";
+import { FUNCTIONS, RESOURCES } from "../provider/registry";
 
 const ROOT = join(__dirname, "..");
-/** Resource file -> its doc; exports.ts (shared export arguments) is documented with ScheduledExport. */
-const DOCS: Record<string, string> = {
-    "deployment.ts": "deployment.md",
-    "exportDestination.ts": "exportDestination.md",
-    "exports.ts": "scheduledExport.md",
-    "scheduledExport.ts": "scheduledExport.md",
-    "bulkExport.ts": "bulkExport.md",
-    "agentServerCheck.ts": "agentServerCheck.md",
-    "functions.ts": "functions.md",
+/** Each registered resource's doc, and the functions' one. */
+const DOCS: Record<string, { doc: string; fields: Fields[] }> = {
+    ...Object.fromEntries(Object.entries(RESOURCES).map(([type, r]) => [r.declaration.name, { doc: `${type}.md`, fields: [r.declaration.inputs, r.declaration.outputs] }])),
+    functions: { doc: "functions.md", fields: Object.values(FUNCTIONS).flatMap((f) => [f.args, f.result]) },
 };
+
+/** The names of fields at every depth (an object's fields, a list's items' fields), hidden outputs aside. */
+function names(fields: Fields): string[] {
+    const inner = (f: Field): string[] => (f.kind === "object" ? names(f.fields) : f.kind === "list" ? inner(f.items) : []);
+    return Object.entries(fields).flatMap(([k, f]) => (f.hidden ? [] : [k, ...inner(f)]));
+}
 
 /** What every resource doc answers, as headings: a `## ` line matching each. */
 const SECTIONS: Record<string, RegExp> = {
@@ -41,21 +44,17 @@ function interfaceProperties(source: string): string[] {
 }
 
 describe("docs: every resource argument and every section a user looks for", () => {
-    it("every resource file has a doc", () => {
-        const files = readdirSync(join(ROOT, "provider", "resources")).filter((f) => f.endsWith(".ts"));
-        assert.deepEqual(files.filter((f) => !DOCS[f]), []);
-    });
-    for (const [file, doc] of Object.entries(DOCS)) {
-        it(`${file}: every argument appears in docs/${doc}`, () => {
-            const props = interfaceProperties(readFileSync(join(ROOT, "provider", "resources", file), "utf8"));
-            assert.ok(props.length > 0, "no arguments found: the parser is broken");
+    for (const [what, { doc, fields }] of Object.entries(DOCS)) {
+        it(`${what}: every argument and output appears in docs/${doc}`, () => {
+            const props = [...new Set(fields.flatMap(names))];
+            assert.ok(props.length > 0, "nothing declared: the walk is broken");
             const text = readFileSync(join(ROOT, "docs", doc), "utf8");
             const missing = props.filter((p) => !new RegExp("[`.]" + p + "\\b").test(text));
             assert.deepEqual(missing, [], `not in docs/${doc}`);
         });
     }
     // Functions change nothing: no update, waiting, adoption or refresh to describe.
-    for (const doc of new Set(Object.values(DOCS).filter((d) => d !== "functions.md"))) {
+    for (const doc of new Set(Object.values(DOCS).map((d) => d.doc).filter((d) => d !== "functions.md"))) {
         it(`docs/${doc}: has a section for each of ${Object.keys(SECTIONS).join(", ")}`, () => {
             const text = readFileSync(join(ROOT, "docs", doc), "utf8");
             assert.deepEqual(Object.keys(SECTIONS).filter((k) => !SECTIONS[k].test(text)), []);
@@ -65,7 +64,7 @@ describe("docs: every resource argument and every section a user looks for", () 
         const readme = readFileSync(join(ROOT, "README.md"), "utf8");
         const docs = readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md"));
         assert.ok(docs.includes("emulator.md"));
-        for (const doc of new Set([...Object.values(DOCS), ...docs])) assert.ok(readme.includes(`(docs/${doc})`), doc);
+        for (const doc of new Set([...Object.values(DOCS).map((d) => d.doc), ...docs])) assert.ok(readme.includes(`(docs/${doc})`), doc);
     });
 
     it("the README opens with the quick path (one block of at most ten lines: clone, set-up, the main job, the sandbox, up) and a diagram of the parts, before any reference", () => {

@@ -33,7 +33,7 @@ export function checkExportDestination(news: Record<string, unknown>, installati
     const displayName = c.str(news.displayName, "displayName", true);
     c.matches(displayName, DISPLAY_NAME_RE, "displayName", `displayName ${JSON.stringify(displayName)} may only contain letters, digits, spaces, - _ and '`);
     const cfg = c.obj(news.config, "config");
-    checkBucketName(c, cfg.bucketName);
+    if (known(news.config)) checkBucketName(c, cfg.bucketName);
     c.str(cfg.region, "config.region", cfg.region !== undefined && cfg.region !== null);
     c.httpUrl(cfg.endpointUrl, "config.endpointUrl", "config.endpointUrl must be an http(s) URL of an S3-compatible server, e.g. https://minio.example.com (omit it for AWS S3)");
     if (news.config === undefined) c.fail("config", "config is required (at least config.bucketName)");

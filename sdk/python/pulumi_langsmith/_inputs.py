@@ -34,6 +34,9 @@ __all__ = [
 ]
 
 class BulkExportTimeoutsArgsDict(TypedDict):
+    """
+    Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+    """
     create: NotRequired[pulumi.Input[Optional[_builtins.float]]]
     """
     Seconds to wait for `Completed` after creating (default 3600).
@@ -54,6 +57,8 @@ class BulkExportTimeoutsArgs:
                  delete: pulumi.Input[Optional[_builtins.float]] = None,
                  update: pulumi.Input[Optional[_builtins.float]] = None):
         """
+        Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+
         :param pulumi.Input[_builtins.float] create: Seconds to wait for `Completed` after creating (default 3600).
         :param pulumi.Input[_builtins.float] delete: Seconds `destroy` may spend cancelling it (default 300).
         :param pulumi.Input[_builtins.float] update: Seconds to wait when a later `up` resumes the wait (default 3600).
@@ -103,20 +108,38 @@ class BulkExportTimeoutsArgs:
 
 
 class DeploymentSecretArgsDict(TypedDict):
+    """
+    An environment secret of the deployment.
+    """
     name: pulumi.Input[_builtins.str]
+    """
+    The environment variable.
+    """
     value: pulumi.Input[_builtins.str]
+    """
+    Its value.
+    """
 
 @pulumi.input_type
 class DeploymentSecretArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  value: pulumi.Input[_builtins.str]):
+        """
+        An environment secret of the deployment.
+
+        :param pulumi.Input[_builtins.str] name: The environment variable.
+        :param pulumi.Input[_builtins.str] value: Its value.
+        """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The environment variable.
+        """
         return pulumi.get(self, "name")
 
     @name.setter
@@ -126,6 +149,9 @@ class DeploymentSecretArgs:
     @_builtins.property
     @pulumi.getter
     def value(self) -> pulumi.Input[_builtins.str]:
+        """
+        Its value.
+        """
         return pulumi.get(self, "value")
 
     @value.setter
@@ -206,7 +232,7 @@ class DeploymentSecretReferenceArgs:
 
 class DeploymentSourceConfigArgsDict(TypedDict):
     """
-    Where the deployment's code comes from (spec 2.3 `source_config`).
+    Where the deployment's code comes from.
     """
     build_on_push: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -243,7 +269,7 @@ class DeploymentSourceConfigArgs:
                  repo_url: pulumi.Input[Optional[_builtins.str]] = None,
                  resource_spec: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
-        Where the deployment's code comes from (spec 2.3 `source_config`).
+        Where the deployment's code comes from.
 
         :param pulumi.Input[_builtins.bool] build_on_push: Rebuild when the branch moves (source `github`; must be false for a tag). Default false.
         :param pulumi.Input[_builtins.str] custom_url: Custom URL (source `external_docker` only; the service sets it for `github`).
@@ -340,7 +366,7 @@ class DeploymentSourceConfigArgs:
 
 class DeploymentSourceRevisionConfigArgsDict(TypedDict):
     """
-    What one revision deploys (spec 2.2). A change makes a new revision.
+    What one revision deploys. A change makes a new revision.
     """
     graph_config_path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -362,7 +388,7 @@ class DeploymentSourceRevisionConfigArgs:
                  image_uri: pulumi.Input[Optional[_builtins.str]] = None,
                  repo_ref: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        What one revision deploys (spec 2.2). A change makes a new revision.
+        What one revision deploys. A change makes a new revision.
 
         :param pulumi.Input[_builtins.str] graph_config_path: Path of the graph configuration file, e.g. `langgraph.json` (source `github`).
         :param pulumi.Input[_builtins.str] image_uri: Container image (source `external_docker`).
@@ -413,6 +439,9 @@ class DeploymentSourceRevisionConfigArgs:
 
 
 class DeploymentTimeoutsArgsDict(TypedDict):
+    """
+    Wait limits in seconds.
+    """
     create: NotRequired[pulumi.Input[Optional[_builtins.float]]]
     """
     Seconds to wait for the first revision to be DEPLOYED (default 1800).
@@ -433,6 +462,8 @@ class DeploymentTimeoutsArgs:
                  delete: pulumi.Input[Optional[_builtins.float]] = None,
                  update: pulumi.Input[Optional[_builtins.float]] = None):
         """
+        Wait limits in seconds.
+
         :param pulumi.Input[_builtins.float] create: Seconds to wait for the first revision to be DEPLOYED (default 1800).
         :param pulumi.Input[_builtins.float] delete: Seconds to wait for the deployment to be gone after DELETE (default 600).
         :param pulumi.Input[_builtins.float] update: Seconds to wait for a new revision to be DEPLOYED (default 1800).
@@ -483,9 +514,12 @@ class DeploymentTimeoutsArgs:
 
 class ExportDestinationConfigArgsDict(TypedDict):
     """
-    Where in the bucket exports go (spec 2.7 `config`). Any change replaces the destination.
+    Where in the bucket exports go. Any change replaces the destination.
     """
     bucket_name: pulumi.Input[_builtins.str]
+    """
+    The bucket.
+    """
     addressing_style: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     S3 addressing style: `auto` (default), `virtual` or `path`.
@@ -517,8 +551,9 @@ class ExportDestinationConfigArgs:
                  prefix: pulumi.Input[Optional[_builtins.str]] = None,
                  region: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        Where in the bucket exports go (spec 2.7 `config`). Any change replaces the destination.
+        Where in the bucket exports go. Any change replaces the destination.
 
+        :param pulumi.Input[_builtins.str] bucket_name: The bucket.
         :param pulumi.Input[_builtins.str] addressing_style: S3 addressing style: `auto` (default), `virtual` or `path`.
         :param pulumi.Input[_builtins.str] endpoint_url: URL of an S3-compatible server (MinIO, GCS interoperability, ...); omit it for AWS S3.
         :param pulumi.Input[_builtins.bool] include_bucket_in_prefix: Put the bucket name at the start of every key (legacy, or stores that need it). Default false.
@@ -540,6 +575,9 @@ class ExportDestinationConfigArgs:
     @_builtins.property
     @pulumi.getter(name="bucketName")
     def bucket_name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The bucket.
+        """
         return pulumi.get(self, "bucket_name")
 
     @bucket_name.setter
@@ -609,10 +647,16 @@ class ExportDestinationConfigArgs:
 
 class ExportDestinationCredentialsArgsDict(TypedDict):
     """
-    Storage credentials. Always secret in the state; a change rotates them in place.
+    Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
     """
     access_key_id: pulumi.Input[_builtins.str]
+    """
+    The access key id.
+    """
     secret_access_key: pulumi.Input[_builtins.str]
+    """
+    The secret access key.
+    """
     session_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     For temporary credentials (self-hosted from 0.10.34 / application 0.10.91).
@@ -625,8 +669,10 @@ class ExportDestinationCredentialsArgs:
                  secret_access_key: pulumi.Input[_builtins.str],
                  session_token: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        Storage credentials. Always secret in the state; a change rotates them in place.
+        Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
 
+        :param pulumi.Input[_builtins.str] access_key_id: The access key id.
+        :param pulumi.Input[_builtins.str] secret_access_key: The secret access key.
         :param pulumi.Input[_builtins.str] session_token: For temporary credentials (self-hosted from 0.10.34 / application 0.10.91).
         """
         pulumi.set(__self__, "access_key_id", access_key_id)
@@ -637,6 +683,9 @@ class ExportDestinationCredentialsArgs:
     @_builtins.property
     @pulumi.getter(name="accessKeyId")
     def access_key_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The access key id.
+        """
         return pulumi.get(self, "access_key_id")
 
     @access_key_id.setter
@@ -646,6 +695,9 @@ class ExportDestinationCredentialsArgs:
     @_builtins.property
     @pulumi.getter(name="secretAccessKey")
     def secret_access_key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The secret access key.
+        """
         return pulumi.get(self, "secret_access_key")
 
     @secret_access_key.setter

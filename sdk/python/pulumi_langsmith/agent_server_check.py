@@ -179,6 +179,7 @@ class AgentServerCheck(pulumi.CustomResource):
             __props__.__dict__["first_run_id"] = None
             __props__.__dict__["first_run_status"] = None
             __props__.__dict__["message_count"] = None
+            __props__.__dict__["schema_version"] = None
             __props__.__dict__["second_run_id"] = None
             __props__.__dict__["second_run_status"] = None
             __props__.__dict__["thread_id"] = None
@@ -210,17 +211,23 @@ class AgentServerCheck(pulumi.CustomResource):
         __props__.__dict__["duration_ms"] = None
         __props__.__dict__["first_run_id"] = None
         __props__.__dict__["first_run_status"] = None
+        __props__.__dict__["message"] = None
         __props__.__dict__["message_count"] = None
         __props__.__dict__["revision_id"] = None
+        __props__.__dict__["schema_version"] = None
         __props__.__dict__["second_run_id"] = None
         __props__.__dict__["second_run_status"] = None
         __props__.__dict__["thread_id"] = None
+        __props__.__dict__["timeout_seconds"] = None
         __props__.__dict__["url"] = None
         return AgentServerCheck(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
     @pulumi.getter(name="assistantId")
     def assistant_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The graph to probe: its name (as the graph configuration declares it) or its assistant id.
+        """
         return pulumi.get(self, "assistant_id")
 
     @_builtins.property
@@ -234,6 +241,9 @@ class AgentServerCheck(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="checkedAt")
     def checked_at(self) -> pulumi.Output[_builtins.str]:
+        """
+        When the check ran.
+        """
         return pulumi.get(self, "checked_at")
 
     @_builtins.property
@@ -247,6 +257,9 @@ class AgentServerCheck(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="firstRunId")
     def first_run_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The run that was interrupted.
+        """
         return pulumi.get(self, "first_run_id")
 
     @_builtins.property
@@ -258,18 +271,43 @@ class AgentServerCheck(pulumi.CustomResource):
         return pulumi.get(self, "first_run_status")
 
     @_builtins.property
+    @pulumi.getter
+    def message(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The first run's input (default: a short counting request). It costs tokens on a real deployment.
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
     @pulumi.getter(name="messageCount")
     def message_count(self) -> pulumi.Output[_builtins.float]:
+        """
+        Messages in the thread at the end.
+        """
         return pulumi.get(self, "message_count")
 
     @_builtins.property
     @pulumi.getter(name="revisionId")
     def revision_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Pass `deployment.latestRevisionId`: a new revision re-runs the check.
+        """
         return pulumi.get(self, "revision_id")
+
+    @_builtins.property
+    @pulumi.getter(name="schemaVersion")
+    def schema_version(self) -> pulumi.Output[_builtins.float]:
+        """
+        Version of the output shape.
+        """
+        return pulumi.get(self, "schema_version")
 
     @_builtins.property
     @pulumi.getter(name="secondRunId")
     def second_run_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The run that interrupted it.
+        """
         return pulumi.get(self, "second_run_id")
 
     @_builtins.property
@@ -283,10 +321,24 @@ class AgentServerCheck(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="threadId")
     def thread_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The thread the check ran in.
+        """
         return pulumi.get(self, "thread_id")
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> pulumi.Output[_builtins.float]:
+        """
+        How long the whole check may take (default 120).
+        """
+        return pulumi.get(self, "timeout_seconds")
 
     @_builtins.property
     @pulumi.getter
     def url(self) -> pulumi.Output[_builtins.str]:
+        """
+        The agent server's URL, typically `deployment.customUrl`.
+        """
         return pulumi.get(self, "url")
 

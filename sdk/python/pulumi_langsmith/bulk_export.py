@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 from ._inputs import *
 
 __all__ = ['BulkExportArgs', 'BulkExport']
@@ -39,10 +40,11 @@ class BulkExportArgs:
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
         :param pulumi.Input[_builtins.bool] all_experiments: Export every experiment of the workspace instead of one tracing project (the LangSmith cloud exports at most 250 of them); exactly one of `sessionId` and `allExperiments` is given.
         :param pulumi.Input[_builtins.str] compression: Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (spec 2.8's exportable fields); absent: all.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
         :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid); or set `allExperiments` instead.
+        :param pulumi.Input['BulkExportTimeoutsArgs'] timeouts: Wait limits in seconds (Pulumi's `customTimeouts` win when given).
         :param pulumi.Input[_builtins.bool] wait_for_completion: Wait for `Completed` (default true); a failed export then fails the `up` with its runs' errors.
         """
         pulumi.set(__self__, "destination_id", destination_id)
@@ -129,7 +131,7 @@ class BulkExportArgs:
     @pulumi.getter(name="exportFields")
     def export_fields(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Columns to export (spec 2.8's exportable fields); absent: all.
+        Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
         """
         return pulumi.get(self, "export_fields")
 
@@ -176,6 +178,9 @@ class BulkExportArgs:
     @_builtins.property
     @pulumi.getter
     def timeouts(self) -> pulumi.Input[Optional['BulkExportTimeoutsArgs']]:
+        """
+        Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+        """
         return pulumi.get(self, "timeouts")
 
     @timeouts.setter
@@ -222,11 +227,12 @@ class BulkExport(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] compression: Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
         :param pulumi.Input[_builtins.str] destination_id: The ExportDestination's id.
         :param pulumi.Input[_builtins.str] end_time: ISO 8601 with a time zone; exclusive; after `startTime`.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (spec 2.8's exportable fields); absent: all.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
         :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid); or set `allExperiments` instead.
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
+        :param pulumi.Input[Union['BulkExportTimeoutsArgs', 'BulkExportTimeoutsArgsDict']] timeouts: Wait limits in seconds (Pulumi's `customTimeouts` win when given).
         :param pulumi.Input[_builtins.bool] wait_for_completion: Wait for `Completed` (default true); a failed export then fails the `up` with its runs' errors.
         """
         ...
@@ -318,6 +324,7 @@ class BulkExport(pulumi.CustomResource):
         __props__ = BulkExportArgs.__new__(BulkExportArgs)
 
         __props__.__dict__["all_experiments"] = None
+        __props__.__dict__["compression"] = None
         __props__.__dict__["destination_id"] = None
         __props__.__dict__["end_time"] = None
         __props__.__dict__["export_fields"] = None
@@ -330,66 +337,112 @@ class BulkExport(pulumi.CustomResource):
         __props__.__dict__["session_id"] = None
         __props__.__dict__["start_time"] = None
         __props__.__dict__["status"] = None
+        __props__.__dict__["timeouts"] = None
+        __props__.__dict__["wait_for_completion"] = None
         return BulkExport(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
     @pulumi.getter(name="allExperiments")
     def all_experiments(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Export every experiment of the workspace instead of one tracing project (the LangSmith cloud exports at most 250 of them); exactly one of `sessionId` and `allExperiments` is given.
+        """
         return pulumi.get(self, "all_experiments")
+
+    @_builtins.property
+    @pulumi.getter
+    def compression(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
+        """
+        return pulumi.get(self, "compression")
 
     @_builtins.property
     @pulumi.getter(name="destinationId")
     def destination_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The ExportDestination's id.
+        """
         return pulumi.get(self, "destination_id")
 
     @_builtins.property
     @pulumi.getter(name="endTime")
     def end_time(self) -> pulumi.Output[_builtins.str]:
+        """
+        ISO 8601 with a time zone; exclusive; after `startTime`.
+        """
         return pulumi.get(self, "end_time")
 
     @_builtins.property
     @pulumi.getter(name="exportFields")
     def export_fields(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
+        """
         return pulumi.get(self, "export_fields")
 
     @_builtins.property
     @pulumi.getter(name="filesWritten")
     def files_written(self) -> pulumi.Output[_builtins.float]:
+        """
+        Files the export wrote.
+        """
         return pulumi.get(self, "files_written")
 
     @_builtins.property
     @pulumi.getter
     def filter(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
+        """
         return pulumi.get(self, "filter")
 
     @_builtins.property
     @pulumi.getter(name="finishedAt")
     def finished_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When it finished.
+        """
         return pulumi.get(self, "finished_at")
 
     @_builtins.property
     @pulumi.getter(name="formatVersion")
     def format_version(self) -> pulumi.Output[_builtins.str]:
+        """
+        `v1` (default) or `v2_beta` (typed columns).
+        """
         return pulumi.get(self, "format_version")
 
     @_builtins.property
     @pulumi.getter(name="rowsWritten")
     def rows_written(self) -> pulumi.Output[_builtins.float]:
+        """
+        Rows the export wrote.
+        """
         return pulumi.get(self, "rows_written")
 
     @_builtins.property
     @pulumi.getter(name="schemaVersion")
     def schema_version(self) -> pulumi.Output[_builtins.float]:
+        """
+        Version of the output shape.
+        """
         return pulumi.get(self, "schema_version")
 
     @_builtins.property
     @pulumi.getter(name="sessionId")
     def session_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The tracing project's id (a uuid); or set `allExperiments` instead.
+        """
         return pulumi.get(self, "session_id")
 
     @_builtins.property
     @pulumi.getter(name="startTime")
     def start_time(self) -> pulumi.Output[_builtins.str]:
+        """
+        ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
+        """
         return pulumi.get(self, "start_time")
 
     @_builtins.property
@@ -399,4 +452,20 @@ class BulkExport(pulumi.CustomResource):
         `Completed` after a successful `up` that waited.
         """
         return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter
+    def timeouts(self) -> pulumi.Output[Optional['outputs.BulkExportTimeouts']]:
+        """
+        Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+        """
+        return pulumi.get(self, "timeouts")
+
+    @_builtins.property
+    @pulumi.getter(name="waitForCompletion")
+    def wait_for_completion(self) -> pulumi.Output[_builtins.bool]:
+        """
+        Wait for `Completed` (default true); a failed export then fails the `up` with its runs' errors.
+        """
+        return pulumi.get(self, "wait_for_completion")
 

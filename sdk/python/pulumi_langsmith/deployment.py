@@ -35,12 +35,14 @@ class DeploymentArgs:
         The set of arguments for constructing a Deployment resource.
 
         :param pulumi.Input[_builtins.str] name: Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed.
-        :param pulumi.Input[_builtins.str] source: `github` or `external_docker` (the spec's `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
+        :param pulumi.Input[_builtins.str] source: `github` or `external_docker` (the stand-ins `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
+        :param pulumi.Input['DeploymentSourceRevisionConfigArgs'] source_revision_config: What one revision deploys. A change makes a new revision.
         :param pulumi.Input[_builtins.str] adopt_id: Take over an existing deployment by id instead of creating one (dynamic resources cannot be `pulumi import`ed). Its name and source must match; other fields are brought in line by a PATCH. Only read at creation; remove it afterwards or keep it, either way nothing changes.
         :param pulumi.Input[_builtins.str] rollback_to_revision_id: Roll back: the id of an earlier revision of this deployment to run again, without a rebuild (the control plane's redeploy). Setting or changing it redeploys that revision and waits for it; while it is set, `sourceRevisionConfig` is not rebuilt unless it changes (a change builds again, ending the rollback); removing it builds `sourceRevisionConfig` again. `getDeploymentRevisions` lists the ids.
         :param pulumi.Input[Sequence[pulumi.Input['DeploymentSecretReferenceArgs']]] secret_references: Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted installations). Nothing secret is stored: only the names. A change makes a new revision; removing every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).
         :param pulumi.Input[Sequence[pulumi.Input['DeploymentSecretArgs']]] secrets: Environment secrets of the deployment. Always stored as secrets in the Pulumi state; the service never returns their values, so a refresh sees added or removed names, not changed values. Removing every secret is refused at preview (the service cannot clear them in place; see docs/deployment.md).
-        :param pulumi.Input['DeploymentTimeoutsArgs'] timeouts: Wait limits in seconds (Pulumi does not pass `customTimeouts` to dynamic providers).
+        :param pulumi.Input['DeploymentSourceConfigArgs'] source_config: Where the deployment's code comes from.
+        :param pulumi.Input['DeploymentTimeoutsArgs'] timeouts: Wait limits in seconds.
         :param pulumi.Input[_builtins.bool] wait_for_deployed: Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
         """
         pulumi.set(__self__, "name", name)
@@ -77,7 +79,7 @@ class DeploymentArgs:
     @pulumi.getter
     def source(self) -> pulumi.Input[_builtins.str]:
         """
-        `github` or `external_docker` (the spec's `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
+        `github` or `external_docker` (the stand-ins `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
         """
         return pulumi.get(self, "source")
 
@@ -88,6 +90,9 @@ class DeploymentArgs:
     @_builtins.property
     @pulumi.getter(name="sourceRevisionConfig")
     def source_revision_config(self) -> pulumi.Input['DeploymentSourceRevisionConfigArgs']:
+        """
+        What one revision deploys. A change makes a new revision.
+        """
         return pulumi.get(self, "source_revision_config")
 
     @source_revision_config.setter
@@ -145,6 +150,9 @@ class DeploymentArgs:
     @_builtins.property
     @pulumi.getter(name="sourceConfig")
     def source_config(self) -> pulumi.Input[Optional['DeploymentSourceConfigArgs']]:
+        """
+        Where the deployment's code comes from.
+        """
         return pulumi.get(self, "source_config")
 
     @source_config.setter
@@ -155,7 +163,7 @@ class DeploymentArgs:
     @pulumi.getter
     def timeouts(self) -> pulumi.Input[Optional['DeploymentTimeoutsArgs']]:
         """
-        Wait limits in seconds (Pulumi does not pass `customTimeouts` to dynamic providers).
+        Wait limits in seconds.
         """
         return pulumi.get(self, "timeouts")
 
@@ -203,8 +211,10 @@ class Deployment(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] rollback_to_revision_id: Roll back: the id of an earlier revision of this deployment to run again, without a rebuild (the control plane's redeploy). Setting or changing it redeploys that revision and waits for it; while it is set, `sourceRevisionConfig` is not rebuilt unless it changes (a change builds again, ending the rollback); removing it builds `sourceRevisionConfig` again. `getDeploymentRevisions` lists the ids.
         :param pulumi.Input[Sequence[pulumi.Input[Union['DeploymentSecretReferenceArgs', 'DeploymentSecretReferenceArgsDict']]]] secret_references: Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted installations). Nothing secret is stored: only the names. A change makes a new revision; removing every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).
         :param pulumi.Input[Sequence[pulumi.Input[Union['DeploymentSecretArgs', 'DeploymentSecretArgsDict']]]] secrets: Environment secrets of the deployment. Always stored as secrets in the Pulumi state; the service never returns their values, so a refresh sees added or removed names, not changed values. Removing every secret is refused at preview (the service cannot clear them in place; see docs/deployment.md).
-        :param pulumi.Input[_builtins.str] source: `github` or `external_docker` (the spec's `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
-        :param pulumi.Input[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']] timeouts: Wait limits in seconds (Pulumi does not pass `customTimeouts` to dynamic providers).
+        :param pulumi.Input[_builtins.str] source: `github` or `external_docker` (the stand-ins `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
+        :param pulumi.Input[Union['DeploymentSourceConfigArgs', 'DeploymentSourceConfigArgsDict']] source_config: Where the deployment's code comes from.
+        :param pulumi.Input[Union['DeploymentSourceRevisionConfigArgs', 'DeploymentSourceRevisionConfigArgsDict']] source_revision_config: What one revision deploys. A change makes a new revision.
+        :param pulumi.Input[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']] timeouts: Wait limits in seconds.
         :param pulumi.Input[_builtins.bool] wait_for_deployed: Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
         """
         ...
@@ -298,6 +308,7 @@ class Deployment(pulumi.CustomResource):
         __props__ = DeploymentArgs.__new__(DeploymentArgs)
 
         __props__.__dict__["active_revision_id"] = None
+        __props__.__dict__["adopt_id"] = None
         __props__.__dict__["custom_url"] = None
         __props__.__dict__["deployment_status"] = None
         __props__.__dict__["latest_revision_id"] = None
@@ -311,12 +322,25 @@ class Deployment(pulumi.CustomResource):
         __props__.__dict__["source"] = None
         __props__.__dict__["source_config"] = None
         __props__.__dict__["source_revision_config"] = None
+        __props__.__dict__["timeouts"] = None
+        __props__.__dict__["wait_for_deployed"] = None
         return Deployment(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
     @pulumi.getter(name="activeRevisionId")
     def active_revision_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The revision that serves (the newest DEPLOYED one).
+        """
         return pulumi.get(self, "active_revision_id")
+
+    @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Take over an existing deployment by id instead of creating one (dynamic resources cannot be `pulumi import`ed). Its name and source must match; other fields are brought in line by a PATCH. Only read at creation; remove it afterwards or keep it, either way nothing changes.
+        """
+        return pulumi.get(self, "adopt_id")
 
     @_builtins.property
     @pulumi.getter(name="customUrl")
@@ -337,16 +361,25 @@ class Deployment(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="latestRevisionId")
     def latest_revision_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The deployment's latest revision.
+        """
         return pulumi.get(self, "latest_revision_id")
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
+        """
+        Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed.
+        """
         return pulumi.get(self, "name")
 
     @_builtins.property
     @pulumi.getter(name="repoCommitSha")
     def repo_commit_sha(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The commit the latest revision built (source `github`).
+        """
         return pulumi.get(self, "repo_commit_sha")
 
     @_builtins.property
@@ -361,7 +394,7 @@ class Deployment(pulumi.CustomResource):
     @pulumi.getter(name="rollbackToRevisionId")
     def rollback_to_revision_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The revision rolled back to, when the program names one.
+        Roll back: the id of an earlier revision of this deployment to run again, without a rebuild (the control plane's redeploy). Setting or changing it redeploys that revision and waits for it; while it is set, `sourceRevisionConfig` is not rebuilt unless it changes (a change builds again, ending the rollback); removing it builds `sourceRevisionConfig` again. `getDeploymentRevisions` lists the ids.
         """
         return pulumi.get(self, "rollback_to_revision_id")
 
@@ -376,28 +409,56 @@ class Deployment(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="secretReferences")
     def secret_references(self) -> pulumi.Output[Optional[Sequence['outputs.DeploymentSecretReference']]]:
+        """
+        Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted installations). Nothing secret is stored: only the names. A change makes a new revision; removing every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).
+        """
         return pulumi.get(self, "secret_references")
 
     @_builtins.property
     @pulumi.getter
     def secrets(self) -> pulumi.Output[Sequence['outputs.DeploymentSecret']]:
+        """
+        Environment secrets of the deployment. Always stored as secrets in the Pulumi state; the service never returns their values, so a refresh sees added or removed names, not changed values. Removing every secret is refused at preview (the service cannot clear them in place; see docs/deployment.md).
+        """
         return pulumi.get(self, "secrets")
 
     @_builtins.property
     @pulumi.getter
     def source(self) -> pulumi.Output[_builtins.str]:
+        """
+        `github` or `external_docker` (the stand-ins `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
+        """
         return pulumi.get(self, "source")
 
     @_builtins.property
     @pulumi.getter(name="sourceConfig")
     def source_config(self) -> pulumi.Output['outputs.DeploymentSourceConfig']:
+        """
+        Where the deployment's code comes from.
+        """
         return pulumi.get(self, "source_config")
 
     @_builtins.property
     @pulumi.getter(name="sourceRevisionConfig")
     def source_revision_config(self) -> pulumi.Output['outputs.DeploymentSourceRevisionConfig']:
         """
-        The revision configuration as given (echoed).
+        What one revision deploys. A change makes a new revision.
         """
         return pulumi.get(self, "source_revision_config")
+
+    @_builtins.property
+    @pulumi.getter
+    def timeouts(self) -> pulumi.Output[Optional['outputs.DeploymentTimeouts']]:
+        """
+        Wait limits in seconds.
+        """
+        return pulumi.get(self, "timeouts")
+
+    @_builtins.property
+    @pulumi.getter(name="waitForDeployed")
+    def wait_for_deployed(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
+        """
+        return pulumi.get(self, "wait_for_deployed")
 

@@ -27,8 +27,9 @@ class ExportDestinationArgs:
         """
         The set of arguments for constructing a ExportDestination resource.
 
+        :param pulumi.Input['ExportDestinationConfigArgs'] config: Where in the bucket exports go. Any change replaces the destination.
         :param pulumi.Input[_builtins.str] display_name: Letters, digits, spaces, `-`, `_` and `'`. A change replaces the destination.
-        :param pulumi.Input['ExportDestinationCredentialsArgs'] credentials: Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
+        :param pulumi.Input['ExportDestinationCredentialsArgs'] credentials: Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
         """
         pulumi.set(__self__, "config", config)
         pulumi.set(__self__, "display_name", display_name)
@@ -38,6 +39,9 @@ class ExportDestinationArgs:
     @_builtins.property
     @pulumi.getter
     def config(self) -> pulumi.Input['ExportDestinationConfigArgs']:
+        """
+        Where in the bucket exports go. Any change replaces the destination.
+        """
         return pulumi.get(self, "config")
 
     @config.setter
@@ -60,7 +64,7 @@ class ExportDestinationArgs:
     @pulumi.getter
     def credentials(self) -> pulumi.Input[Optional['ExportDestinationCredentialsArgs']]:
         """
-        Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
+        Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
         """
         return pulumi.get(self, "credentials")
 
@@ -80,11 +84,12 @@ class ExportDestination(pulumi.CustomResource):
                  display_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A bulk-export destination: an S3 or S3-compatible bucket the service writes Parquet to. The service validates it at creation by writing a test file (deleted when the credentials may delete, else left under `<prefix>/tmp/`). The service has no DELETE for destinations: `pulumi destroy` removes it from the stack and it stays, unused, in the workspace.
+        A bulk-export destination: an S3 or S3-compatible bucket the service writes Parquet to. The service validates it at creation by writing a test file (deleted when the credentials may delete, else left under `<prefix>/tmp/`). `pulumi destroy` deletes it once no running export uses it; an installation without that DELETE keeps it, unused, in the workspace.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Union['ExportDestinationCredentialsArgs', 'ExportDestinationCredentialsArgsDict']] credentials: Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
+        :param pulumi.Input[Union['ExportDestinationConfigArgs', 'ExportDestinationConfigArgsDict']] config: Where in the bucket exports go. Any change replaces the destination.
+        :param pulumi.Input[Union['ExportDestinationCredentialsArgs', 'ExportDestinationCredentialsArgsDict']] credentials: Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
         :param pulumi.Input[_builtins.str] display_name: Letters, digits, spaces, `-`, `_` and `'`. A change replaces the destination.
         """
         ...
@@ -94,7 +99,7 @@ class ExportDestination(pulumi.CustomResource):
                  args: ExportDestinationArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A bulk-export destination: an S3 or S3-compatible bucket the service writes Parquet to. The service validates it at creation by writing a test file (deleted when the credentials may delete, else left under `<prefix>/tmp/`). The service has no DELETE for destinations: `pulumi destroy` removes it from the stack and it stays, unused, in the workspace.
+        A bulk-export destination: an S3 or S3-compatible bucket the service writes Parquet to. The service validates it at creation by writing a test file (deleted when the credentials may delete, else left under `<prefix>/tmp/`). `pulumi destroy` deletes it once no running export uses it; an installation without that DELETE keeps it, unused, in the workspace.
 
         :param str resource_name: The name of the resource.
         :param ExportDestinationArgs args: The arguments to use to populate this resource's properties.
@@ -170,16 +175,25 @@ class ExportDestination(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def config(self) -> pulumi.Output['outputs.ExportDestinationConfig']:
+        """
+        Where in the bucket exports go. Any change replaces the destination.
+        """
         return pulumi.get(self, "config")
 
     @_builtins.property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When the service made it.
+        """
         return pulumi.get(self, "created_at")
 
     @_builtins.property
     @pulumi.getter
     def credentials(self) -> pulumi.Output[Optional['outputs.ExportDestinationCredentials']]:
+        """
+        Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
+        """
         return pulumi.get(self, "credentials")
 
     @_builtins.property
@@ -201,10 +215,16 @@ class ExportDestination(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="displayName")
     def display_name(self) -> pulumi.Output[_builtins.str]:
+        """
+        Letters, digits, spaces, `-`, `_` and `'`. A change replaces the destination.
+        """
         return pulumi.get(self, "display_name")
 
     @_builtins.property
     @pulumi.getter(name="schemaVersion")
     def schema_version(self) -> pulumi.Output[_builtins.float]:
+        """
+        Version of the output shape.
+        """
         return pulumi.get(self, "schema_version")
 

@@ -67,26 +67,41 @@ class GetDeploymentResult:
     @_builtins.property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> Optional[_builtins.str]:
+        """
+        When it was made.
+        """
         return pulumi.get(self, "created_at")
 
     @_builtins.property
     @pulumi.getter(name="customUrl")
     def custom_url(self) -> Optional[_builtins.str]:
+        """
+        Its URL.
+        """
         return pulumi.get(self, "custom_url")
 
     @_builtins.property
     @pulumi.getter
     def id(self) -> _builtins.str:
+        """
+        The deployment's id.
+        """
         return pulumi.get(self, "id")
 
     @_builtins.property
     @pulumi.getter(name="latestRevisionId")
     def latest_revision_id(self) -> Optional[_builtins.str]:
+        """
+        Its latest revision.
+        """
         return pulumi.get(self, "latest_revision_id")
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
+        """
+        Its name.
+        """
         return pulumi.get(self, "name")
 
     @_builtins.property
@@ -116,6 +131,9 @@ class GetDeploymentResult:
     @_builtins.property
     @pulumi.getter(name="updatedAt")
     def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When it last changed.
+        """
         return pulumi.get(self, "updated_at")
 
 

@@ -35,6 +35,9 @@ class GetDeploymentRevisionsResult:
     @_builtins.property
     @pulumi.getter(name="deploymentId")
     def deployment_id(self) -> _builtins.str:
+        """
+        The deployment's id.
+        """
         return pulumi.get(self, "deployment_id")
 
     @_builtins.property
@@ -63,6 +66,7 @@ def get_deployment_revisions(deployment_id: Optional[_builtins.str] = None,
     """
     Lists a deployment's revisions, latest first.
 
+    :param _builtins.str deployment_id: The deployment's id.
     :param _builtins.float limit: At most this many, latest first; absent: all.
     :param Sequence[_builtins.str] statuses: Only revisions in these statuses (e.g. `["DEPLOYED"]`); absent: all.
     """
@@ -83,6 +87,7 @@ def get_deployment_revisions_output(deployment_id: pulumi.Input[Optional[_builti
     """
     Lists a deployment's revisions, latest first.
 
+    :param _builtins.str deployment_id: The deployment's id.
     :param _builtins.float limit: At most this many, latest first; absent: all.
     :param Sequence[_builtins.str] statuses: Only revisions in these statuses (e.g. `["DEPLOYED"]`); absent: all.
     """

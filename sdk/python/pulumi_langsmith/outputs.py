@@ -16,31 +16,96 @@ from . import _utilities
 from . import outputs
 
 __all__ = [
+    'BulkExportTimeouts',
     'DeploymentSecret',
     'DeploymentSecretReference',
     'DeploymentSourceConfig',
     'DeploymentSourceRevisionConfig',
+    'DeploymentTimeouts',
     'ExportDestinationConfig',
     'ExportDestinationCredentials',
     'RevisionInfo',
 ]
 
 @pulumi.output_type
+class BulkExportTimeouts(dict):
+    """
+    Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+    """
+    def __init__(__self__, *,
+                 create: Optional[_builtins.float] = None,
+                 delete: Optional[_builtins.float] = None,
+                 update: Optional[_builtins.float] = None):
+        """
+        Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+
+        :param _builtins.float create: Seconds to wait for `Completed` after creating (default 3600).
+        :param _builtins.float delete: Seconds `destroy` may spend cancelling it (default 300).
+        :param _builtins.float update: Seconds to wait when a later `up` resumes the wait (default 3600).
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+        if delete is not None:
+            pulumi.set(__self__, "delete", delete)
+        if update is not None:
+            pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> Optional[_builtins.float]:
+        """
+        Seconds to wait for `Completed` after creating (default 3600).
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> Optional[_builtins.float]:
+        """
+        Seconds `destroy` may spend cancelling it (default 300).
+        """
+        return pulumi.get(self, "delete")
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> Optional[_builtins.float]:
+        """
+        Seconds to wait when a later `up` resumes the wait (default 3600).
+        """
+        return pulumi.get(self, "update")
+
+
+@pulumi.output_type
 class DeploymentSecret(dict):
+    """
+    An environment secret of the deployment.
+    """
     def __init__(__self__, *,
                  name: _builtins.str,
                  value: _builtins.str):
+        """
+        An environment secret of the deployment.
+
+        :param _builtins.str name: The environment variable.
+        :param _builtins.str value: Its value.
+        """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
 
     @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
+        """
+        The environment variable.
+        """
         return pulumi.get(self, "name")
 
     @_builtins.property
     @pulumi.getter
     def value(self) -> _builtins.str:
+        """
+        Its value.
+        """
         return pulumi.get(self, "value")
 
 
@@ -111,7 +176,7 @@ class DeploymentSecretReference(dict):
 @pulumi.output_type
 class DeploymentSourceConfig(dict):
     """
-    Where the deployment's code comes from (spec 2.3 `source_config`).
+    Where the deployment's code comes from.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -148,7 +213,7 @@ class DeploymentSourceConfig(dict):
                  repo_url: Optional[_builtins.str] = None,
                  resource_spec: Optional[Mapping[str, Any]] = None):
         """
-        Where the deployment's code comes from (spec 2.3 `source_config`).
+        Where the deployment's code comes from.
 
         :param _builtins.bool build_on_push: Rebuild when the branch moves (source `github`; must be false for a tag). Default false.
         :param _builtins.str custom_url: Custom URL (source `external_docker` only; the service sets it for `github`).
@@ -222,7 +287,7 @@ class DeploymentSourceConfig(dict):
 @pulumi.output_type
 class DeploymentSourceRevisionConfig(dict):
     """
-    What one revision deploys (spec 2.2). A change makes a new revision.
+    What one revision deploys. A change makes a new revision.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -250,7 +315,7 @@ class DeploymentSourceRevisionConfig(dict):
                  image_uri: Optional[_builtins.str] = None,
                  repo_ref: Optional[_builtins.str] = None):
         """
-        What one revision deploys (spec 2.2). A change makes a new revision.
+        What one revision deploys. A change makes a new revision.
 
         :param _builtins.str graph_config_path: Path of the graph configuration file, e.g. `langgraph.json` (source `github`).
         :param _builtins.str image_uri: Container image (source `external_docker`).
@@ -289,9 +354,57 @@ class DeploymentSourceRevisionConfig(dict):
 
 
 @pulumi.output_type
+class DeploymentTimeouts(dict):
+    """
+    Wait limits in seconds.
+    """
+    def __init__(__self__, *,
+                 create: Optional[_builtins.float] = None,
+                 delete: Optional[_builtins.float] = None,
+                 update: Optional[_builtins.float] = None):
+        """
+        Wait limits in seconds.
+
+        :param _builtins.float create: Seconds to wait for the first revision to be DEPLOYED (default 1800).
+        :param _builtins.float delete: Seconds to wait for the deployment to be gone after DELETE (default 600).
+        :param _builtins.float update: Seconds to wait for a new revision to be DEPLOYED (default 1800).
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+        if delete is not None:
+            pulumi.set(__self__, "delete", delete)
+        if update is not None:
+            pulumi.set(__self__, "update", update)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> Optional[_builtins.float]:
+        """
+        Seconds to wait for the first revision to be DEPLOYED (default 1800).
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> Optional[_builtins.float]:
+        """
+        Seconds to wait for the deployment to be gone after DELETE (default 600).
+        """
+        return pulumi.get(self, "delete")
+
+    @_builtins.property
+    @pulumi.getter
+    def update(self) -> Optional[_builtins.float]:
+        """
+        Seconds to wait for a new revision to be DEPLOYED (default 1800).
+        """
+        return pulumi.get(self, "update")
+
+
+@pulumi.output_type
 class ExportDestinationConfig(dict):
     """
-    Where in the bucket exports go (spec 2.7 `config`). Any change replaces the destination.
+    Where in the bucket exports go. Any change replaces the destination.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -324,8 +437,9 @@ class ExportDestinationConfig(dict):
                  prefix: Optional[_builtins.str] = None,
                  region: Optional[_builtins.str] = None):
         """
-        Where in the bucket exports go (spec 2.7 `config`). Any change replaces the destination.
+        Where in the bucket exports go. Any change replaces the destination.
 
+        :param _builtins.str bucket_name: The bucket.
         :param _builtins.str addressing_style: S3 addressing style: `auto` (default), `virtual` or `path`.
         :param _builtins.str endpoint_url: URL of an S3-compatible server (MinIO, GCS interoperability, ...); omit it for AWS S3.
         :param _builtins.bool include_bucket_in_prefix: Put the bucket name at the start of every key (legacy, or stores that need it). Default false.
@@ -347,6 +461,9 @@ class ExportDestinationConfig(dict):
     @_builtins.property
     @pulumi.getter(name="bucketName")
     def bucket_name(self) -> _builtins.str:
+        """
+        The bucket.
+        """
         return pulumi.get(self, "bucket_name")
 
     @_builtins.property
@@ -393,7 +510,7 @@ class ExportDestinationConfig(dict):
 @pulumi.output_type
 class ExportDestinationCredentials(dict):
     """
-    Storage credentials. Always secret in the state; a change rotates them in place.
+    Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -421,8 +538,10 @@ class ExportDestinationCredentials(dict):
                  secret_access_key: _builtins.str,
                  session_token: Optional[_builtins.str] = None):
         """
-        Storage credentials. Always secret in the state; a change rotates them in place.
+        Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
 
+        :param _builtins.str access_key_id: The access key id.
+        :param _builtins.str secret_access_key: The secret access key.
         :param _builtins.str session_token: For temporary credentials (self-hosted from 0.10.34 / application 0.10.91).
         """
         pulumi.set(__self__, "access_key_id", access_key_id)
@@ -433,11 +552,17 @@ class ExportDestinationCredentials(dict):
     @_builtins.property
     @pulumi.getter(name="accessKeyId")
     def access_key_id(self) -> _builtins.str:
+        """
+        The access key id.
+        """
         return pulumi.get(self, "access_key_id")
 
     @_builtins.property
     @pulumi.getter(name="secretAccessKey")
     def secret_access_key(self) -> _builtins.str:
+        """
+        The secret access key.
+        """
         return pulumi.get(self, "secret_access_key")
 
     @_builtins.property
@@ -463,7 +588,11 @@ class RevisionInfo(dict):
         """
         One revision of a deployment.
 
+        :param _builtins.str created_at: When it was made.
+        :param _builtins.str id: The revision's id.
+        :param 'DeploymentSourceRevisionConfig' source_revision_config: What it deploys.
         :param _builtins.str status: Revision status (DEPLOYED, BUILD_FAILED, ...).
+        :param _builtins.str repo_commit_sha: The commit it built (source `github`).
         """
         pulumi.set(__self__, "created_at", created_at)
         pulumi.set(__self__, "id", id)
@@ -475,16 +604,25 @@ class RevisionInfo(dict):
     @_builtins.property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> _builtins.str:
+        """
+        When it was made.
+        """
         return pulumi.get(self, "created_at")
 
     @_builtins.property
     @pulumi.getter
     def id(self) -> _builtins.str:
+        """
+        The revision's id.
+        """
         return pulumi.get(self, "id")
 
     @_builtins.property
     @pulumi.getter(name="sourceRevisionConfig")
     def source_revision_config(self) -> 'outputs.DeploymentSourceRevisionConfig':
+        """
+        What it deploys.
+        """
         return pulumi.get(self, "source_revision_config")
 
     @_builtins.property
@@ -498,6 +636,9 @@ class RevisionInfo(dict):
     @_builtins.property
     @pulumi.getter(name="repoCommitSha")
     def repo_commit_sha(self) -> Optional[_builtins.str]:
+        """
+        The commit it built (source `github`).
+        """
         return pulumi.get(self, "repo_commit_sha")
 
 

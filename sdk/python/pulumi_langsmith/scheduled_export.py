@@ -38,7 +38,7 @@ class ScheduledExportArgs:
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
         :param pulumi.Input[_builtins.bool] cancel_spawned_on_delete: On delete, also cancel the spawned exports that are not final (default false: they finish).
         :param pulumi.Input[_builtins.str] compression: Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (spec 2.8's exportable fields); absent: all.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
         :param pulumi.Input[_builtins.bool] resume_at_new_destination: When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
@@ -136,7 +136,7 @@ class ScheduledExportArgs:
     @pulumi.getter(name="exportFields")
     def export_fields(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Columns to export (spec 2.8's exportable fields); absent: all.
+        Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
         """
         return pulumi.get(self, "export_fields")
 
@@ -206,7 +206,7 @@ class ScheduledExport(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] cancel_spawned_on_delete: On delete, also cancel the spawned exports that are not final (default false: they finish).
         :param pulumi.Input[_builtins.str] compression: Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
         :param pulumi.Input[_builtins.str] destination_id: The ExportDestination's id.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (spec 2.8's exportable fields); absent: all.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
         :param pulumi.Input[_builtins.float] interval_hours: Hours per window, 1 to 168.
@@ -328,16 +328,25 @@ class ScheduledExport(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="cancelSpawnedOnDelete")
     def cancel_spawned_on_delete(self) -> pulumi.Output[_builtins.bool]:
+        """
+        On delete, also cancel the spawned exports that are not final (default false: they finish).
+        """
         return pulumi.get(self, "cancel_spawned_on_delete")
 
     @_builtins.property
     @pulumi.getter
     def compression(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
+        """
         return pulumi.get(self, "compression")
 
     @_builtins.property
     @pulumi.getter(name="destinationId")
     def destination_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The ExportDestination's id.
+        """
         return pulumi.get(self, "destination_id")
 
     @_builtins.property
@@ -351,6 +360,9 @@ class ScheduledExport(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter(name="exportFields")
     def export_fields(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
+        """
         return pulumi.get(self, "export_fields")
 
     @_builtins.property
@@ -364,23 +376,32 @@ class ScheduledExport(pulumi.CustomResource):
     @_builtins.property
     @pulumi.getter
     def filter(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
+        """
         return pulumi.get(self, "filter")
 
     @_builtins.property
     @pulumi.getter(name="formatVersion")
     def format_version(self) -> pulumi.Output[_builtins.str]:
+        """
+        `v1` (default) or `v2_beta` (typed columns).
+        """
         return pulumi.get(self, "format_version")
 
     @_builtins.property
     @pulumi.getter(name="intervalHours")
     def interval_hours(self) -> pulumi.Output[_builtins.float]:
+        """
+        Hours per window, 1 to 168.
+        """
         return pulumi.get(self, "interval_hours")
 
     @_builtins.property
     @pulumi.getter(name="lastWindowEnd")
     def last_window_end(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        End of the last window spawned (null before the first).
+        End of the last window the schedule's exports exported of this project to this place (null before the first).
         """
         return pulumi.get(self, "last_window_end")
 
@@ -388,41 +409,56 @@ class ScheduledExport(pulumi.CustomResource):
     @pulumi.getter(name="previousExportIds")
     def previous_export_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        Earlier exports of this schedule, cancelled by updates.
+        Earlier exports of this schedule, cancelled by updates, oldest first.
         """
         return pulumi.get(self, "previous_export_ids")
 
     @_builtins.property
     @pulumi.getter(name="resumeAtNewDestination")
     def resume_at_new_destination(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
+        """
         return pulumi.get(self, "resume_at_new_destination")
 
     @_builtins.property
     @pulumi.getter(name="schemaVersion")
     def schema_version(self) -> pulumi.Output[_builtins.float]:
+        """
+        Version of the output shape.
+        """
         return pulumi.get(self, "schema_version")
 
     @_builtins.property
     @pulumi.getter(name="sessionId")
     def session_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        The tracing project's id (a uuid).
+        """
         return pulumi.get(self, "session_id")
 
     @_builtins.property
     @pulumi.getter(name="spawnedCount")
     def spawned_count(self) -> pulumi.Output[_builtins.float]:
+        """
+        Exports the current export spawned.
+        """
         return pulumi.get(self, "spawned_count")
 
     @_builtins.property
     @pulumi.getter(name="spawnedStatuses")
     def spawned_statuses(self) -> pulumi.Output[Mapping[str, _builtins.float]]:
         """
-        Spawned exports of the current export by status.
+        Spawned exports of the current export by status, e.g. `{"Completed": 3, "Running": 1}`.
         """
         return pulumi.get(self, "spawned_statuses")
 
     @_builtins.property
     @pulumi.getter(name="startTime")
     def start_time(self) -> pulumi.Output[_builtins.str]:
+        """
+        ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
+        """
         return pulumi.get(self, "start_time")
 
     @_builtins.property

@@ -499,10 +499,10 @@ describe("Deployment provider (pure)", () => {
             });
         }
 
-        it("diff: changing source forces replacement (source, and deploymentType, which only github has)", () => {
+        it("diff: changing source forces replacement (source, and the fields only github has, which external_docker drops)", () => {
             const d = diff(stateOf(base()), { ...checked(base()), source: "external_docker" });
             assert.equal(d.changes, true);
-            assert.deepEqual(d.replaces, ["source", "sourceConfig.deploymentType"]);
+            assert.deepEqual(d.replaces, ["source", "sourceConfig.integrationId", "sourceConfig.repoUrl", "sourceConfig.deploymentType"]);
             assert.equal(d.deleteBeforeReplace, true);
         });
 

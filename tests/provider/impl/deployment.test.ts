@@ -527,7 +527,7 @@ describe("Deployment provider against the emulator", function () {
 
         it("check: github refuses them; names clash with secrets or reserved names fail on their property", () => {
             const gh = checkDeployment(githubArgs("gh", { secretReferences: [REFS[0]] }));
-            assert.ok(gh.failures?.some((f) => f.property === "secretReferences" && /only for source external_docker/.test(f.reason)), JSON.stringify(gh.failures));
+            assert.ok(gh.failures?.some((f) => f.property === "secretReferences" && /applies only to source external_docker/.test(f.reason)), JSON.stringify(gh.failures));
             const clash = checkDeployment(dockerArgs("d", { secrets: [{ name: "OPENAI_API_KEY", value: "x" }], secretReferences: [REFS[0]] }));
             assert.ok(clash.failures?.some((f) => f.property === "secretReferences[0].name" && /already set/.test(f.reason)), JSON.stringify(clash.failures));
             const reserved = checkDeployment(dockerArgs("d", { secretReferences: [{ ...REFS[0], name: "PORT" }] }));

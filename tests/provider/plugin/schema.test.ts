@@ -23,7 +23,7 @@ describe("plugin schema", () => {
     it("arguments, required arguments and outputs follow the TypeScript (Deployment, and what ScheduledExport inherits from ExportArgs)", () => {
         const d = schema.resources["langsmith:index:Deployment"];
         assert.deepEqual(d.requiredInputs, ["name", "source", "sourceRevisionConfig"]);
-        assert.deepEqual(d.inputProperties.sourceConfig, { $ref: "#/types/langsmith:index:DeploymentSourceConfig" });
+        assert.equal(d.inputProperties.sourceConfig.$ref, "#/types/langsmith:index:DeploymentSourceConfig");
         assert.equal(d.properties.latestRevisionId.type, "string");
         assert.ok(!d.required.includes("latestRevisionId"), "a nullable output is not required");
         assert.deepEqual(schema.types["langsmith:index:DeploymentSourceConfig"].properties.resourceSpec, {
