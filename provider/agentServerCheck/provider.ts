@@ -7,6 +7,7 @@
  * `timeoutSeconds` alone does not.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ProviderOf } from "../kit/declare";
 import { ProbeFailedError, probeInterrupt } from "../api/agentServerProbe";
 import { diffByTable, diffTableOf } from "../kit/diff";
 import { known } from "../kit/unknown";
@@ -38,7 +39,7 @@ async function run(inputs: AgentServerCheckInputs): Promise<AgentServerCheckOutp
     }
 }
 
-export function createAgentServerCheckProvider(): pulumi.dynamic.ResourceProvider {
+export function createAgentServerCheckProvider(): ProviderOf<typeof agentServerCheck> {
     return {
         async configure(req) {
             configure(req);
@@ -51,14 +52,14 @@ export function createAgentServerCheckProvider(): pulumi.dynamic.ResourceProvide
             return { changes, replaces: [], updates };
         },
         async create(raw) {
-            const outs = await run(raw as unknown as AgentServerCheckInputs);
+            const outs = await run(raw);
             return { id: outs.threadId, outs };
         },
-        async read(id, props) {
+        async read(id, props?) {
             return { id, props };
         },
         async update(_id, _olds, news) {
-            return { outs: await run(news as unknown as AgentServerCheckInputs) };
+            return { outs: await run(news) };
         },
         async delete() {
             // Nothing to remove: the probe's threads stay on the agent server.

@@ -8,12 +8,13 @@
  * replaces it. `delete` cancels it if not final.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ProviderOf } from "../kit/declare";
 import type { BulkExportClient } from "../api/bulkExport";
 import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../api/poll";
 import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun } from "../api/schemas/bulkExport";
 import { cancelReason, operationsSignal } from "../kit/cancellation";
 import { diffByTable, diffTableOf } from "../kit/diff";
-import { declaredInputs } from "../kit/declared";
+import { declaredInputs } from "../kit/declare";
 import { ResourceInitError, messageOf } from "../kit/initError";
 import { waitLimitS } from "../kit/timeouts";
 import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
@@ -35,7 +36,7 @@ export interface BulkExportProviderOptions {
     signal?: AbortSignal;
 }
 
-export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pulumi.dynamic.ResourceProvider {
+export function createBulkExportProvider(o: BulkExportProviderOptions = {}): ProviderOf<typeof bulkExport> {
     const client = o.client ?? (() => bulkExportClient());
     const pollMs = o.pollMs ?? ((n: number) => (n < 10 ? 500 : Math.min(30_000, 500 * 1.3 ** (n - 10))));
     const signal = o.signal ?? operationsSignal;
@@ -56,29 +57,29 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             return { changes: changes || redo || unsettled, replaces, updates, deleteBeforeReplace: true };
         },
         async create(raw) {
-            const inputs = raw as unknown as BulkExportInputs;
+            const inputs = raw;
             const timeoutS = waitLimitS(inputs.timeouts?.create, DEFAULT_EXPORT_TIMEOUTS.create);
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
             const e = await startExport(be, exportRequest(bulkExport, inputs, { endTime: inputs.endTime }), "BulkExport");
             return { id: e.id, outs: await settle(be, inputs, e, { timeoutS, rawProvider: raw.__provider, pollMs, signal }) };
         },
-        async read(id, props) {
+        async read(id, props?) {
             const be = client();
             const e = await be.tryGetExport(id);
             if (!e) return {};
-            const recorded = (props ?? {}) as unknown as BulkExportOutputs;
+            const recorded: Partial<BulkExportOutputs> = props ?? {};
             // The inputs only: the outputs recorded beside them (status, the counters) are not the program's.
-            const inputs = declaredInputs("BulkExport", { ...exportInputsFromService(e, recorded), endTime: recorded.endTime, waitForCompletion: recorded.waitForCompletion, timeouts: recorded.timeouts }) as BulkExportInputs;
+            const inputs = declaredInputs(bulkExport, { ...exportInputsFromService(e, recorded), endTime: recorded.endTime, waitForCompletion: recorded.waitForCompletion, timeouts: recorded.timeouts });
             return { id, props: await outputs(be, inputs, e), inputs: { ...inputs } };
         },
         async update(id, _olds, newsRaw) {
-            const news = newsRaw as unknown as BulkExportInputs;
+            const news = newsRaw;
             const timeoutS = waitLimitS(news.timeouts?.update, DEFAULT_EXPORT_TIMEOUTS.update);
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
             return { outs: await settle(be, news, await be.getExport(id), { timeoutS, rawProvider: newsRaw.__provider, pollMs, signal }) };
         },
         async delete(id, props) {
-            const timeoutS = waitLimitS((props as unknown as BulkExportOutputs).timeouts?.delete, DEFAULT_EXPORT_TIMEOUTS.delete);
+            const timeoutS = waitLimitS((props).timeouts?.delete, DEFAULT_EXPORT_TIMEOUTS.delete);
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
             const e = await be.tryGetExport(id);
             if (!e || isFinalExportStatus(e.status)) return;

@@ -10,6 +10,7 @@
  * revision it made.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ProviderOf } from "../kit/declare";
 import { patchIsApplied, type ControlPlaneClient } from "../api/controlPlane";
 import { ConflictError } from "../api/errors";
 import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../api/poll";
@@ -24,7 +25,7 @@ import { checkWithConfig, configure, controlPlaneClient } from "../kit/service";
 import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 import { readState, recordable } from "./state";
-import { DEFAULT_TIMEOUTS, type DeploymentInputs, type DeploymentOutputs } from "./declare";
+import { DEFAULT_TIMEOUTS, deployment, type DeploymentInputs, type DeploymentOutputs } from "./declare";
 import { deployedDurations, waitForRevision, withDeployPhase } from "./wait";
 import { createRequest, inputsFromService, patchRequest, revisionConfigInputs, revisionConfigWire, toOutputs } from "./wire";
 
@@ -58,7 +59,7 @@ interface SettleContext {
     o: DeploymentProviderOptions;
 }
 
-export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pulumi.dynamic.ResourceProvider {
+export function createDeploymentProvider(o: DeploymentProviderOptions = {}): ProviderOf<typeof deployment> {
     const client = o.client ?? (() => controlPlaneClient());
     /** The client for one operation: its requests (rate-limit retries included) end with the operation's timeout. */
     const withinTimeout = (timeoutS: number) => client().withDeadline(Date.now() + timeoutS * 1000);
@@ -68,17 +69,17 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             configure(req);
         },
 
-        async check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+        async check(olds, news) {
             // Fails the preview early, with the fix, when the service cannot be reached at all.
             return checkWithConfig((cfg) => checkDeployment(news, installationKind(cfg.controlPlaneUrl), { creating: Object.keys(olds ?? {}).length === 0 }), "controlPlane");
         },
 
-        async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+        async diff(_id, olds, news) {
             return diffDeployment(readState(olds), news);
         },
 
-        async create(raw: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
-            const inputs = raw as unknown as DeploymentInputs;
+        async create(raw) {
+            const inputs = raw;
             const timeoutS = waitLimitS(inputs.timeouts?.create, DEFAULT_TIMEOUTS.create);
             const cp = withinTimeout(timeoutS);
             const ctx = { cp, inputs, timeoutS, rawProvider: raw.__provider, deployPhases: [], o };
@@ -94,7 +95,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             return { id: made.deployment.id, outs: await settle({ ...ctx, startedAt, learn: false }, made.deployment) };
         },
 
-        async read(id: string, props?: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
+        async read(id, props?) {
             const cp = client();
             const deployment = await cp.tryGetDeployment(id);
             if (!deployment || deployment.status === "AWAITING_DELETE") return {};
@@ -103,15 +104,15 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             return { id, props: toOutputs(inputs, deployment, revision, readState(props ?? {}).deployPhaseMs), inputs: { ...inputs } };
         },
 
-        async update(id: string, oldsRaw: Record<string, unknown>, newsRaw: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+        async update(id, oldsRaw, newsRaw) {
             const olds = readState(oldsRaw);
-            const news = newsRaw as unknown as DeploymentInputs;
+            const news = newsRaw;
             const timeoutS = waitLimitS(news.timeouts?.update, DEFAULT_TIMEOUTS.update);
             const ctx = { cp: withinTimeout(timeoutS), inputs: news, timeoutS, rawProvider: newsRaw.__provider, learn: true, deployPhases: olds.deployPhaseMs, o };
             return { outs: await updateInPlace(ctx, id, olds) };
         },
 
-        async delete(id: string, props: Record<string, unknown>): Promise<void> {
+        async delete(id, props) {
             if (takenOverThisRun.has(id)) return warn(keptForItsTaker(id));
             const timeoutS = waitLimitS(readState(props).timeouts?.delete, DEFAULT_TIMEOUTS.delete);
             await deleteAndWait(withinTimeout(timeoutS), id, timeoutS, o);

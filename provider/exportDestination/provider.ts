@@ -17,6 +17,7 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type * as pulumi from "@pulumi/pulumi";
+import type { ProviderOf } from "../kit/declare";
 import type { BulkExportClient } from "../api/bulkExport";
 import { tracingInstallation } from "../config";
 import type { BulkExportRecord, Destination } from "../api/schemas/bulkExport";
@@ -64,7 +65,7 @@ export interface ExportDestinationProviderOptions {
     signal?: AbortSignal;
 }
 
-export function createExportDestinationProvider(o: ExportDestinationProviderOptions = {}): pulumi.dynamic.ResourceProvider {
+export function createExportDestinationProvider(o: ExportDestinationProviderOptions = {}): ProviderOf<typeof exportDestination> {
     const client = o.client ?? (() => bulkExportClient());
     const wait = { waitMs: o.deleteWaitMs ?? DELETE_WAIT_MS, pollMs: o.pollMs ?? ((n: number) => Math.min(15_000, 2_000 * 1.5 ** n)), signal: o.signal ?? operationsSignal };
     return {
@@ -79,7 +80,7 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
             return { changes, replaces: [...new Set(replaces)], updates, deleteBeforeReplace: false };
         },
         async create(raw) {
-            const inputs = raw as unknown as ExportDestinationInputs;
+            const inputs = raw;
             const be = client();
             const body = destinationRequest(inputs);
             const twin = await be.findDestinationLike(body);
@@ -90,16 +91,16 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
             if (adopted) throw new Error(twinMessage(destination, "lost"));
             return { id: destination.id, outs: outputs(inputs, destination) };
         },
-        async read(id, props) {
+        async read(id, props?) {
             const d = await client().tryGetDestination(id);
             if (!d) return {};
-            const recorded = (props ?? {}) as unknown as ExportDestinationOutputs;
+            const recorded: Partial<ExportDestinationOutputs> = props ?? {};
             // The service never answers credentials: the recorded ones stand.
             const inputs: ExportDestinationInputs = { displayName: d.display_name, config: configFromService(d), credentials: recorded.credentials };
             return { id, props: outputs(inputs, d), inputs: { ...inputs } };
         },
         async update(id, _olds, newsRaw) {
-            const news = newsRaw as unknown as ExportDestinationInputs;
+            const news = newsRaw;
             const d = await client().updateDestinationCredentials(id, { credentials: credentialsRequest(news.credentials!) }).catch(rethrowExplained);
             return { outs: outputs(news, d) };
         },

@@ -171,7 +171,7 @@ export type Args<D extends ResourceDeclaration> = ArgShape<D["inputs"]>;
 export type Inputs<D extends ResourceDeclaration> = Shape<D["inputs"]>;
 /** A resource's outputs (its checked inputs and what it computes): what the state holds. */
 export type Outputs<D extends ResourceDeclaration> = Simplify<Inputs<D> & ComputedShape<D["outputs"]>>;
-type ComputedShape<F extends Fields> = { [K in keyof F]: F[K] extends { nullable: true } ? Value<F[K]> | null : Value<F[K]> };
+type ComputedShape<F extends Fields> = { -readonly [K in keyof F]: F[K] extends { nullable: true } ? Value<F[K]> | null : Value<F[K]> };
 /** The outputs a dynamic resource class exposes (its hidden ones aside). */
 export type OutputProperties<D extends ResourceDeclaration> = {
     readonly [K in Exclude<keyof Outputs<D>, KeysWhere<D["outputs"], { hidden: true }>>]-?: pulumi.Output<Outputs<D>[K]>;
@@ -198,3 +198,31 @@ export const computedNames = (d: ResourceDeclaration): string[] => Object.keys(d
 
 /** The inputs declared secret (the dynamic class wraps them with `pulumi.secret` and lists them in `additionalSecretOutputs`). */
 export const secretInputs = (d: ResourceDeclaration): string[] => Object.keys(d.inputs).filter((k) => d.inputs[k].secret);
+
+/**
+ * The inputs of `o` the resource declares (a read's inputs never carry what the resource only outputs). `o`
+ * comes from the resource's own state or the service's answer read into that shape, so its inputs are
+ * taken for checked ones.
+ */
+export function declaredInputs<D extends ResourceDeclaration>(d: D, o: Record<string, unknown>): Inputs<D> {
+    return Object.fromEntries(Object.entries(o).filter(([k, v]) => k in d.inputs && v !== undefined)) as Inputs<D>;
+}
+
+/** What the engine hands a dynamic provider beside the declared values: the serialized provider object. */
+export type Stored = { __provider?: unknown };
+
+/**
+ * A resource's provider, typed by its declaration: `check` receives what the program gave and answers the
+ * checked inputs; every later method receives them (and the stored outputs) in the declared shapes. (Pulumi's
+ * own `ResourceProvider<Inputs, Outputs>` types a read's inputs as outputs; this says what a read answers.)
+ * Any such object is a `pulumi.dynamic.ResourceProvider`, whose parameters are untyped.
+ */
+export interface ProviderOf<D extends ResourceDeclaration> {
+    configure?(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
+    check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult>;
+    diff(id: string, olds: Outputs<D> & Stored, news: Inputs<D> & Stored): Promise<pulumi.dynamic.DiffResult>;
+    create(inputs: Inputs<D> & Stored): Promise<{ id: string; outs: Outputs<D> }>;
+    read(id: string, props?: Outputs<D> & Stored): Promise<{ id?: string; props?: Outputs<D>; inputs?: Inputs<D> }>;
+    update(id: string, olds: Outputs<D> & Stored, news: Inputs<D> & Stored): Promise<{ outs: Outputs<D> }>;
+    delete(id: string, props: Outputs<D> & Stored): Promise<void>;
+}

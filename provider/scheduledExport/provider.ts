@@ -20,11 +20,12 @@
  * with `cancelSpawnedOnDelete`, every export they spawned that is not final.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ProviderOf } from "../kit/declare";
 import type { BulkExportClient } from "../api/bulkExport";
 import { isFinalExportStatus, type BulkExportRecord, type Destination } from "../api/schemas/bulkExport";
 import { diffByTable, diffTableOf } from "../kit/diff";
 import { ResourceInitError, messageOf } from "../kit/initError";
-import { declaredInputs } from "../kit/declared";
+import { declaredInputs } from "../kit/declare";
 import { known } from "../kit/unknown";
 import { warn } from "../kit/warn";
 import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
@@ -96,10 +97,10 @@ function covered(coverage: Record<string, string>, stream: string, end: string |
 }
 
 /** The history stored outputs carry (keyed as they were written: see `byPlace`); states written before `coverage` existed knew one stream only. */
-function historyOf(o: ScheduledExportOutputs): History {
+function historyOf(o: Partial<ScheduledExportOutputs>): History {
     return {
         previousExportIds: o.previousExportIds ?? [],
-        effectiveStartTime: o.effectiveStartTime ?? o.startTime,
+        effectiveStartTime: o.effectiveStartTime ?? o.startTime ?? "",
         coverage: o.coverage ?? (o.lastWindowEnd && o.destinationId && o.sessionId ? { [`${o.destinationId}/${o.sessionId}`]: o.lastWindowEnd } : {}),
         retriedFrom: o.retriedFrom ?? {},
     };
@@ -179,33 +180,33 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             // Cancelled or failed outside Pulumi (seen by refresh): an update re-creates it.
             const stopped = typeof olds.status === "string" && isFinalExportStatus(olds.status);
             if (stopped || updates.some((u) => !LOCAL_ONLY.includes(u))) {
-                await warn(await recreateNotice(client(), id, olds as unknown as ScheduledExportOutputs, news as unknown as ScheduledExportInputs, stopped));
+                await warn(await recreateNotice(client(), id, olds, news, stopped));
             }
             // A forced replacement (`pulumi up --replace`) cancels first: created first, the new export would take
             // over the old one (start.ts), which the delete would then cancel.
             return { changes: changes || stopped, replaces, updates: stopped && !updates.length ? ["status"] : updates, deleteBeforeReplace: true };
         },
         async create(raw) {
-            const inputs = raw as unknown as ScheduledExportInputs;
+            const inputs = raw;
             const be = client();
             const e = await start(be, inputs, inputs.startTime);
             const history: History = { previousExportIds: [], effectiveStartTime: inputs.startTime, coverage: {}, retriedFrom: {} };
             const failed = stateOf(inputs, e, history, `${inputs.destinationId}/${inputs.sessionId}`);
             return { id: e.id, outs: await recordingFailure(() => outputs(be, inputs, e, history), e.id, failed, raw.__provider) };
         },
-        async read(id, props) {
+        async read(id, props?) {
             const be = client();
             const e = await be.tryGetExport((props as Partial<ScheduledExportOutputs> | undefined)?.exportId ?? id);
             if (!e) return {};
             // `pulumi import` records nothing: the schedule starts where the service says it does.
-            const recorded = (props?.startTime === undefined ? { ...props, startTime: e.start_time, effectiveStartTime: e.start_time } : props) as unknown as ScheduledExportOutputs;
+            const recorded: Partial<ScheduledExportOutputs> = props?.startTime === undefined ? { ...props, startTime: e.start_time, effectiveStartTime: e.start_time } : props;
             const read = { ...recorded, ...exportInputsFromService(e, recorded), intervalHours: e.interval_hours ?? recorded.intervalHours };
-            const program = declaredInputs("ScheduledExport", read) as unknown as ScheduledExportInputs;
+            const program = declaredInputs(scheduledExport, read);
             return { id, props: await outputs(be, program, e, historyOf(recorded)), inputs: { ...program } };
         },
         async update(id, oldsRaw, newsRaw) {
-            const olds = oldsRaw as unknown as ScheduledExportOutputs;
-            const news = newsRaw as unknown as ScheduledExportInputs;
+            const olds = oldsRaw;
+            const news = newsRaw;
             const be = client();
             const current = await be.tryGetExport(olds.exportId ?? id);
             const { updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);
@@ -214,7 +215,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             return { outs: await recreateExport(be, id, olds, news, current, newsRaw.__provider) };
         },
         async delete(id, props) {
-            await cancelEverything(client(), id, props as unknown as ScheduledExportOutputs);
+            await cancelEverything(client(), id, props);
         },
     };
 }

@@ -58,7 +58,7 @@ export function exportRequest(
 }
 
 /** Inputs as the export on the service says (refresh); `startTime` is the program's (a resumed schedule starts later). */
-export function exportInputsFromService(e: BulkExportRecord, recorded: ExportInputs & { allExperiments?: boolean }): ExportInputs & { allExperiments?: boolean } {
+export function exportInputsFromService(e: BulkExportRecord, recorded: Partial<ExportInputs> & { allExperiments?: boolean }): Partial<ExportInputs> & { allExperiments?: boolean } {
     const read = fromWire(exportFieldsOf("replace", false), e) as Partial<ExportInputs>;
     return prune({
         ...recorded,
