@@ -39,8 +39,8 @@ async function run(inputs: AgentServerCheckInputs): Promise<AgentServerCheckOutp
     }
 }
 
-export function createAgentServerCheckProvider(): ProviderOf<typeof agentServerCheck> {
-    return {
+export function createAgentServerCheckProvider(): pulumi.dynamic.ResourceProvider {
+    const provider: ProviderOf<typeof agentServerCheck> = {
         async configure(req) {
             configure(req);
         },
@@ -65,6 +65,7 @@ export function createAgentServerCheckProvider(): ProviderOf<typeof agentServerC
             // Nothing to remove: the probe's threads stay on the agent server.
         },
     };
+    return provider;
 }
 
 export const agentServerCheckProvider = createAgentServerCheckProvider();

@@ -36,12 +36,12 @@ export interface BulkExportProviderOptions {
     signal?: AbortSignal;
 }
 
-export function createBulkExportProvider(o: BulkExportProviderOptions = {}): ProviderOf<typeof bulkExport> {
+export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => bulkExportClient());
     const pollMs = o.pollMs ?? ((n: number) => (n < 10 ? 500 : Math.min(30_000, 500 * 1.3 ** (n - 10))));
     const signal = o.signal ?? operationsSignal;
 
-    return {
+    const provider: ProviderOf<typeof bulkExport> = {
         async configure(req) {
             configure(req);
         },
@@ -88,6 +88,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): Pro
             });
         },
     };
+    return provider;
 }
 
 /** The export's outputs: the inputs, its status, and the rows and files its runs wrote. */

@@ -59,12 +59,12 @@ interface SettleContext {
     o: DeploymentProviderOptions;
 }
 
-export function createDeploymentProvider(o: DeploymentProviderOptions = {}): ProviderOf<typeof deployment> {
+export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => controlPlaneClient());
     /** The client for one operation: its requests (rate-limit retries included) end with the operation's timeout. */
     const withinTimeout = (timeoutS: number) => client().withDeadline(Date.now() + timeoutS * 1000);
 
-    return {
+    const provider: ProviderOf<typeof deployment> = {
         async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
             configure(req);
         },
@@ -118,6 +118,7 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): Pro
             await deleteAndWait(withinTimeout(timeoutS), id, timeoutS, o);
         },
     };
+    return provider;
 }
 
 /**

@@ -65,10 +65,10 @@ export interface ExportDestinationProviderOptions {
     signal?: AbortSignal;
 }
 
-export function createExportDestinationProvider(o: ExportDestinationProviderOptions = {}): ProviderOf<typeof exportDestination> {
+export function createExportDestinationProvider(o: ExportDestinationProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => bulkExportClient());
     const wait = { waitMs: o.deleteWaitMs ?? DELETE_WAIT_MS, pollMs: o.pollMs ?? ((n: number) => Math.min(15_000, 2_000 * 1.5 ** n)), signal: o.signal ?? operationsSignal };
-    return {
+    const provider: ProviderOf<typeof exportDestination> = {
         async configure(req) {
             configure(req);
         },
@@ -113,6 +113,7 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
             }
         },
     };
+    return provider;
 }
 
 /** A destination the person running `pulumi up` said is this stack's: the program's credentials are set on it (they may differ from what the interrupted run sent). */
