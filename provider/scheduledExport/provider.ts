@@ -168,7 +168,7 @@ const start = (be: BulkExportClient, inputs: ScheduledExportInputs, from: string
 
 export function createScheduledExportProvider(o: { client?: () => BulkExportClient } = {}): pulumi.dynamic.ResourceProvider {
     const client = o.client ?? (() => bulkExportClient());
-    return {
+    const provider: ProviderOf<typeof scheduledExport> = {
         async configure(req) {
             configure(req);
         },
@@ -218,6 +218,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             await cancelEverything(client(), id, props);
         },
     };
+    return provider;
 }
 
 /**
