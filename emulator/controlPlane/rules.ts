@@ -24,8 +24,11 @@ const SOURCE_OF: Record<Installation, WireSource> = { cloud: "github", "self-hos
 /** `source_config` fields the real API applies to `github` only (its schema says "Only applicable for github"). */
 export const GITHUB_ONLY_SOURCE_CONFIG = ["integration_id", "repo_url", "deployment_type", "build_on_push"] as const;
 
-/** Source-config fields fixed at creation (the official Terraform provider replaces on these). */
-export const IMMUTABLE_SOURCE_CONFIG = ["integration_id", "repo_url", "deployment_type", "listener_id"] as const;
+/** `source_config` fields the real API applies to `external_docker` only (hybrid deployments on a listener). */
+export const EXTERNAL_ONLY_SOURCE_CONFIG = ["listener_id", "listener_config"] as const;
+
+/** Source-config fields fixed at creation (the real API's descriptions; the official Terraform provider replaces on these). */
+export const IMMUTABLE_SOURCE_CONFIG = ["integration_id", "repo_url", "deployment_type", "listener_id", "listener_config"] as const;
 
 /** The wire value of a source the API manages; the CLI-managed ones are refused (400), unknown ones 422. */
 export function requireManagedSource(source: string, loc: string[]): WireSource {
@@ -73,6 +76,8 @@ export function checkSourceRules(
     if (source === "github") {
         if (rc.image_uri) throw badRequest("image_uri does not apply to source github.");
         if (o.creating && sc.custom_url) throw badRequest("custom_url can only be set for external_docker deployments.");
+        const externalOnly = EXTERNAL_ONLY_SOURCE_CONFIG.filter((k) => sc[k] !== undefined && sc[k] !== null);
+        if (externalOnly.length) throw badRequest(`${externalOnly.join(", ")} only applicable for external_docker source.`);
     } else {
         if (rc.repo_ref || rc.langgraph_config_path) {
             throw badRequest("repo_ref and langgraph_config_path do not apply to source external_docker.");
@@ -152,6 +157,9 @@ export function normalizeSourceConfig(sc: Record<string, unknown>): Record<strin
         custom_url: null,
         resource_spec: null,
         listener_id: null,
+        listener_config: null,
+        install_command: null,
+        build_command: null,
         ...sc,
     };
 }

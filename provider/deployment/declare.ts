@@ -50,6 +50,24 @@ const sourceConfig = object(
             onChange: "update",
             appliesIf: imageOnly(" (the service sets it for github)"),
         }),
+        listenerId: string(
+            "The listener (a self-hosted data plane of a hybrid installation) the deployment runs on; `GET /v2/listeners` lists them (source `external_docker`). Replaces the deployment when changed.",
+            { onChange: "replace", appliesIf: imageOnly() },
+        ),
+        listenerConfig: object(
+            "DeploymentListenerConfig",
+            "Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.",
+            { k8sNamespace: string("Kubernetes namespace the deployment runs in (listeners of `k8s` compute type).") },
+            { onChange: "replace", appliesIf: imageOnly() },
+        ),
+        installCommand: string(
+            "Install command of a JS graph, run from the repository root; absent: detected from the lock files (source `github`). A change takes effect with the next revision built.",
+            { onChange: "update", appliesIf: githubOnly },
+        ),
+        buildCommand: string(
+            "Build command of a JS graph, run where the graph configuration file lives (source `github`). A change takes effect with the next revision built.",
+            { onChange: "update", appliesIf: githubOnly },
+        ),
         resourceSpec: map(
             "Sizing (`min_scale`, `max_scale`, `cpu`, `memory_mb`, ... in the service's snake_case). Only the keys given here are managed: the provider reads the current spec, merges these in and writes it.",
             any("A sizing value."),

@@ -12,7 +12,7 @@ import {
     type Revision,
     type WireSource,
 } from "../api/schemas/controlPlane";
-import { computedNames } from "../kit/declare";
+import { computedNames, wireName, type Fields } from "../kit/declare";
 import { byName, prune, sameValue } from "../kit/diff";
 import { normalized } from "../kit/fields";
 import { isSet } from "../kit/check";
@@ -54,12 +54,7 @@ export function patchRequest(
     forceRevision: boolean,
 ): DeploymentPatchRequest | undefined {
     const body: DeploymentPatchRequest = {};
-    const sc: Record<string, unknown> = {};
-    const o = olds.sourceConfig ?? {};
-    const n = news.sourceConfig ?? {};
-    if (news.source === "github" && !sameValue(o.buildOnPush ?? false, n.buildOnPush ?? false)) sc.build_on_push = n.buildOnPush ?? false;
-    if (news.source !== "github" && !sameValue(o.customUrl, n.customUrl) && n.customUrl) sc.custom_url = n.customUrl;
-    if (!sameValue(o.resourceSpec, n.resourceSpec)) sc.resource_spec = mergedResourceSpec(o.resourceSpec, n.resourceSpec, current);
+    const sc = sourceConfigPatch(olds, news, current);
     if (Object.keys(sc).length) body.source_config = sc;
 
     const revChanged = !sameValue(revisionConfigWire(olds), revisionConfigWire(news));
@@ -69,6 +64,25 @@ export function patchRequest(
     const refs = news.secretReferences ?? [];
     if (refs.length > 0 && !sameValue(byName(referencesWire(olds.secretReferences)), byName(referencesWire(refs)))) body.secret_references = referencesWire(refs);
     return Object.keys(body).length ? body : undefined;
+}
+
+/**
+ * The `source_config` fields of a PATCH: those the declaration updates in place (`onChange: "update"`) that
+ * apply to the source and changed. A field the program no longer sets is left as it is (nulls never clear),
+ * but for `resource_spec`, which is read, merged and written.
+ */
+function sourceConfigPatch(olds: DeploymentInputs, news: DeploymentInputs, current: Deployment): Record<string, unknown> {
+    const o: Record<string, unknown> = olds.sourceConfig ?? {};
+    const n: Record<string, unknown> = news.sourceConfig ?? {};
+    const sc: Record<string, unknown> = {};
+    const fields: Fields = SOURCE_CONFIG.fields;
+    for (const [key, f] of Object.entries(fields)) {
+        const is = n[key] ?? f.default;
+        if (f.onChange !== "update" || (f.appliesIf && !f.appliesIf.when(news)) || sameValue(o[key] ?? f.default, is)) continue;
+        if (key === "resourceSpec") sc.resource_spec = mergedResourceSpec(olds.sourceConfig?.resourceSpec, news.sourceConfig?.resourceSpec, current);
+        else if (is !== undefined && is !== null && is !== "") sc[wireName(key, f)!] = wireValue(f, is, news);
+    }
+    return sc;
 }
 
 /**

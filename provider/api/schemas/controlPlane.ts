@@ -103,6 +103,10 @@ const sourceConfigFields = {
     custom_url: nullableString,
     resource_spec: ResourceSpecSchema.nullish(),
     listener_id: nullableString,
+    /** Hybrid deployments: where on the listener's compute the deployment runs. */
+    listener_config: z.object({ k8s_namespace: nullableString }).strict().nullish(),
+    install_command: nullableString,
+    build_command: nullableString,
 };
 export const SourceConfigSchema = z.object(sourceConfigFields).passthrough();
 export type SourceConfig = z.infer<typeof SourceConfigSchema>;

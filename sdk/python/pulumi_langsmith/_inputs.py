@@ -17,6 +17,8 @@ from . import _utilities
 __all__ = [
     'BulkExportTimeoutsArgs',
     'BulkExportTimeoutsArgsDict',
+    'DeploymentListenerConfigArgs',
+    'DeploymentListenerConfigArgsDict',
     'DeploymentSecretArgs',
     'DeploymentSecretArgsDict',
     'DeploymentSecretReferenceArgs',
@@ -105,6 +107,40 @@ class BulkExportTimeoutsArgs:
     @update.setter
     def update(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "update", value)
+
+
+class DeploymentListenerConfigArgsDict(TypedDict):
+    """
+    Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.
+    """
+    k8s_namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Kubernetes namespace the deployment runs in (listeners of `k8s` compute type).
+    """
+
+@pulumi.input_type
+class DeploymentListenerConfigArgs:
+    def __init__(__self__, *,
+                 k8s_namespace: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.
+
+        :param pulumi.Input[_builtins.str] k8s_namespace: Kubernetes namespace the deployment runs in (listeners of `k8s` compute type).
+        """
+        if k8s_namespace is not None:
+            pulumi.set(__self__, "k8s_namespace", k8s_namespace)
+
+    @_builtins.property
+    @pulumi.getter(name="k8sNamespace")
+    def k8s_namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Kubernetes namespace the deployment runs in (listeners of `k8s` compute type).
+        """
+        return pulumi.get(self, "k8s_namespace")
+
+    @k8s_namespace.setter
+    def k8s_namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "k8s_namespace", value)
 
 
 class DeploymentSecretArgsDict(TypedDict):
@@ -234,6 +270,10 @@ class DeploymentSourceConfigArgsDict(TypedDict):
     """
     Where the deployment's code comes from.
     """
+    build_command: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Build command of a JS graph, run where the graph configuration file lives (source `github`). A change takes effect with the next revision built.
+    """
     build_on_push: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Rebuild when the branch moves (source `github`; must be false for a tag). Default false.
@@ -246,9 +286,21 @@ class DeploymentSourceConfigArgsDict(TypedDict):
     """
     `dev` (default), `prod`, `dev_free`, ... (an open set). Replaces the deployment when changed.
     """
+    install_command: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Install command of a JS graph, run from the repository root; absent: detected from the lock files (source `github`). A change takes effect with the next revision built.
+    """
     integration_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Repository-host integration id (source `github`). Replaces the deployment when changed.
+    """
+    listener_config: NotRequired[pulumi.Input[Optional['DeploymentListenerConfigArgsDict']]]
+    """
+    Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.
+    """
+    listener_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The listener (a self-hosted data plane of a hybrid installation) the deployment runs on; `GET /v2/listeners` lists them (source `external_docker`). Replaces the deployment when changed.
     """
     repo_url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -262,34 +314,62 @@ class DeploymentSourceConfigArgsDict(TypedDict):
 @pulumi.input_type
 class DeploymentSourceConfigArgs:
     def __init__(__self__, *,
+                 build_command: pulumi.Input[Optional[_builtins.str]] = None,
                  build_on_push: pulumi.Input[Optional[_builtins.bool]] = None,
                  custom_url: pulumi.Input[Optional[_builtins.str]] = None,
                  deployment_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 install_command: pulumi.Input[Optional[_builtins.str]] = None,
                  integration_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 listener_config: pulumi.Input[Optional['DeploymentListenerConfigArgs']] = None,
+                 listener_id: pulumi.Input[Optional[_builtins.str]] = None,
                  repo_url: pulumi.Input[Optional[_builtins.str]] = None,
                  resource_spec: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
         Where the deployment's code comes from.
 
+        :param pulumi.Input[_builtins.str] build_command: Build command of a JS graph, run where the graph configuration file lives (source `github`). A change takes effect with the next revision built.
         :param pulumi.Input[_builtins.bool] build_on_push: Rebuild when the branch moves (source `github`; must be false for a tag). Default false.
         :param pulumi.Input[_builtins.str] custom_url: Custom URL (source `external_docker` only; the service sets it for `github`).
         :param pulumi.Input[_builtins.str] deployment_type: `dev` (default), `prod`, `dev_free`, ... (an open set). Replaces the deployment when changed.
+        :param pulumi.Input[_builtins.str] install_command: Install command of a JS graph, run from the repository root; absent: detected from the lock files (source `github`). A change takes effect with the next revision built.
         :param pulumi.Input[_builtins.str] integration_id: Repository-host integration id (source `github`). Replaces the deployment when changed.
+        :param pulumi.Input['DeploymentListenerConfigArgs'] listener_config: Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.
+        :param pulumi.Input[_builtins.str] listener_id: The listener (a self-hosted data plane of a hybrid installation) the deployment runs on; `GET /v2/listeners` lists them (source `external_docker`). Replaces the deployment when changed.
         :param pulumi.Input[_builtins.str] repo_url: Repository URL (source `github`). Replaces the deployment when changed.
         :param pulumi.Input[Mapping[str, Any]] resource_spec: Sizing (`min_scale`, `max_scale`, `cpu`, `memory_mb`, ... in the service's snake_case). Only the keys given here are managed: the provider reads the current spec, merges these in and writes it.
         """
+        if build_command is not None:
+            pulumi.set(__self__, "build_command", build_command)
         if build_on_push is not None:
             pulumi.set(__self__, "build_on_push", build_on_push)
         if custom_url is not None:
             pulumi.set(__self__, "custom_url", custom_url)
         if deployment_type is not None:
             pulumi.set(__self__, "deployment_type", deployment_type)
+        if install_command is not None:
+            pulumi.set(__self__, "install_command", install_command)
         if integration_id is not None:
             pulumi.set(__self__, "integration_id", integration_id)
+        if listener_config is not None:
+            pulumi.set(__self__, "listener_config", listener_config)
+        if listener_id is not None:
+            pulumi.set(__self__, "listener_id", listener_id)
         if repo_url is not None:
             pulumi.set(__self__, "repo_url", repo_url)
         if resource_spec is not None:
             pulumi.set(__self__, "resource_spec", resource_spec)
+
+    @_builtins.property
+    @pulumi.getter(name="buildCommand")
+    def build_command(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Build command of a JS graph, run where the graph configuration file lives (source `github`). A change takes effect with the next revision built.
+        """
+        return pulumi.get(self, "build_command")
+
+    @build_command.setter
+    def build_command(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "build_command", value)
 
     @_builtins.property
     @pulumi.getter(name="buildOnPush")
@@ -328,6 +408,18 @@ class DeploymentSourceConfigArgs:
         pulumi.set(self, "deployment_type", value)
 
     @_builtins.property
+    @pulumi.getter(name="installCommand")
+    def install_command(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Install command of a JS graph, run from the repository root; absent: detected from the lock files (source `github`). A change takes effect with the next revision built.
+        """
+        return pulumi.get(self, "install_command")
+
+    @install_command.setter
+    def install_command(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "install_command", value)
+
+    @_builtins.property
     @pulumi.getter(name="integrationId")
     def integration_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -338,6 +430,30 @@ class DeploymentSourceConfigArgs:
     @integration_id.setter
     def integration_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "integration_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="listenerConfig")
+    def listener_config(self) -> pulumi.Input[Optional['DeploymentListenerConfigArgs']]:
+        """
+        Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.
+        """
+        return pulumi.get(self, "listener_config")
+
+    @listener_config.setter
+    def listener_config(self, value: pulumi.Input[Optional['DeploymentListenerConfigArgs']]):
+        pulumi.set(self, "listener_config", value)
+
+    @_builtins.property
+    @pulumi.getter(name="listenerId")
+    def listener_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The listener (a self-hosted data plane of a hybrid installation) the deployment runs on; `GET /v2/listeners` lists them (source `external_docker`). Replaces the deployment when changed.
+        """
+        return pulumi.get(self, "listener_id")
+
+    @listener_id.setter
+    def listener_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "listener_id", value)
 
     @_builtins.property
     @pulumi.getter(name="repoUrl")

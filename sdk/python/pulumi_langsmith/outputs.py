@@ -17,6 +17,7 @@ from . import outputs
 
 __all__ = [
     'BulkExportTimeouts',
+    'DeploymentListenerConfig',
     'DeploymentSecret',
     'DeploymentSecretReference',
     'DeploymentSourceConfig',
@@ -73,6 +74,47 @@ class BulkExportTimeouts(dict):
         Seconds to wait when a later `up` resumes the wait (default 3600).
         """
         return pulumi.get(self, "update")
+
+
+@pulumi.output_type
+class DeploymentListenerConfig(dict):
+    """
+    Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "k8sNamespace":
+            suggest = "k8s_namespace"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DeploymentListenerConfig. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DeploymentListenerConfig.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DeploymentListenerConfig.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 k8s_namespace: Optional[_builtins.str] = None):
+        """
+        Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.
+
+        :param _builtins.str k8s_namespace: Kubernetes namespace the deployment runs in (listeners of `k8s` compute type).
+        """
+        if k8s_namespace is not None:
+            pulumi.set(__self__, "k8s_namespace", k8s_namespace)
+
+    @_builtins.property
+    @pulumi.getter(name="k8sNamespace")
+    def k8s_namespace(self) -> Optional[_builtins.str]:
+        """
+        Kubernetes namespace the deployment runs in (listeners of `k8s` compute type).
+        """
+        return pulumi.get(self, "k8s_namespace")
 
 
 @pulumi.output_type
@@ -181,14 +223,22 @@ class DeploymentSourceConfig(dict):
     @staticmethod
     def __key_warning(key: str):
         suggest = None
-        if key == "buildOnPush":
+        if key == "buildCommand":
+            suggest = "build_command"
+        elif key == "buildOnPush":
             suggest = "build_on_push"
         elif key == "customUrl":
             suggest = "custom_url"
         elif key == "deploymentType":
             suggest = "deployment_type"
+        elif key == "installCommand":
+            suggest = "install_command"
         elif key == "integrationId":
             suggest = "integration_id"
+        elif key == "listenerConfig":
+            suggest = "listener_config"
+        elif key == "listenerId":
+            suggest = "listener_id"
         elif key == "repoUrl":
             suggest = "repo_url"
         elif key == "resourceSpec":
@@ -206,34 +256,58 @@ class DeploymentSourceConfig(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
+                 build_command: Optional[_builtins.str] = None,
                  build_on_push: Optional[_builtins.bool] = None,
                  custom_url: Optional[_builtins.str] = None,
                  deployment_type: Optional[_builtins.str] = None,
+                 install_command: Optional[_builtins.str] = None,
                  integration_id: Optional[_builtins.str] = None,
+                 listener_config: Optional['outputs.DeploymentListenerConfig'] = None,
+                 listener_id: Optional[_builtins.str] = None,
                  repo_url: Optional[_builtins.str] = None,
                  resource_spec: Optional[Mapping[str, Any]] = None):
         """
         Where the deployment's code comes from.
 
+        :param _builtins.str build_command: Build command of a JS graph, run where the graph configuration file lives (source `github`). A change takes effect with the next revision built.
         :param _builtins.bool build_on_push: Rebuild when the branch moves (source `github`; must be false for a tag). Default false.
         :param _builtins.str custom_url: Custom URL (source `external_docker` only; the service sets it for `github`).
         :param _builtins.str deployment_type: `dev` (default), `prod`, `dev_free`, ... (an open set). Replaces the deployment when changed.
+        :param _builtins.str install_command: Install command of a JS graph, run from the repository root; absent: detected from the lock files (source `github`). A change takes effect with the next revision built.
         :param _builtins.str integration_id: Repository-host integration id (source `github`). Replaces the deployment when changed.
+        :param 'DeploymentListenerConfig' listener_config: Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.
+        :param _builtins.str listener_id: The listener (a self-hosted data plane of a hybrid installation) the deployment runs on; `GET /v2/listeners` lists them (source `external_docker`). Replaces the deployment when changed.
         :param _builtins.str repo_url: Repository URL (source `github`). Replaces the deployment when changed.
         :param Mapping[str, Any] resource_spec: Sizing (`min_scale`, `max_scale`, `cpu`, `memory_mb`, ... in the service's snake_case). Only the keys given here are managed: the provider reads the current spec, merges these in and writes it.
         """
+        if build_command is not None:
+            pulumi.set(__self__, "build_command", build_command)
         if build_on_push is not None:
             pulumi.set(__self__, "build_on_push", build_on_push)
         if custom_url is not None:
             pulumi.set(__self__, "custom_url", custom_url)
         if deployment_type is not None:
             pulumi.set(__self__, "deployment_type", deployment_type)
+        if install_command is not None:
+            pulumi.set(__self__, "install_command", install_command)
         if integration_id is not None:
             pulumi.set(__self__, "integration_id", integration_id)
+        if listener_config is not None:
+            pulumi.set(__self__, "listener_config", listener_config)
+        if listener_id is not None:
+            pulumi.set(__self__, "listener_id", listener_id)
         if repo_url is not None:
             pulumi.set(__self__, "repo_url", repo_url)
         if resource_spec is not None:
             pulumi.set(__self__, "resource_spec", resource_spec)
+
+    @_builtins.property
+    @pulumi.getter(name="buildCommand")
+    def build_command(self) -> Optional[_builtins.str]:
+        """
+        Build command of a JS graph, run where the graph configuration file lives (source `github`). A change takes effect with the next revision built.
+        """
+        return pulumi.get(self, "build_command")
 
     @_builtins.property
     @pulumi.getter(name="buildOnPush")
@@ -260,12 +334,36 @@ class DeploymentSourceConfig(dict):
         return pulumi.get(self, "deployment_type")
 
     @_builtins.property
+    @pulumi.getter(name="installCommand")
+    def install_command(self) -> Optional[_builtins.str]:
+        """
+        Install command of a JS graph, run from the repository root; absent: detected from the lock files (source `github`). A change takes effect with the next revision built.
+        """
+        return pulumi.get(self, "install_command")
+
+    @_builtins.property
     @pulumi.getter(name="integrationId")
     def integration_id(self) -> Optional[_builtins.str]:
         """
         Repository-host integration id (source `github`). Replaces the deployment when changed.
         """
         return pulumi.get(self, "integration_id")
+
+    @_builtins.property
+    @pulumi.getter(name="listenerConfig")
+    def listener_config(self) -> Optional['outputs.DeploymentListenerConfig']:
+        """
+        Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.
+        """
+        return pulumi.get(self, "listener_config")
+
+    @_builtins.property
+    @pulumi.getter(name="listenerId")
+    def listener_id(self) -> Optional[_builtins.str]:
+        """
+        The listener (a self-hosted data plane of a hybrid installation) the deployment runs on; `GET /v2/listeners` lists them (source `external_docker`). Replaces the deployment when changed.
+        """
+        return pulumi.get(self, "listener_id")
 
     @_builtins.property
     @pulumi.getter(name="repoUrl")
