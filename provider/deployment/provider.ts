@@ -63,9 +63,8 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
     const client = o.client ?? (() => controlPlaneClient());
     /** The client for one operation: its requests (rate-limit retries included) end with the operation's timeout. */
     const withinTimeout = (timeoutS: number) => client().withDeadline(Date.now() + timeoutS * 1000);
-
     const provider: ProviderOf<typeof deployment> = {
-        async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+        async configure(req) {
             configure(req);
         },
 

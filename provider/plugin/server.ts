@@ -118,7 +118,7 @@ function detailedDiff(resp: provproto.DiffResponse, olds: Props, news: Props, r:
     resp.setHasdetaileddiff(true);
 }
 
-/** The gRPC implementation of pulumirpc.ResourceProvider. */
+/** The gRPC implementation of pulumirpc.ResourceProvider: the plugin's own calls, its configuration, the resources' CRUD. */
 export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServiceImplementation {
     const providerOf = (req: { getUrn(): string; getType?(): string }) => {
         const type = typeOf(req);
@@ -126,7 +126,13 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
         if (!p) throw new Error(`pulumi-resource-langsmith has no resource type ${type}`);
         return p;
     };
+    return { ...pluginCalls(o), ...configurationCalls(), ...checkAndDiffCalls(providerOf), ...lifecycleCalls(providerOf) };
+}
 
+type ProviderOf = (req: { getUrn(): string; getType?(): string }) => pulumi.dynamic.ResourceProvider;
+
+/** What the engine asks of the plugin itself: its version, its schema, Cancel, Attach, and Invoke of the functions. */
+function pluginCalls(o: PluginOptions): grpcTypes.UntypedServiceImplementation {
     return {
         getPluginInfo(_call: Call<unknown>, callback: Callback) {
             const info = new plugin.PluginInfo();
@@ -147,7 +153,21 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
         attach(_call: Call<unknown>, callback: Callback) {
             callback(null, new empty.Empty());
         },
+        invoke(call: Call<provproto.InvokeRequest>, callback: Callback) {
+            answer(callback, async () => {
+                const fn = FUNCTIONS[call.request.getTok()];
+                if (!fn) throw new Error(`pulumi-resource-langsmith has no function ${call.request.getTok()}`);
+                const resp = new proto.InvokeResponse();
+                resp.setReturn(struct(await fn(js(call.request.getArgs()) as never)) as never);
+                return resp;
+            });
+        },
+    };
+}
 
+/** The provider configuration: Configure, CheckConfig, DiffConfig (config.ts). */
+function configurationCalls(): grpcTypes.UntypedServiceImplementation {
+    return {
         configure(call: Call<provproto.ConfigureRequest>, callback: Callback) {
             const variables = call.request.getVariablesMap().getEntryList() as [string, string][];
             configure({ config: configSource(js(call.request.getArgs()), variables) });
@@ -174,7 +194,12 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
                 return resp;
             });
         },
+    };
+}
 
+/** Check and Diff of a resource: the property failures, the detailed diff (replacing or in place). */
+function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImplementation {
+    return {
         check(call: Call<provproto.CheckRequest>, callback: Callback) {
             answer(callback, async () => {
                 const req = call.request;
@@ -201,6 +226,12 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
                 return resp;
             });
         },
+    };
+}
+
+/** Create, Read, Update and Delete of a resource, within the engine's timeout for the operation. */
+function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImplementation {
+    return {
         create(call: Call<provproto.CreateRequest>, callback: Callback) {
             answer(callback, async () => {
                 const r = await withEngineTimeout(call.request.getTimeout(), () => providerOf(call.request).create!(js(call.request.getProperties())));
@@ -226,20 +257,10 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
         },
         update(call: Call<provproto.UpdateRequest>, callback: Callback) {
             answer(callback, async () => {
-                    const req = call.request;
-                    const r = await withEngineTimeout(req.getTimeout(), () => providerOf(req).update!(req.getId(), js(req.getOlds()), js(req.getNews())));
-                    const resp = new proto.UpdateResponse();
-                    resp.setProperties(struct(r.outs) as never);
-                    return resp;
-                },
-            );
-        },
-        invoke(call: Call<provproto.InvokeRequest>, callback: Callback) {
-            answer(callback, async () => {
-                const fn = FUNCTIONS[call.request.getTok()];
-                if (!fn) throw new Error(`pulumi-resource-langsmith has no function ${call.request.getTok()}`);
-                const resp = new proto.InvokeResponse();
-                resp.setReturn(struct(await fn(js(call.request.getArgs()) as never)) as never);
+                const req = call.request;
+                const r = await withEngineTimeout(req.getTimeout(), () => providerOf(req).update!(req.getId(), js(req.getOlds()), js(req.getNews())));
+                const resp = new proto.UpdateResponse();
+                resp.setProperties(struct(r.outs) as never);
                 return resp;
             });
         },
