@@ -12,7 +12,7 @@ import { ProbeFailedError, probeInterrupt } from "../api/agentServerProbe";
 import { diffByTable, diffTableOf } from "../kit/diff";
 import { known } from "../kit/unknown";
 import { Checker } from "../kit/check";
-import { configure, serviceConfig } from "../kit/service";
+import { Service } from "../kit/service";
 import { waitLimitS } from "../kit/timeouts";
 import { agentServerCheck, type AgentServerCheckInputs, type AgentServerCheckOutputs } from "./declare";
 
@@ -27,8 +27,8 @@ export function checkAgentServerCheck(news: Record<string, unknown>): pulumi.dyn
     return { inputs, failures: c.failures };
 }
 
-async function run(inputs: AgentServerCheckInputs): Promise<AgentServerCheckOutputs> {
-    const apiKey = serviceConfig().apiKey;
+/** Runs the probe with the configured API key, which no error repeats. */
+async function run(inputs: AgentServerCheckInputs, apiKey: string): Promise<AgentServerCheckOutputs> {
     try {
         const r = await probeInterrupt({ url: inputs.url, apiKey, assistantId: inputs.assistantId, message: inputs.message, timeoutMs: waitLimitS(undefined, inputs.timeoutSeconds) * 1000 });
         return { ...inputs, schemaVersion: 1, ...r, checkedAt: new Date().toISOString() };
@@ -40,9 +40,10 @@ async function run(inputs: AgentServerCheckInputs): Promise<AgentServerCheckOutp
 }
 
 export function createAgentServerCheckProvider(): pulumi.dynamic.ResourceProvider {
+    let service = new Service();
     const provider: ProviderOf<typeof agentServerCheck> = {
         async configure(req) {
-            configure(req);
+            service = new Service(req.config);
         },
         async check(_olds, news) {
             return checkAgentServerCheck(news);
@@ -52,14 +53,14 @@ export function createAgentServerCheckProvider(): pulumi.dynamic.ResourceProvide
             return { changes, replaces: [], updates };
         },
         async create(raw) {
-            const outs = await run(raw);
+            const outs = await run(raw, service.config().apiKey);
             return { id: outs.threadId, outs };
         },
         async read(id, props?) {
             return { id, props };
         },
         async update(_id, _olds, news) {
-            return { outs: await run(news) };
+            return { outs: await run(news, service.config().apiKey) };
         },
         async delete() {
             // Nothing to remove: the probe's threads stay on the agent server.

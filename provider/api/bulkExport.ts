@@ -9,7 +9,7 @@
  *   - an export by destination, tracing project, time range, interval and filter.
  * Creates answer 200 (the public description) or 201: both are accepted.
  */
-import { HttpClient, path } from "./client";
+import { HttpClient, path, type HttpClientOptions } from "./client";
 import { ApiError, NotFoundError, undefinedOn404 } from "./errors";
 import { canonicalFilter } from "./filter";
 import { createOnce, createdSince, lookAgain } from "./reconcile";
@@ -42,6 +42,11 @@ export class BulkExportClient {
     ) {}
 
     /** The same client whose requests retry no later than `deadline` (epoch ms): one per operation. */
+    /** A client of the tracing API at `o.baseUrl`, which takes the API key as `X-API-Key` (spec 5; and the workspace as `X-Tenant-Id`). */
+    static connect(o: Omit<HttpClientOptions, "apiKeyHeader">): BulkExportClient {
+        return new BulkExportClient(new HttpClient({ ...o, apiKeyHeader: "X-API-Key" }));
+    }
+
     withDeadline(deadline: number): BulkExportClient {
         return new BulkExportClient(this.http, deadline);
     }

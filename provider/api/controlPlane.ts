@@ -8,7 +8,7 @@
  * - PATCH: read the deployment and its latest revision, and send the PATCH again only if the change is
  *   not there.
  */
-import { HttpClient, path } from "./client";
+import { HttpClient, path, type HttpClientOptions } from "./client";
 import { ConflictError, NotFoundError, undefinedOn404 } from "./errors";
 import { createOnce, createdSince, isAmbiguous } from "./reconcile";
 import { same } from "./values";
@@ -47,6 +47,11 @@ export class ControlPlaneClient {
         readonly http: HttpClient,
         readonly deadline?: number,
     ) {}
+
+    /** A client of the control plane at `o.baseUrl`, which takes the API key as `X-Api-Key` (and the workspace as `X-Tenant-Id`). */
+    static connect(o: Omit<HttpClientOptions, "apiKeyHeader">): ControlPlaneClient {
+        return new ControlPlaneClient(new HttpClient({ ...o, apiKeyHeader: "X-Api-Key" }));
+    }
 
     /** The same client whose requests retry no later than `deadline` (epoch ms): one per operation. */
     withDeadline(deadline: number): ControlPlaneClient {

@@ -17,7 +17,7 @@ import { diffByTable, diffTableOf } from "../kit/diff";
 import { declaredInputs } from "../kit/declare";
 import { ResourceInitError, messageOf } from "../kit/initError";
 import { waitLimitS } from "../kit/timeouts";
-import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
+import { Service } from "../kit/service";
 import { checkBulkExport } from "../traceExport/check";
 import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, bulkExport, type BulkExportInputs, type BulkExportOutputs } from "./declare";
 import { startExport } from "../traceExport/start";
@@ -37,16 +37,17 @@ export interface BulkExportProviderOptions {
 }
 
 export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pulumi.dynamic.ResourceProvider {
-    const client = o.client ?? (() => bulkExportClient());
+    let service = new Service();
+    const client = o.client ?? (() => service.tracing());
     const pollMs = o.pollMs ?? ((n: number) => (n < 10 ? 500 : Math.min(30_000, 500 * 1.3 ** (n - 10))));
     const signal = o.signal ?? operationsSignal;
 
     const provider: ProviderOf<typeof bulkExport> = {
         async configure(req) {
-            configure(req);
+            service = new Service(req.config);
         },
         async check(_olds, news) {
-            return checkWithConfig(() => checkBulkExport(news), "tracing");
+            return service.check(() => checkBulkExport(news), "tracing");
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(BULK_EXPORT_DIFF, olds, news);

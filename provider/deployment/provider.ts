@@ -21,7 +21,7 @@ import { ResourceInitError, messageOf } from "../kit/initError";
 import { ADOPT_IDS_VARIABLE, adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { waitLimitS } from "../kit/timeouts";
 import { warn } from "../kit/warn";
-import { checkWithConfig, configure, controlPlaneClient } from "../kit/service";
+import { Service } from "../kit/service";
 import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 import { readState, recordable } from "./state";
@@ -60,17 +60,18 @@ interface SettleContext {
 }
 
 export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pulumi.dynamic.ResourceProvider {
-    const client = o.client ?? (() => controlPlaneClient());
+    let service = new Service();
+    const client = o.client ?? (() => service.controlPlane());
     /** The client for one operation: its requests (rate-limit retries included) end with the operation's timeout. */
     const withinTimeout = (timeoutS: number) => client().withDeadline(Date.now() + timeoutS * 1000);
     const provider: ProviderOf<typeof deployment> = {
         async configure(req) {
-            configure(req);
+            service = new Service(req.config);
         },
 
         async check(olds, news) {
             // Fails the preview early, with the fix, when the service cannot be reached at all.
-            return checkWithConfig((cfg) => checkDeployment(news, installationKind(cfg.controlPlaneUrl), { creating: Object.keys(olds ?? {}).length === 0 }), "controlPlane");
+            return service.check((cfg) => checkDeployment(news, installationKind(cfg.controlPlaneUrl), { creating: Object.keys(olds ?? {}).length === 0 }), "controlPlane");
         },
 
         async diff(_id, olds, news) {

@@ -27,7 +27,7 @@ import { cancelReason, operationsSignal } from "../kit/cancellation";
 import { diffByTable, diffTableOf, type DiffTable } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { warn } from "../kit/warn";
-import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
+import { Service } from "../kit/service";
 import { checkExportDestination } from "./check";
 import { SCHEMA_VERSION, exportDestination, type ExportDestinationInputs, type ExportDestinationOutputs } from "./declare";
 import { configFromService, credentialsRequest, destinationRequest, explain, rethrowExplained, withMessage } from "../traceExport/wire";
@@ -66,14 +66,15 @@ export interface ExportDestinationProviderOptions {
 }
 
 export function createExportDestinationProvider(o: ExportDestinationProviderOptions = {}): pulumi.dynamic.ResourceProvider {
-    const client = o.client ?? (() => bulkExportClient());
+    let service = new Service();
+    const client = o.client ?? (() => service.tracing());
     const wait = { waitMs: o.deleteWaitMs ?? DELETE_WAIT_MS, pollMs: o.pollMs ?? ((n: number) => Math.min(15_000, 2_000 * 1.5 ** n)), signal: o.signal ?? operationsSignal };
     const provider: ProviderOf<typeof exportDestination> = {
         async configure(req) {
-            configure(req);
+            service = new Service(req.config);
         },
         async check(_olds, news) {
-            return checkWithConfig((cfg) => checkExportDestination(news, tracingInstallation(cfg)), "tracing");
+            return service.check((cfg) => checkExportDestination(news, tracingInstallation(cfg)), "tracing");
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(DESTINATION_DIFF, olds, news);

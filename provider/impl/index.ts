@@ -10,26 +10,29 @@ import type * as pulumi from "@pulumi/pulumi";
 import { track } from "../kit/cancellation";
 import { hearDynamicHost } from "../kit/dynamicHost";
 import { guardProcess } from "../kit/watchdog";
-import { configure } from "../kit/service";
+import type { ConfigSource } from "../config";
 import { RESOURCES } from "../registry";
 
-export { configure } from "../kit/service";
 export { deploymentProvider as deployment } from "../deployment/provider";
 
 /** The dynamic providers by resource type name, as the forwarders name them (the native plugin serves the same objects). */
 export const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = Object.fromEntries(Object.entries(RESOURCES).map(([type, r]) => [type, r.provider]));
 
+/** Hands every provider the stack config (what states written by 0.1.0 call before any other method). */
+export async function configure(req: { config: ConfigSource }): Promise<void> {
+    for (const p of Object.values(PROVIDERS)) await p.configure?.(req as pulumi.dynamic.ConfigureRequest);
+}
+
 /**
- * Calls `method` of the provider of `type`; `configure` is shared by every type. Inside Pulumi's
+ * Calls `method` of the provider of `type` (its `configure` too: each provider holds its configuration). Inside Pulumi's
  * dynamic-provider host, the first call also makes the process exit when the engine is gone and on
- * SIGINT/SIGTERM (common/watchdog.ts; nothing happens elsewhere) and hears the engine's Cancel and
- * `customTimeouts`, which the host drops (common/dynamicHost.ts); every call counts as an operation in
+ * SIGINT/SIGTERM (kit/watchdog.ts; nothing happens elsewhere) and hears the engine's Cancel and
+ * `customTimeouts`, which the host drops (kit/dynamicHost.ts); every call counts as an operation in
  * progress, which such an exit lets answer first.
  */
 export function forward(type: string, method: string, args: unknown[]): unknown {
     guardProcess();
     hearDynamicHost();
-    if (method === "configure") return configure(args[0] as Parameters<typeof configure>[0]);
     const provider = PROVIDERS[type] as unknown as Record<string, unknown> | undefined;
     if (!provider) throw new Error(`pulumi-langsmith has no resource type ${JSON.stringify(type)}: was the state written by a newer version?`);
     const fn = provider[method];

@@ -1,25 +1,43 @@
 /**
- * What every resource implementation shares at run time inside the provider process: the stack config
- * handed to `configure()`, and one client per API and service configuration (so one connection pool each).
+ * The LangSmith service a provider talks to: a `Service` is made from the configuration its `configure()`
+ * is handed (stack config, else the environment) and held by that provider, which passes the clients it
+ * makes down to each operation: no module keeps a configuration. Clients are shared by configuration (one
+ * connection pool each), and each API's client decides its own headers (api/controlPlane.ts,
+ * api/bulkExport.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
-import { HttpClient, type ClientSources, type HttpClientOptions } from "../api/client";
+import type { ClientSources, HttpClientOptions } from "../api/client";
 import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
 import { AuthenticationError, PermissionDeniedError } from "../api/errors";
 import { reported, type Checked } from "./check";
 import { engineAddress } from "./watchdog";
 
-let stackConfig: ConfigSource | undefined;
+/**
+ * The service as one provider was configured to reach it: `config()` resolves the configuration when an
+ * operation first needs it (a missing key fails that operation, with the fix), and the clients come from it.
+ */
+export class Service {
+    /** `source`: the stack config handed to `configure()`; absent: the environment alone. */
+    constructor(readonly source?: ConfigSource) {}
 
-/** Called through the dynamic provider's `configure()`: keeps the stack config for this process. */
-export function configure(req: { config: ConfigSource }): void {
-    stackConfig = req.config;
-}
+    config(): ServiceConfig {
+        return resolveServiceConfig(this.source);
+    }
 
-export function serviceConfig(): ServiceConfig {
-    return resolveServiceConfig(stackConfig);
+    controlPlane(): ControlPlaneClient {
+        return controlPlaneClient(this.config());
+    }
+
+    tracing(): BulkExportClient {
+        return bulkExportClient(this.config());
+    }
+
+    /** A resource's `check` against this configuration (`checkWithConfig`). */
+    check(run: (cfg: ServiceConfig) => Checked, api?: ServiceApi): Promise<pulumi.dynamic.CheckResult> {
+        return checkWithConfig(this.config(), run, api);
+    }
 }
 
 /**
@@ -29,8 +47,7 @@ export function serviceConfig(): ServiceConfig {
  * throws ConfigError, with the fix. Given the `api` the resource talks to, a key the service refuses fails the
  * preview as well (`keyRefused`).
  */
-export async function checkWithConfig(run: (cfg: ServiceConfig) => Checked, api?: ServiceApi): Promise<pulumi.dynamic.CheckResult> {
-    const cfg = serviceConfig();
+async function checkWithConfig(cfg: ServiceConfig, run: (cfg: ServiceConfig) => Checked, api?: ServiceApi): Promise<pulumi.dynamic.CheckResult> {
     const r = await reported(run(cfg));
     if (!cfg.workspaceId) {
         const reason =
@@ -89,18 +106,15 @@ function clientSources(cfg: ServiceConfig, address: "controlPlaneUrl" | "endpoin
 }
 
 /** The control-plane client of a service configuration. */
-export function controlPlaneClient(cfg: ServiceConfig = serviceConfig()): ControlPlaneClient {
-    return cached(["control plane", cfg.controlPlaneUrl, cfg.workspaceId, cfg.apiKey, cfg.sources], () => {
-        const sources = clientSources(cfg, "controlPlaneUrl");
-        return new ControlPlaneClient(new HttpClient({ baseUrl: cfg.controlPlaneUrl, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, sources, ...clientOverrides }));
-    });
+export function controlPlaneClient(cfg: ServiceConfig): ControlPlaneClient {
+    return cached(["control plane", cfg.controlPlaneUrl, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
+        ControlPlaneClient.connect({ baseUrl: cfg.controlPlaneUrl, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, sources: clientSources(cfg, "controlPlaneUrl"), ...clientOverrides }),
+    );
 }
 
-/** The bulk-export client of a service configuration: the tracing API, `X-API-Key` (spec 5). */
-export function bulkExportClient(cfg: ServiceConfig = serviceConfig()): BulkExportClient {
-    return cached(["bulk export", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () => {
-        const sources = clientSources(cfg, "endpoint");
-        const http = new HttpClient({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, apiKeyHeader: "X-API-Key", sources, ...clientOverrides });
-        return new BulkExportClient(http);
-    });
+/** The bulk-export client of a service configuration: the tracing API. */
+export function bulkExportClient(cfg: ServiceConfig): BulkExportClient {
+    return cached(["bulk export", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
+        BulkExportClient.connect({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, sources: clientSources(cfg, "endpoint"), ...clientOverrides }),
+    );
 }

@@ -25,7 +25,8 @@ import { ENGINE_CANCELLED, cancelOperations, track } from "../kit/cancellation";
 import { ResourceInitError } from "../kit/initError";
 import type { TableDiffResult } from "../kit/diff";
 import { withEngineTimeout } from "../kit/timeouts";
-import { configure, controlPlaneClient } from "../kit/service";
+import type { ControlPlaneClient } from "../api/controlPlane";
+import { Service } from "../kit/service";
 import { getDeployment, getDeploymentRevisions } from "../deployment/lookups";
 import { checkConfig, configSource, diffConfig } from "./config";
 
@@ -126,13 +127,20 @@ export function resourceProviderService(o: PluginOptions): grpcTypes.UntypedServ
         if (!p) throw new Error(`pulumi-resource-langsmith has no resource type ${type}`);
         return p;
     };
-    return { ...pluginCalls(o), ...configurationCalls(), ...checkAndDiffCalls(providerOf), ...lifecycleCalls(providerOf) };
+    // The configuration Configure hands the plugin: each provider is handed it too; the functions use it.
+    const configured = { service: new Service() };
+    return { ...pluginCalls(o, configured), ...configurationCalls(o, configured), ...checkAndDiffCalls(providerOf), ...lifecycleCalls(providerOf) };
+}
+
+/** The service as Configure said (the environment alone before it). */
+interface Configured {
+    service: Service;
 }
 
 type ProviderOf = (req: { getUrn(): string; getType?(): string }) => pulumi.dynamic.ResourceProvider;
 
 /** What the engine asks of the plugin itself: its version, its schema, Cancel, Attach, and Invoke of the functions. */
-function pluginCalls(o: PluginOptions): grpcTypes.UntypedServiceImplementation {
+function pluginCalls(o: PluginOptions, configured: Configured): grpcTypes.UntypedServiceImplementation {
     return {
         getPluginInfo(_call: Call<unknown>, callback: Callback) {
             const info = new plugin.PluginInfo();
@@ -158,7 +166,7 @@ function pluginCalls(o: PluginOptions): grpcTypes.UntypedServiceImplementation {
                 const fn = FUNCTIONS[call.request.getTok()];
                 if (!fn) throw new Error(`pulumi-resource-langsmith has no function ${call.request.getTok()}`);
                 const resp = new proto.InvokeResponse();
-                resp.setReturn(struct(await fn(js(call.request.getArgs()) as never)) as never);
+                resp.setReturn(struct(await fn(configured.service.controlPlane(), js(call.request.getArgs()) as never)) as never);
                 return resp;
             });
         },
@@ -166,11 +174,13 @@ function pluginCalls(o: PluginOptions): grpcTypes.UntypedServiceImplementation {
 }
 
 /** The provider configuration: Configure, CheckConfig, DiffConfig (config.ts). */
-function configurationCalls(): grpcTypes.UntypedServiceImplementation {
+function configurationCalls(o: PluginOptions, configured: Configured): grpcTypes.UntypedServiceImplementation {
     return {
         configure(call: Call<provproto.ConfigureRequest>, callback: Callback) {
             const variables = call.request.getVariablesMap().getEntryList() as [string, string][];
-            configure({ config: configSource(js(call.request.getArgs()), variables) });
+            const config = configSource(js(call.request.getArgs()), variables);
+            configured.service = new Service(config);
+            for (const p of Object.values(o.providers)) void p.configure?.({ config } as pulumi.dynamic.ConfigureRequest);
             const resp = new proto.ConfigureResponse();
             resp.setAcceptsecrets(false);
             resp.setSupportspreview(false);
@@ -274,9 +284,9 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
 }
 
 /** The schema's functions by token: the same look-ups as the TypeScript functions (provider/impl/functions.ts). */
-const FUNCTIONS: Record<string, (args: never) => Promise<unknown>> = {
-    "langsmith:index:getDeployment": (args) => getDeployment(controlPlaneClient(), args),
-    "langsmith:index:getDeploymentRevisions": (args) => getDeploymentRevisions(controlPlaneClient(), args),
+const FUNCTIONS: Record<string, (cp: ControlPlaneClient, args: never) => Promise<unknown>> = {
+    "langsmith:index:getDeployment": (cp, args) => getDeployment(cp, args),
+    "langsmith:index:getDeploymentRevisions": (cp, args) => getDeploymentRevisions(cp, args),
 };
 
 function failure(f: { property: string; reason: string }): provproto.CheckFailure {

@@ -28,7 +28,7 @@ import { ResourceInitError, messageOf } from "../kit/initError";
 import { declaredInputs } from "../kit/declare";
 import { known } from "../kit/unknown";
 import { warn } from "../kit/warn";
-import { bulkExportClient, checkWithConfig, configure } from "../kit/service";
+import { Service } from "../kit/service";
 import { checkScheduledExport } from "../traceExport/check";
 import { SCHEMA_VERSION, scheduledExport, type ScheduledExportInputs, type ScheduledExportOutputs } from "./declare";
 import { startExport } from "../traceExport/start";
@@ -167,13 +167,14 @@ const start = (be: BulkExportClient, inputs: ScheduledExportInputs, from: string
     startExport(be, exportRequest(scheduledExport, inputs, { intervalHours: inputs.intervalHours, start: from }), "ScheduledExport");
 
 export function createScheduledExportProvider(o: { client?: () => BulkExportClient } = {}): pulumi.dynamic.ResourceProvider {
-    const client = o.client ?? (() => bulkExportClient());
+    let service = new Service();
+    const client = o.client ?? (() => service.tracing());
     const provider: ProviderOf<typeof scheduledExport> = {
         async configure(req) {
-            configure(req);
+            service = new Service(req.config);
         },
         async check(_olds, news) {
-            return checkWithConfig(() => checkScheduledExport(news), "tracing");
+            return service.check(() => checkScheduledExport(news), "tracing");
         },
         async diff(id, olds, news) {
             const { changes, replaces, updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);

@@ -10,7 +10,8 @@ import { ControlPlaneClient } from "../../../provider/api/controlPlane";
 import { ConfigError } from "../../../provider/config";
 import { SCHEMA_VERSION, checkDeployment, createDeploymentProvider } from "../../../provider/deployment/index";
 import { ResourceInitError } from "../../../provider/kit/initError";
-import { configure, setClientOverrides } from "../../../provider/kit/service";
+import { configure } from "../../../provider/impl";
+import { setClientOverrides } from "../../../provider/kit/service";
 import { providers } from "../../../provider/index";
 import {
     TEST_API_KEY,

@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { getDeployment, getDeploymentRevisions } from "../../../provider/deployment/lookups";
-import { configure } from "../../../provider/kit/service";
 import { resourceProviderService } from "../../../provider/plugin/server";
 import { TEST_API_KEY, TEST_TENANT, clientForSource, dockerBody, rejection, startTestEmulator, type Emulator } from "../../helpers/emulator";
 
@@ -59,8 +58,11 @@ describe("functions: getDeployment, getDeploymentRevisions", function () {
 
     it("through the plugin's Invoke (what the Python SDK calls): the same answers; an unknown function is named", async () => {
         const { id } = await deploymentWith(2);
-        configure({ config: { get: (k) => ({ "langsmith:apiKey": TEST_API_KEY, "langsmith:workspaceId": TEST_TENANT, "langsmith:selfHostedUrl": em.url } as Record<string, string>)[k] } });
         const service = resourceProviderService({ providers: {}, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        // Configured as the engine configures the plugin: the functions use what Configure says.
+        const configureReq = new proto.ConfigureRequest();
+        configureReq.setArgs(Struct.fromJavaScript({ apiKey: TEST_API_KEY, workspaceId: TEST_TENANT, selfHostedUrl: em.url }));
+        await new Promise((done) => service.configure({ request: configureReq }, done));
         const invoke = (tok: string, args: object) =>
             new Promise<{ err: any; resp: any }>((done) => {
                 const req = new proto.InvokeRequest();

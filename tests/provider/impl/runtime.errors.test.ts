@@ -11,7 +11,9 @@ import assert from "node:assert/strict";
 import { MockAgent } from "undici";
 import { AuthenticationError, ConnectionError } from "../../../provider/api/errors";
 import { forward } from "../../../provider/impl";
-import { bulkExportClient, configure, controlPlaneClient, setClientOverrides } from "../../../provider/kit/service";
+import { configure } from "../../../provider/impl";
+import { resolveServiceConfig } from "../../../provider/config";
+import { bulkExportClient, controlPlaneClient, setClientOverrides } from "../../../provider/kit/service";
 import { rejection, startTestEmulator, TEST_TENANT, type Emulator } from "../../helpers/emulator";
 import { freePort } from "../../../emulator/minio";
 
@@ -31,8 +33,12 @@ const destinationInputs = {
 function configureWith(values: Record<string, string>, env: Record<string, string> = {}): void {
     for (const k of LANGSMITH_ENV) delete process.env[k];
     Object.assign(process.env, env);
-    configure({ config: { get: (k: string) => values[k] } });
+    stackConfig = { get: (k: string) => values[k] };
+    void configure({ config: stackConfig } as never);
 }
+
+/** The stack config the providers were last handed: the clients they use are the ones of its configuration. */
+let stackConfig: { get(k: string): string | undefined } = { get: () => undefined };
 
 describe("provider errors: where a request went and which setting chose it", function () {
     this.timeout(30_000);
@@ -63,7 +69,7 @@ describe("provider errors: where a request went and which setting chose it", fun
                 "request failed without a response: ENOTFOUND, the host name does not resolve (GET /api/v1/bulk-exports/destinations) " +
                     "to http://tracing.invalid:8080 (environment variable LANGSMITH_ENDPOINT)",
             );
-            assert.equal(bulkExportClient().http.stats.total, 2, "one retry, not maxRetries");
+            assert.equal(bulkExportClient(resolveServiceConfig(stackConfig)).http.stats.total, 2, "one retry, not maxRetries");
         });
 
         it("ECONNREFUSED: a Deployment read at a closed port (stack config langsmith:controlPlaneUrl) names the address and the key, after two retries", async () => {
@@ -77,7 +83,7 @@ describe("provider errors: where a request went and which setting chose it", fun
                 `request failed without a response: ECONNREFUSED, nothing listens on that port (GET /v2/deployments/${DEPLOYMENT_ID}) ` +
                     `to http://127.0.0.1:${port} (stack config langsmith:controlPlaneUrl)`,
             );
-            assert.equal(controlPlaneClient().http.stats.total, 3, "two retries, not maxRetries");
+            assert.equal(controlPlaneClient(resolveServiceConfig(stackConfig)).http.stats.total, 3, "two retries, not maxRetries");
         });
 
         it("ECONNREFUSED: a self-hosted installation from LANGSMITH_SELF_HOSTED_URL is named with /api-host and the variable", async () => {

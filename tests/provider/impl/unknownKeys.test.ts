@@ -11,7 +11,7 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { PROVIDERS, forward } from "../../../provider/impl";
 import { UNKNOWN } from "../../../provider/kit/unknown";
-import { configure } from "../../../provider/kit/service";
+import { configure } from "../../../provider/impl";
 import { tokenOf } from "../../../provider/plugin/main";
 import { resourceProviderService } from "../../../provider/plugin/server";
 
