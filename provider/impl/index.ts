@@ -18,9 +18,9 @@ export { deploymentProvider as deployment } from "../deployment/provider";
 /** The dynamic providers by resource type name, as the forwarders name them (the native plugin serves the same objects). */
 export const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = Object.fromEntries(Object.entries(RESOURCES).map(([type, r]) => [type, r.provider]));
 
-/** Hands every provider the stack config (what states written by 0.1.0 call before any other method). */
-export async function configure(req: { config: ConfigSource }): Promise<void> {
-    for (const p of Object.values(PROVIDERS)) await p.configure?.(req as pulumi.dynamic.ConfigureRequest);
+/** Hands every provider the stack config, all at once (what states written by 0.1.0 call before any other method). */
+export function configure(req: { config: ConfigSource }): Promise<void> {
+    return Promise.all(Object.values(PROVIDERS).map((p) => p.configure?.(req as pulumi.dynamic.ConfigureRequest))).then(() => undefined);
 }
 
 /**
