@@ -25,7 +25,7 @@ import { Service } from "../kit/service";
 import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 import { readState, recordable } from "./state";
-import { DEFAULT_TIMEOUTS, deployment, type DeploymentInputs, type DeploymentOutputs } from "./declare";
+import { DEFAULT_TIMEOUTS, type deployment, type DeploymentInputs, type DeploymentOutputs } from "./declare";
 import { deployedDurations, waitForRevision, withDeployPhase } from "./wait";
 import { createRequest, inputsFromService, patchRequest, revisionConfigInputs, revisionConfigWire, toOutputs } from "./wire";
 

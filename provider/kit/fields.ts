@@ -47,7 +47,7 @@ function walkObject(fields: Fields, v: Obj, at: string[], found: UnknownKey[]): 
 function walkField(f: Field, v: unknown, at: string[], found: UnknownKey[]): void {
     if (absent(v) || !known(v)) return;
     if (f.kind === "object" && isObject(v)) walkObject(f.fields, v, at, found);
-    if (f.kind === "list" && Array.isArray(v)) v.forEach((x, i) => walkField(f.items, x, [...at, `[${i}]`], found));
+    if (f.kind === "list" && Array.isArray(v)) for (const [i, x] of v.entries()) walkField(f.items, x, [...at, `[${i}]`], found);
     if (f.kind === "map" && isObject(v)) for (const [k, x] of Object.entries(v)) walkField(f.values, x, [...at, k], found);
 }
 

@@ -8,7 +8,7 @@
 import { FilterSyntaxError, parseFilter, unknownFields } from "../api/filter";
 import { EXPORTABLE_FIELDS } from "../api/schemas/bulkExport";
 import { prune } from "../kit/diff";
-import { UNKNOWN, known } from "../kit/unknown";
+import { known } from "../kit/unknown";
 import { Checker, UUID_RE, isSet, type Checked } from "../kit/check";
 import { bulkExport } from "../bulkExport/declare";
 import { scheduledExport } from "../scheduledExport/declare";
