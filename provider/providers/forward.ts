@@ -1,5 +1,5 @@
 /**
- * The provider objects handed to `dynamic.Resource`: one generic forwarder, serving every resource type
+ * Never move or rename this file (existing states name it). The provider objects handed to `dynamic.Resource`: one generic forwarder, serving every resource type
  * by name, and one one-line module per type (`providers/<type>.ts`) whose exports *are* that forwarder.
  *
  * Why a module per type: Pulumi serializes the provider object into the state of every resource
