@@ -3,7 +3,7 @@
  * exports replaces it; provider.ts holds the wait for its end and what a failed one does.
  */
 import { boolean, number, object, resource, string, type Inputs, type Outputs } from "../kit/declare";
-import { exportFieldsOf } from "../traceExport/declare";
+import { exportArguments } from "../traceExport/declare";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -24,7 +24,7 @@ export const bulkExport = resource({
     description:
         "A one-off bulk export of a tracing project's runs from `startTime` to `endTime`. Any change to what it exports replaces it (the old one is cancelled first if still running). A failed, cancelled or timed-out export stays in the stack and the next `up` exports again.",
     inputs: {
-        ...exportFieldsOf("replace", false),
+        ...exportArguments("replace", false),
         endTime: string("ISO 8601 with a time zone; exclusive; after `startTime`.", { required: true, onChange: "replace" }),
         allExperiments: boolean(
             "Export every experiment of the workspace instead of one tracing project (the LangSmith cloud exports at most 250 of them); exactly one of `sessionId` and `allExperiments` is given.",

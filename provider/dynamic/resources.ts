@@ -2,7 +2,8 @@
  * The resource classes TypeScript programs declare, each made from its registered declaration
  * (resource.ts), with the names of their argument types. Their documentation: docs/<resource>.md.
  */
-import type { Args, ArgValue } from "../kit/declare";
+import type { ArgShape, Args, ArgValue } from "../kit/declare";
+import type { exportArguments } from "../traceExport/declare";
 import { RESOURCES } from "../registry";
 import { dynamicResource } from "./resource";
 
@@ -38,7 +39,7 @@ export type BulkExportArgs = Args<Declared<"bulkExport">>;
 export type BulkExportTimeouts = ArgValue<InputsOf<"bulkExport">["timeouts"]>;
 
 /** What ScheduledExport and BulkExport both take. */
-export type ExportArgs = Pick<ScheduledExportArgs & BulkExportArgs, "destinationId" | "startTime" | "filter" | "exportFields" | "formatVersion" | "compression">;
+export type ExportArgs = Omit<ArgShape<ReturnType<typeof exportArguments<"update", false>>>, "sessionId">;
 
 /** A check that a deployed agent server honours `interrupt`: docs/agentServerCheck.md. */
 export const AgentServerCheck = dynamicResource(RESOURCES.agentServerCheck);

@@ -4,7 +4,7 @@
  * provider.ts holds what a table cannot say: where the new export resumes, what was covered.
  */
 import { boolean, list, map, number, resource, string, type Inputs, type Outputs } from "../kit/declare";
-import { exportFieldsOf } from "../traceExport/declare";
+import { exportArguments } from "../traceExport/declare";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -16,7 +16,7 @@ export const scheduledExport = resource({
     description:
         "A scheduled bulk export: every `intervalHours` from `startTime`, the service spawns an export of the window that just ended (at its end plus 10 minutes). Exports cannot be edited, so any change cancels the running one and starts a new one *where the old one's last window ended*: no window is exported twice or skipped. The resource keeps its id; `exportId` is the current export. `refresh` notices an export cancelled or failed outside Pulumi, and the next `up` starts it again the same way.",
     inputs: {
-        ...exportFieldsOf("update", true),
+        ...exportArguments("update", true),
         intervalHours: number("Hours per window, 1 to 168.", { required: true, integer: true, onChange: "update" }),
         cancelSpawnedOnDelete: boolean("On delete, also cancel the spawned exports that are not final (default false: they finish).", {
             default: false,

@@ -19,7 +19,7 @@ const parsedFilter = (v: unknown): unknown => (typeof v === "string" && known(v)
  * export is replaced) and the tracing project `sessionId` required or not (a one-off export may read every
  * experiment instead).
  */
-export function exportFieldsOf<C extends OnChange, R extends boolean>(onChange: C, sessionRequired: R) {
+export function exportArguments<C extends OnChange, R extends boolean>(onChange: C, sessionRequired: R) {
     return {
         destinationId: string("The ExportDestination's id.", { required: true, onChange, wire: "bulk_export_destination_id" }),
         sessionId: string(sessionRequired ? "The tracing project's id (a uuid)." : "The tracing project's id (a uuid); or set `allExperiments` instead.", {
@@ -35,4 +35,4 @@ export function exportFieldsOf<C extends OnChange, R extends boolean>(onChange: 
 }
 
 /** What both kinds of export take, once checked. */
-export type ExportInputs = Shape<ReturnType<typeof exportFieldsOf<"update", false>>>;
+export type ExportInputs = Shape<ReturnType<typeof exportArguments<"update", false>>>;

@@ -14,7 +14,7 @@ import { fromWire, toWire } from "../kit/wire";
 import type { bulkExport } from "../bulkExport/declare";
 import { exportDestination, type DestinationConfigInputs, type DestinationCredentialsInputs, type ExportDestinationInputs } from "../exportDestination/declare";
 import type { scheduledExport } from "../scheduledExport/declare";
-import { exportFieldsOf, type ExportInputs } from "./declare";
+import { exportArguments, type ExportInputs } from "./declare";
 
 export function destinationRequest(i: ExportDestinationInputs): DestinationCreateRequest {
     return {
@@ -59,14 +59,15 @@ export function exportRequest(
 
 /** Inputs as the export on the service says (refresh); `startTime` is the program's (a resumed schedule starts later). */
 export function exportInputsFromService(e: BulkExportRecord, recorded: Partial<ExportInputs> & { allExperiments?: boolean }): Partial<ExportInputs> & { allExperiments?: boolean } {
-    const read = fromWire(exportFieldsOf("replace", false), e) as Partial<ExportInputs>;
+    const fields = exportArguments("replace", false);
+    const wire = fromWire(fields, e);
+    // Every argument as the service says it (absent there: absent here, so that refresh shows it gone).
+    const read = Object.fromEntries(Object.keys(fields).map((k) => [k, wire[k]])) as Partial<ExportInputs>;
     return prune({
         ...recorded,
-        destinationId: e.bulk_export_destination_id,
-        sessionId: read.sessionId,
+        ...read,
+        startTime: recorded.startTime,
         allExperiments: e.all_experiments ? true : e.all_experiments === false ? undefined : recorded.allExperiments,
-        filter: read.filter,
-        exportFields: read.exportFields,
         formatVersion: read.formatVersion ?? "v1",
         compression: recorded.compression === undefined ? undefined : read.compression,
     });

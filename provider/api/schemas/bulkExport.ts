@@ -131,7 +131,7 @@ export const DestinationListSchema = z.array(DestinationSchema);
 
 // ---- exports ----
 
-const exportFields = {
+const exportRequestFields = {
     bulk_export_destination_id: z.string(),
     /** Absent when `all_experiments` is true. */
     session_id: nullableString,
@@ -150,7 +150,7 @@ const exportFields = {
 /** POST /api/v1/bulk-exports body (one-off with end_time, scheduled with interval_hours). */
 export const ExportCreateRequestSchema = z
     .object({
-        ...exportFields,
+        ...exportRequestFields,
         format: z.enum(["Parquet"]).nullish(),
         format_version: z.enum(FORMAT_VERSIONS).nullish(),
         compression: z.enum(COMPRESSIONS).nullish(),
@@ -163,7 +163,7 @@ export const ExportUpdateRequestSchema = z.object({ status: z.literal("Cancelled
 
 export const ExportSchema = z
     .object({
-        ...exportFields,
+        ...exportRequestFields,
         id: z.string(),
         tenant_id: nullableString,
         status: z.string(),
