@@ -9,7 +9,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { startEmulator, type Emulator } from "../emulator/server";
+import { startEmulator, type Emulator } from "../emulator/core/server";
 import { createProject, createPythonProject, type PulumiProject } from "../scripts/lib/project";
 import { printTable } from "./util";
 

@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
-import { startEmulator, type Emulator } from "../../emulator/server";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
 import { killedWhen } from "../helpers/cli";
 import { raw, startEmulatorProcess } from "../helpers/emulator";

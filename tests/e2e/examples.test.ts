@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
-import { startEmulator, type Emulator } from "../../emulator/server";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
 
 const ROOT = resolve(__dirname, "../..");

@@ -17,7 +17,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { TracingProject } from "../../emulator/bulkExport/projects";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
-import { startEmulator, type Emulator } from "../../emulator/server";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { isFinalExportStatus } from "../../provider/api/schemas/bulkExport";
 import { createProject, createPythonProject, type PulumiProject } from "../../scripts/lib/project";
 import { killedWhen } from "../helpers/cli";

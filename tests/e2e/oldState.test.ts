@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpClient } from "../../provider/api/client";
 import { ControlPlaneClient } from "../../provider/api/controlPlane";
-import { startEmulator, type Emulator } from "../../emulator/server";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { packPackage } from "../../scripts/lib/project";
 
 const FIXTURE = join(__dirname, "../fixtures/state-0.1.0.json");

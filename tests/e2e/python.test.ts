@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import type { TracingProject } from "../../emulator/bulkExport/projects";
-import { startEmulator, type Emulator } from "../../emulator/server";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { createPythonProject, type PulumiProject } from "../../scripts/lib/project";
 import { sleep } from "../helpers/async";
 import { assertEachWindowOnce, spawnedSettled, windowsWritten } from "../helpers/bulkExport";

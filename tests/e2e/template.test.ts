@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
-import { startEmulator, type Emulator } from "../../emulator/server";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { PulumiProject, packPackage } from "../../scripts/lib/project";
 
 const ROOT = resolve(__dirname, "../..");

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError } from "../../provider/api/errors";
-import { startEmulator } from "../../emulator/server";
+import { startEmulator } from "../../emulator/core/server";
 import { createProject, type PulumiProject } from "../../scripts/lib/project";
 import { settle } from "../helpers/bulkExport";
 import { bulkExportClient, raw, rejection, TEST_API_KEY, TEST_TENANT } from "../helpers/emulator";
