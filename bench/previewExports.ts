@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { startEmulator } from "../emulator/core/server";
-import { createProject } from "../scripts/lib/project";
+import { createProject } from "../tests/helpers/project";
 import { startMinio } from "../tests/helpers/minio";
 import { printTable } from "./util";
 import { join } from "node:path";

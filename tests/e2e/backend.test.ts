@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
-import { createProject, type PulumiProject } from "../../scripts/lib/project";
+import { createProject, type PulumiProject } from "../helpers/project";
 import { killedWhen } from "../helpers/cli";
 import { raw, startEmulatorProcess } from "../helpers/emulator";
 import { startMinio, type MinioServer } from "../helpers/minio";

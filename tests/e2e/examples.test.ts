@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { join, resolve } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
-import { createProject, type PulumiProject } from "../../scripts/lib/project";
+import { createProject, type PulumiProject } from "../helpers/project";
 
 const ROOT = resolve(__dirname, "../..");
 const isProgram = (d: string, file: string) => existsSync(join(ROOT, "examples", d, "Pulumi.yaml")) && existsSync(join(ROOT, "examples", d, file));

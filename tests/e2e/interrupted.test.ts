@@ -19,7 +19,7 @@ import type { TracingProject } from "../../emulator/bulkExport/projects";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { isFinalExportStatus } from "../../provider/api/schemas/bulkExport";
-import { createProject, createPythonProject, type PulumiProject } from "../../scripts/lib/project";
+import { createProject, createPythonProject, type PulumiProject } from "../helpers/project";
 import { killedWhen } from "../helpers/cli";
 import { spawnedSettled, windowsWritten } from "../helpers/bulkExport";
 import { startMinio, type MinioServer } from "../helpers/minio";

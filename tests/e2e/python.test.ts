@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import type { TracingProject } from "../../emulator/bulkExport/projects";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
-import { createPythonProject, type PulumiProject } from "../../scripts/lib/project";
+import { createPythonProject, type PulumiProject } from "../helpers/project";
 import { sleep } from "../helpers/async";
 import { assertEachWindowOnce, spawnedSettled, windowsWritten } from "../helpers/bulkExport";
 import { startMinio, type MinioServer } from "../helpers/minio";

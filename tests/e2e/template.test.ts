@@ -16,7 +16,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
-import { PulumiProject, packPackage } from "../../scripts/lib/project";
+import { PulumiProject, packPackage } from "../helpers/project";
 
 const ROOT = resolve(__dirname, "../..");
 const TEMPLATE = join(ROOT, "templates", "typescript");

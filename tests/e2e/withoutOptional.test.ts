@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiError } from "../../provider/api/errors";
 import { startEmulator } from "../../emulator/core/server";
-import { createProject, type PulumiProject } from "../../scripts/lib/project";
+import { createProject, type PulumiProject } from "../helpers/project";
 import { settle } from "../helpers/bulkExport";
 import { bulkExportClient, raw, rejection, TEST_API_KEY, TEST_TENANT } from "../helpers/emulator";
 import { startMinio } from "../helpers/minio";
