@@ -14,8 +14,8 @@ import { randomUUID } from "node:crypto";
 import { Client } from "@langchain/langgraph-sdk";
 import { request } from "undici";
 import { scaledTiming } from "../emulator/controlPlane/revisions";
-import { startEmulator, type Emulator } from "../emulator/server";
-import { createProject } from "../scripts/lib/project";
+import { startEmulator, type Emulator } from "../emulator/core/server";
+import { createProject } from "../tests/helpers/project";
 import { githubBody } from "../tests/helpers/emulator";
 import { printTable, summary } from "./util";
 

@@ -9,8 +9,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import { startEmulator, type Emulator } from "../emulator/server";
-import { createProject, createPythonProject, type PulumiProject } from "../scripts/lib/project";
+import { startEmulator, type Emulator } from "../emulator/core/server";
+import { createProject, createPythonProject, type PulumiProject } from "../tests/helpers/project";
 import { printTable } from "./util";
 
 const COUNT = Number(process.env.BENCH_DEPLOYMENTS ?? 100);

@@ -25,7 +25,7 @@ import { HttpClient } from "../provider/api/client";
 import { ControlPlaneClient } from "../provider/api/controlPlane";
 import type { RevisionStatus } from "../provider/api/schemas/controlPlane";
 import { checkDeployment, createDeploymentProvider } from "../provider/deployment/index";
-import { startEmulator, type Emulator } from "../emulator/server";
+import { startEmulator, type Emulator } from "../emulator/core/server";
 import { printTable, rng, summary } from "./util";
 
 const N = Number(process.env.BENCH_N ?? 100);

@@ -9,8 +9,8 @@
  * provider (the Terraform ones included: `terraform plan` refreshes by default) pays per resource.
  */
 import { randomUUID } from "node:crypto";
-import { startEmulator } from "../emulator/server";
-import { createProject } from "../scripts/lib/project";
+import { startEmulator } from "../emulator/core/server";
+import { createProject } from "../tests/helpers/project";
 import { startMinio } from "../tests/helpers/minio";
 import { printTable } from "./util";
 import { join } from "node:path";

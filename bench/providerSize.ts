@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { packPackage } from "../scripts/lib/project";
+import { packPackage } from "../tests/helpers/project";
 import { printTable } from "./util";
 
 /**

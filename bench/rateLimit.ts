@@ -8,7 +8,7 @@
 import { HttpClient } from "../provider/api/client";
 import { ControlPlaneClient } from "../provider/api/controlPlane";
 import { checkDeployment, createDeploymentProvider } from "../provider/deployment/index";
-import { startEmulator } from "../emulator/server";
+import { startEmulator } from "../emulator/core/server";
 import { printTable } from "./util";
 
 const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 30);

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentServerModel } from "../emulator/agentServer/model";
-import { Clock } from "../emulator/clock";
+import { Clock } from "../emulator/core/clock";
 import { ControlPlaneModel } from "../emulator/controlPlane/model";
-import { Store } from "../emulator/store";
+import { Store } from "../emulator/core/store";
 import { githubBody } from "../tests/helpers/emulator";
 import { printTable, summary } from "./util";
 

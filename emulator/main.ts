@@ -4,15 +4,15 @@
  * on stdout once it listens, so scripts can read the port when `--port 0` is used. SIGINT and SIGTERM stop
  * it, and so does the end of its parent process (SIGTERM to `npx langsmith-emulator` ends npx, which does
  * not pass the signal on). `--help` lists every option. `--sandbox` also starts MinIO with a bucket and prints
- * the lines that point a user's own Pulumi program at both (sandbox.ts); MinIO stops with the emulator.
- * Without bulk export's optional packages it warns in one line on stderr (bulkExport/packages.ts).
+ * the lines that point a user's own Pulumi program at both (sandbox/sandbox.ts); MinIO stops with the
+ * emulator. Without bulk export's optional packages it warns in one line on stderr (bulkExport/packages.ts).
  */
 import { startupWarning } from "./bulkExport/packages";
 import type { TracingProjectInput } from "./bulkExport/projects";
-import { DIALECTS, type Dialect } from "./dialect";
+import { DIALECTS, type Dialect } from "./core/dialect";
 import { scaledTiming } from "./controlPlane/revisions";
-import { instructions, startSandbox, type Sandbox } from "./sandbox";
-import { startEmulator, type Emulator } from "./server";
+import { instructions, startSandbox, type Sandbox } from "./sandbox/sandbox";
+import { startEmulator, type Emulator } from "./core/server";
 
 const USAGE = `usage: langsmith-emulator [options]
 

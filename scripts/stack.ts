@@ -26,10 +26,10 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { stopChild } from "../emulator/childProcess";
-import { shellWord } from "../emulator/shell";
+import { stopChild } from "../emulator/sandbox/childProcess";
+import { shellWord } from "../emulator/sandbox/shell";
 import { EMULATOR_MAIN, startEmulatorProcess } from "./lib/emulator";
-import { CliError, PASSPHRASE, createProject } from "./lib/project";
+import { CliError, PASSPHRASE, createProject } from "../tests/helpers/project";
 
 const STACK = "dev";
 /** This checkout's scripts/env.sh, which puts its `pulumi` and Node first on PATH. */

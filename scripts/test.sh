@@ -15,7 +15,7 @@ command -v pulumi >/dev/null || { echo "pulumi is not on PATH: run bash scripts/
 bash scripts/setup-test-tools.sh
 npm run -s build
 export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true
-# The e2e tests' copies of an example share one npm install of the packed checkout (scripts/lib/project.ts).
+# The e2e tests' copies of an example share one npm install of the packed checkout (tests/helpers/project.ts).
 PULUMI_LANGSMITH_INSTALL_CACHE="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-langsmith-installs-XXXXXX")"
 export PULUMI_LANGSMITH_INSTALL_CACHE
 trap 'rm -rf "$PULUMI_LANGSMITH_INSTALL_CACHE"' EXIT

@@ -6,7 +6,7 @@
  * | GET, PUT | /__admin/agent-server | read or change `{stepMs, graphs, ignoreInterrupt, dropPartialOutput, reorderMessages}`: the built-in graph's pace, the graph names served, and the three fault switches |
  */
 import { z } from "zod";
-import { parse, type Router } from "../http";
+import { parse, type Router } from "../core/http";
 import type { AgentServerModel } from "./model";
 
 const SettingsSchema = z

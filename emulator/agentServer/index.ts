@@ -4,10 +4,10 @@
  * With a state directory, the model saves itself after every change and reads it back on start
  * (`agent-server.json`).
  */
-import type { Area } from "../area";
-import type { Clock } from "../clock";
+import type { Area } from "../core/area";
+import type { Clock } from "../core/clock";
 import type { ControlPlaneModel } from "../controlPlane/model";
-import { Store } from "../store";
+import { Store } from "../core/store";
 import { agentServerAdminRoutes } from "./admin";
 import { AgentServerModel, type AgentServerSettings } from "./model";
 import { AGENTS_PREFIX, agentServerRoutes } from "./routes";

@@ -28,10 +28,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { messageText } from "../../provider/api/values";
-import { stableUuid } from "../ids";
-import type { Clock } from "../clock";
-import { EmulatorError, conflict, invalidField } from "../errors";
-import type { Store } from "../store";
+import { stableUuid } from "../core/ids";
+import type { Clock } from "../core/clock";
+import { EmulatorError, conflict, invalidField } from "../core/errors";
+import type { Store } from "../core/store";
 
 export const MULTITASK_STRATEGIES = ["reject", "interrupt", "rollback", "enqueue"] as const;
 export type MultitaskStrategy = (typeof MULTITASK_STRATEGIES)[number];

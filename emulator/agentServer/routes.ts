@@ -10,8 +10,8 @@
  * `/runs/stream`). A created run's address is in `Content-Location`, which the official clients read.
  */
 import { z } from "zod";
-import { EmulatorError } from "../errors";
-import { parse, type RequestContext, type Router } from "../http";
+import { EmulatorError } from "../core/errors";
+import { parse, type RequestContext, type Router } from "../core/http";
 import type { ControlPlaneModel } from "../controlPlane/model";
 import { MULTITASK_STRATEGIES, type AgentServerModel } from "./model";
 import { STREAM_MODES, runEvents, type StreamMode } from "./stream";

@@ -10,8 +10,8 @@
  * | GET | /__admin/bulk-exports/{id}/history | the statuses an export and each of its runs entered, with times |
  */
 import { z } from "zod";
-import { EmulatorError } from "../errors";
-import { parse, type Router } from "../http";
+import { EmulatorError } from "../core/errors";
+import { parse, type Router } from "../core/http";
 import type { BulkExportModel } from "./model";
 import type { BulkExportWorker } from "./worker";
 

@@ -20,7 +20,7 @@
 import { httpUrl } from "../../provider/api/values";
 import { randomUUID } from "node:crypto";
 import type { S3Client } from "@aws-sdk/client-s3";
-import { EmulatorError } from "../errors";
+import { EmulatorError } from "../core/errors";
 import { validationKey, type PlacementConfig } from "./layout";
 
 /** A destination as validation needs it (wire names, spec 2.7). `credentials` absent: the SDK's chain. */

@@ -12,7 +12,7 @@
  * Not emulated: real model payloads (inputs and outputs are short made-up texts), reference examples
  * beyond an occasional id, attachments.
  */
-import type { FilterableRun } from "../../provider/api/filter";
+import type { FilterableRun } from "./filterEval";
 
 export interface GeneratorOptions {
     seed: number;

@@ -2,8 +2,8 @@
  * The bulk-export area (spec 2.7-2.9, 3.3, 4.3, 4.4, 7, 8): its model, worker, routes and admin routes,
  * registered with the server as one Area. The worker starts with the area and stops with the server.
  */
-import type { Area } from "../area";
-import type { Dialect } from "../dialect";
+import type { Area } from "../core/area";
+import type { Dialect } from "../core/dialect";
 import { bulkExportAdminRoutes } from "./admin";
 import { BulkExportModel, type BulkExportOptions } from "./model";
 import { bulkExportRoutes } from "./routes";

@@ -28,13 +28,13 @@ import {
     type ExportCreateRequest,
     type VersionedField,
 } from "../../provider/api/schemas/bulkExport";
-import type { Clock } from "../clock";
-import { EmulatorError, badRequest, invalidField, validation } from "../errors";
+import type { Clock } from "../core/clock";
+import { EmulatorError, badRequest, invalidField, validation } from "../core/errors";
 import { validateDestination, type ValidateOptions } from "./destination";
 import { dayPartitions, partitionKey, rootKey } from "./layout";
 import { makeProject, type TracingProject, type TracingProjectInput } from "./projects";
 import { EXPORT_TABLE, RUN_TABLE, moveTo, publicView, type DestinationRecord, type ExportRecord, type RunRecord } from "./records";
-import { Store } from "../store";
+import { Store } from "../core/store";
 
 /** The service's figures (spec 8), all changeable for tests. */
 export interface BulkExportLimits {
@@ -78,7 +78,7 @@ export const DEFAULT_LIMITS: BulkExportLimits = {
 
 export interface BulkExportOptions {
     clock: Clock;
-    /** Keeps the area's objects on disk there (../store.ts, `bulk-export.json`); absent: memory only. */
+    /** Keeps the area's objects on disk there (../core/store.ts, `bulk-export.json`); absent: memory only. */
     stateDir?: string;
     /** Where destinations without `endpoint_url` (AWS-style) are written; default real AWS. */
     awsEndpoint?: string;

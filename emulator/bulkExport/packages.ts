@@ -8,7 +8,7 @@
  * export) `501 {"detail": ...}` naming the missing packages and how to add them; the command line warns in
  * one line at start-up (`missingAtStartup`).
  */
-import { EmulatorError } from "../errors";
+import { EmulatorError } from "../core/errors";
 
 /** The optional packages bulk export needs, by name, with the loader the code uses. */
 const PACKAGES: Record<string, () => Promise<unknown>> = {

@@ -8,7 +8,7 @@
  * range covers (whole runs, the total exact). Tests count what an export must have written with
  * `projectRuns` over the same range, the one function the export itself reads through.
  */
-import { stableUuid } from "../ids";
+import { stableUuid } from "../core/ids";
 import { generateRuns, type GeneratedRun } from "./generator";
 import { dayPartitions } from "./layout";
 

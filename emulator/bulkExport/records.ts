@@ -9,8 +9,8 @@
  * requeued for a retry (spec 7, 8).
  */
 import type { ExportRunStatus, ExportStatus } from "../../provider/api/schemas/bulkExport";
-import { IllegalTransitionError, legalMove, type LifecycleTable } from "../lifecycle";
-import type { Sealed } from "../store";
+import { IllegalTransitionError, legalMove, type LifecycleTable } from "../core/lifecycle";
+import type { Sealed } from "../core/store";
 
 export const EXPORT_TABLE: LifecycleTable<ExportStatus> = {
     next: { Created: "Running", Running: "Completed" },

@@ -12,9 +12,9 @@ import {
     ExportCreateRequestSchema,
     ExportUpdateRequestSchema,
 } from "../../provider/api/schemas/bulkExport";
-import { refuseDestinationStandIns, type Dialect } from "../dialect";
-import { invalidField, requireUuid } from "../errors";
-import { pagination, parse, type RequestContext, type Router } from "../http";
+import { refuseDestinationStandIns, type Dialect } from "../core/dialect";
+import { invalidField, requireUuid } from "../core/errors";
+import { pagination, parse, type RequestContext, type Router } from "../core/http";
 import type { BulkExportModel } from "./model";
 import { requireBulkExportPackages } from "./packages";
 import { publicView } from "./records";

@@ -15,9 +15,10 @@
  * packages (packages.ts; an export restored from a state directory written by a fuller install) an attempt
  * fails at once, not retried, with the words of the 501 the routes answer.
  */
-import { parseFilter, matches } from "../../provider/api/filter";
+import { parseFilter } from "../../provider/api/filter";
 import { isFinalExportStatus } from "../../provider/api/schemas/bulkExport";
 import { classifyStorageError, destinationClient, s3Sdk } from "./destination";
+import { matches } from "./filterEval";
 import { dayPartitions, fileKey } from "./layout";
 import type { BulkExportModel } from "./model";
 import { requireBulkExportPackages } from "./packages";

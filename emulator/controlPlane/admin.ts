@@ -12,9 +12,9 @@
  */
 import { z } from "zod";
 import { REVISION_STATUSES } from "../../provider/api/schemas/controlPlane";
-import { badRequest } from "../errors";
-import { parse, type Router } from "../http";
-import { IllegalTransitionError } from "../lifecycle";
+import { badRequest } from "../core/errors";
+import { parse, type Router } from "../core/http";
+import { IllegalTransitionError } from "../core/lifecycle";
 import type { ControlPlaneModel } from "./model";
 import { mergeTiming } from "./revisions";
 

@@ -2,9 +2,9 @@
  * The control-plane area (spec 4.1): its model, routes and admin routes, registered with the server as
  * one Area. The endpoint groups the spec names without describing them answer 501.
  */
-import type { Area } from "../area";
-import type { Clock } from "../clock";
-import type { Dialect } from "../dialect";
+import type { Area } from "../core/area";
+import type { Clock } from "../core/clock";
+import type { Dialect } from "../core/dialect";
 import { controlPlaneAdminRoutes } from "./admin";
 import { ControlPlaneModel } from "./model";
 import { DEFAULT_TIMING, mergeTiming, type ControlPlaneTiming } from "./revisions";

@@ -24,9 +24,9 @@
 import { randomUUID } from "node:crypto";
 import type { DeploymentCreateRequest, DeploymentPatchRequest, RevisionStatus } from "../../provider/api/schemas/controlPlane";
 import { REVISION_STATUS_KIND } from "../../provider/api/schemas/controlPlane";
-import { Clock } from "../clock";
-import { badRequest, conflict, deploymentNotFound, revisionIdNotFound, revisionNotFound } from "../errors";
-import { IllegalTransitionError } from "../lifecycle";
+import { Clock } from "../core/clock";
+import { badRequest, conflict, deploymentNotFound, revisionIdNotFound, revisionNotFound } from "../core/errors";
+import { IllegalTransitionError } from "../core/lifecycle";
 import { ControlPlaneDisk } from "./persist";
 import { DEFAULT_TIMING, addRevision, mergeTiming, type ControlPlaneTiming, type FailureRule, type StoredRevision, type StoredRevisionConfig } from "./revisions";
 import {

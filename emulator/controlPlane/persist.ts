@@ -4,8 +4,8 @@
  *
  * - A revision is stored as its lifecycle history (each status entered, with the clock time) and its
  *   failure diversion, if a rule gave it one. Statuses are computed lazily from those timestamps, so a
- *   revision read back carries on from where the emulator clock (kept too, clock.ts) says: one that was
- *   BUILDING when the emulator was killed has moved on by the time it answers again.
+ *   revision read back carries on from where the emulator clock (kept too, ../core/clock.ts) says: one
+ *   that was BUILDING when the emulator was killed has moved on by the time it answers again.
  * - Secret values are sealed (AES-256-GCM, the Store's key): only names and sealed values reach the file.
  *   A list of secrets is sealed once and the sealed form reused until the list is replaced, so a save costs
  *   no encryption for the deployments it did not change.
@@ -14,9 +14,9 @@
  *   same pace. A failure rule that already diverted a revision is kept with the revision.
  */
 import type { RevisionStatus, Secret } from "../../provider/api/schemas/controlPlane";
-import type { Clock } from "../clock";
-import { Machine, type HistoryEntry } from "../lifecycle";
-import { Store, type Sealed } from "../store";
+import type { Clock } from "../core/clock";
+import { Machine, type HistoryEntry } from "../core/lifecycle";
+import { Store, type Sealed } from "../core/store";
 import { REVISION_LIFECYCLES, type ControlPlaneTiming, type StoredRevision } from "./revisions";
 import type { StoredDeployment } from "./views";
 

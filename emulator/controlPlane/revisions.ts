@@ -1,13 +1,13 @@
 /**
  * How the emulator's revisions progress (spec 3.1, "transitions not shown": decided here): the lifecycle
- * of each source as a table on the shared engine (../lifecycle.ts), its timing, the failure rules tests
+ * of each source as a table on the shared engine (../core/lifecycle.ts), its timing, the failure rules tests
  * set, and a new revision superseding the unfinished ones before it. What a revision looks like on the
  * wire: views.ts.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { REVISION_TERMINAL, type RevisionStatus, type WireSource } from "../../provider/api/schemas/controlPlane";
-import type { Clock } from "../clock";
-import { Machine, mergeTiming as mergeLifecycleTiming, type LifecycleTable, type Speed } from "../lifecycle";
+import type { Clock } from "../core/clock";
+import { Machine, mergeTiming as mergeLifecycleTiming, type LifecycleTable, type Speed } from "../core/lifecycle";
 
 /**
  * Revision lifecycles as data (spec 3.1 names no transitions; decided here). The happy path builds, then

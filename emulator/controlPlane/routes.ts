@@ -7,9 +7,9 @@ import {
     DeploymentCreateRequestSchema,
     DeploymentPatchRequestSchema,
 } from "../../provider/api/schemas/controlPlane";
-import { refuseDeploymentStandIns, type Dialect } from "../dialect";
-import { notImplemented, requireUuid } from "../errors";
-import { pagination, parse, type Router } from "../http";
+import { refuseDeploymentStandIns, type Dialect } from "../core/dialect";
+import { notImplemented, requireUuid } from "../core/errors";
+import { pagination, parse, type Router } from "../core/http";
 import type { ControlPlaneModel } from "./model";
 
 const nonNullBody = z.object({}).passthrough();

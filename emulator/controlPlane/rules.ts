@@ -15,7 +15,7 @@ import {
     type SecretReference,
     type WireSource,
 } from "../../provider/api/schemas/controlPlane";
-import { badRequest, invalidField } from "../errors";
+import { badRequest, invalidField } from "../core/errors";
 import type { StoredRevisionConfig } from "./revisions";
 
 /** Which installation a request speaks to: decided by the `/api-host` prefix (see the file comment). */

@@ -4,7 +4,7 @@
  * its lifecycle would have got by now on the emulator clock). Secret values are never shown.
  */
 import type { RevisionStatus, Secret, SecretReference, WireSource } from "../../provider/api/schemas/controlPlane";
-import type { Clock } from "../clock";
+import type { Clock } from "../core/clock";
 import type { StoredRevision, StoredRevisionConfig } from "./revisions";
 
 export interface RevisionView {

@@ -1,14 +1,15 @@
 /**
  * Every example that can run against `langsmith-emulator --sandbox` reads the keys the sandbox prints: each
  * key an example requires (`config.require*` in TypeScript, `config.require*` in Python) is one of the
- * sandbox's `pulumi config set` lines (emulator/sandbox.ts `pulumiLines`), so a user who pastes them gets no
- * "missing required configuration". Found by a user: examples/python-minio-export read `sessionId`,
- * `startTime`, `endpointUrl`, `accessKeyId` and `secretAccessKey` while the sandbox printed other names.
+ * sandbox's `pulumi config set` lines (emulator/sandbox/sandbox.ts `pulumiLines`), so a user who pastes
+ * them gets no "missing required configuration". Found by a user: examples/python-minio-export read
+ * `sessionId`, `startTime`, `endpointUrl`, `accessKeyId` and `secretAccessKey` while the sandbox printed
+ * other names.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pulumiLines, type Sandbox } from "../../emulator/sandbox";
+import { pulumiLines, type Sandbox } from "../../emulator/sandbox/sandbox";
 
 const ROOT = join(__dirname, "../..");
 

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
-import { startEmulator, type Emulator } from "../../emulator/server";
-import { createProject, type PulumiProject } from "../../scripts/lib/project";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
+import { createProject, type PulumiProject } from "../helpers/project";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 

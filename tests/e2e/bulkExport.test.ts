@@ -10,8 +10,8 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { projectRuns, type TracingProject } from "../../emulator/bulkExport/projects";
-import { startEmulator, type Emulator } from "../../emulator/server";
-import { createProject, type PulumiProject } from "../../scripts/lib/project";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
+import { createProject, type PulumiProject } from "../helpers/project";
 import { startMinio, type MinioServer } from "../helpers/minio";
 import { sleep } from "../helpers/async";
 import { admin } from "../helpers/emulator";

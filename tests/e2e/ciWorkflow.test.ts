@@ -11,8 +11,8 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
-import { startEmulator, type Emulator } from "../../emulator/server";
-import { createProject, type PulumiProject } from "../../scripts/lib/project";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
+import { createProject, type PulumiProject } from "../helpers/project";
 
 const WORKFLOW = join(__dirname, "..", "..", "examples", "ci", "pulumi-langsmith.yml");
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;

@@ -13,8 +13,8 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
-import { startEmulator, type Emulator } from "../../emulator/server";
-import { createProject, type PulumiProject } from "../../scripts/lib/project";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
+import { createProject, type PulumiProject } from "../helpers/project";
 
 const ROOT = resolve(__dirname, "../..");
 const isProgram = (d: string, file: string) => existsSync(join(ROOT, "examples", d, "Pulumi.yaml")) && existsSync(join(ROOT, "examples", d, file));

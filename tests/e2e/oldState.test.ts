@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpClient } from "../../provider/api/client";
 import { ControlPlaneClient } from "../../provider/api/controlPlane";
-import { startEmulator, type Emulator } from "../../emulator/server";
-import { packPackage } from "../../scripts/lib/project";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
+import { packPackage } from "../helpers/project";
 
 const FIXTURE = join(__dirname, "../fixtures/state-0.1.0.json");
 /** What the fixture was written against (see tests/fixtures/README.md). */

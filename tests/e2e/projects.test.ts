@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { PASSPHRASE } from "../../scripts/lib/project";
+import { PASSPHRASE } from "../helpers/project";
 
 const ROOT = resolve(__dirname, "../..");
 const PROJECTS = [

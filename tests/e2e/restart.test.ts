@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createProject, type PulumiProject } from "../../scripts/lib/project";
+import { createProject, type PulumiProject } from "../helpers/project";
 import { raw, startEmulatorProcess } from "../helpers/emulator";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;

@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ListObjectsV2Command, GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { createProject, type PulumiProject } from "../../scripts/lib/project";
+import { createProject, type PulumiProject } from "../helpers/project";
 import { RecipePage, startRecipe, type RunningRecipe } from "../helpers/docRecipes";
 import { raw } from "../helpers/emulator";
 import { readParquet } from "../helpers/pyarrow";

@@ -15,8 +15,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
-import { startEmulator, type Emulator } from "../../emulator/server";
-import { PulumiProject, packPackage } from "../../scripts/lib/project";
+import { startEmulator, type Emulator } from "../../emulator/core/server";
+import { PulumiProject, packPackage } from "../helpers/project";
 
 const ROOT = resolve(__dirname, "../..");
 const TEMPLATE = join(ROOT, "templates", "typescript");

@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { generateRuns, type GeneratorOptions } from "../../emulator/bulkExport/generator";
-import { matches, parseFilter } from "../../provider/api/filter";
+import { matches } from "../../emulator/bulkExport/filterEval";
+import { parseFilter } from "../../provider/api/filter";
 import { EXPORTABLE_FIELDS } from "../../provider/api/schemas/bulkExport";
 
 const OPTS: GeneratorOptions = {

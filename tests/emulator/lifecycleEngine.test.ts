@@ -1,10 +1,10 @@
 /**
- * The lifecycle engine (emulator/lifecycle.ts) on its own: a table with branches, the three speeds, lazy
+ * The lifecycle engine (emulator/core/lifecycle.ts) on its own: a table with branches, the three speeds, lazy
  * settling on the clock, diversion, and illegal moves.
  */
 import assert from "node:assert/strict";
-import { Clock } from "../../emulator/clock";
-import { IllegalTransitionError, Machine, type LifecycleTable, type Timing } from "../../emulator/lifecycle";
+import { Clock } from "../../emulator/core/clock";
+import { IllegalTransitionError, Machine, type LifecycleTable, type Timing } from "../../emulator/core/lifecycle";
 
 type S = "CREATED" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
 /** An export-like table: a happy path and branches to failure and cancellation. */

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { AgentServerModel } from "../../emulator/agentServer/model";
-import { Clock } from "../../emulator/clock";
-import { Store } from "../../emulator/store";
+import { Clock } from "../../emulator/core/clock";
+import { Store } from "../../emulator/core/store";
 import { TEST_API_KEY, admin, dockerBody, githubBody, raw, startEmulatorProcess, startTestEmulator } from "../helpers/emulator";
 
 const SECRET_GITHUB = `sk-persist-github-${process.pid}-7f3a9c`;

@@ -4,10 +4,11 @@
  */
 import assert from "node:assert/strict";
 import type { BulkExportClient } from "../../provider/api/bulkExport";
-import { matches, parseFilter } from "../../provider/api/filter";
+import { matches } from "../../emulator/bulkExport/filterEval";
+import { parseFilter } from "../../provider/api/filter";
 import { isFinalExportStatus, type BulkExportRecord } from "../../provider/api/schemas/bulkExport";
 import { projectRuns, type TracingProject } from "../../emulator/bulkExport/projects";
-import type { Emulator } from "../../emulator/server";
+import type { Emulator } from "../../emulator/core/server";
 import { sleep } from "./async";
 import type { MinioServer } from "./minio";
 import { readParquet } from "./pyarrow";

@@ -3,12 +3,12 @@
  * killed with SIGKILL (or interrupted with SIGINT, Ctrl-C; the CLI alone, not its plugins) once the service
  * holds what it waits for, and the
  * provider processes it started are found by the environment every command of a project carries (its
- * TMPDIR, scripts/lib/project.ts), so that a test can require them gone.
+ * TMPDIR, project.ts), so that a test can require them gone.
  */
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { CliResult, PulumiProject } from "../../scripts/lib/project";
+import type { CliResult, PulumiProject } from "./project";
 import { eventually } from "./async";
 
 /** The provider processes (native plugin, dynamic-provider host) a project's commands started that still run. */

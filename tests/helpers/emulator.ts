@@ -14,11 +14,11 @@ import { HttpClient, type HttpClientOptions } from "../../provider/api/client";
 import { BulkExportClient } from "../../provider/api/bulkExport";
 import { ControlPlaneClient } from "../../provider/api/controlPlane";
 import type { DeploymentCreateRequest } from "../../provider/api/schemas/controlPlane";
-import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator/server";
+import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator/core/server";
 export { rejection, sleep } from "./async";
 export { startEmulatorProcess } from "../../scripts/lib/emulator";
 
-export type { Emulator } from "../../emulator/server";
+export type { Emulator } from "../../emulator/core/server";
 
 export const TEST_API_KEY = "lsv2_sk_emulator_test_0123456789";
 export const TEST_TENANT = "11111111-2222-4333-8444-555555555555";

@@ -4,8 +4,8 @@
  * buckets a test asks for and three users whose policies allow writing only, writing and deleting, or
  * nothing, so that every destination outcome of spec 7 happens for real; more users on demand, and a
  * user's secret replaced (its old credentials revoked). `stop()` (call it in `after`) ends the server and
- * removes its directory. The process itself (port, start, readiness, stop) is emulator/minio.ts, which the
- * emulator's `--sandbox` runs too.
+ * removes its directory. The process itself (port, start, readiness, stop) is emulator/sandbox/minio.ts,
+ * which the emulator's `--sandbox` runs too.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -13,9 +13,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import { startMinioProcess, type S3Credentials } from "../../emulator/minio";
+import { startMinioProcess, type S3Credentials } from "../../emulator/sandbox/minio";
 
-export type { S3Credentials } from "../../emulator/minio";
+export type { S3Credentials } from "../../emulator/sandbox/minio";
 
 /** The users every server is started with, by what their policy allows on the server's buckets. */
 export interface MinioUsers {

@@ -15,7 +15,7 @@ import { configure } from "../../../provider/impl";
 import { resolveServiceConfig } from "../../../provider/config";
 import { bulkExportClient, controlPlaneClient, setClientOverrides } from "../../../provider/kit/service";
 import { rejection, startTestEmulator, TEST_TENANT, type Emulator } from "../../helpers/emulator";
-import { freePort } from "../../../emulator/minio";
+import { freePort } from "../../../emulator/sandbox/minio";
 
 const GOOD_KEY = "lsv2_sk_runtime_errors_good_0123456789";
 const WRONG_KEY = "lsv2_sk_runtime_errors_wrong_9876543210";

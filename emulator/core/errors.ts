@@ -4,7 +4,7 @@
  * HTTPValidationError `{"detail": [{loc, msg, type}]}`.
  */
 import type { z } from "zod";
-import type { ValidationError } from "../provider/api/schemas/controlPlane";
+import type { ValidationError } from "../../provider/api/schemas/controlPlane";
 
 export class EmulatorError extends Error {
     constructor(

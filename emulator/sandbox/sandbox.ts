@@ -1,6 +1,6 @@
 /**
  * `langsmith-emulator --sandbox`: what a user's own Pulumi program needs to run against the emulator, from
- * one command. Besides the emulator (main.ts starts it with what this answers):
+ * one command. Besides the emulator (../main.ts starts it with what this answers):
  * - one API key (`--api-key`, else a generated one) and one workspace id;
  * - a MinIO server (`--minio <path>`, else `$PULUMI_LANGSMITH_MINIO` as scripts/env.sh sets it, else `minio`
  *   on PATH) on a free loopback port, its data in `<state-dir>/minio` or in a temporary directory removed
@@ -18,11 +18,11 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { s3Sdk } from "./bulkExport/destination";
-import type { TracingProjectInput } from "./bulkExport/projects";
+import { s3Sdk } from "../bulkExport/destination";
+import type { TracingProjectInput } from "../bulkExport/projects";
 import { findMinio, startMinioProcess, type MinioProcess, type S3Credentials } from "./minio";
 import { shellWord } from "./shell";
-import { Store, type Sealed } from "./store";
+import { Store, type Sealed } from "../core/store";
 
 /** The bucket the sandbox makes. */
 export const SANDBOX_BUCKET = "langsmith-exports";

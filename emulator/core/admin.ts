@@ -8,7 +8,7 @@
  * | GET, POST, DELETE | /__admin/faults | list, add (one or an array of Fault), clear injected faults |
  * | GET, DELETE | /__admin/requests | the request log (method, path, prefix, status, time, tenant), or clear it |
  *
- * Each area adds its own (control plane: controlPlane/admin.ts).
+ * Each area adds its own (control plane: ../controlPlane/admin.ts).
  */
 import { z } from "zod";
 import type { Clock } from "./clock";
