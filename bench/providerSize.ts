@@ -59,7 +59,7 @@ export async function providerSizeBench(): Promise<void> {
         "dev",
         true,
     );
-    const { Deployment } = await import("../provider/dynamic/deployment");
+    const { Deployment } = await import("../provider/dynamic/resources");
     const { deploymentProvider } = await import("../provider/deployment/index");
     new Deployment("checkout", { name: "bench", source: "github", sourceRevisionConfig: { repoRef: "main", graphConfigPath: "langgraph.json" } });
     class Naive extends pulumi.dynamic.Resource {

@@ -12,7 +12,7 @@ export const agentServerCheck = resource({
         url: string("The agent server's URL, typically `deployment.customUrl`.", { required: true, onChange: "update" }),
         assistantId: string("The graph to probe: its name (as the graph configuration declares it) or its assistant id.", { required: true, onChange: "update" }),
         message: string("The first run's input (default: a short counting request). It costs tokens on a real deployment.", { onChange: "update" }),
-        revisionId: string("Pass `deployment.latestRevisionId`: a new revision re-runs the check.", { onChange: "update" }),
+        revisionId: string("Pass `deployment.latestRevisionId`: a new revision re-runs the check.", { onChange: "update", nullable: true }),
         // Not compared: a new limit alone does not re-run the check.
         timeoutSeconds: number("How long the whole check may take (default 120).", { default: 120, onChange: "none" }),
     },

@@ -43,7 +43,7 @@ interface FieldOptions {
     /** The value diff compares instead of the value itself (a set as a sorted list, a timestamp as its instant). */
     compareAs?: (value: any, inputs: Record<string, any>) => unknown;
     appliesIf?: AppliesIf;
-    /** An output that may be null (outputs only). */
+    /** An output that may be null; an input that takes null (as absent: another resource's nullable output, say). */
     nullable?: boolean;
     /** An output the provider keeps in the state for its own use: not in the schema, the SDKs or the resource class. */
     hidden?: boolean;
@@ -149,8 +149,9 @@ export type Value<F> = F extends { kind: "string"; values: readonly (infer T)[] 
 /** An object of fields once checked: those required or defaulted are present. */
 export type Shape<F extends Fields> = Simplify<{ [K in PresentKeys<F>]: Value<F[K]> } & { [K in Exclude<keyof F, PresentKeys<F>>]?: Value<F[K]> }>;
 
-/** The value a program may give for a field: any part may be an Output, an enum may be given by an alias. */
-export type ArgValue<F> = F extends { kind: "string"; values: readonly (infer T)[]; aliases: Readonly<Record<infer A, unknown>> }
+/** The value a program may give for a field: any part may be an Output, an enum may be given by an alias, null where it says so. */
+export type ArgValue<F> = F extends { nullable: true } ? GivenValue<F> | null : GivenValue<F>;
+type GivenValue<F> = F extends { kind: "string"; values: readonly (infer T)[]; aliases: Readonly<Record<infer A, unknown>> }
     ? T | A
     : F extends { kind: "object"; fields: infer Fs extends Fields }
       ? ArgShape<Fs>
