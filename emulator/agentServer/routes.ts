@@ -59,6 +59,27 @@ export function agentServerRoutes(router: Router, model: AgentServerModel, contr
         if (!controlPlane.servingDeployment(id)) throw new EmulatorError(404, { detail: `No agent server is deployed at ${AGENTS_PREFIX}/${id}` });
         return id;
     };
+    /** When the deployment was created: its assistants' creation time. */
+    const createdAt = (id: string) => controlPlane.servingDeployment(id)!.created_at;
+    router
+        .on("GET", `${P}/ok`, (c) => (serving(c), { status: 200, body: { ok: true } }))
+        .on("POST", `${P}/threads/search`, (c) => ({ status: 200, body: model.searchThreads(serving(c), parse(ThreadSearchSchema, c.body ?? {}, "body")) }))
+        .on("POST", `${P}/assistants/search`, (c) => {
+            const id = serving(c);
+            return { status: 200, body: model.searchAssistants(id, createdAt(id), parse(AssistantSearchSchema, c.body ?? {}, "body")) };
+        })
+        .on("GET", `${P}/assistants/{assistant_id}`, (c) => {
+            const id = serving(c);
+            return { status: 200, body: model.getAssistant(id, createdAt(id), c.params.assistant_id) };
+        })
+        .on("POST", `${P}/threads`, (c) => ({ status: 200, body: model.createThread(serving(c), parse(ThreadCreateSchema, c.body ?? {}, "body") as never) }))
+        .on("GET", `${P}/threads/{thread_id}`, (c) => ({ status: 200, body: model.getThread(serving(c), c.params.thread_id) }))
+        .on("GET", `${P}/threads/{thread_id}/state`, (c) => ({ status: 200, body: model.state(serving(c), c.params.thread_id) }));
+    runRoutes(router, model, serving);
+}
+
+/** The runs of an agent server: started (stateless or on a thread), waited for, streamed, listed, read, joined, cancelled. */
+function runRoutes(router: Router, model: AgentServerModel, serving: (c: RequestContext) => string): void {
     /** Starts a run as `POST .../runs` does (`threadId` undefined: stateless), with where it lives. */
     const start = (c: RequestContext, threadId: string | undefined) => {
         const body = parse(RunCreateSchema, c.body, "body");
@@ -75,19 +96,7 @@ export function agentServerRoutes(router: Router, model: AgentServerModel, contr
         const { id, run, body, headers } = start(c, threadId);
         return { status: 200, headers, events: runEvents(model, id, run.thread_id, run.run_id, modesOf(body)) };
     };
-    /** When the deployment was created: its assistants' creation time. */
-    const createdAt = (id: string) => controlPlane.servingDeployment(id)!.created_at;
     router
-        .on("GET", `${P}/ok`, (c) => (serving(c), { status: 200, body: { ok: true } }))
-        .on("POST", `${P}/threads/search`, (c) => ({ status: 200, body: model.searchThreads(serving(c), parse(ThreadSearchSchema, c.body ?? {}, "body")) }))
-        .on("POST", `${P}/assistants/search`, (c) => {
-            const id = serving(c);
-            return { status: 200, body: model.searchAssistants(id, createdAt(id), parse(AssistantSearchSchema, c.body ?? {}, "body")) };
-        })
-        .on("GET", `${P}/assistants/{assistant_id}`, (c) => {
-            const id = serving(c);
-            return { status: 200, body: model.getAssistant(id, createdAt(id), c.params.assistant_id) };
-        })
         .on("POST", `${P}/runs/wait`, (c) => wait(c, undefined))
         .on("POST", `${P}/runs/stream`, (c) => stream(c, undefined))
         .on("POST", `${P}/threads/{thread_id}/runs/wait`, (c) => wait(c, c.params.thread_id))
@@ -96,9 +105,6 @@ export function agentServerRoutes(router: Router, model: AgentServerModel, contr
             const q = parse(RunListQuery, Object.fromEntries(c.query), "query");
             return { status: 200, body: model.listRuns(serving(c), c.params.thread_id, q) };
         })
-        .on("POST", `${P}/threads`, (c) => ({ status: 200, body: model.createThread(serving(c), parse(ThreadCreateSchema, c.body ?? {}, "body") as never) }))
-        .on("GET", `${P}/threads/{thread_id}`, (c) => ({ status: 200, body: model.getThread(serving(c), c.params.thread_id) }))
-        .on("GET", `${P}/threads/{thread_id}/state`, (c) => ({ status: 200, body: model.state(serving(c), c.params.thread_id) }))
         .on("POST", `${P}/threads/{thread_id}/runs`, (c) => {
             const { run, headers } = start(c, c.params.thread_id);
             return { status: 200, headers, body: run };

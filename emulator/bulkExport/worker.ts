@@ -215,13 +215,19 @@ export class BulkExportWorker {
         }
     }
 
-    /** Writes the run's files from its checkpoint on, checkpointing after each. */
-    private async write(e: ExportRecord, r: RunRecord, stopped: () => boolean): Promise<void> {
+    /** The destination and the tracing project of a run; an attempt that cannot be retried when either is gone. */
+    private sourcesOf(e: ExportRecord, r: RunRecord) {
         const d = this.model.destinations.get(e.bulk_export_destination_id);
         if (!d) throw new AttemptError("Destination deleted during export: recreate the destination and start a new export", false);
         const sessionId = r._sessionId ?? e.session_id!;
         const project = this.model.projects.get(sessionId);
         if (!project) throw new AttemptError(`Tracing project ${sessionId} no longer exists`, false);
+        return { d, sessionId, project };
+    }
+
+    /** Writes the run's files from its checkpoint on, checkpointing after each. */
+    private async write(e: ExportRecord, r: RunRecord, stopped: () => boolean): Promise<void> {
+        const { d, sessionId, project } = this.sourcesOf(e, r);
         await requireBulkExportPackages().catch((err: Error) => {
             throw new AttemptError(err.message, false);
         });

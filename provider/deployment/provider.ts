@@ -78,21 +78,9 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             return diffDeployment(readState(olds), news);
         },
 
-        async create(raw) {
-            const inputs = raw;
+        async create(inputs) {
             const timeoutS = waitLimitS(inputs.timeouts?.create, DEFAULT_TIMEOUTS.create);
-            const cp = withinTimeout(timeoutS);
-            const ctx = { cp, inputs, timeoutS, rawProvider: raw.__provider, deployPhases: [], o };
-            const adopted = async (adoptId: string) => {
-                const deployment = await adopt(cp, { ...inputs, adoptId }, raw.__provider);
-                takenOverThisRun.add(deployment.id);
-                return { id: deployment.id, outs: await settle({ ...ctx, learn: true }, deployment) };
-            };
-            if (inputs.adoptId) return adopted(inputs.adoptId);
-            const startedAt = (o.now ?? Date.now)();
-            const made = await cp.createDeployment(createRequest(inputs)).catch((e) => nameTaken(cp, inputs, e));
-            if (typeof made === "string") return adopted(made);
-            return { id: made.deployment.id, outs: await settle({ ...ctx, startedAt, learn: false }, made.deployment) };
+            return createOrAdopt({ cp: withinTimeout(timeoutS), inputs, timeoutS, rawProvider: inputs.__provider, deployPhases: [], o, learn: false });
         },
 
         async read(id, props?) {
@@ -119,6 +107,24 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
         },
     };
     return provider;
+}
+
+/**
+ * A create: a new deployment awaited until its revision is DEPLOYED; or, when the program names one
+ * (`adoptId`) or LANGSMITH_ADOPT_IDS names the deployment holding the name, that one taken over.
+ */
+async function createOrAdopt(ctx: SettleContext): Promise<{ id: string; outs: DeploymentOutputs }> {
+    const { cp, inputs, o } = ctx;
+    const adopted = async (adoptId: string) => {
+        const deployment = await adopt(cp, { ...inputs, adoptId }, ctx.rawProvider);
+        takenOverThisRun.add(deployment.id);
+        return { id: deployment.id, outs: await settle({ ...ctx, learn: true }, deployment) };
+    };
+    if (inputs.adoptId) return adopted(inputs.adoptId);
+    const startedAt = (o.now ?? Date.now)();
+    const made = await cp.createDeployment(createRequest(inputs)).catch((e) => nameTaken(cp, inputs, e));
+    if (typeof made === "string") return adopted(made);
+    return { id: made.deployment.id, outs: await settle({ ...ctx, startedAt, learn: false }, made.deployment) };
 }
 
 /**
