@@ -1,7 +1,7 @@
 /**
  * Bulk-export throughput: generated runs (emulator/bulkExport/generator) written as Parquet by the
  * emulator's writer (emulator/bulkExport/parquet, DuckDB) and put into a real MinIO bucket at the layout of
- * spec 2.9, one file per batch, day by day: the emulator's export path without its HTTP and state. Prints
+ * docs/service.md 2.9, one file per batch, day by day: the emulator's export path without its HTTP and state. Prints
  * rows per second, where the time went and the peak RSS of the process (DuckDB's native memory included).
  * Aim (issue 7): >= 100k rows/s and < 500 MB for 1 million runs.
  *

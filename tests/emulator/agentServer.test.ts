@@ -1,7 +1,7 @@
 /**
  * The emulator's agent servers, judged by the official client (`@langchain/langgraph-sdk`): a deployed
  * deployment answers at its custom_url (and stops when deleted); each multitask strategy with its run
- * statuses and thread state (spec 3.2, real-service notes 3); the race of many `interrupt` runs on one
+ * statuses and thread state (docs/service.md 3.2, R3); the race of many `interrupt` runs on one
  * thread; 100 threads at once; input messages as strings or content blocks; the fault switches.
  */
 import assert from "node:assert/strict";

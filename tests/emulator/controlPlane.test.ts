@@ -1,5 +1,5 @@
 /**
- * The emulated control plane (spec 2.1-2.5, 3.1, 4.1, 5, 7; real-service notes 1-2), over real HTTP on a
+ * The emulated control plane (docs/service.md 2.1-2.5, 3.1, 4.1, 5, 7; R1-R2), over real HTTP on a
  * free port, through the real client, and raw where the client would hide the wire.
  */
 import assert from "node:assert/strict";
@@ -47,7 +47,7 @@ describe("emulator: control plane", () => {
         await em?.close();
     });
 
-    /** Asserts a 422 body is an HTTPValidationError (spec 2.5) and answers its entries. */
+    /** Asserts a 422 body is an HTTPValidationError (docs/service.md 2.5) and answers its entries. */
     function validationDetail(body: unknown): Array<{ loc: Array<string | number>; msg: string; type: string }> {
         const parsed = HTTPValidationErrorSchema.safeParse(body);
         assert.ok(parsed.success, `not an HTTPValidationError: ${JSON.stringify(body)}`);
@@ -88,7 +88,7 @@ describe("emulator: control plane", () => {
             assert.equal(d.source_revision_config?.repo_ref, null);
         });
 
-        it("create: in the real dialect (the default) the spec's stand-ins are refused with 422 at their place, as the service does", async () => {
+        it("create: in the real dialect (the default) the stand-ins of docs/service.md R1 are refused with 422 at their place, as the service does", async () => {
             const cases: Array<[Record<string, unknown>, unknown[], string]> = [
                 [{ source: "repo_host" }, ["body", "source"], "enum"],
                 [{ source: "external_container", source_config: {}, source_revision_config: { image_uri: "r/x:1" } }, ["body", "source"], "enum"],
@@ -107,7 +107,7 @@ describe("emulator: control plane", () => {
             assert.equal(em.controlPlane.allDeployments().length, 1, "nothing made from a refused request");
         });
 
-        it("create: in the seed dialect the spec's stand-ins repo_host and graph_config_path are answered with github and langgraph_config_path", async () => {
+        it("create: in the seed dialect the stand-ins of docs/service.md R1 repo_host and graph_config_path are answered with github and langgraph_config_path", async () => {
             const seed = await startTestEmulator({ timing: { speed: "immediate" }, dialect: "seed" });
             try {
                 const body = githubBody(undefined, {
@@ -134,7 +134,7 @@ describe("emulator: control plane", () => {
             }
         });
 
-        it("create: in the seed dialect the spec alias external_container is answered with external_docker", async () => {
+        it("create: in the seed dialect the stand-in external_container (docs/service.md R1) is answered with external_docker", async () => {
             const seed = await startTestEmulator({ timing: { speed: "immediate" }, dialect: "seed" });
             try {
                 const res = await raw(seed, "POST", "/api-host/v2/deployments", { body: dockerBody(undefined, { source: "external_container" }) });
@@ -408,7 +408,7 @@ describe("emulator: control plane", () => {
             assert.equal((await cp.getDeployment(deployment.id)).id, deployment.id);
         });
 
-        it("installations: the cloud refuses container images and a self-hosted installation refuses GitHub (spec 2.1), nothing created", async () => {
+        it("installations: the cloud refuses container images and a self-hosted installation refuses GitHub (docs/service.md 2.1), nothing created", async () => {
             const docker = await raw(em, "POST", "/v2/deployments", { body: dockerBody() });
             assert.equal(docker.status, 400);
             assert.match(docker.body.detail, /external Docker image is only available for self-hosted/);
@@ -526,7 +526,7 @@ describe("emulator: control plane", () => {
             const stamps = res.body.resources.map((r: { created_at: string }) => Date.parse(r.created_at));
             assert.deepEqual([...stamps].sort((a, b) => b - a), stamps, "created_at descending");
             assert.equal((await cp.latestRevision(d.id))?.id, third.latest_revision_id);
-            // Revisions carry no deployment_id (real-service notes 2).
+            // Revisions carry no deployment_id (docs/service.md R2).
             assert.ok(!("deployment_id" in res.body.resources[0]));
         });
 
@@ -565,7 +565,7 @@ describe("emulator: control plane", () => {
             assert.ok(e instanceof NotFoundError, String(e));
         });
 
-        it("get revision: an unknown revision answers the spec's 404 message naming the deployment id", async () => {
+        it("get revision: an unknown revision answers the 404 message of docs/service.md 7 naming the deployment id", async () => {
             const { deployment: d } = await cp.createDeployment(githubBody());
             const res = await raw(em, "GET", `/v2/deployments/${d.id}/revisions/${MISSING_ID}`);
             assert.deepEqual(res.body, { detail: `Deployment ID ${d.id} not found.` });
@@ -638,7 +638,7 @@ describe("emulator: control plane", () => {
             assert.equal((await cp.getRevision(d.id, d.latest_revision_id!)).status, "DEPLOYED");
         });
 
-        it("patch: in the seed dialect graph_config_path (spec alias) makes a revision answered as langgraph_config_path", async () => {
+        it("patch: in the seed dialect graph_config_path (the stand-in of docs/service.md R1) makes a revision answered as langgraph_config_path", async () => {
             const seed = await startTestEmulator({ timing: { speed: "immediate" }, dialect: "seed" });
             try {
                 const seedCp = controlPlaneClient(seed);

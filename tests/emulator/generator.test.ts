@@ -1,6 +1,6 @@
 /**
  * The run generator of the emulated tracing projects: deterministic, exact in count, inside the range,
- * and filling every exportable field of spec 2.8 with the right type.
+ * and filling every exportable field of docs/service.md 2.8 with the right type.
  */
 import assert from "node:assert/strict";
 import { generateRuns, type GeneratorOptions } from "../../emulator/bulkExport/generator";

@@ -1,5 +1,5 @@
 /**
- * Revision lifecycle of the emulated control plane (spec 3.1): timed, immediate and manual speeds, the
+ * Revision lifecycle of the emulated control plane (docs/service.md 3.1): timed, immediate and manual speeds, the
  * emulator clock, failure rules, and the deployment status that follows the revisions.
  */
 import assert from "node:assert/strict";

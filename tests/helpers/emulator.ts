@@ -82,7 +82,7 @@ export function bulkExportClient(emulator: Pick<Emulator, "url">, o: TestClientO
 
 /**
  * The client of the installation that deploys `source`: external_docker only on a self-hosted one (under
- * `/api-host`), github only on the cloud (spec 2.1).
+ * `/api-host`), github only on the cloud (docs/service.md 2.1).
  */
 export function clientForSource(emulator: Pick<Emulator, "url">, source: string, o: TestClientOptions = {}): ControlPlaneClient {
     return controlPlaneClient(emulator, { ...o, selfHosted: source === "external_docker" || source === "external_container" });

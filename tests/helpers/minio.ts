@@ -2,7 +2,7 @@
  * A real S3-compatible server for the bulk-export tests: the MinIO built by scripts/setup-bulk-export.sh,
  * started on a free loopback port with a fresh data directory and random root credentials, holding the
  * buckets a test asks for and three users whose policies allow writing only, writing and deleting, or
- * nothing, so that every destination outcome of spec 7 happens for real; more users on demand, and a
+ * nothing, so that every destination outcome of docs/service.md 7 happens for real; more users on demand, and a
  * user's secret replaced (its old credentials revoked). `stop()` (call it in `after`) ends the server and
  * removes its directory. The process itself (port, start, readiness, stop) is emulator/sandbox/minio.ts,
  * which the emulator's `--sandbox` runs too.

@@ -1,7 +1,7 @@
 /**
  * The emulator's bulk-export area over real HTTP, through the provider's own client, writing into a real
  * MinIO and read back by pyarrow: destinations validated for real (the four documented errors from their
- * real causes), one-off and scheduled exports, the status machine of spec 3.3, retries, limits,
+ * real causes), one-off and scheduled exports, the status machine of docs/service.md 3.3, retries, limits,
  * cancellation, timeouts, installation versions, and credentials encrypted at rest.
  */
 import assert from "node:assert/strict";
@@ -136,7 +136,7 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
     });
 
     describe("one-off exports", () => {
-        it("writes each UTC day as Parquet at the layout of spec 2.9: every run of the range once, read back by pyarrow", async () => {
+        it("writes each UTC day as Parquet at the layout of docs/service.md 2.9: every run of the range once, read back by pyarrow", async () => {
             const destId = await newDestination({ prefix: "one" });
             const start = "2026-11-01T12:00:00Z";
             const end = "2026-11-03T06:00:00Z";
@@ -392,7 +392,7 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
         });
     });
 
-    describe("scheduled exports (spec 4.4)", () => {
+    describe("scheduled exports (docs/service.md 4.4)", () => {
         it("spawn one export per window at its end + 10 min on the emulator clock, each with source_bulk_export_id; cancelling stops spawning only", async () => {
             const destId = await newDestination({ prefix: "sched" });
             const now = em.clock.now();
@@ -420,7 +420,7 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
         });
     });
 
-    describe("installation versions (spec 9)", () => {
+    describe("installation versions (docs/service.md 9)", () => {
         it("an older self-hosted installation refuses the fields it does not know with a 422 extra_forbidden", async () => {
             const old = await startTestEmulator({ bulkExport: { installation: "self-hosted", installationVersion: "0.10.50", projects: [PROJECT] } });
             try {

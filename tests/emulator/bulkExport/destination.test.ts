@@ -1,6 +1,6 @@
 /**
  * Destination validation for real against MinIO: the test file is written under `<prefix>/tmp/`, deleted
- * when the user may delete and left otherwise, and each of the four documented errors of spec 7 comes from
+ * when the user may delete and left otherwise, and each of the four documented errors of docs/service.md 7 comes from
  * its real cause (a user without permission, a missing bucket, an unknown key id, something that is not an
  * S3 endpoint).
  */

@@ -51,7 +51,7 @@ describe("filter: matches", () => {
         assert.equal(m('and(eq(feedback_key, "correctness"), gt(feedback_score, 0.5))'), true);
     });
 
-    it("matches: costs, token counts, first_token_time and list fields of spec 2.8", () => {
+    it("matches: costs, token counts, first_token_time and list fields of docs/service.md 2.8", () => {
         const run = { total_cost: 0.25, prompt_tokens: 80, first_token_time: "2026-11-01T10:00:00.400Z", parent_run_ids: ["p1", "p2"], trace_tier: "longlived" } as Partial<FilterableRun>;
         assert.equal(m("gt(total_cost, 0.1)", run), true);
         assert.equal(m("gt(total_cost, 0.3)", run), false);

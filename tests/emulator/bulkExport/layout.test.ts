@@ -1,4 +1,4 @@
-/** The output layout of spec 2.9: keys, date partitions and the validation file's place. */
+/** The output layout of docs/service.md 2.9: keys, date partitions and the validation file's place. */
 import assert from "node:assert/strict";
 import { dayPartitions, fileKey, partitionKey, rootKey, validationKey } from "../../../emulator/bulkExport/layout";
 
@@ -16,7 +16,7 @@ describe("emulator: bulk export output layout", () => {
         assert.equal(rootKey({ bucket_name: "b", prefix: "a", include_bucket_in_prefix: false }), "a/");
     });
 
-    it("partitionKey: export, tenant, session, runs, then the zero-padded date (spec 2.9)", () => {
+    it("partitionKey: export, tenant, session, runs, then the zero-padded date (docs/service.md 2.9)", () => {
         assert.equal(
             partitionKey({ bucket_name: "b", prefix: "p" }, E, DAY),
             "p/export_id=e1/tenant_id=t1/session_id=s1/runs/year=2026/month=03/day=07/",

@@ -1,7 +1,7 @@
 /**
- * The Parquet files of bulk export, read back by pyarrow (never by our own code): columns in spec order,
+ * The Parquet files of bulk export, read back by pyarrow (never by our own code): columns in docs/service.md 2.8's order,
  * microsecond UTC timestamps, JSON as text in v1 and typed in v2_beta, export_fields, codecs, and files put
- * at the layout of spec 2.9 in a real MinIO bucket holding exactly the generated rows.
+ * at the layout of docs/service.md 2.9 in a real MinIO bucket holding exactly the generated rows.
  */
 import assert from "node:assert/strict";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
@@ -35,7 +35,7 @@ describe("emulator: bulk export Parquet files (read back with pyarrow)", functio
         await writer?.close();
     });
 
-    it("write v1: every exportable field in spec order, timestamps in µs UTC, JSON and lists as text", async () => {
+    it("write v1: every exportable field in docs/service.md 2.8's order, timestamps in µs UTC, JSON and lists as text", async () => {
         const input = runs();
         const file = await writer.write(input);
         const got = await readParquet(file.bytes);
@@ -79,7 +79,7 @@ describe("emulator: bulk export Parquet files (read back with pyarrow)", functio
         });
     });
 
-    it("write: export_fields selects columns, written in spec order whatever the order asked", async () => {
+    it("write: export_fields selects columns, written in docs/service.md 2.8's order whatever the order asked", async () => {
         const got = await readParquet((await writer.write(runs({ count: 20 }), { fields: ["total_tokens", "id", "start_time"] })).bytes);
         assert.deepEqual(Object.keys(got.columns), ["id", "start_time", "total_tokens"]);
         assert.equal(got.numRows, 20);
@@ -121,7 +121,7 @@ describe("emulator: bulk export Parquet files (read back with pyarrow)", functio
         assert.deepEqual(readdirSync(writer.tempDir), []);
     });
 
-    describe("files in MinIO at the layout of spec 2.9", () => {
+    describe("files in MinIO at the layout of docs/service.md 2.9", () => {
         let minio: MinioServer;
         before(async () => {
             minio = await startMinio({ buckets: ["exports"] });

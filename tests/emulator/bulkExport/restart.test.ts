@@ -1,8 +1,8 @@
 /**
  * An emulator killed with SIGKILL in the middle of an export and started again on the same state
  * directory resumes the export from its checkpoints: the bucket ends with every run of the range exactly
- * once (read back by pyarrow), and the interrupted run says so under `retry_0` (spec 7: infrastructure
- * interruption, requeued, resumes from checkpoint; spec 8: progress kept per run).
+ * once (read back by pyarrow), and the interrupted run says so under `retry_0` (docs/service.md 7: infrastructure
+ * interruption, requeued, resumes from checkpoint; docs/service.md 8: progress kept per run).
  */
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";

@@ -57,7 +57,7 @@ describe("BulkExportClient", () => {
         await h.agent.close();
     });
 
-    it("createDestination: sends destination_type s3 (for the spec's objstore) with X-API-Key and X-Tenant-Id; 200 accepted", async () => {
+    it("createDestination: sends destination_type s3 (for the stand-in objstore of docs/service.md R1) with X-API-Key and X-Tenant-Id; 200 accepted", async () => {
         let seen: any;
         let headers: Record<string, string> = {};
         h.pool.intercept({ path: "/api/v1/bulk-exports/destinations", method: "POST" }).reply((o) => {
@@ -140,7 +140,7 @@ describe("BulkExportClient", () => {
         assert.equal(await be.tryGetDestination(DEST_ID), undefined);
     });
 
-    it("statuses: compared case-insensitively (the spec writes COMPLETED, the service Completed)", () => {
+    it("statuses: compared case-insensitively (prose writes COMPLETED, the service Completed: docs/service.md 3.3)", () => {
         assert.equal(sameStatus("COMPLETED", "Completed"), true);
         assert.equal(isFinalExportStatus("TIMEDOUT"), true);
         assert.equal(isFinalExportStatus("IntervalScheduled"), false);

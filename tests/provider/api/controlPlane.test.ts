@@ -660,7 +660,7 @@ describe("patchIsApplied", () => {
         assert.equal(patchIsApplied({ source_revision_config: { langgraph_config_path: "other.json" } }, current, latest, "rev-1"), false);
     });
 
-    it("patchIsApplied: accepts the spec's graph_config_path on either side", () => {
+    it("patchIsApplied: accepts the stand-in graph_config_path of docs/service.md R1 on either side", () => {
         const specLatest = revision({ id: "rev-2", source_revision_config: { repo_ref: "release", graph_config_path: "g.json" } });
         assert.equal(patchIsApplied({ source_revision_config: { graph_config_path: "g.json" } }, current, specLatest, "rev-1"), true);
         assert.equal(patchIsApplied({ source_revision_config: { langgraph_config_path: "g.json" } }, current, specLatest, "rev-1"), true);

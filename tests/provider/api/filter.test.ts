@@ -18,7 +18,7 @@ function syntaxError(src: string): FilterSyntaxError {
 }
 
 describe("filter: parse", () => {
-    it("parse: the spec's and the notes' examples", () => {
+    it("parse: the examples of docs/service.md 2.8 and R4", () => {
         assert.deepEqual(parseFilter('and(eq(run_type, "llm"), like(name, "%chat%"))'), {
             kind: "and",
             args: [
@@ -122,7 +122,7 @@ describe("filter: parse", () => {
 });
 
 describe("filter: fields", () => {
-    it("parse: every exportable field of spec 2.8 can be filtered on, gt(total_cost, 0.1) among them", () => {
+    it("parse: every exportable field of docs/service.md 2.8 can be filtered on, gt(total_cost, 0.1) among them", () => {
         for (const f of EXPORTABLE_FIELDS) {
             assert.deepEqual(unknownFields(parseFilter(`eq(${f}, "x")`)), [], f);
             assert.ok(FILTER_FIELDS.includes(f), f);

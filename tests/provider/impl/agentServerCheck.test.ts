@@ -52,7 +52,7 @@ describe("AgentServerCheck against the emulator's agent server", function () {
         assert.match(e.message, /the first run's partial output is not in the thread .*thread messages \[human, human, ai\]/);
     });
 
-    it("fails when the second run's messages come before the first run's partial output (the order the spec states)", async () => {
+    it("fails when the second run's messages come before the first run's partial output (the order docs/service.md 3.2 states)", async () => {
         await admin(em, "PUT", "/agent-server", { reorderMessages: true });
         const e = await rejection(() => provider.create(checkAgentServerCheck({ url, assistantId: "agent" }).inputs!));
         assert.match(e.message, /interrupt was not honoured: .*the second run's messages come before the first run's/);

@@ -75,7 +75,7 @@ describe("Deployment provider against the emulator", function () {
     let em: Emulator;
     let cp: ControlPlaneClient;
     let provider: Provider;
-    /** A self-hosted installation (`/api-host`): the only kind that deploys container images (spec 2.1). */
+    /** A self-hosted installation (`/api-host`): the only kind that deploys container images (docs/service.md 2.1). */
     let dockerProvider: Provider;
 
     before(async () => {
@@ -155,7 +155,7 @@ describe("Deployment provider against the emulator", function () {
             assert.equal(d.source_revision_config.image_uri, "registry.example.com/acme/agent:1.0.0");
         });
 
-        it("create: a spec alias source (repo_host) reaches the service as github", async () => {
+        it("create: a stand-in source (repo_host, docs/service.md R1) reaches the service as github", async () => {
             const name = uniqueName("create-alias");
             const { outs } = await create(githubArgs(name, { source: "repo_host" }));
             assert.equal(outs.source, "github");
