@@ -52,7 +52,7 @@ end of the process that started it (npx included).
                   key=value: start, end (ISO), count, and optionally seed, id, tenant,
                   experiment=true (an experiment: what an all_experiments export reads)
                   (e.g. start=2026-11-01T00:00:00Z,end=2026-11-03T00:00:00Z,count=10000)
-  --dialect D     real: the spec's stand-in wire words (repo_host, external_container,
+  --dialect D     real: the stand-in wire words of docs/service.md R1 (repo_host, external_container,
                   graph_config_path, objstore) are refused with 422, as the real service does; seed:
                   accepted beside the real ones (default real)
   --quiet         do not log one line per request on stderr (default: log)

@@ -1,5 +1,5 @@
 /**
- * The agent-server area (spec 2.6, 3.2, 4.2): an agent server per deployed deployment under
+ * The agent-server area (docs/service.md 2.6, 3.2, 4.2): an agent server per deployed deployment under
  * `/__agents/{deployment_id}`, its model, routes and admin routes, registered with the server as one Area.
  * With a state directory, the model saves itself after every change and reads it back on start
  * (`agent-server.json`).
@@ -26,7 +26,7 @@ export function agentServerArea(o: { clock: Clock; controlPlane: ControlPlaneMod
             agentServerAdminRoutes(router, model);
         },
         reset: () => model.reset(),
-        // The deployed server's own auth is not shown (spec 5): the API key alone, as the official SDK sends it.
+        // The deployed server's own auth is not shown (docs/service.md 5): the API key alone, as the official SDK sends it.
         tenantless: [new RegExp(`^${AGENTS_PREFIX}/`)],
     };
 }

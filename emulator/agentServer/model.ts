@@ -1,5 +1,5 @@
 /**
- * The agent server of each deployed deployment (spec 2.6, 3.2, 4.2; real-service notes 3): threads, runs
+ * The agent server of each deployed deployment (docs/service.md 2.6, 3.2, 4.2; R3): threads, runs
  * of a built-in graph, the four multitask strategies, thread state.
  *
  * The built-in graph echoes the text of the run's last input message back, word by word, into one AI
@@ -11,7 +11,7 @@
  *
  * Strategies when the thread has an unfinished run (pending or running):
  *   - `interrupt`: the unfinished runs stop, kept as `interrupted`, their partial output stays; the new run
- *     starts now and its output is appended (spec 3.2);
+ *     starts now and its output is appended (docs/service.md 3.2);
  *   - `rollback`: the unfinished runs are deleted with their output (GET answers 404);
  *   - `reject`: 409, the earlier run goes on;
  *   - `enqueue` (the real service's documented default, used when none is sent): the new run waits,

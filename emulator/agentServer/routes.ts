@@ -1,8 +1,8 @@
 /**
- * Agent-server routes (spec 4.2; real-service notes 3), served per deployment under
+ * Agent-server routes (docs/service.md 4.2; R3), served per deployment under
  * `/__agents/{deployment_id}` (the github deployments' `custom_url`): only while the deployment has a
  * DEPLOYED revision, 404 before and after. Authentication is `x-api-key` alone (what the official SDK
- * sends; the spec does not show the deployed server's auth), checked by the server's auth layer.
+ * sends; the deployed server's auth is not published: docs/service.md 5), checked by the server's auth layer.
  *
  * Runs start four ways, each through the model's one `createRun` (so the multitask rules hold for all):
  * in the background (`POST .../runs`), waited on (`.../runs/wait`: the thread's values at the end),

@@ -3,10 +3,10 @@
  *
  * | Method | Path | Does |
  * |---|---|---|
- * | GET, PUT | /__admin/bulk-exports/limits | read or change the figures of spec 8 (retries, delays, timeouts, concurrency), the cloud's limits (`scheduledExportsPerWorkspace`, `creationsPerHour`; null: none), `rowsPerFile`, `workers`, `paused` |
+ * | GET, PUT | /__admin/bulk-exports/limits | read or change the figures of docs/service.md 8 (retries, delays, timeouts, concurrency), the cloud's limits (`scheduledExportsPerWorkspace`, `creationsPerHour`; null: none), `rowsPerFile`, `workers`, `paused` |
  * | GET, POST | /__admin/bulk-exports/projects | list, or add a generated tracing project `{start, end, count, seed?, session_id?, tenant_id?, experiment?}` |
  * | POST, DELETE | /__admin/bulk-exports/failure-rules | make the next `times` run attempts fail `{kind: timeout|processing|storage, times?, exportId?, afterFiles?}` (as they start, or once the run has written `afterFiles` files), clear |
- * | DELETE | /__admin/bulk-exports/destinations/{id} | delete a destination out of band (spec 7: "destination deleted during export") |
+ * | DELETE | /__admin/bulk-exports/destinations/{id} | delete a destination out of band (docs/service.md 7: "destination deleted during export") |
  * | GET | /__admin/bulk-exports/{id}/history | the statuses an export and each of its runs entered, with times |
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Destination validation, for real (spec 2.7 rule 3, spec 7; real-service notes 4): through the AWS SDK for
+ * Destination validation, for real (docs/service.md 2.7 rule 3, 7; R4): through the AWS SDK for
  * JavaScript, against the destination's own endpoint with its own credentials, write a small test file under
  * `<prefix>/tmp/`, then delete it when the credentials may delete, otherwise leave it there. A failure is
  * answered as the service answers it: a 400 whose detail starts `Failed to validate S3 destination:` and
@@ -23,7 +23,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { EmulatorError } from "../core/errors";
 import { validationKey, type PlacementConfig } from "./layout";
 
-/** A destination as validation needs it (wire names, spec 2.7). `credentials` absent: the SDK's chain. */
+/** A destination as validation needs it (wire names, docs/service.md 2.7). `credentials` absent: the SDK's chain. */
 export interface DestinationToValidate {
     config: PlacementConfig & {
         region?: string | null;
@@ -33,7 +33,7 @@ export interface DestinationToValidate {
     credentials?: { access_key_id: string; secret_access_key: string; session_token?: string | null } | null;
 }
 
-/** The four documented destination-creation errors (spec 7), and the rest. */
+/** The four documented destination-creation errors (docs/service.md 7), and the rest. */
 export type DestinationFailure = "access_denied" | "bucket_invalid" | "key_id_unknown" | "invalid_endpoint" | "other";
 
 /** The documented words of each failure, as the service's 400 detail carries them. */
@@ -149,7 +149,7 @@ export async function validateDestination(d: DestinationToValidate, opts: Valida
             await s3.send(new DeleteObjectCommand({ Bucket: d.config.bucket_name, Key: key }));
             return { key, deleted: true };
         } catch (e) {
-            // Deleting is optional (spec 2.7): without the permission the file stays under tmp/.
+            // Deleting is optional (docs/service.md 2.7): without the permission the file stays under tmp/.
             if (classifyStorageError(e) === "access_denied") return { key, deleted: false };
             throw new DestinationValidationError(classifyStorageError(e), describe(e));
         }

@@ -1,7 +1,7 @@
 /**
  * A deterministic generator of trace runs for the emulated tracing projects that bulk export reads: the
  * same seed, project and range always give the same runs, so a test can count what an export must have
- * written. Every exportable field of spec 2.8 is filled with realistic values and types: traces of a root
+ * written. Every exportable field of docs/service.md 2.8 is filled with realistic values and types: traces of a root
  * `chain` run with `llm`, `tool` and `retriever` children, dotted orders, token counts and costs on LLM runs,
  * JSON inputs, outputs, extra, events and feedback, some errors.
  *
@@ -17,7 +17,7 @@ import type { FilterableRun } from "./filterEval";
 export interface GeneratorOptions {
     seed: number;
     tenantId: string;
-    /** The tracing project (spec: `session_id`). */
+    /** The tracing project (`session_id`, docs/service.md 2.8). */
     sessionId: string;
     /** ISO timestamps; runs start in [start, end). */
     start: string;
@@ -26,7 +26,7 @@ export interface GeneratorOptions {
     count: number;
 }
 
-/** One run with every exportable field of spec 2.8. JSON fields are objects; timestamps ISO strings (µs). */
+/** One run with every exportable field of docs/service.md 2.8. JSON fields are objects; timestamps ISO strings (µs). */
 export interface GeneratedRun extends FilterableRun {
     tenant_id: string;
     session_id: string;

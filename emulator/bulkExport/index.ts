@@ -1,5 +1,5 @@
 /**
- * The bulk-export area (spec 2.7-2.9, 3.3, 4.3, 4.4, 7, 8): its model, worker, routes and admin routes,
+ * The bulk-export area (docs/service.md 2.7-2.9, 3.3, 4.3, 4.4, 7, 8): its model, worker, routes and admin routes,
  * registered with the server as one Area. The worker starts with the area and stops with the server.
  */
 import type { Area } from "../core/area";

@@ -1,5 +1,5 @@
 /**
- * Where bulk export writes in a destination bucket (spec 2.9; real-service notes 4):
+ * Where bulk export writes in a destination bucket (docs/service.md 2.9; R4):
  * `[<bucket>/]<prefix>/export_id=<id>/tenant_id=<t>/session_id=<s>/runs/year=<y>/month=<m>/day=<d>/`,
  * the bucket name leading the key only when the destination says `include_bucket_in_prefix`, and the
  * validation file of a new destination under `<prefix>/tmp/`. One export run covers one UTC day (a
@@ -10,7 +10,7 @@
  * sort by date; files are named `part-<5 digits>.parquet`.
  */
 
-/** The parts of a destination's config that place objects (wire names, spec 2.7). */
+/** The parts of a destination's config that place objects (wire names, docs/service.md 2.7). */
 export interface PlacementConfig {
     bucket_name: string;
     prefix?: string | null;
@@ -73,7 +73,7 @@ export interface ExportPlacement {
 
 const pad2 = (n: number) => String(n).padStart(2, "0");
 
-/** The directory (key prefix, ending with `/`) of one day partition of an export (spec 2.9). */
+/** The directory (key prefix, ending with `/`) of one day partition of an export (docs/service.md 2.9). */
 export function partitionKey(config: PlacementConfig, e: ExportPlacement, day: Pick<DayPartition, "year" | "month" | "day">): string {
     return (
         `${rootKey(config)}export_id=${e.exportId}/tenant_id=${e.tenantId}/session_id=${e.sessionId}/runs/` +

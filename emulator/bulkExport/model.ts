@@ -1,5 +1,5 @@
 /**
- * The bulk-export model (spec 2.7-2.9, 3.3, 4.3, 4.4, 7, 8, 9): destinations, exports and their runs per
+ * The bulk-export model (docs/service.md 2.7-2.9, 3.3, 4.3, 4.4, 7, 8, 9): destinations, exports and their runs per
  * workspace, the tracing projects they read, and the rules of every endpoint. The work itself (spawning,
  * admitting within the limits, writing Parquet, retrying) is the worker's (worker.ts), which moves
  * records through the tables of records.ts; this file answers requests and keeps the store up to date.
@@ -7,9 +7,9 @@
  * Decided here, where the material is silent (also in emulator/COVERAGE.md):
  * - an unknown destination or tracing project answers 404 `{"detail": ...}`; a filter that does not
  *   parse answers 400 with the parser's words and position; field rules answer 422;
- * - credentials may be omitted only on a self-hosted installation (spec 2.7 rule 2): 400 on the cloud;
+ * - credentials may be omitted only on a self-hosted installation (docs/service.md 2.7 rule 2): 400 on the cloud;
  * - an export's runs (one per UTC day of its range) exist from its creation, `Created` until admitted;
- * - the installation version (self-hosted, spec 9) makes fields unknown to it answer 422 `extra_forbidden`;
+ * - the installation version (self-hosted, docs/service.md 9) makes fields unknown to it answer 422 `extra_forbidden`;
  * - the cloud's limits (changelog, autumn 2026: 200 scheduled exports per workspace, 250 export creations per
  *   hour) answer 429 `{"detail"}`; the hourly one with `Retry-After` (when the oldest creation of the hour
  *   leaves it), the scheduled one without (it only frees when a schedule is cancelled). Self-hosted
@@ -36,13 +36,13 @@ import { makeProject, type TracingProject, type TracingProjectInput } from "./pr
 import { EXPORT_TABLE, RUN_TABLE, moveTo, publicView, type DestinationRecord, type ExportRecord, type RunRecord } from "./records";
 import { Store } from "../core/store";
 
-/** The service's figures (spec 8), all changeable for tests. */
+/** The service's figures (docs/service.md 8), all changeable for tests. */
 export interface BulkExportLimits {
     retries: number;
     retryDelayMs: number;
     runTimeoutMs: number;
     exportTimeoutMs: number;
-    /** A spawned export runs at its end_time plus this (spec 4.4 rule 3). */
+    /** A spawned export runs at its end_time plus this (docs/service.md 4.4 rule 3). */
     spawnDelayMs: number;
     runsPerExport: number;
     exportsPerWorkspace: number;
@@ -224,7 +224,7 @@ export class BulkExportModel {
     }
 
     /**
-     * DELETE (newer than the spec: the service's changelog, September 2026): refused while an export that
+     * DELETE (a later addition, docs/service.md R5: the service's changelog, September 2026): refused while an export that
      * has not finished (created, running, or a scheduled one still spawning) uses the destination. The
      * material gives neither the status nor the words of the refusal: 409 `{"detail"}` naming the exports
      * is decided here. Finished exports keep their destination id; their files stay in the bucket.
@@ -293,8 +293,8 @@ export class BulkExportModel {
     }
 
     /**
-     * The tracing projects an export reads: its `session_id`, or with `all_experiments` (newer than the
-     * spec) every experiment of the workspace, the most recent `experimentsPerExport` (250 on the cloud).
+     * The tracing projects an export reads: its `session_id`, or with `all_experiments` (a later addition,
+     * docs/service.md R5) every experiment of the workspace, the most recent `experimentsPerExport` (250 on the cloud).
      * Exactly one of the two (422); `all_experiments` is for one-off exports; none to read is a 400.
      */
     private sessionsRead(tenantId: string, body: ExportCreateRequest): string[] {
@@ -332,7 +332,7 @@ export class BulkExportModel {
         this.creations.set(tenantId, recent);
     }
 
-    /** An export spawned by a scheduled one for the window [start, end) (spec 4.4). */
+    /** An export spawned by a scheduled one for the window [start, end) (docs/service.md 4.4). */
     spawn(parent: ExportRecord, start: number, end: number): ExportRecord {
         const now = this.now();
         const e: ExportRecord = {
@@ -354,7 +354,7 @@ export class BulkExportModel {
         return e;
     }
 
-    /** One run per UTC day of the range (spec 2.8), for each tracing project the export reads (a spawned window: its own). */
+    /** One run per UTC day of the range (docs/service.md 2.8), for each tracing project the export reads (a spawned window: its own). */
     private addRuns(e: ExportRecord, start: number, end: number, sessions = [e.session_id!]): void {
         for (const sessionId of sessions) this.addProjectRuns(e, sessionId, start, end);
     }
@@ -468,7 +468,7 @@ function checkDisplayName(name: string): void {
     }
 }
 
-/** start < end for one-off exports; exactly one of end_time and interval_hours (spec 2.8, 4.4). */
+/** start < end for one-off exports; exactly one of end_time and interval_hours (docs/service.md 2.8, 4.4). */
 function checkRange(b: ExportCreateRequest): { start: number; end?: number } {
     const start = Date.parse(b.start_time);
     if (Number.isNaN(start)) throw invalidField(["body", "start_time"], "Input should be a valid datetime", "datetime_parsing");

@@ -1,6 +1,6 @@
 /**
- * The Parquet files of a bulk export (spec 2.8, 2.9; real-service notes 4): one file per batch of runs,
- * the selected fields as columns in the order of spec 2.8's list, timestamps as INT64 microseconds adjusted
+ * The Parquet files of a bulk export (docs/service.md 2.8, 2.9; R4): one file per batch of runs,
+ * the selected fields as columns in the order of docs/service.md 2.8's list, timestamps as INT64 microseconds adjusted
  * to UTC (Spark refuses nanoseconds), and per format version:
  *
  * | fields                                         | `v1`                  | `v2_beta` ("enhanced datatypes")      |
@@ -20,7 +20,7 @@
  * parquet-wasm + apache-arrow, hyparquet-writer and @dsnp/parquetjs (figures in bench/parquet.ts): about
  * twice the rows per second of the next one, because the per-value work happens outside JavaScript.
  *
- * Not emulated: the service's exact column order and any column beyond the exportable fields of spec 2.8.
+ * Not emulated: the service's exact column order and any column beyond the exportable fields of docs/service.md 2.8.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -30,9 +30,9 @@ import { join } from "node:path";
 import type { DuckDBInstance } from "@duckdb/node-api";
 import { EXPORTABLE_FIELDS, type ExportableField } from "../../provider/api/schemas/bulkExport";
 
-/** Format versions (spec 2.8): `v1` by default. */
+/** Format versions (docs/service.md 2.8): `v1` by default. */
 export type FormatVersion = "v1" | "v2_beta";
-/** The export's `compression` (real-service notes 4), as the wire spells it. */
+/** The export's `compression` (docs/service.md R4), as the wire spells it. */
 export type Compression = "none" | "gzip" | "snappy" | "zstandard";
 
 /** DuckDB type of each exportable field in v1. */
@@ -83,14 +83,14 @@ const CODECS: Record<Compression, string> = { none: "uncompressed", gzip: "gzip"
 
 /** What one file holds: which fields, in which format version, compressed how. */
 export interface ParquetFileOptions {
-    /** Default: every exportable field. Written in the order of spec 2.8's list, whatever the order here. */
+    /** Default: every exportable field. Written in the order of docs/service.md 2.8's list, whatever the order here. */
     fields?: readonly ExportableField[] | null;
     formatVersion?: FormatVersion | null;
     /** Default `snappy`. */
     compression?: Compression | null;
 }
 
-/** The columns of a file and their DuckDB types, in spec order; throws on a field that is not exportable. */
+/** The columns of a file and their DuckDB types, in docs/service.md 2.8's order; throws on a field that is not exportable. */
 export function parquetColumns(opts: ParquetFileOptions = {}): Array<[ExportableField, string]> {
     const wanted = opts.fields ?? EXPORTABLE_FIELDS;
     for (const f of wanted) if (!(f in V1_TYPES)) throw new RangeError(`not an exportable field: ${f}`);

@@ -1,5 +1,5 @@
 /**
- * The emulated tracing projects bulk export reads (spec 2.8: `session_id` is a tracing project id). A
+ * The emulated tracing projects bulk export reads (docs/service.md 2.8: `session_id` is a tracing project id). A
  * project is only its recipe (seed, range, run count); its runs are generated when an export reads them,
  * one UTC day at a time, each day from its own seed, so that an export run (one day partition) can read
  * its day, and resume inside it after a restart, without generating the rest of the project.

@@ -1,12 +1,12 @@
 /**
- * The bulk-export area's records and their status machines (spec 3.3, as data on the lifecycle engine's
+ * The bulk-export area's records and their status machines (docs/service.md 3.3, as data on the lifecycle engine's
  * table type). Records are what the service answers plus a few private fields (named with a leading `_`,
  * never sent: see `publicView`) that the worker needs to resume after a restart.
  *
  * Export statuses: Created -> Running -> Completed, with Failed, TimedOut and Cancelled as branches; a
  * scheduled export goes Created -> IntervalScheduled and stays there until cancelled. Export-run statuses:
  * the same without IntervalScheduled, plus Running -> Created when an attempt fails and the run is
- * requeued for a retry (spec 7, 8).
+ * requeued for a retry (docs/service.md 7, 8).
  */
 import type { ExportRunStatus, ExportStatus } from "../../provider/api/schemas/bulkExport";
 import { IllegalTransitionError, legalMove, type LifecycleTable } from "../core/lifecycle";

@@ -1,5 +1,5 @@
 /**
- * Bulk-export routes (spec 4.3, and the real service's destination reads, PATCH and DELETE, run reads and
+ * Bulk-export routes (docs/service.md 4.3, and the real service's destination reads, PATCH and DELETE, run reads and
  * the spawned-runs list): parse with the strict request schemas of the shared wire contract, call the model,
  * serialize. Creates answer 200, as the public description of the real service says. Lists are plain
  * arrays, sliced only when `limit` or `offset` is given. A request that needs the optional packages

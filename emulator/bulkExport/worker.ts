@@ -1,16 +1,16 @@
 /**
  * The bulk-export worker: what the service does between requests. On every tick (and whenever the model
  * changes) it, in order:
- *   1. spawns the exports scheduled exports owe by now (spec 4.4: window after window, each at its
+ *   1. spawns the exports scheduled exports owe by now (docs/service.md 4.4: window after window, each at its
  *      end_time plus 10 minutes on the emulator clock, so advancing the clock spawns them);
- *   2. times out exports running longer than the workflow timeout (spec 3.3, 8);
- *   3. admits queued exports while the workspace has fewer than 15 running (spec 8);
- *   4. starts queued runs of running exports, at most 45 per export (spec 8) and `workers` in all;
+ *   2. times out exports running longer than the workflow timeout (docs/service.md 3.3, 8);
+ *   3. admits queued exports while the workspace has fewer than 15 running (docs/service.md 8);
+ *   4. starts queued runs of running exports, at most 45 per export (docs/service.md 8) and `workers` in all;
  *   5. completes exports whose runs all completed.
  * A run writes its UTC day of the tracing project as Parquet files (parquet.ts) into the destination
  * through the AWS SDK, and checkpoints after each file (cursor, rows, files), so that a run interrupted
  * by a restart resumes after its last written file: numbered files make a rewrite replace, never add.
- * Failures follow spec 7: storage errors fail the run and the export at once; timeouts and processing
+ * Failures follow docs/service.md 7: storage errors fail the run and the export at once; timeouts and processing
  * errors retry (20 times, 30 s apart) with the message under `errors.retry_N`. Without the optional
  * packages (packages.ts; an export restored from a state directory written by a fuller install) an attempt
  * fails at once, not retried, with the words of the 501 the routes answer.
@@ -313,7 +313,7 @@ export class BulkExportWorker {
     }
 }
 
-/** A storage error of a documented kind is not retried (spec 7); anything else is. */
+/** A storage error of a documented kind is not retried (docs/service.md 7); anything else is. */
 function asAttemptError(err: unknown): AttemptError {
     const message = err instanceof Error ? `${(err as { Code?: string }).Code ?? err.name}: ${err.message}` : String(err);
     const kind = classifyStorageError(err);

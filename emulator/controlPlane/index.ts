@@ -1,6 +1,6 @@
 /**
- * The control-plane area (spec 4.1): its model, routes and admin routes, registered with the server as
- * one Area. The endpoint groups the spec names without describing them answer 501.
+ * The control-plane area (docs/service.md 4.1): its model, routes and admin routes, registered with the server as
+ * one Area. The endpoint groups docs/service.md 4.1 names without describing them answer 501.
  */
 import type { Area } from "../core/area";
 import type { Clock } from "../core/clock";
@@ -27,7 +27,7 @@ export function controlPlaneArea(o: { clock: Clock; timing?: Partial<ControlPlan
             model.reset();
             model.timing = mergeTiming(DEFAULT_TIMING, o.timing);
         },
-        // Spec 4.1: groups named without paths or payloads; the real API's bulk DELETE.
+        // docs/service.md 4.1: groups named without paths or payloads; the real API's bulk DELETE.
         notEmulated: [/^\/v1\//, /^\/v2\/listeners/, /^\/v2\/auth/],
     };
 }

@@ -1,13 +1,13 @@
 /**
- * Control-plane model: deployments, their revisions and the rules the service applies (spec 2.1-2.5,
- * 3.1, 4.1; real-service notes 2). Never sees HTTP: routes hand it parsed, typed requests and turn what
+ * Control-plane model: deployments, their revisions and the rules the service applies (docs/service.md 2.1-2.5,
+ * 3.1, 4.1; R2). Never sees HTTP: routes hand it parsed, typed requests and turn what
  * it returns or throws into responses.
  *
  * Revisions progress lazily on the shared lifecycle engine (revisions.ts): a read computes how far the
  * revision would have got by "now" on the emulator clock. The rules the service applies to requests are
  * rules.ts; what the wire shows, views.ts.
  *
- * Installations (spec 2.1; the real API's description of `source`): requests under `/api-host` speak to a
+ * Installations (docs/service.md 2.1; the real API's description of `source`): requests under `/api-host` speak to a
  * self-hosted installation, which deploys container images only; requests without the prefix speak to
  * the cloud, which deploys from GitHub only. Both see the same store (one emulator plays both).
  *
@@ -203,7 +203,7 @@ export class ControlPlaneModel {
     getRevision(tenantId: string, id: string, revisionId: string): RevisionView {
         const d = this.find(tenantId, id);
         const r = d.revisions.find((x) => x.id === revisionId);
-        // Spec 7: the 404 of GET revision states that the deployment id was not found.
+        // docs/service.md 7: the 404 of GET revision states that the deployment id was not found.
         if (!r) throw revisionNotFound(id);
         return revisionView(r, this.clock);
     }

@@ -1,5 +1,5 @@
 /**
- * How the emulator's revisions progress (spec 3.1, "transitions not shown": decided here): the lifecycle
+ * How the emulator's revisions progress (docs/service.md 3.1, no transitions published: decided here): the lifecycle
  * of each source as a table on the shared engine (../core/lifecycle.ts), its timing, the failure rules tests
  * set, and a new revision superseding the unfinished ones before it. What a revision looks like on the
  * wire: views.ts.
@@ -10,7 +10,7 @@ import type { Clock } from "../core/clock";
 import { Machine, mergeTiming as mergeLifecycleTiming, type LifecycleTable, type Speed } from "../core/lifecycle";
 
 /**
- * Revision lifecycles as data (spec 3.1 names no transitions; decided here). The happy path builds, then
+ * Revision lifecycles as data (docs/service.md 3.1 names no transitions; decided here). The happy path builds, then
  * deploys; images from a registry need no build, so `external_docker` skips the build phases. Branches: each
  * phase can fail into its own FAILED status, and a newer revision supersedes an older one, SKIPPED before
  * its build began, INTERRUPTED after. Which statuses are terminal is the shared table of the wire schemas.

@@ -1,5 +1,5 @@
 /**
- * Control-plane routes (spec 4.1): parse with the strict request schemas of the shared wire contract,
+ * Control-plane routes (docs/service.md 4.1): parse with the strict request schemas of the shared wire contract,
  * call the model, serialize. No rule lives here.
  */
 import { z } from "zod";

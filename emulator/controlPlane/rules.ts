@@ -1,5 +1,5 @@
 /**
- * What the control plane refuses, in the service's words (spec 2.1-2.5, 7; real-service notes 2): which
+ * What the control plane refuses, in the service's words (docs/service.md 2.1-2.5, 7; R2): which
  * source an installation deploys, fields that apply to one source only, fields fixed at creation, tag refs
  * with build_on_push, secrets. These re-state, deliberately, rules the provider's `check` enforces before
  * any request: the emulator is an independent check of the provider, so it never imports them from
@@ -137,7 +137,7 @@ export function checkSecretReferences(source: WireSource, refs: SecretReference[
     });
 }
 
-/** The revision config of a create, in the stored shape (the spec's `graph_config_path` read as the real field). */
+/** The revision config of a create, in the stored shape (the stand-in `graph_config_path` of docs/service.md R1 read as the real field). */
 export function revisionConfigFrom(rc: DeploymentCreateRequest["source_revision_config"]): StoredRevisionConfig {
     return {
         repo_ref: rc.repo_ref ?? null,

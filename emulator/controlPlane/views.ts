@@ -1,6 +1,6 @@
 /**
- * What the control plane answers: a revision and a deployment as the wire shows them (spec 2.1, 2.3;
- * real-service notes 2), computed from the stored records at read time (a revision's status is how far
+ * What the control plane answers: a revision and a deployment as the wire shows them (docs/service.md 2.1, 2.3;
+ * R2), computed from the stored records at read time (a revision's status is how far
  * its lifecycle would have got by now on the emulator clock). Secret values are never shown.
  */
 import type { RevisionStatus, Secret, SecretReference, WireSource } from "../../provider/api/schemas/controlPlane";

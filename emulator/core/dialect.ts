@@ -1,12 +1,12 @@
 /**
- * Which words the emulator takes on the wire. The spec writes four wire values with neutral stand-ins
- * (real-service notes 1: `repo_host` for `github`, `external_container` for `external_docker`,
+ * Which words the emulator takes on the wire. Some material writes four wire values with neutral stand-ins
+ * (docs/service.md R1: `repo_host` for `github`, `external_container` for `external_docker`,
  * `graph_config_path` for `langgraph_config_path`, `objstore` for `s3`).
  *
  * - `real` (the default; every provider test and `npm run stack` use it): the emulator speaks the real
  *   service's dialect and refuses a stand-in as the service's request validation does, 422 with the
  *   location, so a client that sent one fails its tests.
- * - `seed`: the spec's words are accepted beside the real ones and answered with the real ones.
+ * - `seed`: the stand-in words are accepted beside the real ones and answered with the real ones.
  */
 import { invalidField } from "./errors";
 
@@ -18,7 +18,7 @@ const REAL_SOURCES = "'github', 'external_docker', 'internal_docker' or 'interna
 
 type Body = Record<string, any> | undefined;
 
-/** Refuses, in the real dialect, the spec's stand-ins in a deployment create or PATCH body. */
+/** Refuses, in the real dialect, the stand-ins of docs/service.md R1 in a deployment create or PATCH body. */
 export function refuseDeploymentStandIns(dialect: Dialect, body: Body): void {
     if (dialect !== "real" || !body) return;
     if (body.source === "repo_host" || body.source === "external_container") {
@@ -29,7 +29,7 @@ export function refuseDeploymentStandIns(dialect: Dialect, body: Body): void {
     }
 }
 
-/** Refuses, in the real dialect, the spec's `objstore` as a destination type. */
+/** Refuses, in the real dialect, the stand-in `objstore` of docs/service.md R1 as a destination type. */
 export function refuseDestinationStandIns(dialect: Dialect, body: Body): void {
     if (dialect === "real" && body?.destination_type === "objstore") {
         throw invalidField(["body", "destination_type"], "Input should be 's3'", "literal_error");

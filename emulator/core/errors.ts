@@ -1,5 +1,5 @@
 /**
- * One factory per wire error the emulator answers (spec 7; real-service notes 2). Models throw these;
+ * One factory per wire error the emulator answers (docs/service.md 7; R2). Models throw these;
  * the server turns them into responses. Bodies follow the service: `{"detail": "..."}`, or for 422 an
  * HTTPValidationError `{"detail": [{loc, msg, type}]}`.
  */
@@ -21,7 +21,7 @@ export const badRequest = (detail: string) => new EmulatorError(400, { detail })
 export const unauthorized = (detail = "Invalid or missing API key.") => new EmulatorError(401, { detail });
 export const forbidden = (detail: string) => new EmulatorError(403, { detail });
 export const deploymentNotFound = (id: string) => new EmulatorError(404, { detail: `Deployment ID ${id} not found.` });
-/** Spec 7 words the 404 of GET revision after the deployment, whichever of the two ids is unknown. */
+/** docs/service.md 7 words the 404 of GET revision after the deployment, whichever of the two ids is unknown. */
 export const revisionNotFound = (deploymentId: string) => deploymentNotFound(deploymentId);
 /** Admin look-ups by revision id alone. */
 export const revisionIdNotFound = (id: string) => new EmulatorError(404, { detail: `Revision ID ${id} not found.` });
@@ -52,7 +52,7 @@ export function fromZod(error: z.ZodError, prefix: string): EmulatorError {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Path parameters documented as uuid answer 422 when they are not (spec 4.1, 7). */
+/** Path parameters documented as uuid answer 422 when they are not (docs/service.md 4.1, 7). */
 export function requireUuid(value: string, name: string): string {
     if (!UUID.test(value)) throw invalidField(["path", name], "Input should be a valid UUID", "uuid_parsing");
     return value;

@@ -47,7 +47,7 @@ export interface EmulatorOptions {
     bulkExport?: Omit<BulkExportOptions, "clock">;
     /** The agent servers: the built-in graph's pace, graph names, fault switches. */
     agentServer?: Partial<AgentServerSettings>;
-    /** `real` (default): the spec's stand-in wire words are refused with 422, as the service does; `seed`: accepted (dialect.ts). */
+    /** `real` (default): the stand-in wire words of docs/service.md R1 are refused with 422, as the service does; `seed`: accepted (dialect.ts). */
     dialect?: Dialect;
 }
 
@@ -193,7 +193,7 @@ function stripPrefix(pathname: string): { path: string; prefix: string } {
     return { path: pathname, prefix: "" };
 }
 
-/** `X-Api-Key` (any non-empty one, or one of `apiKeys`) and, unless the path is tenantless, `X-Tenant-Id` (spec 5). */
+/** `X-Api-Key` (any non-empty one, or one of `apiKeys`) and, unless the path is tenantless, `X-Tenant-Id` (docs/service.md 5). */
 function authenticator(apiKeys: string[] | undefined): (req: IncomingMessage, tenantId: string | undefined, needsTenant: boolean) => void {
     const allowed = apiKeys ? new Set(apiKeys) : undefined;
     return (req, tenantId, needsTenant) => {

@@ -6,7 +6,7 @@
  *
  * - A snapshot is one JSON file, replaced atomically (written beside, then renamed): a crash leaves the
  *   previous snapshot or the new one, never half of one.
- * - Secrets (destination credentials, spec 2.7 rule 1; deployment secret values) are sealed before they
+ * - Secrets (destination credentials, docs/service.md 2.7 rule 1; deployment secret values) are sealed before they
  *   reach a snapshot: AES-256-GCM under one key per directory (`credentials.key`, mode 0600, shared by
  *   every area's store), or a per-process key when there is no directory. No snapshot holds a secret in
  *   plain text.

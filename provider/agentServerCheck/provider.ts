@@ -1,6 +1,6 @@
 /**
  * The AgentServerCheck's dynamic provider: proves, at `pulumi up`, that a deployed agent server honours
- * the `interrupt` strategy (spec 3.2), by the probe of api/agentServerProbe.ts. It owns nothing on the
+ * the `interrupt` strategy (docs/service.md 3.2), by the probe of api/agentServerProbe.ts. It owns nothing on the
  * service: `create`/`update` run the probe (a failed probe fails the `up` with what was expected and
  * seen), `read` keeps the last result (so a drift check stays green), `delete` does nothing (the probe's
  * threads stay on the server). A change of `url`, `assistantId`, `message` or `revisionId` re-runs it;

@@ -1,5 +1,5 @@
 /**
- * The interrupt probe of a deployed agent server (spec 3.2, 4.2; real-service notes 3), through the
+ * The interrupt probe of a deployed agent server (docs/service.md 3.2, 4.2; R3), through the
  * official client `@langchain/langgraph-sdk` (what users already call their servers with; measured: a
  * probe against the emulator takes about the graph's own run time, the client adds nothing visible).
  *
@@ -105,7 +105,7 @@ async function attemptOnce(client: Client, o: ProbeOptions, message: string, dea
 }
 
 /**
- * What differs from the spec's account of `interrupt` (3.2): the first run interrupted and kept, the second
+ * What differs from the account of `interrupt` in docs/service.md 3.2: the first run interrupted and kept, the second
  * a success, and the thread in that order: the first run's input, its partial output, then the second run's
  * input and its output appended after it.
  */

@@ -1,5 +1,5 @@
 /**
- * Typed client of bulk export on the tracing API (`{base_url}`: spec 4.3, plus the real service's
+ * Typed client of bulk export on the tracing API (`{base_url}`: docs/service.md 4.3, plus the real service's
  * destination PATCH, the destination reads and the run reads). All HTTP policy lives in HttpClient (made
  * with `apiKeyHeader: "X-API-Key"`); this file adds the endpoints and the reconciliation that keeps a create
  * from being sent twice blindly: after an ambiguous failure (see `isAmbiguous`) the object is looked up by
@@ -42,7 +42,7 @@ export class BulkExportClient {
     ) {}
 
     /** The same client whose requests retry no later than `deadline` (epoch ms): one per operation. */
-    /** A client of the tracing API at `o.baseUrl`, which takes the API key as `X-API-Key` (spec 5; and the workspace as `X-Tenant-Id`). */
+    /** A client of the tracing API at `o.baseUrl`, which takes the API key as `X-API-Key` (docs/service.md 5; and the workspace as `X-Tenant-Id`). */
     static connect(o: Omit<HttpClientOptions, "apiKeyHeader">): BulkExportClient {
         return new BulkExportClient(new HttpClient({ ...o, apiKeyHeader: "X-API-Key" }));
     }
@@ -90,7 +90,7 @@ export class BulkExportClient {
     }
 
     /**
-     * DELETE of a destination, which the spec does not list (newer material mentions one, refused while
+     * DELETE of a destination, a later addition (docs/service.md R5: newer material mentions one, refused while
      * an export uses it). Answers what happened: deleted, already gone (404), or not offered by this
      * service (405, 501). Other refusals are thrown.
      */

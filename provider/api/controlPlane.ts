@@ -1,5 +1,5 @@
 /**
- * Typed client of the control plane (spec 4.1, with the real service's pagination, `name_contains`
+ * Typed client of the control plane (docs/service.md 4.1, with the real service's pagination, `name_contains`
  * filter and redeploy endpoint). All HTTP policy lives in HttpClient; this file adds the endpoints and
  * the reconciliation that makes creating requests safe after an ambiguous failure (the HTTP client never
  * resends those itself):

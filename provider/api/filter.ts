@@ -1,5 +1,5 @@
 /**
- * The one parser of bulk-export filters (the trace query syntax: spec 2.8, real-service notes 4), shared by
+ * The one parser of bulk-export filters (the trace query syntax: docs/service.md 2.8, R4), shared by
  * the provider's `check` (a typo fails at preview: the whole filter, a caret under where the parser
  * stopped, and what it expected there) and the emulator (which refuses what does not parse and filters the
  * runs it exports with its own evaluator, emulator/bulkExport/filterEval.ts). No Pulumi import.
@@ -15,17 +15,17 @@
  * `gte`, `lt`, `lte`, `has`, `like` (field, value), `in` (field, [values]), `search` (value, or field and
  * value).
  *
- * Fields: every exportable run field of spec 2.8 and the query fields the notes name (FILTER_FIELDS). The
+ * Fields: every exportable run field of docs/service.md 2.8 and the query fields of docs/service.md R4 (FILTER_FIELDS). The
  * service knows more than the material lists, so a field outside that list parses (a typo of a function,
  * a quote or a bracket is still a syntax error with its position); `unknownFields` names such fields, for
  * the provider to warn about and the emulator (which cannot evaluate them) to refuse.
  */
 import { EXPORTABLE_FIELDS } from "./schemas/bulkExport";
 
-/** Query fields beyond the exportable ones (real-service notes 4; `input_key`, `input_value` from the spec). */
+/** Query fields beyond the exportable ones (docs/service.md R4; `input_key`, `input_value` from docs/service.md 2.8). */
 const QUERY_FIELDS = ["latency", "feedback_key", "feedback_score", "metadata_key", "metadata_value", "input_key", "input_value"] as const;
 
-/** Every field this parser knows: the exportable fields of spec 2.8 and the query fields. */
+/** Every field this parser knows: the exportable fields of docs/service.md 2.8 and the query fields. */
 export const FILTER_FIELDS: readonly string[] = [...EXPORTABLE_FIELDS, ...QUERY_FIELDS];
 
 const COMPARATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "has", "like", "in", "search"] as const;

@@ -16,7 +16,7 @@ const NAME_RE = /^[a-z0-9-]+$/;
 export const RESERVED_SECRET_NAMES = ["LANGCHAIN_API_KEY", "LANGSMITH_API_KEY", "POSTGRES_URI", "DATABASE_URI", "REDIS_URI", "PORT"] as const;
 
 /**
- * Which sources an installation deploys (spec 2.1, and the real API's description of `source`): GitHub only on the cloud, container images
+ * Which sources an installation deploys (docs/service.md 2.1, and the real API's description of `source`): GitHub only on the cloud, container images
  * only on self-hosted installations. A control-plane URL ending in `/api-host` (what
  * `langsmith:selfHostedUrl` gives) is self-hosted; any other is taken for the cloud.
  */

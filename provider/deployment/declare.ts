@@ -69,7 +69,7 @@ const sourceConfig = object(
             { onChange: "update", appliesIf: githubOnly },
         ),
         resourceSpec: map(
-            "Sizing (`min_scale`, `max_scale`, `cpu`, `memory_mb`, ... in the service's snake_case). Only the keys given here are managed: the provider reads the current spec, merges these in and writes it.",
+            "Sizing (`min_scale`, `max_scale`, `cpu`, `memory_mb`, ... in the service's snake_case). Only the keys given here are managed: the provider reads the current resource spec, merges these in and writes it.",
             any("A sizing value."),
             { onChange: "update" },
         ),

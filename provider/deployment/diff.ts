@@ -1,6 +1,6 @@
 /**
  * `diff` of the Deployment: the declaration's table (declare.ts `onChange`: replace-on rows are the fields
- * the service fixes at creation, real-service notes 2, as the official Terraform provider replaces on the
+ * the service fixes at creation, docs/service.md R2, as the official Terraform provider replaces on the
  * same; the others change through a PATCH, or only locally), and what a table cannot say: the changes only
  * a new deployment could make, refused; a `customUrl` the program does not manage; a revision not seen to
  * the end; and the delete-first a kept name needs.

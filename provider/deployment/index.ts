@@ -1,5 +1,5 @@
 /**
- * The Deployment resource's implementation (control plane, spec 4.1), one piece per file:
+ * The Deployment resource's implementation (control plane, docs/service.md 4.1), one piece per file:
  * check.ts (validation), diff.ts (the replace/update table), wire.ts (program shape <-> wire),
  * state.ts (reading stored outputs of every version), wait.ts (awaiting a revision), provider.ts (CRUD).
  */

@@ -1,5 +1,5 @@
 /**
- * The Deployment's mapping between the program's shape (camelCase inputs, outputs) and the wire (spec
+ * The Deployment's mapping between the program's shape (camelCase inputs, outputs) and the wire (docs/service.md
  * 2.2-2.3, real field names): the create body, the PATCH that turns old inputs into new ones, the outputs
  * recorded after an operation, and the inputs a refresh reads back from the service.
  */

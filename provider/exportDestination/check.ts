@@ -1,7 +1,7 @@
 /**
  * `check` of the ExportDestination: the declaration's type checks (declare.ts, run by the kit's Checker),
  * then its own rules: S3's bucket naming rules, an endpoint that is an http(s) URL, credentials in pairs,
- * environment credentials refused on the cloud (spec 2.7 rule 2). Never throws for bad input; Pulumi's
+ * environment credentials refused on the cloud (docs/service.md 2.7 rule 2). Never throws for bad input; Pulumi's
  * unknown sentinel passes.
  */
 import { DISPLAY_NAME_RE } from "../api/schemas/bulkExport";
@@ -25,7 +25,7 @@ function bucketNameProblem(name: string): string | undefined {
 
 /**
  * `installation`: which installation the tracing API is, when the configuration says (config.ts
- * `tracingInstallation`); environment credentials are refused on the cloud (spec 2.7 rule 2).
+ * `tracingInstallation`); environment credentials are refused on the cloud (docs/service.md 2.7 rule 2).
  */
 export function checkExportDestination(news: Record<string, unknown>, installation?: "cloud" | "self-hosted"): Checked {
     const c = new Checker();

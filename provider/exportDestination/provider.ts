@@ -6,7 +6,7 @@
  * names it (docs/recovery.md); so is the identical destination that shows up after the answer to the create's
  * POST was lost: the service keeps no mark of who made a destination, and it is adopted only when named.
  *
- * Delete: the service deletes a destination (DELETE, newer than the spec) unless an export that has not
+ * Delete: the service deletes a destination (DELETE, a later addition, docs/service.md R5) unless an export that has not
  * finished still uses it. Exports that finish on their own (the windows a schedule spawned, one-off exports:
  * a `pulumi destroy` has just cancelled the schedule, not its running windows) are waited for, up to
  * `DELETE_WAIT_MS`, then the DELETE is sent again. A scheduled export still running never finishes by

@@ -1,5 +1,5 @@
 /**
- * `check` of ExportDestination, ScheduledExport and BulkExport: every rule the spec and the service state,
+ * `check` of ExportDestination, ScheduledExport and BulkExport: every rule docs/service.md states,
  * property by property, before any API call; values normalized (timestamps canonical, defaults filled) so
  * that later steps compare like with like. Never throws for bad input; Pulumi's unknown sentinel passes.
  * The filter is parsed by the one parser the emulator uses too, so a typo fails at preview with its

@@ -1,5 +1,5 @@
 /**
- * Between the bulk-export resources and the wire (spec 2.7, 2.8; real-service notes 4): request bodies
+ * Between the bulk-export resources and the wire (docs/service.md 2.7, 2.8; R4): request bodies
  * from inputs, inputs from what the service answers (for refresh), and service errors made actionable
  * (the four destination-creation errors with what to fix, fields an older installation does not know
  * with the version that brings them).
@@ -80,7 +80,7 @@ const DESTINATION_HINTS: Array<[RegExp, string]> = [
     [/Invalid endpoint/i, "config.endpointUrl must be the URL of an S3-compatible server; omit it for AWS S3"],
 ];
 
-/** What each field needs, as the error says it (spec 9). */
+/** What each field needs, as the error says it (docs/service.md 9). */
 function versionOf(field: VersionedField): string {
     const v = FIELD_SINCE[field];
     return `packaging ${v.packaging} / application ${v.application}${field === "interval_hours" ? " (scheduled exports)" : ""}`;

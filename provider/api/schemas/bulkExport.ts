@@ -1,22 +1,22 @@
 /**
- * Wire contract of bulk export (spec 2.7-2.9, 3.3, 4.3, 4.4; real-service notes 4; bulk-export.openapi.json).
+ * Wire contract of bulk export (docs/service.md 2.7-2.9, 3.3, 4.3, 4.4; R4; the public OpenAPI description of bulk export).
  *
  * Responses are parsed leniently (unknown fields pass, unknown status words are kept as strings);
  * requests are strict, for the emulator to refuse unknown fields with a 422 as the service does.
  *
- * Wire values: the real service sends capitalized status words (`Completed`, `IntervalScheduled`), the spec
- * writes them upper-case: compare with `sameStatus`. The destination type is `s3` on the wire; the spec's
- * stand-in `objstore` is accepted and mapped (`normalizeDestinationType`).
+ * Wire values: the real service sends capitalized status words (`Completed`, `IntervalScheduled`), prose writes
+ * them upper-case (docs/service.md 3.3): compare with `sameStatus`. The destination type is `s3` on the wire; the stand-in
+ * `objstore` of docs/service.md R1 is accepted and mapped (`normalizeDestinationType`).
  */
 import { z } from "zod";
 
-/** Export statuses as the service spells them (spec 3.3 writes them upper-case). */
+/** Export statuses as the service spells them (docs/service.md 3.3: prose writes them upper-case). */
 export const EXPORT_STATUSES = ["Created", "Running", "Completed", "Failed", "Cancelled", "TimedOut", "IntervalScheduled"] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 /** Export-run statuses: the same without IntervalScheduled. */
 export const EXPORT_RUN_STATUSES = ["Created", "Running", "Completed", "Failed", "Cancelled", "TimedOut"] as const;
 export type ExportRunStatus = (typeof EXPORT_RUN_STATUSES)[number];
-/** Statuses an export never leaves (spec 3.3: a cancelled export cannot be restarted). */
+/** Statuses an export never leaves (docs/service.md 3.3: a cancelled export cannot be restarted). */
 export const EXPORT_FINAL: readonly ExportStatus[] = ["Completed", "Failed", "Cancelled", "TimedOut"];
 
 /** Case-insensitive status comparison (`COMPLETED`, `Completed` and `completed` are the same). */
@@ -24,14 +24,14 @@ export const sameStatus = (a: string | null | undefined, b: string): boolean => 
 /** Whether a status (any case) is final. */
 export const isFinalExportStatus = (s: string | null | undefined): boolean => EXPORT_FINAL.some((f) => sameStatus(s, f));
 
-/** The destination type on the wire, and the spec's stand-in for it. */
+/** The destination type on the wire, and its stand-in (docs/service.md R1). */
 export const DESTINATION_TYPE = "s3";
 export function normalizeDestinationType(t: string | null | undefined): string | undefined {
     if (t == null) return undefined;
     return t === "objstore" ? DESTINATION_TYPE : t;
 }
 
-/** Exportable run fields (spec 2.8), the set `export_fields` may name. */
+/** Exportable run fields (docs/service.md 2.8), the set `export_fields` may name. */
 export const EXPORTABLE_FIELDS = [
     "id",
     "tenant_id",
@@ -70,7 +70,7 @@ export const COMPRESSIONS = ["none", "gzip", "snappy", "zstandard"] as const;
 /** Display names the service accepts. */
 export const DISPLAY_NAME_RE = /^[a-zA-Z0-9\-_ ']+$/;
 
-/** Fields older self-hosted installations do not know (spec 9): the versions that bring each. */
+/** Fields older self-hosted installations do not know (docs/service.md 9): the versions that bring each. */
 export const FIELD_SINCE = {
     session_token: { packaging: "0.10.34", application: "0.10.91" },
     interval_hours: { packaging: "0.10.42", application: "0.10.109" },
@@ -135,7 +135,7 @@ const exportRequestFields = {
     bulk_export_destination_id: z.string(),
     /** Absent when `all_experiments` is true. */
     session_id: nullableString,
-    /** Every experiment of the workspace instead of one tracing project (newer than the spec). */
+    /** Every experiment of the workspace instead of one tracing project (a later addition, docs/service.md R5). */
     all_experiments: z.boolean().nullish(),
     start_time: z.string(),
     end_time: nullableString,

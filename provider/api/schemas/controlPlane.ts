@@ -1,18 +1,18 @@
 /**
- * Wire contract of the control plane (spec 2.1-2.5, 4.1; real-service notes 2).
+ * Wire contract of the control plane (docs/service.md 2.1-2.5, 4.1; R2).
  *
  * Responses are parsed leniently: unknown fields pass through (`.passthrough()` / `z.looseObject`) and
  * only what the provider relies on is strict. Requests are described by strict schemas that the emulator
  * parses what it receives with (an unknown field is a 422), so the client and the emulator cannot drift
  * apart.
  *
- * Wire values: the real service speaks `github` / `external_docker` / `langgraph_config_path`; the spec
- * writes `repo_host` / `external_container` / `graph_config_path`. We send the real values and accept
+ * Wire values: the real service speaks `github` / `external_docker` / `langgraph_config_path`; their stand-ins
+ * (docs/service.md R1) are `repo_host` / `external_container` / `graph_config_path`. We send the real values and accept
  * both (see `normalizeSource` and `graphConfigPathOf`).
  */
 import { z } from "zod";
 
-/** Revision statuses (spec 3.1). */
+/** Revision statuses (docs/service.md 3.1). */
 export const REVISION_STATUSES = [
     "CREATING",
     "QUEUED",
@@ -35,10 +35,10 @@ export const RevisionStatusSchema = z.union([z.enum(REVISION_STATUSES), z.string
 /**
  * What each revision status means to whoever waits on the revision: the one table the provider and the
  * emulator share, so that they agree on which statuses end a revision and how.
- * - `pending`: it may still become DEPLOYED (spec 3.1 names no transitions; these are the build and
+ * - `pending`: it may still become DEPLOYED (docs/service.md 3.1 names no transitions; these are the build and
  *   deploy steps). UNKNOWN is here too: the official Terraform provider treats it as transient.
- * - `deployed`: the revision serves traffic (spec 3.1: the status a poller waits for).
- * - `failed`: the three values containing FAILED, terminal failures (spec 3.1).
+ * - `deployed`: the revision serves traffic (docs/service.md 3.1: the status a poller waits for).
+ * - `failed`: the three values containing FAILED, terminal failures (docs/service.md 3.1).
  * - `superseded`: a newer revision took over before this one was deployed (SKIPPED before its build began,
  *   INTERRUPTED after). Terminal for this revision, but not an answer for a caller that wanted its
  *   configuration deployed: such a caller follows the newer revision (see impl/deployment wait logic).
@@ -62,14 +62,14 @@ const statusesOf = (...kinds: string[]) =>
     (Object.keys(REVISION_STATUS_KIND) as RevisionStatus[]).filter((s) => kinds.includes(REVISION_STATUS_KIND[s]));
 /** Statuses a revision never leaves (deployed, failed or superseded). */
 export const REVISION_TERMINAL: readonly RevisionStatus[] = statusesOf("deployed", "failed", "superseded");
-/** Terminal failure (spec 3.1: the three values containing FAILED). */
+/** Terminal failure (docs/service.md 3.1: the three values containing FAILED). */
 export const REVISION_FAILED: readonly string[] = statusesOf("failed");
 /** Terminal, but a newer revision took over: a waiter follows the newer one. */
 export const REVISION_SUPERSEDED: readonly string[] = statusesOf("superseded");
 /** Ends a wait successfully. */
 export const REVISION_DONE: readonly string[] = statusesOf("deployed");
 
-/** Real wire values of `source`, then the spec's stand-ins, then the CLI-managed kinds we refuse to manage. */
+/** Real wire values of `source`, then the stand-ins of docs/service.md R1, then the CLI-managed kinds we refuse to manage. */
 export const WIRE_SOURCES = ["github", "external_docker"] as const;
 export type WireSource = (typeof WIRE_SOURCES)[number];
 export const SOURCE_ALIASES: Readonly<Record<string, WireSource>> = {
@@ -81,7 +81,7 @@ export const SOURCE_ALIASES: Readonly<Record<string, WireSource>> = {
 export const UNMANAGED_SOURCES = ["internal_docker", "internal_source"] as const;
 export const SourceSchema = z.string();
 
-/** Maps a source as written by a user, the spec or the service onto the real wire value, or undefined. */
+/** Maps a source as written by a user (a real word or its stand-in, docs/service.md R1) or the service onto the real wire value, or undefined. */
 export function normalizeSource(source: string | undefined | null): WireSource | undefined {
     return source == null ? undefined : SOURCE_ALIASES[source];
 }
@@ -112,8 +112,8 @@ export const SourceConfigSchema = z.object(sourceConfigFields).passthrough();
 export type SourceConfig = z.infer<typeof SourceConfigSchema>;
 
 /**
- * `source_revision_config`. `langgraph_config_path` is the real name; `graph_config_path` (the spec's
- * stand-in) is accepted on input and read back through `graphConfigPathOf`.
+ * `source_revision_config`. `langgraph_config_path` is the real name; `graph_config_path` (the stand-in
+ * of docs/service.md R1) is accepted on input and read back through `graphConfigPathOf`.
  */
 const revisionConfigFields = {
     repo_ref: nullableString,
@@ -182,7 +182,7 @@ export type RevisionList = z.infer<typeof RevisionListSchema>;
 /**
  * Request bodies, strict: the emulator parses what it receives with these, and an unknown or misspelled
  * field is a 422, as on the service (the client builds its bodies with the same types). The fields are
- * the real API's (`langgraph_config_path`; the spec's `graph_config_path` is accepted too).
+ * the real API's (`langgraph_config_path`; the stand-in `graph_config_path` of docs/service.md R1 is accepted too).
  */
 const SourceConfigRequestSchema = z.object(sourceConfigFields).strict();
 /** `repo_commit_sha` is the service's to say: not part of a request. */
@@ -213,7 +213,7 @@ export const DeploymentPatchRequestSchema = z
     .strict();
 export type DeploymentPatchRequest = z.infer<typeof DeploymentPatchRequestSchema>;
 
-/** Spec 2.5. */
+/** docs/service.md 2.5. */
 export const ValidationErrorSchema = z.object({
     loc: z.array(z.union([z.string(), z.number()])),
     msg: z.string(),

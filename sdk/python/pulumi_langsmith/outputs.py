@@ -278,7 +278,7 @@ class DeploymentSourceConfig(dict):
         :param 'DeploymentListenerConfig' listener_config: Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.
         :param _builtins.str listener_id: The listener (a self-hosted data plane of a hybrid installation) the deployment runs on; `GET /v2/listeners` lists them (source `external_docker`). Replaces the deployment when changed.
         :param _builtins.str repo_url: Repository URL (source `github`). Replaces the deployment when changed.
-        :param Mapping[str, Any] resource_spec: Sizing (`min_scale`, `max_scale`, `cpu`, `memory_mb`, ... in the service's snake_case). Only the keys given here are managed: the provider reads the current spec, merges these in and writes it.
+        :param Mapping[str, Any] resource_spec: Sizing (`min_scale`, `max_scale`, `cpu`, `memory_mb`, ... in the service's snake_case). Only the keys given here are managed: the provider reads the current resource spec, merges these in and writes it.
         """
         if build_command is not None:
             pulumi.set(__self__, "build_command", build_command)
@@ -377,7 +377,7 @@ class DeploymentSourceConfig(dict):
     @pulumi.getter(name="resourceSpec")
     def resource_spec(self) -> Optional[Mapping[str, Any]]:
         """
-        Sizing (`min_scale`, `max_scale`, `cpu`, `memory_mb`, ... in the service's snake_case). Only the keys given here are managed: the provider reads the current spec, merges these in and writes it.
+        Sizing (`min_scale`, `max_scale`, `cpu`, `memory_mb`, ... in the service's snake_case). Only the keys given here are managed: the provider reads the current resource spec, merges these in and writes it.
         """
         return pulumi.get(self, "resource_spec")
 
