@@ -1,7 +1,8 @@
 /**
- * The Deployment resource's implementation (control plane, docs/service.md 4.1), one piece per file:
- * check.ts (validation), diff.ts (the replace/update table), wire.ts (program shape <-> wire),
- * state.ts (reading stored outputs of every version), wait.ts (awaiting a revision), provider.ts (CRUD).
+ * The Deployment resource (control plane, docs/service.md 4.1), one piece per file: declare.ts (its fields,
+ * declared once), check.ts (the rules the declaration cannot say), diff.ts (what only a replacement could
+ * do), wire.ts (the PATCH, a refresh's reading), state.ts (stored outputs of every version), wait.ts and
+ * predict.ts (awaiting a revision), provider.ts (CRUD), lookups.ts (getDeployment, getDeploymentRevisions).
  */
 export * from "./declare";
 export { checkDeployment, installationKind, type InstallationKind } from "./check";
