@@ -1,12 +1,15 @@
 /**
  * Shared fixtures for the wire-layer tests: an HttpClient wired to an undici MockAgent (network disabled)
- * and a fake `sleep` that records the delays and resolves at once.
+ * and a fake `sleep` that records the delays and resolves at once; a real loopback server; the deployment
+ * and revision bodies the mock answers; and the hooks of the HttpClient and ControlPlaneClient tests.
  */
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent, MockAgent, type Interceptable } from "undici";
 import type { MockInterceptor } from "undici/types/mock-interceptor";
+import { z } from "zod";
 import { HttpClient, type HttpClientOptions } from "../../../provider/api/client";
+import { ControlPlaneClient } from "../../../provider/api/controlPlane";
 import type { Deployment, Revision } from "../../../provider/api/schemas/controlPlane";
 export { rejection } from "../../helpers/async";
 
@@ -117,4 +120,62 @@ export function revision(over: Partial<Revision> = {}): Revision {
         source_revision_config: { repo_ref: "main", langgraph_config_path: "langgraph.json" },
         ...over,
     };
+}
+
+/** A small response schema for the HttpClient tests to parse with. */
+export const Thing = z.object({ id: z.string(), n: z.number() });
+
+/**
+ * The afterEach of tests that keep their harness in a variable of their describe (`h = harness(...)`):
+ * `afterEach(async () => (h = await closeHarness(h)))` closes its MockAgent and clears the variable, so a
+ * test that made no harness closes none.
+ */
+export async function closeHarness(h: Harness | undefined): Promise<Harness> {
+    await h?.agent.close();
+    return undefined as unknown as Harness;
+}
+
+/** The id of the deployment the ControlPlaneClient tests ask for (that of `deployment()`). */
+export const DEPLOYMENT_ID = "aaaaaaaa-0000-4000-8000-000000000001";
+/** A secret value the ControlPlaneClient tests send, and must never see in an error. */
+export const SECRET_VALUE = "sk-very-secret-openai-key-000";
+
+/** Query of a list request as a plain object. */
+export function queryOf(p: string): Record<string, string> {
+    return Object.fromEntries(new URLSearchParams(p.split("?")[1] ?? ""));
+}
+
+/**
+ * Registers, in the calling describe, the hooks of the ControlPlaneClient tests: before each test a fresh
+ * harness and a client over it, handed to `bind` (the file keeps them in variables of its describe, to
+ * which a test may assign a harness and a client of its own); after it, closes the MockAgent of the harness
+ * `current` answers, the variable's. Answers `listing`, which intercepts on that harness too.
+ */
+export function useControlPlaneClient(bind: (made: { h: Harness; cp: ControlPlaneClient }) => void, current: () => Harness) {
+    beforeEach(() => {
+        const h = harness();
+        bind({ h, cp: new ControlPlaneClient(h.http) });
+    });
+    afterEach(async () => {
+        await current().agent.close();
+    });
+
+    /** Registers a persistent list interceptor answering pages from `all`; records the queries seen. */
+    function listing(all: Deployment[]): Array<Record<string, string>> {
+        const seen: Array<Record<string, string>> = [];
+        const { pool } = current();
+        pool.intercept({ path: (p) => p.split("?")[0] === "/v2/deployments", method: "GET" })
+            .reply((opts) => {
+                const q = queryOf(opts.path);
+                seen.push(q);
+                const offset = Number(q.offset ?? 0);
+                const limit = Number(q.limit ?? 10);
+                const filtered = q.name_contains ? all.filter((d) => d.name.includes(q.name_contains)) : all;
+                return { statusCode: 200, data: { resources: filtered.slice(offset, offset + limit), offset }, responseOptions: JSON_REPLY };
+            })
+            .persist();
+        return seen;
+    }
+
+    return { listing };
 }
