@@ -4,7 +4,7 @@
  * never write the same range at once), then the new one is created. `create` waits for `Completed`
  * unless `waitForCompletion` is false; a `Failed` or `TimedOut` export fails the `up` with each failed
  * run's errors (`retry_N`) and stays in the stack, as does one still running when `timeouts.create`
- * ends or the wait is cancelled (common/cancellation.ts): the next `up` waits again, or, for a failed one,
+ * ends or the wait is cancelled (kit/cancellation.ts): the next `up` waits again, or, for a failed one,
  * replaces it. `delete` cancels it if not final.
  */
 import type * as pulumi from "@pulumi/pulumi";
@@ -32,7 +32,7 @@ export interface BulkExportProviderOptions {
     client?: () => BulkExportClient;
     /** Delay before the next read while waiting (default: 0.5 s for 10 reads, then growing to 30 s). */
     pollMs?: (attempt: number) => number;
-    /** Ends the wait for a final status at once (default: the process-wide one of common/cancellation.ts). */
+    /** Ends the wait for a final status at once (default: the process-wide one of kit/cancellation.ts). */
     signal?: AbortSignal;
 }
 

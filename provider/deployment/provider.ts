@@ -38,7 +38,7 @@ export interface DeploymentProviderOptions {
     deletePollMs?: number;
     client?: () => ControlPlaneClient;
     sleep?: (ms: number) => Promise<void>;
-    /** Ends the revision and delete waits at once (default: the process-wide one of common/cancellation.ts). */
+    /** Ends the revision and delete waits at once (default: the process-wide one of kit/cancellation.ts). */
     signal?: AbortSignal;
     /** Where a revision wait's debug line goes (default: the engine's debug log). */
     debug?: (message: string) => void;

@@ -11,7 +11,7 @@
  * a `pulumi destroy` has just cancelled the schedule, not its running windows) are waited for, up to
  * `DELETE_WAIT_MS`, then the DELETE is sent again. A scheduled export still running never finishes by
  * itself: the error names it, and every other export in the way, with what to do, at once; the destination
- * stays in the stack for the next run, as it does when the wait is cancelled (common/cancellation.ts). An
+ * stays in the stack for the next run, as it does when the wait is cancelled (kit/cancellation.ts). An
  * installation without the DELETE (405/501: older self-hosted versions) keeps the destination, unused, in
  * the workspace: the resource leaves the stack with a warning.
  */
@@ -61,7 +61,7 @@ export interface ExportDestinationProviderOptions {
     deleteWaitMs?: number;
     /** Delay before the next look while waiting (default: 2 s, growing to 15 s). */
     pollMs?: (attempt: number) => number;
-    /** Ends that wait at once (default: the process-wide one of common/cancellation.ts). */
+    /** Ends that wait at once (default: the process-wide one of kit/cancellation.ts). */
     signal?: AbortSignal;
 }
 

@@ -10,8 +10,8 @@
  * `req.getProperties().toJavaScript()` on the undefined properties of `pulumi import`. Serving the
  * service with the stubs @pulumi/pulumi ships (`proto/provider_grpc_pb`) makes all of those ours.
  *
- * Cancel (Pulumi's Ctrl-C) ends the waits in progress: impl/common/cancellation.ts. Create, Update and
- * Delete run with the request's `timeout` (the resource's `customTimeouts`): impl/common/timeouts.ts.
+ * Cancel (Pulumi's Ctrl-C) ends the waits in progress: kit/cancellation.ts. Create, Update and
+ * Delete run with the request's `timeout` (the resource's `customTimeouts`): kit/timeouts.ts.
  *
  * Secrets: Configure answers `acceptSecrets: false`, as the dynamic-provider host does, so the engine
  * sends plain values and marks outputs secret where their inputs were (and the schema's `secret`
@@ -153,7 +153,7 @@ function pluginCalls(o: PluginOptions, configured: Configured): grpcTypes.Untype
             callback(null, resp);
         },
         // Pulumi's Ctrl-C (and the last call before it stops the plugin): every wait in progress ends at once,
-        // the resource recorded with its real state (impl/common/cancellation.ts).
+        // the resource recorded with its real state (kit/cancellation.ts).
         cancel(_call: Call<unknown>, callback: Callback) {
             cancelOperations(ENGINE_CANCELLED);
             callback(null, new empty.Empty());
@@ -283,7 +283,7 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
     };
 }
 
-/** The schema's functions by token: the same look-ups as the TypeScript functions (provider/impl/functions.ts). */
+/** The schema's functions by token: the same look-ups as the TypeScript functions (provider/deployment/lookups.ts). */
 const FUNCTIONS: Record<string, (cp: ControlPlaneClient, args: never) => Promise<unknown>> = {
     "langsmith:index:getDeployment": (cp, args) => getDeployment(cp, args),
     "langsmith:index:getDeploymentRevisions": (cp, args) => getDeploymentRevisions(cp, args),

@@ -1,5 +1,5 @@
 /**
- * Provider processes never outlive their engine, stop on SIGTERM and honour Cancel (provider/impl/common/
+ * Provider processes never outlive their engine, stop on SIGTERM and honour Cancel (provider/kit/
  * watchdog.ts and cancellation.ts), tested on the real processes: the built plugin
  * (`node dist/provider/plugin/main.js <engine>`, so `npm run build` first; scripts/test.sh does) and
  * Pulumi's own dynamic-provider host loading this package as a program's state would make it, each with a

@@ -1,5 +1,5 @@
 /**
- * The engine watchdog's parts (provider/impl/common/watchdog.ts) in this process: where the engine listens,
+ * The engine watchdog's parts (provider/kit/watchdog.ts) in this process: where the engine listens,
  * the probes against a real listening socket, and that nothing starts (no timer, no signal handler) where
  * there is no engine, as in every test that calls a provider directly. The whole processes are tested in
  * tests/provider/plugin/lifecycle.test.ts.
@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
-import { engineAddress, guardProcess, watchEngine } from "../../../../provider/kit/watchdog";
-import { eventually, sleep } from "../../../helpers/async";
+import { engineAddress, guardProcess, watchEngine } from "../../../provider/kit/watchdog";
+import { eventually, sleep } from "../../helpers/async";
 
 /** Runs `fn` with `process.argv` set to `argv`, then puts it back. */
 function withArgv<T>(argv: string[], fn: () => T): T {
@@ -22,7 +22,7 @@ function withArgv<T>(argv: string[], fn: () => T): T {
     }
 }
 
-describe("provider/impl/common/watchdog", () => {
+describe("provider/kit/watchdog", () => {
     it("engineAddress: the dynamic-provider host's last argument, after Pulumi's logging and tracing flags; none in another process", () => {
         const host = "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js";
         assert.equal(withArgv(["node", host, "127.0.0.1:40123"], engineAddress), "127.0.0.1:40123");
@@ -56,7 +56,7 @@ describe("provider/impl/common/watchdog", () => {
     });
 
     it("watchEngine: never keeps a process alive by itself (a process with only the watchdog ends at once)", () => {
-        const watchdog = join(__dirname, "../../../../dist/provider/kit/watchdog.js");
+        const watchdog = join(__dirname, "../../../dist/provider/kit/watchdog.js");
         const script = `require(${JSON.stringify(watchdog)}).watchEngine("127.0.0.1:9", () => { process.exitCode = 3; });`;
         const started = Date.now();
         const r = spawnSync(process.execPath, ["-e", script], { timeout: 10_000 });
