@@ -41,7 +41,11 @@ function sdkCaller(url: string): Caller {
 
 function rawCaller(url: string): Caller {
     const call = async (method: "GET" | "POST", path: string, body?: unknown) => {
-        const res = await request(url + path, { method, headers: { "x-api-key": KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const res = await request(url + path, {
+            method,
+            headers: { "x-api-key": KEY, "content-type": "application/json" },
+            body: body === undefined ? undefined : JSON.stringify(body),
+        });
         return res.body.json() as Promise<Record<string, string>>;
     };
     return {
@@ -140,10 +144,24 @@ async function checkCost(): Promise<string[][]> {
     try {
         for (const check of ["false", "true"]) {
             const stack = `bench-${check}-${randomUUID().slice(0, 6)}`;
-            await project.initStack(stack, { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": randomUUID(), "github-deployment:integrationId": randomUUID(), "github-deployment:repoUrl": "https://github.com/acme/agent", "github-deployment:check": check }, { "langsmith:apiKey": KEY });
+            await project.initStack(
+                stack,
+                {
+                    "langsmith:controlPlaneUrl": em.url,
+                    "langsmith:workspaceId": randomUUID(),
+                    "github-deployment:integrationId": randomUUID(),
+                    "github-deployment:repoUrl": "https://github.com/acme/agent",
+                    "github-deployment:check": check,
+                },
+                { "langsmith:apiKey": KEY },
+            );
             const up = await project.pulumi(["up", "--yes", "--skip-preview", "--stack", stack]);
             const outs = await project.outputs(stack);
-            rows.push([check === "true" ? "up, Deployment + AgentServerCheck" : "up, Deployment alone", `${(up.ms / 1000).toFixed(1)} s`, outs.checkMs ? `${(outs.checkMs / 1000).toFixed(2)} s` : "-"]);
+            rows.push([
+                check === "true" ? "up, Deployment + AgentServerCheck" : "up, Deployment alone",
+                `${(up.ms / 1000).toFixed(1)} s`,
+                outs.checkMs ? `${(outs.checkMs / 1000).toFixed(2)} s` : "-",
+            ]);
             await project.pulumi(["destroy", "--yes", "--stack", stack]);
         }
     } finally {
@@ -158,7 +176,11 @@ export async function agentServerBench(): Promise<void> {
     const em = await startEmulator({ apiKeys: [KEY], timing: { speed: "immediate" }, agentServer: { stepMs: 1 } });
     try {
         const url = await deployedUrl(em);
-        printTable([["client", "runs", "runs/s", "p50", "p99"], ["@langchain/langgraph-sdk", ...(await load(sdkCaller(url)))], ["undici (plain HTTP)", ...(await load(rawCaller(url)))]]);
+        printTable([
+            ["client", "runs", "runs/s", "p50", "p99"],
+            ["@langchain/langgraph-sdk", ...(await load(sdkCaller(url)))],
+            ["undici (plain HTTP)", ...(await load(rawCaller(url)))],
+        ]);
     } finally {
         await em.close();
     }
@@ -167,7 +189,11 @@ export async function agentServerBench(): Promise<void> {
     try {
         const url = await deployedUrl(streaming);
         const ideal = `ideal: ${STREAM_WORDS} chunks in ${(STREAM_WORDS * STREAM_STEP_MS) / 1000} s per run, ${(STREAMS * 1000) / STREAM_STEP_MS} chunks/s in all`;
-        printTable([["client", "chunks", "first chunk p50", "p99", "chunks/s", "wall"], ["@langchain/langgraph-sdk", ...(await streamLoad(sdkStreamer(url)))], ["undici (plain HTTP)", ...(await streamLoad(rawStreamer(url)))]]);
+        printTable([
+            ["client", "chunks", "first chunk p50", "p99", "chunks/s", "wall"],
+            ["@langchain/langgraph-sdk", ...(await streamLoad(sdkStreamer(url)))],
+            ["undici (plain HTTP)", ...(await streamLoad(rawStreamer(url)))],
+        ]);
         console.log(ideal);
     } finally {
         await streaming.close();

@@ -30,10 +30,17 @@ export async function emulatorExportBench(): Promise<void> {
             ["v1, five fields", ["id", "name", "run_type", "start_time", "total_tokens"]],
         ] as const) {
             // A fresh process per export, so each peak is its own.
-            const { child, url } = await startEmulatorProcess(["--tracing-project", `start=${PROJECT.start},end=${PROJECT.end},count=${ROWS},id=${PROJECT.id}`]);
+            const { child, url } = await startEmulatorProcess([
+                "--tracing-project",
+                `start=${PROJECT.start},end=${PROJECT.end},count=${ROWS},id=${PROJECT.id}`,
+            ]);
             try {
                 if (process.env.BENCH_WORKERS) {
-                    await fetch(`${url}/__admin/bulk-exports/limits`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ workers: Number(process.env.BENCH_WORKERS) }) });
+                    await fetch(`${url}/__admin/bulk-exports/limits`, {
+                        method: "PUT",
+                        headers: { "content-type": "application/json" },
+                        body: JSON.stringify({ workers: Number(process.env.BENCH_WORKERS) }),
+                    });
                 }
                 const be = new BulkExportClient(new HttpClient({ baseUrl: url, apiKey: "bench", tenantId: "bench", apiKeyHeader: "X-API-Key" }));
                 const { destination } = await be.createDestination({
@@ -42,7 +49,13 @@ export async function emulatorExportBench(): Promise<void> {
                     credentials: { access_key_id: minio.users.writeDelete.accessKeyId, secret_access_key: minio.users.writeDelete.secretAccessKey },
                 });
                 const started = Date.now();
-                const { export: e } = await be.createExport({ bulk_export_destination_id: destination.id, session_id: PROJECT.id, start_time: PROJECT.start, end_time: PROJECT.end, export_fields: fields ? [...fields] : undefined });
+                const { export: e } = await be.createExport({
+                    bulk_export_destination_id: destination.id,
+                    session_id: PROJECT.id,
+                    start_time: PROJECT.start,
+                    end_time: PROJECT.end,
+                    export_fields: fields ? [...fields] : undefined,
+                });
                 let status = e.status;
                 while (!isFinalExportStatus(status)) {
                     await new Promise((r) => setTimeout(r, 100));
@@ -52,7 +65,14 @@ export async function emulatorExportBench(): Promise<void> {
                 const runs = await be.listExportRuns(e.id);
                 const written = runs.reduce((n, r) => n + (r.metadata?.result?.rows_written ?? 0), 0);
                 const files = runs.reduce((n, r) => n + (r.metadata?.result?.exported_files?.length ?? 0), 0);
-                rows.push([`${label} (${status})`, written.toLocaleString("en"), `${seconds.toFixed(1)} s`, `${Math.round(written / seconds / 100) / 10}k`, String(files), `${peakMb(child.pid!)} MB`]);
+                rows.push([
+                    `${label} (${status})`,
+                    written.toLocaleString("en"),
+                    `${seconds.toFixed(1)} s`,
+                    `${Math.round(written / seconds / 100) / 10}k`,
+                    String(files),
+                    `${peakMb(child.pid!)} MB`,
+                ]);
             } finally {
                 child.kill("SIGKILL");
             }

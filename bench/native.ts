@@ -51,7 +51,12 @@ async function run(em: Emulator, f: Front): Promise<string[]> {
     const stack = `bench-${randomUUID().slice(0, 8)}`;
     await f.project.initStack(
         stack,
-        { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": randomUUID(), "deployments:count": String(COUNT), "deployments:integrationId": randomUUID() },
+        {
+            "langsmith:controlPlaneUrl": em.url,
+            "langsmith:workspaceId": randomUUID(),
+            "deployments:count": String(COUNT),
+            "deployments:integrationId": randomUUID(),
+        },
         { "langsmith:apiKey": API_KEY, "deployments:openaiApiKey": "sk-bench" },
     );
     const timed = async (args: string[]) => {
@@ -74,8 +79,18 @@ export async function nativeBench(): Promise<void> {
     const em = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "immediate" } });
     const programs = join(__dirname, "programs");
     const fronts: Front[] = [
-        { label: "native plugin (Python)", project: createPythonProject(join(programs, "deployments-py")), marker: "pulumi-resource-langsmith", type: "langsmith:index:Deployment" },
-        { label: "dynamic resources (TypeScript)", project: createProject(join(programs, "deployments")), marker: "dynamic-provider", type: "pulumi-nodejs:dynamic/langsmith:Deployment" },
+        {
+            label: "native plugin (Python)",
+            project: createPythonProject(join(programs, "deployments-py")),
+            marker: "pulumi-resource-langsmith",
+            type: "langsmith:index:Deployment",
+        },
+        {
+            label: "dynamic resources (TypeScript)",
+            project: createProject(join(programs, "deployments")),
+            marker: "dynamic-provider",
+            type: "pulumi-nodejs:dynamic/langsmith:Deployment",
+        },
     ];
     try {
         const rows = [["front door", "up s", "refresh s", "destroy s", "state bytes/Deployment", "provider peak MB"]];

@@ -69,7 +69,7 @@ async function exportOnce(minio: MinioServer, writer: ParquetWriter, exportId: s
         if (at >= days[day].end || file.rows === BATCH) {
             f.fill += performance.now() - t;
             if (file.rows) await ship();
-            while (at >= days[day].end) (day++, (index = 0));
+            while (at >= days[day].end) day++, (index = 0);
             t = performance.now();
         }
         file.add(run);

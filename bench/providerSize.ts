@@ -21,7 +21,10 @@ import { printTable } from "./util";
 function installedBytes(): { bytes: Record<string, number>; leaks: boolean } {
     const dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-bench-"));
     try {
-        writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, dependencies: { "pulumi-langsmith": `file:${packPackage()}`, "@pulumi/pulumi": "3.259.0" } }));
+        writeFileSync(
+            join(dir, "package.json"),
+            JSON.stringify({ private: true, dependencies: { "pulumi-langsmith": `file:${packPackage()}`, "@pulumi/pulumi": "3.259.0" } }),
+        );
         execFileSync("npm", ["install", "--prefer-offline", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "ignore" });
         writeFileSync(
             join(dir, "measure.js"),

@@ -113,7 +113,19 @@ const FLAGS: Record<string, (out: CliOptions) => void> = {
 
 /** Parses the command line; throws with a readable message on a bad one. Undefined means `--help`. */
 export function parseArgs(argv: string[]): CliOptions | undefined {
-    const out: CliOptions = { port: 8787, host: "127.0.0.1", apiKeys: [], speed: "timed", scale: 1, log: true, installation: "cloud", projects: [], dialect: "real", limits: {}, sandbox: false };
+    const out: CliOptions = {
+        port: 8787,
+        host: "127.0.0.1",
+        apiKeys: [],
+        speed: "timed",
+        scale: 1,
+        log: true,
+        installation: "cloud",
+        projects: [],
+        dialect: "real",
+        limits: {},
+        sandbox: false,
+    };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         if (a === "--help" || a === "-h") return undefined;

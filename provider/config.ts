@@ -130,18 +130,19 @@ function sourceOf(k: ConfigKey, place: Place): SettingSource {
 
 /** Resolves the service configuration; throws ConfigError with the fix when it cannot. */
 export function resolveServiceConfig(stack: ConfigSource | undefined, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
-    const read = (place: Place) => (k: ConfigKey): Found | undefined => {
-        const value = nonEmpty(place.index === 0 ? stack?.get(KEYS[k].places[0]) : env[KEYS[k].places[1]]);
-        return value === undefined ? undefined : { value, source: sourceOf(k, place) };
-    };
+    const read =
+        (place: Place) =>
+        (k: ConfigKey): Found | undefined => {
+            const value = nonEmpty(place.index === 0 ? stack?.get(KEYS[k].places[0]) : env[KEYS[k].places[1]]);
+            return value === undefined ? undefined : { value, source: sourceOf(k, place) };
+        };
     const [fromStack, fromEnv] = PLACES.map(read);
     const either = (k: ConfigKey) => fromStack(k) ?? fromEnv(k);
 
     const apiKey = either("apiKey");
     if (!apiKey) {
         throw new ConfigError(
-            "No LangSmith API key: set it with `pulumi config set --secret langsmith:apiKey <key>` " +
-                "or in the environment variable LANGSMITH_API_KEY.",
+            "No LangSmith API key: set it with `pulumi config set --secret langsmith:apiKey <key>` " + "or in the environment variable LANGSMITH_API_KEY.",
             "apiKey",
         );
     }
@@ -173,7 +174,8 @@ const NO_ENDPOINT = "since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is 
 
 /** The US cloud, when no place says where the service is. */
 function usCloudByDefault(): Location {
-    const none = "none of langsmith:controlPlaneUrl, selfHostedUrl, region (nor LANGSMITH_CONTROL_PLANE_URL, LANGSMITH_SELF_HOSTED_URL, LANGSMITH_REGION) is set";
+    const none =
+        "none of langsmith:controlPlaneUrl, selfHostedUrl, region (nor LANGSMITH_CONTROL_PLANE_URL, LANGSMITH_SELF_HOSTED_URL, LANGSMITH_REGION) is set";
     return {
         controlPlaneUrl: { value: REGION_URLS.us, source: { setting: "default", text: `the US cloud's control plane: the default, since ${none}` } },
         endpoint: { value: REGION_ENDPOINTS.us, source: { setting: "default", text: `the US cloud's tracing API: the default, ${NO_ENDPOINT}` } },
@@ -200,7 +202,10 @@ function locate(get: (k: ConfigKey) => Found | undefined, place: Place): Locatio
  * `endpoint` is set, which the source says (a newcomer's emulator URL sent bulk export to the cloud).
  */
 function atControlPlaneUrl(url: Found, place: Place): Location {
-    const fix = place.index === 0 ? "with langsmith:controlPlaneUrl set, set langsmith:endpoint too" : "with LANGSMITH_CONTROL_PLANE_URL set, set LANGSMITH_ENDPOINT too";
+    const fix =
+        place.index === 0
+            ? "with langsmith:controlPlaneUrl set, set langsmith:endpoint too"
+            : "with LANGSMITH_CONTROL_PLANE_URL set, set LANGSMITH_ENDPOINT too";
     return {
         controlPlaneUrl: { value: checkUrl(url.value, "controlPlaneUrl"), source: url.source },
         endpoint: { value: REGION_ENDPOINTS.us, source: { setting: "default", text: `the US cloud's tracing API: the default, ${NO_ENDPOINT}; ${fix}` } },

@@ -51,4 +51,6 @@ export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type 
 export * as api from "./api";
 
 /** The raw dynamic providers (what the resource classes forward to), for direct tests. */
-export const providers = Object.fromEntries(Object.entries(RESOURCES).map(([type, r]) => [type, r.provider])) as { [T in keyof typeof RESOURCES]: (typeof RESOURCES)[T]["provider"] };
+export const providers = Object.fromEntries(Object.entries(RESOURCES).map(([type, r]) => [type, r.provider])) as {
+    [T in keyof typeof RESOURCES]: (typeof RESOURCES)[T]["provider"];
+};

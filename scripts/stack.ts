@@ -72,7 +72,10 @@ class StackEmulator {
     private child?: ChildProcess;
     readonly args: string[];
 
-    constructor(apiKey: string, readonly stateDir?: string) {
+    constructor(
+        apiKey: string,
+        readonly stateDir?: string,
+    ) {
         // Phases at a fifth of the emulator's defaults: a github revision takes about a second.
         this.args = ["--api-key", apiKey, "--scale", "0.2", ...(stateDir ? ["--state-dir", stateDir] : [])];
     }
@@ -97,7 +100,10 @@ class StackEmulator {
 
     /** Starts it again on its port and directory unless an emulator answers there (one started by hand, say). */
     async ensureRunning(): Promise<void> {
-        const answers = await fetch(`${this.url}/__admin/timing`).then(() => true, () => false);
+        const answers = await fetch(`${this.url}/__admin/timing`).then(
+            () => true,
+            () => false,
+        );
         if (!answers) await this.start(this.port);
     }
 
@@ -269,7 +275,13 @@ async function runStack(dir: string, em: StackEmulator, apiKey: string, keep: bo
         pulumi,
     );
     await step("Create the deployment: the emulator takes its revision through the service's statuses", ["up", "--yes", "--stack", STACK]);
-    await step("The CI drift check: read everything back from the emulator; any difference fails", ["preview", "--refresh", "--expect-no-changes", "--stack", STACK]);
+    await step("The CI drift check: read everything back from the emulator; any difference fails", [
+        "preview",
+        "--refresh",
+        "--expect-no-changes",
+        "--stack",
+        STACK,
+    ]);
     if (keep) {
         interrupts.check();
         printKeptStack(dir, project.env, em);

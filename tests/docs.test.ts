@@ -13,7 +13,9 @@ import { FUNCTIONS, RESOURCES } from "../provider/registry";
 const ROOT = join(__dirname, "..");
 /** Each registered resource's doc, and the functions' one. */
 const DOCS: Record<string, { doc: string; fields: Fields[] }> = {
-    ...Object.fromEntries(Object.entries(RESOURCES).map(([type, r]) => [r.declaration.name, { doc: `${type}.md`, fields: [r.declaration.inputs, r.declaration.outputs] }])),
+    ...Object.fromEntries(
+        Object.entries(RESOURCES).map(([type, r]) => [r.declaration.name, { doc: `${type}.md`, fields: [r.declaration.inputs, r.declaration.outputs] }]),
+    ),
     functions: { doc: "functions.md", fields: Object.values(FUNCTIONS).flatMap((f) => [f.args, f.result]) },
 };
 
@@ -54,10 +56,17 @@ describe("docs: every resource argument and every section a user looks for", () 
         });
     }
     // Functions change nothing: no update, waiting, adoption or refresh to describe.
-    for (const doc of new Set(Object.values(DOCS).map((d) => d.doc).filter((d) => d !== "functions.md"))) {
+    for (const doc of new Set(
+        Object.values(DOCS)
+            .map((d) => d.doc)
+            .filter((d) => d !== "functions.md"),
+    )) {
         it(`docs/${doc}: has a section for each of ${Object.keys(SECTIONS).join(", ")}`, () => {
             const text = readFileSync(join(ROOT, "docs", doc), "utf8");
-            assert.deepEqual(Object.keys(SECTIONS).filter((k) => !SECTIONS[k].test(text)), []);
+            assert.deepEqual(
+                Object.keys(SECTIONS).filter((k) => !SECTIONS[k].test(text)),
+                [],
+            );
         });
     }
     it("the README links every doc in docs/ (resource docs and the others, such as emulator.md)", () => {
@@ -74,9 +83,23 @@ describe("docs: every resource argument and every section a user looks for", () 
         const [block] = /```sh\n([\s\S]*?)```/.exec(sections[1])!.slice(1);
         const lines = block.trim().split("\n");
         assert.ok(lines.length <= 10, `${lines.length} lines`);
-        for (const step of ["git clone", "bash scripts/setup.sh", "npm run stack", "--sandbox", "pulumi up"]) assert.ok(lines.some((l) => l.includes(step)), step);
+        for (const step of ["git clone", "bash scripts/setup.sh", "npm run stack", "--sandbox", "pulumi up"])
+            assert.ok(
+                lines.some((l) => l.includes(step)),
+                step,
+            );
         const diagram = /```mermaid\n([\s\S]*?)```/.exec(sections[1])?.[1] ?? "";
-        for (const part of ["Pulumi program", "Pulumi engine", "native plugin", "dynamic-provider host", "control plane", "agent server", "bulk export", "bucket"]) assert.ok(diagram.includes(part), part);
+        for (const part of [
+            "Pulumi program",
+            "Pulumi engine",
+            "native plugin",
+            "dynamic-provider host",
+            "control plane",
+            "agent server",
+            "bulk export",
+            "bucket",
+        ])
+            assert.ok(diagram.includes(part), part);
         assert.ok(readme.split("\n").length < 578, "the README grew back: move reference into docs/");
     });
 });

@@ -24,5 +24,10 @@ export function agentServerAdminRoutes(router: Router, model: AgentServerModel):
     const pub = { public: true };
     router
         .on("GET", "/__admin/agent-server", () => ({ status: 200, body: model.settings }), pub)
-        .on("PUT", "/__admin/agent-server", (c) => ((model.settings = { ...model.settings, ...parse(SettingsSchema, c.body, "body") }), { status: 200, body: model.settings }), pub);
+        .on(
+            "PUT",
+            "/__admin/agent-server",
+            (c) => ((model.settings = { ...model.settings, ...parse(SettingsSchema, c.body, "body") }), { status: 200, body: model.settings }),
+            pub,
+        );
 }

@@ -16,7 +16,12 @@ export interface AgentServerArea extends Area {
     readonly model: AgentServerModel;
 }
 
-export function agentServerArea(o: { clock: Clock; controlPlane: ControlPlaneModel; settings?: Partial<AgentServerSettings>; stateDir?: string }): AgentServerArea {
+export function agentServerArea(o: {
+    clock: Clock;
+    controlPlane: ControlPlaneModel;
+    settings?: Partial<AgentServerSettings>;
+    stateDir?: string;
+}): AgentServerArea {
     const model = new AgentServerModel(o.clock, o.settings, new Store(o.stateDir, "agent-server.json"));
     return {
         name: "agent server",

@@ -51,7 +51,13 @@ export interface AgentServerSettings {
     reorderMessages: boolean;
 }
 
-export const DEFAULT_AGENT_SETTINGS: AgentServerSettings = { stepMs: 150, graphs: ["agent"], ignoreInterrupt: false, dropPartialOutput: false, reorderMessages: false };
+export const DEFAULT_AGENT_SETTINGS: AgentServerSettings = {
+    stepMs: 150,
+    graphs: ["agent"],
+    ignoreInterrupt: false,
+    dropPartialOutput: false,
+    reorderMessages: false,
+};
 
 export interface Message {
     type: "human" | "ai";
@@ -138,7 +144,13 @@ export class AgentServerModel {
 
     createThread(deploymentId: string, body: { thread_id?: string; metadata?: Record<string, unknown> }): object {
         const now = this.clock.now();
-        const t: StoredThread = { thread_id: body.thread_id ?? randomUUID(), deployment_id: deploymentId, created_at: now, metadata: body.metadata ?? {}, runs: [] };
+        const t: StoredThread = {
+            thread_id: body.thread_id ?? randomUUID(),
+            deployment_id: deploymentId,
+            created_at: now,
+            metadata: body.metadata ?? {},
+            runs: [],
+        };
         if (this.threads.has(t.thread_id)) throw conflict(`Thread ${t.thread_id} already exists`);
         this.threads.set(t.thread_id, t);
         this.save();
@@ -235,7 +247,15 @@ export class AgentServerModel {
         const until = Math.min(now, r.stoppedAt ?? Infinity, this.endAt(r));
         const produced = status === "pending" ? 0 : Math.min(r.words.length, Math.floor((until - r.startAt) / r.stepMs));
         const nextAt = status === "pending" ? r.startAt : status === "running" ? r.startAt + (produced + 1) * r.stepMs : Infinity;
-        return { status, words: r.words, produced, nextInMs: nextAt - now, input: r.input, aiId: aiIdOf(r), messages: this.messages(this.thread(deploymentId, threadId), now) };
+        return {
+            status,
+            words: r.words,
+            produced,
+            nextInMs: nextAt - now,
+            input: r.input,
+            aiId: aiIdOf(r),
+            messages: this.messages(this.thread(deploymentId, threadId), now),
+        };
     }
 
     /** Resolves when the run is final (every run ends), with the thread's values; a run rolled back meanwhile answers 404. */
@@ -285,7 +305,9 @@ export class AgentServerModel {
 
     /** The thread's messages at `now`: each started run's input, then its AI message as far as it got. */
     private messages(t: StoredThread, now: number): Message[] {
-        const runs = this.settings.reorderMessages ? [...t.runs.filter((r) => r.stoppedAt === undefined), ...t.runs.filter((r) => r.stoppedAt !== undefined)] : t.runs;
+        const runs = this.settings.reorderMessages
+            ? [...t.runs.filter((r) => r.stoppedAt === undefined), ...t.runs.filter((r) => r.stoppedAt !== undefined)]
+            : t.runs;
         const out: Message[] = [];
         for (const r of runs) {
             const until = Math.min(now, r.stoppedAt ?? Infinity, this.endAt(r));
@@ -350,9 +372,15 @@ export class AgentServerModel {
     // ---- assistants: one per graph, made by the system ----
 
     /** POST /assistants/search: by graph, name and metadata, paged. */
-    searchAssistants(deploymentId: string, createdAt: string, q: { graph_id?: string | null; name?: string | null; metadata?: Record<string, unknown> | null; limit?: number; offset?: number }): object[] {
+    searchAssistants(
+        deploymentId: string,
+        createdAt: string,
+        q: { graph_id?: string | null; name?: string | null; metadata?: Record<string, unknown> | null; limit?: number; offset?: number },
+    ): object[] {
         const all = this.settings.graphs.map((g) => assistantView(deploymentId, g, createdAt));
-        const found = all.filter((a) => (!q.graph_id || a.graph_id === q.graph_id) && (!q.name || a.name === q.name) && contains(a.metadata, q.metadata ?? undefined));
+        const found = all.filter(
+            (a) => (!q.graph_id || a.graph_id === q.graph_id) && (!q.name || a.name === q.name) && contains(a.metadata, q.metadata ?? undefined),
+        );
         return found.slice(q.offset ?? 0, (q.offset ?? 0) + (q.limit ?? 10));
     }
 
@@ -373,7 +401,9 @@ export class AgentServerModel {
     private requireAssistant(deploymentId: string, assistantId: string): void {
         const known = this.settings.graphs.some((g) => g === assistantId || assistantIdOf(deploymentId, g) === assistantId);
         if (!known) {
-            throw new EmulatorError(404, { detail: `Assistant ${assistantId} not found (this deployment serves the graph${this.settings.graphs.length > 1 ? "s" : ""} ${this.settings.graphs.join(", ")})` });
+            throw new EmulatorError(404, {
+                detail: `Assistant ${assistantId} not found (this deployment serves the graph${this.settings.graphs.length > 1 ? "s" : ""} ${this.settings.graphs.join(", ")})`,
+            });
         }
     }
 }

@@ -20,11 +20,16 @@ export const AGENTS_PREFIX = "/__agents";
 const P = `${AGENTS_PREFIX}/{deployment_id}`;
 
 const ThreadCreateSchema = z.object({ thread_id: z.string().uuid().nullish(), metadata: z.record(z.string(), z.unknown()).nullish() }).passthrough();
-const MessageSchema = z.object({ role: z.string().optional(), type: z.string().optional(), content: z.union([z.string(), z.array(z.unknown())]) }).passthrough();
+const MessageSchema = z
+    .object({ role: z.string().optional(), type: z.string().optional(), content: z.union([z.string(), z.array(z.unknown())]) })
+    .passthrough();
 const RunCreateSchema = z
     .object({
         assistant_id: z.string().min(1),
-        input: z.object({ messages: z.array(MessageSchema).optional() }).passthrough().nullish(),
+        input: z
+            .object({ messages: z.array(MessageSchema).optional() })
+            .passthrough()
+            .nullish(),
         multitask_strategy: z.enum(MULTITASK_STRATEGIES).nullish(),
         metadata: z.record(z.string(), z.unknown()).nullish(),
         stream_mode: z.union([z.enum(STREAM_MODES), z.array(z.enum(STREAM_MODES))]).nullish(),

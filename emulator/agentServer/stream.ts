@@ -25,7 +25,13 @@ export interface StreamEvent {
 }
 
 /** The events of run `runId` of the thread, for `modes`, as they happen. */
-export async function* runEvents(model: AgentServerModel, deploymentId: string, threadId: string, runId: string, modes: readonly StreamMode[]): AsyncGenerator<StreamEvent> {
+export async function* runEvents(
+    model: AgentServerModel,
+    deploymentId: string,
+    threadId: string,
+    runId: string,
+    modes: readonly StreamMode[],
+): AsyncGenerator<StreamEvent> {
     const look = () => model.progress(deploymentId, threadId, runId);
     yield { event: "metadata", data: { run_id: runId, attempt: 1 } };
     let p = look();

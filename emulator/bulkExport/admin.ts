@@ -57,34 +57,59 @@ export function bulkExportAdminRoutes(router: Router, model: BulkExportModel, wo
     const pub = { public: true };
     router
         .on("GET", "/__admin/bulk-exports/limits", () => ({ status: 200, body: model.limits }), pub)
-        .on("PUT", "/__admin/bulk-exports/limits", (c) => {
-            model.limits = { ...model.limits, ...parse(LimitsSchema, c.body, "body") };
-            model.onChange();
-            return { status: 200, body: model.limits };
-        }, pub)
+        .on(
+            "PUT",
+            "/__admin/bulk-exports/limits",
+            (c) => {
+                model.limits = { ...model.limits, ...parse(LimitsSchema, c.body, "body") };
+                model.onChange();
+                return { status: 200, body: model.limits };
+            },
+            pub,
+        )
         .on("GET", "/__admin/bulk-exports/projects", () => ({ status: 200, body: [...model.projects.values()] }), pub)
-        .on("POST", "/__admin/bulk-exports/projects", (c) => {
-            try {
-                return { status: 201, body: model.addProject(parse(ProjectSchema, c.body, "body")) };
-            } catch (e) {
-                if (e instanceof RangeError) throw new EmulatorError(400, { detail: e.message });
-                throw e;
-            }
-        }, pub)
-        .on("POST", "/__admin/bulk-exports/failure-rules", (c) => {
-            const rule = parse(FailureRuleSchema, c.body, "body");
-            worker.failureRules.push(rule);
-            return { status: 201, body: rule };
-        }, pub)
+        .on(
+            "POST",
+            "/__admin/bulk-exports/projects",
+            (c) => {
+                try {
+                    return { status: 201, body: model.addProject(parse(ProjectSchema, c.body, "body")) };
+                } catch (e) {
+                    if (e instanceof RangeError) throw new EmulatorError(400, { detail: e.message });
+                    throw e;
+                }
+            },
+            pub,
+        )
+        .on(
+            "POST",
+            "/__admin/bulk-exports/failure-rules",
+            (c) => {
+                const rule = parse(FailureRuleSchema, c.body, "body");
+                worker.failureRules.push(rule);
+                return { status: 201, body: rule };
+            },
+            pub,
+        )
         .on("DELETE", "/__admin/bulk-exports/failure-rules", () => ((worker.failureRules = []), { status: 204 }), pub)
-        .on("DELETE", "/__admin/bulk-exports/destinations/{id}", (c) => {
-            if (!model.destinations.delete(c.params.id)) throw new EmulatorError(404, { detail: `Bulk export destination ${c.params.id} not found` });
-            model.save();
-            return { status: 204 };
-        }, pub)
-        .on("GET", "/__admin/bulk-exports/{id}/history", (c) => {
-            const e = model.exports.get(c.params.id);
-            if (!e) throw new EmulatorError(404, { detail: `Bulk export ${c.params.id} not found` });
-            return { status: 200, body: { export: e._history, runs: model.runsOf(e.id).map((r) => ({ id: r.id, history: r._history })) } };
-        }, pub);
+        .on(
+            "DELETE",
+            "/__admin/bulk-exports/destinations/{id}",
+            (c) => {
+                if (!model.destinations.delete(c.params.id)) throw new EmulatorError(404, { detail: `Bulk export destination ${c.params.id} not found` });
+                model.save();
+                return { status: 204 };
+            },
+            pub,
+        )
+        .on(
+            "GET",
+            "/__admin/bulk-exports/{id}/history",
+            (c) => {
+                const e = model.exports.get(c.params.id);
+                if (!e) throw new EmulatorError(404, { detail: `Bulk export ${c.params.id} not found` });
+                return { status: 200, body: { export: e._history, runs: model.runsOf(e.id).map((r) => ({ id: r.id, history: r._history })) } };
+            },
+            pub,
+        );
 }

@@ -74,8 +74,22 @@ export interface ValidateOptions {
     timeoutMs?: number;
 }
 
-const ACCESS_DENIED = new Set(["AccessDenied", "SignatureDoesNotMatch", "InvalidToken", "ExpiredToken", "AllAccessDisabled", "AccountProblem", "InvalidSecurity"]);
-const BUCKET_INVALID = new Set(["NoSuchBucket", "InvalidBucketName", "PermanentRedirect", "AuthorizationHeaderMalformed", "IllegalLocationConstraintException"]);
+const ACCESS_DENIED = new Set([
+    "AccessDenied",
+    "SignatureDoesNotMatch",
+    "InvalidToken",
+    "ExpiredToken",
+    "AllAccessDisabled",
+    "AccountProblem",
+    "InvalidSecurity",
+]);
+const BUCKET_INVALID = new Set([
+    "NoSuchBucket",
+    "InvalidBucketName",
+    "PermanentRedirect",
+    "AuthorizationHeaderMalformed",
+    "IllegalLocationConstraintException",
+]);
 const NETWORK = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "EPROTO", "ERR_SSL_WRONG_VERSION_NUMBER"]);
 
 type SdkError = Error & { code?: string; Code?: string; $metadata?: { httpStatusCode?: number; requestId?: string } };
@@ -115,7 +129,11 @@ export async function destinationClient(d: DestinationToValidate, opts: Validate
         // botocore's "auto" uses path style for a custom endpoint (MinIO and most S3-compatible servers).
         forcePathStyle: style === "path" || (style === "auto" && endpoint !== undefined),
         credentials: d.credentials
-            ? { accessKeyId: d.credentials.access_key_id, secretAccessKey: d.credentials.secret_access_key, sessionToken: d.credentials.session_token ?? undefined }
+            ? {
+                  accessKeyId: d.credentials.access_key_id,
+                  secretAccessKey: d.credentials.secret_access_key,
+                  sessionToken: d.credentials.session_token ?? undefined,
+              }
             : undefined,
         maxAttempts: 1,
         requestHandler: { connectionTimeout: 5_000, requestTimeout: opts.timeoutMs ?? 15_000 },
@@ -141,7 +159,9 @@ export async function validateDestination(d: DestinationToValidate, opts: Valida
     const s3 = await destinationClient(d, opts);
     try {
         try {
-            await s3.send(new PutObjectCommand({ Bucket: d.config.bucket_name, Key: key, Body: "LangSmith bulk export destination check\n", ContentType: "text/plain" }));
+            await s3.send(
+                new PutObjectCommand({ Bucket: d.config.bucket_name, Key: key, Body: "LangSmith bulk export destination check\n", ContentType: "text/plain" }),
+            );
         } catch (e) {
             throw new DestinationValidationError(classifyStorageError(e), describe(e));
         }

@@ -75,7 +75,10 @@ function compare(op: string, have: Literal, want: Literal, timeField: boolean): 
 
 /** SQL LIKE: `%` any run of characters, `_` one character; case-sensitive. */
 function likeToRegExp(pattern: string): RegExp {
-    const body = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%/g, ".*").replace(/_/g, ".");
+    const body = pattern
+        .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/%/g, ".*")
+        .replace(/_/g, ".");
     return new RegExp(`^${body}$`, "s");
 }
 

@@ -102,7 +102,9 @@ function timeParts(us: number): [iso: string, compact: string, hms: string, hmsC
         cachedDayCompact = cachedDayIso.replace(/-/g, "");
     }
     const sod = second - day * 86_400;
-    const h = TWO[Math.floor(sod / 3600)], m = TWO[Math.floor((sod % 3600) / 60)], sec = TWO[sod % 60];
+    const h = TWO[Math.floor(sod / 3600)],
+        m = TWO[Math.floor((sod % 3600) / 60)],
+        sec = TWO[sod % 60];
     return [cachedDayIso, cachedDayCompact, `${h}:${m}:${sec}`, `${h}${m}${sec}`, String(1_000_000 + (us - second * 1_000_000)).slice(1)];
 }
 
@@ -138,7 +140,10 @@ function drawsOf(seed: number): Draws {
         rnd,
         pick: (xs) => xs[Math.floor(rnd() * xs.length)],
         uuid: () => {
-            const a = word(), b = word(), c = word(), d = word();
+            const a = word(),
+                b = word(),
+                c = word(),
+                d = word();
             return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${"89ab"[parseInt(c[0], 16) & 3]}${c.slice(1, 4)}-${c.slice(4, 8)}${d}`;
         },
     };
@@ -202,7 +207,10 @@ function runOf(d: Draws, o: GeneratorOptions, t: Trace, isRoot: boolean, index: 
         outputs: failed ? null : runType === "llm" ? { generations: [{ text: `Answer ${index}` }] } : { output: `Result ${index}` },
         error: failed ? pick(ERRORS) : null,
         extra: { metadata: { customer: pick(["acme", "globex", "initech"]), ls_run_depth: isRoot ? 0 : 1 }, runtime: { sdk: "langsmith-js" } },
-        events: [{ name: "start", time: isoMicros(start) }, { name: "end", time: isoMicros(start + durationUs) }],
+        events: [
+            { name: "start", time: isoMicros(start) },
+            { name: "end", time: isoMicros(start + durationUs) },
+        ],
         tags: t.tags,
         feedback_stats: isRoot && rnd() < 0.3 ? { correctness: { n: 1, avg: Math.round(rnd() * 100) / 100 } } : null,
         total_tokens: prompt + completion,

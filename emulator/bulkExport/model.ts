@@ -120,7 +120,8 @@ export class BulkExportModel {
 
     /** The service's figures; a self-hosted installation has no cloud limits unless given. */
     private initialLimits(): BulkExportLimits {
-        const cloudOnly = this.o.installation === "self-hosted" ? { scheduledExportsPerWorkspace: null, creationsPerHour: null, experimentsPerExport: null } : {};
+        const cloudOnly =
+            this.o.installation === "self-hosted" ? { scheduledExportsPerWorkspace: null, creationsPerHour: null, experimentsPerExport: null } : {};
         return { ...DEFAULT_LIMITS, ...cloudOnly, ...this.o.limits };
     }
 
@@ -144,7 +145,12 @@ export class BulkExportModel {
     }
 
     save(): void {
-        this.store.save({ destinations: [...this.destinations.values()], exports: [...this.exports.values()], runs: [...this.runs.values()], projects: [...this.projects.values()] });
+        this.store.save({
+            destinations: [...this.destinations.values()],
+            exports: [...this.exports.values()],
+            runs: [...this.runs.values()],
+            projects: [...this.projects.values()],
+        });
     }
 
     private restore(s: Snapshot): void {
@@ -234,7 +240,9 @@ export class BulkExportModel {
         const using = [...this.exports.values()].filter((e) => e.bulk_export_destination_id === id && !isFinalExportStatus(e.status));
         if (using.length) {
             const list = using.map((e) => `${e.id} (${e.status})`).join(", ");
-            throw new EmulatorError(409, { detail: `Bulk export destination ${id} is still used by exports that have not finished: ${list}. Cancel them or wait for them to finish.` });
+            throw new EmulatorError(409, {
+                detail: `Bulk export destination ${id} is still used by exports that have not finished: ${list}. Cancel them or wait for them to finish.`,
+            });
         }
         this.destinations.delete(id);
         this.save();
@@ -319,14 +327,20 @@ export class BulkExportModel {
         if (scheduled && maxScheduled != null) {
             const held = [...this.exports.values()].filter((e) => e.tenant_id === tenantId && e.status === "IntervalScheduled").length;
             if (held >= maxScheduled) {
-                throw new EmulatorError(429, { detail: `Scheduled export limit reached: a workspace may have at most ${maxScheduled} scheduled exports (it has ${held}). Cancel one to create another.` });
+                throw new EmulatorError(429, {
+                    detail: `Scheduled export limit reached: a workspace may have at most ${maxScheduled} scheduled exports (it has ${held}). Cancel one to create another.`,
+                });
             }
         }
         const now = this.clock.now();
         const recent = (this.creations.get(tenantId) ?? []).filter((t) => t > now - 3_600_000);
         if (perHour != null && recent.length >= perHour) {
             const retryAfter = Math.max(1, Math.ceil((recent[recent.length - perHour] + 3_600_000 - now) / 1000));
-            throw new EmulatorError(429, { detail: `Rate limit exceeded: at most ${perHour} bulk exports may be created per hour.` }, { "retry-after": String(retryAfter) });
+            throw new EmulatorError(
+                429,
+                { detail: `Rate limit exceeded: at most ${perHour} bulk exports may be created per hour.` },
+                { "retry-after": String(retryAfter) },
+            );
         }
         recent.push(now);
         this.creations.set(tenantId, recent);
@@ -459,7 +473,11 @@ export class BulkExportModel {
 }
 
 function credentialKeys(c: DestinationCredentials | null | undefined): string[] {
-    return c ? Object.entries(c).filter(([, v]) => v != null && v !== "").map(([k]) => k) : [];
+    return c
+        ? Object.entries(c)
+              .filter(([, v]) => v != null && v !== "")
+              .map(([k]) => k)
+        : [];
 }
 
 function checkDisplayName(name: string): void {
@@ -474,7 +492,8 @@ function checkRange(b: ExportCreateRequest): { start: number; end?: number } {
     if (Number.isNaN(start)) throw invalidField(["body", "start_time"], "Input should be a valid datetime", "datetime_parsing");
     if (b.interval_hours != null) {
         if (b.end_time != null) throw invalidField(["body", "end_time"], "end_time must be omitted for scheduled exports (interval_hours is set)");
-        if (b.interval_hours < 1 || b.interval_hours > 168) throw invalidField(["body", "interval_hours"], "interval_hours must be between 1 and 168", "value_error");
+        if (b.interval_hours < 1 || b.interval_hours > 168)
+            throw invalidField(["body", "interval_hours"], "interval_hours must be between 1 and 168", "value_error");
         return { start };
     }
     if (b.end_time == null) throw invalidField(["body", "end_time"], "end_time is required for one-off exports (or set interval_hours)", "missing");
@@ -507,7 +526,8 @@ function checkFilter(filter: string | null | undefined): void {
         throw e;
     }
     const unknown = unknownFields(expr);
-    if (unknown.length) throw badRequest(`Invalid filter: unknown field ${unknown.map((f) => JSON.stringify(f)).join(", ")} (fields: ${FILTER_FIELDS.join(", ")})`);
+    if (unknown.length)
+        throw badRequest(`Invalid filter: unknown field ${unknown.map((f) => JSON.stringify(f)).join(", ")} (fields: ${FILTER_FIELDS.join(", ")})`);
 }
 
 /** Compares dotted versions numerically (`0.10.9` < `0.10.91`). */

@@ -26,7 +26,8 @@ export interface TracingProject {
     experiment?: boolean;
 }
 
-export type TracingProjectInput = Partial<Pick<TracingProject, "session_id" | "tenant_id" | "seed" | "experiment">> & Pick<TracingProject, "start" | "end" | "count">;
+export type TracingProjectInput = Partial<Pick<TracingProject, "session_id" | "tenant_id" | "seed" | "experiment">> &
+    Pick<TracingProject, "start" | "end" | "count">;
 
 /**
  * A project from what an admin call or the command line gave. Seed 1 when absent; the id, when absent,
@@ -38,7 +39,6 @@ export function makeProject(p: TracingProjectInput): TracingProject {
     const recipe = { tenant_id: p.tenant_id, seed: p.seed ?? 1, start: p.start, end: p.end, count: p.count };
     return { session_id: p.session_id ?? stableUuid(JSON.stringify(recipe), "4", "8"), ...recipe, ...(p.experiment ? { experiment: true } : {}) };
 }
-
 
 /** How many runs each UTC day of the project holds. */
 export function dailyCounts(p: TracingProject): Array<{ dayStart: number; start: number; end: number; count: number }> {

@@ -111,7 +111,12 @@ export interface RunRecord {
 }
 
 /** Moves a record into `to` at `at` (ISO), refusing what its table does not declare. */
-export function moveTo<S extends string>(table: LifecycleTable<S>, rec: { status: S; updated_at: string; _history: Array<StatusEntry<S>> }, to: S, at: string): void {
+export function moveTo<S extends string>(
+    table: LifecycleTable<S>,
+    rec: { status: S; updated_at: string; _history: Array<StatusEntry<S>> },
+    to: S,
+    at: string,
+): void {
     if (!legalMove(table, rec.status, to)) throw new IllegalTransitionError(rec.status, to);
     rec.status = to;
     rec.updated_at = at;

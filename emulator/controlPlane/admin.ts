@@ -36,22 +36,32 @@ export function controlPlaneAdminRoutes(router: Router, cp: ControlPlaneModel): 
     router
         .on("GET", "/__admin/timing", () => ({ status: 200, body: cp.timing }), pub)
         .on("PUT", "/__admin/timing", (c) => ((cp.timing = mergeTiming(cp.timing, parse(TimingSchema, c.body, "body"))), { status: 200, body: cp.timing }), pub)
-        .on("POST", "/__admin/failure-rules", (c) => {
-            const rule = parse(FailureRuleSchema, c.body, "body");
-            cp.failureRules.push(rule);
-            return { status: 201, body: rule };
-        }, pub)
+        .on(
+            "POST",
+            "/__admin/failure-rules",
+            (c) => {
+                const rule = parse(FailureRuleSchema, c.body, "body");
+                cp.failureRules.push(rule);
+                return { status: 201, body: rule };
+            },
+            pub,
+        )
         .on("DELETE", "/__admin/failure-rules", () => ((cp.failureRules = []), { status: 204 }), pub)
         .on("GET", "/__admin/deployments", () => ({ status: 200, body: cp.allDeployments() }), pub)
         .on("PATCH", "/__admin/deployments/{id}", (c) => ({ status: 200, body: cp.editDeployment(c.params.id, parse(EditSchema, c.body, "body")) }), pub)
-        .on("POST", "/__admin/revisions/{id}/advance", (c) => {
-            const { to } = parse(z.object({ to: z.enum(REVISION_STATUSES).optional() }), c.body ?? {}, "body");
-            try {
-                return { status: 200, body: cp.advanceRevision(c.params.id, to) };
-            } catch (e) {
-                if (e instanceof IllegalTransitionError) throw badRequest(e.message);
-                throw e;
-            }
-        }, pub)
+        .on(
+            "POST",
+            "/__admin/revisions/{id}/advance",
+            (c) => {
+                const { to } = parse(z.object({ to: z.enum(REVISION_STATUSES).optional() }), c.body ?? {}, "body");
+                try {
+                    return { status: 200, body: cp.advanceRevision(c.params.id, to) };
+                } catch (e) {
+                    if (e instanceof IllegalTransitionError) throw badRequest(e.message);
+                    throw e;
+                }
+            },
+            pub,
+        )
         .on("GET", "/__admin/revisions/{id}/history", (c) => ({ status: 200, body: cp.revisionHistory(c.params.id) }), pub);
 }

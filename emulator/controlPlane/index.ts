@@ -14,7 +14,13 @@ export interface ControlPlaneArea extends Area {
     readonly model: ControlPlaneModel;
 }
 
-export function controlPlaneArea(o: { clock: Clock; timing?: Partial<ControlPlaneTiming>; deploymentUrl: (d: { id: string }) => string; dialect: Dialect; stateDir?: string }): ControlPlaneArea {
+export function controlPlaneArea(o: {
+    clock: Clock;
+    timing?: Partial<ControlPlaneTiming>;
+    deploymentUrl: (d: { id: string }) => string;
+    dialect: Dialect;
+    stateDir?: string;
+}): ControlPlaneArea {
     const model = new ControlPlaneModel({ clock: o.clock, timing: o.timing, deploymentUrl: o.deploymentUrl, stateDir: o.stateDir });
     return {
         name: "control plane",

@@ -28,7 +28,15 @@ import { Clock } from "../core/clock";
 import { badRequest, conflict, deploymentNotFound, revisionIdNotFound, revisionNotFound } from "../core/errors";
 import { IllegalTransitionError } from "../core/lifecycle";
 import { ControlPlaneDisk } from "./persist";
-import { DEFAULT_TIMING, addRevision, mergeTiming, type ControlPlaneTiming, type FailureRule, type StoredRevision, type StoredRevisionConfig } from "./revisions";
+import {
+    DEFAULT_TIMING,
+    addRevision,
+    mergeTiming,
+    type ControlPlaneTiming,
+    type FailureRule,
+    type StoredRevision,
+    type StoredRevisionConfig,
+} from "./revisions";
 import {
     checkSecretReferences,
     checkSecrets,
@@ -282,7 +290,11 @@ export class ControlPlaneModel {
     private addRevision(d: StoredDeployment, rc: StoredRevisionConfig, now: number): StoredRevision {
         this.revisionCounter++;
         const deployment = { name: d.name, source: d.source, repoUrl: d.sourceConfig.repo_url, revisions: d.revisions };
-        return addRevision({ deployment, clock: this.clock, timing: () => this.timing, failureRules: this.failureRules, counter: this.revisionCounter }, rc, now);
+        return addRevision(
+            { deployment, clock: this.clock, timing: () => this.timing, failureRules: this.failureRules, counter: this.revisionCounter },
+            rc,
+            now,
+        );
     }
     private latest(d: StoredDeployment): StoredRevision {
         return d.revisions[d.revisions.length - 1];

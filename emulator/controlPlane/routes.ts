@@ -3,10 +3,7 @@
  * call the model, serialize. No rule lives here.
  */
 import { z } from "zod";
-import {
-    DeploymentCreateRequestSchema,
-    DeploymentPatchRequestSchema,
-} from "../../provider/api/schemas/controlPlane";
+import { DeploymentCreateRequestSchema, DeploymentPatchRequestSchema } from "../../provider/api/schemas/controlPlane";
 import { refuseDeploymentStandIns, type Dialect } from "../core/dialect";
 import { notImplemented, requireUuid } from "../core/errors";
 import { pagination, parse, type Router } from "../core/http";
@@ -45,7 +42,11 @@ export function controlPlaneRoutes(router: Router, model: ControlPlaneModel, dia
         })
         .on("GET", "/v2/deployments/{deployment_id}/revisions", (c) => {
             const id = requireUuid(c.params.deployment_id, "deployment_id");
-            const status = c.query.get("status")?.split(",").map((s) => s.trim()).filter(Boolean);
+            const status = c.query
+                .get("status")
+                ?.split(",")
+                .map((s) => s.trim())
+                .filter(Boolean);
             return { status: 200, body: model.listRevisions(c.tenantId, id, { ...pagination(c.query), status }) };
         })
         .on("GET", "/v2/deployments/{deployment_id}/revisions/{revision_id}", (c) => {

@@ -95,7 +95,11 @@ export function checkSourceRules(
 }
 
 /** A PATCH's source_config merged into the stored one: nulls never clear; fixed fields and github's custom_url refused. */
-export function patchedSourceConfig(source: WireSource, stored: Record<string, unknown>, patch: Record<string, unknown> | null | undefined): Record<string, unknown> {
+export function patchedSourceConfig(
+    source: WireSource,
+    stored: Record<string, unknown>,
+    patch: Record<string, unknown> | null | undefined,
+): Record<string, unknown> {
     const sc = { ...stored };
     for (const [k, v] of Object.entries(patch ?? {})) {
         if (v === null || v === undefined) continue; // nulls never clear a value

@@ -28,8 +28,7 @@ export const revisionIdNotFound = (id: string) => new EmulatorError(404, { detai
 export const routeNotFound = (method: string, path: string) => new EmulatorError(404, { detail: `Not Found: ${method} ${path}` });
 export const conflict = (detail: string) => new EmulatorError(409, { detail });
 export const validation = (errors: ValidationError[]) => new EmulatorError(422, { detail: errors });
-export const notImplemented = (what: string) =>
-    new EmulatorError(501, { detail: `${what} is not implemented by the emulator (see emulator/COVERAGE.md).` });
+export const notImplemented = (what: string) => new EmulatorError(501, { detail: `${what} is not implemented by the emulator (see emulator/COVERAGE.md).` });
 export const injected = (status: number, body: unknown, retryAfter?: number) =>
     new EmulatorError(status, body ?? { detail: `injected fault ${status}` }, retryAfter !== undefined ? { "retry-after": String(retryAfter) } : {});
 

@@ -105,7 +105,12 @@ export function send(res: ServerResponse, r: Reply): void {
 }
 
 /** Writes each event as it comes (`event:` and `data:` lines); stops reading them when the client goes away. */
-async function sendEvents(res: ServerResponse, status: number, headers: Record<string, string>, events: AsyncIterable<{ event: string; data: unknown }>): Promise<void> {
+async function sendEvents(
+    res: ServerResponse,
+    status: number,
+    headers: Record<string, string>,
+    events: AsyncIterable<{ event: string; data: unknown }>,
+): Promise<void> {
     res.writeHead(status, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive", ...headers });
     const it = events[Symbol.asyncIterator]();
     res.once("close", () => void it.return?.());

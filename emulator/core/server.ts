@@ -210,7 +210,11 @@ function authenticator(apiKeys: string[] | undefined): (req: IncomingMessage, te
  * `latencyMs` later, in the background (its body is read first). Errors become replies (an unexpected
  * one a 500); only a client whose connection is gone gets nothing.
  */
-async function withFault(fault: Fault | undefined, process: (body?: unknown) => Promise<Reply>, req: IncomingMessage): Promise<{ reply: Reply; dropped: boolean }> {
+async function withFault(
+    fault: Fault | undefined,
+    process: (body?: unknown) => Promise<Reply>,
+    req: IncomingMessage,
+): Promise<{ reply: Reply; dropped: boolean }> {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     try {
         if (fault?.kind === "latency") await sleep(fault.latencyMs ?? 0);

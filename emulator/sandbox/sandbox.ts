@@ -110,14 +110,23 @@ class SettingsFile {
     /** The values of an earlier start on this state directory, or new ones (saved). */
     load(): Settings {
         const saved = this.store.load();
-        if (saved) return { ...saved, apiKey: this.store.open(saved.apiKey), root: { accessKeyId: saved.root.accessKeyId, secretAccessKey: this.store.open(saved.root.secretAccessKey) } };
+        if (saved)
+            return {
+                ...saved,
+                apiKey: this.store.open(saved.apiKey),
+                root: { accessKeyId: saved.root.accessKeyId, secretAccessKey: this.store.open(saved.root.secretAccessKey) },
+            };
         const fresh = newSettings();
         this.save(fresh);
         return fresh;
     }
 
     save(s: Settings): void {
-        this.store.save({ ...s, apiKey: this.store.seal(s.apiKey), root: { accessKeyId: s.root.accessKeyId, secretAccessKey: this.store.seal(s.root.secretAccessKey) } });
+        this.store.save({
+            ...s,
+            apiKey: this.store.seal(s.apiKey),
+            root: { accessKeyId: s.root.accessKeyId, secretAccessKey: this.store.seal(s.root.secretAccessKey) },
+        });
     }
 }
 
@@ -161,7 +170,12 @@ async function createBucket(endpoint: string, credentials: S3Credentials): Promi
  * Starts MinIO with the bucket, on the port of the last start when it is free; its data in the state
  * directory, else in a temporary one removed by `stop` (or at exit).
  */
-async function startStorage(binary: string, stateDir: string | undefined, file: SettingsFile, s: Settings): Promise<{ storage: SandboxStorage; stop: () => Promise<void> }> {
+async function startStorage(
+    binary: string,
+    stateDir: string | undefined,
+    file: SettingsFile,
+    s: Settings,
+): Promise<{ storage: SandboxStorage; stop: () => Promise<void> }> {
     const temporary = stateDir === undefined;
     const dataDir = temporary ? mkdtempSync(join(tmpdir(), "langsmith-sandbox-minio-")) : join(stateDir, "minio");
     mkdirSync(dataDir, { recursive: true });
@@ -191,7 +205,10 @@ async function startStorage(binary: string, stateDir: string | undefined, file: 
         throw e;
     }
     file.save({ ...s, minioPort: minio.port });
-    return { storage: { endpoint: minio.endpoint, bucket: SANDBOX_BUCKET, region: SANDBOX_REGION, credentials: s.root, dataDir, temporary, pid: minio.pid }, stop };
+    return {
+        storage: { endpoint: minio.endpoint, bucket: SANDBOX_BUCKET, region: SANDBOX_REGION, credentials: s.root, dataDir, temporary, pid: minio.pid },
+        stop,
+    };
 }
 
 /** Prepares the sandbox before the emulator starts: its values, and MinIO with the bucket when one is found. */
@@ -227,12 +244,35 @@ function configLines(plain: Array<[string, string]>, secret: Array<[string, stri
  */
 export function pulumiLines(sb: Sandbox, url: string): string[] {
     const backend = `file://${sb.pulumiState.dir}?metadata=skip`;
-    const lines = [`export PULUMI_BACKEND_URL=${shellWord(backend)} PULUMI_CONFIG_PASSPHRASE=${SANDBOX_PASSPHRASE}`, `pulumi stack select --create ${SANDBOX_STACK}`];
-    lines.push(...configLines([["langsmith:controlPlaneUrl", url], ["langsmith:endpoint", url], ["langsmith:workspaceId", sb.workspaceId]], [["langsmith:apiKey", sb.apiKey]]));
-    lines.push(...configLines([["tracingProjectId", sb.project.session_id], ["exportStart", sb.project.start], ["exportEnd", sb.project.end]]));
+    const lines = [
+        `export PULUMI_BACKEND_URL=${shellWord(backend)} PULUMI_CONFIG_PASSPHRASE=${SANDBOX_PASSPHRASE}`,
+        `pulumi stack select --create ${SANDBOX_STACK}`,
+    ];
+    lines.push(
+        ...configLines(
+            [
+                ["langsmith:controlPlaneUrl", url],
+                ["langsmith:endpoint", url],
+                ["langsmith:workspaceId", sb.workspaceId],
+            ],
+            [["langsmith:apiKey", sb.apiKey]],
+        ),
+    );
+    lines.push(
+        ...configLines([
+            ["tracingProjectId", sb.project.session_id],
+            ["exportStart", sb.project.start],
+            ["exportEnd", sb.project.end],
+        ]),
+    );
     const st = sb.storage;
     if (st) {
-        const plain: Array<[string, string]> = [["bucket", st.bucket], ["s3Endpoint", st.endpoint], ["s3Region", st.region], ["s3AccessKeyId", st.credentials.accessKeyId]];
+        const plain: Array<[string, string]> = [
+            ["bucket", st.bucket],
+            ["s3Endpoint", st.endpoint],
+            ["s3Region", st.region],
+            ["s3AccessKeyId", st.credentials.accessKeyId],
+        ];
         lines.push(...configLines(plain, [["s3SecretAccessKey", st.credentials.secretAccessKey]]));
     }
     return lines;
@@ -248,7 +288,11 @@ export function instructions(sb: Sandbox, url: string): string {
         `In your Pulumi program's directory, run these lines, then \`pulumi up\` (the keys in them are local, throwaway ones;`,
         `the stack's state ${sb.pulumiState.kept ? `is kept in ${sb.pulumiState.dir}` : "goes when the emulator stops, as its objects do"}):`,
     ];
-    const data = !st ? [] : st.temporary ? [`MinIO's data: ${st.dataDir} (removed when the emulator stops).`] : [`MinIO's data: ${st.dataDir} (kept: start again with the same --state-dir and --port to carry on).`];
+    const data = !st
+        ? []
+        : st.temporary
+          ? [`MinIO's data: ${st.dataDir} (removed when the emulator stops).`]
+          : [`MinIO's data: ${st.dataDir} (kept: start again with the same --state-dir and --port to carry on).`];
     const tail = [...data, `Ctrl-C stops the emulator${st ? " and MinIO" : ""}.`];
     return [...head, "", ...pulumiLines(sb, url), "", ...tail].join("\n") + "\n";
 }

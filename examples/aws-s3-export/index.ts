@@ -77,8 +77,7 @@ if (mode === "accessKey") {
     const key = new aws.iam.AccessKey("langsmith-export-writer", { user: user.name });
     credentials = { accessKeyId: key.id, secretAccessKey: key.secret };
 } else {
-    const trusted =
-        config.get("trustedPrincipalArn") ?? aws.getCallerIdentityOutput().apply((me) => `arn:aws:iam::${me.accountId}:root`);
+    const trusted = config.get("trustedPrincipalArn") ?? aws.getCallerIdentityOutput().apply((me) => `arn:aws:iam::${me.accountId}:root`);
     const role = new aws.iam.Role("langsmith-export-writer", {
         path: "/langsmith/",
         maxSessionDuration: 12 * 3600,

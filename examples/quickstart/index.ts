@@ -33,9 +33,7 @@ const agent = new langsmith.Deployment("agent", {
               }
             : {},
     sourceRevisionConfig:
-        source === "github"
-            ? { repoRef: config.get("repoRef") ?? "main", graphConfigPath: "langgraph.json" }
-            : { imageUri: config.require("imageUri") },
+        source === "github" ? { repoRef: config.get("repoRef") ?? "main", graphConfigPath: "langgraph.json" } : { imageUri: config.require("imageUri") },
     secrets: config.getBoolean("withSecret") === false ? [] : [{ name: "OPENAI_API_KEY", value: config.getSecret("agentSecret") ?? "sk-not-a-real-key" }],
     secretReferences: config.getObject<langsmith.DeploymentSecretReference[]>("secretReferences"),
     rollbackToRevisionId: config.get("rollbackToRevisionId"),

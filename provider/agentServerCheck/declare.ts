@@ -7,10 +7,13 @@ import { number, resource, string, type Inputs, type Outputs } from "../kit/decl
 export const agentServerCheck = resource({
     name: "AgentServerCheck",
     description:
-        'Opt-in proof, at `pulumi up`, that a deployed agent server honours `multitask_strategy: "interrupt"`: a run is started, interrupted by a second run once it has produced output, and the check verifies the first run `interrupted`, the second `success`, and the thread holding the first run\'s partial output then the second\'s. A deviation fails the `up` saying what was expected and seen. Each check uses a new thread and two model runs (tokens, on a real deployment). Sends `x-api-key` with the configured API key.',
+        "Opt-in proof, at `pulumi up`, that a deployed agent server honours `multitask_strategy: \"interrupt\"`: a run is started, interrupted by a second run once it has produced output, and the check verifies the first run `interrupted`, the second `success`, and the thread holding the first run's partial output then the second's. A deviation fails the `up` saying what was expected and seen. Each check uses a new thread and two model runs (tokens, on a real deployment). Sends `x-api-key` with the configured API key.",
     inputs: {
         url: string("The agent server's URL, typically `deployment.customUrl`.", { required: true, onChange: "update" }),
-        assistantId: string("The graph to probe: its name (as the graph configuration declares it) or its assistant id.", { required: true, onChange: "update" }),
+        assistantId: string("The graph to probe: its name (as the graph configuration declares it) or its assistant id.", {
+            required: true,
+            onChange: "update",
+        }),
         message: string("The first run's input (default: a short counting request). It costs tokens on a real deployment.", { onChange: "update" }),
         revisionId: string("Pass `deployment.latestRevisionId`: a new revision re-runs the check.", { onChange: "update", nullable: true }),
         // Not compared: a new limit alone does not re-run the check.

@@ -23,14 +23,21 @@ export function checkAgentServerCheck(news: Record<string, unknown>): pulumi.dyn
     const inputs = c.declaration("AgentServerCheck", agentServerCheck.inputs, news);
     c.httpUrl(news.url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(news.url)}`, true);
     const t = news.timeoutSeconds;
-    if (t !== undefined && t !== null && known(t) && (typeof t !== "number" || !(t > 0))) c.fail("timeoutSeconds", "timeoutSeconds must be a number of seconds > 0");
+    if (t !== undefined && t !== null && known(t) && (typeof t !== "number" || !(t > 0)))
+        c.fail("timeoutSeconds", "timeoutSeconds must be a number of seconds > 0");
     return { inputs, failures: c.failures };
 }
 
 /** Runs the probe with the configured API key, which no error repeats. */
 async function run(inputs: AgentServerCheckInputs, apiKey: string): Promise<AgentServerCheckOutputs> {
     try {
-        const r = await probeInterrupt({ url: inputs.url, apiKey, assistantId: inputs.assistantId, message: inputs.message, timeoutMs: waitLimitS(undefined, inputs.timeoutSeconds) * 1000 });
+        const r = await probeInterrupt({
+            url: inputs.url,
+            apiKey,
+            assistantId: inputs.assistantId,
+            message: inputs.message,
+            timeoutMs: waitLimitS(undefined, inputs.timeoutSeconds) * 1000,
+        });
         return { ...inputs, schemaVersion: 1, ...r, checkedAt: new Date().toISOString() };
     } catch (e) {
         const why = e instanceof ProbeFailedError ? e.message : e instanceof Error ? e.message : String(e);

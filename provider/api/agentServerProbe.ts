@@ -76,23 +76,43 @@ export async function probeInterrupt(o: ProbeOptions): Promise<ProbeResult> {
     }
 }
 
-async function attemptOnce(client: Client, o: ProbeOptions, message: string, deadline: number): Promise<Omit<ProbeResult, "attempts" | "durationMs"> | "first run ended too soon"> {
+async function attemptOnce(
+    client: Client,
+    o: ProbeOptions,
+    message: string,
+    deadline: number,
+): Promise<Omit<ProbeResult, "attempts" | "durationMs"> | "first run ended too soon"> {
     const thread = await client.threads.create();
     const t = thread.thread_id;
     const first = await client.runs.create(t, o.assistantId, { input: { messages: [{ role: "user", content: message }] } });
     // Watch until the first run has produced output (an AI message after our input), or ended.
     for (;;) {
         await new Promise((res) => setTimeout(res, o.watchMs ?? 100));
-        if (Date.now() > deadline) throw new ProbeFailedError(`timed out waiting for the first run ${first.run_id} to produce output`, { threadId: t, firstRunId: first.run_id });
+        if (Date.now() > deadline)
+            throw new ProbeFailedError(`timed out waiting for the first run ${first.run_id} to produce output`, { threadId: t, firstRunId: first.run_id });
         const [state, run] = await Promise.all([client.threads.getState<{ messages?: Msg[] }>(t), client.runs.get(t, first.run_id)]);
         if (!["pending", "running"].includes(run.status)) return "first run ended too soon";
         if ((state.values?.messages ?? []).some((m) => isAi(m))) break;
     }
-    const second = await client.runs.create(t, o.assistantId, { input: { messages: [{ role: "user", content: SECOND_MESSAGE }] }, multitaskStrategy: "interrupt" });
+    const second = await client.runs.create(t, o.assistantId, {
+        input: { messages: [{ role: "user", content: SECOND_MESSAGE }] },
+        multitaskStrategy: "interrupt",
+    });
     await client.runs.join(t, second.run_id, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
-    const [a, b, state] = await Promise.all([client.runs.get(t, first.run_id), client.runs.get(t, second.run_id), client.threads.getState<{ messages?: Msg[] }>(t)]);
+    const [a, b, state] = await Promise.all([
+        client.runs.get(t, first.run_id),
+        client.runs.get(t, second.run_id),
+        client.threads.getState<{ messages?: Msg[] }>(t),
+    ]);
     const messages = state.values?.messages ?? [];
-    const result = { threadId: t, firstRunId: first.run_id, secondRunId: second.run_id, firstRunStatus: a.status, secondRunStatus: b.status, messageCount: messages.length };
+    const result = {
+        threadId: t,
+        firstRunId: first.run_id,
+        secondRunId: second.run_id,
+        firstRunStatus: a.status,
+        secondRunStatus: b.status,
+        messageCount: messages.length,
+    };
     const problems = verify(result, messages, message);
     if (problems.length) {
         throw new ProbeFailedError(
@@ -122,7 +142,8 @@ function verify(r: { firstRunStatus: string; secondRunStatus: string }, messages
         problems.push("the second run's messages come before the first run's: its output is not appended after the first run's partial output");
         return problems;
     }
-    if (!messages.slice(firstInput + 1, secondInput).some(isAi)) problems.push("the first run's partial output is not in the thread before the second run's input");
+    if (!messages.slice(firstInput + 1, secondInput).some(isAi))
+        problems.push("the first run's partial output is not in the thread before the second run's input");
     if (!messages.slice(secondInput + 1).some(isAi)) problems.push("the second run's output is not appended");
     return problems;
 }

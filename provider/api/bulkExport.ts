@@ -58,9 +58,17 @@ export class BulkExportClient {
         const wire = { ...body, destination_type: normalizeDestinationType(body.destination_type) ?? "s3" };
         const secrets = [body.credentials?.secret_access_key, body.credentials?.session_token].filter((s): s is string => !!s);
         const send = async () =>
-            (await this.http.request("POST", `${BASE}/destinations`, { body: wire, schema: DestinationSchema, expect: [200, 201], secrets, deadline: this.deadline }))
-                .data;
-        const ours = (since: number) => async () => (await this.listDestinations()).find((d) => destinationAsked(d, body) && createdSince(this.http, d.created_at, since));
+            (
+                await this.http.request("POST", `${BASE}/destinations`, {
+                    body: wire,
+                    schema: DestinationSchema,
+                    expect: [200, 201],
+                    secrets,
+                    deadline: this.deadline,
+                })
+            ).data;
+        const ours = (since: number) => async () =>
+            (await this.listDestinations()).find((d) => destinationAsked(d, body) && createdSince(this.http, d.created_at, since));
         const { value, adopted } = await createOnce(send, ours(Date.now()), this.http.reconcileOptions(this.deadline));
         return { destination: value, adopted };
     }
@@ -86,7 +94,14 @@ export class BulkExportClient {
     /** Replaces the credentials of a destination (rotation without a new destination). Idempotent. */
     async updateDestinationCredentials(id: string, body: DestinationUpdateRequest): Promise<Destination> {
         const secrets = [body.credentials.secret_access_key, body.credentials.session_token].filter((s): s is string => !!s);
-        return (await this.http.request("PATCH", path`/api/v1/bulk-exports/destinations/${id}`, { body, schema: DestinationSchema, secrets, deadline: this.deadline })).data;
+        return (
+            await this.http.request("PATCH", path`/api/v1/bulk-exports/destinations/${id}`, {
+                body,
+                schema: DestinationSchema,
+                secrets,
+                deadline: this.deadline,
+            })
+        ).data;
     }
 
     /**
@@ -114,7 +129,8 @@ export class BulkExportClient {
      */
     async createExport(body: ExportCreateRequest): Promise<{ export: BulkExportRecord; adopted: boolean; lateTwinCancelled?: BulkExportRecord }> {
         const send = async () =>
-            (await this.http.request("POST", BASE, { body, schema: ExportSchema, expect: [200, 201], deadline: this.deadline, quota429: SCHEDULED_QUOTA })).data;
+            (await this.http.request("POST", BASE, { body, schema: ExportSchema, expect: [200, 201], deadline: this.deadline, quota429: SCHEDULED_QUOTA }))
+                .data;
         const since = Date.now();
         const ours = async () => (await this.listExports()).find((e) => exportAsked(e, body) && createdSince(this.http, e.created_at, since));
         const { value, adopted, sentTwice } = await createOnce(send, ours, this.http.reconcileOptions(this.deadline));
@@ -129,7 +145,9 @@ export class BulkExportClient {
      */
     private async cancelLateTwin(body: ExportCreateRequest, kept: BulkExportRecord, since: number): Promise<BulkExportRecord | undefined> {
         const twin = async () =>
-            (await this.listExports()).find((e) => e.id !== kept.id && !isFinalExportStatus(e.status) && exportAsked(e, body) && createdSince(this.http, e.created_at, since));
+            (await this.listExports()).find(
+                (e) => e.id !== kept.id && !isFinalExportStatus(e.status) && exportAsked(e, body) && createdSince(this.http, e.created_at, since),
+            );
         const late = await lookAgain(twin, this.http.reconcileOptions(this.deadline));
         return late && (await this.cancelExport(late.id));
     }
@@ -169,7 +187,8 @@ export class BulkExportClient {
     }
 
     async getExportRun(exportId: string, runId: string): Promise<ExportRun> {
-        return (await this.http.request("GET", path`/api/v1/bulk-exports/${exportId}/runs/${runId}`, { schema: ExportRunSchema, deadline: this.deadline })).data;
+        return (await this.http.request("GET", path`/api/v1/bulk-exports/${exportId}/runs/${runId}`, { schema: ExportRunSchema, deadline: this.deadline }))
+            .data;
     }
 
     /** The runs of the exports a scheduled export spawned. */
@@ -218,5 +237,3 @@ const sameFilter = (a: string | null | undefined, b: string | null | undefined) 
 
 /** Timestamps compared as instants (`...Z` and `+00:00` forms are the same). */
 const sameTime = (a: string | null | undefined, b: string | null | undefined) => (a ?? null) === (b ?? null) || (!!a && !!b && Date.parse(a) === Date.parse(b));
-
-

@@ -217,7 +217,15 @@ export class HttpClient {
             const counted = idempotent && RETRY_COUNTED.has(res.statusCode) && attempt < this.opts.maxRetries;
             if ((untilDeadline || counted) && (await waitFor(this.backoff(attempt, header(res.headers, "retry-after"))))) continue;
             const refused = res.statusCode === 401 || res.statusCode === 403;
-            throw ApiError.from(res.statusCode, method, p, text, header(res.headers, "x-request-id"), secrets, refused ? this.sentWith(res.statusCode) : undefined);
+            throw ApiError.from(
+                res.statusCode,
+                method,
+                p,
+                text,
+                header(res.headers, "x-request-id"),
+                secrets,
+                refused ? this.sentWith(res.statusCode) : undefined,
+            );
         }
     }
 
@@ -259,7 +267,12 @@ export class HttpClient {
         const parsed = schema.safeParse(json);
         if (!parsed.success) {
             const first = parsed.error.issues[0];
-            throw new UnexpectedResponseError(method, p, status, `${first?.path.join(".") || "(body)"}: ${first?.message ?? "does not match the expected shape"}`);
+            throw new UnexpectedResponseError(
+                method,
+                p,
+                status,
+                `${first?.path.join(".") || "(body)"}: ${first?.message ?? "does not match the expected shape"}`,
+            );
         }
         return { status, data: parsed.data };
     }

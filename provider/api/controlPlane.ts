@@ -170,8 +170,7 @@ export class ControlPlaneClient {
     }
 
     async getRevision(id: string, revisionId: string): Promise<Revision> {
-        return (await this.http.request("GET", path`/v2/deployments/${id}/revisions/${revisionId}`, { schema: RevisionSchema, deadline: this.deadline }))
-            .data;
+        return (await this.http.request("GET", path`/v2/deployments/${id}/revisions/${revisionId}`, { schema: RevisionSchema, deadline: this.deadline })).data;
     }
 
     /** GET that answers undefined instead of throwing when the revision (or deployment) does not exist. */
@@ -201,7 +200,12 @@ export class ControlPlaneClient {
             ).data;
         const ours = (since: number) => async () => {
             const [latest, target] = await Promise.all([this.latestRevision(id), this.getRevision(id, revisionId)]);
-            const config = (r: Revision) => JSON.stringify([r.source_revision_config?.repo_ref ?? null, graphConfigPathOf(r.source_revision_config), r.source_revision_config?.image_uri ?? null]);
+            const config = (r: Revision) =>
+                JSON.stringify([
+                    r.source_revision_config?.repo_ref ?? null,
+                    graphConfigPathOf(r.source_revision_config),
+                    r.source_revision_config?.image_uri ?? null,
+                ]);
             if (!latest || latest.id === latestBefore || latest.id === revisionId || !createdSince(this.http, latest.created_at, since)) return undefined;
             return config(latest) === config(target) ? this.getDeployment(id) : undefined;
         };
@@ -209,23 +213,15 @@ export class ControlPlaneClient {
     }
 }
 
-
-
 /** Whether every non-null field of a PATCH body is already reflected by the deployment. */
-export function patchIsApplied(
-    body: DeploymentPatchRequest,
-    current: Deployment,
-    latest: Revision | undefined,
-    previousRevisionId?: string | null,
-): boolean {
+export function patchIsApplied(body: DeploymentPatchRequest, current: Deployment, latest: Revision | undefined, previousRevisionId?: string | null): boolean {
     for (const [k, v] of Object.entries(body.source_config ?? {})) {
         if (v === null || v === undefined) continue;
         const have = (current.source_config as Record<string, unknown> | null | undefined)?.[k];
         if (JSON.stringify(have) !== JSON.stringify(v)) return false;
     }
     const rc = body.source_revision_config;
-    const makesRevision =
-        (rc && Object.values(rc).some((v) => v !== null && v !== undefined)) || (body.secrets?.length ?? 0) > 0;
+    const makesRevision = (rc && Object.values(rc).some((v) => v !== null && v !== undefined)) || (body.secrets?.length ?? 0) > 0;
     if (rc) {
         const seen = latest?.source_revision_config ?? current.source_revision_config;
         if (rc.repo_ref != null && seen?.repo_ref !== rc.repo_ref) return false;

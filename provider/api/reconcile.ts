@@ -61,13 +61,17 @@ export interface CreateOnceOptions {
  * or throws. A clean failure is thrown as is. Never more than two sends; `sentTwice` says there were two, so
  * that a caller can watch for the first one taking effect late (an export: BulkExportClient.createExport).
  */
-export async function createOnce<T>(send: () => Promise<T>, findOurs: () => Promise<T | undefined>, o: CreateOnceOptions = {}): Promise<{ value: T; adopted: boolean; sentTwice: boolean }> {
+export async function createOnce<T>(
+    send: () => Promise<T>,
+    findOurs: () => Promise<T | undefined>,
+    o: CreateOnceOptions = {},
+): Promise<{ value: T; adopted: boolean; sentTwice: boolean }> {
     for (let attempt = 0; ; attempt++) {
         try {
             return { value: await send(), adopted: false, sentTwice: attempt > 0 };
         } catch (e) {
             if (!(isAmbiguous(e) || (attempt > 0 && o.reconcileAlso?.(e)))) throw e;
-            const found = await findOurs() ?? (mayStillRun(e) ? await lookAgain(findOurs, o) : undefined);
+            const found = (await findOurs()) ?? (mayStillRun(e) ? await lookAgain(findOurs, o) : undefined);
             if (found) return { value: found, adopted: true, sentTwice: attempt > 0 };
             if (attempt > 0) throw e;
         }

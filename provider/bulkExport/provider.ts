@@ -70,7 +70,12 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             if (!e) return {};
             const recorded: Partial<BulkExportOutputs> = props ?? {};
             // The inputs only: the outputs recorded beside them (status, the counters) are not the program's.
-            const inputs = declaredInputs(bulkExport, { ...exportInputsFromService(e, recorded), endTime: recorded.endTime, waitForCompletion: recorded.waitForCompletion, timeouts: recorded.timeouts });
+            const inputs = declaredInputs(bulkExport, {
+                ...exportInputsFromService(e, recorded),
+                endTime: recorded.endTime,
+                waitForCompletion: recorded.waitForCompletion,
+                timeouts: recorded.timeouts,
+            });
             return { id, props: await outputs(be, inputs, e), inputs: { ...inputs } };
         },
         async update(id, _olds, newsRaw) {
@@ -80,7 +85,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             return { outs: await settle(be, news, await be.getExport(id), { timeoutS, rawProvider: newsRaw.__provider, pollMs, signal }) };
         },
         async delete(id, props) {
-            const timeoutS = waitLimitS((props).timeouts?.delete, DEFAULT_EXPORT_TIMEOUTS.delete);
+            const timeoutS = waitLimitS(props.timeouts?.delete, DEFAULT_EXPORT_TIMEOUTS.delete);
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
             const e = await be.tryGetExport(id);
             if (!e || isFinalExportStatus(e.status)) return;
@@ -115,12 +120,23 @@ async function settle(
     const { timeoutS, rawProvider, pollMs, signal } = o;
     try {
         if (inputs.waitForCompletion === false || isFinalExportStatus(e.status)) return finished(await outputs(be, inputs, e), e);
-        const done = await pollUntil(() => be.getExport(e.id), { done: ["Completed"], failed: REDO }, { timeoutMs: timeoutS * 1000, interval: (_s, n) => pollMs(n), signal });
+        const done = await pollUntil(
+            () => be.getExport(e.id),
+            { done: ["Completed"], failed: REDO },
+            { timeoutMs: timeoutS * 1000, interval: (_s, n) => pollMs(n), signal },
+        );
         return await outputs(be, inputs, done);
     } catch (err) {
         const polled = err instanceof PollFailedError || err instanceof PollTimeoutError || err instanceof PollCancelledError;
         const last = polled ? ((err.value as BulkExportRecord | undefined) ?? e) : e;
-        const outs = await outputs(be, inputs, last).catch(() => ({ ...inputs, schemaVersion: SCHEMA_VERSION, status: last.status, rowsWritten: 0, filesWritten: 0, finishedAt: null }));
+        const outs = await outputs(be, inputs, last).catch(() => ({
+            ...inputs,
+            schemaVersion: SCHEMA_VERSION,
+            status: last.status,
+            rowsWritten: 0,
+            filesWritten: 0,
+            finishedAt: null,
+        }));
         throw new ResourceInitError(await failureMessage(be, last, err, timeoutS), e.id, { ...outs, __provider: rawProvider });
     }
 }
@@ -143,7 +159,12 @@ async function failureMessage(be: BulkExportClient, e: BulkExportRecord, err: un
     if (!(err instanceof PollFailedError)) return `${messageOf(err)} (${what} is kept in the stack)`;
     const runs: ExportRun[] = await be.listExportRuns(e.id).catch(() => []);
     const failed = runs.filter((r) => !sameStatus(r.status, "Completed") && Object.keys(r.errors ?? {}).length);
-    const detail = failed.map((r) => `run ${r.id} (${r.start_time ?? "?"} to ${r.end_time ?? "?"}) ${r.status}: ${Object.entries(r.errors ?? {}).map(([k, v]) => `${k}: ${String(v)}`).join("; ")}`);
+    const detail = failed.map(
+        (r) =>
+            `run ${r.id} (${r.start_time ?? "?"} to ${r.end_time ?? "?"}) ${r.status}: ${Object.entries(r.errors ?? {})
+                .map(([k, v]) => `${k}: ${String(v)}`)
+                .join("; ")}`,
+    );
     return `${what} ended ${err.status}${detail.length ? `: ${detail.join(" | ")}` : ""}. It is kept in the stack; fix the cause and run \`pulumi up\` again to export again.`;
 }
 

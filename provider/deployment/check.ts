@@ -43,9 +43,17 @@ export function checkDeployment(news: Obj, kind?: InstallationKind, o: { creatin
         duplicate: (n) => `${n} is already set by another secret or secret reference`,
         reserved: (n) => `${n} is reserved by the service`,
     });
-    c.matches(news.rollbackToRevisionId as string, UUID_RE, "rollbackToRevisionId", "rollbackToRevisionId must be a revision id (a uuid; getDeploymentRevisions lists them)");
+    c.matches(
+        news.rollbackToRevisionId as string,
+        UUID_RE,
+        "rollbackToRevisionId",
+        "rollbackToRevisionId must be a revision id (a uuid; getDeploymentRevisions lists them)",
+    );
     if (o.creating && isSet(news.rollbackToRevisionId)) {
-        c.fail("rollbackToRevisionId", "rollbackToRevisionId names a revision of an existing deployment: a new one has none to roll back to; set it after the first up");
+        c.fail(
+            "rollbackToRevisionId",
+            "rollbackToRevisionId names a revision of an existing deployment: a new one has none to roll back to; set it after the first up",
+        );
     }
     c.timeouts(news.timeouts);
     c.matches(news.adoptId as string, UUID_RE, "adoptId", "adoptId must be a deployment id (a uuid)");
@@ -56,9 +64,16 @@ export function checkDeployment(news: Obj, kind?: InstallationKind, o: { creatin
  * Entries that each fill the environment variable `name` (secrets, secret references): names unique among
  * themselves and `seen` (filled as it goes), none reserved. Returns the names seen.
  */
-function checkEnvEntries(c: Checker, list: unknown, key: string, seen: Set<string>, words: { duplicate: (name: string) => string; reserved: (name: string) => string }): Set<string> {
+function checkEnvEntries(
+    c: Checker,
+    list: unknown,
+    key: string,
+    seen: Set<string>,
+    words: { duplicate: (name: string) => string; reserved: (name: string) => string },
+): Set<string> {
     if (!Array.isArray(list)) {
-        if (list !== undefined && list !== null && known(list)) c.fail(key, `${key} must be a list of {name, ${key === "secrets" ? "value" : "secretName, secretKey"}}`);
+        if (list !== undefined && list !== null && known(list))
+            c.fail(key, `${key} must be a list of {name, ${key === "secrets" ? "value" : "secretName, secretKey"}}`);
         return seen;
     }
     list.forEach((item: unknown, i: number) => {
@@ -91,10 +106,18 @@ function checkConfigs(c: Checker, news: Obj, source: WireSource | undefined): vo
         required(rc, "sourceRevisionConfig", ["repoRef", "graphConfigPath"]);
     }
     if (source === "external_docker") required(rc, "sourceRevisionConfig", ["imageUri"]);
-    c.matches(sc?.integrationId as string, UUID_RE, "sourceConfig.integrationId", "sourceConfig.integrationId must be the id (a uuid) of the workspace's GitHub integration");
+    c.matches(
+        sc?.integrationId as string,
+        UUID_RE,
+        "sourceConfig.integrationId",
+        "sourceConfig.integrationId must be the id (a uuid) of the workspace's GitHub integration",
+    );
     const repoRef = rc?.repoRef;
     if (typeof repoRef === "string" && repoRef.startsWith("refs/tags/") && sc?.buildOnPush === true) {
-        c.fail("sourceConfig.buildOnPush", `buildOnPush must be false when repoRef is a tag (${repoRef}): tags never move, so there is nothing to build on push`);
+        c.fail(
+            "sourceConfig.buildOnPush",
+            `buildOnPush must be false when repoRef is a tag (${repoRef}): tags never move, so there is nothing to build on push`,
+        );
     }
     if (sc?.deploymentType === "") c.fail("sourceConfig.deploymentType", "sourceConfig.deploymentType must not be empty");
 }

@@ -11,7 +11,10 @@ import { boolean, list, map, number, any, object, resource, string, type Inputs,
 /** Fields of a GitHub source: refused, not sent and not compared for a container image. */
 const githubOnly = { when: (i: Record<string, unknown>) => normalizeSource(i.source as string) !== "external_docker", to: "source github" };
 /** Fields of a container image: refused, not sent and not compared for GitHub. */
-const imageOnly = (why = "") => ({ when: (i: Record<string, unknown>) => normalizeSource(i.source as string) !== "github", to: `source external_docker${why}` });
+const imageOnly = (why = "") => ({
+    when: (i: Record<string, unknown>) => normalizeSource(i.source as string) !== "github",
+    to: `source external_docker${why}`,
+});
 
 /** A list of `{name, ...}` compared as a set keyed by name: the order the service (or the program) lists them in is no change. */
 const asSetByName = (v: unknown): unknown => byName(v ?? []);
@@ -34,7 +37,10 @@ const sourceConfig = object(
     "DeploymentSourceConfig",
     "Where the deployment's code comes from.",
     {
-        integrationId: string("Repository-host integration id (source `github`). Replaces the deployment when changed.", { onChange: "replace", appliesIf: githubOnly }),
+        integrationId: string("Repository-host integration id (source `github`). Replaces the deployment when changed.", {
+            onChange: "replace",
+            appliesIf: githubOnly,
+        }),
         repoUrl: string("Repository URL (source `github`). Replaces the deployment when changed.", { onChange: "replace", appliesIf: githubOnly }),
         deploymentType: string("`dev` (default), `prod`, `dev_free`, ... (an open set). Replaces the deployment when changed.", {
             onChange: "replace",
@@ -114,13 +120,20 @@ export const deployment = resource({
         secretReferences: list(
             "Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted installations). Nothing secret is stored: only the names. A change makes a new revision; removing every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).",
             secretReference,
-            { onChange: "revision", compareAs: asSetByName, appliesIf: imageOnly(" (Kubernetes Secrets of a self-hosted installation); use secrets for github") },
+            {
+                onChange: "revision",
+                compareAs: asSetByName,
+                appliesIf: imageOnly(" (Kubernetes Secrets of a self-hosted installation); use secrets for github"),
+            },
         ),
         rollbackToRevisionId: string(
             "Roll back: the id of an earlier revision of this deployment to run again, without a rebuild (the control plane's redeploy). Setting or changing it redeploys that revision and waits for it; while it is set, `sourceRevisionConfig` is not rebuilt unless it changes (a change builds again, ending the rollback); removing it builds `sourceRevisionConfig` again. `getDeploymentRevisions` lists the ids.",
             { onChange: "revision", wire: false },
         ),
-        waitForDeployed: boolean("Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.", { onChange: "local", wire: false }),
+        waitForDeployed: boolean("Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.", {
+            onChange: "local",
+            wire: false,
+        }),
         timeouts: { ...timeouts, onChange: "local", wire: false },
         adoptId: string(
             "Take over an existing deployment by id instead of creating one (dynamic resources cannot be `pulumi import`ed). Its name and source must match; other fields are brought in line by a PATCH. Only read at creation; remove it afterwards or keep it, either way nothing changes.",

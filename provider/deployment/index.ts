@@ -9,5 +9,16 @@ export { checkDeployment, installationKind, type InstallationKind } from "./chec
 export { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
 export { createRequest, inputsFromService, inputsOnly, patchRequest, revisionConfigWire, sameSecrets, toOutputs } from "./wire";
 export { readState, recordable } from "./state";
-export { DEFAULT_POLL_MS, LEARNED, ODD_INPUT, deployedDurations, expectationFrom, nextReadMs, waitForRevision, withDeployPhase, type Expectation, type RevisionProgress } from "./wait";
+export {
+    DEFAULT_POLL_MS,
+    LEARNED,
+    ODD_INPUT,
+    deployedDurations,
+    expectationFrom,
+    nextReadMs,
+    waitForRevision,
+    withDeployPhase,
+    type Expectation,
+    type RevisionProgress,
+} from "./wait";
 export { createDeploymentProvider, deploymentProvider, type DeploymentProviderOptions } from "./provider";

@@ -42,7 +42,7 @@ export const getDeploymentRevisionsFunction = lookup({
     description: "Lists a deployment's revisions, latest first.",
     args: {
         deploymentId: string("The deployment's id.", { required: true }),
-        statuses: list("Only revisions in these statuses (e.g. `[\"DEPLOYED\"]`); absent: all.", string("A status.")),
+        statuses: list('Only revisions in these statuses (e.g. `["DEPLOYED"]`); absent: all.', string("A status.")),
         limit: number("At most this many, latest first; absent: all."),
     },
     result: {
@@ -88,7 +88,8 @@ export async function getDeployment(cp: ControlPlaneClient, args: GetDeploymentA
 export async function getDeploymentRevisions(cp: ControlPlaneClient, args: GetDeploymentRevisionsArgs): Promise<GetDeploymentRevisionsResult> {
     checkArgs("getDeploymentRevisions", (c) => {
         c.matches(c.str(args.deploymentId, "deploymentId", true), UUID_RE, "deploymentId", "deploymentId must be a deployment id (a uuid)");
-        if (args.limit !== undefined && !(Number.isInteger(args.limit) && args.limit >= 1)) c.fail("limit", `limit must be a whole number >= 1, not ${JSON.stringify(args.limit)}`);
+        if (args.limit !== undefined && !(Number.isInteger(args.limit) && args.limit >= 1))
+            c.fail("limit", `limit must be a whole number >= 1, not ${JSON.stringify(args.limit)}`);
     });
     const d = await cp.getDeployment(args.deploymentId);
     const source = revisionSource(d);

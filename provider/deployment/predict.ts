@@ -79,11 +79,11 @@ export function tCdf(t: number, dof: number): number {
     let within: number;
     if (v % 2 === 1) {
         // 2/pi (theta + sin cos (1 + 2/3 cos^2 + 2*4/(3*5) cos^4 + ...)), v - 2 powers of cos.
-        for (let k = 2; k <= v - 3; k += 2) sum += (term *= (k / (k + 1)) * c2);
+        for (let k = 2; k <= v - 3; k += 2) sum += term *= (k / (k + 1)) * c2;
         within = v === 1 ? (2 * theta) / Math.PI : (2 / Math.PI) * (theta + Math.sin(theta) * Math.cos(theta) * sum);
     } else {
         // sin (1 + 1/2 cos^2 + 1*3/(2*4) cos^4 + ...).
-        for (let k = 1; k <= v - 3; k += 2) sum += (term *= (k / (k + 1)) * c2);
+        for (let k = 1; k <= v - 3; k += 2) sum += term *= (k / (k + 1)) * c2;
         within = Math.sin(theta) * sum;
     }
     return t >= 0 ? (1 + within) / 2 : (1 - within) / 2;

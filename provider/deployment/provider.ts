@@ -71,7 +71,10 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
 
         async check(olds, news) {
             // Fails the preview early, with the fix, when the service cannot be reached at all.
-            return service.check((cfg) => checkDeployment(news, installationKind(cfg.controlPlaneUrl), { creating: Object.keys(olds ?? {}).length === 0 }), "controlPlane");
+            return service.check(
+                (cfg) => checkDeployment(news, installationKind(cfg.controlPlaneUrl), { creating: Object.keys(olds ?? {}).length === 0 }),
+                "controlPlane",
+            );
         },
 
         async diff(_id, olds, news) {
@@ -96,7 +99,15 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
             const olds = readState(oldsRaw);
             const news = newsRaw;
             const timeoutS = waitLimitS(news.timeouts?.update, DEFAULT_TIMEOUTS.update);
-            const ctx = { cp: withinTimeout(timeoutS), inputs: news, timeoutS, rawProvider: newsRaw.__provider, learn: true, deployPhases: olds.deployPhaseMs, o };
+            const ctx = {
+                cp: withinTimeout(timeoutS),
+                inputs: news,
+                timeoutS,
+                rawProvider: newsRaw.__provider,
+                learn: true,
+                deployPhases: olds.deployPhaseMs,
+                o,
+            };
             return { outs: await updateInPlace(ctx, id, olds) };
         },
 
@@ -259,7 +270,9 @@ function rollbackOf(olds: DeploymentOutputs, news: DeploymentInputs): string | u
 /** Redeploys an earlier revision of this deployment; one of another deployment (or none) is refused by name. */
 async function redeploy(cp: ControlPlaneClient, id: string, revisionId: string, current: Deployment): Promise<Deployment> {
     if (!(await cp.tryGetRevision(id, revisionId))) {
-        throw new Error(`rollbackToRevisionId ${revisionId} is not a revision of deployment ${current.name} (${id}); getDeploymentRevisions lists its revisions. Nothing was redeployed.`);
+        throw new Error(
+            `rollbackToRevisionId ${revisionId} is not a revision of deployment ${current.name} (${id}); getDeploymentRevisions lists its revisions. Nothing was redeployed.`,
+        );
     }
     return cp.redeployRevision(id, revisionId, current.latest_revision_id);
 }
@@ -274,7 +287,9 @@ async function deleteAndWait(cp: ControlPlaneClient, id: string, timeoutS: numbe
     ).catch((e) => {
         if (e instanceof PollTimeoutError) throw new Error(`deployment ${id} was deleted but still exists after ${timeoutS}s; it may finish later`);
         if (e instanceof PollCancelledError) {
-            throw new Error(`deployment ${id} was deleted, but the wait for it to disappear was cancelled (${cancelReason(e.cause)}); it stays in the stack, and the next \`pulumi up\` or \`pulumi destroy\` finishes the delete`);
+            throw new Error(
+                `deployment ${id} was deleted, but the wait for it to disappear was cancelled (${cancelReason(e.cause)}); it stays in the stack, and the next \`pulumi up\` or \`pulumi destroy\` finishes the delete`,
+            );
         }
         throw e;
     });

@@ -97,7 +97,11 @@ const plausible = (ms: number) => Number.isFinite(ms) && ms > 0 && ms <= ODD_INP
 function oddHistory(totalsMs: readonly number[], deployPhasesMs: readonly number[] = []): string | undefined {
     const odd = (xs: readonly number[], what: string) => {
         const d = xs.find((x) => !plausible(x));
-        return d === undefined ? undefined : Number.isNaN(d) ? `${what} has a created_at or updated_at that is not a timestamp` : `${what} took ${Math.round(d)} ms`;
+        return d === undefined
+            ? undefined
+            : Number.isNaN(d)
+              ? `${what} has a created_at or updated_at that is not a timestamp`
+              : `${what} took ${Math.round(d)} ms`;
     };
     return odd(totalsMs, "an earlier revision") ?? odd(deployPhasesMs, "a deploy phase in the state");
 }
@@ -223,10 +227,16 @@ export async function waitForRevision(cp: ControlPlaneClient, deploymentId: stri
         return (last = r);
     };
     const say = o.debug ?? ((m: string) => void debug(m));
-    const pace = new Pace(o.history, (reason) => say(`waiting for revision ${current} of deployment ${deploymentId}: ${reason}; reading at the default pace, by status, 1 to 15 s apart`));
+    const pace = new Pace(o.history, (reason) =>
+        say(`waiting for revision ${current} of deployment ${deploymentId}: ${reason}; reading at the default pace, by status, 1 to 15 s apart`),
+    );
     const interval = o.interval ?? ((status: string) => pace.next(status, pace.progress(status, last, createdAt, now(), cp.http.clockSkewMs)));
     try {
-        const revision = await pollUntil(get, { done: REVISION_DONE, failed: REVISION_FAILED }, { timeoutMs: o.timeoutMs, interval, sleep: o.sleep, now, signal: o.signal });
+        const revision = await pollUntil(
+            get,
+            { done: REVISION_DONE, failed: REVISION_FAILED },
+            { timeoutMs: o.timeoutMs, interval, sleep: o.sleep, now, signal: o.signal },
+        );
         const end = parseTimestamp(revision.updated_at);
         return { revision, superseded, deployPhaseMs: deployingSince !== undefined && end !== undefined ? end - deployingSince : undefined };
     } catch (e) {
@@ -249,7 +259,10 @@ class Pace {
     private odd?: string;
     private readonly expected?: Expectation;
 
-    constructor(history: WaitOptions["history"], private readonly say: (reason: string) => void) {
+    constructor(
+        history: WaitOptions["history"],
+        private readonly say: (reason: string) => void,
+    ) {
         const odd = history && oddHistory(history.totalsMs, history.deployPhasesMs);
         if (odd) this.distrust(odd);
         else if (history) this.expected = expectationFrom(history.totalsMs, history.deployPhasesMs);

@@ -17,7 +17,15 @@ import { byName, prune, sameValue } from "../kit/diff";
 import { normalized } from "../kit/fields";
 import { isSet } from "../kit/check";
 import { fromWire, toWire, valueFromWire, wireValue } from "../kit/wire";
-import { SCHEMA_VERSION, deployment, revisionConfig, type DeploymentInputs, type DeploymentOutputs, type DeploymentSecretInput, type DeploymentSecretReferenceInput } from "./declare";
+import {
+    SCHEMA_VERSION,
+    deployment,
+    revisionConfig,
+    type DeploymentInputs,
+    type DeploymentOutputs,
+    type DeploymentSecretInput,
+    type DeploymentSecretReferenceInput,
+} from "./declare";
 
 const { sourceConfig: SOURCE_CONFIG, secrets: SECRETS, secretReferences: SECRET_REFERENCES } = deployment.inputs;
 
@@ -28,10 +36,13 @@ export function createRequest(i: DeploymentInputs): DeploymentCreateRequest {
     return { ...body, ...(i.secretReferences?.length ? { secret_references } : {}) } as DeploymentCreateRequest;
 }
 
-const referencesWire = (r: DeploymentSecretReferenceInput[] | undefined) => wireValue(SECRET_REFERENCES, r ?? [], {}) as NonNullable<DeploymentPatchRequest["secret_references"]>;
+const referencesWire = (r: DeploymentSecretReferenceInput[] | undefined) =>
+    wireValue(SECRET_REFERENCES, r ?? [], {}) as NonNullable<DeploymentPatchRequest["secret_references"]>;
 
 /** The revision config on the wire: real field names, only the fields of the deployment's source. */
-export function revisionConfigWire(i: Pick<DeploymentInputs, "source" | "sourceRevisionConfig">): NonNullable<DeploymentPatchRequest["source_revision_config"]> {
+export function revisionConfigWire(
+    i: Pick<DeploymentInputs, "source" | "sourceRevisionConfig">,
+): NonNullable<DeploymentPatchRequest["source_revision_config"]> {
     return toWire(revisionConfig.fields, i.sourceRevisionConfig ?? {}, i);
 }
 
@@ -47,12 +58,7 @@ export const sameSecrets = (a: DeploymentSecretInput[] | undefined, b: Deploymen
  * a revision) or `forceRevision`; `resource_spec` is read-merged-written; secrets only when changed
  * (compared by name, never by position).
  */
-export function patchRequest(
-    olds: DeploymentInputs,
-    news: DeploymentInputs,
-    current: Deployment,
-    forceRevision: boolean,
-): DeploymentPatchRequest | undefined {
+export function patchRequest(olds: DeploymentInputs, news: DeploymentInputs, current: Deployment, forceRevision: boolean): DeploymentPatchRequest | undefined {
     const body: DeploymentPatchRequest = {};
     const sc = sourceConfigPatch(olds, news, current);
     if (Object.keys(sc).length) body.source_config = sc;
@@ -62,7 +68,8 @@ export function patchRequest(
 
     if (!sameSecrets(olds.secrets, news.secrets) && (news.secrets ?? []).length > 0) body.secrets = secretsWire(news.secrets);
     const refs = news.secretReferences ?? [];
-    if (refs.length > 0 && !sameValue(byName(referencesWire(olds.secretReferences)), byName(referencesWire(refs)))) body.secret_references = referencesWire(refs);
+    if (refs.length > 0 && !sameValue(byName(referencesWire(olds.secretReferences)), byName(referencesWire(refs))))
+        body.secret_references = referencesWire(refs);
     return Object.keys(body).length ? body : undefined;
 }
 
@@ -146,7 +153,8 @@ export function inputsFromService(d: Deployment, r: Revision | undefined, old: D
  * Whether the deployment still runs the rollback this provider made (its latest revision is the one the
  * redeploy made): the program's `sourceRevisionConfig` then is not what runs, by design, and not drift.
  */
-const rolledBack = (d: Deployment, old: DeploymentOutputs) => !!old.rollbackToRevisionId && !!d.latest_revision_id && d.latest_revision_id === old.latestRevisionId;
+const rolledBack = (d: Deployment, old: DeploymentOutputs) =>
+    !!old.rollbackToRevisionId && !!d.latest_revision_id && d.latest_revision_id === old.latestRevisionId;
 
 const referencesFromService = (d: Deployment) => valueFromWire(SECRET_REFERENCES, d.secret_references ?? [], {}) as DeploymentSecretReferenceInput[];
 

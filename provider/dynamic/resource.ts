@@ -10,7 +10,11 @@ import { outputNames, secretInputs, type Args, type OutputProperties, type Resou
 import type { Registered } from "../registry";
 
 /** The class of a resource: `new Deployment(name, args, opts)`, with the declaration's outputs. */
-export type ResourceClass<D extends ResourceDeclaration> = new (name: string, args: Args<D>, opts?: pulumi.CustomResourceOptions) => pulumi.dynamic.Resource & OutputProperties<D>;
+export type ResourceClass<D extends ResourceDeclaration> = new (
+    name: string,
+    args: Args<D>,
+    opts?: pulumi.CustomResourceOptions,
+) => pulumi.dynamic.Resource & OutputProperties<D>;
 
 export function dynamicResource<D extends ResourceDeclaration>(r: Registered<D>): ResourceClass<D> {
     const { declaration: d, forwarder } = r;

@@ -35,7 +35,11 @@ export function checkExportDestination(news: Record<string, unknown>, installati
     const cfg = c.obj(news.config, "config");
     if (known(news.config)) checkBucketName(c, cfg.bucketName);
     c.str(cfg.region, "config.region", cfg.region !== undefined && cfg.region !== null);
-    c.httpUrl(cfg.endpointUrl, "config.endpointUrl", "config.endpointUrl must be an http(s) URL of an S3-compatible server, e.g. https://minio.example.com (omit it for AWS S3)");
+    c.httpUrl(
+        cfg.endpointUrl,
+        "config.endpointUrl",
+        "config.endpointUrl must be an http(s) URL of an S3-compatible server, e.g. https://minio.example.com (omit it for AWS S3)",
+    );
     if (news.config === undefined) c.fail("config", "config is required (at least config.bucketName)");
     if ((news.credentials === undefined || news.credentials === null) && installation === "cloud") {
         c.fail(

@@ -21,7 +21,11 @@ const config = object(
             onChange: "replace",
         }),
         // On the wire inside `config_kwargs_s3` (wire.ts).
-        addressingStyle: string("S3 addressing style: `auto` (default), `virtual` or `path`.", { values: ["auto", "virtual", "path"], onChange: "replace", wire: false }),
+        addressingStyle: string("S3 addressing style: `auto` (default), `virtual` or `path`.", {
+            values: ["auto", "virtual", "path"],
+            onChange: "replace",
+            wire: false,
+        }),
     },
     { required: true },
 );

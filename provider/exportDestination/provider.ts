@@ -39,7 +39,10 @@ import { configFromService, credentialsRequest, destinationRequest, explain, ret
  */
 export const DESTINATION_DIFF: DiffTable = {
     ...diffTableOf(exportDestination.inputs),
-    replaceOn: [...diffTableOf(exportDestination.inputs).replaceOn, ["credentials", (i) => (i.credentials || i.credentialsKeys?.length ? "keys" : "environment")]],
+    replaceOn: [
+        ...diffTableOf(exportDestination.inputs).replaceOn,
+        ["credentials", (i) => (i.credentials || i.credentialsKeys?.length ? "keys" : "environment")],
+    ],
 };
 
 function outputs(i: ExportDestinationInputs, d: Destination): ExportDestinationOutputs {
@@ -68,7 +71,11 @@ export interface ExportDestinationProviderOptions {
 export function createExportDestinationProvider(o: ExportDestinationProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     let service = new Service();
     const client = o.client ?? (() => service.tracing());
-    const wait = { waitMs: o.deleteWaitMs ?? DELETE_WAIT_MS, pollMs: o.pollMs ?? ((n: number) => Math.min(15_000, 2_000 * 1.5 ** n)), signal: o.signal ?? operationsSignal };
+    const wait = {
+        waitMs: o.deleteWaitMs ?? DELETE_WAIT_MS,
+        pollMs: o.pollMs ?? ((n: number) => Math.min(15_000, 2_000 * 1.5 ** n)),
+        signal: o.signal ?? operationsSignal,
+    };
     const provider: ProviderOf<typeof exportDestination> = {
         async configure(req) {
             service = new Service(req.config);
@@ -102,7 +109,9 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
         },
         async update(id, _olds, newsRaw) {
             const news = newsRaw;
-            const d = await client().updateDestinationCredentials(id, { credentials: credentialsRequest(news.credentials!) }).catch(rethrowExplained);
+            const d = await client()
+                .updateDestinationCredentials(id, { credentials: credentialsRequest(news.credentials!) })
+                .catch(rethrowExplained);
             return { outs: outputs(news, d) };
         },
         async delete(id) {
@@ -168,7 +177,10 @@ async function deleteOnceFree(c: BulkExportClient, id: string, o: { waitMs: numb
             await delay(o.pollMs(attempt), undefined, { signal: o.signal }).catch(() => undefined);
             if (o.signal.aborted) {
                 const refused = refusal(e, id, using, 0);
-                throw withMessage(refused, `the wait for the exports using destination ${id} to finish was cancelled (${cancelReason(o.signal.reason)}): ${refused.message}`);
+                throw withMessage(
+                    refused,
+                    `the wait for the exports using destination ${id} to finish was cancelled (${cancelReason(o.signal.reason)}): ${refused.message}`,
+                );
             }
         }
     }
@@ -191,7 +203,10 @@ const isRunningSchedule = (x: BulkExportRecord) => !x.source_bulk_export_id && !
  */
 function refusal(e: ApiError, id: string, using: BulkExportRecord[] | undefined, waitedMs: number): Error {
     if (!using?.length) return explain(e);
-    const list = using.map((x) => `${x.id} (${x.status}${x.source_bulk_export_id ? `, a window of scheduled export ${x.source_bulk_export_id}` : x.interval_hours ? ", scheduled" : ""})`);
+    const list = using.map(
+        (x) =>
+            `${x.id} (${x.status}${x.source_bulk_export_id ? `, a window of scheduled export ${x.source_bulk_export_id}` : x.interval_hours ? ", scheduled" : ""})`,
+    );
     const waited = waitedMs ? `, still running after ${waitedMs >= 60_000 ? `${Math.round(waitedMs / 60_000)} min` : `${waitedMs / 1000} s`} of waiting` : "";
     return withMessage(
         e,

@@ -16,7 +16,9 @@ import { RESOURCES } from "../registry";
 export { deploymentProvider as deployment } from "../deployment/provider";
 
 /** The dynamic providers by resource type name, as the forwarders name them (the native plugin serves the same objects). */
-export const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = Object.fromEntries(Object.entries(RESOURCES).map(([type, r]) => [type, r.provider]));
+export const PROVIDERS: Readonly<Record<string, pulumi.dynamic.ResourceProvider>> = Object.fromEntries(
+    Object.entries(RESOURCES).map(([type, r]) => [type, r.provider]),
+);
 
 /** Hands every provider the stack config, all at once (what states written by 0.1.0 call before any other method). */
 export function configure(req: { config: ConfigSource }): Promise<void> {

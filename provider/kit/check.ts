@@ -47,10 +47,15 @@ export class Checker {
         const explained = new Set(this.found.map((f) => f.property));
         const unknown = this.unknown.filter((u) => !explained.has(u.property));
         const mistyped = new Set(unknown.map((u) => u.suggested));
-        const saidBetter = (t: Failure) => this.found.some((f) => f.property === t.property ? f.reason !== t.reason : t.property.startsWith(`${f.property}.`) || t.property.startsWith(`${f.property}[`));
+        const saidBetter = (t: Failure) =>
+            this.found.some((f) =>
+                f.property === t.property ? f.reason !== t.reason : t.property.startsWith(`${f.property}.`) || t.property.startsWith(`${f.property}[`),
+            );
         const typed = this.typed.filter((t) => !saidBetter(t));
         const said = new Set(typed.map((t) => `${t.property}\n${t.reason}`));
-        const rules = this.found.filter((f, i) => !said.has(`${f.property}\n${f.reason}`) && this.found.findIndex((g) => g.property === f.property && g.reason === f.reason) === i);
+        const rules = this.found.filter(
+            (f, i) => !said.has(`${f.property}\n${f.reason}`) && this.found.findIndex((g) => g.property === f.property && g.reason === f.reason) === i,
+        );
         const rest = [...typed, ...rules].filter((f) => !(mistyped.has(f.property) && f.reason.startsWith(`${f.property} is required`)));
         return [...unknown.map(({ property, reason }) => ({ property, reason })), ...rest];
     }
@@ -133,7 +138,8 @@ export class Checker {
     timeouts(v: unknown): void {
         const t = this.obj(v, "timeouts");
         for (const [k, s] of Object.entries(t)) {
-            if (["create", "update", "delete"].includes(k) && known(s) && (typeof s !== "number" || !(s > 0))) this.fail(`timeouts.${k}`, `timeouts.${k} must be a number of seconds > 0`);
+            if (["create", "update", "delete"].includes(k) && known(s) && (typeof s !== "number" || !(s > 0)))
+                this.fail(`timeouts.${k}`, `timeouts.${k} must be a number of seconds > 0`);
         }
     }
 }

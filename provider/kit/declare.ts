@@ -89,8 +89,10 @@ type Opts = Omit<FieldOptions, "description">;
 /** A string; `values` makes it an enum. */
 export const string = <const O extends Opts & { values?: readonly string[]; aliases?: Readonly<Record<string, string>> } = {}>(description: string, o?: O) =>
     ({ kind: "string", description, ...o }) as { kind: "string"; description: string } & O;
-export const number = <const O extends Opts & { integer?: boolean } = {}>(description: string, o?: O) => ({ kind: "number", description, ...o }) as { kind: "number"; description: string } & O;
-export const boolean = <const O extends Opts = {}>(description: string, o?: O) => ({ kind: "boolean", description, ...o }) as { kind: "boolean"; description: string } & O;
+export const number = <const O extends Opts & { integer?: boolean } = {}>(description: string, o?: O) =>
+    ({ kind: "number", description, ...o }) as { kind: "number"; description: string } & O;
+export const boolean = <const O extends Opts = {}>(description: string, o?: O) =>
+    ({ kind: "boolean", description, ...o }) as { kind: "boolean"; description: string } & O;
 /** An object type, named in the schema (`typeName`), with fields of its own. */
 export const object = <const F extends Fields, const O extends Opts = {}>(typeName: string, description: string, fields: F, o?: O) =>
     ({ kind: "object", typeName, description, fields, ...o }) as { kind: "object"; typeName: string; description: string; fields: F } & O;
@@ -127,7 +129,9 @@ export const lookup = <const A extends Fields, const R extends Fields>(d: Functi
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type KeysWhere<F extends Fields, C> = { [K in keyof F]: F[K] extends C ? K : never }[keyof F];
 /** Present after check: required, or filled with a default (where it applies: a field that does not apply is dropped). */
-type PresentKeys<F extends Fields> = { [K in keyof F]: F[K] extends { required: true } ? K : F[K] extends { appliesIf: {} } ? never : F[K] extends { default: {} | null } ? K : never }[keyof F];
+type PresentKeys<F extends Fields> = {
+    [K in keyof F]: F[K] extends { required: true } ? K : F[K] extends { appliesIf: {} } ? never : F[K] extends { default: {} | null } ? K : never;
+}[keyof F];
 
 /** The value of a field once checked (aliases mapped, defaults filled). */
 export type Value<F> = F extends { kind: "string"; values: readonly (infer T)[] }
@@ -163,7 +167,9 @@ type GivenValue<F> = F extends { kind: "string"; values: readonly (infer T)[]; a
 
 /** The arguments of an object of fields, as a program gives them. */
 export type ArgShape<F extends Fields> = Simplify<
-    { [K in KeysWhere<F, { required: true }>]: pulumi.Input<ArgValue<F[K]>> } & { [K in Exclude<keyof F, KeysWhere<F, { required: true }>>]?: pulumi.Input<ArgValue<F[K]>> }
+    { [K in KeysWhere<F, { required: true }>]: pulumi.Input<ArgValue<F[K]>> } & {
+        [K in Exclude<keyof F, KeysWhere<F, { required: true }>>]?: pulumi.Input<ArgValue<F[K]>>;
+    }
 >;
 
 /** A resource's arguments, as a program gives them. */

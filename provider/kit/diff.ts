@@ -72,7 +72,10 @@ export interface DiffTable {
  */
 export function diffTableOf(fields: Fields): DiffTable {
     const rows = rowsOf(fields, []);
-    return { replaceOn: rows.filter((r) => r.onChange === "replace").map((r) => r.row), updateOn: rows.filter((r) => r.onChange !== "replace").map((r) => r.row) };
+    return {
+        replaceOn: rows.filter((r) => r.onChange === "replace").map((r) => r.row),
+        updateOn: rows.filter((r) => r.onChange !== "replace").map((r) => r.row),
+    };
 }
 
 function rowsOf(fields: Fields, at: string[]): Array<{ onChange: string; row: DiffRow }> {

@@ -42,7 +42,10 @@ export function hearDynamicHost(): void {
         if (path === SERVICE + "Cancel") cancelOperations(ENGINE_CANCELLED);
         if (!handler?.func || !TIMED.has(path)) return handler;
         const func = handler.func;
-        return { ...handler, func: (call: Parameters<typeof func>[0], ...rest: unknown[]) => withEngineTimeout(call.request?.getTimeout?.(), () => func(call, ...rest)) };
+        return {
+            ...handler,
+            func: (call: Parameters<typeof func>[0], ...rest: unknown[]) => withEngineTimeout(call.request?.getTimeout?.(), () => func(call, ...rest)),
+        };
     };
 }
 

@@ -26,7 +26,15 @@ export function adoptionAsked(id: string): boolean {
  * change if it is someone else's. `why` says why the provider does not decide by itself; `ifOurs` when it is
  * this stack's (by default: an interrupted run of it made it).
  */
-export function alreadyExistsMessage(o: { what: string; existing: string; id: string; ifTheirs: string; why: string; adopt?: string; ifOurs?: string }): string {
+export function alreadyExistsMessage(o: {
+    what: string;
+    existing: string;
+    id: string;
+    ifTheirs: string;
+    why: string;
+    adopt?: string;
+    ifOurs?: string;
+}): string {
     return [
         `${o.what}: ${o.existing}.`,
         `If ${o.ifOurs ?? "an interrupted `pulumi up` of this stack made it (a killed or cancelled run; `pulumi up` then warns of a pending create)"}, ` +

@@ -103,7 +103,8 @@ export function schemaOf(resources: readonly ResourceDeclaration[], functions: r
         name: "langsmith",
         displayName: "LangSmith",
         version: pkg.version,
-        description: "LangSmith Deployment (control plane), bulk export of traces to S3-compatible buckets, and a check of the interrupt strategy of deployed agent servers.",
+        description:
+            "LangSmith Deployment (control plane), bulk export of traces to S3-compatible buckets, and a check of the interrupt strategy of deployed agent servers.",
         license: pkg.license,
         keywords: ["pulumi", "langsmith", "langgraph", "category/utility"],
         repository: "https://github.com/pulumi-langsmith/pulumi-langsmith",

@@ -76,8 +76,17 @@ function keyRefused(cfg: ServiceConfig, api: ServiceApi): Promise<string | undef
     const key = JSON.stringify([api, api === "controlPlane" ? cfg.controlPlaneUrl : cfg.endpoint, cfg.workspaceId, cfg.apiKey]);
     if (!keyChecks.has(key)) {
         const deadline = Date.now() + KEY_CHECK_MS;
-        const read = api === "controlPlane" ? controlPlaneClient(cfg).withDeadline(deadline).listDeployments({ limit: 1 }) : bulkExportClient(cfg).withDeadline(deadline).listDestinations();
-        keyChecks.set(key, read.then(() => undefined, (e) => (e instanceof AuthenticationError || e instanceof PermissionDeniedError ? e.message : undefined)));
+        const read =
+            api === "controlPlane"
+                ? controlPlaneClient(cfg).withDeadline(deadline).listDeployments({ limit: 1 })
+                : bulkExportClient(cfg).withDeadline(deadline).listDestinations();
+        keyChecks.set(
+            key,
+            read.then(
+                () => undefined,
+                (e) => (e instanceof AuthenticationError || e instanceof PermissionDeniedError ? e.message : undefined),
+            ),
+        );
     }
     return keyChecks.get(key)!;
 }
@@ -108,13 +117,25 @@ function clientSources(cfg: ServiceConfig, address: "controlPlaneUrl" | "endpoin
 /** The control-plane client of a service configuration. */
 export function controlPlaneClient(cfg: ServiceConfig): ControlPlaneClient {
     return cached(["control plane", cfg.controlPlaneUrl, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
-        ControlPlaneClient.connect({ baseUrl: cfg.controlPlaneUrl, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, sources: clientSources(cfg, "controlPlaneUrl"), ...clientOverrides }),
+        ControlPlaneClient.connect({
+            baseUrl: cfg.controlPlaneUrl,
+            apiKey: cfg.apiKey,
+            tenantId: cfg.workspaceId,
+            sources: clientSources(cfg, "controlPlaneUrl"),
+            ...clientOverrides,
+        }),
     );
 }
 
 /** The bulk-export client of a service configuration: the tracing API. */
 export function bulkExportClient(cfg: ServiceConfig): BulkExportClient {
     return cached(["bulk export", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
-        BulkExportClient.connect({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, sources: clientSources(cfg, "endpoint"), ...clientOverrides }),
+        BulkExportClient.connect({
+            baseUrl: cfg.endpoint,
+            apiKey: cfg.apiKey,
+            tenantId: cfg.workspaceId,
+            sources: clientSources(cfg, "endpoint"),
+            ...clientOverrides,
+        }),
     );
 }

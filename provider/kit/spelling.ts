@@ -7,7 +7,6 @@
 import { snakeCase } from "./declare";
 import type { UnknownKey } from "./fields";
 
-
 /** Levenshtein distance: insertions, deletions and substitutions, one each. */
 export function editDistance(a: string, b: string): number {
     let row = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -43,7 +43,10 @@ export function setEngineAddress(address: string): void {
  */
 export function engineAddress(): string | undefined {
     if (pluginEngine) return pluginEngine;
-    const address = process.argv.slice(2).filter((a) => !a.startsWith("-")).pop();
+    const address = process.argv
+        .slice(2)
+        .filter((a) => !a.startsWith("-"))
+        .pop();
     return inDynamicHost() && address && /^[\w.[\]:-]+:\d+$/.test(address) ? address : undefined;
 }
 

@@ -39,7 +39,9 @@ const plugin = pulumiRequire("./proto/plugin_pb") as { PluginInfo: new () => { s
 const structs = pulumiRequire("google-protobuf/google/protobuf/struct_pb") as { Struct: { fromJavaScript(o: Record<string, unknown>): unknown } };
 const empty = pulumiRequire("google-protobuf/google/protobuf/empty_pb") as { Empty: new () => unknown };
 const any = pulumiRequire("google-protobuf/google/protobuf/any_pb") as { Any: new () => { pack(b: Uint8Array, name: string): void } };
-const status = pulumiRequire("./proto/status_pb") as { Status: new () => { setCode(c: number): void; setMessage(m: string): void; addDetails(d: unknown): void; serializeBinary(): Uint8Array } };
+const status = pulumiRequire("./proto/status_pb") as {
+    Status: new () => { setCode(c: number): void; setMessage(m: string): void; addDetails(d: unknown): void; serializeBinary(): Uint8Array };
+};
 
 type Props = Record<string, unknown>;
 type Callback = grpcTypes.sendUnaryData<unknown>;
@@ -276,7 +278,9 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
         },
         delete(call: Call<provproto.DeleteRequest>, callback: Callback) {
             answer(callback, async () => {
-                await withEngineTimeout(call.request.getTimeout(), () => providerOf(call.request).delete!(call.request.getId(), js(call.request.getProperties())));
+                await withEngineTimeout(call.request.getTimeout(), () =>
+                    providerOf(call.request).delete!(call.request.getId(), js(call.request.getProperties())),
+                );
                 return new empty.Empty();
             });
         },

@@ -34,15 +34,21 @@ export const scheduledExport = resource({
         previousExportIds: list("Earlier exports of this schedule, cancelled by updates, oldest first.", string("An export id.")),
         status: string("Status of the current export (`IntervalScheduled` while it runs)."),
         spawnedCount: number("Exports the current export spawned."),
-        lastWindowEnd: string("End of the last window the schedule's exports exported of this project to this place (null before the first).", { nullable: true }),
-        spawnedStatuses: map("Spawned exports of the current export by status, e.g. `{\"Completed\": 3, \"Running\": 1}`.", number("A count.")),
+        lastWindowEnd: string("End of the last window the schedule's exports exported of this project to this place (null before the first).", {
+            nullable: true,
+        }),
+        spawnedStatuses: map('Spawned exports of the current export by status, e.g. `{"Completed": 3, "Running": 1}`.', number("A count.")),
         schemaVersion: number("Version of the output shape."),
         coverage: map(
             "End of the last exported window per stream, `<place>#<sessionId>` (`<destinationId>/<sessionId>` in states written before places): where a re-created export resumes when the program returns to a stream. Absent in states written before it.",
             string("A timestamp."),
             { hidden: true },
         ),
-        retriedFrom: map("Per stream, the start of the failed windows a re-created export already exported again (each is retried once).", string("A timestamp."), { hidden: true }),
+        retriedFrom: map(
+            "Per stream, the start of the failed windows a re-created export already exported again (each is retried once).",
+            string("A timestamp."),
+            { hidden: true },
+        ),
     },
 });
 

@@ -200,7 +200,8 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             const e = await be.tryGetExport((props as Partial<ScheduledExportOutputs> | undefined)?.exportId ?? id);
             if (!e) return {};
             // `pulumi import` records nothing: the schedule starts where the service says it does.
-            const recorded: Partial<ScheduledExportOutputs> = props?.startTime === undefined ? { ...props, startTime: e.start_time, effectiveStartTime: e.start_time } : props;
+            const recorded: Partial<ScheduledExportOutputs> =
+                props?.startTime === undefined ? { ...props, startTime: e.start_time, effectiveStartTime: e.start_time } : props;
             const read = { ...recorded, ...exportInputsFromService(e, recorded), intervalHours: e.interval_hours ?? recorded.intervalHours };
             const program = declaredInputs(scheduledExport, read);
             return { id, props: await outputs(be, program, e, historyOf(recorded)), inputs: { ...program } };
@@ -227,7 +228,13 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
  * time the new one starts from, as far as the stack knows it (the running export may cover more windows
  * before `up`; the new one then starts where they end).
  */
-export async function recreateNotice(be: BulkExportClient, id: string, olds: ScheduledExportOutputs, news: ScheduledExportInputs, stopped: boolean): Promise<string> {
+export async function recreateNotice(
+    be: BulkExportClient,
+    id: string,
+    olds: ScheduledExportOutputs,
+    news: ScheduledExportInputs,
+    stopped: boolean,
+): Promise<string> {
     const current = olds.exportId ?? id;
     const what = stopped
         ? `export ${current} is ${olds.status} on the service: \`pulumi up\` creates a new one`
@@ -274,7 +281,11 @@ async function recreateExport(
         e = await start(be, news, from);
     } catch (err) {
         const kept = { ...olds, status: "Cancelled", coverage, retriedFrom, lastWindowEnd: coverage[oldStream] ?? null, __provider: rawProvider };
-        throw new ResourceInitError(`${messageOf(err)}. The previous export ${olds.exportId} is cancelled; run \`pulumi up\` again to start the new one.`, id, kept);
+        throw new ResourceInitError(
+            `${messageOf(err)}. The previous export ${olds.exportId} is cancelled; run \`pulumi up\` again to start the new one.`,
+            id,
+            kept,
+        );
     }
     return recordingFailure(() => outputs(be, news, e, next), id, stateOf(news, e, next, await streamOf(be, news)), rawProvider);
 }
@@ -297,7 +308,12 @@ async function historyWith(be: BulkExportClient, olds: ScheduledExportOutputs, c
  * stream: undefined when nothing of it was exported. A stream that only changes place (same project, another
  * bucket or prefix) starts where the old one was covered when `resumeAtNewDestination` says so.
  */
-async function resumePoint(be: BulkExportClient, coverage: Record<string, string>, olds: ScheduledExportOutputs, news: ScheduledExportInputs): Promise<string | undefined> {
+async function resumePoint(
+    be: BulkExportClient,
+    coverage: Record<string, string>,
+    olds: ScheduledExportOutputs,
+    news: ScheduledExportInputs,
+): Promise<string | undefined> {
     const here = coverage[await streamOf(be, news)];
     if (here || !news.resumeAtNewDestination || olds.sessionId !== news.sessionId) return here;
     return coverage[await streamOf(be, olds)];
@@ -326,7 +342,10 @@ async function cancelEverything(be: BulkExportClient, id: string, recorded: Sche
     if (current && !isFinalExportStatus(current.status)) await be.cancelExport(current.id).catch((e) => rethrowUnlessFinal(e));
     const all = await be.listExports();
     const running = all.filter(
-        (x) => !isFinalExportStatus(x.status) && x.id !== current?.id && (ours.has(x.id) || (recorded.cancelSpawnedOnDelete && ours.has(x.source_bulk_export_id ?? ""))),
+        (x) =>
+            !isFinalExportStatus(x.status) &&
+            x.id !== current?.id &&
+            (ours.has(x.id) || (recorded.cancelSpawnedOnDelete && ours.has(x.source_bulk_export_id ?? ""))),
     );
     for (const x of running) await be.cancelExport(x.id).catch((e) => rethrowUnlessFinal(e));
 }

@@ -107,7 +107,10 @@ function checkExportFields(c: Checker, v: unknown): void {
     if (v.length === 0) c.fail("exportFields", "exportFields must name at least one field; omit it to export every field");
     const unknownNames = v.filter((f) => known(f) && !(EXPORTABLE_FIELDS as readonly unknown[]).includes(f));
     if (unknownNames.length) {
-        c.fail("exportFields", `exportFields: ${unknownNames.map((f) => JSON.stringify(f)).join(", ")} not exportable; the exportable fields are ${EXPORTABLE_FIELDS.join(", ")}`);
+        c.fail(
+            "exportFields",
+            `exportFields: ${unknownNames.map((f) => JSON.stringify(f)).join(", ")} not exportable; the exportable fields are ${EXPORTABLE_FIELDS.join(", ")}`,
+        );
     }
     const dupes = v.filter((f, i) => known(f) && v.indexOf(f) !== i);
     if (dupes.length) c.fail("exportFields", `exportFields names ${[...new Set(dupes)].join(", ")} more than once`);

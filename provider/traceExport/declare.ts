@@ -26,7 +26,11 @@ export function exportArguments<C extends OnChange, R extends boolean>(onChange:
             required: sessionRequired,
             onChange,
         }),
-        startTime: string("ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).", { required: true, onChange, compareAs: instant }),
+        startTime: string("ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).", {
+            required: true,
+            onChange,
+            compareAs: instant,
+        }),
         filter: string('Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.', { onChange, compareAs: parsedFilter }),
         exportFields: list(`Columns to export (${EXPORTABLE_FIELDS.join(", ")}); absent: all.`, string("A column."), { onChange, compareAs: asSet }),
         formatVersion: string("`v1` (default) or `v2_beta` (typed columns).", { values: FORMAT_VERSIONS, default: "v1", onChange }),

@@ -6,7 +6,14 @@
  */
 import { ApiError, BadRequestError, RateLimitError, ValidationFailedError } from "../api/errors";
 import { SCHEDULED_QUOTA } from "../api/bulkExport";
-import { FIELD_SINCE, type BulkExportRecord, type Destination, type DestinationCreateRequest, type ExportCreateRequest, type VersionedField } from "../api/schemas/bulkExport";
+import {
+    FIELD_SINCE,
+    type BulkExportRecord,
+    type Destination,
+    type DestinationCreateRequest,
+    type ExportCreateRequest,
+    type VersionedField,
+} from "../api/schemas/bulkExport";
 import { prune } from "../kit/diff";
 import { normalized } from "../kit/fields";
 import { messageOf } from "../kit/initError";
@@ -40,7 +47,11 @@ export function credentialsRequest(c: DestinationCredentialsInputs): { access_ke
 /** The destination's config as inputs (refresh sees changes made elsewhere). */
 export function configFromService(d: Destination): DestinationConfigInputs {
     const inputs = normalized(CONFIG.fields, fromWire(CONFIG.fields, d.config));
-    return prune({ ...inputs, bucketName: d.config.bucket_name ?? "", addressingStyle: d.config.config_kwargs_s3?.addressing_style ?? undefined }) as DestinationConfigInputs;
+    return prune({
+        ...inputs,
+        bucketName: d.config.bucket_name ?? "",
+        addressingStyle: d.config.config_kwargs_s3?.addressing_style ?? undefined,
+    }) as DestinationConfigInputs;
 }
 
 /** The export body, the declaration's mapping; `start` overrides startTime (a re-created schedule resumes where the old one ended). */
@@ -58,7 +69,10 @@ export function exportRequest(
 }
 
 /** Inputs as the export on the service says (refresh); `startTime` is the program's (a resumed schedule starts later). */
-export function exportInputsFromService(e: BulkExportRecord, recorded: Partial<ExportInputs> & { allExperiments?: boolean }): Partial<ExportInputs> & { allExperiments?: boolean } {
+export function exportInputsFromService(
+    e: BulkExportRecord,
+    recorded: Partial<ExportInputs> & { allExperiments?: boolean },
+): Partial<ExportInputs> & { allExperiments?: boolean } {
     const fields = exportArguments("replace", false);
     const wire = fromWire(fields, e);
     // Every argument as the service says it (absent there: absent here, so that refresh shows it gone).
@@ -74,7 +88,10 @@ export function exportInputsFromService(e: BulkExportRecord, recorded: Partial<E
 }
 
 const DESTINATION_HINTS: Array<[RegExp, string]> = [
-    [/Access denied/i, "check credentials.accessKeyId/secretAccessKey and that their policy allows writing objects (s3:PutObject) under config.prefix of config.bucketName"],
+    [
+        /Access denied/i,
+        "check credentials.accessKeyId/secretAccessKey and that their policy allows writing objects (s3:PutObject) under config.prefix of config.bucketName",
+    ],
     [/Bucket is not valid/i, "check that config.bucketName exists (in config.region) and accepts writes from these credentials"],
     [/Key ID you provided does not exist/i, "credentials.accessKeyId is not a key of this storage account: copy it again, or create a new access key"],
     [/Invalid endpoint/i, "config.endpointUrl must be the URL of an S3-compatible server; omit it for AWS S3"],
@@ -102,7 +119,10 @@ export function explain(e: unknown): Error {
     if (e instanceof ValidationFailedError && /Extra inputs are not permitted|extra_forbidden/.test(e.detail)) {
         const field = (Object.keys(FIELD_SINCE) as VersionedField[]).find((f) => e.detail.includes(f));
         if (field) {
-            return withMessage(e, `${e.message}. This installation does not know ${field}: it needs LangSmith self-hosted ${versionOf(field)} or later; upgrade it, or do without ${field}.`);
+            return withMessage(
+                e,
+                `${e.message}. This installation does not know ${field}: it needs LangSmith self-hosted ${versionOf(field)} or later; upgrade it, or do without ${field}.`,
+            );
         }
     }
     return e;

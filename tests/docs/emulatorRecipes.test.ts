@@ -19,7 +19,18 @@ import { startMinio, type MinioServer, type S3Credentials } from "../helpers/min
 const ROOT = join(__dirname, "..", "..");
 const DOC = join(ROOT, "docs", "emulator.md");
 /** Every recipe of the page, each run by a test below. */
-const RECIPES = ["start", "node", "rate-limit-storm", "build-fails", "credentials-revoked", "ignore-interrupt", "ignore-interrupt-client", "lost-answer", "deployment-to-import", "slow-endpoint"];
+const RECIPES = [
+    "start",
+    "node",
+    "rate-limit-storm",
+    "build-fails",
+    "credentials-revoked",
+    "ignore-interrupt",
+    "ignore-interrupt-client",
+    "lost-answer",
+    "deployment-to-import",
+    "slow-endpoint",
+];
 /** The tracing project the export recipes read: 3,000 runs in one UTC day. */
 const PROJECT = { session_id: "55555555-0000-4000-8000-0000000000d0", start: "2026-11-01T00:00:00Z", end: "2026-11-02T00:00:00Z", count: 3_000, seed: 7 };
 
@@ -33,7 +44,8 @@ describe("docs/emulator.md: every recipe run as written, against the emulator it
     let em: { url: string };
 
     const run = (name: string, extra: Record<string, string> = {}) => runRecipe(page.recipe(name), { cwd: project, env: { ...env, ...extra } });
-    const call = (method: string, path: string, body?: unknown) => raw(em, method, path, { body, apiKey: env.LANGSMITH_API_KEY, tenantId: env.LANGSMITH_WORKSPACE_ID });
+    const call = (method: string, path: string, body?: unknown) =>
+        raw(em, method, path, { body, apiKey: env.LANGSMITH_API_KEY, tenantId: env.LANGSMITH_WORKSPACE_ID });
     const clientOptions = () => ({ apiKey: env.LANGSMITH_API_KEY, tenantId: env.LANGSMITH_WORKSPACE_ID });
     /** The page says `words` in the section of recipe `name`. */
     const says = (name: string, words: string) => assert.ok(page.sectionOf(name).includes(words), `the section of ${name} does not say ${words}`);
@@ -91,7 +103,9 @@ describe("docs/emulator.md: every recipe run as written, against the emulator it
         const { adopted } = await cp.createDeployment(githubBody(name));
         assert.equal(adopted, false);
         assert.ok(Date.now() - t0 >= 10_000, "the create went through only once the 10 s were over");
-        const posts = (await admin(em, "GET", "/requests")).filter((r: { method: string; path: string }) => r.method === "POST" && r.path === "/v2/deployments");
+        const posts = (await admin(em, "GET", "/requests")).filter(
+            (r: { method: string; path: string }) => r.method === "POST" && r.path === "/v2/deployments",
+        );
         assert.ok(posts.filter((r: { status: number }) => r.status === 429).length >= 3, JSON.stringify(posts));
         assert.equal(posts.at(-1).status, 201);
         assert.equal((await call("GET", `/v2/deployments?name_contains=${name}`)).body.resources.length, 1);
@@ -99,11 +113,18 @@ describe("docs/emulator.md: every recipe run as written, against the emulator it
 
     it("build-fails: a revision from the ref `broken` goes through BUILDING into BUILD_FAILED, with no agent server; another ref deploys; the provider's create fails with the words quoted", async () => {
         await run("build-fails");
-        const broken = await call("POST", "/v2/deployments", githubBody(uniqueName("broken"), { source_revision_config: { repo_ref: "broken", langgraph_config_path: "langgraph.json" } }));
+        const broken = await call(
+            "POST",
+            "/v2/deployments",
+            githubBody(uniqueName("broken"), { source_revision_config: { repo_ref: "broken", langgraph_config_path: "langgraph.json" } }),
+        );
         assert.equal(broken.status, 201);
         assert.equal(await revisionStatus(broken.body), "BUILD_FAILED");
         const history = await admin(em, "GET", `/revisions/${broken.body.latest_revision_id}/history`);
-        assert.deepEqual(history.map((h: { status: string }) => h.status), ["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "BUILD_FAILED"]);
+        assert.deepEqual(
+            history.map((h: { status: string }) => h.status),
+            ["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "BUILD_FAILED"],
+        );
         says("build-fails", "`CREATING`, `QUEUED`, `AWAITING_BUILD`, `BUILDING`, then `BUILD_FAILED`");
         assert.equal((await call("GET", `${new URL(broken.body.source_config.custom_url).pathname}/ok`)).status, 404);
         const fine = await call("POST", "/v2/deployments", githubBody(uniqueName("fine")));
@@ -246,7 +267,11 @@ describe("docs/emulator.md: every recipe run as written, against the emulator it
     async function providerCreateError(name: string, repoRef: string): Promise<string> {
         const cp = controlPlaneClient(em, clientOptions());
         const provider = createDeploymentProvider({ client: () => cp, pollInterval: () => 5 });
-        const args = { name, source: "github", sourceConfig: { integrationId: githubBody().source_config.integration_id, repoUrl: "https://github.com/acme/agent" } };
+        const args = {
+            name,
+            source: "github",
+            sourceConfig: { integrationId: githubBody().source_config.integration_id, repoUrl: "https://github.com/acme/agent" },
+        };
         const { inputs } = checkDeployment({ ...args, sourceRevisionConfig: { repoRef, graphConfigPath: "langgraph.json" }, __provider: "p" });
         const e = await provider.create!(inputs!).then(
             () => assert.fail("the create succeeded"),

@@ -40,7 +40,8 @@ describe("docs: the examples read the keys `langsmith-emulator --sandbox` prints
     const printed = printedKeys();
 
     it("the sandbox prints the program's keys: the tracing project, the range and the bucket's", () => {
-        for (const k of ["tracingProjectId", "exportStart", "exportEnd", "bucket", "s3Endpoint", "s3Region", "s3AccessKeyId", "s3SecretAccessKey"]) assert.ok(printed.has(k), k);
+        for (const k of ["tracingProjectId", "exportStart", "exportEnd", "bucket", "s3Endpoint", "s3Region", "s3AccessKeyId", "s3SecretAccessKey"])
+            assert.ok(printed.has(k), k);
     });
 
     for (const example of SANDBOX_EXAMPLES) {

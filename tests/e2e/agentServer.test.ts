@@ -101,7 +101,11 @@ describe("e2e: Deployment + AgentServerCheck through the real pulumi CLI", funct
         const out = await project.outputs(stack);
         assert.equal(out.deploymentId, existing.id);
         const live = em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace);
-        assert.deepEqual(live.map((d) => d.id), [existing.id], "a second deployment was created");
+        assert.deepEqual(
+            live.map((d) => d.id),
+            [existing.id],
+            "a second deployment was created",
+        );
         assert.equal(live[0].source_config.build_on_push, false);
         const revision = em.controlPlane.getRevision(workspace, existing.id, out.revisionId);
         assert.equal(revision.source_revision_config.repo_ref, "refs/tags/v1.0.0");
@@ -109,6 +113,9 @@ describe("e2e: Deployment + AgentServerCheck through the real pulumi CLI", funct
         await cli("preview", "--refresh", "--expect-no-changes");
 
         await cli("destroy", "--yes");
-        assert.deepEqual(em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace), []);
+        assert.deepEqual(
+            em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace),
+            [],
+        );
     });
 });

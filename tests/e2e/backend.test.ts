@@ -61,7 +61,11 @@ describe("e2e: interrupted runs when the service dies, and on an S3 backend", fu
             const first = await start("0");
             const port = new URL(first.url).port;
             const s = await newStack(first.url);
-            const list = async (url: string) => (await raw({ url }, "GET", "/v2/deployments?limit=100", { apiKey: API_KEY, tenantId: s.workspace })).body.resources as Array<{ id: string; name: string }>;
+            const list = async (url: string) =>
+                (await raw({ url }, "GET", "/v2/deployments?limit=100", { apiKey: API_KEY, tenantId: s.workspace })).body.resources as Array<{
+                    id: string;
+                    name: string;
+                }>;
 
             const up = s.cli(["up", "--yes", "--skip-preview"]);
             for (let i = 0; i < 300 && !(await list(first.url).catch(() => [])).length; i++) await new Promise((r) => setTimeout(r, 100));
@@ -81,7 +85,10 @@ describe("e2e: interrupted runs when the service dies, and on an S3 backend", fu
             assert.equal(outputs.revisionStatus, "DEPLOYED");
             assert.equal((await s.cli(["preview", "--refresh", "--expect-no-changes"])).code, 0);
             assert.equal((await s.cli(["destroy", "--yes", "--skip-preview"])).code, 0);
-            assert.deepEqual((await list(second.url)).filter((d) => d.name === s.name), []);
+            assert.deepEqual(
+                (await list(second.url)).filter((d) => d.name === s.name),
+                [],
+            );
         });
     });
 
@@ -106,7 +113,10 @@ describe("e2e: interrupted runs when the service dies, and on an S3 backend", fu
         it("up killed mid-wait: the lock refuses the next run until pulumi cancel; LANGSMITH_ADOPT_IDS takes the deployment in; two ups at once, the second refused by the lock", async () => {
             const s = await newStack(em.url);
             const live = () => em.controlPlane.allDeployments().filter((d) => d.tenant_id === s.workspace && d.status !== "AWAITING_DELETE");
-            assert.ok((await minio.listKeys("pulumi-state")).some((k) => k.includes(s.stack)), "the stack is not in the bucket");
+            assert.ok(
+                (await minio.listKeys("pulumi-state")).some((k) => k.includes(s.stack)),
+                "the stack is not in the bucket",
+            );
 
             await killedWhen(project, ["up", "--yes", "--skip-preview", "--stack", s.stack], () => live().length === 1);
             const locked = await s.cli(["up", "--yes", "--skip-preview"]);

@@ -34,7 +34,12 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         minio = await startMinio();
         em = await startEmulator({ apiKeys: [API_KEY], bulkExport: { installation: "self-hosted" } });
         start = Math.floor(Date.now() / HOUR) * HOUR - 20 * HOUR;
-        tracing = em.bulkExport.model.addProject({ start: new Date(start - 48 * HOUR).toISOString(), end: new Date(start + 30 * 24 * HOUR).toISOString(), count: 40_000, seed: 9 });
+        tracing = em.bulkExport.model.addProject({
+            start: new Date(start - 48 * HOUR).toISOString(),
+            end: new Date(start + 30 * 24 * HOUR).toISOString(),
+            count: 40_000,
+            seed: 9,
+        });
         project = createProject("self-hosted-minio");
     });
     after(async () => {
@@ -63,7 +68,8 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
             { "langsmith:apiKey": API_KEY, "self-hosted-minio:s3SecretAccessKey": minio.users.writeDelete.secretAccessKey, ...secrets },
         );
         const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
-        const set = (k: string, v: string, secret = false) => project.pulumi(["config", "set", "--stack", stack, ...(secret ? ["--secret", k, "--", v] : [k, v])]);
+        const set = (k: string, v: string, secret = false) =>
+            project.pulumi(["config", "set", "--stack", stack, ...(secret ? ["--secret", k, "--", v] : [k, v])]);
         return { stack, workspace, cli, set };
     }
 
@@ -72,7 +78,8 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
     /** The rows pyarrow reads from every file under a key prefix of the bucket. */
     const rowsUnder = async (prefix: string) => {
         let rows = 0;
-        for (const key of await minio.listKeys("exports", prefix)) rows += (await readParquet(await minio.getObject("exports", key), { columns: ["id"] })).numRows;
+        for (const key of await minio.listKeys("exports", prefix))
+            rows += (await readParquet(await minio.getObject("exports", key), { columns: ["id"] })).numRows;
         return rows;
     };
 
@@ -98,7 +105,9 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         const resumeAt = new Date(start + 18 * HOUR).toISOString();
         assert.match(
             pv.stdout + pv.stderr,
-            new RegExp(`warning: ScheduledExport ${out1.exportId}: exports cannot be edited: \`pulumi up\` cancels export ${out1.exportId} and creates a new one, starting at ${resumeAt} \\(where the windows exported so far end`),
+            new RegExp(
+                `warning: ScheduledExport ${out1.exportId}: exports cannot be edited: \`pulumi up\` cancels export ${out1.exportId} and creates a new one, starting at ${resumeAt} \\(where the windows exported so far end`,
+            ),
         );
         await s.cli("up", "--yes", "--skip-preview");
         const out2 = await project.outputs(s.stack);
@@ -145,7 +154,12 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         const stopped = await project.pulumi(["preview", "--refresh", "--expect-no-changes", "--diff", "--stack", s.stack], { allowFailure: true });
         assert.notEqual(stopped.code, 0, "the drift check passes over a cancelled export");
         assert.match(stopped.stdout, /status/);
-        assert.match(stopped.stdout + stopped.stderr, new RegExp(`warning: ScheduledExport ${out1.exportId}: export ${out2.exportId} is Cancelled on the service: \`pulumi up\` creates a new one, starting at`));
+        assert.match(
+            stopped.stdout + stopped.stderr,
+            new RegExp(
+                `warning: ScheduledExport ${out1.exportId}: export ${out2.exportId} is Cancelled on the service: \`pulumi up\` creates a new one, starting at`,
+            ),
+        );
         await s.cli("up", "--yes", "--skip-preview", "--refresh");
         const out3 = await project.outputs(s.stack);
         assert.notEqual(out3.exportId, out2.exportId);
@@ -174,7 +188,10 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         // A refresh of the finished export changes nothing, and the state's inputs stay the program's (no status, no counters).
         await s.cli("refresh", "--yes", "--expect-no-changes");
         const backfill = (await project.exportStack(s.stack)).deployment.resources.find((r: any) => r.type.endsWith(":BulkExport"));
-        assert.deepEqual(["status", "rowsWritten", "filesWritten", "finishedAt", "schemaVersion"].filter((k) => k in backfill.inputs), []);
+        assert.deepEqual(
+            ["status", "rowsWritten", "filesWritten", "finishedAt", "schemaVersion"].filter((k) => k in backfill.inputs),
+            [],
+        );
         // destroy while a window of the schedule still runs (its first attempt failed; the emulator is held
         // until the service has refused the destination's DELETE once): the delete waits for the window to
         // end, then deletes the destination.
@@ -184,11 +201,14 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         em.clock.advance(6 * HOUR); // the schedule owes its next window
         while (em.bulkExport.worker.failureRules.some((r) => r.times > 0)) await sleep(50);
         await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
-        const running = [...em.bulkExport.model.exports.values()].filter((e) => e.tenant_id === s.workspace && e.source_bulk_export_id && e.status === "Running");
+        const running = [...em.bulkExport.model.exports.values()].filter(
+            (e) => e.tenant_id === s.workspace && e.source_bulk_export_id && e.status === "Running",
+        );
         assert.equal(running.length, 1, "one window runs at destroy");
         let ended = false;
         const destroyed = s.cli("destroy", "--yes").finally(() => (ended = true));
-        const refusedDelete = (r: { method: string; path: string; status: number }) => r.method === "DELETE" && r.path.endsWith(`/destinations/${out.destinationId}`) && r.status === 409;
+        const refusedDelete = (r: { method: string; path: string; status: number }) =>
+            r.method === "DELETE" && r.path.endsWith(`/destinations/${out.destinationId}`) && r.status === 409;
         while (!ended && !em.admin.requests.some(refusedDelete)) await sleep(100);
         assert.ok(em.admin.requests.some(refusedDelete), "the service never refused the destination's DELETE: the wait is not exercised");
         await admin(em, "PUT", "/bulk-exports/limits", { paused: false, retryDelayMs: 30_000 });
@@ -207,11 +227,19 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         });
         // Two experiments of this stack's workspace only (other workspaces' all-experiments exports do not see them).
         const experiments = [1, 2].map((i) =>
-            em.bulkExport.model.addProject({ start: new Date(start - 24 * HOUR).toISOString(), end: new Date(start + i * 12 * HOUR).toISOString(), count: 1_500 * i, seed: 70 + i, tenant_id: s.workspace, experiment: true }),
+            em.bulkExport.model.addProject({
+                start: new Date(start - 24 * HOUR).toISOString(),
+                end: new Date(start + i * 12 * HOUR).toISOString(),
+                count: 1_500 * i,
+                seed: 70 + i,
+                tenant_id: s.workspace,
+                experiment: true,
+            }),
         );
         // Three creations (schedule, backfill, experiments) against two per hour: one of them meets a 429.
         await admin(em, "PUT", "/bulk-exports/limits", { creationsPerHour: 2 });
-        const creates = (status: number) => em.admin.requests.filter((r) => r.tenantId === s.workspace && r.method === "POST" && r.path === "/api/v1/bulk-exports" && r.status === status);
+        const creates = (status: number) =>
+            em.admin.requests.filter((r) => r.tenantId === s.workspace && r.method === "POST" && r.path === "/api/v1/bulk-exports" && r.status === status);
         try {
             let upDone = false;
             let opened = false;
@@ -286,7 +314,12 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
         // An installation older than the destination DELETE answers 405: destroy says the destination stays.
         await admin(em, "POST", "/faults", { method: "DELETE", path: "^/api/v1/bulk-exports/destinations/", kind: "status", status: 405, times: 1 });
         const destroyed = await s.cli("destroy", "--yes", "--skip-preview");
-        assert.match(destroyed.stdout + destroyed.stderr, new RegExp(`warning: ExportDestination ${destinationId}: this LangSmith installation cannot delete bulk-export destinations .*: it stays in the workspace, unused, and leaves the stack`));
+        assert.match(
+            destroyed.stdout + destroyed.stderr,
+            new RegExp(
+                `warning: ExportDestination ${destinationId}: this LangSmith installation cannot delete bulk-export destinations .*: it stays in the workspace, unused, and leaves the stack`,
+            ),
+        );
         assert.ok(em.bulkExport.model.destinations.has(destinationId));
     });
 
@@ -307,9 +340,17 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
             ["session not a uuid", { "self-hosted-minio:tracingProjectId": "my-project" }, /sessionId must be a tracing project id/],
             ["unknown column", { "self-hosted-minio:exportFields": '["id","prompt"]' }, /"prompt" not exportable/],
             ["endpoint not http", { "self-hosted-minio:s3Endpoint": "minio:9000" }, /config.endpointUrl must be an http\(s\) URL/],
-            ["one-off ending before it starts", { "self-hosted-minio:oneOffEnd": new Date(Date.now() - 400 * 24 * HOUR).toISOString() }, /endTime .* must be after startTime/],
+            [
+                "one-off ending before it starts",
+                { "self-hosted-minio:oneOffEnd": new Date(Date.now() - 400 * 24 * HOUR).toISOString() },
+                /endTime .* must be after startTime/,
+            ],
             ["filter of whitespace", { "self-hosted-minio:filter": "   " }, /filter is only whitespace: omit filter to export every run/],
-            ["bucket outside S3's rules", { "self-hosted-minio:bucket": "Exports_2026" }, /config.bucketName "Exports_2026" may only contain lowercase letters, digits, dots and hyphens/],
+            [
+                "bucket outside S3's rules",
+                { "self-hosted-minio:bucket": "Exports_2026" },
+                /config.bucketName "Exports_2026" may only contain lowercase letters, digits, dots and hyphens/,
+            ],
             ["no workspace id", { "langsmith:workspaceId": "" }, /no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>`/],
         ];
         for (const [name, config, words] of CASES) {
@@ -321,7 +362,10 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
                 assert.match(pv.stdout + pv.stderr, words);
                 // The one read allowed: the key check of the resources whose arguments are good (the destination's).
                 const sent = em.admin.requests.filter((r) => r.tenantId === s.workspace).slice(before);
-                assert.ok(sent.length <= 1 && sent.every((r) => r.method === "GET" && r.path === "/api/v1/bulk-exports/destinations"), `a request reached the service: ${JSON.stringify(sent)}`);
+                assert.ok(
+                    sent.length <= 1 && sent.every((r) => r.method === "GET" && r.path === "/api/v1/bulk-exports/destinations"),
+                    `a request reached the service: ${JSON.stringify(sent)}`,
+                );
             });
         }
     });

@@ -89,7 +89,12 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
 
         // The stored state: no API key or secret value in plain text anywhere; the stored provider is a require.
         const exported = await project.exportStack(s.stack);
-        const stateText = JSON.stringify(exported) + project.stateFiles().map((f) => f.text).join("\n");
+        const stateText =
+            JSON.stringify(exported) +
+            project
+                .stateFiles()
+                .map((f) => f.text)
+                .join("\n");
         assert.ok(!stateText.includes(API_KEY), "the API key is in the state in plain text");
         assert.ok(!stateText.includes(AGENT_SECRET), "a secret value is in the state in plain text");
         const res = resourceOf(exported);
@@ -151,8 +156,15 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
         await s.set("quickstart:withSecret", "false");
         const pv = await project.pulumi(["preview", "--stack", s.stack], { allowFailure: true });
         assert.notEqual(pv.code, 0);
-        assert.match(pv.stdout + pv.stderr, /cannot drop every secret in place: .*Keep at least one secret; or, if a new deployment is what you want, delete this one first: `pulumi destroy --target/s);
-        assert.deepEqual(liveIn(s.workspace).map((d) => d.id), [first.id], "nothing was replaced");
+        assert.match(
+            pv.stdout + pv.stderr,
+            /cannot drop every secret in place: .*Keep at least one secret; or, if a new deployment is what you want, delete this one first: `pulumi destroy --target/s,
+        );
+        assert.deepEqual(
+            liveIn(s.workspace).map((d) => d.id),
+            [first.id],
+            "nothing was replaced",
+        );
         // What the message says to do, as written.
         const urn = resourceOf(await project.exportStack(s.stack)).urn;
         await s.cli("destroy", "--yes", "--skip-preview", "--target", urn, "--target-dependents");
@@ -193,7 +205,10 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
         const out2 = await project.outputs(s.stack);
         const r2 = out2.revisionId;
         // getDeploymentRevisions (latest first) and getDeployment (what serves), read after the update.
-        assert.deepEqual(out2.revisions.map((x: string) => x.split(" ")[0]), [r2, r1]);
+        assert.deepEqual(
+            out2.revisions.map((x: string) => x.split(" ")[0]),
+            [r2, r1],
+        );
         assert.equal(out2.revisions[0], `${r2} DEPLOYED`);
         assert.equal(out2.servingRevisionId, r2);
 
@@ -213,7 +228,10 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
         assert.ok(![r1, r2].includes(r3), "the redeploy is a new revision");
         assert.equal(out3.revisionStatus, "DEPLOYED");
         assert.equal(out3.servingRevisionId, r3);
-        assert.deepEqual(out3.revisions.map((x: string) => x.split(" ")[0]), [r3, r2, r1]);
+        assert.deepEqual(
+            out3.revisions.map((x: string) => x.split(" ")[0]),
+            [r3, r2, r1],
+        );
         const revs = em.controlPlane.listRevisions(s.workspace, dep.id, { limit: 100, offset: 0 }).resources;
         assert.equal(revs[0].source_revision_config.repo_ref, "main", "the rolled-back revision runs the first revision's config");
         // The program still says release-2: while the rollback is set, that is not drift.
@@ -234,7 +252,11 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
         const refs = (key: string) => JSON.stringify([{ name: "DB_PASSWORD", secretName: "agent-db", secretKey: key }]);
         const s = await newStack(
             "e2e-secref",
-            { "quickstart:source": "external_docker", "quickstart:imageUri": "registry.example.com/acme/agent:1", "quickstart:secretReferences": refs("password") },
+            {
+                "quickstart:source": "external_docker",
+                "quickstart:imageUri": "registry.example.com/acme/agent:1",
+                "quickstart:secretReferences": refs("password"),
+            },
             { "langsmith:selfHostedUrl": em.url },
         );
         await s.cli("up", "--yes", "--skip-preview");
@@ -276,10 +298,17 @@ describe("e2e: Deployment through the real pulumi CLI", function () {
         const before = em.admin.requests.filter((r) => r.tenantId === s.workspace);
         const pv = await project.pulumi(["preview", "--stack", s.stack], { allowFailure: true });
         assert.notEqual(pv.code, 0);
-        assert.match(pv.stdout + pv.stderr, /401 Unauthorized: .*with the API key of stack config langsmith:apiKey.*Set the right key there .* and run `pulumi up` again/);
+        assert.match(
+            pv.stdout + pv.stderr,
+            /401 Unauthorized: .*with the API key of stack config langsmith:apiKey.*Set the right key there .* and run `pulumi up` again/,
+        );
         assert.ok(!(pv.stdout + pv.stderr).includes(wrong), "the key was printed");
         const sent = em.admin.requests.filter((r) => r.tenantId === s.workspace).slice(before.length);
-        assert.deepEqual(sent.map((r) => r.method), ["GET"], "more than the one read");
+        assert.deepEqual(
+            sent.map((r) => r.method),
+            ["GET"],
+            "more than the one read",
+        );
         assert.deepEqual(liveIn(s.workspace), []);
     });
 

@@ -26,7 +26,9 @@ const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 /** Runs a command in a directory without blocking the event loop (the emulator answers meanwhile). */
 function run(cmd: string, args: string[], cwd: string): Promise<{ code: number; output: string }> {
     return new Promise((done) => {
-        execFile(cmd, args, { cwd, maxBuffer: 64 << 20 }, (err: any, stdout, stderr) => done({ code: err ? (err.code ?? 1) : 0, output: `${stdout}${stderr}` }));
+        execFile(cmd, args, { cwd, maxBuffer: 64 << 20 }, (err: any, stdout, stderr) =>
+            done({ code: err ? (err.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+        );
     });
 }
 const typeCheck = (dir: string, ...args: string[]) => run("npx", ["--no-install", "tsc", "--noEmit", ...args], dir);
@@ -106,7 +108,10 @@ describe("e2e: examples, the README's program and the docs' snippets, as users g
 
     it("type-check: a program with a misspelt argument is refused (the check can fail)", async () => {
         const dir = installed("quickstart").dir;
-        writeFileSync(join(dir, "broken.ts"), 'import * as langsmith from "pulumi-langsmith";\nnew langsmith.Deployment("a", { name: "a", sourse: "github" });\n');
+        writeFileSync(
+            join(dir, "broken.ts"),
+            'import * as langsmith from "pulumi-langsmith";\nnew langsmith.Deployment("a", { name: "a", sourse: "github" });\n',
+        );
         const r = await typeCheck(dir, "--strict", "--esModuleInterop", "--skipLibCheck", "broken.ts");
         assert.notEqual(r.code, 0);
         assert.match(r.output, /sourse/);
@@ -157,7 +162,10 @@ describe("e2e: examples, the README's program and the docs' snippets, as users g
             assert.equal(out.url, deployment.source_config.custom_url);
             await project.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", stack]);
             await project.pulumi(["destroy", "--yes", "--stack", stack]);
-            assert.deepEqual(em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace), []);
+            assert.deepEqual(
+                em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace),
+                [],
+            );
         } finally {
             await em.close();
         }

@@ -42,16 +42,23 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
         // Builds of about 14 s and deletes of 4 s: room to kill the CLI while it waits.
         em = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "timed", phaseMs: scaledTiming(3).phaseMs, deleteMs: 4_000 } });
         start = Math.floor(Date.now() / HOUR) * HOUR - 20 * HOUR;
-        tracing = em.bulkExport.model.addProject({ start: new Date(start - 48 * HOUR).toISOString(), end: new Date(start + 30 * 24 * HOUR).toISOString(), count: 8_000, seed: 25 });
+        tracing = em.bulkExport.model.addProject({
+            start: new Date(start - 48 * HOUR).toISOString(),
+            end: new Date(start + 30 * 24 * HOUR).toISOString(),
+            count: 8_000,
+            seed: 25,
+        });
     });
     after(async () => {
         await em?.close();
         await minio?.stop();
     });
 
-    const faults = (list: unknown[]) => fetch(`${em.url}/__admin/faults`, { method: "POST", body: JSON.stringify(list), headers: { "content-type": "application/json" } });
+    const faults = (list: unknown[]) =>
+        fetch(`${em.url}/__admin/faults`, { method: "POST", body: JSON.stringify(list), headers: { "content-type": "application/json" } });
     const clearFaults = () => fetch(`${em.url}/__admin/faults`, { method: "DELETE" });
-    const pauseExports = (paused: boolean) => fetch(`${em.url}/__admin/bulk-exports/limits`, { method: "PUT", body: JSON.stringify({ paused }), headers: { "content-type": "application/json" } });
+    const pauseExports = (paused: boolean) =>
+        fetch(`${em.url}/__admin/bulk-exports/limits`, { method: "PUT", body: JSON.stringify({ paused }), headers: { "content-type": "application/json" } });
 
     for (const door of ["native plugin (Python)", "TypeScript resources"] as const) {
         describe(door, () => {
@@ -136,7 +143,10 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 for (const id of ids) assert.ok(text.includes(`LANGSMITH_ADOPT_IDS=${id} pulumi up`), `no way to take ${id} in:\n${text}`);
 
                 // The person running it says they are this stack's: the next up takes them in and converges.
-                const taken = await project.pulumi(["up", "--yes", "--skip-preview", "--stack", stack], { allowFailure: true, env: { LANGSMITH_ADOPT_IDS: ids.join(",") } });
+                const taken = await project.pulumi(["up", "--yes", "--skip-preview", "--stack", stack], {
+                    allowFailure: true,
+                    env: { LANGSMITH_ADOPT_IDS: ids.join(",") },
+                });
                 assert.equal(taken.code, 0, taken.stdout + taken.stderr);
                 await assertConverged();
                 // Pulumi keeps the killed run's pending creates until a refresh clears them.
@@ -189,7 +199,8 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 await spawnedSettled(em, workspace);
                 const written = await windowsWritten(em, minio, tracing, workspace, prefix);
                 assert.ok(written.length >= 3, `windows: ${written.length}`);
-                for (let i = 1; i < written.length; i++) assert.ok(written[i].start >= written[i - 1].end, `window ${new Date(written[i].start).toISOString()} exported twice`);
+                for (let i = 1; i < written.length; i++)
+                    assert.ok(written[i].start >= written[i - 1].end, `window ${new Date(written[i].start).toISOString()} exported twice`);
                 for (const w of written) assert.equal(w.rows, w.expected, `window ${new Date(w.start).toISOString()}`);
             });
 
@@ -199,7 +210,11 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 const refused = await cli("up", "--yes", "--skip-preview", "--replace", urn);
                 assert.notEqual(refused.code, 0, refused.stdout + refused.stderr);
                 assert.match(refused.stdout, /the one this stack is replacing \(`pulumi up --replace`\).*set the resource option deleteBeforeReplace/);
-                assert.deepEqual(deployments().map((d) => d.id), before, "a refused replace changed the deployments");
+                assert.deepEqual(
+                    deployments().map((d) => d.id),
+                    before,
+                    "a refused replace changed the deployments",
+                );
                 await cli("config", "set", "deleteBeforeReplace", "true");
                 const up = await cli("up", "--yes", "--skip-preview", "--replace", urn);
                 await cli("config", "rm", "deleteBeforeReplace");
@@ -213,7 +228,8 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
             it("customTimeouts and Ctrl-C end a deployment's wait within seconds, not at the end of the build; it stays in the stack and the next up resumes it", async () => {
                 const named = (i: number) => deployments().find((d) => d.name === `${prefix}-d${i}`);
                 const statusOf = (i: number) => revisions(named(i)!.id)[0].status;
-                const inState = async (i: number) => ((await state()).resources as Array<{ urn: string; id: string }>).find((r) => r.urn.endsWith(`Deployment::d${i}`))?.id;
+                const inState = async (i: number) =>
+                    ((await state()).resources as Array<{ urn: string; id: string }>).find((r) => r.urn.endsWith(`Deployment::d${i}`))?.id;
                 await cli("config", "set", "deployments", "3");
                 await cli("config", "set", "createTimeout", "2s");
                 const timedOut = await cli("up", "--yes", "--skip-preview");
@@ -232,20 +248,29 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 const up = await cli("up", "--yes", "--skip-preview");
                 assert.equal(up.code, 0, up.stdout + up.stderr);
                 assert.deepEqual([2, 3].map(statusOf), ["DEPLOYED", "DEPLOYED"]);
-                assert.deepEqual([2, 3].map((i) => revisions(named(i)!.id).length), [1, 1], "a revision made twice");
+                assert.deepEqual(
+                    [2, 3].map((i) => revisions(named(i)!.id).length),
+                    [1, 1],
+                    "a revision made twice",
+                );
                 await cli("config", "set", "deployments", "2");
                 assert.equal((await cli("up", "--yes", "--skip-preview")).code, 0);
                 await assertConverged();
             });
 
             it("killed mid-destroy: the next destroy finishes it; nothing is left on the service", async () => {
-                await killed(["destroy", "--yes", "--skip-preview"], () => em.controlPlane.allDeployments().some((d) => d.tenant_id === workspace && d.status === "AWAITING_DELETE"));
+                await killed(["destroy", "--yes", "--skip-preview"], () =>
+                    em.controlPlane.allDeployments().some((d) => d.tenant_id === workspace && d.status === "AWAITING_DELETE"),
+                );
                 const destroy = await cli("destroy", "--yes", "--skip-preview");
                 assert.equal(destroy.code, 0, destroy.stdout + destroy.stderr);
                 assert.deepEqual(deployments(), []);
                 assert.deepEqual(destinations(), []);
                 assert.deepEqual(running(), []);
-                assert.deepEqual(((await state()).resources ?? []).filter((r: any) => r.custom && !r.type.startsWith("pulumi:providers:")), []);
+                assert.deepEqual(
+                    ((await state()).resources ?? []).filter((r: any) => r.custom && !r.type.startsWith("pulumi:providers:")),
+                    [],
+                );
             });
         });
     }

@@ -45,7 +45,10 @@ describe("e2e: a stack written by 0.1.0, refreshed and destroyed by this version
         em = await startEmulator({ apiKeys: [RECORDED.apiKey], timing: { speed: "immediate", deleteMs: 0 } });
         dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-oldstate-"));
         writeFileSync(join(dir, "Pulumi.yaml"), "name: quickstart\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
-        writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "old-state", private: true, dependencies: { "pulumi-langsmith": `file:${packPackage()}`, "@pulumi/pulumi": "3.259.0" } }));
+        writeFileSync(
+            join(dir, "package.json"),
+            JSON.stringify({ name: "old-state", private: true, dependencies: { "pulumi-langsmith": `file:${packPackage()}`, "@pulumi/pulumi": "3.259.0" } }),
+        );
         execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
         // TMPDIR inside the project: what the CLI's plugins leave in a temporary directory goes with it.
         env = { ...process.env, PULUMI_BACKEND_URL: `file://${join(dir, ".state")}`, PULUMI_CONFIG_PASSPHRASE: RECORDED.passphrase, TMPDIR: join(dir, ".tmp") };

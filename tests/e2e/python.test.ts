@@ -57,7 +57,12 @@ describe("e2e: Python programs through the native plugin", function () {
         });
         after(() => project?.remove());
         const quickstart = (prefix: string, config: Record<string, string> = {}) =>
-            newStack(project, prefix, { "langsmith:controlPlaneUrl": em.url, "python-quickstart:integrationId": INTEGRATION, ...config }, { "python-quickstart:openaiApiKey": OPENAI_KEY });
+            newStack(
+                project,
+                prefix,
+                { "langsmith:controlPlaneUrl": em.url, "python-quickstart:integrationId": INTEGRATION, ...config },
+                { "python-quickstart:openaiApiKey": OPENAI_KEY },
+            );
 
         it("up (the deployment and its interrupt check), a clean drift check, a repoRef change making exactly one revision, destroy; no secret stored or printed", async () => {
             const s = await quickstart("py-life");
@@ -82,7 +87,10 @@ describe("e2e: Python programs through the native plugin", function () {
             // get_deployment_revisions (the plugin's Invoke), read after the update: latest first.
             assert.deepEqual(out2.revisions, [`${out2.revisionId} DEPLOYED`, `${out1.revisionId} ${revisions[1].status}`]);
             assert.equal(revisions[0].source_revision_config.repo_ref, "release-2");
-            assert.deepEqual(d.secrets.map((x) => x.name), ["OPENAI_API_KEY"]);
+            assert.deepEqual(
+                d.secrets.map((x) => x.name),
+                ["OPENAI_API_KEY"],
+            );
 
             const stored = await project.storedText(s.stack);
             assert.ok(!stored.includes(API_KEY), "the API key is in the state in plain text");
@@ -97,7 +105,11 @@ describe("e2e: Python programs through the native plugin", function () {
         it("configuration from the environment: LANGSMITH_API_KEY and LANGSMITH_CONTROL_PLANE_URL instead of stack config", async () => {
             const stack = `py-env-${randomUUID().slice(0, 8)}`;
             const workspace = randomUUID();
-            await project.initStack(stack, { "langsmith:workspaceId": workspace, "python-quickstart:integrationId": INTEGRATION, "python-quickstart:check": "false" });
+            await project.initStack(stack, {
+                "langsmith:workspaceId": workspace,
+                "python-quickstart:integrationId": INTEGRATION,
+                "python-quickstart:check": "false",
+            });
             const env = { LANGSMITH_API_KEY: API_KEY, LANGSMITH_CONTROL_PLANE_URL: em.url };
             await project.pulumi(["up", "--yes", "--stack", stack], { env });
             assert.equal(liveIn(workspace).length, 1);
@@ -141,7 +153,13 @@ describe("e2e: Python programs through the native plugin", function () {
                 source_revision_config: { repo_ref: "main", langgraph_config_path: "langgraph.json" },
                 secrets: [],
             });
-            const s = await newStack(project, "py-import", { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": workspace, "python-quickstart:integrationId": INTEGRATION, "python-quickstart:name": name, "python-quickstart:check": "false" });
+            const s = await newStack(project, "py-import", {
+                "langsmith:controlPlaneUrl": em.url,
+                "langsmith:workspaceId": workspace,
+                "python-quickstart:integrationId": INTEGRATION,
+                "python-quickstart:name": name,
+                "python-quickstart:check": "false",
+            });
             const imported = await s.cli("import", "langsmith:index:Deployment", "agent", made.id, "--yes", "--generate-code=false", "--protect=false");
             assert.match(imported.stdout, /= 1 imported/);
             await s.cli("preview", "--expect-no-changes");
@@ -159,13 +177,29 @@ describe("e2e: Python programs through the native plugin", function () {
         after(() => project?.remove());
 
         it("previews with its settings unknown (the deployment under it shows an unknown id), applies once they are known, then shows no change", async () => {
-            const s = await newStack(project, "py-late", { "langsmith:controlPlaneUrl": em.url, "late-provider-py:prefix": "late", "late-provider-py:integrationId": INTEGRATION, "late-provider-py:url": em.url });
+            const s = await newStack(project, "py-late", {
+                "langsmith:controlPlaneUrl": em.url,
+                "late-provider-py:prefix": "late",
+                "late-provider-py:integrationId": INTEGRATION,
+                "late-provider-py:url": em.url,
+            });
             const pv = await project.pulumi(["preview", "--stack", s.stack, "--json"], { allowFailure: true });
             assert.equal(pv.code, 0, pv.stdout + pv.stderr);
             const steps = JSON.parse(pv.stdout).steps as Array<{ op: string; urn: string }>;
-            assert.deepEqual(steps.filter((x) => x.op === "create").map((x) => x.urn.split("::").pop()).sort(), ["first", "late", "late-provider-py-" + s.stack, "second"].sort());
+            assert.deepEqual(
+                steps
+                    .filter((x) => x.op === "create")
+                    .map((x) => x.urn.split("::").pop())
+                    .sort(),
+                ["first", "late", "late-provider-py-" + s.stack, "second"].sort(),
+            );
             await s.cli("up", "--yes", "--skip-preview");
-            assert.deepEqual(liveIn(s.workspace).map((d) => d.name).sort(), ["late-first", "late-second"]);
+            assert.deepEqual(
+                liveIn(s.workspace)
+                    .map((d) => d.name)
+                    .sort(),
+                ["late-first", "late-second"],
+            );
             assert.equal((await project.outputs(s.stack)).secondId, liveIn(s.workspace).find((d) => d.name === "late-second")!.id);
             await s.cli("preview", "--expect-no-changes");
             await s.cli("destroy", "--yes", "--skip-preview");
@@ -180,7 +214,12 @@ describe("e2e: Python programs through the native plugin", function () {
         before(async () => {
             minio = await startMinio();
             start = Math.floor(Date.now() / HOUR) * HOUR - 20 * HOUR;
-            tracing = em.bulkExport.model.addProject({ start: new Date(start - 48 * HOUR).toISOString(), end: new Date(start + 30 * 24 * HOUR).toISOString(), count: 20_000, seed: 11 });
+            tracing = em.bulkExport.model.addProject({
+                start: new Date(start - 48 * HOUR).toISOString(),
+                end: new Date(start + 30 * 24 * HOUR).toISOString(),
+                count: 20_000,
+                seed: 11,
+            });
             project = createPythonProject("python-minio-export");
         });
         after(async () => {
@@ -246,7 +285,11 @@ describe("e2e: Python programs through the native plugin", function () {
             const startTime = new Date(start).toISOString();
             // Made through the service's API, as the UI or a script would.
             const call = async (path: string, body: unknown) => {
-                const r = await fetch(`${em.url}${path}`, { method: "POST", headers: { "X-API-Key": API_KEY, "X-Tenant-Id": workspace, "content-type": "application/json" }, body: JSON.stringify(body) });
+                const r = await fetch(`${em.url}${path}`, {
+                    method: "POST",
+                    headers: { "X-API-Key": API_KEY, "X-Tenant-Id": workspace, "content-type": "application/json" },
+                    body: JSON.stringify(body),
+                });
                 const text = await r.text();
                 assert.ok(r.ok, `${path}: ${r.status} ${text}`);
                 return JSON.parse(text) as { id: string };
@@ -257,7 +300,12 @@ describe("e2e: Python programs through the native plugin", function () {
                 config: { bucket_name: "exports", prefix, endpoint_url: minio.endpoint, config_kwargs_s3: { addressing_style: "path" } },
                 credentials: { access_key_id: minio.users.writeDelete.accessKeyId, secret_access_key: minio.users.writeDelete.secretAccessKey },
             });
-            const schedule = await call("/api/v1/bulk-exports", { bulk_export_destination_id: destination.id, session_id: tracing.session_id, start_time: startTime, interval_hours: 6 });
+            const schedule = await call("/api/v1/bulk-exports", {
+                bulk_export_destination_id: destination.id,
+                session_id: tracing.session_id,
+                start_time: startTime,
+                interval_hours: 6,
+            });
             const s = await newStack(
                 project,
                 "py-import-export",
@@ -286,7 +334,12 @@ describe("e2e: Python programs through the native plugin", function () {
             const out = await project.outputs(s.stack);
             assert.equal(out.destinationId, destination.id);
             assert.equal(out.exportId, schedule.id, "the imported export carries on: not cancelled and re-created");
-            assert.equal(em.bulkExport.model.destinations.size >= 1 && [...em.bulkExport.model.exports.values()].filter((e) => e.tenant_id === workspace && !e.source_bulk_export_id).length, 1, "import made no export");
+            assert.equal(
+                em.bulkExport.model.destinations.size >= 1 &&
+                    [...em.bulkExport.model.exports.values()].filter((e) => e.tenant_id === workspace && !e.source_bulk_export_id).length,
+                1,
+                "import made no export",
+            );
             await s.cli("destroy", "--yes");
             assert.equal(em.bulkExport.model.exports.get(schedule.id)!.status, "Cancelled");
         });

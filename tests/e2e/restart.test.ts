@@ -44,7 +44,11 @@ describe("e2e: a stack survives an emulator killed with SIGKILL (--state-dir)", 
         const first = await start("0");
         const port = new URL(first.url).port;
         const workspace = randomUUID();
-        await project.initStack(STACK, { "langsmith:controlPlaneUrl": first.url, "langsmith:workspaceId": workspace }, { "langsmith:apiKey": API_KEY, "quickstart:agentSecret": AGENT_SECRET });
+        await project.initStack(
+            STACK,
+            { "langsmith:controlPlaneUrl": first.url, "langsmith:workspaceId": workspace },
+            { "langsmith:apiKey": API_KEY, "quickstart:agentSecret": AGENT_SECRET },
+        );
         const cli = (...args: string[]) => project.pulumi([...args, "--stack", STACK]);
         await cli("up", "--yes");
         const out = await project.outputs(STACK);

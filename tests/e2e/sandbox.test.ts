@@ -29,7 +29,9 @@ const keysOf = (lines: string[]) => lines.map((l) => /^pulumi config set (?:--se
 /** Runs a command in a directory without blocking the event loop; answers its exit code and output. */
 function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
     return new Promise((done) => {
-        execFile(cmd, args, { cwd, env, maxBuffer: 64 << 20 }, (err: any, stdout, stderr) => done({ code: err ? (err.code ?? 1) : 0, output: `${stdout}${stderr}` }));
+        execFile(cmd, args, { cwd, env, maxBuffer: 64 << 20 }, (err: any, stdout, stderr) =>
+            done({ code: err ? (err.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+        );
     });
 }
 
@@ -85,7 +87,12 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
         assert.equal(out.rowsWritten, 7_000);
 
         // The Parquet files in MinIO, read with the printed storage keys, each by pyarrow: every run once.
-        const s3 = new S3Client({ endpoint: config.s3Endpoint, region: config.s3Region, forcePathStyle: true, credentials: { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey } });
+        const s3 = new S3Client({
+            endpoint: config.s3Endpoint,
+            region: config.s3Region,
+            forcePathStyle: true,
+            credentials: { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey },
+        });
         try {
             const listed = await s3.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: `traces/export_id=${out.exportId}/` }));
             const keys = (listed.Contents ?? []).map((o) => o.Key!);
@@ -112,7 +119,10 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
         assert.ok(existsSync(dataDir));
         process.kill(sandbox.pid, "SIGTERM");
         assert.ok(await eventually(() => !existsSync(dataDir)), `MinIO's data directory ${dataDir} is still there`);
-        const s3Down = await fetch(`${config.s3Endpoint}/minio/health/live`).then(() => false, () => true);
+        const s3Down = await fetch(`${config.s3Endpoint}/minio/health/live`).then(
+            () => false,
+            () => true,
+        );
         assert.ok(s3Down, "MinIO still answers");
         assert.ok(await eventually(() => !alive(sandbox!.pid)));
     });

@@ -142,7 +142,11 @@ describe("e2e: npm run stack and npm run bench, as a user runs them", function (
         whole = run(npmRun("stack"));
         // With bash as npm's script shell (as where /bin/sh is bash), the script gets the Ctrl-C twice:
         // from the terminal and from npm; that is still one Ctrl-C, which must not stop the destroy it starts.
-        kept = run(["npm", "run", "--script-shell=bash", "stack", "--", "--keep"], { when: /Ctrl-C here destroys the stack[\s\S]*removes \S+\.\n/, signal: "SIGINT", group: true });
+        kept = run(["npm", "run", "--script-shell=bash", "stack", "--", "--keep"], {
+            when: /Ctrl-C here destroys the stack[\s\S]*removes \S+\.\n/,
+            signal: "SIGINT",
+            group: true,
+        });
         ctrlC = run(npmRun("stack"), { when: /Deployment agent creating/, signal: "SIGINT", group: true });
         term = run(STACK_SCRIPT, { when: /\$ pulumi stack init/, signal: "SIGTERM", group: false });
     });

@@ -25,7 +25,10 @@ const PEER_RANGE = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).
 
 /** `npm <args>` in `dir`; npm's output is returned for the assertion messages. */
 async function npm(dir: string, args: string[], loglevel = "error"): Promise<string> {
-    const { stdout, stderr } = await promisify(execFile)("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", `--loglevel=${loglevel}`], { cwd: dir, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await promisify(execFile)("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund", `--loglevel=${loglevel}`], {
+        cwd: dir,
+        maxBuffer: 64 << 20,
+    });
     return stdout + stderr;
 }
 
@@ -61,7 +64,19 @@ describe("e2e: a new user's program: the project template and the README's insta
     it(`template: pulumi new, then up, the drift check and destroy, with @pulumi/pulumi at the lowest of ${PEER_RANGE}`, async () => {
         const lowest = PEER_RANGE.replace(/^\^/, "");
         const p = project(join(dir, "from-template"));
-        await p.pulumi(["new", TEMPLATE, "--generate-only", "--yes", "--name", "support-agent", "--description", "Our support agent", "--dir", p.dir, "--force"]);
+        await p.pulumi([
+            "new",
+            TEMPLATE,
+            "--generate-only",
+            "--yes",
+            "--name",
+            "support-agent",
+            "--description",
+            "Our support agent",
+            "--dir",
+            p.dir,
+            "--force",
+        ]);
         const pkg = JSON.parse(readFileSync(join(p.dir, "package.json"), "utf8"));
         assert.equal(pkg.name, "support-agent");
         assert.ok(pkg.devDependencies.typescript, "the template's program must carry its TypeScript");
@@ -71,7 +86,16 @@ describe("e2e: a new user's program: the project template and the README's insta
         assert.equal(JSON.parse(readFileSync(join(p.dir, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version, lowest);
 
         const workspace = randomUUID();
-        await p.initStack("dev", { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": workspace, githubIntegrationId: randomUUID(), repoUrl: "https://github.com/acme/support-agent" }, { "langsmith:apiKey": API_KEY });
+        await p.initStack(
+            "dev",
+            {
+                "langsmith:controlPlaneUrl": em.url,
+                "langsmith:workspaceId": workspace,
+                githubIntegrationId: randomUUID(),
+                repoUrl: "https://github.com/acme/support-agent",
+            },
+            { "langsmith:apiKey": API_KEY },
+        );
         await p.pulumi(["up", "--yes", "--stack", "dev"], typeChecked);
         const [deployment] = em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace);
         assert.equal(deployment.name, "support-agent");
@@ -84,19 +108,30 @@ describe("e2e: a new user's program: the project template and the README's insta
         await p.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", "dev"], typeChecked);
         const destroyed = await p.pulumi(["destroy", "--yes", "--remove", "--stack", "dev"], typeChecked);
         assert.doesNotMatch(destroyed.stdout + destroyed.stderr, /pulumi stack rm/);
-        assert.deepEqual(em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace), []);
+        assert.deepEqual(
+            em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace),
+            [],
+        );
     });
 
     it("README install lines: no deprecated package installed; without the typescript line an existing program does not compile (TS6046); with both it does", async () => {
         const lines = readmeInstallLines();
-        assert.deepEqual(lines.map((l) => l.split(" ").slice(0, 3).join(" ")), ["npm install pulumi-langsmith", "npm install --save-dev"]);
+        assert.deepEqual(
+            lines.map((l) => l.split(" ").slice(0, 3).join(" ")),
+            ["npm install pulumi-langsmith", "npm install --save-dev"],
+        );
         const name = "existing-program";
         const p = project(join(dir, name));
         writeFileSync(join(p.dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
         writeFileSync(join(p.dir, "package.json"), JSON.stringify({ name, private: true, main: "index.ts" }));
         copyFileSync(join(TEMPLATE, "tsconfig.json"), join(p.dir, "tsconfig.json"));
         writeFileSync(join(p.dir, "index.ts"), readFileSync(join(TEMPLATE, "index.ts"), "utf8").replaceAll("${DESCRIPTION}", name));
-        const config = { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": randomUUID(), githubIntegrationId: randomUUID(), repoUrl: "https://github.com/acme/agent" };
+        const config = {
+            "langsmith:controlPlaneUrl": em.url,
+            "langsmith:workspaceId": randomUUID(),
+            githubIntegrationId: randomUUID(),
+            repoUrl: "https://github.com/acme/agent",
+        };
         await p.initStack("dev", config, { "langsmith:apiKey": API_KEY });
         const install = (line: string) => npm(p.dir, line.replace("pulumi-langsmith", packPackage()).split(" ").slice(1), "warn");
         const preview = () => p.pulumi(["preview", "--stack", "dev"], { ...typeChecked, allowFailure: true });

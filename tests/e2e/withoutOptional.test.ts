@@ -80,14 +80,24 @@ describe("e2e: the emulator installed with --omit=optional (no DuckDB, no S3 cli
         assert.equal(em.stdout(), "", "only the JSON line on stdout");
 
         const be = bulkExportClient(em);
-        const body = { destination_type: "s3" as const, display_name: "nope", config: { bucket_name: "b", prefix: "p", endpoint_url: "http://127.0.0.1:9" }, credentials: { access_key_id: "a", secret_access_key: "s" } };
+        const body = {
+            destination_type: "s3" as const,
+            display_name: "nope",
+            config: { bucket_name: "b", prefix: "p", endpoint_url: "http://127.0.0.1:9" },
+            credentials: { access_key_id: "a", secret_access_key: "s" },
+        };
         const e = await rejection(() => be.createDestination(body));
         assert.ok(e instanceof ApiError, String(e));
         assert.equal(e.status, 501);
         assert.equal(e.detail, DETAIL);
 
         const viaHttp = await raw(em, "POST", "/api/v1/bulk-exports", {
-            body: { bulk_export_destination_id: "00000000-0000-4000-8000-000000000001", session_id: "00000000-0000-4000-8000-000000000002", start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-02T00:00:00Z" },
+            body: {
+                bulk_export_destination_id: "00000000-0000-4000-8000-000000000001",
+                session_id: "00000000-0000-4000-8000-000000000002",
+                start_time: "2026-11-01T00:00:00Z",
+                end_time: "2026-11-02T00:00:00Z",
+            },
         });
         assert.equal(viaHttp.status, 501);
         assert.deepEqual(viaHttp.body, { detail: DETAIL });
@@ -113,11 +123,27 @@ describe("e2e: the emulator installed with --omit=optional (no DuckDB, no S3 cli
         const minio = await startMinio();
         try {
             // The checkout (both packages there) makes a destination and an export, kept waiting (paused).
-            const full = await startEmulator({ port: 0, stateDir, bulkExport: { projects: [{ session_id: "00000000-0000-4000-8000-0000000000aa", start: "2026-11-01T00:00:00Z", end: "2026-11-02T00:00:00Z", count: 10 }] } });
+            const full = await startEmulator({
+                port: 0,
+                stateDir,
+                bulkExport: {
+                    projects: [{ session_id: "00000000-0000-4000-8000-0000000000aa", start: "2026-11-01T00:00:00Z", end: "2026-11-02T00:00:00Z", count: 10 }],
+                },
+            });
             full.bulkExport.model.limits.paused = true;
             const be = bulkExportClient(full);
-            const { destination } = await be.createDestination({ destination_type: "s3", display_name: "kept", config: { bucket_name: "exports", prefix: "p", endpoint_url: minio.endpoint }, credentials: { access_key_id: minio.users.writeDelete.accessKeyId, secret_access_key: minio.users.writeDelete.secretAccessKey } });
-            const { export: created } = await be.createExport({ bulk_export_destination_id: destination.id, session_id: "00000000-0000-4000-8000-0000000000aa", start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-02T00:00:00Z" });
+            const { destination } = await be.createDestination({
+                destination_type: "s3",
+                display_name: "kept",
+                config: { bucket_name: "exports", prefix: "p", endpoint_url: minio.endpoint },
+                credentials: { access_key_id: minio.users.writeDelete.accessKeyId, secret_access_key: minio.users.writeDelete.secretAccessKey },
+            });
+            const { export: created } = await be.createExport({
+                bulk_export_destination_id: destination.id,
+                session_id: "00000000-0000-4000-8000-0000000000aa",
+                start_time: "2026-11-01T00:00:00Z",
+                end_time: "2026-11-02T00:00:00Z",
+            });
             await full.close();
 
             const em = await startNpx(project.dir, ["--state-dir", stateDir]);

@@ -132,10 +132,7 @@ describe("emulator: admin", () => {
         });
 
         it('faults: the client adopts a deployment created behind a when "after" failure (500 or drop)', async () => {
-            for (const fault of [
-                { kind: "status", status: 500 },
-                { kind: "drop" },
-            ]) {
+            for (const fault of [{ kind: "status", status: 500 }, { kind: "drop" }]) {
                 await addFault({ method: "POST", path: "^/v2/deployments$", when: "after", ...fault });
                 const body = githubBody();
                 const { deployment, adopted } = await cp.createDeployment(body);
@@ -262,7 +259,10 @@ describe("emulator: admin", () => {
             assert.deepEqual(await admin(em, "GET", "/faults"), []);
             assert.deepEqual(await admin(em, "GET", "/timing"), initialTiming);
             const log: LoggedRequest[] = await admin(em, "GET", "/requests");
-            assert.ok(log.every((r) => r.path.startsWith("/__admin/")), JSON.stringify(log));
+            assert.ok(
+                log.every((r) => r.path.startsWith("/__admin/")),
+                JSON.stringify(log),
+            );
             // No failure rule is left, timing is immediate again, and the clock is back to real time.
             const { deployment } = await cp.createDeployment(githubBody());
             assert.equal((await cp.getRevision(deployment.id, deployment.latest_revision_id!)).status, "DEPLOYED");
@@ -364,7 +364,10 @@ describe("emulator: admin", () => {
             await raw(em, "GET", "/v2/deployments");
             await admin(em, "DELETE", "/requests");
             const log: LoggedRequest[] = await admin(em, "GET", "/requests");
-            assert.ok(log.every((r) => r.path === "/__admin/requests"), JSON.stringify(log));
+            assert.ok(
+                log.every((r) => r.path === "/__admin/requests"),
+                JSON.stringify(log),
+            );
         });
 
         it("request log: also available in-process", async () => {

@@ -40,8 +40,16 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
     it("runs.wait: the thread's values once the run ends, the run's address in Content-Location", async () => {
         const thread = await client.threads.create();
         let created: { run_id: string; thread_id?: string } | undefined;
-        const values = (await client.runs.wait(thread.thread_id, "agent", { input: human("one two three"), onRunCreated: (m) => (created = m) })) as { messages: Msg[] };
-        assert.deepEqual(values.messages.map((m) => [m.type, m.content]), [["human", "one two three"], ["ai", "one two three"]]);
+        const values = (await client.runs.wait(thread.thread_id, "agent", { input: human("one two three"), onRunCreated: (m) => (created = m) })) as {
+            messages: Msg[];
+        };
+        assert.deepEqual(
+            values.messages.map((m) => [m.type, m.content]),
+            [
+                ["human", "one two three"],
+                ["ai", "one two three"],
+            ],
+        );
         assert.equal(created?.thread_id, thread.thread_id);
         assert.equal((await client.runs.get(thread.thread_id, created!.run_id)).status, "success");
     });
@@ -51,7 +59,10 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
         const values = (await client.runs.wait(null, "agent", { input: human("four five") })) as { messages: Msg[] };
         assert.equal(values.messages.at(-1)?.content, "four five");
         const parts = await collect(client.runs.stream(null, "agent", { input: human("six"), streamMode: "updates" }));
-        assert.deepEqual(parts.map((p) => p.event), ["metadata", "updates"]);
+        assert.deepEqual(
+            parts.map((p) => p.event),
+            ["metadata", "updates"],
+        );
         assert.equal(parts[1].data.agent.messages[0].content, "six");
         assert.equal((await client.threads.search({ limit: 1000 })).length, before, "a stateless run's thread is listed");
     });
@@ -60,14 +71,30 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
         const thread = await client.threads.create();
         const parts = await collect(client.runs.stream(thread.thread_id, "agent", { input: human("a b c d"), streamMode: ["values", "updates", "messages"] }));
         const events = parts.map((p) => p.event);
-        assert.deepEqual(events, ["metadata", "messages/complete", "values", "messages/metadata", ...Array(4).fill("messages/partial"), "updates", "values", "messages/complete"]);
-        assert.deepEqual(parts[2].data.messages.map((m: Msg) => m.type), ["human"], "values at start: the input, no answer yet");
+        assert.deepEqual(events, [
+            "metadata",
+            "messages/complete",
+            "values",
+            "messages/metadata",
+            ...Array(4).fill("messages/partial"),
+            "updates",
+            "values",
+            "messages/complete",
+        ]);
+        assert.deepEqual(
+            parts[2].data.messages.map((m: Msg) => m.type),
+            ["human"],
+            "values at start: the input, no answer yet",
+        );
         const partials = parts.filter((p) => p.event === "messages/partial").map((p) => p.data[0].content);
         assert.deepEqual(partials, ["a", "a b", "a b c", "a b c d"]);
         const aiId = parts.find((p) => p.event === "messages/partial")!.data[0].id;
         assert.ok(parts[3].data[aiId], "messages/metadata is keyed by the answer's id");
         assert.deepEqual(parts[8].data, { agent: { messages: [{ type: "ai", content: "a b c d", id: aiId }] } });
-        assert.deepEqual(parts[9].data.messages.map((m: Msg) => m.content), ["a b c d", "a b c d"]);
+        assert.deepEqual(
+            parts[9].data.messages.map((m: Msg) => m.content),
+            ["a b c d", "a b c d"],
+        );
         assert.equal(parts[0].data.run_id, (await client.runs.list(thread.thread_id))[0].run_id);
     });
 
@@ -96,7 +123,7 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
         while (!parts.some((p) => p.event === "messages/partial")) await sleep(5);
         await client.runs.wait(thread.thread_id, "agent", { input: human("stop"), multitaskStrategy: "interrupt" });
         await reading;
-        assert.ok(!parts.some((p) => p.event === "error" || p.event === "messages/complete" && p.data[0]?.type === "ai"), "no error, no complete answer");
+        assert.ok(!parts.some((p) => p.event === "error" || (p.event === "messages/complete" && p.data[0]?.type === "ai")), "no error, no complete answer");
         const last = parts.filter((p) => p.event === "messages/partial").at(-1)!.data[0];
         const { values } = await client.threads.getState<{ messages: Msg[] }>(thread.thread_id);
         const kept = values.messages.find((m) => m.id === last.id);
@@ -109,11 +136,15 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
         const first = await client.runs.create(thread.thread_id, "agent", { input: human(WORDS(20)) });
         const refused = await rejection(() => client.runs.wait(thread.thread_id, "agent", { input: human("no"), multitaskStrategy: "reject" }));
         assert.match(String(refused), /409|already running/);
-        const refusedStream = await rejection(() => collect(client.runs.stream(thread.thread_id, "agent", { input: human("no"), multitaskStrategy: "reject" })));
+        const refusedStream = await rejection(() =>
+            collect(client.runs.stream(thread.thread_id, "agent", { input: human("no"), multitaskStrategy: "reject" })),
+        );
         assert.match(String(refusedStream), /409|already running/);
 
         const parts: Part[] = [];
-        const reading = collect(client.runs.stream(thread.thread_id, "agent", { input: human(WORDS(30)), streamMode: "messages" })).then((p) => parts.push(...p));
+        const reading = collect(client.runs.stream(thread.thread_id, "agent", { input: human(WORDS(30)), streamMode: "messages" })).then((p) =>
+            parts.push(...p),
+        );
         const queued = (await client.runs.list(thread.thread_id, { status: "pending" }))[0];
         assert.ok(queued, "the streamed run waits behind the first (enqueue)");
         await client.runs.join(thread.thread_id, first.run_id);
@@ -132,8 +163,14 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
             await client.runs.join(thread.thread_id, r.run_id);
             ids.push(r.run_id);
         }
-        assert.deepEqual((await client.runs.list(thread.thread_id)).map((r) => r.run_id), [...ids].reverse());
-        assert.deepEqual((await client.runs.list(thread.thread_id, { limit: 1, offset: 1 })).map((r) => r.run_id), [ids[1]]);
+        assert.deepEqual(
+            (await client.runs.list(thread.thread_id)).map((r) => r.run_id),
+            [...ids].reverse(),
+        );
+        assert.deepEqual(
+            (await client.runs.list(thread.thread_id, { limit: 1, offset: 1 })).map((r) => r.run_id),
+            [ids[1]],
+        );
         assert.equal((await client.runs.list(thread.thread_id, { status: "interrupted" })).length, 0);
         assert.equal((await client.runs.list(thread.thread_id, { status: "success" })).length, 3);
     });
@@ -143,11 +180,26 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
         const a = await client.threads.create({ metadata: { tag, user: "a" } });
         const b = await client.threads.create({ metadata: { tag, user: "b" } });
         await client.runs.create(b.thread_id, "agent", { input: human(WORDS(40)) });
-        assert.deepEqual((await client.threads.search({ metadata: { tag } })).map((t) => t.thread_id), [b.thread_id, a.thread_id]);
-        assert.deepEqual((await client.threads.search({ metadata: { tag }, sortOrder: "asc", limit: 1 })).map((t) => t.thread_id), [a.thread_id]);
-        assert.deepEqual((await client.threads.search({ metadata: { tag, user: "a" } })).map((t) => t.thread_id), [a.thread_id]);
-        assert.deepEqual((await client.threads.search({ metadata: { tag }, status: "busy" })).map((t) => t.thread_id), [b.thread_id]);
-        assert.deepEqual((await client.threads.search({ ids: [a.thread_id] })).map((t) => t.thread_id), [a.thread_id]);
+        assert.deepEqual(
+            (await client.threads.search({ metadata: { tag } })).map((t) => t.thread_id),
+            [b.thread_id, a.thread_id],
+        );
+        assert.deepEqual(
+            (await client.threads.search({ metadata: { tag }, sortOrder: "asc", limit: 1 })).map((t) => t.thread_id),
+            [a.thread_id],
+        );
+        assert.deepEqual(
+            (await client.threads.search({ metadata: { tag, user: "a" } })).map((t) => t.thread_id),
+            [a.thread_id],
+        );
+        assert.deepEqual(
+            (await client.threads.search({ metadata: { tag }, status: "busy" })).map((t) => t.thread_id),
+            [b.thread_id],
+        );
+        assert.deepEqual(
+            (await client.threads.search({ ids: [a.thread_id] })).map((t) => t.thread_id),
+            [a.thread_id],
+        );
     });
 
     it("assistants.search and assistants.get: one system assistant per graph, by id or graph name; an unknown one is a 404 naming the graphs", async () => {

@@ -38,14 +38,37 @@ describe("emulator: agent servers, through the official Python client (langgraph
 
     it("runs.wait on a thread and stateless: the thread's values at the end", () => {
         const contents = (v: { messages: Msg[] }) => v.messages.map((m) => [m.type, m.content]);
-        assert.deepEqual(contents(answers.get("runs.wait")), [["human", "one two three"], ["ai", "one two three"]]);
-        assert.deepEqual(contents(answers.get("runs.wait stateless")), [["human", "four five"], ["ai", "four five"]]);
+        assert.deepEqual(contents(answers.get("runs.wait")), [
+            ["human", "one two three"],
+            ["ai", "one two three"],
+        ]);
+        assert.deepEqual(contents(answers.get("runs.wait stateless")), [
+            ["human", "four five"],
+            ["ai", "four five"],
+        ]);
     });
 
     it("runs.stream: metadata first, the values at start and end, a partial per word, the update and the complete answer", () => {
         const parts: Array<{ event: string; data: any }> = answers.get("runs.stream");
-        assert.deepEqual(parts.map((p) => p.event), ["metadata", "messages/complete", "values", "messages/metadata", "messages/partial", "messages/partial", "messages/partial", "updates", "values", "messages/complete"]);
-        assert.deepEqual(parts.filter((p) => p.event === "messages/partial").map((p) => p.data[0].content), ["six", "six seven", "six seven eight"]);
+        assert.deepEqual(
+            parts.map((p) => p.event),
+            [
+                "metadata",
+                "messages/complete",
+                "values",
+                "messages/metadata",
+                "messages/partial",
+                "messages/partial",
+                "messages/partial",
+                "updates",
+                "values",
+                "messages/complete",
+            ],
+        );
+        assert.deepEqual(
+            parts.filter((p) => p.event === "messages/partial").map((p) => p.data[0].content),
+            ["six", "six seven", "six seven eight"],
+        );
         assert.equal(parts[7].data.agent.messages[0].content, "six seven eight");
         assert.deepEqual(answers.get("runs.stream stateless"), ["metadata", "updates"]);
     });
@@ -61,10 +84,22 @@ describe("emulator: agent servers, through the official Python client (langgraph
     it("runs.list (newest first, limit, status) and threads.search (by metadata)", () => {
         const runs: Array<{ status: string; multitask_strategy: string }> = answers.get("runs.list");
         assert.equal(runs.length, 3);
-        assert.deepEqual(runs.slice(0, 2).map((r) => [r.status, r.multitask_strategy]), [["success", "interrupt"], ["interrupted", "enqueue"]]);
-        assert.deepEqual(answers.get("runs.list interrupted").map((r: { status: string }) => r.status), ["interrupted"]);
+        assert.deepEqual(
+            runs.slice(0, 2).map((r) => [r.status, r.multitask_strategy]),
+            [
+                ["success", "interrupt"],
+                ["interrupted", "enqueue"],
+            ],
+        );
+        assert.deepEqual(
+            answers.get("runs.list interrupted").map((r: { status: string }) => r.status),
+            ["interrupted"],
+        );
         const threads: Array<{ metadata: Record<string, unknown>; status: string }> = answers.get("threads.search");
-        assert.deepEqual(threads.map((t) => [t.metadata, t.status]), [[{ user: "py" }, "idle"]]);
+        assert.deepEqual(
+            threads.map((t) => [t.metadata, t.status]),
+            [[{ user: "py" }, "idle"]],
+        );
     });
 
     it("assistants.search and assistants.get: the system assistant of the graph", () => {

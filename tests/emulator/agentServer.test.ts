@@ -64,7 +64,10 @@ describe("emulator: agent servers, through the official langgraph SDK", function
         assert.equal((await client.runs.get(thread.thread_id, first.run_id)).status, "interrupted");
         assert.equal((await client.runs.get(thread.thread_id, second.run_id)).status, "success");
         const { values } = await client.threads.getState<{ messages: Msg[] }>(thread.thread_id);
-        assert.deepEqual(values.messages.map((m) => m.type), ["human", "ai", "human", "ai"]);
+        assert.deepEqual(
+            values.messages.map((m) => m.type),
+            ["human", "ai", "human", "ai"],
+        );
         const partial = String(values.messages[1].content).split(" ");
         assert.ok(partial.length > 0 && partial.length < 30, `partial output has ${partial.length} of 30 words`);
         assert.deepEqual(partial, WORDS(30).split(" ").slice(0, partial.length));
@@ -91,7 +94,10 @@ describe("emulator: agent servers, through the official langgraph SDK", function
         await client.runs.join(thread.thread_id, second.run_id);
         assert.equal((await client.runs.get(thread.thread_id, first.run_id)).status, "success");
         const { values } = await client.threads.getState<{ messages: Msg[] }>(thread.thread_id);
-        assert.deepEqual(values.messages.map((m) => m.content), [WORDS(10), WORDS(10), "after", "after"]);
+        assert.deepEqual(
+            values.messages.map((m) => m.content),
+            [WORDS(10), WORDS(10), "after", "after"],
+        );
     });
 
     it("rollback: the earlier run and its output are removed; GET on it answers 404", async () => {
@@ -102,7 +108,10 @@ describe("emulator: agent servers, through the official langgraph SDK", function
         await client.runs.join(thread.thread_id, second.run_id);
         assert.match(String(await rejection(() => client.runs.get(thread.thread_id, first.run_id))), /404|not found/i);
         const { values } = await client.threads.getState<{ messages: Msg[] }>(thread.thread_id);
-        assert.deepEqual(values.messages.map((m) => m.content), ["only me", "only me"]);
+        assert.deepEqual(
+            values.messages.map((m) => m.content),
+            ["only me", "only me"],
+        );
     });
 
     it("cancel: runs.cancel interrupts a running run and keeps its output", async () => {
@@ -116,7 +125,11 @@ describe("emulator: agent servers, through the official langgraph SDK", function
 
     it("race: 20 interrupt runs at once on one thread leave exactly one success, the others interrupted", async () => {
         const thread = await client.threads.create();
-        const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => client.runs.create(thread.thread_id, "agent", { input: human(`racer ${i} ${WORDS(5)}`), multitaskStrategy: "interrupt" })));
+        const runs = await Promise.all(
+            Array.from({ length: 20 }, (_, i) =>
+                client.runs.create(thread.thread_id, "agent", { input: human(`racer ${i} ${WORDS(5)}`), multitaskStrategy: "interrupt" }),
+            ),
+        );
         await Promise.all(runs.map((r) => client.runs.join(thread.thread_id, r.run_id)));
         const statuses = await Promise.all(runs.map(async (r) => (await client.runs.get(thread.thread_id, r.run_id)).status));
         assert.equal(statuses.filter((s) => s === "success").length, 1);
@@ -161,6 +174,9 @@ describe("emulator: agent servers, through the official langgraph SDK", function
         const d = await client.runs.create(t2.thread_id, "agent", { input: human("d"), multitaskStrategy: "interrupt" });
         await client.runs.join(t2.thread_id, d.run_id);
         const { values } = await client.threads.getState<{ messages: Msg[] }>(t2.thread_id);
-        assert.deepEqual(values.messages.map((m) => m.type), ["human", "human", "ai"]);
+        assert.deepEqual(
+            values.messages.map((m) => m.type),
+            ["human", "human", "ai"],
+        );
     });
 });

@@ -25,7 +25,25 @@ describe("emulator: command line (npx langsmith-emulator)", function () {
 
     it("--help: lists every flag with its default", () => {
         const out = execFileSync("npx", ["--no-install", "langsmith-emulator", "--help"], { cwd: project, encoding: "utf8", timeout: 30_000 });
-        for (const flag of ["--port", "--host", "--api-key", "--speed", "--scale", "--agent-step-ms", "--state-dir", "--aws-endpoint", "--installation", "--installation-version", "--tracing-project", "--dialect", "--quiet", "--sandbox", "--minio", "--help"]) assert.match(out, new RegExp(`\\s${flag}\\b`), flag);
+        for (const flag of [
+            "--port",
+            "--host",
+            "--api-key",
+            "--speed",
+            "--scale",
+            "--agent-step-ms",
+            "--state-dir",
+            "--aws-endpoint",
+            "--installation",
+            "--installation-version",
+            "--tracing-project",
+            "--dialect",
+            "--quiet",
+            "--sandbox",
+            "--minio",
+            "--help",
+        ])
+            assert.match(out, new RegExp(`\\s${flag}\\b`), flag);
         for (const dflt of ["default 8787", "default 127.0.0.1", "default timed", "default 1"]) assert.ok(out.includes(dflt), dflt);
     });
 

@@ -108,13 +108,19 @@ describe("emulator: control plane", () => {
             const first: string = created.body.latest_revision_id;
 
             assert.equal((await sh.getDeployment(id)).id, id);
-            assert.deepEqual((await sh.listDeployments()).resources.map((d) => d.id), [id]);
+            assert.deepEqual(
+                (await sh.listDeployments()).resources.map((d) => d.id),
+                [id],
+            );
             const patched = await sh.patchDeployment(id, { source_revision_config: { image_uri: "registry.example.com/acme/agent:2" } });
             assert.notEqual(patched.latest_revision_id, first);
             assert.equal((await sh.listRevisions(id)).resources.length, 2);
             assert.equal((await sh.getRevision(id, first)).id, first);
             const redeployed = await sh.redeployRevision(id, first);
-            assert.equal((await sh.getRevision(id, redeployed.latest_revision_id!)).source_revision_config?.image_uri, dockerBody().source_revision_config.image_uri);
+            assert.equal(
+                (await sh.getRevision(id, redeployed.latest_revision_id!)).source_revision_config?.image_uri,
+                dockerBody().source_revision_config.image_uri,
+            );
             assert.equal(await sh.deleteDeployment(id), true);
 
             // Errors keep their shapes under the prefix.
@@ -147,7 +153,10 @@ describe("emulator: control plane", () => {
             em.admin.requests = [];
             await raw(em, "GET", "/api-host/v2/deployments");
             await raw(em, "GET", "/v2/deployments");
-            assert.deepEqual(em.admin.requests.map((r) => r.prefix), ["/api-host", ""]);
+            assert.deepEqual(
+                em.admin.requests.map((r) => r.prefix),
+                ["/api-host", ""],
+            );
         });
     });
 

@@ -58,7 +58,11 @@ describe("emulator: control plane", () => {
             const cases: Array<[Record<string, unknown>, unknown[], string]> = [
                 [{ source: "repo_host" }, ["body", "source"], "enum"],
                 [{ source: "external_container", source_config: {}, source_revision_config: { image_uri: "r/x:1" } }, ["body", "source"], "enum"],
-                [{ source_revision_config: { repo_ref: "main", graph_config_path: "g.json" } }, ["body", "source_revision_config", "graph_config_path"], "extra_forbidden"],
+                [
+                    { source_revision_config: { repo_ref: "main", graph_config_path: "g.json" } },
+                    ["body", "source_revision_config", "graph_config_path"],
+                    "extra_forbidden",
+                ],
             ];
             for (const [over, loc, type] of cases) {
                 const res = await raw(em, "POST", "/v2/deployments", { body: githubBody(undefined, over as never) });
@@ -68,7 +72,14 @@ describe("emulator: control plane", () => {
             const ok = await raw(em, "POST", "/v2/deployments", { body: githubBody() });
             const patch = await raw(em, "PATCH", `/v2/deployments/${ok.body.id}`, { body: { source_revision_config: { graph_config_path: "other.json" } } });
             assert.equal(patch.status, 422);
-            const dest = await raw(em, "POST", "/api/v1/bulk-exports/destinations", { body: { destination_type: "objstore", display_name: "d", config: { bucket_name: "b", prefix: "" }, credentials: { access_key_id: "a", secret_access_key: "s" } } });
+            const dest = await raw(em, "POST", "/api/v1/bulk-exports/destinations", {
+                body: {
+                    destination_type: "objstore",
+                    display_name: "d",
+                    config: { bucket_name: "b", prefix: "" },
+                    credentials: { access_key_id: "a", secret_access_key: "s" },
+                },
+            });
             assert.deepEqual([dest.status, dest.body.detail[0].loc, dest.body.detail[0].type], [422, ["body", "destination_type"], "literal_error"]);
             assert.equal(em.controlPlane.allDeployments().length, 1, "nothing made from a refused request");
         });
@@ -93,7 +104,14 @@ describe("emulator: control plane", () => {
                 assert.equal(rev.body.source, "github");
                 assert.equal(rev.body.source_revision_config.langgraph_config_path, "agents/graph.json");
                 assert.ok(!("graph_config_path" in rev.body.source_revision_config));
-                const dest = await raw(seed, "POST", "/api/v1/bulk-exports/destinations", { body: { destination_type: "objstore", display_name: "d", config: { bucket_name: "b", prefix: "", endpoint_url: "http://127.0.0.1:9" }, credentials: { access_key_id: "a", secret_access_key: "s" } } });
+                const dest = await raw(seed, "POST", "/api/v1/bulk-exports/destinations", {
+                    body: {
+                        destination_type: "objstore",
+                        display_name: "d",
+                        config: { bucket_name: "b", prefix: "", endpoint_url: "http://127.0.0.1:9" },
+                        credentials: { access_key_id: "a", secret_access_key: "s" },
+                    },
+                });
                 assert.equal(dest.status, 400, "objstore accepted: the destination went on to validation (which fails on a dead endpoint)");
             } finally {
                 await seed.close();
@@ -217,9 +235,7 @@ describe("emulator: control plane", () => {
 
         it("create: a branch ref with build_on_push true is accepted", async () => {
             const base = githubBody();
-            const { deployment } = await cp.createDeployment(
-                githubBody(undefined, { source_config: { ...base.source_config, build_on_push: true } }),
-            );
+            const { deployment } = await cp.createDeployment(githubBody(undefined, { source_config: { ...base.source_config, build_on_push: true } }));
             assert.equal(deployment.source_config?.build_on_push, true);
         });
 
@@ -232,7 +248,9 @@ describe("emulator: control plane", () => {
         });
 
         it("create: an unknown deployment_type is accepted (open string)", async () => {
-            const { deployment } = await cp.createDeployment(githubBody(undefined, { source_config: { ...githubBody().source_config, deployment_type: "dev_free_zero" } }));
+            const { deployment } = await cp.createDeployment(
+                githubBody(undefined, { source_config: { ...githubBody().source_config, deployment_type: "dev_free_zero" } }),
+            );
             assert.equal(deployment.source_config?.deployment_type, "dev_free_zero");
         });
 

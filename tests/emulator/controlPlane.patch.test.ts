@@ -95,7 +95,10 @@ describe("emulator: control plane", () => {
             const p = await cp.patchDeployment(d.id, { secrets: [] });
             assert.equal(p.latest_revision_id, d.latest_revision_id);
             assert.deepEqual(await revisionIds(d.id), [d.latest_revision_id]);
-            assert.deepEqual(p.secrets?.map((s) => s.name), ["A"]);
+            assert.deepEqual(
+                p.secrets?.map((s) => s.name),
+                ["A"],
+            );
         });
 
         it("patch: non-empty secrets make a revision and replace the secret names", async () => {
@@ -157,7 +160,10 @@ describe("emulator: control plane", () => {
             assert.deepEqual(after.source_config, d.source_config);
             assert.equal(after.source_revision_config?.repo_ref, "main");
             assert.equal(after.source_revision_config?.langgraph_config_path, "langgraph.json");
-            assert.deepEqual(after.secrets?.map((s) => s.name), ["A"]);
+            assert.deepEqual(
+                after.secrets?.map((s) => s.name),
+                ["A"],
+            );
             assert.equal(after.latest_revision_id, d.latest_revision_id);
             const empty = await raw(em, "PATCH", `/v2/deployments/${d.id}`, { body: {} });
             assert.equal(empty.status, 200);
@@ -178,9 +184,7 @@ describe("emulator: control plane", () => {
 
         it("patch: a tag ref while build_on_push is true gives 400", async () => {
             const base = githubBody();
-            const { deployment: d } = await cp.createDeployment(
-                githubBody(undefined, { source_config: { ...base.source_config, build_on_push: true } }),
-            );
+            const { deployment: d } = await cp.createDeployment(githubBody(undefined, { source_config: { ...base.source_config, build_on_push: true } }));
             const res = await raw(em, "PATCH", `/v2/deployments/${d.id}`, {
                 body: { source_revision_config: { repo_ref: "refs/tags/v2" } },
             });
@@ -258,7 +262,12 @@ describe("emulator: control plane", () => {
     describe("secret validation", () => {
         it("create: duplicate secret names give 400 and an empty secret name gives 422", async () => {
             const dup = await raw(em, "POST", "/v2/deployments", {
-                body: githubBody(undefined, { secrets: [{ name: "A", value: "1" }, { name: "A", value: "2" }] }),
+                body: githubBody(undefined, {
+                    secrets: [
+                        { name: "A", value: "1" },
+                        { name: "A", value: "2" },
+                    ],
+                }),
             });
             assert.equal(dup.status, 400);
             const empty = await raw(em, "POST", "/v2/deployments", { body: githubBody(undefined, { secrets: [{ name: "", value: "1" }] }) });
@@ -269,7 +278,12 @@ describe("emulator: control plane", () => {
         it("patch: duplicate secret names give 400 and make no revision", async () => {
             const { deployment: d } = await cp.createDeployment(githubBody());
             const res = await raw(em, "PATCH", `/v2/deployments/${d.id}`, {
-                body: { secrets: [{ name: "A", value: "1" }, { name: "A", value: "2" }] },
+                body: {
+                    secrets: [
+                        { name: "A", value: "1" },
+                        { name: "A", value: "2" },
+                    ],
+                },
             });
             assert.equal(res.status, 400);
             assert.deepEqual(await revisionIds(d.id), [d.latest_revision_id]);
@@ -287,7 +301,7 @@ describe("emulator: control plane", () => {
             assert.notEqual(moved.latest_revision_id, d.latest_revision_id);
             assert.deepEqual(moved.secret_references, [{ ...REF, secret_key: "openai-2" }]);
             const same = await sh.patchDeployment(d.id, { secret_references: [] });
-            assert.equal(same.latest_revision_id, moved.latest_revision_id, "an empty list is \"unchanged\": no revision");
+            assert.equal(same.latest_revision_id, moved.latest_revision_id, 'an empty list is "unchanged": no revision');
             assert.deepEqual(same.secret_references, [{ ...REF, secret_key: "openai-2" }]);
             const clash = await raw(em, "PATCH", `/api-host/v2/deployments/${d.id}`, { body: { secret_references: [{ ...REF, name: "OTHER" }] } });
             assert.equal(clash.status, 400);
@@ -295,7 +309,9 @@ describe("emulator: control plane", () => {
             const github = await raw(em, "POST", "/v2/deployments", { body: githubBody(undefined, { secret_references: [REF] }) });
             assert.equal(github.status, 400);
             assert.match(github.body.detail, /only applicable for external_docker/);
-            const partial = await raw(em, "POST", "/api-host/v2/deployments", { body: dockerBody(undefined, { secret_references: [{ name: "X", secret_name: "s" }] as never }) });
+            const partial = await raw(em, "POST", "/api-host/v2/deployments", {
+                body: dockerBody(undefined, { secret_references: [{ name: "X", secret_name: "s" }] as never }),
+            });
             assert.equal(partial.status, 422);
             assert.deepEqual(partial.body.detail[0].loc.slice(-1), ["secret_key"]);
             assert.equal((await sh.getDeployment(d.id)).secret_references?.length, 1);

@@ -89,7 +89,10 @@ describe("emulator: control plane", () => {
 
     describe("revisions", () => {
         it("get: updated_at is when the revision's status last changed (the entry of the status it is in), even on the first read after it", async () => {
-            em.setTiming({ speed: "timed", phaseMs: { CREATING: 1000, QUEUED: 1000, AWAITING_BUILD: 1000, BUILDING: 1000, AWAITING_DEPLOY: 1000, DEPLOYING: 1000 } });
+            em.setTiming({
+                speed: "timed",
+                phaseMs: { CREATING: 1000, QUEUED: 1000, AWAITING_BUILD: 1000, BUILDING: 1000, AWAITING_DEPLOY: 1000, DEPLOYING: 1000 },
+            });
             const { deployment: d } = await cp.createDeployment(githubBody());
             em.clock.advance(2500); // CREATING and QUEUED passed: AWAITING_BUILD since 2 s after creation
             const r = await cp.getRevision(d.id, d.latest_revision_id!);
@@ -113,7 +116,11 @@ describe("emulator: control plane", () => {
                 ["r3", "r2", "main"],
             );
             const stamps = res.body.resources.map((r: { created_at: string }) => Date.parse(r.created_at));
-            assert.deepEqual([...stamps].sort((a, b) => b - a), stamps, "created_at descending");
+            assert.deepEqual(
+                [...stamps].sort((a, b) => b - a),
+                stamps,
+                "created_at descending",
+            );
             assert.equal((await cp.latestRevision(d.id))?.id, third.latest_revision_id);
             // Revisions carry no deployment_id (docs/service.md R2).
             assert.ok(!("deployment_id" in res.body.resources[0]));
@@ -125,7 +132,10 @@ describe("emulator: control plane", () => {
             await cp.patchDeployment(d.id, { source_revision_config: { repo_ref: "r3" } });
             const page = await cp.listRevisions(d.id, { limit: 1, offset: 1 });
             assert.equal(page.offset, 1);
-            assert.deepEqual(page.resources.map((r) => r.source_revision_config?.repo_ref), ["r2"]);
+            assert.deepEqual(
+                page.resources.map((r) => r.source_revision_config?.repo_ref),
+                ["r2"],
+            );
             assert.equal((await raw(em, "GET", `/v2/deployments/${d.id}/revisions?limit=0`)).status, 422);
         });
 
@@ -135,7 +145,10 @@ describe("emulator: control plane", () => {
             const p = await cp.patchDeployment(d.id, { source_revision_config: { repo_ref: "dev" } });
             // first: SKIPPED (superseded before building), second: CREATING
             const skipped = await cp.listRevisions(d.id, { status: ["SKIPPED"] });
-            assert.deepEqual(skipped.resources.map((r) => r.id), [d.latest_revision_id]);
+            assert.deepEqual(
+                skipped.resources.map((r) => r.id),
+                [d.latest_revision_id],
+            );
             const both = await raw(em, "GET", `/v2/deployments/${d.id}/revisions?status=SKIPPED,CREATING`);
             assert.deepEqual(
                 both.body.resources.map((r: { id: string }) => r.id),

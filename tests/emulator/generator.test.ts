@@ -43,7 +43,11 @@ describe("emulator: run generator", () => {
 
     it("generator: every exportable field is present, with its type", () => {
         const runs = all();
-        for (const f of EXPORTABLE_FIELDS) assert.ok(runs.every((r) => f in r), f);
+        for (const f of EXPORTABLE_FIELDS)
+            assert.ok(
+                runs.every((r) => f in r),
+                f,
+            );
         const llm = runs.find((r) => r.run_type === "llm")!;
         const root = runs.find((r) => r.is_root)!;
         assert.equal(typeof llm.total_tokens, "number");

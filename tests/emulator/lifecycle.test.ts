@@ -6,8 +6,7 @@ import assert from "node:assert/strict";
 import type { ControlPlaneClient } from "../../provider/api/controlPlane";
 import { PollFailedError, pollUntil } from "../../provider/api/poll";
 import { REVISION_DONE, REVISION_FAILED, type RevisionStatus } from "../../provider/api/schemas/controlPlane";
-import { admin, controlPlaneClient, clientForSource,
-    dockerBody, githubBody, raw, sleep, startTestEmulator, type Emulator } from "../helpers/emulator";
+import { admin, controlPlaneClient, clientForSource, dockerBody, githubBody, raw, sleep, startTestEmulator, type Emulator } from "../helpers/emulator";
 
 const GITHUB_PATH: RevisionStatus[] = ["CREATING", "QUEUED", "AWAITING_BUILD", "BUILDING", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"];
 const DOCKER_PATH: RevisionStatus[] = ["CREATING", "QUEUED", "AWAITING_DEPLOY", "DEPLOYING", "DEPLOYED"];
@@ -68,11 +67,15 @@ describe("emulator: revision lifecycle", () => {
             em.setTiming({ speed: "timed", phaseMs: uniform(15) });
             const { id, rev } = await create();
             const seen: string[] = [];
-            const done = await pollUntil(() => cp.getRevision(id, rev), { done: REVISION_DONE, failed: REVISION_FAILED }, {
-                timeoutMs: 5_000,
-                interval: () => 5,
-                onStatus: (s) => seen.push(s),
-            });
+            const done = await pollUntil(
+                () => cp.getRevision(id, rev),
+                { done: REVISION_DONE, failed: REVISION_FAILED },
+                {
+                    timeoutMs: 5_000,
+                    interval: () => 5,
+                    onStatus: (s) => seen.push(s),
+                },
+            );
             assert.equal(done.status, "DEPLOYED");
             let last = -1;
             for (const s of seen) {
@@ -274,10 +277,14 @@ describe("emulator: revision lifecycle", () => {
             em.setTiming({ speed: "timed", phaseMs: uniform(5) });
             em.addFailureRule({ phase: "build", repoRef: "broken" });
             const bad = await create(githubBody(undefined, { source_revision_config: { repo_ref: "broken", langgraph_config_path: "l.json" } }));
-            const e = await pollUntil(() => cp.getRevision(bad.id, bad.rev), { done: REVISION_DONE, failed: REVISION_FAILED }, {
-                timeoutMs: 5_000,
-                interval: () => 5,
-            }).catch((x) => x);
+            const e = await pollUntil(
+                () => cp.getRevision(bad.id, bad.rev),
+                { done: REVISION_DONE, failed: REVISION_FAILED },
+                {
+                    timeoutMs: 5_000,
+                    interval: () => 5,
+                },
+            ).catch((x) => x);
             assert.ok(e instanceof PollFailedError, String(e));
             assert.equal(e.status, "BUILD_FAILED");
         });

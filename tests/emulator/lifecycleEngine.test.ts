@@ -31,7 +31,14 @@ describe("emulator: lifecycle engine", () => {
         assert.equal(m.status(), "RUNNING");
         clock.advance(5000);
         assert.equal(m.status(), "COMPLETED");
-        assert.deepEqual(m.history.map((h) => [h.status, h.at - t0]), [["CREATED", 0], ["RUNNING", 100], ["COMPLETED", 1100]]);
+        assert.deepEqual(
+            m.history.map((h) => [h.status, h.at - t0]),
+            [
+                ["CREATED", 0],
+                ["RUNNING", 100],
+                ["COMPLETED", 1100],
+            ],
+        );
     });
 
     it("immediate and manual speeds", () => {
@@ -62,6 +69,9 @@ describe("emulator: lifecycle engine", () => {
         m.divert = { at: "RUNNING", to: "FAILED" };
         clock.advance(2000);
         assert.equal(m.status(), "FAILED");
-        assert.deepEqual(m.history.map((h) => h.status), ["CREATED", "RUNNING", "FAILED"]);
+        assert.deepEqual(
+            m.history.map((h) => h.status),
+            ["CREATED", "RUNNING", "FAILED"],
+        );
     });
 });

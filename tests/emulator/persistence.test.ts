@@ -61,7 +61,8 @@ describe("emulator: --state-dir keeps every area across kill -9", function () {
         return res.body;
     };
     const agents = (url: string) => new Client({ apiUrl: url, apiKey: TEST_API_KEY, callerOptions: { maxRetries: 0 } });
-    const messages = async (c: Client, threadId: string) => (await c.threads.getState<{ messages: Msg[] }>(threadId)).values.messages.map((m) => `${m.type}: ${m.content}`);
+    const messages = async (c: Client, threadId: string) =>
+        (await c.threads.getState<{ messages: Msg[] }>(threadId)).values.messages.map((m) => `${m.type}: ${m.content}`);
 
     it("deployments, revisions mid-BUILDING, a delete in progress, threads and a run mid-way come back and carry on", async () => {
         const first = await start();
@@ -82,7 +83,11 @@ describe("emulator: --state-dir keeps every area across kill -9", function () {
         assert.equal((await get(first, `/v2/deployments/${building.id}/revisions/${building.latest_revision_id}`)).status, "BUILDING");
         assert.equal((await raw(first, "DELETE", `/v2/deployments/${deleted.id}`)).status, 204);
         const midway = await client.runs.create(thread.thread_id, "agent", { input: { messages: [{ role: "user", content: LONG_INPUT }] } });
-        const before = { now: await advance(first, 3_500), list: await get(first, "/v2/deployments?limit=100"), messages: await messages(client, thread.thread_id) };
+        const before = {
+            now: await advance(first, 3_500),
+            list: await get(first, "/v2/deployments?limit=100"),
+            messages: await messages(client, thread.thread_id),
+        };
         const revisionsBefore = await get(first, `/v2/deployments/${served.id}/revisions`);
         assert.equal(before.list.resources.length, 4);
         assert.deepEqual(before.messages.slice(-1), ["ai: one two three"]);
@@ -148,7 +153,10 @@ describe("emulator: --state-dir keeps every area across kill -9", function () {
             assert.equal((model.getThread("d-1", "t-1") as { thread_id: string }).thread_id, "t-1");
             model.createThread("d-1", { thread_id: "t-2" });
             const saved = JSON.parse(readFileSync(join(own, "agent-server.json"), "utf8"));
-            assert.deepEqual(saved.threads.map((t: any) => t.thread_id), ["t-1", "t-2"]);
+            assert.deepEqual(
+                saved.threads.map((t: any) => t.thread_id),
+                ["t-1", "t-2"],
+            );
             assert.deepEqual(saved.threads[0].later, { added: "by another change" });
         } finally {
             rmSync(own, { recursive: true, force: true });

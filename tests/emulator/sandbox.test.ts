@@ -40,7 +40,10 @@ function withoutMinio(): NodeJS.ProcessEnv {
     const env = { ...process.env };
     delete env.PULUMI_LANGSMITH_MINIO;
     const minioDir = dirname(process.env.PULUMI_LANGSMITH_MINIO!);
-    env.PATH = (env.PATH ?? "").split(delimiter).filter((d) => d !== minioDir).join(delimiter);
+    env.PATH = (env.PATH ?? "")
+        .split(delimiter)
+        .filter((d) => d !== minioDir)
+        .join(delimiter);
     return env;
 }
 
@@ -87,7 +90,13 @@ function childrenOf(pid: number): number[] {
         .filter((d) => /^\d+$/.test(d))
         .filter((d) => {
             try {
-                return Number(readFileSync(`/proc/${d}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1]) === pid;
+                return (
+                    Number(
+                        readFileSync(`/proc/${d}/stat`, "utf8")
+                            .replace(/^.*\) /s, "")
+                            .split(" ")[1],
+                    ) === pid
+                );
             } catch {
                 return false;
             }
@@ -109,7 +118,12 @@ const alive = (pid: number) => ![undefined, "Z", "X"].includes(stateOf(pid));
 
 /** An S3 client with the printed keys. */
 const s3Of = (s: Started) =>
-    new S3Client({ endpoint: s.config.s3Endpoint, region: s.config.s3Region, forcePathStyle: true, credentials: { accessKeyId: s.config.s3AccessKeyId, secretAccessKey: s.config.s3SecretAccessKey } });
+    new S3Client({
+        endpoint: s.config.s3Endpoint,
+        region: s.config.s3Region,
+        forcePathStyle: true,
+        credentials: { accessKeyId: s.config.s3AccessKeyId, secretAccessKey: s.config.s3SecretAccessKey },
+    });
 
 /** The MinIO process the sandbox started (its only child), and its data directory as printed. */
 function minioOf(s: Started): { pid: number; dataDir: string } {
@@ -153,12 +167,23 @@ describe("emulator: --sandbox (MinIO, a bucket, a key, a tracing project, the li
         // The stack's state and passphrase for this shell, first: the lines work in a fresh home, without `pulumi login`.
         assert.ok(s.pulumiState && existsSync(s.pulumiState), s.stdout);
         assert.deepEqual(Object.keys(s.config), [
-            "langsmith:controlPlaneUrl", "langsmith:endpoint", "langsmith:workspaceId", "langsmith:apiKey",
-            "tracingProjectId", "exportStart", "exportEnd", "bucket", "s3Endpoint", "s3Region", "s3AccessKeyId", "s3SecretAccessKey",
+            "langsmith:controlPlaneUrl",
+            "langsmith:endpoint",
+            "langsmith:workspaceId",
+            "langsmith:apiKey",
+            "tracingProjectId",
+            "exportStart",
+            "exportEnd",
+            "bucket",
+            "s3Endpoint",
+            "s3Region",
+            "s3AccessKeyId",
+            "s3SecretAccessKey",
         ]);
         assert.equal(s.config["langsmith:controlPlaneUrl"], s.url);
         assert.equal(s.config["langsmith:endpoint"], s.url);
-        for (const secret of ["langsmith:apiKey", "s3SecretAccessKey"]) assert.ok(s.lines.includes(`pulumi config set --secret ${secret} ${s.config[secret]}`), secret);
+        for (const secret of ["langsmith:apiKey", "s3SecretAccessKey"])
+            assert.ok(s.lines.includes(`pulumi config set --secret ${secret} ${s.config[secret]}`), secret);
         assert.equal(s.stderr, "");
 
         const auth = { apiKey: s.config["langsmith:apiKey"], tenantId: s.config["langsmith:workspaceId"] };
@@ -168,7 +193,10 @@ describe("emulator: --sandbox (MinIO, a bucket, a key, a tracing project, the li
         const s3 = s3Of(s);
         try {
             await s3.send(new PutObjectCommand({ Bucket: s.config.bucket, Key: "hello.txt", Body: "hi" }));
-            assert.deepEqual((await s3.send(new ListObjectsV2Command({ Bucket: s.config.bucket }))).Contents?.map((o) => o.Key), ["hello.txt"]);
+            assert.deepEqual(
+                (await s3.send(new ListObjectsV2Command({ Bucket: s.config.bucket }))).Contents?.map((o) => o.Key),
+                ["hello.txt"],
+            );
         } finally {
             s3.destroy();
         }
@@ -188,14 +216,27 @@ describe("emulator: --sandbox (MinIO, a bucket, a key, a tracing project, the li
         const s = await start();
         const be = bulkExportClient(s, { apiKey: s.config["langsmith:apiKey"], tenantId: s.config["langsmith:workspaceId"] });
         const credentials = { access_key_id: s.config.s3AccessKeyId, secret_access_key: s.config.s3SecretAccessKey };
-        const { destination } = await be.createDestination({ destination_type: "s3", display_name: "aws style", config: { bucket_name: s.config.bucket, prefix: "aws-style" }, credentials });
+        const { destination } = await be.createDestination({
+            destination_type: "s3",
+            display_name: "aws style",
+            config: { bucket_name: s.config.bucket, prefix: "aws-style" },
+            credentials,
+        });
         const day = new Date(Date.parse(s.config.exportEnd) - 86_400_000).toISOString();
-        const { export: created } = await be.createExport({ bulk_export_destination_id: destination.id, session_id: s.config.tracingProjectId, start_time: day, end_time: s.config.exportEnd });
+        const { export: created } = await be.createExport({
+            bulk_export_destination_id: destination.id,
+            session_id: s.config.tracingProjectId,
+            start_time: day,
+            end_time: s.config.exportEnd,
+        });
         const done = await settle(be, created.id);
         assert.equal(done.status, "Completed");
         const s3 = s3Of(s);
         try {
-            const keys = (await s3.send(new ListObjectsV2Command({ Bucket: s.config.bucket, Prefix: `aws-style/export_id=${created.id}/` }))).Contents?.map((o) => o.Key!) ?? [];
+            const keys =
+                (await s3.send(new ListObjectsV2Command({ Bucket: s.config.bucket, Prefix: `aws-style/export_id=${created.id}/` }))).Contents?.map(
+                    (o) => o.Key!,
+                ) ?? [];
             assert.equal(keys.length, 1);
             const bytes = await (await s3.send(new GetObjectCommand({ Bucket: s.config.bucket, Key: keys[0] }))).Body!.transformToByteArray();
             assert.equal(Buffer.from(bytes.slice(0, 4)).toString(), "PAR1");
@@ -212,7 +253,9 @@ describe("emulator: --sandbox (MinIO, a bucket, a key, a tracing project, the li
 
     it("the end of its parent (npx, a shell) stops it and MinIO", async () => {
         // A shell that starts the sandbox in the background and is then killed: the sandbox's parent goes.
-        const shell = spawn("bash", ["-c", `"${process.execPath}" "${EMULATOR_MAIN}" --sandbox --port 0 --quiet & wait`], { stdio: ["ignore", "pipe", "pipe"] });
+        const shell = spawn("bash", ["-c", `"${process.execPath}" "${EMULATOR_MAIN}" --sandbox --port 0 --quiet & wait`], {
+            stdio: ["ignore", "pipe", "pipe"],
+        });
         let stdout = "";
         shell.stdout!.on("data", (d) => (stdout += d));
         assert.ok(await eventually(() => /^Ctrl-C stops the emulator/m.test(stdout), 30_000), stdout);
@@ -237,7 +280,8 @@ describe("emulator: --sandbox (MinIO, a bucket, a key, a tracing project, the li
             assert.ok(await eventually(() => first.child.exitCode !== null));
             assert.ok(existsSync(join(dir, "minio")), "the state directory's MinIO data was removed");
             const saved = readFileSync(join(dir, "sandbox.json"), "utf8");
-            for (const secret of [first.config["langsmith:apiKey"], first.config.s3SecretAccessKey]) assert.ok(!saved.includes(secret), "sandbox.json holds a secret in plain text");
+            for (const secret of [first.config["langsmith:apiKey"], first.config.s3SecretAccessKey])
+                assert.ok(!saved.includes(secret), "sandbox.json holds a secret in plain text");
 
             const again = await start(["--state-dir", dir, "--port", String(new URL(first.url).port)]);
             assert.deepEqual(again.lines, first.lines, "the same lines (same port, key, workspace, MinIO port, project)");
@@ -267,8 +311,19 @@ describe("emulator: --sandbox (MinIO, a bucket, a key, a tracing project, the li
         const s = await start([], withoutMinio());
         const notice = s.stderr.trim().split("\n");
         assert.equal(notice.length, 1, s.stderr);
-        assert.match(notice[0], /no S3-compatible server for bulk export: .*--minio <path>.*scripts\/setup-bulk-export\.sh.*the control plane is served without it/);
-        assert.deepEqual(Object.keys(s.config), ["langsmith:controlPlaneUrl", "langsmith:endpoint", "langsmith:workspaceId", "langsmith:apiKey", "tracingProjectId", "exportStart", "exportEnd"]);
+        assert.match(
+            notice[0],
+            /no S3-compatible server for bulk export: .*--minio <path>.*scripts\/setup-bulk-export\.sh.*the control plane is served without it/,
+        );
+        assert.deepEqual(Object.keys(s.config), [
+            "langsmith:controlPlaneUrl",
+            "langsmith:endpoint",
+            "langsmith:workspaceId",
+            "langsmith:apiKey",
+            "tracingProjectId",
+            "exportStart",
+            "exportEnd",
+        ]);
         assert.equal(childrenOf(s.child.pid!).length, 0);
         const auth = { apiKey: s.config["langsmith:apiKey"], tenantId: s.config["langsmith:workspaceId"] };
         assert.equal((await raw(s, "GET", "/v2/deployments", auth)).status, 200);
@@ -296,7 +351,10 @@ describe("emulator: --sandbox (MinIO, a bucket, a key, a tracing project, the li
         try {
             const r = await runToEnd(["--sandbox", "--port", String(port), "--quiet"], { ...process.env, TMPDIR: tmp });
             assert.equal(r.code, 2);
-            assert.equal(r.stderr, `langsmith-emulator: port ${port} is in use (another emulator?): pass --port with another one, or --port 0 for a free one\n`);
+            assert.equal(
+                r.stderr,
+                `langsmith-emulator: port ${port} is in use (another emulator?): pass --port with another one, or --port 0 for a free one\n`,
+            );
             assert.equal(r.stdout, "");
             assert.deepEqual(readdirSync(tmp), [], "the MinIO data directory was left behind");
         } finally {

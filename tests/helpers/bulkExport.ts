@@ -14,7 +14,12 @@ import type { MinioServer } from "./minio";
 import { readParquet } from "./pyarrow";
 
 /** Polls the export until `until` holds (default: a final status); answers it, or throws after `ms`. */
-export async function settle(be: BulkExportClient, id: string, until = (e: BulkExportRecord) => isFinalExportStatus(e.status), ms = 30_000): Promise<BulkExportRecord> {
+export async function settle(
+    be: BulkExportClient,
+    id: string,
+    until = (e: BulkExportRecord) => isFinalExportStatus(e.status),
+    ms = 30_000,
+): Promise<BulkExportRecord> {
     const deadline = Date.now() + ms;
     for (;;) {
         const e = await be.getExport(id);
@@ -43,7 +48,9 @@ export async function windowsWritten(em: Emulator, minio: MinioServer, tracing: 
             rows += (await readParquet(await minio.getObject("exports", key), { columns: ["id"] })).numRows;
         }
         const expr = e.filter ? parseFilter(e.filter) : undefined;
-        const expected = [...projectRuns(tracing, workspace, Date.parse(e.start_time), Date.parse(e.end_time!))].filter((r) => !expr || matches(expr, r)).length;
+        const expected = [...projectRuns(tracing, workspace, Date.parse(e.start_time), Date.parse(e.end_time!))].filter(
+            (r) => !expr || matches(expr, r),
+        ).length;
         out.push({ start: Date.parse(e.start_time), end: Date.parse(e.end_time!), rows, expected, exportId: e.id });
     }
     return out.sort((a, b) => a.start - b.start);
@@ -52,7 +59,9 @@ export async function windowsWritten(em: Emulator, minio: MinioServer, tracing: 
 /** Waits until every spawned export of the workspace is final. */
 export async function spawnedSettled(em: Emulator, workspace: string): Promise<void> {
     for (let i = 0; i < 200; i++) {
-        const open = [...em.bulkExport.model.exports.values()].filter((e) => e.tenant_id === workspace && e.source_bulk_export_id && !isFinalExportStatus(e.status));
+        const open = [...em.bulkExport.model.exports.values()].filter(
+            (e) => e.tenant_id === workspace && e.source_bulk_export_id && !isFinalExportStatus(e.status),
+        );
         if (!open.length) return;
         await sleep(100);
     }

@@ -32,7 +32,12 @@ export function providersOf(project: PulumiProject): number[] {
  * cancelled CI job; SIGINT, Ctrl-C (the CLI cancels the operations and ends). Answers its result, after
  * requiring that no provider process outlives it by more than 15 s (they watch their engine).
  */
-export async function killedWhen(project: PulumiProject, args: string[], ready: () => boolean | Promise<boolean>, signal: NodeJS.Signals = "SIGKILL"): Promise<CliResult> {
+export async function killedWhen(
+    project: PulumiProject,
+    args: string[],
+    ready: () => boolean | Promise<boolean>,
+    signal: NodeJS.Signals = "SIGKILL",
+): Promise<CliResult> {
     let pid = 0;
     const run = project.pulumi(args, { allowFailure: true, detached: true, started: (c) => (pid = c.pid!) });
     let held = false;

@@ -118,7 +118,12 @@ export async function runRecipe(block: Block, o: RunOptions): Promise<RecipeRun>
     // Bash's stdin is /dev/null: on a socket (what Node's pipes are), bash would take itself for a remote
     // shell and read ~/.bashrc.
     const stdin = block.lang === "js" ? "pipe" : "ignore";
-    const child = spawn(cmd, args, { cwd: o.cwd, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...o.env }, detached: true, stdio: [stdin, out, err] });
+    const child = spawn(cmd, args, {
+        cwd: o.cwd,
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...o.env },
+        detached: true,
+        stdio: [stdin, out, err],
+    });
     child.stdin?.end(block.code);
     try {
         const code = await exitCode(child, o.timeoutMs ?? 60_000);
@@ -151,7 +156,10 @@ const MARK = "::recipe-report::";
 function splitReport(stdout: string): { stdout: string; reported: Record<string, string> } {
     const at = stdout.lastIndexOf(`\n${MARK}\n`);
     if (at < 0) return { stdout, reported: {} };
-    const lines = stdout.slice(at + MARK.length + 2).split("\n").filter(Boolean);
+    const lines = stdout
+        .slice(at + MARK.length + 2)
+        .split("\n")
+        .filter(Boolean);
     return { stdout: stdout.slice(0, at), reported: Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])) };
 }
 
@@ -183,7 +191,12 @@ export interface RunningRecipe {
 export async function startRecipe(block: Block, o: RunOptions & { ready: RegExp }): Promise<RunningRecipe> {
     const dir = mkdtempSync(join(tmpdir(), "recipe-"));
     const [out, err] = [openSync(join(dir, "out"), "w"), openSync(join(dir, "err"), "w")];
-    const child = spawn("bash", ["-euo", "pipefail", "-c", block.code], { cwd: o.cwd, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...o.env }, detached: true, stdio: ["ignore", out, err] });
+    const child = spawn("bash", ["-euo", "pipefail", "-c", block.code], {
+        cwd: o.cwd,
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...o.env },
+        detached: true,
+        stdio: ["ignore", out, err],
+    });
     closeSync(out);
     closeSync(err);
     const read = (f: string) => readFileSync(join(dir, f), "utf8");

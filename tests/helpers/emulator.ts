@@ -32,7 +32,11 @@ export function startTestEmulator(opts: EmulatorOptions = {}): Promise<Emulator>
 let counter = 0;
 /** A name matching `[a-z0-9-]`, unique per call: `prefix-<counter>-<random>`. */
 export function uniqueName(prefix = "t"): string {
-    const clean = prefix.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "t";
+    const clean =
+        prefix
+            .toLowerCase()
+            .replace(/[^a-z0-9-]+/g, "-")
+            .replace(/^-+|-+$/g, "") || "t";
     counter++;
     return `${clean}-${counter.toString(36)}-${randomBytes(4).toString("hex")}`;
 }

@@ -72,7 +72,14 @@ function addUsers(admin: string, endpoint: string, root: S3Credentials, users: o
         const child = execFile(
             admin,
             [],
-            { env: { ...process.env, MINIO_ADMIN_ENDPOINT: new URL(endpoint).host, MINIO_ROOT_USER: root.accessKeyId, MINIO_ROOT_PASSWORD: root.secretAccessKey } },
+            {
+                env: {
+                    ...process.env,
+                    MINIO_ADMIN_ENDPOINT: new URL(endpoint).host,
+                    MINIO_ROOT_USER: root.accessKeyId,
+                    MINIO_ROOT_PASSWORD: root.secretAccessKey,
+                },
+            },
             (err, _stdout, stderr) => (err ? reject(new Error(`minio-admin failed: ${stderr.trim() || err.message}`)) : resolve()),
         );
         child.stdin!.end(JSON.stringify({ users }));
@@ -110,7 +117,11 @@ export async function startMinio(opts: { buckets?: string[] } = {}): Promise<Min
         const provision = (list: object[]) => addUsers(admin, endpoint, root, list);
         await provision([
             { ...toUser(users.writeOnly), policy: "write-only", document: objectPolicy(["s3:PutObject", "s3:AbortMultipartUpload"], buckets) },
-            { ...toUser(users.writeDelete), policy: "write-delete", document: objectPolicy(["s3:PutObject", "s3:AbortMultipartUpload", "s3:DeleteObject"], buckets) },
+            {
+                ...toUser(users.writeDelete),
+                policy: "write-delete",
+                document: objectPolicy(["s3:PutObject", "s3:AbortMultipartUpload", "s3:DeleteObject"], buckets),
+            },
             toUser(users.noAccess),
         ]);
         return {

@@ -100,7 +100,12 @@ export class PulumiProject {
     /** Runs `pulumi --non-interactive <args>` in the program's directory. */
     async pulumi(args: string[], o: CliOptions = {}): Promise<CliResult> {
         const started = Date.now();
-        const child = spawn("pulumi", ["--non-interactive", ...args], { cwd: this.dir, env: { ...this.env, ...o.env }, stdio: ["ignore", "pipe", "pipe"], detached: o.detached });
+        const child = spawn("pulumi", ["--non-interactive", ...args], {
+            cwd: this.dir,
+            env: { ...this.env, ...o.env },
+            stdio: ["ignore", "pipe", "pipe"],
+            detached: o.detached,
+        });
         o.started?.(child);
         let stdout = "";
         let stderr = "";
@@ -155,7 +160,12 @@ export class PulumiProject {
 
     /** What is stored of the stack, as text: `stack export` and every file of the file backend (for leak checks). */
     async storedText(stack: string): Promise<string> {
-        return JSON.stringify(await this.exportStack(stack)) + this.stateFiles().map((f) => f.text).join("\n");
+        return (
+            JSON.stringify(await this.exportStack(stack)) +
+            this.stateFiles()
+                .map((f) => f.text)
+                .join("\n")
+        );
     }
 
     /** Every file of the file backend (current state, backups, history), as text. */
@@ -187,7 +197,10 @@ export function packPackage(): string {
     // Registered first: a `npm pack` stopped by Ctrl-C (npm run stack) leaves no directory either.
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     // Built just above: --ignore-scripts keeps `prepare` from building a second time.
-    const name = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop()!;
+    const name = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" })
+        .trim()
+        .split("\n")
+        .pop()!;
     packed = { dir, file: join(dir, name) };
     return packed.file;
 }

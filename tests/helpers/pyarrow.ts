@@ -51,7 +51,11 @@ export async function readParquet(file: string | Uint8Array, opts: { rows?: numb
     }
     try {
         const script = join(__dirname, "read_parquet.py");
-        const { stdout } = await run(pythonPath(), [script, path, "--rows", String(opts.rows ?? -1), ...(opts.columns ? ["--columns", opts.columns.join(",")] : [])], { maxBuffer: 1 << 30 });
+        const { stdout } = await run(
+            pythonPath(),
+            [script, path, "--rows", String(opts.rows ?? -1), ...(opts.columns ? ["--columns", opts.columns.join(",")] : [])],
+            { maxBuffer: 1 << 30 },
+        );
         return JSON.parse(stdout) as ParquetContents;
     } catch (e) {
         const err = e as Error & { stderr?: string };

@@ -125,9 +125,7 @@ describe("resolveServiceConfig", () => {
         });
 
         it("location: two location keys in the stack config is an error naming both", () => {
-            const e = configError(() =>
-                resolveServiceConfig(withKey({ "langsmith:region": "eu", "langsmith:controlPlaneUrl": "https://cp.example.com" }), {}),
-            );
+            const e = configError(() => resolveServiceConfig(withKey({ "langsmith:region": "eu", "langsmith:controlPlaneUrl": "https://cp.example.com" }), {}));
             assert.match(e.message, /controlPlaneUrl/);
             assert.match(e.message, /region/);
             assert.match(e.message, /stack config/);
@@ -233,10 +231,7 @@ describe("resolveServiceConfig", () => {
         });
 
         it("workspaceId: keys can come from different places (key from env, workspace and location from stack)", () => {
-            const c = resolveServiceConfig(
-                stack({ "langsmith:workspaceId": "ws-stack", "langsmith:region": "eu" }),
-                { LANGSMITH_API_KEY: KEY },
-            );
+            const c = resolveServiceConfig(stack({ "langsmith:workspaceId": "ws-stack", "langsmith:region": "eu" }), { LANGSMITH_API_KEY: KEY });
             const { sources: _sources, ...values } = c;
             assert.deepEqual(values, { apiKey: KEY, workspaceId: "ws-stack", controlPlaneUrl: REGION_URLS.eu, endpoint: REGION_ENDPOINTS.eu });
         });
@@ -260,7 +255,9 @@ describe("resolveServiceConfig", () => {
         }
 
         it("endpoint: set beside a location is not a second location (no conflict); the environment's LANGSMITH_ENDPOINT is read", () => {
-            const c = resolveServiceConfig(stack({ "langsmith:apiKey": KEY, "langsmith:selfHostedUrl": "https://a.example.com" }), { LANGSMITH_ENDPOINT: "https://b.example.com/api/v1" });
+            const c = resolveServiceConfig(stack({ "langsmith:apiKey": KEY, "langsmith:selfHostedUrl": "https://a.example.com" }), {
+                LANGSMITH_ENDPOINT: "https://b.example.com/api/v1",
+            });
             assert.deepEqual([c.controlPlaneUrl, c.endpoint], ["https://a.example.com/api-host", "https://b.example.com"]);
         });
 
@@ -274,18 +271,102 @@ describe("resolveServiceConfig", () => {
         /** [what, stack config, environment, value, expected setting, words the text must hold] */
         const CASES: Array<[string, Record<string, string>, Record<string, string>, keyof ConfigSources, string, RegExp]> = [
             ["apiKey from stack config", {}, {}, "apiKey", "langsmith:apiKey", /^stack config langsmith:apiKey$/],
-            ["apiKey from the environment", { "langsmith:apiKey": "" }, { LANGSMITH_API_KEY: KEY }, "apiKey", "LANGSMITH_API_KEY", /^environment variable LANGSMITH_API_KEY$/],
-            ["workspaceId from stack config", { "langsmith:workspaceId": "ws" }, {}, "workspaceId", "langsmith:workspaceId", /^stack config langsmith:workspaceId$/],
-            ["workspaceId from the environment", {}, { LANGSMITH_WORKSPACE_ID: "ws" }, "workspaceId", "LANGSMITH_WORKSPACE_ID", /^environment variable LANGSMITH_WORKSPACE_ID$/],
-            ["control plane from stack controlPlaneUrl", { "langsmith:controlPlaneUrl": "http://127.0.0.1:1" }, {}, "controlPlaneUrl", "langsmith:controlPlaneUrl", /^stack config langsmith:controlPlaneUrl$/],
-            ["control plane from LANGSMITH_CONTROL_PLANE_URL", {}, { LANGSMITH_CONTROL_PLANE_URL: "http://127.0.0.1:1" }, "controlPlaneUrl", "LANGSMITH_CONTROL_PLANE_URL", /^environment variable LANGSMITH_CONTROL_PLANE_URL$/],
-            ["control plane from stack selfHostedUrl", { "langsmith:selfHostedUrl": "https://ls.example.com" }, {}, "controlPlaneUrl", "langsmith:selfHostedUrl", /^stack config langsmith:selfHostedUrl, with \/api-host appended$/],
-            ["control plane from LANGSMITH_SELF_HOSTED_URL", {}, { LANGSMITH_SELF_HOSTED_URL: "https://ls.example.com" }, "controlPlaneUrl", "LANGSMITH_SELF_HOSTED_URL", /^environment variable LANGSMITH_SELF_HOSTED_URL, with \/api-host appended$/],
-            ["control plane from stack region", { "langsmith:region": "eu" }, {}, "controlPlaneUrl", "langsmith:region", /^the EU cloud's control plane, from stack config langsmith:region$/],
-            ["control plane from LANGSMITH_REGION", {}, { LANGSMITH_REGION: "us" }, "controlPlaneUrl", "LANGSMITH_REGION", /^the US cloud's control plane, from environment variable LANGSMITH_REGION$/],
-            ["control plane by default", {}, {}, "controlPlaneUrl", "default", /^the US cloud's control plane: the default, since none of langsmith:controlPlaneUrl, selfHostedUrl, region \(nor LANGSMITH_CONTROL_PLANE_URL, LANGSMITH_SELF_HOSTED_URL, LANGSMITH_REGION\) is set$/],
-            ["tracing API from stack endpoint", { "langsmith:endpoint": "http://127.0.0.1:2/api/v1" }, {}, "endpoint", "langsmith:endpoint", /^stack config langsmith:endpoint$/],
-            ["tracing API from LANGSMITH_ENDPOINT", { "langsmith:controlPlaneUrl": "http://127.0.0.1:1" }, { LANGSMITH_ENDPOINT: "http://127.0.0.1:2" }, "endpoint", "LANGSMITH_ENDPOINT", /^environment variable LANGSMITH_ENDPOINT$/],
+            [
+                "apiKey from the environment",
+                { "langsmith:apiKey": "" },
+                { LANGSMITH_API_KEY: KEY },
+                "apiKey",
+                "LANGSMITH_API_KEY",
+                /^environment variable LANGSMITH_API_KEY$/,
+            ],
+            [
+                "workspaceId from stack config",
+                { "langsmith:workspaceId": "ws" },
+                {},
+                "workspaceId",
+                "langsmith:workspaceId",
+                /^stack config langsmith:workspaceId$/,
+            ],
+            [
+                "workspaceId from the environment",
+                {},
+                { LANGSMITH_WORKSPACE_ID: "ws" },
+                "workspaceId",
+                "LANGSMITH_WORKSPACE_ID",
+                /^environment variable LANGSMITH_WORKSPACE_ID$/,
+            ],
+            [
+                "control plane from stack controlPlaneUrl",
+                { "langsmith:controlPlaneUrl": "http://127.0.0.1:1" },
+                {},
+                "controlPlaneUrl",
+                "langsmith:controlPlaneUrl",
+                /^stack config langsmith:controlPlaneUrl$/,
+            ],
+            [
+                "control plane from LANGSMITH_CONTROL_PLANE_URL",
+                {},
+                { LANGSMITH_CONTROL_PLANE_URL: "http://127.0.0.1:1" },
+                "controlPlaneUrl",
+                "LANGSMITH_CONTROL_PLANE_URL",
+                /^environment variable LANGSMITH_CONTROL_PLANE_URL$/,
+            ],
+            [
+                "control plane from stack selfHostedUrl",
+                { "langsmith:selfHostedUrl": "https://ls.example.com" },
+                {},
+                "controlPlaneUrl",
+                "langsmith:selfHostedUrl",
+                /^stack config langsmith:selfHostedUrl, with \/api-host appended$/,
+            ],
+            [
+                "control plane from LANGSMITH_SELF_HOSTED_URL",
+                {},
+                { LANGSMITH_SELF_HOSTED_URL: "https://ls.example.com" },
+                "controlPlaneUrl",
+                "LANGSMITH_SELF_HOSTED_URL",
+                /^environment variable LANGSMITH_SELF_HOSTED_URL, with \/api-host appended$/,
+            ],
+            [
+                "control plane from stack region",
+                { "langsmith:region": "eu" },
+                {},
+                "controlPlaneUrl",
+                "langsmith:region",
+                /^the EU cloud's control plane, from stack config langsmith:region$/,
+            ],
+            [
+                "control plane from LANGSMITH_REGION",
+                {},
+                { LANGSMITH_REGION: "us" },
+                "controlPlaneUrl",
+                "LANGSMITH_REGION",
+                /^the US cloud's control plane, from environment variable LANGSMITH_REGION$/,
+            ],
+            [
+                "control plane by default",
+                {},
+                {},
+                "controlPlaneUrl",
+                "default",
+                /^the US cloud's control plane: the default, since none of langsmith:controlPlaneUrl, selfHostedUrl, region \(nor LANGSMITH_CONTROL_PLANE_URL, LANGSMITH_SELF_HOSTED_URL, LANGSMITH_REGION\) is set$/,
+            ],
+            [
+                "tracing API from stack endpoint",
+                { "langsmith:endpoint": "http://127.0.0.1:2/api/v1" },
+                {},
+                "endpoint",
+                "langsmith:endpoint",
+                /^stack config langsmith:endpoint$/,
+            ],
+            [
+                "tracing API from LANGSMITH_ENDPOINT",
+                { "langsmith:controlPlaneUrl": "http://127.0.0.1:1" },
+                { LANGSMITH_ENDPOINT: "http://127.0.0.1:2" },
+                "endpoint",
+                "LANGSMITH_ENDPOINT",
+                /^environment variable LANGSMITH_ENDPOINT$/,
+            ],
             [
                 "tracing API by default beside a stack controlPlaneUrl: says to set endpoint too",
                 { "langsmith:controlPlaneUrl": "http://127.0.0.1:1" },
@@ -302,12 +383,54 @@ describe("resolveServiceConfig", () => {
                 "default",
                 /; with LANGSMITH_CONTROL_PLANE_URL set, set LANGSMITH_ENDPOINT too$/,
             ],
-            ["tracing API of stack selfHostedUrl", { "langsmith:selfHostedUrl": "https://ls.example.com" }, {}, "endpoint", "langsmith:selfHostedUrl", /^the self-hosted installation's host, from stack config langsmith:selfHostedUrl, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set$/],
-            ["tracing API of LANGSMITH_SELF_HOSTED_URL", {}, { LANGSMITH_SELF_HOSTED_URL: "https://ls.example.com" }, "endpoint", "LANGSMITH_SELF_HOSTED_URL", /^the self-hosted installation's host, from environment variable LANGSMITH_SELF_HOSTED_URL/],
-            ["tracing API of stack region", { "langsmith:region": "eu" }, {}, "endpoint", "langsmith:region", /^the EU cloud's tracing API, from stack config langsmith:region, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set$/],
-            ["tracing API of LANGSMITH_REGION", {}, { LANGSMITH_REGION: "eu" }, "endpoint", "LANGSMITH_REGION", /^the EU cloud's tracing API, from environment variable LANGSMITH_REGION/],
-            ["tracing API by default", {}, {}, "endpoint", "default", /^the US cloud's tracing API: the default, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set$/],
-            ["stack region wins over LANGSMITH_CONTROL_PLANE_URL, and says so", { "langsmith:region": "eu" }, { LANGSMITH_CONTROL_PLANE_URL: "http://127.0.0.1:1" }, "controlPlaneUrl", "langsmith:region", /from stack config langsmith:region$/],
+            [
+                "tracing API of stack selfHostedUrl",
+                { "langsmith:selfHostedUrl": "https://ls.example.com" },
+                {},
+                "endpoint",
+                "langsmith:selfHostedUrl",
+                /^the self-hosted installation's host, from stack config langsmith:selfHostedUrl, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set$/,
+            ],
+            [
+                "tracing API of LANGSMITH_SELF_HOSTED_URL",
+                {},
+                { LANGSMITH_SELF_HOSTED_URL: "https://ls.example.com" },
+                "endpoint",
+                "LANGSMITH_SELF_HOSTED_URL",
+                /^the self-hosted installation's host, from environment variable LANGSMITH_SELF_HOSTED_URL/,
+            ],
+            [
+                "tracing API of stack region",
+                { "langsmith:region": "eu" },
+                {},
+                "endpoint",
+                "langsmith:region",
+                /^the EU cloud's tracing API, from stack config langsmith:region, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set$/,
+            ],
+            [
+                "tracing API of LANGSMITH_REGION",
+                {},
+                { LANGSMITH_REGION: "eu" },
+                "endpoint",
+                "LANGSMITH_REGION",
+                /^the EU cloud's tracing API, from environment variable LANGSMITH_REGION/,
+            ],
+            [
+                "tracing API by default",
+                {},
+                {},
+                "endpoint",
+                "default",
+                /^the US cloud's tracing API: the default, since neither langsmith:endpoint nor LANGSMITH_ENDPOINT is set$/,
+            ],
+            [
+                "stack region wins over LANGSMITH_CONTROL_PLANE_URL, and says so",
+                { "langsmith:region": "eu" },
+                { LANGSMITH_CONTROL_PLANE_URL: "http://127.0.0.1:1" },
+                "controlPlaneUrl",
+                "langsmith:region",
+                /from stack config langsmith:region$/,
+            ],
         ];
         for (const [what, values, env, key, setting, words] of CASES) {
             it(`sources: ${what}`, () => {
@@ -326,7 +449,9 @@ describe("resolveServiceConfig", () => {
         });
 
         it("sources: never hold a value (the API key, a URL, a workspace id)", () => {
-            const c = resolveServiceConfig(stack({ "langsmith:workspaceId": "ws-secretish", "langsmith:selfHostedUrl": "https://ls.example.com" }), { LANGSMITH_API_KEY: KEY });
+            const c = resolveServiceConfig(stack({ "langsmith:workspaceId": "ws-secretish", "langsmith:selfHostedUrl": "https://ls.example.com" }), {
+                LANGSMITH_API_KEY: KEY,
+            });
             const text = JSON.stringify(c.sources);
             for (const v of [KEY, "ws-secretish", "ls.example.com"]) assert.ok(!text.includes(v), `${v} in ${text}`);
         });

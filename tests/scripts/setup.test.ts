@@ -28,7 +28,10 @@ describe("set-up that talks (scripts/lib/setup.sh, scripts/setup.sh)", function 
     afterEach(() => rmSync(cache, { recursive: true, force: true }));
 
     it("a long step: its output goes to a log, a line per tick says the time so far and the Go modules fetched (then that it compiles), then how long it took", () => {
-        const r = withLib(`run_logged build "the thing" bash -c 'for i in 1 2 3 4 5 6; do echo "go: downloading example.com/m$i v1"; sleep 0.5; done; sleep 2.5'`, cache);
+        const r = withLib(
+            `run_logged build "the thing" bash -c 'for i in 1 2 3 4 5 6; do echo "go: downloading example.com/m$i v1"; sleep 0.5; done; sleep 2.5'`,
+            cache,
+        );
         assert.equal(r.status, 0, r.stderr);
         assert.doesNotMatch(r.stderr, /go: downloading/, "the build's own lines stay in the log");
         assert.match(r.stderr, /^\[t\] {3}\.\.\. the thing: \d+ s so far \(\d+ Go modules fetched\)$/m);

@@ -16,9 +16,16 @@ describe("scripts and benchmarks type-check (they run transpile-only)", function
     it("tsc --noEmit over scripts/ and bench/ (bench/programs/ are Pulumi programs, checked with the examples)", async () => {
         const dir = mkdtempSync(join(ROOT, "tmp-typecheck-"));
         try {
-            const config = { extends: join(ROOT, "tsconfig.json"), compilerOptions: { noEmit: true, rootDir: ROOT }, include: [join(ROOT, "scripts/**/*.ts"), join(ROOT, "bench/**/*.ts")], exclude: [join(ROOT, "bench/programs/**")] };
+            const config = {
+                extends: join(ROOT, "tsconfig.json"),
+                compilerOptions: { noEmit: true, rootDir: ROOT },
+                include: [join(ROOT, "scripts/**/*.ts"), join(ROOT, "bench/**/*.ts")],
+                exclude: [join(ROOT, "bench/programs/**")],
+            };
             writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
-            const r = await promisify(execFile)(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { cwd: ROOT }).catch((e) => e);
+            const r = await promisify(execFile)(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], {
+                cwd: ROOT,
+            }).catch((e) => e);
             assert.equal(r.code ?? 0, 0, `${r.stdout}${r.stderr}`);
         } finally {
             rmSync(dir, { recursive: true, force: true });

@@ -88,7 +88,10 @@ const destinationConfigFields = {
     region: nullableString,
     endpoint_url: nullableString,
     include_bucket_in_prefix: z.boolean().nullish(),
-    config_kwargs_s3: z.object({ addressing_style: z.enum(["auto", "virtual", "path"]).nullish() }).passthrough().nullish(),
+    config_kwargs_s3: z
+        .object({ addressing_style: z.enum(["auto", "virtual", "path"]).nullish() })
+        .passthrough()
+        .nullish(),
 };
 export const DestinationConfigSchema = z.object(destinationConfigFields).passthrough();
 export type DestinationConfig = z.infer<typeof DestinationConfigSchema>;

@@ -58,8 +58,7 @@ export const REVISION_STATUS_KIND: Readonly<Record<RevisionStatus, "pending" | "
     SKIPPED: "superseded",
     INTERRUPTED: "superseded",
 };
-const statusesOf = (...kinds: string[]) =>
-    (Object.keys(REVISION_STATUS_KIND) as RevisionStatus[]).filter((s) => kinds.includes(REVISION_STATUS_KIND[s]));
+const statusesOf = (...kinds: string[]) => (Object.keys(REVISION_STATUS_KIND) as RevisionStatus[]).filter((s) => kinds.includes(REVISION_STATUS_KIND[s]));
 /** Statuses a revision never leaves (deployed, failed or superseded). */
 export const REVISION_TERMINAL: readonly RevisionStatus[] = statusesOf("deployed", "failed", "superseded");
 /** Terminal failure (docs/service.md 3.1: the three values containing FAILED). */
@@ -169,14 +168,10 @@ export const RevisionSchema = z
     .passthrough();
 export type Revision = z.infer<typeof RevisionSchema>;
 
-export const DeploymentListSchema = z
-    .object({ resources: z.array(DeploymentSchema), offset: z.number().int().nullish() })
-    .passthrough();
+export const DeploymentListSchema = z.object({ resources: z.array(DeploymentSchema), offset: z.number().int().nullish() }).passthrough();
 export type DeploymentList = z.infer<typeof DeploymentListSchema>;
 
-export const RevisionListSchema = z
-    .object({ resources: z.array(RevisionSchema), offset: z.number().int().nullish() })
-    .passthrough();
+export const RevisionListSchema = z.object({ resources: z.array(RevisionSchema), offset: z.number().int().nullish() }).passthrough();
 export type RevisionList = z.infer<typeof RevisionListSchema>;
 
 /**
@@ -223,6 +218,4 @@ export type ValidationError = z.infer<typeof ValidationErrorSchema>;
 export const HTTPValidationErrorSchema = z.object({ detail: z.array(ValidationErrorSchema) });
 
 /** `{detail: "..."}` (404, 400, 409) or HTTPValidationError (422). */
-export const ErrorBodySchema = z
-    .object({ detail: z.union([z.string(), z.array(ValidationErrorSchema), z.unknown()]) })
-    .passthrough();
+export const ErrorBodySchema = z.object({ detail: z.union([z.string(), z.array(ValidationErrorSchema), z.unknown()]) }).passthrough();

@@ -37,7 +37,10 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
     let be: BulkExportClient;
     let stateDir: string;
 
-    const destinationBody = (over: Partial<DestinationCreateRequest["config"]> = {}, c: S3Credentials | null = minio.users.writeDelete): DestinationCreateRequest => ({
+    const destinationBody = (
+        over: Partial<DestinationCreateRequest["config"]> = {},
+        c: S3Credentials | null = minio.users.writeDelete,
+    ): DestinationCreateRequest => ({
         destination_type: "s3",
         display_name: "traces bucket",
         config: { bucket_name: "exports", prefix: "ls", endpoint_url: minio.endpoint, ...over },
@@ -121,7 +124,12 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
         it("DELETE: refused (409 naming the export) while an unfinished export uses the destination; once it is cancelled, deleted (204, then 404); the store forgets it", async () => {
             await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
             const id = await newDestination({ prefix: "del" });
-            const { export: e } = await be.createExport({ bulk_export_destination_id: id, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-01T06:00:00Z" });
+            const { export: e } = await be.createExport({
+                bulk_export_destination_id: id,
+                session_id: PROJECT.session_id,
+                start_time: "2026-11-01T00:00:00Z",
+                end_time: "2026-11-01T06:00:00Z",
+            });
             const refused = await rejection(() => be.deleteDestination(id));
             assert.ok(refused instanceof ApiError && refused.status === 409, String(refused));
             assert.match(refused.message, new RegExp(`still used by exports that have not finished: ${e.id} \\(Created\\)`));
@@ -140,7 +148,12 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             const destId = await newDestination({ prefix: "one" });
             const start = "2026-11-01T12:00:00Z";
             const end = "2026-11-03T06:00:00Z";
-            const { export: e } = await be.createExport({ bulk_export_destination_id: destId, session_id: PROJECT.session_id, start_time: start, end_time: end });
+            const { export: e } = await be.createExport({
+                bulk_export_destination_id: destId,
+                session_id: PROJECT.session_id,
+                start_time: start,
+                end_time: end,
+            });
             assert.equal(e.status, "Created");
             const done = await settle(be, e.id);
             assert.equal(done.status, "Completed");
@@ -149,11 +162,17 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             const expected = [...projectRuns({ ...PROJECT, tenant_id: undefined }, TEST_TENANT, Date.parse(start), Date.parse(end))];
             const prefix = `one/export_id=${e.id}/tenant_id=${TEST_TENANT}/session_id=${PROJECT.session_id}/runs/`;
             const keys = await minio.listKeys("exports", prefix);
-            assert.deepEqual(keys.map((k) => k.slice(prefix.length).replace(/part-\d+\.parquet$/, "")), ["year=2026/month=11/day=01/", "year=2026/month=11/day=02/", "year=2026/month=11/day=03/"]);
+            assert.deepEqual(
+                keys.map((k) => k.slice(prefix.length).replace(/part-\d+\.parquet$/, "")),
+                ["year=2026/month=11/day=01/", "year=2026/month=11/day=02/", "year=2026/month=11/day=03/"],
+            );
             const rows = await rowsUnder(minio, prefix);
             assert.equal(rows.length, expected.length);
             assert.deepEqual(new Set(rows.map((r) => r.id)), new Set(expected.map((r) => r.id)));
-            assert.equal(runs.reduce((n, r) => n + (r.metadata?.result?.rows_written ?? 0), 0), expected.length);
+            assert.equal(
+                runs.reduce((n, r) => n + (r.metadata?.result?.rows_written ?? 0), 0),
+                expected.length,
+            );
             for (const r of runs) assert.equal(r.status, "Completed");
         });
 
@@ -161,10 +180,18 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             const destId = await newDestination({ prefix: "filtered" });
             const filter = 'and(eq(run_type, "llm"), gt(total_tokens, 500))';
             const range = { start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-02T00:00:00Z" };
-            const { export: e } = await be.createExport({ bulk_export_destination_id: destId, session_id: PROJECT.session_id, ...range, filter, export_fields: ["id", "run_type", "total_tokens"] });
+            const { export: e } = await be.createExport({
+                bulk_export_destination_id: destId,
+                session_id: PROJECT.session_id,
+                ...range,
+                filter,
+                export_fields: ["id", "run_type", "total_tokens"],
+            });
             assert.equal((await settle(be, e.id)).status, "Completed");
             const expr = parseFilter(filter);
-            const expected = [...projectRuns(PROJECT as never, TEST_TENANT, Date.parse(range.start_time), Date.parse(range.end_time))].filter((r) => matches(expr, r));
+            const expected = [...projectRuns(PROJECT as never, TEST_TENANT, Date.parse(range.start_time), Date.parse(range.end_time))].filter((r) =>
+                matches(expr, r),
+            );
             assert.ok(expected.length > 0 && expected.length < 1_000);
             const keys = await minio.listKeys("exports", `filtered/export_id=${e.id}/`);
             const file = await readParquet(await minio.getObject("exports", keys[0]));
@@ -178,13 +205,23 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             const destId = await newDestination({ prefix: "costly" });
             const filter = "gt(total_cost, 0.001)";
             const range = { start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-02T00:00:00Z" };
-            const { export: e } = await be.createExport({ bulk_export_destination_id: destId, session_id: PROJECT.session_id, ...range, filter, export_fields: ["id", "total_cost"] });
+            const { export: e } = await be.createExport({
+                bulk_export_destination_id: destId,
+                session_id: PROJECT.session_id,
+                ...range,
+                filter,
+                export_fields: ["id", "total_cost"],
+            });
             assert.equal((await settle(be, e.id)).status, "Completed");
-            const expected = [...projectRuns(PROJECT as never, TEST_TENANT, Date.parse(range.start_time), Date.parse(range.end_time))].filter((r) => (r.total_cost ?? 0) > 0.001);
+            const expected = [...projectRuns(PROJECT as never, TEST_TENANT, Date.parse(range.start_time), Date.parse(range.end_time))].filter(
+                (r) => (r.total_cost ?? 0) > 0.001,
+            );
             assert.ok(expected.length > 0);
             const rows = await rowsUnder(minio, `costly/export_id=${e.id}/`);
             assert.deepEqual(rows.map((r) => r.id).sort(), expected.map((r) => r.id).sort());
-            const bad = await rejection(() => be.createExport({ bulk_export_destination_id: destId, session_id: PROJECT.session_id, ...range, filter: "gt(cost_usd, 1)" }));
+            const bad = await rejection(() =>
+                be.createExport({ bulk_export_destination_id: destId, session_id: PROJECT.session_id, ...range, filter: "gt(cost_usd, 1)" }),
+            );
             assert.ok(bad instanceof BadRequestError, String(bad));
             assert.match(bad.message, /Invalid filter: unknown field "cost_usd"/);
         });
@@ -192,9 +229,17 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
         it("compression: none named, the service's default per installation (zstandard on the cloud, gzip self-hosted), written as such", async () => {
             const selfHosted = await startTestEmulator({ bulkExport: { installation: "self-hosted", projects: [PROJECT] } });
             try {
-                for (const [client, prefix, wire, codec] of [[be, "z-cloud", "zstandard", "ZSTD"], [bulkExportClient(selfHosted), "z-self", "gzip", "GZIP"]] as const) {
+                for (const [client, prefix, wire, codec] of [
+                    [be, "z-cloud", "zstandard", "ZSTD"],
+                    [bulkExportClient(selfHosted), "z-self", "gzip", "GZIP"],
+                ] as const) {
                     const { destination } = await client.createDestination(destinationBody({ prefix }));
-                    const { export: e } = await client.createExport({ bulk_export_destination_id: destination.id, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-01T06:00:00Z" });
+                    const { export: e } = await client.createExport({
+                        bulk_export_destination_id: destination.id,
+                        session_id: PROJECT.session_id,
+                        start_time: "2026-11-01T00:00:00Z",
+                        end_time: "2026-11-01T06:00:00Z",
+                    });
                     assert.equal(e.compression, wire);
                     assert.equal((await settle(client, e.id)).status, "Completed");
                     const [key] = await minio.listKeys("exports", `${prefix}/export_id=${e.id}/`);
@@ -208,11 +253,23 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
         it("all_experiments: every experiment of the workspace, the most recent experimentsPerExport of them, each under its own session_id; exactly one of session_id and all_experiments", async () => {
             const day = { start: "2026-11-03T00:00:00Z", end: "2026-11-04T00:00:00Z" };
             const experiments = [1, 2, 3].map((i) =>
-                em.bulkExport.model.addProject({ start: `2026-11-0${i}T00:00:00Z`, end: "2026-11-04T00:00:00Z", count: 200 * i, seed: 40 + i, tenant_id: TEST_TENANT, experiment: true }),
+                em.bulkExport.model.addProject({
+                    start: `2026-11-0${i}T00:00:00Z`,
+                    end: "2026-11-04T00:00:00Z",
+                    count: 200 * i,
+                    seed: 40 + i,
+                    tenant_id: TEST_TENANT,
+                    experiment: true,
+                }),
             );
             await admin(em, "PUT", "/bulk-exports/limits", { experimentsPerExport: 2 });
             const destId = await newDestination({ prefix: "experiments" });
-            const { export: e } = await be.createExport({ bulk_export_destination_id: destId, all_experiments: true, start_time: day.start, end_time: day.end });
+            const { export: e } = await be.createExport({
+                bulk_export_destination_id: destId,
+                all_experiments: true,
+                start_time: day.start,
+                end_time: day.end,
+            });
             assert.equal(e.session_id, null);
             assert.equal(e.all_experiments, true);
             await settle(be, e.id);
@@ -271,11 +328,19 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
         it("cancel: a queued export and its runs become Cancelled; cancelling a final export is a 400", async () => {
             await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
             const destId = await newDestination({ prefix: "cancel" });
-            const { export: e } = await be.createExport({ bulk_export_destination_id: destId, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-03T00:00:00Z" });
+            const { export: e } = await be.createExport({
+                bulk_export_destination_id: destId,
+                session_id: PROJECT.session_id,
+                start_time: "2026-11-01T00:00:00Z",
+                end_time: "2026-11-03T00:00:00Z",
+            });
             const cancelled = await be.cancelExport(e.id);
             assert.equal(cancelled.status, "Cancelled");
             assert.ok(cancelled.finished_at);
-            assert.deepEqual((await be.listExportRuns(e.id)).map((r) => r.status), ["Cancelled", "Cancelled"]);
+            assert.deepEqual(
+                (await be.listExportRuns(e.id)).map((r) => r.status),
+                ["Cancelled", "Cancelled"],
+            );
             assert.ok((await rejection(() => be.cancelExport(e.id))) instanceof BadRequestError);
             await admin(em, "PUT", "/bulk-exports/limits", { paused: false });
             await sleep(300);
@@ -346,10 +411,17 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
         });
 
         it("the cloud's limits: scheduled exports beyond scheduledExportsPerWorkspace are a 429 without Retry-After until one is cancelled; creations beyond creationsPerHour a 429 with Retry-After until the hour passes on the emulator clock; refused creates do not count", async () => {
-            assert.deepEqual(await admin(em, "GET", "/bulk-exports/limits").then((l) => [l.scheduledExportsPerWorkspace, l.creationsPerHour]), [200, 250], "the cloud's figures by default");
+            assert.deepEqual(
+                await admin(em, "GET", "/bulk-exports/limits").then((l) => [l.scheduledExportsPerWorkspace, l.creationsPerHour]),
+                [200, 250],
+                "the cloud's figures by default",
+            );
             await admin(em, "PUT", "/bulk-exports/limits", { paused: true, scheduledExportsPerWorkspace: 2, creationsPerHour: null });
             const destId = await newDestination({ prefix: "limits" });
-            const post = (body: object) => raw(em, "POST", "/api/v1/bulk-exports", { body: { bulk_export_destination_id: destId, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", ...body } });
+            const post = (body: object) =>
+                raw(em, "POST", "/api/v1/bulk-exports", {
+                    body: { bulk_export_destination_id: destId, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", ...body },
+                });
             const before = (await be.listExports()).filter((e) => e.status === "IntervalScheduled");
             for (const e of before) await be.cancelExport(e.id);
             const [a] = [await post({ interval_hours: 24 }), await post({ interval_hours: 24 })];
@@ -388,7 +460,10 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             await admin(em, "POST", "/clock/advance", { ms: 72 * 3_600_000 + 1_000 });
             const done = await settle(be, e.id);
             assert.equal(done.status, "TimedOut");
-            assert.deepEqual((await be.listExportRuns(e.id)).map((r) => r.status), ["TimedOut"]);
+            assert.deepEqual(
+                (await be.listExportRuns(e.id)).map((r) => r.status),
+                ["TimedOut"],
+            );
         });
     });
 
@@ -397,10 +472,16 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             const destId = await newDestination({ prefix: "sched" });
             const now = em.clock.now();
             const start = new Date(Math.floor(now / 3_600_000) * 3_600_000 - 5 * 3_600_000).toISOString();
-            const { export: s } = await be.createExport({ bulk_export_destination_id: destId, session_id: PROJECT.session_id, start_time: start, interval_hours: 2 });
+            const { export: s } = await be.createExport({
+                bulk_export_destination_id: destId,
+                session_id: PROJECT.session_id,
+                start_time: start,
+                interval_hours: 2,
+            });
             assert.equal(s.status, "IntervalScheduled");
             await sleep(300);
-            const spawned = () => be.listExports().then((l) => l.filter((e) => e.source_bulk_export_id === s.id).sort((a, b) => a.start_time.localeCompare(b.start_time)));
+            const spawned = () =>
+                be.listExports().then((l) => l.filter((e) => e.source_bulk_export_id === s.id).sort((a, b) => a.start_time.localeCompare(b.start_time)));
             let children = await spawned();
             assert.equal(children.length, 2, "two whole windows ended more than 10 minutes ago");
             assert.equal(children[0].start_time, start);
@@ -416,7 +497,10 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
             await admin(em, "POST", "/clock/advance", { ms: 10 * 3_600_000 });
             await sleep(300);
             assert.equal((await spawned()).length, 3, "a cancelled scheduled export spawns no more");
-            assert.ok((await spawned()).every((c) => c.status === "Completed"), "its spawned exports are not cancelled with it");
+            assert.ok(
+                (await spawned()).every((c) => c.status === "Completed"),
+                "its spawned exports are not cancelled with it",
+            );
         });
     });
 
@@ -431,9 +515,21 @@ describe("emulator: bulk export over HTTP, into MinIO", function () {
                 assert.ok(e instanceof ValidationFailedError, String(e));
                 assert.match(e.message, /session_token/);
                 const { destination } = await client.createDestination(destinationBody({ prefix: "old" }));
-                const sched = await rejection(() => client.createExport({ bulk_export_destination_id: destination.id, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", interval_hours: 24 }));
+                const sched = await rejection(() =>
+                    client.createExport({
+                        bulk_export_destination_id: destination.id,
+                        session_id: PROJECT.session_id,
+                        start_time: "2026-11-01T00:00:00Z",
+                        interval_hours: 24,
+                    }),
+                );
                 assert.match(sched.message, /interval_hours/);
-                const { export: one } = await client.createExport({ bulk_export_destination_id: destination.id, session_id: PROJECT.session_id, start_time: "2026-11-01T00:00:00Z", end_time: "2026-11-01T01:00:00Z" });
+                const { export: one } = await client.createExport({
+                    bulk_export_destination_id: destination.id,
+                    session_id: PROJECT.session_id,
+                    start_time: "2026-11-01T00:00:00Z",
+                    end_time: "2026-11-01T01:00:00Z",
+                });
                 assert.equal(one.status, "Created");
             } finally {
                 await old.close();

@@ -7,12 +7,7 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-    DestinationValidationError,
-    classifyStorageError,
-    validateDestination,
-    type DestinationToValidate,
-} from "../../../emulator/bulkExport/destination";
+import { DestinationValidationError, classifyStorageError, validateDestination, type DestinationToValidate } from "../../../emulator/bulkExport/destination";
 import { startMinio, type MinioServer, type S3Credentials } from "../../helpers/minio";
 import { rejection } from "../../helpers/async";
 
@@ -118,7 +113,10 @@ describe("emulator: bulk export destination validation (MinIO)", function () {
     });
 
     it("classifyStorageError: an unrecognised storage answer keeps its own words", async () => {
-        assert.equal(classifyStorageError(Object.assign(new Error("slow down"), { name: "SlowDown", $metadata: { httpStatusCode: 503, requestId: "r" } })), "other");
+        assert.equal(
+            classifyStorageError(Object.assign(new Error("slow down"), { name: "SlowDown", $metadata: { httpStatusCode: 503, requestId: "r" } })),
+            "other",
+        );
         const e = new DestinationValidationError("other", "SlowDown 503: slow down");
         assert.equal(e.message, "Failed to validate S3 destination: SlowDown 503: slow down");
     });

@@ -52,7 +52,13 @@ describe("filter: matches", () => {
     });
 
     it("matches: costs, token counts, first_token_time and list fields of docs/service.md 2.8", () => {
-        const run = { total_cost: 0.25, prompt_tokens: 80, first_token_time: "2026-11-01T10:00:00.400Z", parent_run_ids: ["p1", "p2"], trace_tier: "longlived" } as Partial<FilterableRun>;
+        const run = {
+            total_cost: 0.25,
+            prompt_tokens: 80,
+            first_token_time: "2026-11-01T10:00:00.400Z",
+            parent_run_ids: ["p1", "p2"],
+            trace_tier: "longlived",
+        } as Partial<FilterableRun>;
         assert.equal(m("gt(total_cost, 0.1)", run), true);
         assert.equal(m("gt(total_cost, 0.3)", run), false);
         assert.equal(m("lt(prompt_tokens, 100)", run), true);

@@ -19,8 +19,7 @@ describe("bulk export harness: MinIO and pyarrow", function () {
         await minio?.stop();
     });
 
-    const put = (creds: MinioServer["root"], key: string) =>
-        minio.client(creds).send(new PutObjectCommand({ Bucket: "exports", Key: key, Body: "x" }));
+    const put = (creds: MinioServer["root"], key: string) => minio.client(creds).send(new PutObjectCommand({ Bucket: "exports", Key: key, Body: "x" }));
     const del = (creds: MinioServer["root"], key: string) => minio.client(creds).send(new DeleteObjectCommand({ Bucket: "exports", Key: key }));
 
     it("minio: the write-only user writes but cannot delete", async () => {

@@ -17,10 +17,7 @@ describe("emulator: bulk export output layout", () => {
     });
 
     it("partitionKey: export, tenant, session, runs, then the zero-padded date (docs/service.md 2.9)", () => {
-        assert.equal(
-            partitionKey({ bucket_name: "b", prefix: "p" }, E, DAY),
-            "p/export_id=e1/tenant_id=t1/session_id=s1/runs/year=2026/month=03/day=07/",
-        );
+        assert.equal(partitionKey({ bucket_name: "b", prefix: "p" }, E, DAY), "p/export_id=e1/tenant_id=t1/session_id=s1/runs/year=2026/month=03/day=07/");
         assert.equal(
             partitionKey({ bucket_name: "b", prefix: "p", include_bucket_in_prefix: true }, E, { year: 2026, month: 12, day: 31 }),
             "b/p/export_id=e1/tenant_id=t1/session_id=s1/runs/year=2026/month=12/day=31/",
@@ -28,7 +25,10 @@ describe("emulator: bulk export output layout", () => {
     });
 
     it("fileKey: numbered files inside the partition; an index outside 0..99999 throws", () => {
-        assert.equal(fileKey({ bucket_name: "b", prefix: "p" }, E, DAY, 0), "p/export_id=e1/tenant_id=t1/session_id=s1/runs/year=2026/month=03/day=07/part-00000.parquet");
+        assert.equal(
+            fileKey({ bucket_name: "b", prefix: "p" }, E, DAY, 0),
+            "p/export_id=e1/tenant_id=t1/session_id=s1/runs/year=2026/month=03/day=07/part-00000.parquet",
+        );
         assert.match(fileKey({ bucket_name: "b", prefix: "p" }, E, DAY, 42), /part-00042\.parquet$/);
         assert.throws(() => fileKey({ bucket_name: "b" }, E, DAY, -1), RangeError);
         assert.throws(() => fileKey({ bucket_name: "b" }, E, DAY, 1.5), RangeError);

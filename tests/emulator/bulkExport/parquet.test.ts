@@ -60,7 +60,20 @@ describe("emulator: bulk export Parquet files (read back with pyarrow)", functio
             for (const f of ["inputs", "outputs", "extra", "events", "feedback_stats", "tags", "parent_run_ids"] as const) {
                 assert.deepEqual(row[f] === null ? null : JSON.parse(row[f] as string), r[f], `${i} ${f}`);
             }
-            for (const f of ["id", "trace_id", "parent_run_id", "name", "run_type", "status", "is_root", "dotted_order", "total_tokens", "total_cost", "error", "tenant_id"]) {
+            for (const f of [
+                "id",
+                "trace_id",
+                "parent_run_id",
+                "name",
+                "run_type",
+                "status",
+                "is_root",
+                "dotted_order",
+                "total_tokens",
+                "total_cost",
+                "error",
+                "tenant_id",
+            ]) {
                 assert.deepEqual(row[f], r[f], `${i} ${f}`);
             }
         });
@@ -100,7 +113,9 @@ describe("emulator: bulk export Parquet files (read back with pyarrow)", functio
         const empty = await readParquet((await writer.write([])).bytes);
         assert.equal(empty.numRows, 0);
         assert.equal(Object.keys(empty.columns).length, EXPORTABLE_FIELDS.length);
-        const partial = await readParquet((await writer.write([{ id: "x", start_time: "2026-11-01T00:00:00.000001Z" }], { fields: ["id", "start_time", "error"] })).bytes);
+        const partial = await readParquet(
+            (await writer.write([{ id: "x", start_time: "2026-11-01T00:00:00.000001Z" }], { fields: ["id", "start_time", "error"] })).bytes,
+        );
         assert.deepEqual(partial.rows, [{ id: "x", start_time: "2026-11-01T00:00:00.000001+00:00", error: null }]);
     });
 
@@ -113,8 +128,14 @@ describe("emulator: bulk export Parquet files (read back with pyarrow)", functio
         assert.equal(a.rows, 20);
         const [fa, fb] = await Promise.all([a.finish(), b.finish()]);
         const [ra, rb] = await Promise.all([readParquet(fa.bytes), readParquet(fb.bytes)]);
-        assert.deepEqual(ra.rows.map((r) => r.id), input.filter((_, i) => i % 2).map((r) => r.id));
-        assert.deepEqual(rb.rows.map((r) => r.id), input.filter((_, i) => !(i % 2)).map((r) => r.id));
+        assert.deepEqual(
+            ra.rows.map((r) => r.id),
+            input.filter((_, i) => i % 2).map((r) => r.id),
+        );
+        assert.deepEqual(
+            rb.rows.map((r) => r.id),
+            input.filter((_, i) => !(i % 2)).map((r) => r.id),
+        );
         const c = writer.begin();
         for (const r of runs({ count: 5000 })) c.add(r); // more than one chunk reaches the disk
         await c.abort();

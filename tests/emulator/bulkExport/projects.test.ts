@@ -19,16 +19,24 @@ describe("emulator: tracing projects", () => {
         assert.equal(new Set(runs.map((r) => r.id)).size, runs.length);
         const days = dailyCounts(p);
         assert.equal(days.length, 3);
-        assert.equal(days.reduce((n, d) => n + d.count, 0), p.count);
+        assert.equal(
+            days.reduce((n, d) => n + d.count, 0),
+            p.count,
+        );
         assert.ok(days[0].count < days[1].count, "the first day is a three-quarter day");
     });
 
     it("a day read alone is that day's part of the whole; the cursor skips exactly", () => {
         const day2 = Date.UTC(2026, 10, 2);
         const alone = [...projectRuns(p, TENANT, day2, day2 + 86_400_000)].map((r) => r.id);
-        const whole = [...projectRuns(p, TENANT, from, to)].filter((r) => Date.parse(r.start_time) >= day2 && Date.parse(r.start_time) < day2 + 86_400_000).map((r) => r.id);
+        const whole = [...projectRuns(p, TENANT, from, to)]
+            .filter((r) => Date.parse(r.start_time) >= day2 && Date.parse(r.start_time) < day2 + 86_400_000)
+            .map((r) => r.id);
         assert.deepEqual(alone, whole);
-        assert.deepEqual([...projectRuns(p, TENANT, day2, day2 + 86_400_000, 100)].map((r) => r.id), alone.slice(100));
+        assert.deepEqual(
+            [...projectRuns(p, TENANT, day2, day2 + 86_400_000, 100)].map((r) => r.id),
+            alone.slice(100),
+        );
     });
 
     it("the id is derived from the recipe when not given, so a restarted emulator finds the same project", () => {

@@ -19,7 +19,12 @@ const PROJECT = { session_id: "55555555-0000-4000-8000-00000000000b", seed: 11, 
 
 /** The built emulator in its own process, on this state directory, with the tracing project. */
 const startProcess = (stateDir: string) =>
-    startEmulatorProcess(["--state-dir", stateDir, "--tracing-project", `start=${PROJECT.start},end=${PROJECT.end},count=${PROJECT.count},seed=${PROJECT.seed},id=${PROJECT.session_id}`]);
+    startEmulatorProcess([
+        "--state-dir",
+        stateDir,
+        "--tracing-project",
+        `start=${PROJECT.start},end=${PROJECT.end},count=${PROJECT.count},seed=${PROJECT.seed},id=${PROJECT.session_id}`,
+    ]);
 
 describe("emulator: bulk export survives kill -9", function () {
     this.timeout(180_000);
@@ -47,7 +52,12 @@ describe("emulator: bulk export survives kill -9", function () {
             config: { bucket_name: "exports", prefix: "restart", endpoint_url: minio.endpoint },
             credentials: { access_key_id: minio.users.writeDelete.accessKeyId, secret_access_key: minio.users.writeDelete.secretAccessKey },
         });
-        const { export: e } = await be.createExport({ bulk_export_destination_id: destination.id, session_id: PROJECT.session_id, start_time: PROJECT.start, end_time: PROJECT.end });
+        const { export: e } = await be.createExport({
+            bulk_export_destination_id: destination.id,
+            session_id: PROJECT.session_id,
+            start_time: PROJECT.start,
+            end_time: PROJECT.end,
+        });
 
         // Kill it once a few files are written and checkpointed, well before the end.
         const deadline = Date.now() + 60_000;

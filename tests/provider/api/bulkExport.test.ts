@@ -100,7 +100,10 @@ describe("BulkExportClient", () => {
         assert.equal((await be.createExport(exportBody())).export.id, EXPORT_ID);
 
         let posts = 0;
-        h.pool.intercept({ path: "/api/v1/bulk-exports", method: "POST" }).reply(() => (posts++, { statusCode: 500, data: "" })).times(2);
+        h.pool
+            .intercept({ path: "/api/v1/bulk-exports", method: "POST" })
+            .reply(() => (posts++, { statusCode: 500, data: "" }))
+            .times(2);
         h.pool.intercept({ path: "/api/v1/bulk-exports", method: "GET" }).reply(200, [], JSON_REPLY).times(2);
         const e = await rejection(() => be.createExport(exportBody()));
         assert.ok(e instanceof ServerError);
@@ -126,7 +129,13 @@ describe("BulkExportClient", () => {
         const cancelled = await be.cancelExport(EXPORT_ID);
         assert.deepEqual(body, { status: "Cancelled" });
         assert.ok(isFinalExportStatus(cancelled.status));
-        const run = { id: "r1", bulk_export_id: EXPORT_ID, status: "Failed", errors: { retry_0: "Access Denied" }, metadata: { prefix: "p", result: { rows_written: 3, exported_files: ["a.parquet"], latest_cursor: null } } };
+        const run = {
+            id: "r1",
+            bulk_export_id: EXPORT_ID,
+            status: "Failed",
+            errors: { retry_0: "Access Denied" },
+            metadata: { prefix: "p", result: { rows_written: 3, exported_files: ["a.parquet"], latest_cursor: null } },
+        };
         h.pool.intercept({ path: `/api/v1/bulk-exports/${EXPORT_ID}/runs`, method: "GET" }).reply(200, [run], JSON_REPLY);
         assert.deepEqual((await be.listExportRuns(EXPORT_ID))[0].errors, { retry_0: "Access Denied" });
         h.pool.intercept({ path: `/api/v1/bulk-exports/runs?source_bulk_export_id=${EXPORT_ID}`, method: "GET" }).reply(200, [run], JSON_REPLY);

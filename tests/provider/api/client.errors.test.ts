@@ -120,10 +120,7 @@ describe("HttpClient", () => {
             );
             const err = await rejection(() => h.http.request("POST", "/v2/deployments", { body: {} }));
             assert.ok(err instanceof ValidationFailedError);
-            assert.equal(
-                err.message,
-                "422 Unprocessable Entity: body.name: field required; body.secrets.0.value: str type expected (POST /v2/deployments)",
-            );
+            assert.equal(err.message, "422 Unprocessable Entity: body.name: field required; body.secrets.0.value: str type expected (POST /v2/deployments)");
             assert.equal(err.validation?.length, 2);
             assert.deepEqual(err.validation?.[0], { loc: ["body", "name"], msg: "field required", type: "missing" });
         });
@@ -199,8 +196,12 @@ describe("HttpClient", () => {
         });
 
         /** What a 401 (the key refused, not the workspace) adds: the way out. */
-        const FIX_THE_KEY = ". Set the right key there (LangSmith: Settings -> API Keys) and run `pulumi up` again: nothing was changed, and `pulumi refresh` reads with the same key";
-        for (const [status, Cls] of [[401, AuthenticationError], [403, PermissionDeniedError]] as const) {
+        const FIX_THE_KEY =
+            ". Set the right key there (LangSmith: Settings -> API Keys) and run `pulumi up` again: nothing was changed, and `pulumi refresh` reads with the same key";
+        for (const [status, Cls] of [
+            [401, AuthenticationError],
+            [403, PermissionDeniedError],
+        ] as const) {
             it(`request: a ${status} keeps the status and the server's words, and names the address and where the key and workspace id came from`, async () => {
                 h = harness({ maxRetries: 0, sources: SOURCES });
                 h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(status, { detail: `no access for ${API_KEY}` }, JSON_REPLY);
@@ -282,11 +283,13 @@ describe("HttpClient", () => {
 
         it("request: redacts secrets echoed in a 422 validation message", async () => {
             h = harness();
-            h.pool.intercept({ path: "/v2/deployments", method: "POST" }).reply(
-                422,
-                { detail: [{ loc: ["body", "secrets", 0, "value"], msg: `value ${SECRET} is too long`, type: "too_long", input: SECRET }] },
-                JSON_REPLY,
-            );
+            h.pool
+                .intercept({ path: "/v2/deployments", method: "POST" })
+                .reply(
+                    422,
+                    { detail: [{ loc: ["body", "secrets", 0, "value"], msg: `value ${SECRET} is too long`, type: "too_long", input: SECRET }] },
+                    JSON_REPLY,
+                );
             const err = await rejection(() => h.http.request("POST", "/v2/deployments", { body: {}, secrets: [SECRET] }));
             assertClean(err, SECRET);
             assert.ok(err instanceof ValidationFailedError);

@@ -228,9 +228,7 @@ describe("HttpClient", () => {
 
         it("request: names a nested field path in UnexpectedResponseError", async () => {
             h = harness();
-            h.pool
-                .intercept({ path: "/v2/deployments", method: "GET" })
-                .reply(200, { resources: [{ id: "x", name: "n", source: 3 }] }, JSON_REPLY);
+            h.pool.intercept({ path: "/v2/deployments", method: "GET" }).reply(200, { resources: [{ id: "x", name: "n", source: 3 }] }, JSON_REPLY);
             const Schema = z.object({ resources: z.array(DeploymentSchema) });
             const err = await rejection(() => h.http.request("GET", "/v2/deployments", { schema: Schema }));
             assert.ok(err instanceof UnexpectedResponseError);

@@ -77,9 +77,7 @@ describe("HttpClient", () => {
         it("request: falls back to backoff when Retry-After is unparseable or in the past", async () => {
             h = harness({ retryBaseMs: 100 });
             h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(503, "", { headers: { "retry-after": "soon" } });
-            h.pool
-                .intercept({ path: "/v2/t", method: "GET" })
-                .reply(503, "", { headers: { "retry-after": new Date(Date.now() - 60_000).toUTCString() } });
+            h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(503, "", { headers: { "retry-after": new Date(Date.now() - 60_000).toUTCString() } });
             h.pool.intercept({ path: "/v2/t", method: "GET" }).reply(204, "");
             await h.http.request("GET", "/v2/t", { expect: [204] });
             assert.equal(h.sleeps.length, 2);
@@ -268,7 +266,10 @@ describe("HttpClient", () => {
             assert.equal(h.sleeps.length, 2);
         });
 
-        for (const [code, retries] of [["ENOTFOUND", 1], ["ECONNREFUSED", 2]] as const) {
+        for (const [code, retries] of [
+            ["ENOTFOUND", 1],
+            ["ECONNREFUSED", 2],
+        ] as const) {
             for (const method of ["GET", "POST"]) {
                 it(`request: ${code} is retried ${retries} time(s) at most, whatever maxRetries (${method}): it does not change in seconds`, async () => {
                     h = harness({ maxRetries: 5 });
@@ -344,7 +345,10 @@ describe("HttpClient", () => {
                 await h.http.request("GET", "/v2/t", { expect: [204], deadline: now + 10 * 60_000 });
                 assert.equal(h.http.stats.total, 9, "eight 429s outlast maxRetries 1");
 
-                h.pool.intercept({ path: "/v2/t", method: "POST" }).reply(429, { detail: "slow down" }, { headers: { "content-type": "application/json", "retry-after": "1" } }).persist();
+                h.pool
+                    .intercept({ path: "/v2/t", method: "POST" })
+                    .reply(429, { detail: "slow down" }, { headers: { "content-type": "application/json", "retry-after": "1" } })
+                    .persist();
                 const started = now;
                 const err = await rejection(() => h.http.request("POST", "/v2/t", { body: {}, deadline: now + 5_000 }));
                 assert.ok(err instanceof RateLimitError);

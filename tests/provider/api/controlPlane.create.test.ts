@@ -48,7 +48,10 @@ describe("ControlPlaneClient", () => {
     let h: Harness;
     let cp: ControlPlaneClient;
     // A test may give `h` and `cp` a harness of its own: the hooks, `listing` and `posts` use whatever `h` holds.
-    const { listing } = useControlPlaneClient((made) => ({ h, cp } = made), () => h);
+    const { listing } = useControlPlaneClient(
+        (made) => ({ h, cp } = made),
+        () => h,
+    );
 
     /** Counts POST /v2/deployments calls answered by `answers` in order (the last one repeats). */
     function posts(...answers: Array<{ status: number; body?: unknown } | Error>): { count: number; bodies: unknown[] } {
@@ -196,10 +199,7 @@ describe("ControlPlaneClient", () => {
             [409, ConflictError],
         ] as const) {
             it(`createDeployment: a ${status} is thrown without any lookup`, async () => {
-                const body =
-                    status === 422
-                        ? { detail: [{ loc: ["body", "name"], msg: "field required", type: "missing" }] }
-                        : { detail: "no" };
+                const body = status === 422 ? { detail: [{ loc: ["body", "name"], msg: "field required", type: "missing" }] } : { detail: "no" };
                 const state = posts({ status, body });
                 // No GET interceptor: a lookup would fail the test (and is counted by stats).
                 const err = await rejection(() => cp.createDeployment(createBody()));

@@ -12,7 +12,10 @@ import { DEPLOYMENT_ID as ID, JSON_REPLY, SECRET_VALUE, deployment, netError, re
 describe("ControlPlaneClient", () => {
     let h: Harness;
     let cp: ControlPlaneClient;
-    useControlPlaneClient((made) => ({ h, cp } = made), () => h);
+    useControlPlaneClient(
+        (made) => ({ h, cp } = made),
+        () => h,
+    );
 
     describe("patchDeployment", () => {
         const PATCH: DeploymentPatchRequest = { source_revision_config: { repo_ref: "release" } };
@@ -74,9 +77,7 @@ describe("ControlPlaneClient", () => {
         it("patchDeployment: after a 500, resends when no new revision exists", async () => {
             const state = patches({ status: 500 }, { status: 200, body: deployment({ latest_revision_id: "rev-2" }) });
             // The deployment already shows the ref (e.g. from a previous identical PATCH) but no new revision.
-            h.pool
-                .intercept({ path: `/v2/deployments/${ID}`, method: "GET" })
-                .reply(200, deployment({ latest_revision_id: "rev-1" }), JSON_REPLY);
+            h.pool.intercept({ path: `/v2/deployments/${ID}`, method: "GET" }).reply(200, deployment({ latest_revision_id: "rev-1" }), JSON_REPLY);
             h.pool
                 .intercept({ path: `/v2/deployments/${ID}/revisions/rev-1`, method: "GET" })
                 .reply(200, revision({ id: "rev-1", source_revision_config: { repo_ref: "release" } }), JSON_REPLY);
@@ -137,9 +138,7 @@ describe("ControlPlaneClient", () => {
 
         it("patchDeployment: passes secret values for redaction", async () => {
             patches({ status: 400, body: { detail: `bad ${SECRET_VALUE}` } });
-            const err = await rejection(() =>
-                cp.patchDeployment(ID, { secrets: [{ name: "OPENAI_API_KEY", value: SECRET_VALUE }] }, "rev-1"),
-            );
+            const err = await rejection(() => cp.patchDeployment(ID, { secrets: [{ name: "OPENAI_API_KEY", value: SECRET_VALUE }] }, "rev-1"));
             assert.ok(err instanceof ApiError);
             assert.ok(!err.message.includes(SECRET_VALUE));
         });

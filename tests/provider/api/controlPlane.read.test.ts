@@ -12,7 +12,10 @@ describe("ControlPlaneClient", () => {
     let h: Harness;
     let cp: ControlPlaneClient;
     // A test may give `h` and `cp` a harness of its own: the hooks and `listing` use whatever `h` holds.
-    const { listing } = useControlPlaneClient((made) => ({ h, cp } = made), () => h);
+    const { listing } = useControlPlaneClient(
+        (made) => ({ h, cp } = made),
+        () => h,
+    );
 
     describe("findDeploymentByName / listAllDeployments", () => {
         it("findDeploymentByName: walks pages of 100 until a short page", async () => {
@@ -56,12 +59,10 @@ describe("ControlPlaneClient", () => {
 
         it("findDeploymentByName: encodes the name in the query", async () => {
             const seenPaths: string[] = [];
-            h.pool
-                .intercept({ path: (p) => p.startsWith("/v2/deployments?"), method: "GET" })
-                .reply((opts) => {
-                    seenPaths.push(opts.path);
-                    return { statusCode: 200, data: { resources: [deployment({ name: "a b&c" })] }, responseOptions: JSON_REPLY };
-                });
+            h.pool.intercept({ path: (p) => p.startsWith("/v2/deployments?"), method: "GET" }).reply((opts) => {
+                seenPaths.push(opts.path);
+                return { statusCode: 200, data: { resources: [deployment({ name: "a b&c" })] }, responseOptions: JSON_REPLY };
+            });
             const found = await cp.findDeploymentByName("a b&c");
             assert.equal(found?.name, "a b&c");
             assert.equal(queryOf(seenPaths[0]).name_contains, "a b&c");

@@ -42,7 +42,7 @@ describe("filter: parse", () => {
         ['eq(name "x")', 'expected ","', 9],
         ['eq(name, "x)', "unterminated string", 10],
         ['and(eq(name, "x"))', 'needs at least two conditions, expected "," and another', 18],
-        ['eq(name, llm)', "expected a value", 10],
+        ["eq(name, llm)", "expected a value", 10],
         ['eq(name, "x") extra', "unexpected text after the filter", 15],
         ["", "expected a function", 1],
     ] as const) {
@@ -63,7 +63,12 @@ describe("filter: parse", () => {
         ["a missing closing parenthesis", 'and(eq(run_type, "llm")', 24, 'expected "," or ")"'],
         ["an unclosed quote", 'and(eq(run_type, "llm), gt(latency, 2))', 18, 'unterminated string, expected a closing "'],
         ["an unclosed single quote", "eq(name, 'x)", 10, "unterminated string, expected a closing '"],
-        ["an unknown operator", 'and(eq(run_type, "llm"), greater(latency, 2))', 26, 'unknown function "greater", expected one of and, or, eq, neq, gt, gte, lt, lte, has, like, in, search'],
+        [
+            "an unknown operator",
+            'and(eq(run_type, "llm"), greater(latency, 2))',
+            26,
+            'unknown function "greater", expected one of and, or, eq, neq, gt, gte, lt, lte, has, like, in, search',
+        ],
         ["trailing garbage", 'eq(run_type, "llm"))', 20, "unexpected text after the filter, expected its end"],
         ["one condition in and()", 'and(eq(name, "x"))', 18, 'and() needs at least two conditions, expected "," and another'],
     ] as const) {
@@ -115,7 +120,7 @@ describe("filter: parse", () => {
         assert.equal(e.message, 'at column 10: unexpected "#"\n  eq(name, #x)\n           ^');
     });
 
-    it('parse: a quoted field name says field names take no quotes', () => {
+    it("parse: a quoted field name says field names take no quotes", () => {
         const e = syntaxError("eq('name', 'x')");
         assert.equal(e.message, `at column 4: expected a field name, not a string\n  eq('name', 'x')\n     ^\nfield names take no quotes, e.g. eq(name, "x")`);
     });

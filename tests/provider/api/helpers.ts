@@ -89,7 +89,6 @@ export function netError(code: string, message = `${code} (simulated)`): Error {
     return Object.assign(new Error(message), { code });
 }
 
-
 export function deployment(over: Partial<Deployment> = {}): Deployment {
     return {
         id: "aaaaaaaa-0000-4000-8000-000000000001",

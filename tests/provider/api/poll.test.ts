@@ -172,13 +172,17 @@ describe("pollUntil", () => {
         const c = clock();
         let n = 0;
         const get = async () => ({ state: { phase: ++n < 3 ? "pending" : "ok" } });
-        const v = await pollUntil(get, { done: ["OK"], failed: [] }, {
-            timeoutMs: 60_000,
-            interval: () => 10,
-            statusOf: (x) => x.state.phase,
-            sleep: c.sleep,
-            now: c.now,
-        });
+        const v = await pollUntil(
+            get,
+            { done: ["OK"], failed: [] },
+            {
+                timeoutMs: 60_000,
+                interval: () => 10,
+                statusOf: (x) => x.state.phase,
+                sleep: c.sleep,
+                now: c.now,
+            },
+        );
         assert.deepEqual(v, { state: { phase: "ok" } });
         assert.equal(n, 3);
     });

@@ -25,7 +25,10 @@ describe("ControlPlaneClient against the emulator: reconciling, rate limits", fu
         const { deployment, adopted } = await cp.createDeployment(body);
         assert.equal(adopted, true);
         const live = em.controlPlane.allDeployments().filter((d) => d.name === body.name);
-        assert.deepEqual(live.map((d) => d.id), [deployment.id]);
+        assert.deepEqual(
+            live.map((d) => d.id),
+            [deployment.id],
+        );
         assert.equal(cp.http.stats.byRoute.get("POST /v2/deployments"), 1, "never sent again");
     });
 
@@ -35,7 +38,13 @@ describe("ControlPlaneClient against the emulator: reconciling, rate limits", fu
         const body = githubBody();
         const { deployment, adopted } = await cp.createDeployment(body);
         assert.equal(adopted, true);
-        assert.deepEqual(em.controlPlane.allDeployments().filter((d) => d.name === body.name).map((d) => d.id), [deployment.id]);
+        assert.deepEqual(
+            em.controlPlane
+                .allDeployments()
+                .filter((d) => d.name === body.name)
+                .map((d) => d.id),
+            [deployment.id],
+        );
         assert.equal(cp.http.stats.byRoute.get("POST /v2/deployments"), 1, "never sent again");
     });
 

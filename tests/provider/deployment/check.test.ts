@@ -55,12 +55,7 @@ describe("Deployment provider (pure)", () => {
             assert.deepEqual(failuresOf(rest), ["source"]);
         });
 
-        for (const path of [
-            "sourceConfig.integrationId",
-            "sourceConfig.repoUrl",
-            "sourceRevisionConfig.repoRef",
-            "sourceRevisionConfig.graphConfigPath",
-        ]) {
+        for (const path of ["sourceConfig.integrationId", "sourceConfig.repoUrl", "sourceRevisionConfig.repoRef", "sourceRevisionConfig.graphConfigPath"]) {
             it(`check: github without ${path} fails on \`${path}\``, () => {
                 assert.deepEqual(failuresOf(withPath(github(), path, undefined)), [path]);
             });
@@ -68,7 +63,10 @@ describe("Deployment provider (pure)", () => {
 
         it("check: an integrationId that is not a uuid fails on `sourceConfig.integrationId`, saying what it is", () => {
             const r = checkDeployment(withPath(github(), "sourceConfig.integrationId", "acme-github"));
-            assert.deepEqual(r.failures!.map((f) => f.property), ["sourceConfig.integrationId"]);
+            assert.deepEqual(
+                r.failures!.map((f) => f.property),
+                ["sourceConfig.integrationId"],
+            );
             assert.match(r.failures![0].reason, /id \(a uuid\) of the workspace's GitHub integration/);
         });
 
@@ -91,9 +89,7 @@ describe("Deployment provider (pure)", () => {
         });
 
         it("check: imageUri with github fails on `sourceRevisionConfig.imageUri`", () => {
-            assert.deepEqual(failuresOf(github({ sourceRevisionConfig: { imageUri: "registry.example.com/x:1" } })), [
-                "sourceRevisionConfig.imageUri",
-            ]);
+            assert.deepEqual(failuresOf(github({ sourceRevisionConfig: { imageUri: "registry.example.com/x:1" } })), ["sourceRevisionConfig.imageUri"]);
         });
 
         for (const [path, value] of [
@@ -330,7 +326,15 @@ describe("Deployment provider (pure)", () => {
                 ["sourceRevisionConfig.graphConfigPath", github({ sourceRevisionConfig: { graphConfigPath: UNKNOWN } })],
                 ["sourceRevisionConfig.imageUri", docker({ sourceRevisionConfig: { imageUri: UNKNOWN } })],
                 ["secrets (whole list)", github({ secrets: UNKNOWN })],
-                ["secrets[0].name", github({ secrets: [{ name: UNKNOWN, value: "v" }, { name: UNKNOWN, value: "w" }] })],
+                [
+                    "secrets[0].name",
+                    github({
+                        secrets: [
+                            { name: UNKNOWN, value: "v" },
+                            { name: UNKNOWN, value: "w" },
+                        ],
+                    }),
+                ],
                 ["secrets[0].value", github({ secrets: [{ name: "A", value: UNKNOWN }] })],
                 ["waitForDeployed", github({ waitForDeployed: UNKNOWN })],
                 ["timeouts.create", github({ timeouts: { create: UNKNOWN } })],

@@ -19,7 +19,10 @@ describe("Deployment provider against the emulator", function () {
     let provider: Provider;
     let dockerProvider: Provider;
     // A test of the service errors gives `cp` another API key: the provider calls whatever `cp` holds.
-    const { clientFor, live, revisionsOf, requests, create } = useDeploymentProvider((w) => ({ em, cp, provider, dockerProvider } = w), () => cp);
+    const { clientFor, live, revisionsOf, requests, create } = useDeploymentProvider(
+        (w) => ({ em, cp, provider, dockerProvider } = w),
+        () => cp,
+    );
 
     describe("create", () => {
         it("create: github waits until DEPLOYED and returns the outputs", async () => {

@@ -22,7 +22,10 @@ describe("Deployment provider (pure)", () => {
         });
 
         it("diff: no change for external_docker when equal", () => {
-            const d = diff(stateOf(docker({ sourceConfig: { customUrl: "https://a.example.com" } })), checked(docker({ sourceConfig: { customUrl: "https://a.example.com" } })));
+            const d = diff(
+                stateOf(docker({ sourceConfig: { customUrl: "https://a.example.com" } })),
+                checked(docker({ sourceConfig: { customUrl: "https://a.example.com" } })),
+            );
             assert.equal(d.changes, false);
             assert.deepEqual(d.replaces, []);
         });
@@ -251,7 +254,12 @@ describe("Deployment provider (pure)", () => {
             });
 
             it("readState: a version-0 state written before normalization (alias, no defaults) reads", () => {
-                const s = readState({ name: "my-agent", source: "repo_host", sourceConfig: { integrationId: INTEGRATION, repoUrl: "https://github.com/acme/agent" }, sourceRevisionConfig: { repoRef: "main", graphConfigPath: "langgraph.json" } });
+                const s = readState({
+                    name: "my-agent",
+                    source: "repo_host",
+                    sourceConfig: { integrationId: INTEGRATION, repoUrl: "https://github.com/acme/agent" },
+                    sourceRevisionConfig: { repoRef: "main", graphConfigPath: "langgraph.json" },
+                });
                 assert.equal(s.source, "github");
                 assert.deepEqual(s.secrets, []);
                 assert.equal(diffDeployment(s, checked(github())).changes, false);

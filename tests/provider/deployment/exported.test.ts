@@ -31,20 +31,23 @@ describe("Deployment provider against the emulator", function () {
             const name = uniqueName("noapi");
             const { inputs, id, outs } = await create(githubArgs(name));
             em.admin.requests = [];
-            await withEnv({ ...noLangsmithEnv(), LANGSMITH_API_KEY: API_KEY, LANGSMITH_CONTROL_PLANE_URL: em.url, LANGSMITH_WORKSPACE_ID: TENANT }, async () => {
-                configure(emptyStackConfig);
-                for (const p of [provider, providers.deployment]) {
-                    const c = await p.check!(recorded(outs), { ...githubArgs(name, { sourceRevisionConfig: { repoRef: "dev" } }), __provider: PROVIDER });
-                    assert.deepEqual(c.failures, []);
-                    const bad = await p.check!({}, { ...githubArgs("Bad Name"), __provider: PROVIDER });
-                    assert.deepEqual(
-                        bad.failures!.map((f) => f.property),
-                        ["name"],
-                    );
-                    await p.diff!(id, recorded(outs), inputs);
-                    await p.diff!(id, recorded(outs), c.inputs!);
-                }
-            });
+            await withEnv(
+                { ...noLangsmithEnv(), LANGSMITH_API_KEY: API_KEY, LANGSMITH_CONTROL_PLANE_URL: em.url, LANGSMITH_WORKSPACE_ID: TENANT },
+                async () => {
+                    configure(emptyStackConfig);
+                    for (const p of [provider, providers.deployment]) {
+                        const c = await p.check!(recorded(outs), { ...githubArgs(name, { sourceRevisionConfig: { repoRef: "dev" } }), __provider: PROVIDER });
+                        assert.deepEqual(c.failures, []);
+                        const bad = await p.check!({}, { ...githubArgs("Bad Name"), __provider: PROVIDER });
+                        assert.deepEqual(
+                            bad.failures!.map((f) => f.property),
+                            ["name"],
+                        );
+                        await p.diff!(id, recorded(outs), inputs);
+                        await p.diff!(id, recorded(outs), c.inputs!);
+                    }
+                },
+            );
             assert.deepEqual(em.admin.requests, []);
         });
     });
@@ -91,9 +94,12 @@ describe("Deployment provider against the emulator", function () {
         it("exported: configured through LANGSMITH_* environment variables", async () => {
             const name = uniqueName("exp-env");
             configure(emptyStackConfig);
-            await withEnv({ ...noLangsmithEnv(), LANGSMITH_API_KEY: API_KEY, LANGSMITH_CONTROL_PLANE_URL: em.url, LANGSMITH_WORKSPACE_ID: TENANT }, async () => {
-                await lifecycle(providers.deployment, name);
-            });
+            await withEnv(
+                { ...noLangsmithEnv(), LANGSMITH_API_KEY: API_KEY, LANGSMITH_CONTROL_PLANE_URL: em.url, LANGSMITH_WORKSPACE_ID: TENANT },
+                async () => {
+                    await lifecycle(providers.deployment, name);
+                },
+            );
             assert.equal(process.env.LANGSMITH_CONTROL_PLANE_URL === em.url, false, "environment restored");
         });
 
@@ -110,13 +116,21 @@ describe("Deployment provider against the emulator", function () {
 
         it("exported: stack config wins over the environment", async () => {
             const name = uniqueName("exp-wins");
-            await withEnv({ ...noLangsmithEnv(), LANGSMITH_API_KEY: "lsv2_sk_wrong_env_key_0000", LANGSMITH_CONTROL_PLANE_URL: "http://127.0.0.1:9", LANGSMITH_WORKSPACE_ID: TENANT }, async () => {
-                const values: Record<string, string> = { "langsmith:apiKey": API_KEY, "langsmith:controlPlaneUrl": em.url };
-                configure({ config: { get: (k: string) => values[k] } });
-                const check = await providers.deployment.check!({}, { ...githubArgs(name), __provider: PROVIDER });
-                const { id } = await providers.deployment.create!(check.inputs!);
-                assert.equal(live(name)[0].id, id);
-            });
+            await withEnv(
+                {
+                    ...noLangsmithEnv(),
+                    LANGSMITH_API_KEY: "lsv2_sk_wrong_env_key_0000",
+                    LANGSMITH_CONTROL_PLANE_URL: "http://127.0.0.1:9",
+                    LANGSMITH_WORKSPACE_ID: TENANT,
+                },
+                async () => {
+                    const values: Record<string, string> = { "langsmith:apiKey": API_KEY, "langsmith:controlPlaneUrl": em.url };
+                    configure({ config: { get: (k: string) => values[k] } });
+                    const check = await providers.deployment.check!({}, { ...githubArgs(name), __provider: PROVIDER });
+                    const { id } = await providers.deployment.create!(check.inputs!);
+                    assert.equal(live(name)[0].id, id);
+                },
+            );
         });
 
         it("exported: no workspace id anywhere fails check of every resource that calls the service, before any request", async () => {
@@ -126,7 +140,10 @@ describe("Deployment provider against the emulator", function () {
                 const session = "55555555-0000-4000-8000-000000000001";
                 const cases: Array<[pulumi.dynamic.ResourceProvider, Record<string, unknown>]> = [
                     [providers.deployment, githubArgs("no-workspace")],
-                    [providers.exportDestination, { displayName: "d", config: { bucketName: "bkt" }, credentials: { accessKeyId: "AKIA", secretAccessKey: "s" } }],
+                    [
+                        providers.exportDestination,
+                        { displayName: "d", config: { bucketName: "bkt" }, credentials: { accessKeyId: "AKIA", secretAccessKey: "s" } },
+                    ],
                     [providers.scheduledExport, { destinationId: "d1", sessionId: session, startTime: "2026-11-01T00:00:00Z", intervalHours: 24 }],
                     [providers.bulkExport, { destinationId: "d1", sessionId: session, startTime: "2026-11-01T00:00:00Z", endTime: "2026-11-02T00:00:00Z" }],
                 ];
@@ -134,7 +151,10 @@ describe("Deployment provider against the emulator", function () {
                     const { failures } = await p.check!({}, { ...args, __provider: PROVIDER });
                     assert.equal(failures?.length, 1, JSON.stringify(failures));
                     assert.equal(failures![0].property, "");
-                    assert.match(failures![0].reason, /no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>` or in LANGSMITH_WORKSPACE_ID/);
+                    assert.match(
+                        failures![0].reason,
+                        /no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>` or in LANGSMITH_WORKSPACE_ID/,
+                    );
                 }
             });
             assert.deepEqual(em.admin.requests, []);
@@ -145,7 +165,10 @@ describe("Deployment provider against the emulator", function () {
             await withEnv(noLangsmithEnv(), async () => {
                 configure({ config: { get: (k: string) => values[k] } });
                 const { failures } = await providers.exportDestination.check!({}, { displayName: "d", config: { bucketName: "bkt" }, __provider: PROVIDER });
-                assert.deepEqual(failures!.map((f) => f.property), ["credentials"]);
+                assert.deepEqual(
+                    failures!.map((f) => f.property),
+                    ["credentials"],
+                );
             });
         });
 

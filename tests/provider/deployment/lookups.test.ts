@@ -38,21 +38,30 @@ describe("functions: getDeployment, getDeploymentRevisions", function () {
             [id, live.name, "external_docker", "READY", live.latest_revision_id, live.active_revision_id, { imageUri: "registry.example.com/a:2" }],
         );
         assert.match(String(await rejection(() => getDeployment(cp, { id: "not-a-uuid" }))), /getDeployment: id: id must be a deployment id/);
-        assert.match(String(await rejection(() => getDeployment(cp, { id: "deadbeef-0000-4000-8000-000000000000" }))), /404 Not Found: Deployment ID deadbeef-0000-4000-8000-000000000000 not found/);
+        assert.match(
+            String(await rejection(() => getDeployment(cp, { id: "deadbeef-0000-4000-8000-000000000000" }))),
+            /404 Not Found: Deployment ID deadbeef-0000-4000-8000-000000000000 not found/,
+        );
     });
 
     it("getDeploymentRevisions: latest first, every page walked, filtered by status (any case), cut at limit", async () => {
         const { cp, id } = await deploymentWith(105);
         const all = await getDeploymentRevisions(cp, { deploymentId: id });
         assert.equal(all.revisions.length, 105, "more than one page (100)");
-        assert.deepEqual(all.revisions.slice(0, 2).map((r) => r.sourceRevisionConfig.imageUri), ["registry.example.com/a:105", "registry.example.com/a:104"]);
+        assert.deepEqual(
+            all.revisions.slice(0, 2).map((r) => r.sourceRevisionConfig.imageUri),
+            ["registry.example.com/a:105", "registry.example.com/a:104"],
+        );
         assert.ok(all.revisions.every((r) => r.id && r.createdAt && r.status));
         // Immediate speed: every revision is DEPLOYED, none failed.
         const deployed = await getDeploymentRevisions(cp, { deploymentId: id, statuses: ["deployed"] });
         assert.equal(deployed.revisions.length, 105);
         assert.deepEqual((await getDeploymentRevisions(cp, { deploymentId: id, statuses: ["BUILD_FAILED", "DEPLOY_FAILED"] })).revisions, []);
         const three = await getDeploymentRevisions(cp, { deploymentId: id, limit: 3 });
-        assert.deepEqual(three.revisions.map((r) => r.id), all.revisions.slice(0, 3).map((r) => r.id));
+        assert.deepEqual(
+            three.revisions.map((r) => r.id),
+            all.revisions.slice(0, 3).map((r) => r.id),
+        );
         assert.match(String(await rejection(() => getDeploymentRevisions(cp, { deploymentId: id, limit: 0 }))), /limit must be a whole number >= 1/);
     });
 

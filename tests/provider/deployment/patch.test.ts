@@ -31,7 +31,10 @@ describe("Deployment provider (pure)", () => {
         const inputs = (news: Record<string, unknown>) => checked(news) as unknown as DeploymentInputs;
 
         it("patch: the same secrets in another order send nothing (no revision)", () => {
-            const two = [{ name: "A", value: "1" }, { name: "B", value: "2" }];
+            const two = [
+                { name: "A", value: "1" },
+                { name: "B", value: "2" },
+            ];
             const body = patchRequest(inputs(github({ secrets: two })), inputs(github({ secrets: [...two].reverse() })), current(), false);
             assert.equal(body, undefined);
         });
@@ -126,7 +129,14 @@ describe("Deployment provider (pure)", () => {
 
         it("patch: changed secrets are sent in full", () => {
             const olds = inputs(github({ secrets: [{ name: "A", value: "1" }] }));
-            const news = inputs(github({ secrets: [{ name: "A", value: "2" }, { name: "B", value: "3" }] }));
+            const news = inputs(
+                github({
+                    secrets: [
+                        { name: "A", value: "2" },
+                        { name: "B", value: "3" },
+                    ],
+                }),
+            );
             assert.deepEqual(patchRequest(olds, news, current(), false), {
                 secrets: [
                     { name: "A", value: "2" },

@@ -21,7 +21,9 @@ describe("Deployment provider against the emulator", function () {
     describe("read", () => {
         it("read: nothing changed maps back to inputs equal to the checked inputs", async () => {
             const name = uniqueName("read-same");
-            const { inputs, id, outs } = await create(githubArgs(name, { secrets: [{ name: "A", value: SECRET }], sourceConfig: { resourceSpec: { min_scale: 1 } } }));
+            const { inputs, id, outs } = await create(
+                githubArgs(name, { secrets: [{ name: "A", value: SECRET }], sourceConfig: { resourceSpec: { min_scale: 1 } } }),
+            );
             const r = await provider.read!(id, recorded(outs));
             assert.equal(r.id, id);
             assert.deepEqual(r.props, outs);
@@ -37,7 +39,9 @@ describe("Deployment provider against the emulator", function () {
 
         it("read: nothing changed gives back the outputs and the checked inputs", async () => {
             const name = uniqueName("read-same-keys");
-            const { inputs, id, outs } = await create(githubArgs(name, { secrets: [{ name: "A", value: SECRET }], sourceConfig: { resourceSpec: { min_scale: 1 } } }));
+            const { inputs, id, outs } = await create(
+                githubArgs(name, { secrets: [{ name: "A", value: SECRET }], sourceConfig: { resourceSpec: { min_scale: 1 } } }),
+            );
             const r = await provider.read!(id, recorded(outs));
             assert.equal(r.id, id);
             assert.deepEqual(r.props, outs);
@@ -154,7 +158,13 @@ describe("Deployment provider against the emulator", function () {
         const cases: Array<[string, (n: string) => [Record<string, unknown>, Record<string, unknown>]]> = [
             ["customUrl removed (external_docker)", (n) => [dockerArgs(n, { sourceConfig: { customUrl: "https://agent.example.com" } }), dockerArgs(n)]],
             ["buildOnPush true removed (github)", (n) => [githubArgs(n, { sourceConfig: { buildOnPush: true } }), githubArgs(n)]],
-            ["a resourceSpec key removed", (n) => [githubArgs(n, { sourceConfig: { resourceSpec: { min_scale: 1, max_scale: 3 } } }), githubArgs(n, { sourceConfig: { resourceSpec: { min_scale: 1 } } })]],
+            [
+                "a resourceSpec key removed",
+                (n) => [
+                    githubArgs(n, { sourceConfig: { resourceSpec: { min_scale: 1, max_scale: 3 } } }),
+                    githubArgs(n, { sourceConfig: { resourceSpec: { min_scale: 1 } } }),
+                ],
+            ],
             ["resourceSpec removed", (n) => [githubArgs(n, { sourceConfig: { resourceSpec: { min_scale: 2 } } }), githubArgs(n)]],
             ["one of two secrets removed", (n) => [githubArgs(n, { secrets }), githubArgs(n, { secrets: [secrets[0]] })]],
         ];

@@ -79,7 +79,11 @@ describe("Deployment: listenerId, listenerConfig, installCommand, buildCommand",
             const made = await p.create(checked(github(name, { installCommand: "yarn install --frozen-lockfile", buildCommand: "yarn build" })));
             assert.equal(stored(name).source_config.install_command, "yarn install --frozen-lockfile");
             assert.equal(stored(name).source_config.build_command, "yarn build");
-            const after = await p.update!(made.id, { ...made.outs, __provider: "p" }, checked(github(name, { installCommand: "yarn install --frozen-lockfile", buildCommand: "yarn build:prod" })));
+            const after = await p.update!(
+                made.id,
+                { ...made.outs, __provider: "p" },
+                checked(github(name, { installCommand: "yarn install --frozen-lockfile", buildCommand: "yarn build:prod" })),
+            );
             assert.equal(stored(name).source_config.build_command, "yarn build:prod");
             assert.equal(after.outs.latestRevisionId, made.outs.latestRevisionId, "a source_config PATCH makes no revision");
             const read = await p.read!(made.id, { ...after.outs, __provider: "p" });

@@ -239,13 +239,18 @@ describe("Deployment provider against the emulator", function () {
             assert.equal(after.revisionStatus, "DEPLOYED");
             assert.equal(em.controlPlane.getDeployment(TENANT, id).secret_references![1].secret_key, "pw");
 
-            assert.match(String(await rejection(() => dockerProvider.diff!(id, recorded(after), inputsOf(dockerArgs(name, { secretReferences: [] }))))), /cannot drop every secret reference in place/);
+            assert.match(
+                String(await rejection(() => dockerProvider.diff!(id, recorded(after), inputsOf(dockerArgs(name, { secretReferences: [] }))))),
+                /cannot drop every secret reference in place/,
+            );
         });
 
         it("a reference changed outside Pulumi shows on refresh; a program that never set them sends nothing and sees none", async () => {
             const name = uniqueName("refs-drift");
             const { id, outs } = await create(dockerArgs(name, { secretReferences: [REFS[0]] }));
-            await cp.withDeadline(Date.now() + 5_000).patchDeployment(id, { secret_references: [{ name: "OPENAI_API_KEY", secret_name: "rotated", secret_key: "openai" }] }, outs.latestRevisionId);
+            await cp
+                .withDeadline(Date.now() + 5_000)
+                .patchDeployment(id, { secret_references: [{ name: "OPENAI_API_KEY", secret_name: "rotated", secret_key: "openai" }] }, outs.latestRevisionId);
             const read = await dockerProvider.read!(id, recorded(outs));
             assert.equal(read.inputs!.secretReferences[0].secretName, "rotated");
             const plain = await create(dockerArgs(uniqueName("refs-none")));
@@ -255,9 +260,15 @@ describe("Deployment provider against the emulator", function () {
 
         it("check: github refuses them; names clash with secrets or reserved names fail on their property", () => {
             const gh = checkDeployment(githubArgs("gh", { secretReferences: [REFS[0]] }));
-            assert.ok(gh.failures?.some((f) => f.property === "secretReferences" && /applies only to source external_docker/.test(f.reason)), JSON.stringify(gh.failures));
+            assert.ok(
+                gh.failures?.some((f) => f.property === "secretReferences" && /applies only to source external_docker/.test(f.reason)),
+                JSON.stringify(gh.failures),
+            );
             const clash = checkDeployment(dockerArgs("d", { secrets: [{ name: "OPENAI_API_KEY", value: "x" }], secretReferences: [REFS[0]] }));
-            assert.ok(clash.failures?.some((f) => f.property === "secretReferences[0].name" && /already set/.test(f.reason)), JSON.stringify(clash.failures));
+            assert.ok(
+                clash.failures?.some((f) => f.property === "secretReferences[0].name" && /already set/.test(f.reason)),
+                JSON.stringify(clash.failures),
+            );
             const reserved = checkDeployment(dockerArgs("d", { secretReferences: [{ ...REFS[0], name: "PORT" }] }));
             assert.ok(reserved.failures?.some((f) => f.property === "secretReferences[0].name" && /reserved/.test(f.reason)));
             const missing = checkDeployment(dockerArgs("d", { secretReferences: [{ name: "X", secretName: "s" }] }));
@@ -271,13 +282,18 @@ describe("Deployment provider against the emulator", function () {
             const v1 = "registry.example.com/acme/agent:1.0.0";
             const v2 = "registry.example.com/acme/agent:2.0.0";
             const first = await create(dockerArgs(name));
-            const second = (await dockerProvider.update!(first.id, recorded(first.outs), inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: v2 } })))).outs as Record<string, any>;
+            const second = (
+                await dockerProvider.update!(first.id, recorded(first.outs), inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: v2 } })))
+            ).outs as Record<string, any>;
             const back = inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: v2 }, rollbackToRevisionId: first.outs.latestRevisionId }));
             const diff = await dockerProvider.diff!(first.id, recorded(second), back);
             assert.deepEqual([diff.changes, diff.replaces], [true, []]);
             em.admin.requests.length = 0;
             const rolled = (await dockerProvider.update!(first.id, recorded(second), back)).outs as Record<string, any>;
-            assert.deepEqual(requests("POST", /\/redeploy$/).map((r) => r.path), [`/v2/deployments/${first.id}/revisions/${first.outs.latestRevisionId}/redeploy`]);
+            assert.deepEqual(
+                requests("POST", /\/redeploy$/).map((r) => r.path),
+                [`/v2/deployments/${first.id}/revisions/${first.outs.latestRevisionId}/redeploy`],
+            );
             assert.equal(requests("PATCH", /./).length, 0, "a rollback sends no PATCH");
             const revs = await revisionsOf(first.id);
             assert.equal(revs.length, 3);
@@ -286,7 +302,12 @@ describe("Deployment provider against the emulator", function () {
             const read = await dockerProvider.read!(first.id, recorded(rolled));
             assert.equal((await dockerProvider.diff!(first.id, recorded(read.props!), back)).changes, false, "the rollback is not drift");
 
-            const v3 = inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: "registry.example.com/acme/agent:3.0.0" }, rollbackToRevisionId: first.outs.latestRevisionId }));
+            const v3 = inputsOf(
+                dockerArgs(name, {
+                    sourceRevisionConfig: { imageUri: "registry.example.com/acme/agent:3.0.0" },
+                    rollbackToRevisionId: first.outs.latestRevisionId,
+                }),
+            );
             const built = (await dockerProvider.update!(first.id, recorded(rolled), v3)).outs as Record<string, any>;
             assert.equal((await revisionsOf(first.id))[0].source_revision_config?.image_uri, "registry.example.com/acme/agent:3.0.0");
             const left = inputsOf(dockerArgs(name, { sourceRevisionConfig: { imageUri: "registry.example.com/acme/agent:3.0.0" } }));
@@ -299,7 +320,9 @@ describe("Deployment provider against the emulator", function () {
         it("a revision of another deployment is refused by name, nothing redeployed; at creation it fails check", async () => {
             const a = await create(dockerArgs(uniqueName("rb-a")));
             const b = await create(dockerArgs(uniqueName("rb-b")));
-            const err = await rejection(() => dockerProvider.update!(a.id, recorded(a.outs), inputsOf(dockerArgs(a.inputs.name, { rollbackToRevisionId: b.outs.latestRevisionId }))));
+            const err = await rejection(() =>
+                dockerProvider.update!(a.id, recorded(a.outs), inputsOf(dockerArgs(a.inputs.name, { rollbackToRevisionId: b.outs.latestRevisionId }))),
+            );
             assert.match(err.message, /is not a revision of deployment rb-a.*Nothing was redeployed/);
             assert.equal((await revisionsOf(a.id)).length, 1);
             const atCreate = checkDeployment(dockerArgs("x", { rollbackToRevisionId: b.outs.latestRevisionId }), undefined, { creating: true });

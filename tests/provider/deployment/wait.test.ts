@@ -124,7 +124,11 @@ describe("Deployment provider: waiting on revisions", function () {
             const still = provider.update!(d.id, olds, { ...inputs, timeouts: { update: 0.05 } });
             assert.match((await rejection(() => still)).message, /timed out after 0.05s/);
             assert.equal(waitLimitS(undefined, 1800), 1800);
-            assert.equal(withEngineTimeout(0, () => waitLimitS(30, 1800)), 30, "a timeout of 0 is none set");
+            assert.equal(
+                withEngineTimeout(0, () => waitLimitS(30, 1800)),
+                30,
+                "a timeout of 0 is none set",
+            );
         });
 
         it("update: a timed-out wait after a PATCH records the new inputs, and the next up waits without a PATCH", async () => {
@@ -189,7 +193,9 @@ describe("Deployment provider: waiting on revisions", function () {
             const name = uniqueName("superseded-fail");
             const { id, outs } = await provider.create!(githubInputs(name));
             em.setTiming({ speed: "manual" });
-            const updating = rejection(() => provider.update!(id, { ...outs, __provider: PROVIDER }, githubInputs(name, { sourceRevisionConfig: { repoRef: "v2" } })));
+            const updating = rejection(() =>
+                provider.update!(id, { ...outs, __provider: PROVIDER }, githubInputs(name, { sourceRevisionConfig: { repoRef: "v2" } })),
+            );
             await sleep(50);
             const mine = (await cp.getDeployment(id)).latest_revision_id!;
             em.addFailureRule({ phase: "create", repoRef: "v2" });
@@ -295,9 +301,24 @@ describe("Deployment provider: a revision wait on odd timestamps", function () {
 
     const now = () => new Date().toISOString();
     const oddCases: Array<[string, () => void, number[] | undefined, RegExp]> = [
-        ["updated_at an hour ahead of the local clock (DEPLOYING)", () => (asRead = (r) => ({ ...r, status: "DEPLOYING", updated_at: shifted(now(), 3600 * S) })), undefined, /updated_at \S+ is 3\d{3} s ahead of the local clock/],
-        ["created_at an hour ahead of the local clock", () => (asRead = (r) => ({ ...r, created_at: shifted(now(), 3600 * S) })), undefined, /created_at \S+ is 3\d{3} s ahead of the local clock/],
-        ["a history of one absurd total (created_at 0001-01-01)", () => (asListed = (r) => [{ ...r, created_at: "0001-01-01T00:00:00Z" }]), undefined, /an earlier revision took \d+ ms/],
+        [
+            "updated_at an hour ahead of the local clock (DEPLOYING)",
+            () => (asRead = (r) => ({ ...r, status: "DEPLOYING", updated_at: shifted(now(), 3600 * S) })),
+            undefined,
+            /updated_at \S+ is 3\d{3} s ahead of the local clock/,
+        ],
+        [
+            "created_at an hour ahead of the local clock",
+            () => (asRead = (r) => ({ ...r, created_at: shifted(now(), 3600 * S) })),
+            undefined,
+            /created_at \S+ is 3\d{3} s ahead of the local clock/,
+        ],
+        [
+            "a history of one absurd total (created_at 0001-01-01)",
+            () => (asListed = (r) => [{ ...r, created_at: "0001-01-01T00:00:00Z" }]),
+            undefined,
+            /an earlier revision took \d+ ms/,
+        ],
         ["a deploy phase of 4 months in the state", () => undefined, [1e10], /a deploy phase in the state took 10000000000 ms/],
     ];
     for (const [what, arrange, deployPhaseMs, reason] of oddCases) {
@@ -345,7 +366,15 @@ describe("Deployment provider: the learned schedule (pure)", () => {
     });
 
     it("tQuantile: the printed t table (3 decimals), odd and even degrees of freedom", () => {
-        for (const [p, dof, table] of [[0.975, 1, 12.706], [0.975, 2, 4.303], [0.0025, 3, -7.453], [0.025, 4, -2.776], [0.0025, 5, -4.773], [0.0025, 10, -3.581], [0.995, 30, 2.75]] as const) {
+        for (const [p, dof, table] of [
+            [0.975, 1, 12.706],
+            [0.975, 2, 4.303],
+            [0.0025, 3, -7.453],
+            [0.025, 4, -2.776],
+            [0.0025, 5, -4.773],
+            [0.0025, 10, -3.581],
+            [0.995, 30, 2.75],
+        ] as const) {
             assert.ok(Math.abs(tQuantile(p, dof) - table) < 1.5e-3, `${p} ${dof}: ${tQuantile(p, dof)} vs ${table}`);
         }
         assert.ok(Math.abs(normalCdf(1.96) - 0.975) < 1e-4);
@@ -365,7 +394,10 @@ describe("Deployment provider: the learned schedule (pure)", () => {
             const d = nextReadMs({ status: "DEPLOYING", elapsedMs: t, inStatusMs: 10 * S }, e);
             assert.ok(d >= LEARNED.minSpacingMs && d <= LEARNED.maxSpacingMs, `${t}: ${d}`);
         }
-        assert.ok(nextReadMs({ status: "BUILDING", elapsedMs: 300 * S }, e) < nextReadMs({ status: "BUILDING", elapsedMs: start + S }, e), "densest where the end is most likely");
+        assert.ok(
+            nextReadMs({ status: "BUILDING", elapsedMs: 300 * S }, e) < nextReadMs({ status: "BUILDING", elapsedMs: start + S }, e),
+            "densest where the end is most likely",
+        );
     });
 
     it("schedule (deploy phases learned): before DEPLOYING, reads catch its start; once deploying, the end is predicted from when it began", () => {
@@ -396,5 +428,4 @@ describe("Deployment provider: the learned schedule (pure)", () => {
         assert.deepEqual(withDeployPhase([5 * S], ODD_INPUT.longestMs + 1), [5 * S]);
         assert.deepEqual(withDeployPhase([5 * S], ODD_INPUT.longestMs), [5 * S, ODD_INPUT.longestMs]);
     });
-
 });

@@ -22,7 +22,6 @@ import { startMinio, type MinioServer } from "../../helpers/minio";
 const PROJECT = { session_id: "55555555-0000-4000-8000-0000000000d7", seed: 7, start: "2026-10-01T00:00:00Z", end: "2026-10-03T00:00:00Z", count: 500 };
 const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
 
-
 describe("provider: the create after an interrupted run", function () {
     this.timeout(30_000);
     let em: Emulator;
@@ -34,7 +33,8 @@ describe("provider: the create after an interrupted run", function () {
     });
 
     describe("Deployment", () => {
-        const cp = () => new ControlPlaneClient(new HttpClient({ baseUrl: em.url, apiKey: TEST_API_KEY, tenantId: TEST_TENANT, retryBaseMs: 5, retryMaxMs: 20 }));
+        const cp = () =>
+            new ControlPlaneClient(new HttpClient({ baseUrl: em.url, apiKey: TEST_API_KEY, tenantId: TEST_TENANT, retryBaseMs: 5, retryMaxMs: 20 }));
         const provider = () => createDeploymentProvider({ pollInterval: () => 5, deletePollMs: 5, client: cp });
         const inputs = (name: string, repoUrl = "https://github.com/acme/agent", repoRef = "main") => {
             const r = checkDeployment({
@@ -78,7 +78,10 @@ describe("provider: the create after an interrupted run", function () {
             await withEnv({ LANGSMITH_ADOPT_IDS: first.id }, () => p.create!(inputs(name)));
             const warned = await stderrOf(() => p.delete!(first.id, { ...first.outs, __provider: "p" }));
             assert.match(warned, new RegExp(`Deployment ${first.id}: not deleted, a create of this run took it over`));
-            assert.deepEqual(named(name).map((d) => [d.id, d.status]), [[first.id, "READY"]]);
+            assert.deepEqual(
+                named(name).map((d) => [d.id, d.status]),
+                [[first.id, "READY"]],
+            );
         });
 
         it("create: a taken name says what to do when the stack is replacing its own deployment (pulumi up --replace)", async () => {
@@ -86,7 +89,10 @@ describe("provider: the create after an interrupted run", function () {
             await provider().create!(inputs(name));
             for (const repoUrl of [undefined, "https://github.com/acme/moved"]) {
                 const err = await rejection(() => provider().create!(inputs(name, repoUrl)));
-                assert.match(err.message, /the one this stack is replacing \(`pulumi up --replace`\), the old one must go first: set the resource option deleteBeforeReplace/);
+                assert.match(
+                    err.message,
+                    /the one this stack is replacing \(`pulumi up --replace`\), the old one must go first: set the resource option deleteBeforeReplace/,
+                );
             }
         });
 
@@ -130,7 +136,8 @@ describe("provider: the create after an interrupted run", function () {
             credentials: { accessKeyId: minio.users.writeDelete.accessKeyId, secretAccessKey: minio.users.writeDelete.secretAccessKey },
         });
         const destinations = () => createExportDestinationProvider({ client });
-        const parents = async (destinationId: string) => (await client().listExports()).filter((x) => x.bulk_export_destination_id === destinationId && !x.source_bulk_export_id);
+        const parents = async (destinationId: string) =>
+            (await client().listExports()).filter((x) => x.bulk_export_destination_id === destinationId && !x.source_bulk_export_id);
 
         it("ExportDestination: an identical destination (what a killed create leaves) is refused with its id and what to do; another displayName is made; LANGSMITH_ADOPT_IDS takes it over", async () => {
             const name = uniqueName("dest");
@@ -158,7 +165,10 @@ describe("provider: the create after an interrupted run", function () {
                 second = await createScheduledExportProvider({ client }).create!(again);
             });
             assert.equal(second!.id, first.id);
-            assert.match(warned, new RegExp(`ScheduledExport: export ${first.id} \\(IntervalScheduled, .*taken over instead of creating another.*--clear-pending-creates`, "s"));
+            assert.match(
+                warned,
+                new RegExp(`ScheduledExport: export ${first.id} \\(IntervalScheduled, .*taken over instead of creating another.*--clear-pending-creates`, "s"),
+            );
             assert.equal((await parents(destinationId)).length, 1, "two schedules would export every window twice");
 
             await client().cancelExport(first.id);
@@ -170,7 +180,14 @@ describe("provider: the create after an interrupted run", function () {
         it("BulkExport: an identical one-off export still running is taken over; one with other export fields is another export", async () => {
             await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
             const { id: destinationId } = await destinations().create!(destination(uniqueName("once")));
-            const inputs = { destinationId, sessionId: PROJECT.session_id, startTime: PROJECT.start, endTime: PROJECT.end, exportFields: ["id", "name"], waitForCompletion: false };
+            const inputs = {
+                destinationId,
+                sessionId: PROJECT.session_id,
+                startTime: PROJECT.start,
+                endTime: PROJECT.end,
+                exportFields: ["id", "name"],
+                waitForCompletion: false,
+            };
             const p = createBulkExportProvider({ client, pollMs: () => 50 });
             const first = await p.create!(inputs);
             const second = await stderrOf(() => p.create!({ ...inputs, exportFields: ["name", "id"] }).then((r) => assert.equal(r.id, first.id)));

@@ -19,7 +19,14 @@ import { freePort } from "../../../emulator/sandbox/minio";
 
 const GOOD_KEY = "lsv2_sk_runtime_errors_good_0123456789";
 const WRONG_KEY = "lsv2_sk_runtime_errors_wrong_9876543210";
-const LANGSMITH_ENV = ["LANGSMITH_API_KEY", "LANGSMITH_WORKSPACE_ID", "LANGSMITH_CONTROL_PLANE_URL", "LANGSMITH_SELF_HOSTED_URL", "LANGSMITH_REGION", "LANGSMITH_ENDPOINT"];
+const LANGSMITH_ENV = [
+    "LANGSMITH_API_KEY",
+    "LANGSMITH_WORKSPACE_ID",
+    "LANGSMITH_CONTROL_PLANE_URL",
+    "LANGSMITH_SELF_HOSTED_URL",
+    "LANGSMITH_REGION",
+    "LANGSMITH_ENDPOINT",
+];
 const DEPLOYMENT_ID = "aaaaaaaa-0000-4000-8000-00000000e001";
 
 /** Checked inputs of an ExportDestination (create sends them as they are). */
@@ -91,7 +98,10 @@ describe("provider errors: where a request went and which setting chose it", fun
             configureWith({ "langsmith:apiKey": GOOD_KEY }, { LANGSMITH_SELF_HOSTED_URL: `http://127.0.0.1:${port}`, LANGSMITH_WORKSPACE_ID: TEST_TENANT });
             const err = await rejection(() => forward("deployment", "read", [DEPLOYMENT_ID, {}]) as Promise<unknown>);
             assert.ok(err instanceof ConnectionError, String(err));
-            assert.match(err.message, new RegExp(` to http://127\\.0\\.0\\.1:${port}/api-host \\(environment variable LANGSMITH_SELF_HOSTED_URL, with /api-host appended\\)$`));
+            assert.match(
+                err.message,
+                new RegExp(` to http://127\\.0\\.0\\.1:${port}/api-host \\(environment variable LANGSMITH_SELF_HOSTED_URL, with /api-host appended\\)$`),
+            );
         });
 
         it("the default tracing API beside a stack controlPlaneUrl (an emulator): says it went to the US cloud and to set langsmith:endpoint", async () => {
@@ -99,9 +109,11 @@ describe("provider errors: where a request went and which setting chose it", fun
             const agent = new MockAgent();
             agent.disableNetConnect();
             // The create's first request: the look for an identical destination (docs/recovery.md).
-            agent.get("https://api.smith.langchain.com").intercept({ path: "/api/v1/bulk-exports/destinations", method: "GET" }).replyWithError(
-                Object.assign(new Error("getaddrinfo ENOTFOUND api.smith.langchain.com"), { code: "ENOTFOUND" }),
-            ).times(2);
+            agent
+                .get("https://api.smith.langchain.com")
+                .intercept({ path: "/api/v1/bulk-exports/destinations", method: "GET" })
+                .replyWithError(Object.assign(new Error("getaddrinfo ENOTFOUND api.smith.langchain.com"), { code: "ENOTFOUND" }))
+                .times(2);
             setClientOverrides({ dispatcher: agent, retryBaseMs: 5 });
             configureWith({ "langsmith:apiKey": GOOD_KEY, "langsmith:workspaceId": TEST_TENANT, "langsmith:controlPlaneUrl": em.url });
             try {
@@ -120,7 +132,8 @@ describe("provider errors: where a request went and which setting chose it", fun
     });
 
     describe("401: where the refused key came from", () => {
-        const FIX_THE_KEY = ". Set the right key there (LangSmith: Settings -> API Keys) and run `pulumi up` again: nothing was changed, and `pulumi refresh` reads with the same key";
+        const FIX_THE_KEY =
+            ". Set the right key there (LangSmith: Settings -> API Keys) and run `pulumi up` again: nothing was changed, and `pulumi refresh` reads with the same key";
         it("from stack config langsmith:apiKey: the status, the server's words, the address and each setting; never the key", async () => {
             configureWith({ "langsmith:apiKey": WRONG_KEY, "langsmith:workspaceId": TEST_TENANT, "langsmith:controlPlaneUrl": em.url });
             const err = await rejection(() => forward("deployment", "read", [DEPLOYMENT_ID, {}]) as Promise<unknown>);

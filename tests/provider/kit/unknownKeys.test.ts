@@ -17,7 +17,11 @@ import { resourceProviderService } from "../../../provider/plugin/server";
 
 const INTEGRATION = "6f1c2b9e-4c1a-4f7e-9d57-3d0c7a1b2e44";
 const SESSION = "55555555-0000-4000-8000-000000000001";
-const CONFIG: Record<string, string> = { "langsmith:apiKey": "lsv2_sk_unknown_keys_0000", "langsmith:workspaceId": "0b1c2d3e-0000-4000-8000-000000000001", "langsmith:controlPlaneUrl": "http://127.0.0.1:9" };
+const CONFIG: Record<string, string> = {
+    "langsmith:apiKey": "lsv2_sk_unknown_keys_0000",
+    "langsmith:workspaceId": "0b1c2d3e-0000-4000-8000-000000000001",
+    "langsmith:controlPlaneUrl": "http://127.0.0.1:9",
+};
 
 /** A Deployment's arguments as the engine passes them, with `revision` as its sourceRevisionConfig. */
 const deployment = (revision: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
@@ -27,9 +31,26 @@ const deployment = (revision: Record<string, unknown>, more: Record<string, unkn
     sourceRevisionConfig: revision,
     ...more,
 });
-const destination = (more: Record<string, unknown> = {}) => ({ displayName: "traces", config: { bucketName: "exports" }, credentials: { accessKeyId: "AKIA", secretAccessKey: "s" }, ...more });
-const bulkExport = (more: Record<string, unknown> = {}) => ({ destinationId: "d1", sessionId: SESSION, startTime: "2026-11-01T00:00:00Z", endTime: "2026-11-02T00:00:00Z", ...more });
-const scheduledExport = (more: Record<string, unknown> = {}) => ({ destinationId: "d1", sessionId: SESSION, startTime: "2026-11-01T00:00:00Z", intervalHours: 6, ...more });
+const destination = (more: Record<string, unknown> = {}) => ({
+    displayName: "traces",
+    config: { bucketName: "exports" },
+    credentials: { accessKeyId: "AKIA", secretAccessKey: "s" },
+    ...more,
+});
+const bulkExport = (more: Record<string, unknown> = {}) => ({
+    destinationId: "d1",
+    sessionId: SESSION,
+    startTime: "2026-11-01T00:00:00Z",
+    endTime: "2026-11-02T00:00:00Z",
+    ...more,
+});
+const scheduledExport = (more: Record<string, unknown> = {}) => ({
+    destinationId: "d1",
+    sessionId: SESSION,
+    startTime: "2026-11-01T00:00:00Z",
+    intervalHours: 6,
+    ...more,
+});
 
 /** The failures of the dynamic resource `type`'s check, called as its stored provider calls it. */
 async function dynamicCheck(type: string, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckFailure[]> {
@@ -77,17 +98,57 @@ describe("check: unknown keys, in both front doors", () => {
     it("every resource, every depth (lists, timeouts, the top level): the key, where, and the nearest valid key", async () => {
         const rc = { repoRef: "main", graphConfigPath: "langgraph.json" };
         const cases: Array<[string, Record<string, unknown>, string, string]> = [
-            ["deployment", deployment(rc, { secrets: [{ name: "A", valeu: "x" }] }), "secrets[0].valeu", 'unknown key "valeu" in secrets[0]: did you mean "value"?'],
+            [
+                "deployment",
+                deployment(rc, { secrets: [{ name: "A", valeu: "x" }] }),
+                "secrets[0].valeu",
+                'unknown key "valeu" in secrets[0]: did you mean "value"?',
+            ],
             ["deployment", deployment(rc, { timeouts: { craete: 60 } }), "timeouts.craete", 'unknown key "craete" in timeouts: did you mean "create"?'],
-            ["deployment", deployment(rc, { sourceConfig: { integrationId: INTEGRATION, repoURL: "https://github.com/acme/agent" } }), "sourceConfig.repoURL", 'unknown key "repoURL" in sourceConfig: did you mean "repoUrl"?'],
-            ["deployment", deployment(rc, { secretReferences: [{ name: "A", secret_name: "s", secretKey: "k" }] }), "secretReferences[0].secret_name", 'unknown key "secret_name" in secretReferences[0]: did you mean "secretName"?'],
-            ["deployment", deployment(rc, { waitForDeploy: false }), "waitForDeploy", 'unknown argument "waitForDeploy" of Deployment: did you mean "waitForDeployed"?'],
-            ["exportDestination", destination({ config: { bucket_nme: "exports" } }), "config.bucket_nme", 'unknown key "bucket_nme" in config: did you mean "bucket_name"?'],
-            ["exportDestination", destination({ credentials: { accessKeyId: "AKIA", secretAccesKey: "s" } }), "credentials.secretAccesKey", 'unknown key "secretAccesKey" in credentials: did you mean "secretAccessKey"?'],
+            [
+                "deployment",
+                deployment(rc, { sourceConfig: { integrationId: INTEGRATION, repoURL: "https://github.com/acme/agent" } }),
+                "sourceConfig.repoURL",
+                'unknown key "repoURL" in sourceConfig: did you mean "repoUrl"?',
+            ],
+            [
+                "deployment",
+                deployment(rc, { secretReferences: [{ name: "A", secret_name: "s", secretKey: "k" }] }),
+                "secretReferences[0].secret_name",
+                'unknown key "secret_name" in secretReferences[0]: did you mean "secretName"?',
+            ],
+            [
+                "deployment",
+                deployment(rc, { waitForDeploy: false }),
+                "waitForDeploy",
+                'unknown argument "waitForDeploy" of Deployment: did you mean "waitForDeployed"?',
+            ],
+            [
+                "exportDestination",
+                destination({ config: { bucket_nme: "exports" } }),
+                "config.bucket_nme",
+                'unknown key "bucket_nme" in config: did you mean "bucket_name"?',
+            ],
+            [
+                "exportDestination",
+                destination({ credentials: { accessKeyId: "AKIA", secretAccesKey: "s" } }),
+                "credentials.secretAccesKey",
+                'unknown key "secretAccesKey" in credentials: did you mean "secretAccessKey"?',
+            ],
             ["bulkExport", bulkExport({ timeouts: { delet: 60 } }), "timeouts.delet", 'unknown key "delet" in timeouts: did you mean "delete"?'],
             ["bulkExport", bulkExport({ exportFeilds: ["id"] }), "exportFeilds", 'unknown argument "exportFeilds" of BulkExport: did you mean "exportFields"?'],
-            ["scheduledExport", scheduledExport({ cancelSpawnedOnDelte: true }), "cancelSpawnedOnDelte", 'unknown argument "cancelSpawnedOnDelte" of ScheduledExport: did you mean "cancelSpawnedOnDelete"?'],
-            ["agentServerCheck", { url: "https://agent.example.com", assistantId: "agent", timeout_secs: 30 }, "timeout_secs", 'unknown argument "timeout_secs" of AgentServerCheck: did you mean "timeout_seconds"?'],
+            [
+                "scheduledExport",
+                scheduledExport({ cancelSpawnedOnDelte: true }),
+                "cancelSpawnedOnDelte",
+                'unknown argument "cancelSpawnedOnDelte" of ScheduledExport: did you mean "cancelSpawnedOnDelete"?',
+            ],
+            [
+                "agentServerCheck",
+                { url: "https://agent.example.com", assistantId: "agent", timeout_secs: 30 },
+                "timeout_secs",
+                'unknown argument "timeout_secs" of AgentServerCheck: did you mean "timeout_seconds"?',
+            ],
         ];
         for (const [type, news, property, reason] of cases) {
             for (const failures of [await dynamicCheck(type, news), await pluginCheck(type, news)]) {
@@ -104,11 +165,18 @@ describe("check: unknown keys, in both front doors", () => {
 
     it("a key a rule of the resource already explains (endTime on a ScheduledExport) is said in that rule's words only", async () => {
         const failures = await dynamicCheck("scheduledExport", scheduledExport({ endTime: "2026-11-02T00:00:00Z" }));
-        assert.deepEqual(failures.map((f) => f.reason), ["endTime is only for a one-off BulkExport; a ScheduledExport exports every intervalHours from startTime"]);
+        assert.deepEqual(
+            failures.map((f) => f.reason),
+            ["endTime is only for a one-off BulkExport; a ScheduledExport exports every intervalHours from startTime"],
+        );
     });
 
     it("what passes: the free keys of resourceSpec, values not known yet (preview), keys set to undefined", async () => {
-        const news = deployment(UNKNOWN as never, { sourceConfig: { integrationId: INTEGRATION, repoUrl: "https://github.com/acme/agent", resourceSpec: { min_scale: 1, anything: 2 } }, secrets: [UNKNOWN], latestRevisionId: undefined });
+        const news = deployment(UNKNOWN as never, {
+            sourceConfig: { integrationId: INTEGRATION, repoUrl: "https://github.com/acme/agent", resourceSpec: { min_scale: 1, anything: 2 } },
+            secrets: [UNKNOWN],
+            latestRevisionId: undefined,
+        });
         assert.deepEqual(await dynamicCheck("deployment", news), []);
         assert.deepEqual(await pluginCheck("deployment", { ...news, latestRevisionId: null }), []);
     });

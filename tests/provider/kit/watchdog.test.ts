@@ -26,7 +26,10 @@ describe("provider/kit/watchdog", () => {
     it("engineAddress: the dynamic-provider host's last argument, after Pulumi's logging and tracing flags; none in another process", () => {
         const host = "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js";
         assert.equal(withArgv(["node", host, "127.0.0.1:40123"], engineAddress), "127.0.0.1:40123");
-        assert.equal(withArgv(["node", host, "--logtostderr", "-v=9", "--tracing", "http://127.0.0.1:9411", "127.0.0.1:40123"], engineAddress), "127.0.0.1:40123");
+        assert.equal(
+            withArgv(["node", host, "--logtostderr", "-v=9", "--tracing", "http://127.0.0.1:9411", "127.0.0.1:40123"], engineAddress),
+            "127.0.0.1:40123",
+        );
         assert.equal(withArgv(["node", "/p/node_modules/.bin/mocha", "127.0.0.1:40123"], engineAddress), undefined);
         assert.equal(withArgv(["node", host], engineAddress), undefined);
     });

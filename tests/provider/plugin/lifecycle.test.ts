@@ -22,8 +22,12 @@ import { TEST_API_KEY, TEST_TENANT, linkedProject, startTestEmulator, uniqueName
 // The gRPC library and stubs of the @pulumi/pulumi the plugin runs with, as provider/plugin/server.ts loads them.
 const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi"));
 const grpc = pulumiRequire("@grpc/grpc-js") as typeof grpcTypes;
-const { ResourceProviderClient } = pulumiRequire("./proto/provider_grpc_pb") as { ResourceProviderClient: new (address: string, creds: grpcTypes.ChannelCredentials) => any };
-const { Status } = pulumiRequire("./proto/status_pb") as { Status: { deserializeBinary(b: Uint8Array): { getDetailsList(): { unpack<T>(fn: (b: Uint8Array) => T, name: string): T | null }[] } } };
+const { ResourceProviderClient } = pulumiRequire("./proto/provider_grpc_pb") as {
+    ResourceProviderClient: new (address: string, creds: grpcTypes.ChannelCredentials) => any;
+};
+const { Status } = pulumiRequire("./proto/status_pb") as {
+    Status: { deserializeBinary(b: Uint8Array): { getDetailsList(): { unpack<T>(fn: (b: Uint8Array) => T, name: string): T | null }[] } };
+};
 
 const ROOT = join(__dirname, "..", "..", "..");
 const PLUGIN = join(ROOT, "dist/provider/plugin/main.js");
@@ -56,7 +60,9 @@ async function startProvider(args: string[], o: { cwd?: string; env?: Record<str
     let out = "";
     child.stdout!.on("data", (d) => (out += d));
     child.stderr!.on("data", (d) => (out += d));
-    const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now() })));
+    const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) =>
+        child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now() })),
+    );
     const port = await new Promise<number>((resolve, reject) => {
         const onData = () => {
             const line = /^(\d+)\n/.exec(out);
@@ -98,7 +104,12 @@ function createRequest(name: string): proto.CreateRequest {
         Struct.fromJavaScript({
             name,
             source: "github",
-            sourceConfig: { integrationId: "00000000-0000-4000-8000-00000000beef", repoUrl: "https://github.com/acme/agent", deploymentType: "dev", buildOnPush: false },
+            sourceConfig: {
+                integrationId: "00000000-0000-4000-8000-00000000beef",
+                repoUrl: "https://github.com/acme/agent",
+                deploymentType: "dev",
+                buildOnPush: false,
+            },
             sourceRevisionConfig: { repoRef: "main", graphConfigPath: "langgraph.json" },
             secrets: [],
         }),
@@ -184,7 +195,9 @@ describe("provider process lifecycle: the engine, signals, Cancel", function () 
             assert.match(String(props.revisionStatus), /^(CREATING|QUEUED|AWAITING_BUILD|BUILDING)$/);
             assert.equal(props.latestRevisionId, deployment.latest_revision_id);
             assert.ok(
-                err.message.endsWith(`was cancelled (the Pulumi engine cancelled the operation); last status ${props.revisionStatus}. The deployment is kept in the stack; \`pulumi up\` resumes waiting for it.`),
+                err.message.endsWith(
+                    `was cancelled (the Pulumi engine cancelled the operation); last status ${props.revisionStatus}. The deployment is kept in the stack; \`pulumi up\` resumes waiting for it.`,
+                ),
                 err.message,
             );
             assert.ok(processExists(p.child.pid!), "Cancel alone does not end the process (the engine stops it after)");

@@ -32,7 +32,8 @@ describe("plugin schema", () => {
             description: schema.types["langsmith:index:DeploymentSourceConfig"].properties.resourceSpec.description,
         });
         const s = schema.resources["langsmith:index:ScheduledExport"];
-        for (const inherited of ["destinationId", "sessionId", "startTime", "filter", "exportFields", "compression"]) assert.ok(s.inputProperties[inherited], inherited);
+        for (const inherited of ["destinationId", "sessionId", "startTime", "filter", "exportFields", "compression"])
+            assert.ok(s.inputProperties[inherited], inherited);
         assert.deepEqual(s.inputProperties.exportFields, { type: "array", items: { type: "string" }, description: s.inputProperties.exportFields.description });
         assert.equal(s.inputProperties.intervalHours.type, "number");
     });

@@ -31,14 +31,21 @@ const state = {
 };
 
 describe("plugin gRPC service", () => {
-    const service = resourceProviderService({ providers: { "langsmith:index:Deployment": deploymentProvider }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+    const service = resourceProviderService({ providers: { "langsmith:index:Deployment": deploymentProvider }, schema: "{}", version: "0.1.0" }) as Record<
+        string,
+        any
+    >;
 
     it("Diff: the changed properties as a detailed diff, replaced ones as *_REPLACE, with delete-before-replace for a kept name", async () => {
         const req = new proto.DiffRequest();
         req.setUrn(URN);
         req.setId("d1");
         req.setOlds(Struct.fromJavaScript(state as any));
-        const news = { ...state, sourceConfig: { ...state.sourceConfig, repoUrl: "https://github.com/acme/b" }, sourceRevisionConfig: { ...state.sourceRevisionConfig, repoRef: "release-2" } };
+        const news = {
+            ...state,
+            sourceConfig: { ...state.sourceConfig, repoUrl: "https://github.com/acme/b" },
+            sourceRevisionConfig: { ...state.sourceRevisionConfig, repoRef: "release-2" },
+        };
         req.setNews(Struct.fromJavaScript(news as any));
         const { err, resp } = await call(service, "diff", req);
         assert.equal(err, null);
@@ -46,12 +53,24 @@ describe("plugin gRPC service", () => {
         assert.deepEqual(resp.getReplacesList(), ["sourceConfig.repoUrl"]);
         assert.equal(resp.getDeletebeforereplace(), true);
         assert.equal(resp.getHasdetaileddiff(), true);
-        const kinds = Object.fromEntries(resp.getDetaileddiffMap().getEntryList().map(([k]: [string]) => [k, resp.getDetaileddiffMap().get(k).getKind()]));
-        assert.deepEqual(kinds, { "sourceConfig.repoUrl": proto.PropertyDiff.Kind.UPDATE_REPLACE, "sourceRevisionConfig.repoRef": proto.PropertyDiff.Kind.UPDATE });
+        const kinds = Object.fromEntries(
+            resp
+                .getDetaileddiffMap()
+                .getEntryList()
+                .map(([k]: [string]) => [k, resp.getDetaileddiffMap().get(k).getKind()]),
+        );
+        assert.deepEqual(kinds, {
+            "sourceConfig.repoUrl": proto.PropertyDiff.Kind.UPDATE_REPLACE,
+            "sourceRevisionConfig.repoRef": proto.PropertyDiff.Kind.UPDATE,
+        });
     });
 
     it("Diff: a property that replaces and also changes in place (credentials from the environment's to keys) is shown as replacing", async () => {
-        const s = resourceProviderService({ providers: { "langsmith:index:ExportDestination": exportDestinationProvider }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const s = resourceProviderService({
+            providers: { "langsmith:index:ExportDestination": exportDestinationProvider },
+            schema: "{}",
+            version: "0.1.0",
+        }) as Record<string, any>;
         const olds = { displayName: "traces", config: { bucketName: "b" }, credentialsKeys: [], schemaVersion: 1 };
         const req = new proto.DiffRequest();
         req.setUrn("urn:pulumi:dev::p::langsmith:index:ExportDestination::bucket");

@@ -108,14 +108,22 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.deepEqual(recorded.previousExportIds, [created.id]);
             assert.equal(recorded.filter, news.filter);
             assert.equal((await client().getExport(recorded.exportId)).status, "IntervalScheduled");
-            const parents = async () => (await client().listExports()).filter((x) => x.bulk_export_destination_id === destinationId && !x.source_bulk_export_id);
+            const parents = async () =>
+                (await client().listExports()).filter((x) => x.bulk_export_destination_id === destinationId && !x.source_bulk_export_id);
             // The next up: the engine updates a resource with init errors; nothing new is made.
             const { outs: after } = await p.update!(created.id, recorded, news);
             assert.equal(after.exportId, recorded.exportId);
             assert.equal((await parents()).length, 2, "the first export and the one the failed update made, no third");
-            assert.deepEqual((await parents()).filter((x) => x.status !== "Cancelled").map((x) => x.id), [recorded.exportId], "one export spawns each window");
+            assert.deepEqual(
+                (await parents()).filter((x) => x.status !== "Cancelled").map((x) => x.id),
+                [recorded.exportId],
+                "one export spawns each window",
+            );
             await p.delete!(created.id, after);
-            assert.deepEqual((await parents()).map((x) => x.status), ["Cancelled", "Cancelled"]);
+            assert.deepEqual(
+                (await parents()).map((x) => x.status),
+                ["Cancelled", "Cancelled"],
+            );
         });
 
         it("delete with cancelSpawnedOnDelete cancels what every export of the resource spawned, not only the current one's", async () => {
@@ -130,15 +138,26 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const outs = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
             const { outs: after } = await p.update!(created.id, outs, { ...inputs, filter: 'eq(run_type, "tool")' });
             const spawnedByFirst = async () => (await client().listExports()).filter((x) => x.source_bulk_export_id === created.id);
-            assert.ok((await spawnedByFirst()).some((x) => x.status === "Running"), "the first export's windows are still being exported");
+            assert.ok(
+                (await spawnedByFirst()).some((x) => x.status === "Running"),
+                "the first export's windows are still being exported",
+            );
             await p.delete!(created.id, after);
-            assert.deepEqual((await spawnedByFirst()).filter((x) => !["Completed", "Cancelled"].includes(x.status)).map((x) => x.status), []);
+            assert.deepEqual(
+                (await spawnedByFirst()).filter((x) => !["Completed", "Cancelled"].includes(x.status)).map((x) => x.status),
+                [],
+            );
         });
 
         it("update: continuity is per tracing project: another project starts at startTime, and coming back resumes where that one stopped", async () => {
             const p = scheduled();
             const destinationId = await newDestination("projects");
-            const other = await admin(em, "POST", "/bulk-exports/projects", { start: "2026-10-01T00:00:00Z", end: "2026-12-31T00:00:00Z", count: 2000, seed: 9 });
+            const other = await admin(em, "POST", "/bulk-exports/projects", {
+                start: "2026-10-01T00:00:00Z",
+                end: "2026-12-31T00:00:00Z",
+                count: 2000,
+                seed: 9,
+            });
             const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 20 * HOUR).toISOString();
             const inputs = scheduleInputs(destinationId, start);
             const created = await p.create(inputs);
@@ -151,7 +170,11 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const b1 = (await p.read!(created.id, b)).props as ScheduledExportOutputs;
             assert.equal(b1.lastWindowEnd, new Date(Date.parse(start) + 18 * HOUR).toISOString());
             const { outs: a2 } = await p.update!(created.id, b1, inputs);
-            assert.equal(a2.effectiveStartTime, new Date(Date.parse(start) + 18 * HOUR).toISOString(), "back to the first project: after its covered windows, none twice");
+            assert.equal(
+                a2.effectiveStartTime,
+                new Date(Date.parse(start) + 18 * HOUR).toISOString(),
+                "back to the first project: after its covered windows, none twice",
+            );
             const { outs: d2 } = await p.update!(created.id, a2, { ...inputs, destinationId: await newDestination("projects-2") });
             assert.equal(d2.effectiveStartTime, start, "the same project to another destination starts at startTime");
             await p.delete!(created.id, d2);
@@ -210,7 +233,11 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const destinationId = await newDestination("normal");
             const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 2 * HOUR).toISOString();
             // What the service answers (its own order and quoting) ...
-            const asService = { ...scheduleInputs(destinationId, start), exportFields: ["id", "name", "run_type"], filter: "and(eq(run_type,'llm'),gt(total_tokens,5))" };
+            const asService = {
+                ...scheduleInputs(destinationId, start),
+                exportFields: ["id", "name", "run_type"],
+                filter: "and(eq(run_type,'llm'),gt(total_tokens,5))",
+            };
             const created = await p.create(asService);
             const refreshed = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
             assert.deepEqual(refreshed.exportFields, asService.exportFields);
@@ -221,7 +248,11 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const { outs } = await p.update!(created.id, refreshed, program);
             assert.equal(outs.exportId, created.id, "the same export goes on");
             assert.equal((await client().listExports()).length, before);
-            assert.equal((await p.diff!(created.id, refreshed, { ...program, filter: 'and(eq(run_type, "tool"), gt(total_tokens, 5))' })).changes, true, "a real change still is one");
+            assert.equal(
+                (await p.diff!(created.id, refreshed, { ...program, filter: 'and(eq(run_type, "tool"), gt(total_tokens, 5))' })).changes,
+                true,
+                "a real change still is one",
+            );
             await p.delete!(created.id, outs);
         });
 
@@ -232,9 +263,13 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await admin(em, "DELETE", "/requests");
             const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR).toISOString();
             const p = scheduled();
-            const creating = Promise.all(Array.from({ length: 30 }, (_, i) => p.create({ ...scheduleInputs(destinationId, start), filter: `eq(name, "burst-${i}")` })));
+            const creating = Promise.all(
+                Array.from({ length: 30 }, (_, i) => p.create({ ...scheduleInputs(destinationId, start), filter: `eq(name, "burst-${i}")` })),
+            );
             // The hour opens again twice, each time once the waiting creates have met a 429.
-            const refusals = async () => ((await admin(em, "GET", "/requests")) as Array<{ method: string; status: number }>).filter((r) => r.method === "POST" && r.status === 429).length;
+            const refusals = async () =>
+                ((await admin(em, "GET", "/requests")) as Array<{ method: string; status: number }>).filter((r) => r.method === "POST" && r.status === 429)
+                    .length;
             let seen = 0;
             for (let opened = 0; opened < 2; await sleep(100)) {
                 const now = await refusals();
@@ -264,9 +299,18 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await sleep(500); // past the late attempt, whether or not the create watched for it
             const ours = (await client().listExports()).filter((e) => e.bulk_export_destination_id === destinationId && !e.source_bulk_export_id);
             assert.equal(ours.length, 2, "the late first attempt did take effect");
-            assert.deepEqual(ours.filter((e) => e.status !== "Cancelled").map((e) => e.id), [made.outs!.exportId], "two schedules run: every window twice");
+            assert.deepEqual(
+                ours.filter((e) => e.status !== "Cancelled").map((e) => e.id),
+                [made.outs!.exportId],
+                "two schedules run: every window twice",
+            );
             const late = ours.find((e) => e.id !== made.outs!.exportId)!;
-            assert.match(warned, new RegExp(`ScheduledExport: export ${late.id} was cancelled \\(Cancelled\\): the first attempt of this create, whose answer was lost, took effect after the second`));
+            assert.match(
+                warned,
+                new RegExp(
+                    `ScheduledExport: export ${late.id} was cancelled \\(Cancelled\\): the first attempt of this create, whose answer was lost, took effect after the second`,
+                ),
+            );
             await client().cancelExport(made.outs!.exportId);
         });
 
@@ -277,7 +321,10 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const t0 = Date.now();
             const err = await rejection(() => scheduled().create(scheduleInputs(destinationId, new Date(em.clock.now()).toISOString())));
             assert.ok(Date.now() - t0 < 5_000, "the quota was waited on like a rate limit");
-            assert.match(err.message, /^429 Too Many Requests: Scheduled export limit reached.*at most 200 scheduled exports on the LangSmith cloud: cancel one/);
+            assert.match(
+                err.message,
+                /^429 Too Many Requests: Scheduled export limit reached.*at most 200 scheduled exports on the LangSmith cloud: cancel one/,
+            );
             await admin(em, "PUT", "/bulk-exports/limits", { paused: false, scheduledExportsPerWorkspace: 200 });
         });
 
@@ -297,7 +344,10 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const children = async (id: string) => (await client().listExports()).filter((e) => e.source_bulk_export_id === id);
             assert.equal((await client().getExport(plain.id)).status, "Cancelled");
             assert.equal((await client().getExport(eager.id)).status, "Cancelled");
-            assert.ok((await children(plain.id)).some((e) => e.status !== "Cancelled"), "plain delete leaves spawned exports alone");
+            assert.ok(
+                (await children(plain.id)).some((e) => e.status !== "Cancelled"),
+                "plain delete leaves spawned exports alone",
+            );
             assert.ok((await children(eager.id)).length > 0);
             assert.ok((await children(eager.id)).every((e) => e.status === "Cancelled" || e.status === "Completed"));
 
@@ -326,7 +376,10 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const t0 = Date.now();
             const refused = await rejection(() => waitLong.delete!(destinationId, {}));
             assert.ok(Date.now() - t0 < 5_000, "not waited on");
-            assert.match(refused.message, new RegExp(`^409 Conflict: .*Exports still using destination ${destinationId}: .*${live.id} \\(IntervalScheduled, scheduled\\)`));
+            assert.match(
+                refused.message,
+                new RegExp(`^409 Conflict: .*Exports still using destination ${destinationId}: .*${live.id} \\(IntervalScheduled, scheduled\\)`),
+            );
             assert.doesNotMatch(refused.message, /of waiting/);
             await scheduled().delete!(live.id, live.outs);
             await waitLong.delete!(destinationId, {});

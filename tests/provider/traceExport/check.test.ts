@@ -13,14 +13,38 @@ const SESSION = "55555555-0000-4000-8000-000000000001";
 const SCHED = { destinationId: "d1", sessionId: SESSION, startTime: "2026-11-01T00:00:00Z", intervalHours: 24 };
 const ONE = { destinationId: "d1", sessionId: SESSION, startTime: "2026-11-01T00:00:00Z", endTime: "2026-11-02T00:00:00Z" };
 
-type Case = [name: string, check: (n: Record<string, unknown>) => { failures?: Array<{ property: string; reason: string }> }, input: Record<string, unknown>, property: string, words: RegExp];
+type Case = [
+    name: string,
+    check: (n: Record<string, unknown>) => { failures?: Array<{ property: string; reason: string }> },
+    input: Record<string, unknown>,
+    property: string,
+    words: RegExp,
+];
 const CASES: Case[] = [
     ["display name pattern", checkExportDestination, { ...DEST, displayName: "traces/bucket" }, "displayName", /may only contain/],
     ["bucket required", checkExportDestination, { ...DEST, config: { prefix: "p" } }, "config.bucketName", /required/],
     ["config required", checkExportDestination, { displayName: "x" }, "config", /required/],
-    ["endpoint not http(s)", checkExportDestination, { ...DEST, config: { bucketName: "b", endpointUrl: "minio:9000" } }, "config.endpointUrl", /http\(s\) URL/],
-    ["addressing style", checkExportDestination, { ...DEST, config: { bucketName: "b", addressingStyle: "dns" } }, "config.addressingStyle", /auto, virtual, path/],
-    ["half a key pair (no secret)", checkExportDestination, { ...DEST, credentials: { accessKeyId: "AKIA" } }, "credentials.secretAccessKey", /half a key pair/],
+    [
+        "endpoint not http(s)",
+        checkExportDestination,
+        { ...DEST, config: { bucketName: "b", endpointUrl: "minio:9000" } },
+        "config.endpointUrl",
+        /http\(s\) URL/,
+    ],
+    [
+        "addressing style",
+        checkExportDestination,
+        { ...DEST, config: { bucketName: "b", addressingStyle: "dns" } },
+        "config.addressingStyle",
+        /auto, virtual, path/,
+    ],
+    [
+        "half a key pair (no secret)",
+        checkExportDestination,
+        { ...DEST, credentials: { accessKeyId: "AKIA" } },
+        "credentials.secretAccessKey",
+        /half a key pair/,
+    ],
     ["half a key pair (no id)", checkExportDestination, { ...DEST, credentials: { secretAccessKey: "s" } }, "credentials.accessKeyId", /half a key pair/],
     ["session token alone", checkExportDestination, { ...DEST, credentials: { sessionToken: "t" } }, "credentials", /sessionToken needs/],
     ["endTime on a schedule", checkScheduledExport, { ...SCHED, endTime: "2026-11-02T00:00:00Z" }, "endTime", /only for a one-off BulkExport/],
@@ -37,12 +61,24 @@ const CASES: Case[] = [
     ["February 30", checkScheduledExport, { ...SCHED, startTime: "2026-02-30T00:00:00Z" }, "startTime", /ISO 8601/],
     ["sessionId uuid", checkBulkExport, { ...ONE, sessionId: "my-project" }, "sessionId", /uuid/],
     ["destinationId required", checkBulkExport, { ...ONE, destinationId: "" }, "destinationId", /must not be empty/],
-    ["exportFields unknown", checkBulkExport, { ...ONE, exportFields: ["id", "prompt"] }, "exportFields", /"prompt" not exportable; the exportable fields are id, tenant_id/],
+    [
+        "exportFields unknown",
+        checkBulkExport,
+        { ...ONE, exportFields: ["id", "prompt"] },
+        "exportFields",
+        /"prompt" not exportable; the exportable fields are id, tenant_id/,
+    ],
     ["exportFields empty", checkScheduledExport, { ...SCHED, exportFields: [] }, "exportFields", /at least one/],
     ["exportFields twice", checkScheduledExport, { ...SCHED, exportFields: ["id", "id"] }, "exportFields", /more than once/],
     ["formatVersion", checkScheduledExport, { ...SCHED, formatVersion: "v3" }, "formatVersion", /v1, v2_beta/],
     ["compression", checkBulkExport, { ...ONE, compression: "lz4" }, "compression", /none, gzip, snappy, zstandard/],
-    ["filter typo", checkScheduledExport, { ...SCHED, filter: 'and(eq(run_type, "llm"), gt(total_tokens 5))' }, "filter", /^filter does not parse at column 42: expected ","\n/],
+    [
+        "filter typo",
+        checkScheduledExport,
+        { ...SCHED, filter: 'and(eq(run_type, "llm"), gt(total_tokens 5))' },
+        "filter",
+        /^filter does not parse at column 42: expected ","\n/,
+    ],
     [
         "filter missing a comma",
         checkBulkExport,
@@ -63,16 +99,46 @@ const CASES: Case[] = [
     ["empty region", checkExportDestination, { ...DEST, config: { bucketName: "bkt", region: "" } }, "config.region", /must not be empty/],
     ["bucket of 2 characters", checkExportDestination, { ...DEST, config: { bucketName: "ab" } }, "config.bucketName", /3 to 63/],
     ["bucket of 64 characters", checkExportDestination, { ...DEST, config: { bucketName: "a".repeat(64) } }, "config.bucketName", /3 to 63/],
-    ["bucket with capitals", checkExportDestination, { ...DEST, config: { bucketName: "MyBucket" } }, "config.bucketName", /lowercase letters, digits, dots and hyphens/],
+    [
+        "bucket with capitals",
+        checkExportDestination,
+        { ...DEST, config: { bucketName: "MyBucket" } },
+        "config.bucketName",
+        /lowercase letters, digits, dots and hyphens/,
+    ],
     ["bucket with an underscore", checkExportDestination, { ...DEST, config: { bucketName: "my_bucket" } }, "config.bucketName", /lowercase letters/],
     ["bucket ending with a hyphen", checkExportDestination, { ...DEST, config: { bucketName: "bucket-" } }, "config.bucketName", /begin and end/],
     ["bucket with two dots", checkExportDestination, { ...DEST, config: { bucketName: "my..bucket" } }, "config.bucketName", /two dots/],
     ["bucket an IP address", checkExportDestination, { ...DEST, config: { bucketName: "192.168.5.4" } }, "config.bucketName", /IP address/],
-    ["allExperiments beside sessionId", checkBulkExport, { ...ONE, allExperiments: true }, "allExperiments", /either sessionId .* or allExperiments: true .*, not both/],
+    [
+        "allExperiments beside sessionId",
+        checkBulkExport,
+        { ...ONE, allExperiments: true },
+        "allExperiments",
+        /either sessionId .* or allExperiments: true .*, not both/,
+    ],
     ["neither sessionId nor allExperiments", checkBulkExport, { ...ONE, sessionId: undefined }, "sessionId", /required/],
-    ["allExperiments false and no sessionId", checkBulkExport, { ...ONE, sessionId: undefined, allExperiments: false }, "sessionId", /or set allExperiments: true/],
-    ["allExperiments on a schedule", checkScheduledExport, { ...SCHED, sessionId: undefined, allExperiments: true }, "allExperiments", /only for a one-off BulkExport/],
-    ["no credentials on the cloud", (n) => checkExportDestination(n, "cloud"), { ...DEST, credentials: undefined }, "credentials", /self-hosted installations only/],
+    [
+        "allExperiments false and no sessionId",
+        checkBulkExport,
+        { ...ONE, sessionId: undefined, allExperiments: false },
+        "sessionId",
+        /or set allExperiments: true/,
+    ],
+    [
+        "allExperiments on a schedule",
+        checkScheduledExport,
+        { ...SCHED, sessionId: undefined, allExperiments: true },
+        "allExperiments",
+        /only for a one-off BulkExport/,
+    ],
+    [
+        "no credentials on the cloud",
+        (n) => checkExportDestination(n, "cloud"),
+        { ...DEST, credentials: undefined },
+        "credentials",
+        /self-hosted installations only/,
+    ],
 ];
 
 describe("check: bulk-export resources", () => {

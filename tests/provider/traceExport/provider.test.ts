@@ -36,7 +36,10 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await admin(em, "DELETE", "/requests");
             await p.update!(id, outs, next);
             const log: Array<{ method: string; path: string }> = await admin(em, "GET", "/requests");
-            assert.deepEqual(log.filter((r) => !r.path.startsWith("/__admin")).map((r) => `${r.method} ${r.path}`), [`PATCH /api/v1/bulk-exports/destinations/${id}`]);
+            assert.deepEqual(
+                log.filter((r) => !r.path.startsWith("/__admin")).map((r) => `${r.method} ${r.path}`),
+                [`PATCH /api/v1/bulk-exports/destinations/${id}`],
+            );
             assert.equal((await p.read!(id, outs)).id, id);
             await p.delete!(id, outs);
             assert.equal(await client().tryGetDestination(id), undefined);
@@ -69,7 +72,10 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await p.delete!(id, outs);
             assert.ok(Date.now() - t0 < 1_000, "sent again at once, not after a wait");
             const log: Array<{ method: string; path: string; status: number }> = await admin(em, "GET", "/requests");
-            assert.deepEqual(log.filter((r) => r.method === "DELETE" && !r.path.startsWith("/__admin")).map((r) => r.status), [409, 204]);
+            assert.deepEqual(
+                log.filter((r) => r.method === "DELETE" && !r.path.startsWith("/__admin")).map((r) => r.status),
+                [409, 204],
+            );
             assert.equal(await client().tryGetDestination(id), undefined);
         });
 
@@ -79,7 +85,10 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             // The connection drops at once; the service validates and stores the destination 1 s later.
             await admin(em, "POST", "/faults", { method: "POST", path: "^/api/v1/bulk-exports/destinations$", kind: "drop", when: "during", latencyMs: 1000 });
             const err = await rejection(() => destinations().create(inputs));
-            const same = () => client().listDestinations().then((all) => all.filter((d) => d.display_name === inputs.displayName).map((d) => d.id));
+            const same = () =>
+                client()
+                    .listDestinations()
+                    .then((all) => all.filter((d) => d.display_name === inputs.displayName).map((d) => d.id));
             const [found] = await same();
             assert.deepEqual(await same(), [found]);
             assert.match(err.message, new RegExp(`the answer to this create was lost, and destination ${found} appeared since`));
@@ -189,7 +198,10 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.ok(Date.now() - started < 5_000);
             assert.ok(e instanceof ResourceInitError, String(e));
             assert.equal((await client().getExport(e.id)).id, e.id);
-            assert.match(e.message, /^the wait for bulk export \S+ to complete was cancelled \(the Pulumi engine cancelled the operation\); last status \w+\. It is kept in the stack: `pulumi up` resumes waiting for it\.$/);
+            assert.match(
+                e.message,
+                /^the wait for bulk export \S+ to complete was cancelled \(the Pulumi engine cancelled the operation\); last status \w+\. It is kept in the stack: `pulumi up` resumes waiting for it\.$/,
+            );
             assert.ok(!["Completed", "Failed", "Cancelled", "TimedOut"].includes(String(e.properties.status)), String(e.properties.status));
             const diff = await p.diff!(e.id, e.properties, inputs);
             assert.deepEqual([diff.changes, diff.replaces], [true, []], "the next up waits for it");
@@ -206,7 +218,12 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const started = Date.now();
             const e = await rejection(() => p.delete!(destinationId, {}));
             assert.ok(Date.now() - started < 5_000);
-            assert.match(e.message, new RegExp(`^the wait for the exports using destination ${destinationId} to finish was cancelled \\(the provider received SIGTERM\\): 409 Conflict: .*${running.id} \\(`));
+            assert.match(
+                e.message,
+                new RegExp(
+                    `^the wait for the exports using destination ${destinationId} to finish was cancelled \\(the provider received SIGTERM\\): 409 Conflict: .*${running.id} \\(`,
+                ),
+            );
             assert.equal((await client().getDestination(destinationId)).id, destinationId);
             await oneOff().delete!(running.id, running.outs);
         });
@@ -228,7 +245,9 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
         try {
             const p = createExportDestinationProvider({ client: () => bulkExportClient(old) });
             const inputs = destinationInputs("old");
-            const e = await rejection(() => p.create({ ...inputs, credentials: { ...inputs.credentials, sessionToken: "FwoGZXIvYXdzEXAMPLEsessionTOKEN0123456789" } }));
+            const e = await rejection(() =>
+                p.create({ ...inputs, credentials: { ...inputs.credentials, sessionToken: "FwoGZXIvYXdzEXAMPLEsessionTOKEN0123456789" } }),
+            );
             assert.match(e.message, /does not know session_token: it needs LangSmith self-hosted packaging 0\.10\.34 \/ application 0\.10\.91 or later/);
         } finally {
             await old.close();

@@ -7,12 +7,16 @@ const config = new pulumi.Config();
 const prefix = config.require("prefix");
 
 for (let i = 0; i < (config.getNumber("deployments") ?? 2); i++) {
-    new langsmith.Deployment(`d${i}`, {
-        name: `${prefix}-d${i}`,
-        source: "github",
-        sourceConfig: { integrationId: config.require("integrationId"), repoUrl: "https://github.com/acme/agent" },
-        sourceRevisionConfig: { repoRef: config.get("repoRef") ?? "main", graphConfigPath: "langgraph.json" },
-    }, { deleteBeforeReplace: config.getBoolean("deleteBeforeReplace"), customTimeouts: { create: config.get("createTimeout") } });
+    new langsmith.Deployment(
+        `d${i}`,
+        {
+            name: `${prefix}-d${i}`,
+            source: "github",
+            sourceConfig: { integrationId: config.require("integrationId"), repoUrl: "https://github.com/acme/agent" },
+            sourceRevisionConfig: { repoRef: config.get("repoRef") ?? "main", graphConfigPath: "langgraph.json" },
+        },
+        { deleteBeforeReplace: config.getBoolean("deleteBeforeReplace"), customTimeouts: { create: config.get("createTimeout") } },
+    );
 }
 
 const destination = new langsmith.ExportDestination("bucket", {
