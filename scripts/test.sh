@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: builds, then runs every test in one mocha run: unit tests of the client (MockAgent), the
+# `npm test`: lints (npm run lint), builds, then runs every test in one mocha run: unit tests of the client (MockAgent), the
 # emulator and the provider over real HTTP, and the e2e tests on the real Pulumi engine. Needs
 # scripts/setup.sh to have run once; brings in the test tools (scripts/setup-test-tools.sh) itself.
 #
@@ -10,6 +10,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh
+# Formatting, lint and copy-paste detection first (about a second): an unformatted or lint-failing change fails.
+npm run -s lint
 command -v pulumi >/dev/null || { echo "pulumi is not on PATH: run bash scripts/setup.sh first" >&2; exit 1; }
 # The Python toolchain and MinIO, built the first time (about 4 minutes), checked in a second after that.
 bash scripts/setup-test-tools.sh

@@ -36,15 +36,6 @@ const SECTIONS: Record<string, RegExp> = {
     errors: /^## Errors\n[\s\S]*?^\| (What you see|Error \(as it reads\))/m,
 };
 
-/** The property names of every interface declared in a TypeScript file. */
-function interfaceProperties(source: string): string[] {
-    const out: string[] = [];
-    for (const block of source.matchAll(/export interface \w+(?: extends [\w, ]+)? \{([\s\S]*?)\n\}/g)) {
-        for (const m of block[1].matchAll(/^\s{4}(\w+)\??:/gm)) out.push(m[1]);
-    }
-    return out;
-}
-
 describe("docs: every resource argument and every section a user looks for", () => {
     for (const [what, { doc, fields }] of Object.entries(DOCS)) {
         it(`${what}: every argument and output appears in docs/${doc}`, () => {

@@ -518,7 +518,7 @@ function checkFields(fields: string[] | null | undefined): void {
  */
 function checkFilter(filter: string | null | undefined): void {
     if (filter == null || filter === "") return;
-    let expr;
+    let expr: ReturnType<typeof parseFilter>;
     try {
         expr = parseFilter(filter);
     } catch (e) {

@@ -67,7 +67,7 @@ export class Router {
             pathMatched = true;
             if (route.method !== method) continue;
             const params: Record<string, string> = {};
-            route.keys.forEach((k, i) => (params[k] = decodeURIComponent(m[i + 1])));
+            for (const [i, k] of route.keys.entries()) params[k] = decodeURIComponent(m[i + 1]);
             return { route, params };
         }
         if (pathMatched) throw new EmulatorError(405, { detail: "Method Not Allowed" });

@@ -24,10 +24,11 @@ const METHODS = ["configure", "check", "diff", "create", "read", "update", "dele
 
 /** A provider whose every method calls `require("pulumi-langsmith/impl").forward(type, method, args)`. */
 export function forwarder(type: string): pulumi.dynamic.ResourceProvider {
-    // biome-ignore lint/complexity/useArrowFunction: Pulumi writes this function's text into the states of programs run from a checkout; it stays as those states hold it.
-    const method = (name: string) =>
-        function (...args: unknown[]) {
+    const method = (name: string) => {
+        // biome-ignore lint/complexity/useArrowFunction: Pulumi writes this function's text into the states of programs run from a checkout; it stays as those states hold it.
+        return function (...args: unknown[]) {
             return require("pulumi-langsmith/impl").forward(type, name, args);
         };
+    };
     return Object.fromEntries(METHODS.map((m) => [m, method(m)])) as unknown as pulumi.dynamic.ResourceProvider;
 }

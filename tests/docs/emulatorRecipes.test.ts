@@ -300,7 +300,10 @@ function slug(heading: string): string {
 
 /** Every field of `sent` is in `answer` with the value sent (objects field by field, arrays item by item). */
 function assertTaken(sent: unknown, answer: unknown, where: string): void {
-    if (sent === null || typeof sent !== "object") return assert.deepEqual(answer, sent, where);
+    if (sent === null || typeof sent !== "object") {
+        assert.deepEqual(answer, sent, where);
+        return;
+    }
     assert.ok(answer !== null && typeof answer === "object", `${where}: answered ${JSON.stringify(answer)}`);
     for (const [k, v] of Object.entries(sent)) assertTaken(v, (answer as Record<string, unknown>)[k], `${where}.${k}`);
 }

@@ -141,7 +141,7 @@ describe("emulator: agent servers, through the official langgraph SDK", function
         const runs = await Promise.all(threads.map((t, i) => client.runs.create(t.thread_id, "agent", { input: human(`thread ${i} says hi`) })));
         await Promise.all(runs.map((r, i) => client.runs.join(threads[i].thread_id, r.run_id)));
         const states = await Promise.all(threads.map((t) => client.threads.getState<{ messages: Msg[] }>(t.thread_id)));
-        states.forEach((s, i) => assert.equal(s.values.messages.at(-1)?.content, `thread ${i} says hi`));
+        for (const [i, s] of states.entries()) assert.equal(s.values.messages.at(-1)?.content, `thread ${i} says hi`);
         const statuses = await Promise.all(runs.map((r, i) => client.runs.get(threads[i].thread_id, r.run_id)));
         assert.ok(statuses.every((r) => r.status === "success"));
     });

@@ -16,7 +16,7 @@ const DESTINATION = {
     credentials: { access_key_id: "AKIA", secret_access_key: "secret" },
 } as const;
 
-describe("emulator: every request is answered", function () {
+describe("emulator: every request is answered", () => {
     let em: Emulator;
     before(async () => {
         em = await startTestEmulator();

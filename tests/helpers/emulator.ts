@@ -123,7 +123,7 @@ export async function raw<T = any>(emulator: Pick<Emulator, "url">, method: stri
     }
     const res = await request(emulator.url + path, { method: method as any, headers, body });
     const text = await res.body.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (text !== "") {
         try {
             parsed = JSON.parse(text);

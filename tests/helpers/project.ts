@@ -236,7 +236,10 @@ export function createProject(example = "quickstart", dir?: string, o: { optiona
  */
 function installShared(key: string, target: string, install: () => void): void {
     const root = process.env.PULUMI_LANGSMITH_INSTALL_CACHE;
-    if (!root || isAbsolute(key)) return install();
+    if (!root || isAbsolute(key)) {
+        install();
+        return;
+    }
     const cached = join(root, key);
     mkdirSync(root, { recursive: true });
     const waitUntil = Date.now() + 5 * 60_000;
@@ -250,7 +253,10 @@ function installShared(key: string, target: string, install: () => void): void {
             }
             return;
         }
-        if (Date.now() > waitUntil) return install();
+        if (Date.now() > waitUntil) {
+            install();
+            return;
+        }
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
     }
     execFileSync("cp", ["-al", cached, join(target, "node_modules")]);

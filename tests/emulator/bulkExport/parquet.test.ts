@@ -124,7 +124,7 @@ describe("emulator: bulk export Parquet files (read back with pyarrow)", functio
         const a = writer.begin({ fields: ["id"] });
         const b = writer.begin({ fields: ["id"], formatVersion: "v2_beta" });
         const input = runs({ count: 40 });
-        input.forEach((r, i) => (i % 2 ? a : b).add(r));
+        for (const [i, r] of input.entries()) (i % 2 ? a : b).add(r);
         assert.equal(a.rows, 20);
         const [fa, fb] = await Promise.all([a.finish(), b.finish()]);
         const [ra, rb] = await Promise.all([readParquet(fa.bytes), readParquet(fb.bytes)]);

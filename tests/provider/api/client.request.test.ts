@@ -47,7 +47,7 @@ describe("HttpClient", () => {
             await h.http.request("GET", "/v2/deployments", { schema: Thing });
             assert.equal(seen["x-api-key"], API_KEY);
             assert.equal(seen["x-tenant-id"], TENANT);
-            assert.equal(seen["accept"], "application/json");
+            assert.equal(seen.accept, "application/json");
             assert.equal(seen["user-agent"], "pulumi-langsmith");
         });
 

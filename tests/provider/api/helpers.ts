@@ -77,7 +77,9 @@ export function headersOf(opts: MockInterceptor.MockResponseCallbackOptions): Re
     if (Array.isArray(h)) {
         for (let i = 0; i < h.length; i += 2) out[String(h[i]).toLowerCase()] = String(h[i + 1]);
     } else if (h instanceof Headers) {
-        h.forEach((v, k) => (out[k.toLowerCase()] = v));
+        h.forEach((v, k) => {
+            out[k.toLowerCase()] = v;
+        });
     } else if (h && typeof h === "object") {
         for (const [k, v] of Object.entries(h as Record<string, string>)) out[k.toLowerCase()] = String(v);
     }

@@ -8,7 +8,6 @@
  * real CLI.
  */
 import assert from "node:assert/strict";
-import { randomUUID } from "node:crypto";
 import { HttpClient } from "../../../provider/api/client";
 import { ControlPlaneClient } from "../../../provider/api/controlPlane";
 import { createBulkExportProvider } from "../../../provider/bulkExport/provider";
