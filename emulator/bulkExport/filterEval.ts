@@ -52,7 +52,7 @@ function valuesOf(run: FilterableRun, f: string): Literal[] {
         case "input_value":
             return Object.values(inputs).map(scalar);
         default: {
-            const v = (run as unknown as Record<string, unknown>)[f] ?? null;
+            const v: unknown = Reflect.get(run, f) ?? null;
             return Array.isArray(v) ? v.map(scalar) : [scalar(v)];
         }
     }
