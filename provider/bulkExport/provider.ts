@@ -61,7 +61,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             const inputs = raw;
             const timeoutS = waitLimitS(inputs.timeouts?.create, DEFAULT_EXPORT_TIMEOUTS.create);
             const be = client().withDeadline(Date.now() + timeoutS * 1000);
-            const e = await startExport(be, exportRequest(bulkExport, inputs, { endTime: inputs.endTime }), "BulkExport");
+            const e = await startExport(be, exportRequest(bulkExport, inputs), "BulkExport");
             return { id: e.id, outs: await settle(be, inputs, e, { timeoutS, rawProvider: raw.__provider, pollMs, signal }) };
         },
         async read(id, props?) {

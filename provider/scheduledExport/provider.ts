@@ -164,7 +164,7 @@ function stateOf(
 
 /** Creates the scheduled export of `inputs` starting at `from`, or takes over the identical one an interrupted run left (start.ts). */
 const start = (be: BulkExportClient, inputs: ScheduledExportInputs, from: string): Promise<BulkExportRecord> =>
-    startExport(be, exportRequest(scheduledExport, inputs, { intervalHours: inputs.intervalHours, start: from }), "ScheduledExport");
+    startExport(be, exportRequest(scheduledExport, inputs, { start: from }), "ScheduledExport");
 
 export function createScheduledExportProvider(o: { client?: () => BulkExportClient } = {}): pulumi.dynamic.ResourceProvider {
     let service = new Service();

@@ -58,13 +58,11 @@ export function configFromService(d: Destination): DestinationConfigInputs {
 export function exportRequest(
     kind: typeof scheduledExport | typeof bulkExport,
     i: ExportInputs & { allExperiments?: boolean },
-    extra: { endTime?: string; intervalHours?: number; start?: string },
+    extra: { start?: string } = {},
 ): ExportCreateRequest {
     return prune({
         ...toWire(kind.inputs, { ...i, allExperiments: i.allExperiments || undefined }),
         start_time: extra.start ?? i.startTime,
-        end_time: extra.endTime,
-        interval_hours: extra.intervalHours,
     }) as ExportCreateRequest;
 }
 
