@@ -160,24 +160,25 @@ export class HttpClient {
         return { settleMs: this.opts.settleMs, sleep: this.opts.sleep, deadline };
     }
 
-    /** Sends one logical request (with retries per the policy above) and parses the answer. */
-    async request<T = undefined>(method: string, p: string, ro: RequestOptions<T> = {}): Promise<{ status: number; data: T }> {
-        const expect = ro.expect ?? [200];
-        const secrets = [this.opts.apiKey, ...(ro.secrets ?? [])];
-        const url = this.opts.baseUrl + p + queryString(ro.query);
-        const idempotent = IDEMPOTENT.has(method);
+    /** The headers of every request (the API key under this API's header, the workspace) and the JSON body, if any. */
+    private message(json: unknown): { headers: Record<string, string>; body?: string } {
         const headers: Record<string, string> = {
             [this.opts.apiKeyHeader]: this.opts.apiKey,
             accept: "application/json",
             "user-agent": this.opts.userAgent ?? "pulumi-langsmith",
         };
         if (this.opts.tenantId) headers["X-Tenant-Id"] = this.opts.tenantId;
-        let body: string | undefined;
-        if (ro.body !== undefined) {
-            headers["content-type"] = "application/json";
-            body = JSON.stringify(ro.body);
-        }
+        if (json === undefined) return { headers };
+        return { headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(json) };
+    }
 
+    /** Sends one logical request (with retries per the policy above) and parses the answer. */
+    async request<T = undefined>(method: string, p: string, ro: RequestOptions<T> = {}): Promise<{ status: number; data: T }> {
+        const expect = ro.expect ?? [200];
+        const secrets = [this.opts.apiKey, ...(ro.secrets ?? [])];
+        const url = this.opts.baseUrl + p + queryString(ro.query);
+        const idempotent = IDEMPOTENT.has(method);
+        const { headers, body } = this.message(ro.body);
         const deadline = ro.deadline ?? Date.now() + this.opts.retryBudgetMs;
         /** Sleeps before the next attempt, or answers false when that would pass the deadline. */
         const waitFor = async (ms: number) => {
