@@ -41,12 +41,12 @@ export class BulkExportClient {
         readonly deadline?: number,
     ) {}
 
-    /** The same client whose requests retry no later than `deadline` (epoch ms): one per operation. */
     /** A client of the tracing API at `o.baseUrl`, which takes the API key as `X-API-Key` (docs/service.md 5; and the workspace as `X-Tenant-Id`). */
     static connect(o: Omit<HttpClientOptions, "apiKeyHeader">): BulkExportClient {
         return new BulkExportClient(new HttpClient({ ...o, apiKeyHeader: "X-API-Key" }));
     }
 
+    /** The same client whose requests retry no later than `deadline` (epoch ms): one per operation. */
     withDeadline(deadline: number): BulkExportClient {
         return new BulkExportClient(this.http, deadline);
     }
