@@ -22,6 +22,7 @@ export {
     Deployment,
     ExportDestination,
     ScheduledExport,
+    TracingProject,
     type AgentServerCheckArgs,
     type BulkExportArgs,
     type BulkExportTimeouts,
@@ -36,15 +37,19 @@ export {
     type ExportDestinationConfig,
     type ExportDestinationCredentials,
     type ScheduledExportArgs,
+    type TracingProjectArgs,
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./deployment/declare";
 export {
     getDeployment,
     getDeploymentRevisions,
+    getTracingProject,
     type GetDeploymentArgs,
     type GetDeploymentResult,
     type GetDeploymentRevisionsArgs,
     type GetDeploymentRevisionsResult,
+    type GetTracingProjectArgs,
+    type GetTracingProjectResult,
     type RevisionInfo,
 } from "./dynamic/functions";
 export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSources, type ServiceConfig, type SettingSource } from "./config";

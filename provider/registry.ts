@@ -11,18 +11,23 @@ import { agentServerCheckProvider } from "./agentServerCheck/provider";
 import { bulkExport } from "./bulkExport/declare";
 import { bulkExportProvider } from "./bulkExport/provider";
 import { deployment } from "./deployment/declare";
-import { getDeploymentFunction, getDeploymentRevisionsFunction } from "./deployment/lookups";
+import { getDeployment, getDeploymentFunction, getDeploymentRevisions, getDeploymentRevisionsFunction } from "./deployment/lookups";
 import { deploymentProvider } from "./deployment/provider";
 import { exportDestination } from "./exportDestination/declare";
 import { exportDestinationProvider } from "./exportDestination/provider";
-import type { FunctionDeclaration, ResourceDeclaration } from "./kit/declare";
+import type { FunctionDeclaration, FunctionInputs, ResourceDeclaration } from "./kit/declare";
+import type { Service } from "./kit/service";
 import { scheduledExport } from "./scheduledExport/declare";
 import { scheduledExportProvider } from "./scheduledExport/provider";
+import { tracingProject } from "./tracingProject/declare";
+import { getTracingProject, getTracingProjectFunction } from "./tracingProject/lookups";
+import { tracingProjectProvider } from "./tracingProject/provider";
 import agentServerCheckForwarder = require("./providers/agentServerCheck");
 import bulkExportForwarder = require("./providers/bulkExport");
 import deploymentForwarder = require("./providers/deployment");
 import exportDestinationForwarder = require("./providers/exportDestination");
 import scheduledExportForwarder = require("./providers/scheduledExport");
+import tracingProjectForwarder = require("./providers/tracingProject");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -43,12 +48,29 @@ export const RESOURCES = {
     scheduledExport: { declaration: scheduledExport, forwarder: scheduledExportForwarder, provider: scheduledExportProvider },
     bulkExport: { declaration: bulkExport, forwarder: bulkExportForwarder, provider: bulkExportProvider },
     agentServerCheck: { declaration: agentServerCheck, forwarder: agentServerCheckForwarder, provider: agentServerCheckProvider },
+    tracingProject: { declaration: tracingProject, forwarder: tracingProjectForwarder, provider: tracingProjectProvider },
 } as const satisfies Record<string, Registered>;
+
+/** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */
+export interface RegisteredFunction {
+    declaration: FunctionDeclaration;
+    run(service: Service, args: never): Promise<unknown>;
+}
 
 /** The functions (look-ups), by name: their token is `langsmith:index:<name>`. */
 export const FUNCTIONS = {
-    getDeployment: getDeploymentFunction,
-    getDeploymentRevisions: getDeploymentRevisionsFunction,
-} as const satisfies Record<string, FunctionDeclaration>;
+    getDeployment: {
+        declaration: getDeploymentFunction,
+        run: (s: Service, a: FunctionInputs<typeof getDeploymentFunction>) => getDeployment(s.controlPlane(), a),
+    },
+    getDeploymentRevisions: {
+        declaration: getDeploymentRevisionsFunction,
+        run: (s: Service, a: FunctionInputs<typeof getDeploymentRevisionsFunction>) => getDeploymentRevisions(s.controlPlane(), a),
+    },
+    getTracingProject: {
+        declaration: getTracingProjectFunction,
+        run: (s: Service, a: FunctionInputs<typeof getTracingProjectFunction>) => getTracingProject(s.projects(), a),
+    },
+} as const satisfies Record<string, RegisteredFunction>;
 
 export type ResourceType = keyof typeof RESOURCES;

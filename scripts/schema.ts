@@ -17,7 +17,7 @@ export function generateSchema(): Record<string, unknown> {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; license: string };
     return schemaOf(
         Object.values(RESOURCES).map((r) => r.declaration),
-        Object.values(FUNCTIONS),
+        Object.values(FUNCTIONS).map((f) => f.declaration),
         pkg,
     );
 }

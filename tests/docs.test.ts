@@ -16,7 +16,7 @@ const DOCS: Record<string, { doc: string; fields: Fields[] }> = {
     ...Object.fromEntries(
         Object.entries(RESOURCES).map(([type, r]) => [r.declaration.name, { doc: `${type}.md`, fields: [r.declaration.inputs, r.declaration.outputs] }]),
     ),
-    functions: { doc: "functions.md", fields: Object.values(FUNCTIONS).flatMap((f) => [f.args, f.result]) },
+    functions: { doc: "functions.md", fields: Object.values(FUNCTIONS).flatMap((f) => [f.declaration.args, f.declaration.result]) },
 };
 
 /** The names of fields at every depth (an object's fields, a list's items' fields), hidden outputs aside. */

@@ -24,9 +24,23 @@ export interface TracingProject {
     count: number;
     /** An experiment (a project of runs over a dataset): what an `all_experiments` export reads. */
     experiment?: boolean;
+    /** What `/api/v1/sessions` says of it (sessions.ts); a generated project without a name is answered as `project-<id>`. */
+    session?: SessionFields;
 }
 
-export type TracingProjectInput = Partial<Pick<TracingProject, "session_id" | "tenant_id" | "seed" | "experiment">> &
+/** A project's fields as the sessions API holds them. */
+export interface SessionFields {
+    name: string;
+    description?: string | null;
+    extra?: Record<string, unknown> | null;
+    reference_dataset_id?: string | null;
+    trace_tier?: string | null;
+    /** When it was made (the service's `start_time`). */
+    created: string;
+    end_time?: string | null;
+}
+
+export type TracingProjectInput = Partial<Pick<TracingProject, "session_id" | "tenant_id" | "seed" | "experiment" | "session">> &
     Pick<TracingProject, "start" | "end" | "count">;
 
 /**
@@ -37,7 +51,8 @@ export function makeProject(p: TracingProjectInput): TracingProject {
     if (!(Date.parse(p.start) < Date.parse(p.end))) throw new RangeError("a tracing project needs start < end (ISO timestamps)");
     if (!Number.isInteger(p.count) || p.count < 0) throw new RangeError("a tracing project needs a whole count >= 0");
     const recipe = { tenant_id: p.tenant_id, seed: p.seed ?? 1, start: p.start, end: p.end, count: p.count };
-    return { session_id: p.session_id ?? stableUuid(JSON.stringify(recipe), "4", "8"), ...recipe, ...(p.experiment ? { experiment: true } : {}) };
+    const session_id = p.session_id ?? stableUuid(JSON.stringify(recipe), "4", "8");
+    return { session_id, ...recipe, ...(p.experiment ? { experiment: true } : {}), ...(p.session ? { session: p.session } : {}) };
 }
 
 /** How many runs each UTC day of the project holds. */

@@ -8,19 +8,21 @@ import * as pulumi from "@pulumi/pulumi";
 import type { FunctionArgs, FunctionResult } from "../kit/declare";
 import type { FUNCTIONS } from "../registry";
 
-export type GetDeploymentArgs = FunctionArgs<typeof FUNCTIONS.getDeployment>;
-export type GetDeploymentResult = FunctionResult<typeof FUNCTIONS.getDeployment>;
-export type GetDeploymentRevisionsArgs = FunctionArgs<typeof FUNCTIONS.getDeploymentRevisions>;
-export type GetDeploymentRevisionsResult = FunctionResult<typeof FUNCTIONS.getDeploymentRevisions>;
+export type GetDeploymentArgs = FunctionArgs<typeof FUNCTIONS.getDeployment.declaration>;
+export type GetDeploymentResult = FunctionResult<typeof FUNCTIONS.getDeployment.declaration>;
+export type GetDeploymentRevisionsArgs = FunctionArgs<typeof FUNCTIONS.getDeploymentRevisions.declaration>;
+export type GetDeploymentRevisionsResult = FunctionResult<typeof FUNCTIONS.getDeploymentRevisions.declaration>;
 export type RevisionInfo = GetDeploymentRevisionsResult["revisions"][number];
+export type GetTracingProjectArgs = FunctionArgs<typeof FUNCTIONS.getTracingProject.declaration>;
+export type GetTracingProjectResult = FunctionResult<typeof FUNCTIONS.getTracingProject.declaration>;
 
-/** The client of the program's configuration, loaded on first call (the package's main entry stays light). */
-async function client() {
-    const { resolveServiceConfig } = await import("../config");
-    const { controlPlaneClient } = await import("../kit/service");
+/** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
+async function service() {
+    const { Service } = await import("../kit/service");
     // runtime.getConfig reads secret values (the API key) without the warning Config#get gives.
-    return controlPlaneClient(resolveServiceConfig({ get: (key) => pulumi.runtime.getConfig(key) }));
+    return new Service({ get: (key) => pulumi.runtime.getConfig(key) });
 }
+const client = async () => (await service()).controlPlane();
 
 /** Looks up a deployment by id. */
 export function getDeployment(args: GetDeploymentArgs): pulumi.Output<GetDeploymentResult> {
@@ -30,4 +32,9 @@ export function getDeployment(args: GetDeploymentArgs): pulumi.Output<GetDeploym
 /** Lists a deployment's revisions, latest first. */
 export function getDeploymentRevisions(args: GetDeploymentRevisionsArgs): pulumi.Output<GetDeploymentRevisionsResult> {
     return pulumi.output(args).apply(async (a) => (await import("../deployment/lookups")).getDeploymentRevisions(await client(), a));
+}
+
+/** Looks up a tracing project by its exact name. */
+export function getTracingProject(args: GetTracingProjectArgs): pulumi.Output<GetTracingProjectResult> {
+    return pulumi.output(args).apply(async (a) => (await import("../tracingProject/lookups")).getTracingProject((await service()).projects(), a));
 }

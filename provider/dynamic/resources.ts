@@ -45,3 +45,8 @@ export type ExportArgs = Omit<ArgShape<ReturnType<typeof exportArguments<"update
 export const AgentServerCheck = dynamicResource(RESOURCES.agentServerCheck);
 export type AgentServerCheck = InstanceType<typeof AgentServerCheck>;
 export type AgentServerCheckArgs = Args<Declared<"agentServerCheck">>;
+
+/** A tracing project: docs/tracingProject.md. */
+export const TracingProject = dynamicResource(RESOURCES.tracingProject);
+export type TracingProject = InstanceType<typeof TracingProject>;
+export type TracingProjectArgs = Args<Declared<"tracingProject">>;

@@ -8,6 +8,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
+import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
 import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
 import { AuthenticationError, PermissionDeniedError } from "../api/errors";
@@ -32,6 +33,11 @@ export class Service {
 
     tracing(): BulkExportClient {
         return bulkExportClient(this.config());
+    }
+
+    /** The tracing API's projects (sessions). */
+    projects(): TracingClient {
+        return tracingClient(this.config());
     }
 
     /** A resource's `check` against this configuration (`checkWithConfig`). */
@@ -122,6 +128,19 @@ export function controlPlaneClient(cfg: ServiceConfig): ControlPlaneClient {
             apiKey: cfg.apiKey,
             tenantId: cfg.workspaceId,
             sources: clientSources(cfg, "controlPlaneUrl"),
+            ...clientOverrides,
+        }),
+    );
+}
+
+/** The tracing-projects client of a service configuration: the tracing API. */
+export function tracingClient(cfg: ServiceConfig): TracingClient {
+    return cached(["tracing projects", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
+        TracingClient.connect({
+            baseUrl: cfg.endpoint,
+            apiKey: cfg.apiKey,
+            tenantId: cfg.workspaceId,
+            sources: clientSources(cfg, "endpoint"),
             ...clientOverrides,
         }),
     );

@@ -25,9 +25,8 @@ import { ENGINE_CANCELLED, cancelOperations, track } from "../kit/cancellation";
 import { ResourceInitError } from "../kit/initError";
 import type { TableDiffResult } from "../kit/diff";
 import { withEngineTimeout } from "../kit/timeouts";
-import type { ControlPlaneClient } from "../api/controlPlane";
 import { Service } from "../kit/service";
-import { getDeployment, getDeploymentRevisions } from "../deployment/lookups";
+import { FUNCTIONS, type RegisteredFunction } from "../registry";
 import { checkConfig, configSource, diffConfig } from "./config";
 
 // The gRPC library and the generated stubs of the @pulumi/pulumi the package runs with (one instance).
@@ -165,10 +164,10 @@ function pluginCalls(o: PluginOptions, configured: Configured): grpcTypes.Untype
         },
         invoke(call: Call<provproto.InvokeRequest>, callback: Callback) {
             answer(callback, async () => {
-                const fn = FUNCTIONS[call.request.getTok()];
+                const fn = FUNCTIONS_BY_TOKEN.get(call.request.getTok());
                 if (!fn) throw new Error(`pulumi-resource-langsmith has no function ${call.request.getTok()}`);
                 const resp = new proto.InvokeResponse();
-                resp.setReturn(struct(await fn(configured.service.controlPlane(), js(call.request.getArgs()) as never)) as never);
+                resp.setReturn(struct(await fn.run(configured.service, js(call.request.getArgs()) as never)) as never);
                 return resp;
             });
         },
@@ -287,11 +286,9 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
     };
 }
 
-/** The schema's functions by token: the same look-ups as the TypeScript functions (provider/deployment/lookups.ts). */
-const FUNCTIONS: Record<string, (cp: ControlPlaneClient, args: never) => Promise<unknown>> = {
-    "langsmith:index:getDeployment": (cp, args) => getDeployment(cp, args),
-    "langsmith:index:getDeploymentRevisions": (cp, args) => getDeploymentRevisions(cp, args),
-};
+/** The registry's functions by schema token: the same look-ups as the TypeScript functions. */
+const FUNCTIONS_BY_TOKEN = new Map<string, RegisteredFunction>();
+for (const [name, f] of Object.entries(FUNCTIONS)) FUNCTIONS_BY_TOKEN.set(`langsmith:index:${name}`, f);
 
 function failure(f: { property: string; reason: string }): provproto.CheckFailure {
     const c = new proto.CheckFailure();

@@ -12,8 +12,10 @@ from .deployment import *
 from .export_destination import *
 from .get_deployment import *
 from .get_deployment_revisions import *
+from .get_tracing_project import *
 from .provider import *
 from .scheduled_export import *
+from .tracing_project import *
 from ._inputs import *
 from . import outputs
 
@@ -36,7 +38,8 @@ _utilities.register(
    "langsmith:index:BulkExport": "BulkExport",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
-   "langsmith:index:ScheduledExport": "ScheduledExport"
+   "langsmith:index:ScheduledExport": "ScheduledExport",
+   "langsmith:index:TracingProject": "TracingProject"
   }
  }
 ]

@@ -1,0 +1,158 @@
+/**
+ * The TracingProject's dynamic provider (its fields: declare.ts). A create carries an id made here, so a lost
+ * answer is looked up rather than sent again; a create beside a project of the same name (what a killed
+ * `pulumi up` leaves, or another stack's) is refused with its id, unless LANGSMITH_ADOPT_IDS names it
+ * (docs/recovery.md). An update is one PATCH of the fields that changed (the name included). A delete is
+ * refused while an export that has not finished reads the project (the error names them; nothing is
+ * deleted), then waits until the service no longer answers it. `read` with only an id is `pulumi import`.
+ */
+import { setTimeout as delay } from "node:timers/promises";
+import type * as pulumi from "@pulumi/pulumi";
+import type { BulkExportClient } from "../api/bulkExport";
+import { isFinalExportStatus } from "../api/schemas/bulkExport";
+import type { Session, SessionUpdateRequest } from "../api/schemas/sessions";
+import type { TracingClient } from "../api/tracing";
+import { Checker, UUID_RE } from "../kit/check";
+import type { ProviderOf } from "../kit/declare";
+import { diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
+import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
+import { Service } from "../kit/service";
+import { toWire } from "../kit/wire";
+import { SCHEMA_VERSION, tracingProject, type TracingProjectInputs, type TracingProjectOutputs } from "./declare";
+
+export const TRACING_PROJECT_DIFF = diffTableOf(tracingProject.inputs);
+
+/** How long a delete waits for the service to stop answering the project, and how often it looks. */
+const GONE_WAIT_MS = 5 * 60_000;
+
+export interface TracingProjectProviderOptions {
+    projects?: () => TracingClient;
+    exports?: () => BulkExportClient;
+    /** Delay between reads while waiting for a deleted project to disappear (default 1 s). */
+    gonePollMs?: number;
+}
+
+export function checkTracingProject(news: Record<string, unknown>) {
+    const c = new Checker();
+    const inputs = c.declaration("TracingProject", tracingProject.inputs, news);
+    c.matches(news.referenceDatasetId as string, UUID_RE, "referenceDatasetId", "referenceDatasetId must be a dataset id (a uuid)");
+    if (typeof news.name === "string" && news.name.trim() !== news.name) c.fail("name", `name ${JSON.stringify(news.name)} must not begin or end with spaces`);
+    return c.done(inputs);
+}
+
+export function createTracingProjectProvider(o: TracingProjectProviderOptions = {}): pulumi.dynamic.ResourceProvider {
+    let service = new Service();
+    const projects = o.projects ?? (() => service.projects());
+    const bulkExports = o.exports ?? (() => service.tracing());
+    const provider: ProviderOf<typeof tracingProject> = {
+        async configure(req) {
+            service = new Service(req.config);
+        },
+        async check(_olds, news) {
+            return service.check(() => checkTracingProject(news), "tracing");
+        },
+        async diff(_id, olds, news) {
+            const { changes, replaces, updates } = diffByTable(TRACING_PROJECT_DIFF, olds, news);
+            // Names are unique in a workspace: a replacement that keeps the name deletes first.
+            return { changes, replaces, updates, deleteBeforeReplace: sameValue(olds.name, news.name) };
+        },
+        async create(inputs) {
+            const tc = projects();
+            const twin = await tc.findSessionByName(inputs.name);
+            if (twin && !adoptionAsked(twin.id)) throw new Error(twinMessage(twin));
+            if (twin) return { id: twin.id, outs: outputs(inputs, await tc.updateSession(twin.id, patchOf(inputsFrom(twin), inputs))) };
+            const { session } = await tc.createSession({ ...createBody(inputs) });
+            return { id: session.id, outs: outputs(inputs, session) };
+        },
+        async read(id, props?) {
+            const s = await projects().tryGetSession(id);
+            if (!s) return {};
+            const inputs = inputsFrom(s, props);
+            return { id, props: outputs(inputs, s), inputs };
+        },
+        async update(id, olds, news) {
+            const patch = patchOf(olds, news);
+            const s = Object.keys(patch).length ? await projects().updateSession(id, patch) : await projects().getSession(id);
+            return { outs: outputs(news, s) };
+        },
+        async delete(id) {
+            await refuseWhileExported(bulkExports(), id);
+            const tc = projects();
+            await tc.deleteSession(id);
+            await untilGone(tc, id, o.gonePollMs ?? 1_000);
+        },
+    };
+    return provider;
+}
+
+/** The create body: the declaration's mapping, and the metadata under `extra.metadata`, as the official clients put it. */
+const createBody = (i: TracingProjectInputs) =>
+    ({ ...toWire(tracingProject.inputs, i), ...(i.metadata ? { extra: { metadata: i.metadata } } : {}) }) as Parameters<TracingClient["createSession"]>[0];
+
+/** The PATCH that turns `olds` into `news`: the fields that changed (a removed description or metadata is sent empty). */
+function patchOf(olds: Partial<TracingProjectInputs>, news: TracingProjectInputs): SessionUpdateRequest {
+    const changed = (k: keyof TracingProjectInputs) => !sameValue(olds[k], news[k]);
+    return prune({
+        name: changed("name") ? news.name : undefined,
+        description: changed("description") ? (news.description ?? "") : undefined,
+        extra: changed("metadata") ? { metadata: news.metadata ?? {} } : undefined,
+        trace_tier: changed("traceTier") && news.traceTier ? news.traceTier : undefined,
+    });
+}
+
+/** The inputs as the service says them (refresh, import); the trace tier only when the program manages it (or on import). */
+function inputsFrom(s: Session, recorded?: Partial<TracingProjectOutputs>): TracingProjectInputs {
+    const metadata = (s.extra as { metadata?: Record<string, unknown> } | null | undefined)?.metadata;
+    const managesTier = !recorded || recorded.traceTier !== undefined;
+    return prune({
+        name: s.name,
+        description: s.description || undefined,
+        metadata: metadata && Object.keys(metadata).length ? metadata : undefined,
+        traceTier: managesTier ? ((s.trace_tier as TracingProjectInputs["traceTier"]) ?? undefined) : undefined,
+        referenceDatasetId: s.reference_dataset_id ?? undefined,
+    });
+}
+
+function outputs(i: TracingProjectInputs, s: Session): TracingProjectOutputs {
+    return {
+        ...i,
+        tenantId: s.tenant_id,
+        createdAt: s.start_time,
+        runCount: s.run_count ?? null,
+        lastRunStartTime: s.last_run_start_time ?? null,
+        schemaVersion: SCHEMA_VERSION,
+    };
+}
+
+/** The refusal to make a project whose name the workspace already holds. */
+function twinMessage(twin: Session): string {
+    return alreadyExistsMessage({
+        what: `TracingProject: the workspace already holds project ${twin.id} named ${JSON.stringify(twin.name)} (created ${twin.start_time})`,
+        existing: "names are unique in a workspace",
+        id: twin.id,
+        ifTheirs: "give this one another name",
+        why: "the service keeps no mark of which stack made a project, so the provider cannot tell one this stack's interrupted run made from another's (traced code also makes projects by naming them).",
+    });
+}
+
+/** A project read by an export that has not finished cannot go: the error names the exports. */
+async function refuseWhileExported(be: BulkExportClient, id: string): Promise<void> {
+    const reading = (await be.listExports()).filter((e) => e.session_id === id && !isFinalExportStatus(e.status));
+    if (!reading.length) return;
+    const list = reading.map((e) => `${e.id} (${e.status}${e.interval_hours ? ", scheduled" : ""})`).join(", ");
+    throw new Error(
+        `TracingProject ${id} cannot be deleted while exports read it: ${list}. Destroy the ScheduledExport or BulkExport resources that own them (or cancel them), then run the command again; nothing was deleted.`,
+    );
+}
+
+/** Waits until the service no longer answers the project (its delete is asynchronous on the service). */
+async function untilGone(tc: TracingClient, id: string, pollMs: number): Promise<void> {
+    const deadline = Date.now() + GONE_WAIT_MS;
+    while (await tc.tryGetSession(id)) {
+        if (Date.now() > deadline)
+            throw new Error(`TracingProject ${id}: still answered ${GONE_WAIT_MS / 60_000} minutes after its delete; run the command again`);
+        await delay(pollMs);
+    }
+}
+
+export const tracingProjectProvider = createTracingProjectProvider();
