@@ -19,6 +19,7 @@ import { RESOURCES } from "./registry";
 export {
     AgentServerCheck,
     BulkExport,
+    Dataset,
     Deployment,
     ExportDestination,
     ScheduledExport,
@@ -26,6 +27,7 @@ export {
     type AgentServerCheckArgs,
     type BulkExportArgs,
     type BulkExportTimeouts,
+    type DatasetArgs,
     type DeploymentArgs,
     type DeploymentSecret,
     type DeploymentSecretReference,
@@ -41,9 +43,12 @@ export {
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./deployment/declare";
 export {
+    getDataset,
     getDeployment,
     getDeploymentRevisions,
     getTracingProject,
+    type GetDatasetArgs,
+    type GetDatasetResult,
     type GetDeploymentArgs,
     type GetDeploymentResult,
     type GetDeploymentRevisionsArgs,

@@ -10,6 +10,9 @@ import { agentServerCheck } from "./agentServerCheck/declare";
 import { agentServerCheckProvider } from "./agentServerCheck/provider";
 import { bulkExport } from "./bulkExport/declare";
 import { bulkExportProvider } from "./bulkExport/provider";
+import { dataset } from "./dataset/declare";
+import { getDataset, getDatasetFunction } from "./dataset/lookups";
+import { datasetProvider } from "./dataset/provider";
 import { deployment } from "./deployment/declare";
 import { getDeployment, getDeploymentFunction, getDeploymentRevisions, getDeploymentRevisionsFunction } from "./deployment/lookups";
 import { deploymentProvider } from "./deployment/provider";
@@ -24,6 +27,7 @@ import { getTracingProject, getTracingProjectFunction } from "./tracingProject/l
 import { tracingProjectProvider } from "./tracingProject/provider";
 import agentServerCheckForwarder = require("./providers/agentServerCheck");
 import bulkExportForwarder = require("./providers/bulkExport");
+import datasetForwarder = require("./providers/dataset");
 import deploymentForwarder = require("./providers/deployment");
 import exportDestinationForwarder = require("./providers/exportDestination");
 import scheduledExportForwarder = require("./providers/scheduledExport");
@@ -49,6 +53,7 @@ export const RESOURCES = {
     bulkExport: { declaration: bulkExport, forwarder: bulkExportForwarder, provider: bulkExportProvider },
     agentServerCheck: { declaration: agentServerCheck, forwarder: agentServerCheckForwarder, provider: agentServerCheckProvider },
     tracingProject: { declaration: tracingProject, forwarder: tracingProjectForwarder, provider: tracingProjectProvider },
+    dataset: { declaration: dataset, forwarder: datasetForwarder, provider: datasetProvider },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */
@@ -71,6 +76,7 @@ export const FUNCTIONS = {
         declaration: getTracingProjectFunction,
         run: (s: Service, a: FunctionInputs<typeof getTracingProjectFunction>) => getTracingProject(s.projects(), a),
     },
+    getDataset: { declaration: getDatasetFunction, run: (s: Service, a: FunctionInputs<typeof getDatasetFunction>) => getDataset(s.projects(), a) },
 } as const satisfies Record<string, RegisteredFunction>;
 
 export type ResourceType = keyof typeof RESOURCES;

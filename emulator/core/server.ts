@@ -22,6 +22,7 @@ import { AGENTS_PREFIX } from "../agentServer/routes";
 import { bulkExportArea, type BulkExportArea } from "../bulkExport";
 import type { BulkExportOptions } from "../bulkExport/model";
 import { controlPlaneArea } from "../controlPlane";
+import { datasetsArea, type DatasetsArea } from "../datasets";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
 import type { ControlPlaneTiming, FailureRule } from "../controlPlane/revisions";
@@ -58,6 +59,7 @@ export interface Emulator {
     readonly controlPlane: ControlPlaneModel;
     readonly bulkExport: BulkExportArea;
     readonly agentServer: AgentServerArea;
+    readonly datasets: DatasetsArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -78,7 +80,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl}${AGENTS_PREFIX}/${d.id}`, dialect, stateDir });
     const bulkExport = bulkExportArea({ ...o.bulkExport, clock, stateDir }, dialect);
     const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer, stateDir });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport];
+    const datasets = datasetsArea({ clock, stateDir });
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, datasets];
     const admin = new AdminState();
     const reset = () => {
         for (const a of areas) a.reset();
@@ -104,6 +107,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         port,
         controlPlane: controlPlane.model,
         bulkExport,
+        datasets,
         agentServer,
         admin,
         clock,

@@ -1,15 +1,17 @@
 /**
- * The tracing API's projects (the service's sessions, docs/service.md R5): create, read, find by name,
- * update, delete. A create carries an id made here, so after an answer that was lost the project is looked up
- * by that id instead of being sent again (reconcile.ts): never two projects for one create.
+ * The tracing API's projects (the service's sessions) and datasets (docs/service.md R5): create, read, find by
+ * name, update, delete. A create carries an id made here, so after an answer that was lost the object is
+ * looked up by that id instead of being sent again (reconcile.ts): never two objects for one create.
  */
 import { randomUUID } from "node:crypto";
 import { HttpClient, path, type HttpClientOptions } from "./client";
 import { undefinedOn404 } from "./errors";
 import { createOnce } from "./reconcile";
+import { DatasetListSchema, DatasetSchema, type Dataset, type DatasetCreateRequest, type DatasetUpdateRequest } from "./schemas/datasets";
 import { SessionListSchema, SessionSchema, type Session, type SessionCreateRequest, type SessionUpdateRequest } from "./schemas/sessions";
 
 const SESSIONS = "/api/v1/sessions";
+const DATASETS = "/api/v1/datasets";
 
 export class TracingClient {
     constructor(
@@ -59,5 +61,41 @@ export class TracingClient {
     /** Deletes a project; one already gone is done. */
     async deleteSession(id: string): Promise<void> {
         await this.http.request("DELETE", path`/api/v1/sessions/${id}`, { expect: [200, 202, 204], deadline: this.deadline }).catch(undefinedOn404);
+    }
+
+    // ---- datasets ----
+
+    /** Creates a dataset under an id made here (`body.id`, else a new one); a lost answer is looked up by it, never resent blindly. */
+    async createDataset(body: DatasetCreateRequest): Promise<{ dataset: Dataset; adopted: boolean }> {
+        const wire = { ...body, id: body.id ?? randomUUID() };
+        const send = async () =>
+            (await this.http.request("POST", DATASETS, { body: wire, schema: DatasetSchema, expect: [200, 201], deadline: this.deadline })).data;
+        const { value, adopted } = await createOnce(send, () => this.tryGetDataset(wire.id), this.http.reconcileOptions(this.deadline));
+        return { dataset: value, adopted };
+    }
+
+    async getDataset(id: string): Promise<Dataset> {
+        return (await this.http.request("GET", path`/api/v1/datasets/${id}`, { schema: DatasetSchema, deadline: this.deadline })).data;
+    }
+
+    /** GET that answers undefined when the dataset does not exist. */
+    async tryGetDataset(id: string): Promise<Dataset | undefined> {
+        return this.getDataset(id).catch(undefinedOn404);
+    }
+
+    /** The dataset of this exact name in the workspace, if any. */
+    async findDatasetByName(name: string): Promise<Dataset | undefined> {
+        const found = (await this.http.request("GET", DATASETS, { query: { name }, schema: DatasetListSchema, deadline: this.deadline })).data;
+        return found.find((d) => d.name === name);
+    }
+
+    /** Changes the given fields (absent ones stay). Idempotent. */
+    async updateDataset(id: string, body: DatasetUpdateRequest): Promise<Dataset> {
+        return (await this.http.request("PATCH", path`/api/v1/datasets/${id}`, { body, schema: DatasetSchema, deadline: this.deadline })).data;
+    }
+
+    /** Deletes a dataset; one already gone is done. */
+    async deleteDataset(id: string): Promise<void> {
+        await this.http.request("DELETE", path`/api/v1/datasets/${id}`, { expect: [200, 202, 204], deadline: this.deadline }).catch(undefinedOn404);
     }
 }

@@ -15,6 +15,8 @@ export type GetDeploymentRevisionsResult = FunctionResult<typeof FUNCTIONS.getDe
 export type RevisionInfo = GetDeploymentRevisionsResult["revisions"][number];
 export type GetTracingProjectArgs = FunctionArgs<typeof FUNCTIONS.getTracingProject.declaration>;
 export type GetTracingProjectResult = FunctionResult<typeof FUNCTIONS.getTracingProject.declaration>;
+export type GetDatasetArgs = FunctionArgs<typeof FUNCTIONS.getDataset.declaration>;
+export type GetDatasetResult = FunctionResult<typeof FUNCTIONS.getDataset.declaration>;
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -37,4 +39,9 @@ export function getDeploymentRevisions(args: GetDeploymentRevisionsArgs): pulumi
 /** Looks up a tracing project by its exact name. */
 export function getTracingProject(args: GetTracingProjectArgs): pulumi.Output<GetTracingProjectResult> {
     return pulumi.output(args).apply(async (a) => (await import("../tracingProject/lookups")).getTracingProject((await service()).projects(), a));
+}
+
+/** Looks up a dataset by its exact name. */
+export function getDataset(args: GetDatasetArgs): pulumi.Output<GetDatasetResult> {
+    return pulumi.output(args).apply(async (a) => (await import("../dataset/lookups")).getDataset((await service()).projects(), a));
 }

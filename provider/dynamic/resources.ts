@@ -50,3 +50,8 @@ export type AgentServerCheckArgs = Args<Declared<"agentServerCheck">>;
 export const TracingProject = dynamicResource(RESOURCES.tracingProject);
 export type TracingProject = InstanceType<typeof TracingProject>;
 export type TracingProjectArgs = Args<Declared<"tracingProject">>;
+
+/** A dataset: docs/dataset.md. */
+export const Dataset = dynamicResource(RESOURCES.dataset);
+export type Dataset = InstanceType<typeof Dataset>;
+export type DatasetArgs = Args<Declared<"dataset">>;

@@ -8,8 +8,10 @@ import typing
 # Export this package's modules as members:
 from .agent_server_check import *
 from .bulk_export import *
+from .dataset import *
 from .deployment import *
 from .export_destination import *
+from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
 from .get_tracing_project import *
@@ -36,6 +38,7 @@ _utilities.register(
   "classes": {
    "langsmith:index:AgentServerCheck": "AgentServerCheck",
    "langsmith:index:BulkExport": "BulkExport",
+   "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
    "langsmith:index:ScheduledExport": "ScheduledExport",

@@ -1,0 +1,46 @@
+/**
+ * The datasets area (docs/service.md R5): `/api/v1/datasets` on the tracing API. Routes parse with the strict
+ * request schemas of the shared wire contract; the model decides (model.ts).
+ */
+import { DatasetCreateRequestSchema, DatasetUpdateRequestSchema } from "../../provider/api/schemas/datasets";
+import type { Area } from "../core/area";
+import type { Clock } from "../core/clock";
+import { requireUuid } from "../core/errors";
+import { pagination, parse, type RequestContext } from "../core/http";
+import { DatasetsModel } from "./model";
+
+const BASE = "/api/v1/datasets";
+
+export interface DatasetsArea extends Area {
+    readonly model: DatasetsModel;
+}
+
+export function datasetsArea(o: { clock: Clock; stateDir?: string }): DatasetsArea {
+    const model = new DatasetsModel(o.clock, o.stateDir);
+    const id = (c: RequestContext) => requireUuid(c.params.dataset_id, "dataset_id");
+    return {
+        name: "datasets",
+        model,
+        notEmulated: [/^\/api\/v1\/(examples|datasets\/[^/]+\/(tags|splits|versions|examples))/],
+        register(router) {
+            router
+                .on("POST", BASE, (c) => ({ status: 200, body: model.create(c.tenantId, parse(DatasetCreateRequestSchema, c.body, "body")) }))
+                .on("GET", BASE, (c) => {
+                    const all = model.list(c.tenantId, { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined });
+                    if (!c.query.has("limit") && !c.query.has("offset")) return { status: 200, body: all };
+                    const { limit, offset } = pagination(c.query);
+                    return { status: 200, body: all.slice(offset, offset + limit) };
+                })
+                .on("GET", `${BASE}/{dataset_id}`, (c) => ({ status: 200, body: model.get(c.tenantId, id(c)) }))
+                .on("PATCH", `${BASE}/{dataset_id}`, (c) => ({
+                    status: 200,
+                    body: model.update(c.tenantId, id(c), parse(DatasetUpdateRequestSchema, c.body, "body")),
+                }))
+                .on("DELETE", `${BASE}/{dataset_id}`, (c) => {
+                    model.delete(c.tenantId, id(c));
+                    return { status: 200, body: {} };
+                });
+        },
+        reset: () => model.reset(),
+    };
+}
