@@ -26,6 +26,12 @@ export interface DatasetRecord {
     example_count: number;
 }
 
+/** The metadata of a create: `extra.metadata`, where the official clients put it. */
+const metadataOf = (extra: Record<string, unknown> | null | undefined) => {
+    const m = extra?.metadata;
+    return m && typeof m === "object" && !Array.isArray(m) ? (m as Record<string, unknown>) : null;
+};
+
 export class DatasetsModel {
     readonly datasets = new Map<string, DatasetRecord>();
     private readonly store: Store<{ datasets: DatasetRecord[] }>;
@@ -60,7 +66,7 @@ export class DatasetsModel {
             data_type: body.data_type ?? "kv",
             inputs_schema_definition: body.inputs_schema_definition ?? null,
             outputs_schema_definition: body.outputs_schema_definition ?? null,
-            metadata: body.metadata ?? null,
+            metadata: metadataOf(body.extra),
             example_count: 0,
         };
         this.datasets.set(d.id, d);

@@ -5,7 +5,7 @@
  * JSON Schema, so the service is never sent one it would refuse. `read` with only an id is `pulumi import`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { Dataset, DatasetUpdateRequest } from "../api/schemas/datasets";
+import type { Dataset, DatasetCreateRequest, DatasetUpdateRequest } from "../api/schemas/datasets";
 import type { TracingClient } from "../api/tracing";
 import { Checker } from "../kit/check";
 import type { ProviderOf } from "../kit/declare";
@@ -71,9 +71,7 @@ export function createDatasetProvider(o: { datasets?: () => TracingClient } = {}
             const tc = datasets();
             const twin = await tc.findDatasetByName(inputs.name);
             if (twin && !adoptionAsked(twin.id)) throw new Error(takenMessage(twin));
-            const d = twin
-                ? await tc.updateDataset(twin.id, changesTo(inputsOf(twin), inputs))
-                : (await tc.createDataset(toWire(dataset.inputs, inputs) as never)).dataset;
+            const d = twin ? await tc.updateDataset(twin.id, changesTo(inputsOf(twin), inputs)) : (await tc.createDataset(createBody(inputs))).dataset;
             return { id: d.id, outs: outputs(inputs, d) };
         },
         async read(id) {
@@ -92,6 +90,12 @@ export function createDatasetProvider(o: { datasets?: () => TracingClient } = {}
         },
     };
     return provider;
+}
+
+/** The create body: the declaration's mapping, the metadata under `extra.metadata` as the official clients send it. */
+function createBody(i: DatasetInputs): DatasetCreateRequest {
+    const { metadata: _, ...wire } = toWire(dataset.inputs, i);
+    return { ...(wire as DatasetCreateRequest), ...(i.metadata ? { extra: { metadata: i.metadata } } : {}) };
 }
 
 /** The PATCH of the updatable fields that changed (a removed description, schema or metadata is sent empty). */

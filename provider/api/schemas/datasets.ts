@@ -12,7 +12,10 @@ const jsonObject = z.record(z.string(), z.unknown()).nullish();
 /** What a dataset's examples hold: key-value pairs, LLM prompts and completions, or chat messages. */
 export const DATA_TYPES = ["kv", "llm", "chat"] as const;
 
-/** POST /api/v1/datasets body. */
+/**
+ * POST /api/v1/datasets body. The metadata travels under `extra.metadata`, as the official clients send it
+ * (the Python client also always sends `transformations`, null when none).
+ */
 export const DatasetCreateRequestSchema = z
     .object({
         id: nullableString,
@@ -21,7 +24,8 @@ export const DatasetCreateRequestSchema = z
         data_type: z.enum(DATA_TYPES).nullish(),
         inputs_schema_definition: jsonObject,
         outputs_schema_definition: jsonObject,
-        metadata: jsonObject,
+        transformations: z.array(z.unknown()).nullish(),
+        tag_value_ids: z.array(z.string()).nullish(),
         created_at: nullableString,
         externally_managed: z.boolean().nullish(),
         extra: jsonObject,

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpClient } from "../../../provider/api/client";
+import { DatasetSchema } from "../../../provider/api/schemas/datasets";
 import { TracingClient } from "../../../provider/api/tracing";
 import { getDataset } from "../../../provider/dataset/lookups";
 import { checkDataset, createDatasetProvider } from "../../../provider/dataset/provider";
@@ -99,5 +100,11 @@ describe("Dataset", function () {
         const found = await getDataset(client(), { name });
         assert.deepEqual([found.id, found.dataType, found.description], [dataset.id, "kv", "ours"]);
         assert.match(String(await rejection(() => getDataset(client(), { name: `${name}-none` }))), /no dataset named/);
+    });
+
+    it("emulator: takes a create as the official Python client sends it (transformations null, metadata under extra.metadata) and answers the metadata", async () => {
+        const body = { name: uniqueName("py-ds"), data_type: "kv", transformations: null, extra: { metadata: { x: 1 }, source: "sdk" }, description: "dd" };
+        const made = (await client().http.request("POST", "/api/v1/datasets", { body, schema: DatasetSchema })).data;
+        assert.deepEqual([made.name, made.metadata, made.description], [body.name, { x: 1 }, "dd"]);
     });
 });
