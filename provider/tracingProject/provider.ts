@@ -6,24 +6,26 @@
  * refused while an export that has not finished reads the project (the error names them; nothing is
  * deleted), then waits until the service no longer answers it. `read` with only an id is `pulumi import`.
  */
-import { setTimeout as delay } from "node:timers/promises";
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../api/bulkExport";
+import { PollCancelledError, PollTimeoutError, pollUntil } from "../api/poll";
 import { isFinalExportStatus } from "../api/schemas/bulkExport";
 import type { Session, SessionUpdateRequest } from "../api/schemas/sessions";
 import type { TracingClient } from "../api/tracing";
+import { cancelReason, operationsSignal } from "../kit/cancellation";
 import { Checker, UUID_RE } from "../kit/check";
 import type { ProviderOf } from "../kit/declare";
 import { diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { Service } from "../kit/service";
+import { waitLimitS } from "../kit/timeouts";
 import { toWire } from "../kit/wire";
 import { SCHEMA_VERSION, tracingProject, type TracingProjectInputs, type TracingProjectOutputs } from "./declare";
 
 export const TRACING_PROJECT_DIFF = diffTableOf(tracingProject.inputs);
 
-/** How long a delete waits for the service to stop answering the project, and how often it looks. */
-const GONE_WAIT_MS = 5 * 60_000;
+/** How long a delete waits for the service to stop answering the project, unless `customTimeouts` says (seconds). */
+const GONE_WAIT_S = 300;
 
 export interface TracingProjectProviderOptions {
     projects?: () => TracingClient;
@@ -145,14 +147,30 @@ async function refuseWhileExported(be: BulkExportClient, id: string): Promise<vo
     );
 }
 
-/** Waits until the service no longer answers the project (its delete is asynchronous on the service). */
+/**
+ * Waits until the service no longer answers the project (its delete is asynchronous on the service), with the
+ * shared polling helper: within the operation's wait limit (`customTimeouts`, else 5 minutes), ended at once by
+ * the engine's Cancel (kit/cancellation.ts).
+ */
 async function untilGone(tc: TracingClient, id: string, pollMs: number): Promise<void> {
-    const deadline = Date.now() + GONE_WAIT_MS;
-    while (await tc.tryGetSession(id)) {
-        if (Date.now() > deadline)
-            throw new Error(`TracingProject ${id}: still answered ${GONE_WAIT_MS / 60_000} minutes after its delete; run the command again`);
-        await delay(pollMs);
-    }
+    const timeoutMs = waitLimitS(undefined, GONE_WAIT_S) * 1000;
+    await pollUntil(
+        async () => ((await tc.tryGetSession(id)) ? "PRESENT" : "GONE"),
+        { done: ["GONE"], failed: [] },
+        {
+            timeoutMs,
+            interval: () => pollMs,
+            statusOf: (s) => s,
+            signal: operationsSignal,
+        },
+    ).catch((e) => {
+        if (e instanceof PollTimeoutError) throw new Error(`TracingProject ${id}: still answered ${timeoutMs / 1000}s after its delete; run the command again`);
+        if (e instanceof PollCancelledError)
+            throw new Error(
+                `TracingProject ${id} was deleted, but the wait for it to disappear was cancelled (${cancelReason(e.cause)}); run the command again`,
+            );
+        throw e;
+    });
 }
 
 export const tracingProjectProvider = createTracingProjectProvider();
