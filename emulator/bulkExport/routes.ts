@@ -14,7 +14,7 @@ import {
 } from "../../provider/api/schemas/bulkExport";
 import { refuseDestinationStandIns, type Dialect } from "../core/dialect";
 import { invalidField, requireUuid } from "../core/errors";
-import { pagination, parse, type RequestContext, type Router } from "../core/http";
+import { page, parse, type RequestContext, type Router } from "../core/http";
 import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../provider/api/schemas/sessions";
 import type { BulkExportModel } from "./model";
 import { requireBulkExportPackages } from "./packages";
@@ -90,11 +90,4 @@ export function sessionRoutes(router: Router, model: BulkExportModel): void {
             deleteSession(model, c.tenantId, id(c));
             return { status: 202, body: {} };
         });
-}
-
-/** `limit`/`offset` when the client sends them; the whole list otherwise. */
-function page<T>(c: RequestContext, items: T[]): T[] {
-    if (!c.query.has("limit") && !c.query.has("offset")) return items;
-    const { limit, offset } = pagination(c.query);
-    return items.slice(offset, offset + limit);
 }

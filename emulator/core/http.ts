@@ -133,6 +133,13 @@ export function parse<T>(schema: z.ZodType<T>, value: unknown, where: "body" | "
 }
 
 /** `limit` / `offset` as the service validates them (limit 1..100, default 20; offset >= 0). */
+/** A list sliced by `limit`/`offset` when the client sends them (pagination's bounds); the whole list otherwise. */
+export function page<T>(c: RequestContext, items: T[]): T[] {
+    if (!c.query.has("limit") && !c.query.has("offset")) return items;
+    const { limit, offset } = pagination(c.query);
+    return items.slice(offset, offset + limit);
+}
+
 export function pagination(q: URLSearchParams): { limit: number; offset: number } {
     const limit = intParam(q, "limit", 20, 1, 100);
     const offset = intParam(q, "offset", 0, 0, Infinity);

@@ -6,7 +6,7 @@ import { DatasetCreateRequestSchema, DatasetUpdateRequestSchema } from "../../pr
 import type { Area } from "../core/area";
 import type { Clock } from "../core/clock";
 import { requireUuid } from "../core/errors";
-import { pagination, parse, type RequestContext } from "../core/http";
+import { page, parse, type RequestContext } from "../core/http";
 import { DatasetsModel } from "./model";
 
 const BASE = "/api/v1/datasets";
@@ -26,10 +26,8 @@ export function datasetsArea(o: { clock: Clock; stateDir?: string }): DatasetsAr
             router
                 .on("POST", BASE, (c) => ({ status: 200, body: model.create(c.tenantId, parse(DatasetCreateRequestSchema, c.body, "body")) }))
                 .on("GET", BASE, (c) => {
-                    const all = model.list(c.tenantId, { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined });
-                    if (!c.query.has("limit") && !c.query.has("offset")) return { status: 200, body: all };
-                    const { limit, offset } = pagination(c.query);
-                    return { status: 200, body: all.slice(offset, offset + limit) };
+                    const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
+                    return { status: 200, body: page(c, model.list(c.tenantId, q)) };
                 })
                 .on("GET", `${BASE}/{dataset_id}`, (c) => ({ status: 200, body: model.get(c.tenantId, id(c)) }))
                 .on("PATCH", `${BASE}/{dataset_id}`, (c) => ({
