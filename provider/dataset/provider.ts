@@ -10,7 +10,7 @@ import type { TracingClient } from "../api/tracing";
 import { Checker } from "../kit/check";
 import type { ProviderOf } from "../kit/declare";
 import { diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
-import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
+import { createUniquelyNamed } from "../kit/interrupted";
 import { known } from "../kit/unknown";
 import { Service } from "../kit/service";
 import { fromWire, toWire } from "../kit/wire";
@@ -69,9 +69,14 @@ export function createDatasetProvider(o: { datasets?: () => TracingClient } = {}
         },
         async create(inputs) {
             const tc = datasets();
-            const twin = await tc.findDatasetByName(inputs.name);
-            if (twin && !adoptionAsked(twin.id)) throw new Error(takenMessage(twin));
-            const d = twin ? await tc.updateDataset(twin.id, changesTo(inputsOf(twin), inputs)) : (await tc.createDataset(createBody(inputs))).dataset;
+            const d = await createUniquelyNamed({
+                resource: "Dataset",
+                noun: "dataset",
+                holder: await tc.findDatasetByName(inputs.name),
+                createdAt: (h) => h.created_at,
+                adopt: (h) => tc.updateDataset(h.id, changesTo(inputsOf(h), inputs)),
+                create: async () => (await tc.createDataset(createBody(inputs))).dataset,
+            });
             return { id: d.id, outs: outputs(inputs, d) };
         },
         async read(id) {
@@ -126,17 +131,6 @@ function outputs(i: DatasetInputs, d: Dataset): DatasetOutputs {
         exampleCount: d.example_count ?? null,
         schemaVersion: SCHEMA_VERSION,
     };
-}
-
-/** The refusal to make a dataset whose name the workspace already holds. */
-function takenMessage(twin: Dataset): string {
-    return alreadyExistsMessage({
-        what: `Dataset: the workspace already holds dataset ${twin.id} named ${JSON.stringify(twin.name)} (created ${twin.created_at})`,
-        existing: "names are unique in a workspace",
-        id: twin.id,
-        ifTheirs: "give this one another name",
-        why: "the service keeps no mark of which stack made a dataset, so the provider cannot tell one this stack's interrupted run made from another's.",
-    });
 }
 
 export const datasetProvider = createDatasetProvider();

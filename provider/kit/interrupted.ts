@@ -56,3 +56,39 @@ export function takenOverWarning(what: string, why: string): string {
         "nothing else is pending `pulumi refresh --clear-pending-creates` removes the note."
     );
 }
+
+/** An object whose name is unique in its workspace (a tracing project, a dataset). */
+interface Named {
+    id: string;
+    name: string;
+}
+
+/**
+ * A create of an object whose name is unique in the workspace: one that already holds the name (made by a
+ * killed `pulumi up` of this stack, by another stack, or by traced code) is refused with its id, unless
+ * LANGSMITH_ADOPT_IDS names it: then `adopt` brings it in line with the program instead of `create`.
+ */
+export async function createUniquelyNamed<T extends Named>(o: {
+    /** The resource and the service's word for its object: `TracingProject`, `project`. */
+    resource: string;
+    noun: string;
+    holder: T | undefined;
+    createdAt: (holder: T) => string;
+    adopt: (holder: T) => Promise<T>;
+    create: () => Promise<T>;
+    /** What else makes such objects, for the refusal's why. */
+    alsoMadeBy?: string;
+}): Promise<T> {
+    const h = o.holder;
+    if (!h) return o.create();
+    if (adoptionAsked(h.id)) return o.adopt(h);
+    throw new Error(
+        alreadyExistsMessage({
+            what: `${o.resource}: the workspace already holds ${o.noun} ${h.id} named ${JSON.stringify(h.name)} (created ${o.createdAt(h)})`,
+            existing: "names are unique in a workspace",
+            id: h.id,
+            ifTheirs: "give this one another name",
+            why: `the service keeps no mark of which stack made a ${o.noun}, so the provider cannot tell one this stack's interrupted run made from another's${o.alsoMadeBy ? ` (${o.alsoMadeBy})` : ""}.`,
+        }),
+    );
+}

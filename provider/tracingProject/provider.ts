@@ -16,7 +16,7 @@ import { cancelReason, operationsSignal } from "../kit/cancellation";
 import { Checker, UUID_RE } from "../kit/check";
 import type { ProviderOf } from "../kit/declare";
 import { diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
-import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
+import { createUniquelyNamed } from "../kit/interrupted";
 import { Service } from "../kit/service";
 import { waitLimitS } from "../kit/timeouts";
 import { toWire } from "../kit/wire";
@@ -60,11 +60,16 @@ export function createTracingProjectProvider(o: TracingProjectProviderOptions = 
         },
         async create(inputs) {
             const tc = projects();
-            const twin = await tc.findSessionByName(inputs.name);
-            if (twin && !adoptionAsked(twin.id)) throw new Error(twinMessage(twin));
-            if (twin) return { id: twin.id, outs: outputs(inputs, await tc.updateSession(twin.id, patchOf(inputsFrom(twin), inputs))) };
-            const { session } = await tc.createSession({ ...createBody(inputs) });
-            return { id: session.id, outs: outputs(inputs, session) };
+            const s = await createUniquelyNamed({
+                resource: "TracingProject",
+                noun: "project",
+                holder: await tc.findSessionByName(inputs.name),
+                createdAt: (h) => h.start_time,
+                adopt: (h) => tc.updateSession(h.id, patchOf(inputsFrom(h), inputs)),
+                create: async () => (await tc.createSession(createBody(inputs))).session,
+                alsoMadeBy: "traced code also makes projects by naming them",
+            });
+            return { id: s.id, outs: outputs(inputs, s) };
         },
         async read(id, props?) {
             const s = await projects().tryGetSession(id);
@@ -124,17 +129,6 @@ function outputs(i: TracingProjectInputs, s: Session): TracingProjectOutputs {
         lastRunStartTime: s.last_run_start_time ?? null,
         schemaVersion: SCHEMA_VERSION,
     };
-}
-
-/** The refusal to make a project whose name the workspace already holds. */
-function twinMessage(twin: Session): string {
-    return alreadyExistsMessage({
-        what: `TracingProject: the workspace already holds project ${twin.id} named ${JSON.stringify(twin.name)} (created ${twin.start_time})`,
-        existing: "names are unique in a workspace",
-        id: twin.id,
-        ifTheirs: "give this one another name",
-        why: "the service keeps no mark of which stack made a project, so the provider cannot tell one this stack's interrupted run made from another's (traced code also makes projects by naming them).",
-    });
 }
 
 /** A project read by an export that has not finished cannot go: the error names the exports. */
