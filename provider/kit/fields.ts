@@ -23,7 +23,8 @@ export interface Failure {
 }
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A plain object (not null, not a list). */
+export const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const absent = (v: unknown) => v === undefined || v === null;
 /** A value a program set: not absent, empty, `false` or an empty list (those ask for nothing). */
 export const isGiven = (v: unknown) => !absent(v) && v !== "" && v !== false && !(Array.isArray(v) && v.length === 0);

@@ -7,9 +7,9 @@
  * pass as they are.
  */
 import { wireName, type Field, type Fields } from "./declare";
+import { isObject } from "./fields";
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Where a field applies, given the resource's inputs (`root`). */
 const applies = (f: Field, root: Obj) => !f.appliesIf || f.appliesIf.when(root);
