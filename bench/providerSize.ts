@@ -39,6 +39,8 @@ const common = { destinationId: "d", sessionId: "55555555-0000-4000-8000-0000000
 new ls.ScheduledExport("s", { ...common, intervalHours: 24 });
 new ls.BulkExport("b", { ...common, endTime: "2026-11-02T00:00:00Z" });
 new ls.AgentServerCheck("c", { url: "http://agent", assistantId: "agent" });
+new ls.TracingProject("t", { name: "bench" });
+new ls.Dataset("ds", { name: "bench" });
 setTimeout(() => process.stdout.write(JSON.stringify({ bytes: Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, Buffer.byteLength(v)])), leaks: Object.values(seen).some((v) => v.includes(SECRET)) })), 2000);`,
         );
         return JSON.parse(execFileSync(process.execPath, ["measure.js"], { cwd: dir, encoding: "utf8" }));
