@@ -6,7 +6,7 @@ import type { Area } from "../core/area";
 import type { Dialect } from "../core/dialect";
 import { bulkExportAdminRoutes } from "./admin";
 import { BulkExportModel, type BulkExportOptions } from "./model";
-import { bulkExportRoutes, sessionRoutes } from "./routes";
+import { bulkExportRoutes } from "./routes";
 import { BulkExportWorker } from "./worker";
 
 export interface BulkExportArea extends Area {
@@ -24,7 +24,6 @@ export function bulkExportArea(o: BulkExportOptions, dialect: Dialect): BulkExpo
         worker,
         register(router) {
             bulkExportRoutes(router, model, dialect);
-            sessionRoutes(router, model);
             bulkExportAdminRoutes(router, model, worker);
         },
         reset() {

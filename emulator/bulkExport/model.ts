@@ -35,6 +35,7 @@ import { dayPartitions, partitionKey, rootKey } from "./layout";
 import { makeProject, type TracingProject, type TracingProjectInput } from "./projects";
 import { EXPORT_TABLE, RUN_TABLE, moveTo, publicView, type DestinationRecord, type ExportRecord, type RunRecord } from "./records";
 import { Store } from "../core/store";
+import { TracedRuns } from "../tracing/store";
 
 /** The service's figures (docs/service.md 8), all changeable for tests. */
 export interface BulkExportLimits {
@@ -102,6 +103,8 @@ export class BulkExportModel {
     exports = new Map<string, ExportRecord>();
     runs = new Map<string, RunRecord>();
     projects = new Map<string, TracingProject>();
+    /** The runs traced into the projects by clients (tracing/store.ts), exported beside the generated ones. */
+    readonly traced: TracedRuns;
     limits: BulkExportLimits;
     readonly store: Store<Snapshot>;
     /** Called after a change the worker should look at. */
@@ -113,6 +116,7 @@ export class BulkExportModel {
     constructor(readonly o: BulkExportOptions) {
         this.limits = this.initialLimits();
         this.store = new Store<Snapshot>(o.stateDir, "bulk-export.json");
+        this.traced = new TracedRuns(o.stateDir);
         const saved = this.store.load();
         if (saved) this.restore(saved);
         for (const p of o.projects ?? []) this.addProject(p);
@@ -138,6 +142,7 @@ export class BulkExportModel {
         this.exports.clear();
         this.runs.clear();
         this.projects.clear();
+        this.traced.reset();
         this.limits = this.initialLimits();
         this.creations.clear();
         for (const p of this.o.projects ?? []) this.addProject(p);

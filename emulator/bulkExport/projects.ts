@@ -6,9 +6,15 @@
  *
  * The `count` runs of a project are shared out between its days in proportion to the part of each day the
  * range covers (whole runs, the total exact). Tests count what an export must have written with
- * `projectRuns` over the same range, the one function the export itself reads through.
+ * `projectRuns` over the same range, the one function the export itself reads through (`exportSlots`, which
+ * adds the runs clients traced into the project).
  */
 import { stableUuid } from "../core/ids";
+import { exportRow } from "../tracing/exportable";
+import type { TracedRuns } from "../tracing/store";
+import { isoOfMicros } from "../tracing/times";
+import type { FilterableRun } from "./filterEval";
+import type { ExportableRun } from "./parquet";
 import { generateRuns, type GeneratedRun } from "./generator";
 import { dayPartitions } from "./layout";
 
@@ -96,5 +102,31 @@ export function* projectRuns(p: TracingProject, tenantId: string, from: number, 
             }
             yield run;
         }
+    }
+}
+
+/**
+ * What an export run reads of a project over [from, to) (epoch ms): its generated runs (`projectRuns`), then
+ * one slot per run traced into it, in the order they were first seen: the run's row when it starts in the
+ * range and has been posted, else undefined. Every traced run takes a slot whether or not it is exported,
+ * and runs only ever join the end of the list, so a resume cursor (the slots consumed, `skip`) still points
+ * at the same place after more runs came in or a waiting run was completed.
+ */
+export function* exportSlots(
+    p: TracingProject,
+    traced: TracedRuns,
+    tenantId: string,
+    from: number,
+    to: number,
+    skip = 0,
+): Generator<(FilterableRun & ExportableRun) | undefined> {
+    let slot = 0;
+    for (const run of projectRuns(p, tenantId, from, to)) if (slot++ >= skip) yield run;
+    const [start, end] = [isoOfMicros(from * 1000), isoOfMicros(to * 1000)];
+    const tier = p.session?.trace_tier ?? "longlived";
+    for (const run of traced.of(p.session_id)) {
+        if (slot++ < skip) continue;
+        const inRange = run.start_time !== undefined && run.start_time >= start && run.start_time < end;
+        yield inRange ? exportRow(run, tier) : undefined;
     }
 }

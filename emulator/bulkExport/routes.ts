@@ -15,11 +15,9 @@ import {
 import { refuseDestinationStandIns, type Dialect } from "../core/dialect";
 import { invalidField, requireUuid } from "../core/errors";
 import { page, parse, type RequestContext, type Router } from "../core/http";
-import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../provider/api/schemas/sessions";
 import type { BulkExportModel } from "./model";
 import { requireBulkExportPackages } from "./packages";
 import { publicView } from "./records";
-import { createSession, deleteSession, listSessions, readSession, updateSession } from "./sessions";
 
 const BASE = "/api/v1/bulk-exports";
 
@@ -69,25 +67,4 @@ export function bulkExportRoutes(router: Router, model: BulkExportModel, dialect
             status: 200,
             body: model.run(c.tenantId, exportId(c), requireUuid(c.params.run_id, "run_id")),
         }));
-}
-
-/** Tracing projects (`/api/v1/sessions`, sessions.ts): the projects bulk export reads. */
-export function sessionRoutes(router: Router, model: BulkExportModel): void {
-    const SESSIONS = "/api/v1/sessions";
-    const id = (c: RequestContext) => requireUuid(c.params.session_id, "session_id");
-    router
-        .on("POST", SESSIONS, (c) => ({ status: 200, body: createSession(model, c.tenantId, parse(SessionCreateRequestSchema, c.body, "body")) }))
-        .on("GET", SESSIONS, (c) => {
-            const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
-            return { status: 200, body: page(c, listSessions(model, c.tenantId, q)) };
-        })
-        .on("GET", `${SESSIONS}/{session_id}`, (c) => ({ status: 200, body: readSession(model, c.tenantId, id(c)) }))
-        .on("PATCH", `${SESSIONS}/{session_id}`, (c) => ({
-            status: 200,
-            body: updateSession(model, c.tenantId, id(c), parse(SessionUpdateRequestSchema, c.body, "body")),
-        }))
-        .on("DELETE", `${SESSIONS}/{session_id}`, (c) => {
-            deleteSession(model, c.tenantId, id(c));
-            return { status: 202, body: {} };
-        });
 }

@@ -23,7 +23,7 @@ import { dayPartitions, fileKey } from "./layout";
 import type { BulkExportModel } from "./model";
 import { requireBulkExportPackages } from "./packages";
 import { ParquetWriter, type FormatVersion, type Compression } from "./parquet";
-import { projectRuns } from "./projects";
+import { exportSlots } from "./projects";
 import { EXPORT_TABLE, RUN_TABLE, moveTo, type ExportRecord, type RunRecord } from "./records";
 
 /** A failure injected through the admin endpoint: the next `times` attempts (of one export, or any) fail. */
@@ -260,13 +260,14 @@ export class BulkExportWorker {
             }
         };
         try {
-            for (const run of projectRuns(project, e.tenant_id, Date.parse(r.start_time), Date.parse(r.end_time), r._cursor)) {
+            const slots = exportSlots(project, this.model.traced, e.tenant_id, Date.parse(r.start_time), Date.parse(r.end_time), r._cursor);
+            for (const run of slots) {
                 cursor++;
                 if (cursor % YIELD_EVERY === 0) {
                     await new Promise((res) => setImmediate(res));
                     if (stopped()) return;
                 }
-                if (expr && !matches(expr, run)) continue;
+                if (!run || (expr && !matches(expr, run))) continue;
                 file.add(run);
                 if (file.rows < this.model.limits.rowsPerFile) continue;
                 await upload();

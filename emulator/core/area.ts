@@ -15,6 +15,8 @@ export interface Area {
     readonly notEmulated?: readonly RegExp[];
     /** Paths authenticated by the API key alone (no `X-Tenant-Id`). */
     readonly tenantless?: readonly RegExp[];
+    /** Paths where a request without `X-Tenant-Id` speaks to the API key's own workspace (the tracing API). */
+    readonly keyWorkspace?: readonly RegExp[];
     /** Stops the area's background work (the server calls it on close). */
     close?(): Promise<void>;
 }

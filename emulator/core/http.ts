@@ -59,6 +59,15 @@ export class Router {
         return this;
     }
 
+    /**
+     * Registers a route of the tracing API (sessions, runs, datasets, server info) under `/api/v1` and under
+     * no prefix, as the service answers both: the official clients append their paths to whatever `api_url`
+     * holds, and the cloud's default URL has no prefix.
+     */
+    onApi(method: string, template: string, handler: Handler): this {
+        return this.on(method, `/api/v1${template}`, handler).on(method, template, handler);
+    }
+
     match(method: string, path: string): { route: Route; params: Record<string, string> } {
         let pathMatched = false;
         for (const route of this.routes) {
@@ -72,20 +81,6 @@ export class Router {
         }
         if (pathMatched) throw new EmulatorError(405, { detail: "Method Not Allowed" });
         throw routeNotFound(method, path);
-    }
-}
-
-export async function readBody(req: IncomingMessage): Promise<unknown> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const text = Buffer.concat(chunks).toString("utf8");
-    if (text.trim() === "") return undefined;
-    try {
-        return JSON.parse(text);
-    } catch {
-        throw new EmulatorError(422, {
-            detail: [{ loc: ["body"], msg: "JSON decode error", type: "json_invalid" }],
-        });
     }
 }
 

@@ -23,11 +23,14 @@ import { bulkExportArea, type BulkExportArea } from "../bulkExport";
 import type { BulkExportOptions } from "../bulkExport/model";
 import { controlPlaneArea } from "../controlPlane";
 import { datasetsArea, type DatasetsArea } from "../datasets";
+import { tracingArea } from "../tracing";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
 import type { ControlPlaneTiming, FailureRule } from "../controlPlane/revisions";
 import { EmulatorError, forbidden, injected, notImplemented, unauthorized } from "./errors";
-import { Router, readBody, send, type Reply, type RequestContext } from "./http";
+import { readBody } from "./body";
+import { Router, send, type Reply, type RequestContext } from "./http";
+import { stableUuid } from "./ids";
 import { Store } from "./store";
 
 export interface EmulatorOptions {
@@ -48,6 +51,11 @@ export interface EmulatorOptions {
     bulkExport?: Omit<BulkExportOptions, "clock">;
     /** The agent servers: the built-in graph's pace, graph names, fault switches. */
     agentServer?: Partial<AgentServerSettings>;
+    /**
+     * The workspace of the API key: where a tracing-API request without `X-Tenant-Id` goes (the official
+     * clients send it only when given a workspace id). Absent: an id derived from the key.
+     */
+    keyWorkspaceId?: string;
     /** `real` (default): the stand-in wire words of docs/service.md R1 are refused with 422, as the service does; `seed`: accepted (dialect.ts). */
     dialect?: Dialect;
 }
@@ -81,7 +89,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const bulkExport = bulkExportArea({ ...o.bulkExport, clock, stateDir }, dialect);
     const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer, stateDir });
     const datasets = datasetsArea({ clock, stateDir });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, datasets];
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model), datasets];
     const admin = new AdminState();
     const reset = () => {
         for (const a of areas) a.reset();
@@ -92,7 +100,15 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const router = new Router();
     adminRoutes(router, admin, clock, reset);
     for (const a of areas) a.register(router);
-    const handle = requestHandler({ router, areas, admin, clock, authenticate: authenticator(o.apiKeys), log: o.log ?? false });
+    const handle = requestHandler({
+        router,
+        areas,
+        admin,
+        clock,
+        authenticate: authenticator(o.apiKeys),
+        keyWorkspace: workspaceOfKey(o),
+        log: o.log ?? false,
+    });
     const server: Server = createServer((req, res) => {
         handle(req, res).catch((e) => {
             console.error("[emulator] unhandled", e);
@@ -141,6 +157,7 @@ interface HandlerParts {
     admin: AdminState;
     clock: Clock;
     authenticate: ReturnType<typeof authenticator>;
+    keyWorkspace: (key: string) => string;
     log: boolean;
 }
 
@@ -151,6 +168,12 @@ interface HandlerParts {
 function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
     const notEmulated = p.areas.flatMap((a) => a.notEmulated ?? []);
     const tenantless = p.areas.flatMap((a) => a.tenantless ?? []);
+    const keyScoped = p.areas.flatMap((a) => a.keyWorkspace ?? []);
+    /** `X-Tenant-Id`, or on the tracing API the key's own workspace when the header is absent. */
+    const tenantOf = (req: IncomingMessage, path: string) => {
+        const key = header(req, "x-api-key");
+        return header(req, "x-tenant-id") ?? (key && keyScoped.some((re) => re.test(path)) ? p.keyWorkspace(key) : undefined);
+    };
 
     /** Answers a request; `body`: already read (a `during` fault reads it before the answer is lost). */
     async function answer(req: IncomingMessage, url: URL, path: string, prefix: string, tenantId: string | undefined, body?: unknown): Promise<Reply> {
@@ -175,7 +198,7 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
     return async (req, res) => {
         const url = new URL(req.url ?? "/", "http://emulator");
         const { path, prefix } = stripPrefix(url.pathname);
-        const tenantId = header(req, "x-tenant-id");
+        const tenantId = tenantOf(req, path);
         const fault = path.startsWith("/__admin/") ? undefined : p.admin.takeFault(req.method ?? "GET", path);
         const { reply, dropped } = await withFault(fault, (body) => answer(req, url, path, prefix, tenantId, body), req);
         p.admin.log({ method: req.method ?? "GET", path, prefix, status: dropped ? 0 : reply.status, at: p.clock.iso(), tenantId });
@@ -195,6 +218,10 @@ function stripPrefix(pathname: string): { path: string; prefix: string } {
         return { path: pathname.slice(SELF_HOSTED_PREFIX.length) || "/", prefix: SELF_HOSTED_PREFIX };
     }
     return { path: pathname, prefix: "" };
+}
+
+function workspaceOfKey(o: EmulatorOptions): (key: string) => string {
+    return (key) => o.keyWorkspaceId ?? stableUuid(`workspace of ${key}`, "4", "8");
 }
 
 /** `X-Api-Key` (any non-empty one, or one of `apiKeys`) and, unless the path is tenantless, `X-Tenant-Id` (docs/service.md 5). */

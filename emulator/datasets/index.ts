@@ -1,5 +1,6 @@
 /**
- * The datasets area (docs/service.md R5): `/api/v1/datasets` on the tracing API. Routes parse with the strict
+ * The datasets area (docs/service.md R5): `/datasets` on the tracing API, under `/api/v1` and under no prefix
+ * (Router.onApi). Routes parse with the strict
  * request schemas of the shared wire contract; the model decides (model.ts).
  */
 import { DatasetCreateRequestSchema, DatasetUpdateRequestSchema } from "../../provider/api/schemas/datasets";
@@ -9,7 +10,7 @@ import { requireUuid } from "../core/errors";
 import { page, parse, type RequestContext } from "../core/http";
 import { DatasetsModel } from "./model";
 
-const BASE = "/api/v1/datasets";
+const BASE = "/datasets";
 
 export interface DatasetsArea extends Area {
     readonly model: DatasetsModel;
@@ -21,20 +22,20 @@ export function datasetsArea(o: { clock: Clock; stateDir?: string }): DatasetsAr
     return {
         name: "datasets",
         model,
-        notEmulated: [/^\/api\/v1\/(examples|datasets\/[^/]+\/(tags|splits|versions|examples))/],
+        notEmulated: [/^(\/api\/v1)?\/(examples|datasets\/[^/]+\/(tags|splits|versions|examples))/],
         register(router) {
             router
-                .on("POST", BASE, (c) => ({ status: 200, body: model.create(c.tenantId, parse(DatasetCreateRequestSchema, c.body, "body")) }))
-                .on("GET", BASE, (c) => {
+                .onApi("POST", BASE, (c) => ({ status: 200, body: model.create(c.tenantId, parse(DatasetCreateRequestSchema, c.body, "body")) }))
+                .onApi("GET", BASE, (c) => {
                     const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
                     return { status: 200, body: page(c, model.list(c.tenantId, q)) };
                 })
-                .on("GET", `${BASE}/{dataset_id}`, (c) => ({ status: 200, body: model.get(c.tenantId, id(c)) }))
-                .on("PATCH", `${BASE}/{dataset_id}`, (c) => ({
+                .onApi("GET", `${BASE}/{dataset_id}`, (c) => ({ status: 200, body: model.get(c.tenantId, id(c)) }))
+                .onApi("PATCH", `${BASE}/{dataset_id}`, (c) => ({
                     status: 200,
                     body: model.update(c.tenantId, id(c), parse(DatasetUpdateRequestSchema, c.body, "body")),
                 }))
-                .on("DELETE", `${BASE}/{dataset_id}`, (c) => {
+                .onApi("DELETE", `${BASE}/{dataset_id}`, (c) => {
                     model.delete(c.tenantId, id(c));
                     return { status: 200, body: {} };
                 });

@@ -24,6 +24,11 @@ export const SessionCreateRequestSchema = z
         trace_tier: z.enum(TRACE_TIERS).nullish(),
         start_time: nullableString,
         end_time: nullableString,
+        // An experiment's figures, sent by the official clients' create_project (not by this provider).
+        num_examples: z.number().int().nullish(),
+        num_repetitions: z.number().int().nullish(),
+        evaluator_keys: z.array(z.string()).nullish(),
+        tag_value_ids: z.array(z.string()).nullish(),
     })
     .strict();
 export type SessionCreateRequest = z.infer<typeof SessionCreateRequestSchema>;

@@ -1,0 +1,102 @@
+/**
+ * The tracing area: what the official langsmith clients (Python and JS) call to trace and to manage
+ * projects, under `/api/v1` and under no prefix (Router.onApi). Server info (`GET /info`), run ingestion
+ * (`POST /runs/multipart`, `/runs/batch`, `/runs`, `PATCH /runs/{id}`; wire.ts, store.ts), a run read back
+ * (`GET /runs/{id}`), and tracing projects (`/sessions`, sessions.ts). Runs and projects live in the
+ * bulk-export model, which exports them.
+ *
+ * A request without `X-Tenant-Id` speaks to the API key's own workspace (the clients send the header only
+ * when given a workspace id): the server resolves it (`keyWorkspace`).
+ */
+import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../provider/api/schemas/sessions";
+import type { Area } from "../core/area";
+import { Multipart } from "../core/body";
+import { EmulatorError, invalidField, requireUuid } from "../core/errors";
+import { page, parse, type RequestContext, type Router } from "../core/http";
+import type { BulkExportModel } from "../bulkExport/model";
+import { exportRow } from "./exportable";
+import { createSession, deleteSession, listSessions, projectOf, readSession, updateSession } from "./sessions";
+import { opOfPatch, opOfPost, opsOfBatch, opsOfMultipart, type RunOp } from "./wire";
+
+/**
+ * What `GET /info` answers. The clients read `batch_ingest_config` whole or not at all (the Python client's
+ * tracing thread dies on a partial one) and compress their uploads with zstd (both) or gzip (JS) when
+ * `instance_flags` allows it; the emulator takes both.
+ */
+export const SERVER_INFO = {
+    version: "0.18.0",
+    license_expiration_time: null,
+    batch_ingest_config: {
+        use_multipart_endpoint: true,
+        size_limit: 100,
+        size_limit_bytes: 20_971_520,
+        scale_up_qsize_trigger: 200,
+        scale_up_nthreads_limit: 32,
+        scale_down_nempty_trigger: 4,
+    },
+    instance_flags: { zstd_compression_enabled: true, gzip_body_enabled: true, dataset_examples_multipart_enabled: false },
+};
+
+/** `true`, `True`, `1`: a query flag as both clients spell it. */
+const flag = (c: RequestContext, name: string) => /^(true|1)$/i.test(c.query.get(name) ?? "");
+
+export function tracingArea(model: BulkExportModel): Area {
+    return {
+        name: "tracing",
+        keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/],
+        notEmulated: [
+            /^(\/api\/v1)?\/runs\/(query|stats|group|rules|share|[^/]+\/(share|feedback))/,
+            /^(\/api\/v1)?\/sessions\/[^/]+\/(dashboard|views|insights)/,
+        ],
+        register(router) {
+            router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));
+            runRoutes(router, model);
+            sessionRoutes(router, model);
+        },
+        reset: () => undefined,
+    };
+}
+
+function runRoutes(router: Router, model: BulkExportModel): void {
+    const ingest = (c: RequestContext, ops: RunOp[]) => {
+        model.traced.apply(c.tenantId, ops, (op) => projectOf(model, c.tenantId, op));
+        return { status: 202, body: {} };
+    };
+    router
+        .onApi("POST", "/runs/multipart", (c) => {
+            if (!(c.body instanceof Multipart)) throw invalidField(["body"], "Expected a multipart/form-data body", "multipart_type");
+            return ingest(c, opsOfMultipart(c.body.parts));
+        })
+        .onApi("POST", "/runs/batch", (c) => ingest(c, opsOfBatch(c.body)))
+        .onApi("POST", "/runs", (c) => ingest(c, [opOfPost(c.body)]))
+        .onApi("PATCH", "/runs/{run_id}", (c) => ingest(c, [opOfPatch(requireUuid(c.params.run_id, "run_id").toLowerCase(), c.body)]))
+        .onApi("GET", "/runs/{run_id}", (c) => {
+            const id = requireUuid(c.params.run_id, "run_id").toLowerCase();
+            const run = model.traced.get(c.tenantId, id);
+            const row = run && exportRow(run, model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");
+            if (!row) throw new EmulatorError(404, { detail: `Run ${id} not found` });
+            return { status: 200, body: row };
+        });
+}
+
+function sessionRoutes(router: Router, model: BulkExportModel): void {
+    const id = (c: RequestContext) => requireUuid(c.params.session_id, "session_id");
+    router
+        .onApi("POST", "/sessions", (c) => ({
+            status: 200,
+            body: createSession(model, c.tenantId, parse(SessionCreateRequestSchema, c.body, "body"), flag(c, "upsert")),
+        }))
+        .onApi("GET", "/sessions", (c) => {
+            const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
+            return { status: 200, body: page(c, listSessions(model, c.tenantId, q)) };
+        })
+        .onApi("GET", "/sessions/{session_id}", (c) => ({ status: 200, body: readSession(model, c.tenantId, id(c)) }))
+        .onApi("PATCH", "/sessions/{session_id}", (c) => ({
+            status: 200,
+            body: updateSession(model, c.tenantId, id(c), parse(SessionUpdateRequestSchema, c.body, "body")),
+        }))
+        .onApi("DELETE", "/sessions/{session_id}", (c) => {
+            deleteSession(model, c.tenantId, id(c));
+            return { status: 202, body: {} };
+        });
+}

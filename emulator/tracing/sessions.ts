@@ -1,0 +1,116 @@
+/**
+ * Tracing projects through `/sessions` (docs/service.md R5): made, read, listed, renamed, deleted, and made on
+ * first use when a traced run names one (`projectOf`). They are the projects bulk export reads
+ * (bulkExport/projects.ts): one made here holds no generated runs, only those traced into it. A name is
+ * unique in a workspace (409, or with `?upsert=true` the project of that name, updated with what was
+ * given); an update of a field leaves the others as they are (null or absent changes nothing); a delete is
+ * answered at once and the project is gone, its traced runs with it.
+ *
+ * The experiment fields the official clients may send (`num_examples`, `num_repetitions`, `evaluator_keys`,
+ * `tag_value_ids`) are taken and not kept. Not emulated: the counters of the real service (latency, tokens,
+ * cost, feedback); `run_count` counts generated and traced runs.
+ */
+import { randomUUID } from "node:crypto";
+import type { SessionCreateRequest, SessionUpdateRequest } from "../../provider/api/schemas/sessions";
+import { EmulatorError, conflict } from "../core/errors";
+import type { BulkExportModel } from "../bulkExport/model";
+import type { TracingProject } from "../bulkExport/projects";
+import type { RunOp } from "./wire";
+
+const nameOf = (p: TracingProject) => p.session?.name ?? `project-${p.session_id.slice(0, 8)}`;
+
+/** A project as the service answers it. */
+export function sessionView(model: BulkExportModel, p: TracingProject, tenantId: string) {
+    const s = p.session;
+    const traced = model.traced.of(p.session_id);
+    const lastTraced = traced.reduce<string | undefined>((last, r) => (r.start_time && !(last && last >= r.start_time) ? r.start_time : last), undefined);
+    return {
+        id: p.session_id,
+        name: nameOf(p),
+        tenant_id: p.tenant_id ?? tenantId,
+        start_time: s?.created ?? p.start,
+        end_time: s?.end_time ?? null,
+        description: s?.description ?? null,
+        extra: s?.extra ?? null,
+        reference_dataset_id: s?.reference_dataset_id ?? null,
+        trace_tier: s?.trace_tier ?? "longlived",
+        run_count: p.count + traced.length,
+        last_run_start_time: lastTraced ?? (p.count > 0 ? p.end : null),
+    };
+}
+
+const visible = (p: TracingProject, tenantId: string) => !p.tenant_id || p.tenant_id === tenantId;
+const named = (model: BulkExportModel, tenantId: string, name: string) => [...model.projects.values()].find((p) => visible(p, tenantId) && nameOf(p) === name);
+
+type SessionView = ReturnType<typeof sessionView>;
+
+/** POST /sessions: a new project, or with `upsert` the one of that name brought up to date. */
+export function createSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest, upsert = false): SessionView {
+    const { num_examples, num_repetitions, evaluator_keys, tag_value_ids, ...fields } = body;
+    const taken = named(model, tenantId, fields.name);
+    if (taken && upsert)
+        return updateSession(model, tenantId, taken.session_id, { description: fields.description, extra: fields.extra, trace_tier: fields.trace_tier });
+    if (taken) throw conflict(`Session with name ${fields.name} already exists.`);
+    return sessionView(model, makeSession(model, tenantId, fields), tenantId);
+}
+
+function makeSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest): TracingProject {
+    const now = model.now();
+    return model.addProject({
+        session_id: body.id ?? randomUUID(),
+        tenant_id: tenantId,
+        start: now,
+        end: new Date(Date.parse(now) + 1).toISOString(),
+        count: 0,
+        session: {
+            name: body.name,
+            description: body.description,
+            extra: body.extra,
+            reference_dataset_id: body.reference_dataset_id,
+            trace_tier: body.trace_tier ?? "longlived",
+            created: body.start_time ?? now,
+            end_time: body.end_time,
+        },
+    });
+}
+
+/**
+ * The project a traced run is filed under: the one it names by id (404 when the workspace has none), else
+ * the one of its `session_name`, or of the name `default` when it gives none, made on first use.
+ */
+export function projectOf(model: BulkExportModel, tenantId: string, op: RunOp): string {
+    if (op.session.id) return model.project(tenantId, op.session.id).session_id;
+    const name = op.session.name ?? "default";
+    return (named(model, tenantId, name) ?? makeSession(model, tenantId, { name })).session_id;
+}
+
+export function readSession(model: BulkExportModel, tenantId: string, id: string): SessionView {
+    return sessionView(model, model.project(tenantId, id), tenantId);
+}
+
+/** The workspace's projects, newest first; `name` exact, `name_contains` case-insensitive. */
+export function listSessions(model: BulkExportModel, tenantId: string, q: { name?: string; nameContains?: string }): SessionView[] {
+    return [...model.projects.values()]
+        .filter((p) => visible(p, tenantId))
+        .map((p) => sessionView(model, p, tenantId))
+        .filter(
+            (s) => (q.name === undefined || s.name === q.name) && (q.nameContains === undefined || s.name.toLowerCase().includes(q.nameContains.toLowerCase())),
+        )
+        .sort((a, b) => b.start_time.localeCompare(a.start_time));
+}
+
+export function updateSession(model: BulkExportModel, tenantId: string, id: string, body: SessionUpdateRequest): SessionView {
+    const p = model.project(tenantId, id);
+    if (body.name && body.name !== nameOf(p) && named(model, tenantId, body.name)) throw conflict(`Session with name ${body.name} already exists.`);
+    const given = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null && v !== undefined));
+    p.session = { ...(p.session ?? { name: nameOf(p), created: p.start }), ...given };
+    model.save();
+    return sessionView(model, p, tenantId);
+}
+
+export function deleteSession(model: BulkExportModel, tenantId: string, id: string): void {
+    model.project(tenantId, id);
+    if (!model.projects.delete(id)) throw new EmulatorError(404, { detail: `Tracing project ${id} not found` });
+    model.traced.dropProject(id);
+    model.save();
+}

@@ -1,0 +1,120 @@
+/**
+ * The runs traced into the emulator (by the official clients, or anything speaking their wire: wire.ts),
+ * filed under their tracing project, merged by id, and kept in `--state-dir`.
+ *
+ * - **Merged by id.** A run's operations may come in any order and more than once (the JS client sends five
+ *   uploads at once, so a patch can overtake its post; a retried upload repeats them): every operation sets
+ *   the fields it carries and leaves the others, so the run holds the union and is stored once. A patch of a
+ *   run not seen yet that names no project waits, unexported, for the post that does.
+ * - **Per project, in arrival order.** Each project's runs are a list in the order they were first seen;
+ *   an export reads them in that order, so its resume cursor (a count) stays valid as runs keep coming.
+ * - **On disk.** Each request's operations are appended to `traced-runs.jsonl` (one line each, the project
+ *   already resolved) and replayed on start; a line cut short by a kill is skipped. A deleted project
+ *   appends a line that drops its runs.
+ *
+ * Not emulated: run deletion, retention (`trace_tier` is exported, never enforced), attachments.
+ */
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RunFields, RunOp } from "./wire";
+
+/** A traced run as the emulator holds it. */
+export interface TracedRun extends RunFields {
+    id: string;
+    tenant_id: string;
+    session_id: string;
+}
+
+/** One line of the log: an operation filed under its project (absent: waiting for its post), or a project dropped. */
+type LogLine = { t: string; s?: string; op: RunOp } | { drop: string };
+
+const LOG_FILE = "traced-runs.jsonl";
+
+export class TracedRuns {
+    private readonly runs = new Map<string, TracedRun>();
+    /** Patches of runs not seen yet, by tenant and id. */
+    private readonly waiting = new Map<string, RunFields>();
+    private readonly byProject = new Map<string, TracedRun[]>();
+    private readonly file: string | undefined;
+
+    constructor(stateDir: string | undefined) {
+        this.file = stateDir ? join(stateDir, LOG_FILE) : undefined;
+        if (this.file && existsSync(this.file)) this.replay(readFileSync(this.file, "utf8"));
+    }
+
+    /**
+     * Applies one request's operations. `projectOf` names the project a run is filed under the first time
+     * it is seen with a project (it makes one on first use of a name); undefined: it waits for its post.
+     */
+    apply(tenantId: string, ops: RunOp[], projectOf: (op: RunOp) => string | undefined): void {
+        const lines: LogLine[] = [];
+        for (const op of ops) {
+            const known = this.runs.get(`${tenantId}/${op.id}`);
+            const sessionId = known ? known.session_id : op.kind === "post" || op.session.id || op.session.name ? projectOf(op) : undefined;
+            this.merge(tenantId, sessionId, op);
+            lines.push({ t: tenantId, ...(sessionId ? { s: sessionId } : {}), op });
+        }
+        if (this.file && lines.length) appendFileSync(this.file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+    }
+
+    private merge(tenantId: string, sessionId: string | undefined, op: RunOp): void {
+        const key = `${tenantId}/${op.id}`;
+        const run = this.runs.get(key);
+        if (run) {
+            Object.assign(run, op.fields);
+            return;
+        }
+        if (!sessionId) {
+            this.waiting.set(key, { ...this.waiting.get(key), ...op.fields });
+            return;
+        }
+        const made: TracedRun = { ...this.waiting.get(key), ...op.fields, id: op.id, tenant_id: tenantId, session_id: sessionId };
+        this.waiting.delete(key);
+        this.runs.set(key, made);
+        const list = this.byProject.get(sessionId) ?? [];
+        if (!list.length) this.byProject.set(sessionId, list);
+        list.push(made);
+    }
+
+    /** A run by id, as the workspace sees it. */
+    get(tenantId: string, id: string): TracedRun | undefined {
+        return this.runs.get(`${tenantId}/${id}`);
+    }
+
+    /** The project's runs, in the order they were first seen. */
+    of(sessionId: string): readonly TracedRun[] {
+        return this.byProject.get(sessionId) ?? [];
+    }
+
+    /** Forgets a deleted project's runs. */
+    dropProject(sessionId: string): void {
+        this.dropFromMemory(sessionId);
+        if (this.file) appendFileSync(this.file, `${JSON.stringify({ drop: sessionId } satisfies LogLine)}\n`);
+    }
+
+    reset(): void {
+        this.runs.clear();
+        this.waiting.clear();
+        this.byProject.clear();
+        if (this.file) writeFileSync(this.file, "");
+    }
+
+    private replay(log: string): void {
+        for (const line of log.split("\n")) {
+            if (!line) continue;
+            let entry: LogLine;
+            try {
+                entry = JSON.parse(line) as LogLine;
+            } catch {
+                continue; // the last line of a log whose writer was killed mid-line
+            }
+            if ("drop" in entry) this.dropFromMemory(entry.drop);
+            else this.merge(entry.t, entry.s, entry.op);
+        }
+    }
+
+    private dropFromMemory(sessionId: string): void {
+        for (const run of this.byProject.get(sessionId) ?? []) this.runs.delete(`${run.tenant_id}/${run.id}`);
+        this.byProject.delete(sessionId);
+    }
+}
