@@ -62,7 +62,8 @@ end of the process that started it (npx included).
                   langsmith-exports, its data in --state-dir (else a temporary directory removed at
                   exit), bulk export pointed at it (--aws-endpoint) and stopped with the emulator; a
                   generated tracing project of the last 7 days. After the JSON line, prints the
-                  \`pulumi config set\` lines to run in the program's directory (default: off)
+                  \`pulumi config set\` lines to run in the program's directory, and the
+                  LANGSMITH_* variables traced code reads (default: off)
   --minio PATH    with --sandbox: the MinIO server binary to run
   -h, --help      print this help and exit
 `;
@@ -211,6 +212,7 @@ function emulatorOptions(args: CliOptions, sandbox: Sandbox | undefined): Parame
         port: args.port,
         host: args.host,
         apiKeys: apiKeys.length ? apiKeys : undefined,
+        keyWorkspaceId: sandbox?.workspaceId,
         timing: { speed: args.speed, ...scaledTiming(args.scale) },
         log: args.log,
         dialect: args.dialect,

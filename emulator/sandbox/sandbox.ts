@@ -8,7 +8,9 @@
  *   bulk export's `--aws-endpoint` points at it, so a destination without `endpointUrl` lands there too;
  * - a generated tracing project of the last seven whole UTC days (1,000 runs a day), so an export has rows;
  * - the lines to paste into the program's directory (`pulumiLines`): a stack of its own, the provider's
- *   `langsmith:` settings, and the program's own keys for the bucket and the tracing project.
+ *   `langsmith:` settings, and the program's own keys for the bucket and the tracing project; and the
+ *   environment the official langsmith clients read (`tracingLines`), so the user's traced code writes
+ *   into the same workspace (the emulator's key workspace is the sandbox's).
  * No MinIO found: one line says so and how to get one, and the control plane is served without it. With
  * `--state-dir` the generated values are kept in `sandbox.json` there (the API key and the storage secret
  * sealed, as every secret of the state directory) with MinIO's port, taken again when free, so a restart on
@@ -294,5 +296,16 @@ export function instructions(sb: Sandbox, url: string): string {
           ? [`MinIO's data: ${st.dataDir} (removed when the emulator stops).`]
           : [`MinIO's data: ${st.dataDir} (kept: start again with the same --state-dir and --port to carry on).`];
     const tail = [...data, `Ctrl-C stops the emulator${st ? " and MinIO" : ""}.`];
-    return [...head, "", ...pulumiLines(sb, url), "", ...tail].join("\n") + "\n";
+    const traced = ["Traced code (the official langsmith clients, Python or JS) reads these:", ...tracingLines(sb, url)];
+    return [...head, "", ...pulumiLines(sb, url), "", ...traced, "", ...tail].join("\n") + "\n";
+}
+
+/** The environment the official langsmith clients read: where to send traces, with which key and workspace. */
+export function tracingLines(sb: Sandbox, url: string): string[] {
+    const vars = { LANGSMITH_ENDPOINT: url, LANGSMITH_API_KEY: sb.apiKey, LANGSMITH_WORKSPACE_ID: sb.workspaceId, LANGSMITH_TRACING: "true" };
+    return [
+        `export ${Object.entries(vars)
+            .map(([k, v]) => `${k}=${shellWord(v)}`)
+            .join(" ")}`,
+    ];
 }

@@ -5,7 +5,11 @@
  * (`npx langsmith-emulator --sandbox`, MinIO found through `$PULUMI_LANGSMITH_MINIO` as scripts/env.sh sets
  * it); the lines it prints pasted there as they are; `pulumi up` with the real CLI exports the generated
  * tracing project into MinIO (Parquet files read back by pyarrow, every run once); `pulumi destroy` removes
- * the destination; SIGTERM to npx stops the emulator and MinIO and removes MinIO's temporary data.
+ * the destination. Then examples/traced-export against the same sandbox, with the same printed lines: a
+ * TracingProject, a destination and an hourly ScheduledExport of the project in one `up`, its trace.py run
+ * as its header says (the official Python client, with the printed `LANGSMITH_` variables), and the hour's
+ * window exported with exactly those runs. Last, SIGTERM to npx stops the emulator and MinIO and removes
+ * MinIO's temporary data.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -16,8 +20,8 @@ import { ListObjectsV2Command, GetObjectCommand, S3Client } from "@aws-sdk/clien
 import { createProject, type PulumiProject } from "../helpers/project";
 import { RecipePage, startRecipe, type RunningRecipe } from "../helpers/docRecipes";
 import { raw } from "../helpers/emulator";
-import { readParquet } from "../helpers/pyarrow";
-import { eventually, processExists as alive } from "../helpers/async";
+import { pythonPath, readParquet } from "../helpers/pyarrow";
+import { eventually, processExists as alive, sleep } from "../helpers/async";
 
 const ROOT = join(__dirname, "..", "..");
 const README = new RecipePage(readFileSync(join(ROOT, "README.md"), "utf8"));
@@ -35,10 +39,58 @@ function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv):
     });
 }
 
+/** Runs the printed lines in a project's directory as a user pastes them, in a fresh home; points the project at the backend they name. */
+async function paste(project: PulumiProject, lines: string[]): Promise<void> {
+    const home = mkdtempSync(join(tmpdir(), "fresh-home-"));
+    const { PULUMI_BACKEND_URL: _b, PULUMI_CONFIG_PASSPHRASE: _p, PULUMI_HOME: _h, ...fresh } = project.env;
+    const shell = await run("bash", ["-euo", "pipefail", "-c", lines.join("\n")], project.dir, { ...fresh, HOME: home });
+    rmSync(home, { recursive: true, force: true });
+    assert.equal(shell.code, 0, shell.output);
+    const exported = /^export PULUMI_BACKEND_URL='(\S+)' PULUMI_CONFIG_PASSPHRASE=(\S+)$/.exec(lines[0])!;
+    project.useBackend(exported[1], { PULUMI_CONFIG_PASSPHRASE: exported[2] });
+}
+
+/** The Parquet files under `prefix` of the sandbox's bucket, read with the printed storage keys, each by pyarrow. */
+async function parquetUnder(config: Record<string, string>, prefix: string, columns: string[]) {
+    const s3 = new S3Client({
+        endpoint: config.s3Endpoint,
+        region: config.s3Region,
+        forcePathStyle: true,
+        credentials: { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey },
+    });
+    try {
+        const listed = await s3.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: prefix }));
+        const keys = (listed.Contents ?? []).map((o) => o.Key!);
+        const rows: Array<Record<string, unknown>> = [];
+        for (const Key of keys) {
+            const bytes = await (await s3.send(new GetObjectCommand({ Bucket: config.bucket, Key }))).Body!.transformToByteArray();
+            rows.push(...(await readParquet(bytes, { columns })).rows);
+        }
+        return { keys, rows };
+    } finally {
+        s3.destroy();
+    }
+}
+
 describe("e2e: README, your own program against the emulator (npx langsmith-emulator --sandbox)", function () {
     this.timeout(10 * 60_000);
     let project: PulumiProject;
     let sandbox: RunningRecipe | undefined;
+    /** What the sandbox printed, and the `pulumi config set` lines' values by key. */
+    let printed: string[] = [];
+    let config: Record<string, string> = {};
+    const auth = () => ({ apiKey: config["langsmith:apiKey"], tenantId: config["langsmith:workspaceId"] });
+    /** The variables of the printed `export LANGSMITH_...` line, which traced code reads. */
+    const tracingEnv = () => {
+        const line = printed.find((l) => l.startsWith("export LANGSMITH_"));
+        assert.ok(line, "the sandbox printed no LANGSMITH_ variables for traced code");
+        return Object.fromEntries(
+            line
+                .slice("export ".length)
+                .split(" ")
+                .map((kv) => kv.split("=").map((w) => w.replace(/^'|'$/g, "")) as [string, string]),
+        );
+    };
 
     before(() => {
         assert.ok(PROGRAM, "the README has no ```ts program=sandbox block");
@@ -55,7 +107,7 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
         assert.equal(r.code, 0, r.output);
     });
 
-    it("its command, run as written, prints the JSON line and the lines to paste; pasted, `pulumi up` exports the tracing project into MinIO as Parquet; destroy works; SIGTERM to npx stops MinIO too", async () => {
+    it("its command, run as written, prints the JSON line and the lines to paste; pasted, `pulumi up` exports the tracing project into MinIO as Parquet; destroy works", async () => {
         sandbox = await startRecipe(README.recipe("sandbox"), {
             cwd: project.dir,
             env: { PULUMI_LANGSMITH_MINIO: process.env.PULUMI_LANGSMITH_MINIO! },
@@ -63,61 +115,71 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
             timeoutMs: 60_000,
         });
         assert.equal(README.recipe("sandbox").code.trim(), "npx langsmith-emulator --sandbox");
-        const printed = sandbox.stdout().split("\n");
+        printed = sandbox.stdout().split("\n");
         assert.deepEqual(JSON.parse(printed[0]), { url: "http://127.0.0.1:8787", port: 8787 }, "the first line is the JSON line scripts read");
         const lines = printed.filter((l) => l.startsWith("pulumi ") || l.startsWith("export "));
         const sample = README.blocks.find((b) => b.lang === "text" && b.code.startsWith("export PULUMI_BACKEND_URL"))!;
         assert.deepEqual(keysOf(lines), keysOf(sample.code.trim().split("\n")), "the README shows the lines the command prints");
-        const config = Object.fromEntries(lines.filter((l) => l.startsWith("pulumi config set ")).map((l) => l.split(" ").slice(-2) as [string, string]));
+        config = Object.fromEntries(lines.filter((l) => l.startsWith("pulumi config set ")).map((l) => l.split(" ").slice(-2) as [string, string]));
         for (const key of ["bucket", "s3Endpoint", "s3Region", "s3AccessKeyId", "s3SecretAccessKey", "tracingProjectId", "exportStart", "exportEnd"]) {
             assert.ok(PROGRAM.code.includes(`"${key}"`), `the README's program does not read ${key}`);
         }
 
-        // Pasted as they are, in the program's directory, in a fresh home: no `pulumi login`, no passphrase set.
-        const pasted = lines;
-        const home = mkdtempSync(join(tmpdir(), "fresh-home-"));
-        const { PULUMI_BACKEND_URL: _b, PULUMI_CONFIG_PASSPHRASE: _p, PULUMI_HOME: _h, ...fresh } = project.env;
-        const shell = await run("bash", ["-euo", "pipefail", "-c", pasted.join("\n")], project.dir, { ...fresh, HOME: home });
-        rmSync(home, { recursive: true, force: true });
-        assert.equal(shell.code, 0, shell.output);
-        const exported = /^export PULUMI_BACKEND_URL='(\S+)' PULUMI_CONFIG_PASSPHRASE=(\S+)$/.exec(pasted[0])!;
-        project.useBackend(exported[1], { PULUMI_CONFIG_PASSPHRASE: exported[2] });
+        await paste(project, lines);
         await project.pulumi(["up", "--yes"]);
         const out = await project.outputs("emulator");
         assert.equal(out.rowsWritten, 7_000);
 
         // The Parquet files in MinIO, read with the printed storage keys, each by pyarrow: every run once.
-        const s3 = new S3Client({
-            endpoint: config.s3Endpoint,
-            region: config.s3Region,
-            forcePathStyle: true,
-            credentials: { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey },
-        });
-        try {
-            const listed = await s3.send(new ListObjectsV2Command({ Bucket: config.bucket, Prefix: `traces/export_id=${out.exportId}/` }));
-            const keys = (listed.Contents ?? []).map((o) => o.Key!);
-            assert.ok(keys.length >= 7 && keys.every((k) => k.endsWith(".parquet")), keys.join("\n"));
-            let rows = 0;
-            for (const Key of keys) {
-                const bytes = await (await s3.send(new GetObjectCommand({ Bucket: config.bucket, Key }))).Body!.transformToByteArray();
-                rows += (await readParquet(bytes, { columns: ["id"] })).numRows;
-            }
-            assert.equal(rows, 7_000);
-        } finally {
-            s3.destroy();
-        }
+        const { keys, rows } = await parquetUnder(config, `traces/export_id=${out.exportId}/`, ["id"]);
+        assert.ok(keys.length >= 7 && keys.every((k) => k.endsWith(".parquet")), keys.join("\n"));
+        assert.equal(rows.length, 7_000);
         const stored = await project.storedText("emulator");
         for (const secret of [config["langsmith:apiKey"], config.s3SecretAccessKey]) assert.ok(!stored.includes(secret), "a secret is stored in plain text");
 
         await project.pulumi(["destroy", "--yes"]);
-        const auth = { apiKey: config["langsmith:apiKey"], tenantId: config["langsmith:workspaceId"] };
-        const destinations = await raw({ url: config["langsmith:endpoint"] }, "GET", "/api/v1/bulk-exports/destinations", auth);
+        const destinations = await raw({ url: config["langsmith:endpoint"] }, "GET", "/api/v1/bulk-exports/destinations", auth());
         assert.deepEqual(destinations.body, []);
+    });
 
-        // SIGTERM to npx (the process the README's command is): the emulator stops, and MinIO with it.
-        const dataDir = /^MinIO's data: (\S+) /m.exec(sandbox.stdout())![1];
+    it("examples/traced-export with the same lines: preview before the project exists, one `up`, trace.py's runs in the project, the hour after it exported with exactly those runs (pyarrow); destroy", async () => {
+        const example = createProject("traced-export", undefined, { optional: true });
+        try {
+            await paste(
+                example,
+                printed.filter((l) => l.startsWith("pulumi ") || l.startsWith("export PULUMI_")),
+            );
+            const preview = await example.pulumi(["preview"]);
+            assert.match(preview.stdout, /\+ +\S+:ScheduledExport +hourly +create/);
+            await example.pulumi(["up", "--yes"]);
+            const out = await example.outputs("emulator");
+            const traced = await run(pythonPath(), ["trace.py"], example.dir, { ...process.env, ...tracingEnv(), LANGSMITH_PROJECT: out.projectName });
+            assert.equal(traced.code, 0, traced.output);
+            const session = await raw({ url: config["langsmith:endpoint"] }, "GET", `/api/v1/sessions/${out.projectId}`, auth());
+            assert.equal(session.body.run_count, 9, "trace.py's nine runs are in the project Pulumi made");
+
+            // The first hourly window ends an hour after the project was made; the service exports it ten minutes later.
+            await raw({ url: config["langsmith:endpoint"] }, "POST", "/__admin/clock/advance", { body: { ms: 71 * 60_000 }, apiKey: null, tenantId: null });
+            let spawned: { bulk_export_id: string; status: string } | undefined;
+            for (const deadline = Date.now() + 60_000; !spawned && Date.now() < deadline; await sleep(250)) {
+                const r = await raw({ url: config["langsmith:endpoint"] }, "GET", `/api/v1/bulk-exports/runs?source_bulk_export_id=${out.exportId}`, auth());
+                spawned = (r.body as Array<{ bulk_export_id: string; status: string }>).find((run) => run.status === "Completed");
+            }
+            assert.ok(spawned, "no window of the hourly export completed");
+            const { rows } = await parquetUnder(config, `agent-traces/export_id=${spawned.bulk_export_id}/`, ["id", "name", "session_id"]);
+            assert.equal(new Set(rows.map((r) => r.id)).size, 9, "each traced run once");
+            assert.deepEqual([...new Set(rows.map((r) => r.name))].sort(), ["answer", "search_orders", "support-agent"]);
+            assert.ok(rows.every((r) => r.session_id === out.projectId));
+            await example.pulumi(["destroy", "--yes"]);
+        } finally {
+            example.remove();
+        }
+    });
+    it("SIGTERM to npx (the process the README's command is) stops the emulator, and MinIO with it, and removes MinIO's temporary data", async () => {
+        assert.ok(sandbox, "the sandbox did not start");
+        const dataDir = /^MinIO's data: (\S+) /m.exec(sandbox!.stdout())![1];
         assert.ok(existsSync(dataDir));
-        process.kill(sandbox.pid, "SIGTERM");
+        process.kill(sandbox!.pid, "SIGTERM");
         assert.ok(await eventually(() => !existsSync(dataDir)), `MinIO's data directory ${dataDir} is still there`);
         const s3Down = await fetch(`${config.s3Endpoint}/minio/health/live`).then(
             () => false,

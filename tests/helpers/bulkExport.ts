@@ -29,6 +29,13 @@ export async function settle(
     }
 }
 
+/** Every row of the Parquet files under `prefix` of the bucket `exports`, read by pyarrow. */
+export async function rowsUnder(minio: MinioServer, prefix: string): Promise<Array<Record<string, unknown>>> {
+    const out: Array<Record<string, unknown>> = [];
+    for (const key of await minio.listKeys("exports", prefix)) out.push(...(await readParquet(await minio.getObject("exports", key))).rows);
+    return out;
+}
+
 /** One window a scheduled export spawned: its range, the rows pyarrow read back and the rows the project holds for it. */
 export interface WrittenWindow {
     start: number;

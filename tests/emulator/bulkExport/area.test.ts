@@ -17,15 +17,9 @@ import { OTHER_TENANT, TEST_TENANT, admin, bulkExportClient, rejection, startTes
 import type { MinioServer } from "../../helpers/minio";
 import { PROJECT, creds, useBulkExportArea } from "../../helpers/bulkExportArea";
 import { readParquet } from "../../helpers/pyarrow";
-import { settle } from "../../helpers/bulkExport";
+import { rowsUnder, settle } from "../../helpers/bulkExport";
 
 /** Every row pyarrow reads under a key prefix of the bucket. */
-async function rowsUnder(minio: MinioServer, prefix: string): Promise<Array<Record<string, unknown>>> {
-    const out: Array<Record<string, unknown>> = [];
-    for (const key of await minio.listKeys("exports", prefix)) out.push(...(await readParquet(await minio.getObject("exports", key))).rows);
-    return out;
-}
-
 describe("emulator: bulk export over HTTP, into MinIO", function () {
     this.timeout(120_000);
     const area = useBulkExportArea();
