@@ -1,14 +1,15 @@
 // Trace bulk export from a self-hosted LangSmith into an S3-compatible bucket (MinIO): a destination
-// whose credentials are Pulumi secrets, a scheduled export of one tracing project, and optionally a
-// one-off export of a past range and one of every experiment of the workspace. Every knob is stack
-// config, so the same program serves the README and the e2e tests (the keys `langsmith-emulator --sandbox`
-// prints are the ones it reads):
+// whose credentials are Pulumi secrets, a scheduled export of one tracing project (an existing one, or one
+// this program makes), and optionally a one-off export of a past range and one of every experiment of the
+// workspace. Every knob is stack config, so the same program serves the README and the e2e tests (the keys
+// `langsmith-emulator --sandbox` prints are the ones it reads):
 //   self-hosted-minio:s3Endpoint         the S3-compatible server, e.g. http://127.0.0.1:9000     required
 //   self-hosted-minio:bucket             bucket name                                             required
 //   self-hosted-minio:prefix             key prefix inside the bucket              (default langsmith)
 //   self-hosted-minio:s3AccessKeyId      storage access key id                                   required
 //   self-hosted-minio:s3SecretAccessKey  storage secret key (set with --secret)                  required
-//   self-hosted-minio:tracingProjectId   the tracing project's id (uuid)                         required
+//   self-hosted-minio:tracingProjectId   the tracing project's id (uuid)      required, unless tracingProjectName
+//   self-hosted-minio:tracingProjectName make a tracing project of this name here and export it instead
 //   self-hosted-minio:exportStart        where the schedule begins (ISO 8601)                    required
 //   self-hosted-minio:intervalHours      hours per exported window                 (default 24)
 //   self-hosted-minio:filter             trace filter, e.g. eq(run_type, "llm")    (default: every run)
@@ -47,7 +48,11 @@ const shared = {
     exportFields: config.getObject<string[]>("exportFields"),
     compression: config.get("compression", { allowedValues: ["none", "gzip", "snappy", "zstandard"] }),
 };
-const common = { ...shared, sessionId: config.require("tracingProjectId") };
+// The tracing project: an existing one by id, or one made here, whose id the exports read once it exists
+// (unknown at the first preview; Pulumi deletes the exports before it).
+const projectName = config.get("tracingProjectName");
+const tracing = projectName ? new langsmith.TracingProject("traces", { name: projectName }) : undefined;
+const common = { ...shared, sessionId: tracing ? tracing.id : config.require("tracingProjectId") };
 
 const schedule = new langsmith.ScheduledExport("hourly", { ...common, intervalHours: config.getNumber("intervalHours") ?? 24 });
 
@@ -66,6 +71,7 @@ const agent = imageUri
     : undefined;
 
 export const destinationId = destination.id;
+export const tracingProjectId = tracing?.id;
 export const deploymentId = agent?.id;
 export const exportId = schedule.exportId;
 export const scheduleStatus = schedule.status;

@@ -4,8 +4,10 @@
  * life of a destination and a scheduled export (up, a filter change that cancels and re-creates without
  * exporting a window twice or skipping one, an in-place credentials rotation, destroy), the stored state
  * holding no secret, a one-off export of the tracing project and one of every experiment, both in snappy,
- * under the cloud's hourly limit on creations (a 429 waited out, nothing created twice), and a table of bad
- * programs that fail at preview with nothing sent to the service.
+ * under the cloud's hourly limit on creations (a 429 waited out, nothing created twice), a tracing project
+ * made in the same program as its exports (their sessionId unknown at the first preview, one `up`, the
+ * exports cancelled before the project is deleted), and a table of bad programs that fail at preview with
+ * nothing sent to the service.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -300,6 +302,51 @@ describe("e2e: bulk export through the real pulumi CLI, into MinIO", function ()
             // This describe's emulator is self-hosted: no hourly limit.
             await admin(em, "PUT", "/bulk-exports/limits", { creationsPerHour: null });
         }
+    });
+
+    it("a tracing project made in the same program: previewed while its id is unknown, made with both exports in one up, no drift, its exports cancelled before it at destroy", async () => {
+        const name = `traces-${randomUUID().slice(0, 8)}`;
+        const s = await newStack("e2e-sameprog", {
+            "self-hosted-minio:tracingProjectName": name,
+            "self-hosted-minio:oneOffEnd": new Date(start + 6 * HOUR).toISOString(),
+        });
+        const sent = () => em.admin.requests.filter((r) => r.tenantId === s.workspace);
+        // A fresh stack: the exports' sessionId is unknown at preview, and check lets it pass.
+        const pv = await s.cli("preview", "--diff");
+        assert.match(pv.stdout, /\+ pulumi-nodejs:dynamic\/langsmith:ScheduledExport: \(create\)\n(?: {8}.*\n)*? {8}sessionId\s*: \[unknown\]/);
+        assert.match(pv.stdout, /\+ pulumi-nodejs:dynamic\/langsmith:BulkExport: \(create\)\n(?: {8}.*\n)*? {8}sessionId\s*: \[unknown\]/);
+        assert.match(pv.stdout, /\+ 5 to create/);
+        assert.ok(
+            sent().every((r) => r.method === "GET"),
+            "preview changed something on the service",
+        );
+
+        // One up makes the project, then the exports of its id.
+        await s.cli("up", "--yes", "--skip-preview");
+        const out = await project.outputs(s.stack);
+        assert.notEqual(out.tracingProjectId, tracing.session_id);
+        assert.equal(em.bulkExport.model.project(s.workspace, out.tracingProjectId).session?.name, name);
+        assert.equal(em.bulkExport.model.exports.get(out.exportId)!.session_id, out.tracingProjectId);
+        assert.equal(out.backfillStatus, "Completed");
+        const state = (await project.exportStack(s.stack)).deployment.resources;
+        const projectUrn = state.find((r: any) => r.type.endsWith(":TracingProject")).urn;
+        for (const kind of [":ScheduledExport", ":BulkExport"])
+            assert.ok(state.find((r: any) => r.type.endsWith(kind)).dependencies.includes(projectUrn), kind);
+        const backfillId = state.find((r: any) => r.type.endsWith(":BulkExport")).id;
+        assert.equal(em.bulkExport.model.exports.get(backfillId)!.session_id, out.tracingProjectId);
+        await settled(s.workspace);
+        const drift = await project.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", s.stack], { allowFailure: true });
+        assert.equal(drift.code, 0, drift.stdout + drift.stderr);
+
+        // destroy: the schedule is cancelled (its only PATCH) before the project's delete, which refuses while an
+        // unfinished export reads it.
+        await s.cli("destroy", "--yes", "--skip-preview");
+        const order = sent();
+        const cancelled = order.findIndex((r) => r.method === "PATCH" && r.path === `/api/v1/bulk-exports/${out.exportId}` && r.status === 200);
+        const deleted = order.findIndex((r) => r.method === "DELETE" && r.path === `/api/v1/sessions/${out.tracingProjectId}` && r.status < 300);
+        assert.ok(cancelled >= 0 && deleted > cancelled, `the project was deleted before its export was cancelled: ${JSON.stringify(order)}`);
+        assert.equal(em.bulkExport.model.exports.get(out.exportId)!.status, "Cancelled");
+        assert.equal(em.bulkExport.model.projects.has(out.tracingProjectId), false, "destroy left the tracing project on the service");
     });
 
     it("warnings the CLI shows: at preview, a filter field this provider does not know (the preview goes on); at destroy, a destination the installation cannot delete (405), named", async () => {

@@ -185,9 +185,14 @@ describe("check: bulk-export resources", () => {
     });
 
     it("values not known yet (preview) pass and stay unknown", () => {
-        const s = checkScheduledExport({ ...SCHED, destinationId: UNKNOWN, filter: UNKNOWN, startTime: UNKNOWN });
+        const s = checkScheduledExport({ ...SCHED, destinationId: UNKNOWN, sessionId: UNKNOWN, filter: UNKNOWN, startTime: UNKNOWN });
         assert.deepEqual(s.failures, []);
         assert.equal(s.inputs!.destinationId, UNKNOWN);
+        // A TracingProject's id made in the same program (tests/e2e/bulkExport.test.ts runs it with the CLI).
+        assert.equal(s.inputs!.sessionId, UNKNOWN);
+        const b = checkBulkExport({ ...ONE, sessionId: UNKNOWN });
+        assert.deepEqual(b.failures, []);
+        assert.equal(b.inputs!.sessionId, UNKNOWN);
         const d = checkExportDestination({ ...DEST, credentials: UNKNOWN, config: UNKNOWN });
         assert.deepEqual(d.failures, []);
         assert.equal(d.inputs!.config, UNKNOWN);
