@@ -22,7 +22,7 @@ import type { BulkExportClient } from "../api/bulkExport";
 import { tracingInstallation } from "../config";
 import type { BulkExportRecord, Destination } from "../api/schemas/bulkExport";
 import { ApiError } from "../api/errors";
-import { isFinalExportStatus } from "../api/schemas/bulkExport";
+import { isFinalExportStatus, isRunningSchedule } from "../api/schemas/bulkExport";
 import { cancelReason, operationsSignal } from "../kit/cancellation";
 import { diffByTable, diffTableOf, type DiffTable } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
@@ -193,9 +193,6 @@ function exportsUsing(c: BulkExportClient, id: string): Promise<BulkExportRecord
         () => undefined,
     );
 }
-
-/** A scheduled export (not one of its windows) that has not finished: it never ends by itself. */
-const isRunningSchedule = (x: BulkExportRecord) => !x.source_bulk_export_id && !!x.interval_hours;
 
 /**
  * The DELETE the service refused: the error keeps the service's status and words and adds, from the export

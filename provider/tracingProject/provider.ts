@@ -3,13 +3,15 @@
  * answer is looked up rather than sent again; a create beside a project of the same name (what a killed
  * `pulumi up` leaves, or another stack's) is refused with its id, unless LANGSMITH_ADOPT_IDS names it
  * (docs/recovery.md). An update is one PATCH of the fields that changed (the name included). A delete is
- * refused while an export that has not finished reads the project (the error names them; nothing is
- * deleted), then waits until the service no longer answers it. `read` with only an id is `pulumi import`.
+ * refused at once while a scheduled export reads the project (it never ends by itself); exports that end on
+ * their own (one-off exports, the windows a schedule spawned) are waited for, 10 minutes at most, as a
+ * destination's delete does; either way the error names them and nothing is deleted. Then the project is
+ * deleted and the delete waits until the service no longer answers it. `read` with only an id is `pulumi import`.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { BulkExportClient } from "../api/bulkExport";
-import { PollCancelledError, PollTimeoutError, pollUntil } from "../api/poll";
-import { isFinalExportStatus } from "../api/schemas/bulkExport";
+import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../api/poll";
+import { isFinalExportStatus, isRunningSchedule, type BulkExportRecord } from "../api/schemas/bulkExport";
 import type { Session, SessionUpdateRequest } from "../api/schemas/sessions";
 import type { TracingClient } from "../api/tracing";
 import { cancelReason, operationsSignal } from "../kit/cancellation";
@@ -32,6 +34,10 @@ export interface TracingProjectProviderOptions {
     exports?: () => BulkExportClient;
     /** Delay between reads while waiting for a deleted project to disappear (default 1 s). */
     gonePollMs?: number;
+    /** How long a delete waits for the exports reading the project that end on their own (default 10 minutes). */
+    exportsWaitMs?: number;
+    /** Delay between looks at those exports (default 2 s, growing to 15 s). */
+    exportsPollMs?: (attempt: number) => number;
 }
 
 export function checkTracingProject(news: Record<string, unknown>) {
@@ -83,7 +89,7 @@ export function createTracingProjectProvider(o: TracingProjectProviderOptions = 
             return { outs: outputs(news, s) };
         },
         async delete(id) {
-            await refuseWhileExported(bulkExports(), id);
+            await untilNotExported(bulkExports(), id, o);
             const tc = projects();
             await tc.deleteSession(id);
             await untilGone(tc, id, o.gonePollMs ?? 1_000);
@@ -131,15 +137,52 @@ function outputs(i: TracingProjectInputs, s: Session): TracingProjectOutputs {
     };
 }
 
-/** A project read by an export that has not finished cannot go: the error names the exports. */
-async function refuseWhileExported(be: BulkExportClient, id: string): Promise<void> {
-    const reading = (await be.listExports()).filter((e) => e.session_id === id && !isFinalExportStatus(e.status));
-    if (!reading.length) return;
-    const list = reading.map((e) => `${e.id} (${e.status}${e.interval_hours ? ", scheduled" : ""})`).join(", ");
-    throw new Error(
-        `TracingProject ${id} cannot be deleted while exports read it: ${list}. Destroy the ScheduledExport or BulkExport resources that own them (or cancel them), then run the command again; nothing was deleted.`,
-    );
+/** The exports that have not finished and read the project. */
+async function exportsReading(be: BulkExportClient, id: string): Promise<BulkExportRecord[]> {
+    return (await be.listExports()).filter((e) => e.session_id === id && !isFinalExportStatus(e.status));
 }
+
+/**
+ * Waits until no unfinished export reads the project: none at all, at once; a scheduled one, refused at once;
+ * only exports that end on their own, looked at again until they have (within `exportsWaitMs`, ended by the
+ * engine's Cancel). A refusal names the exports in the way and what to do; nothing is deleted.
+ */
+async function untilNotExported(be: BulkExportClient, id: string, o: TracingProjectProviderOptions): Promise<void> {
+    const waitMs = o.exportsWaitMs ?? 10 * 60_000;
+    const pollMs = o.exportsPollMs ?? ((n: number) => Math.min(15_000, 2_000 * 1.5 ** n));
+    let reading: BulkExportRecord[] = [];
+    const state = async () => {
+        reading = await exportsReading(be, id);
+        return !reading.length ? "FREE" : reading.some(isRunningSchedule) ? "SCHEDULED" : "FINISHING";
+    };
+    await pollUntil(
+        state,
+        { done: ["FREE"], failed: ["SCHEDULED"] },
+        { timeoutMs: waitMs, interval: (_s, n) => pollMs(n), statusOf: (s) => s, signal: operationsSignal },
+    ).catch((e) => {
+        const why =
+            e instanceof PollFailedError
+                ? "a scheduled export reads it"
+                : e instanceof PollTimeoutError
+                  ? `exports still read it after ${Math.round(waitMs / 60_000)} min of waiting`
+                  : e instanceof PollCancelledError
+                    ? `the wait for the exports reading it was cancelled (${cancelReason(e.cause)})`
+                    : undefined;
+        if (!why) throw e;
+        throw new Error(`TracingProject ${id} cannot be deleted: ${why}: ${exportList(reading)}. ${REFUSAL_ADVICE}`);
+    });
+}
+
+const exportList = (reading: BulkExportRecord[]) =>
+    reading
+        .map(
+            (e) =>
+                `${e.id} (${e.status}${e.source_bulk_export_id ? `, a window of scheduled export ${e.source_bulk_export_id}` : e.interval_hours ? ", scheduled" : ""})`,
+        )
+        .join(", ");
+
+const REFUSAL_ADVICE =
+    "Destroy the ScheduledExport or BulkExport resources that own them (a scheduled export's windows are cancelled with it only when cancelSpawnedOnDelete is true), or wait for them to finish, then run the command again; nothing was deleted.";
 
 /**
  * Waits until the service no longer answers the project (its delete is asynchronous on the service), with the

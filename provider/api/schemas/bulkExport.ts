@@ -177,6 +177,9 @@ export const ExportSchema = z
     })
     .passthrough();
 export type BulkExportRecord = z.infer<typeof ExportSchema>;
+
+/** A scheduled export (not one of its windows) that has not finished: it never ends by itself. */
+export const isRunningSchedule = (x: BulkExportRecord): boolean => !x.source_bulk_export_id && !!x.interval_hours && !isFinalExportStatus(x.status);
 export const ExportListSchema = z.array(ExportSchema);
 
 /** One run of an export (a date partition), with its progress and its errors keyed `retry_N`. */

@@ -13,7 +13,7 @@ import { checkTracingProject, createTracingProjectProvider, TRACING_PROJECT_DIFF
 import { diffByTable } from "../../../provider/kit/diff";
 import { withEnv } from "../../helpers/async";
 import { useBulkExportProviders } from "../../helpers/bulkExportProviders";
-import { TEST_API_KEY, TEST_TENANT, rejection, uniqueName, type Emulator } from "../../helpers/emulator";
+import { TEST_API_KEY, TEST_TENANT, admin, rejection, sleep, uniqueName, type Emulator } from "../../helpers/emulator";
 
 const DATASET = "00000000-0000-4000-8000-0000000da7a5";
 
@@ -103,7 +103,7 @@ describe("TracingProject", function () {
         assert.equal(same.length, 1, "one project of that name");
     });
 
-    it("delete: refused while a scheduled export reads the project, naming it; nothing deleted", async () => {
+    it("delete: refused at once while a scheduled export reads the project, naming it; nothing deleted", async () => {
         const p = provider();
         const made = await p.create(checked({ name: uniqueName("exported") }));
         const destinationId = await bulk.newDestination("tp");
@@ -116,10 +116,33 @@ describe("TracingProject", function () {
             cancelSpawnedOnDelete: true,
         });
         const refused = String(await rejection(() => p.delete!(made.id, made.outs)));
-        assert.match(refused, new RegExp(`cannot be deleted while exports read it: ${schedule.outs.exportId} \\(IntervalScheduled, scheduled\\)`));
+        assert.match(refused, new RegExp(`cannot be deleted: a scheduled export reads it: .*${schedule.outs.exportId} \\(IntervalScheduled, scheduled\\)`));
         assert.ok(await projects().tryGetSession(made.id), "still there");
         await bulk.scheduled().delete!(schedule.id, schedule.outs);
         await p.delete!(made.id, made.outs);
+    });
+
+    it("delete: waits for a one-off export reading the project to finish (it ends on its own), then deletes; refused with the export named when the wait runs out", async () => {
+        const made = await provider().create(checked({ name: uniqueName("read-once") }));
+        const destinationId = await bulk.newDestination("tp-once");
+        await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
+        const { export: once } = await bulk.client().createExport({
+            bulk_export_destination_id: destinationId,
+            session_id: made.id,
+            start_time: "2026-11-01T00:00:00Z",
+            end_time: "2026-11-01T06:00:00Z",
+        });
+        const short = createTracingProjectProvider({ projects, exports: bulk.client, gonePollMs: 5, exportsWaitMs: 300, exportsPollMs: () => 50 });
+        const refused = String(await rejection(() => short.delete!(made.id, made.outs)));
+        assert.match(refused, new RegExp(`exports still read it after .*: ${once.id} \\(Created\\)`));
+        assert.ok(await projects().tryGetSession(made.id), "still there");
+        const patient = createTracingProjectProvider({ projects, exports: bulk.client, gonePollMs: 5, exportsPollMs: () => 50 });
+        const deleting = patient.delete!(made.id, made.outs);
+        await sleep(200);
+        assert.ok(await projects().tryGetSession(made.id), "deleted before the export finished");
+        await admin(em, "PUT", "/bulk-exports/limits", { paused: false });
+        await deleting;
+        assert.equal(await projects().tryGetSession(made.id), undefined);
     });
 
     it("getTracingProject: by exact name; a name the workspace does not hold fails naming it", async () => {
