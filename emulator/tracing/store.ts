@@ -47,26 +47,30 @@ export class TracedRuns {
      * it is seen with a project (it makes one on first use of a name); undefined: it waits for its post.
      */
     apply(tenantId: string, ops: RunOp[], projectOf: (op: RunOp) => string | undefined): void {
-        const lines: LogLine[] = [];
-        for (const op of ops) {
+        // Every project is resolved before anything is merged: one the workspace does not hold fails the
+        // request with nothing of it stored.
+        const sessions = ops.map((op) => {
             const known = this.runs.get(`${tenantId}/${op.id}`);
-            const sessionId = known ? known.session_id : op.kind === "post" || op.session.id || op.session.name ? projectOf(op) : undefined;
-            this.merge(tenantId, sessionId, op);
-            lines.push({ t: tenantId, ...(sessionId ? { s: sessionId } : {}), op });
-        }
+            return known ? known.session_id : op.kind === "post" || op.session.id || op.session.name ? projectOf(op) : undefined;
+        });
+        const lines = ops.map((op, i): LogLine => {
+            const sessionId = this.merge(tenantId, sessions[i], op);
+            return { t: tenantId, ...(sessionId ? { s: sessionId } : {}), op };
+        });
         if (this.file && lines.length) appendFileSync(this.file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     }
 
-    private merge(tenantId: string, sessionId: string | undefined, op: RunOp): void {
+    /** Merges one operation; answers the project the run is filed under (undefined: it waits for its post). */
+    private merge(tenantId: string, sessionId: string | undefined, op: RunOp): string | undefined {
         const key = `${tenantId}/${op.id}`;
         const run = this.runs.get(key);
         if (run) {
             Object.assign(run, op.fields);
-            return;
+            return run.session_id;
         }
         if (!sessionId) {
             this.waiting.set(key, { ...this.waiting.get(key), ...op.fields });
-            return;
+            return undefined;
         }
         const made: TracedRun = { ...this.waiting.get(key), ...op.fields, id: op.id, tenant_id: tenantId, session_id: sessionId };
         this.waiting.delete(key);
@@ -74,6 +78,7 @@ export class TracedRuns {
         const list = this.byProject.get(sessionId) ?? [];
         if (!list.length) this.byProject.set(sessionId, list);
         list.push(made);
+        return sessionId;
     }
 
     /** A run by id, as the workspace sees it. */
