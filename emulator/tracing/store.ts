@@ -3,9 +3,10 @@
  * filed under their tracing project, merged by id, and kept in `--state-dir`.
  *
  * - **Merged by id.** A run's operations may come in any order and more than once (the JS client sends five
- *   uploads at once, so a patch can overtake its post; a retried upload repeats them): every operation sets
- *   the fields it carries and leaves the others, so the run holds the union and is stored once. A patch of a
- *   run not seen yet that names no project waits, unexported, for the post that does.
+ *   uploads at once, so a patch can overtake its post; a retried upload repeats them): a patch sets the
+ *   fields it carries and leaves the others, a post only fills those the run does not hold yet (it is the
+ *   run's start, whenever it arrives), so the run holds the union and is stored once. A patch of a run not
+ *   seen yet that names no project waits, unexported, for the post that does.
  * - **Per project, in arrival order.** Each project's runs are a list in the order they were first seen;
  *   an export reads them in that order, so its resume cursor (a count) stays valid as runs keep coming.
  * - **On disk.** Each request's operations are appended to `traced-runs.jsonl` (one line each, the project
@@ -29,6 +30,13 @@ export interface TracedRun extends RunFields {
 type LogLine = { t: string; s?: string; op: RunOp } | { drop: string };
 
 const LOG_FILE = "traced-runs.jsonl";
+
+/**
+ * A run's fields after an operation: a patch sets the fields it carries; a post, the run's start, only
+ * those the run does not hold yet, so a post arriving after its patch (overtaken, or a retried upload)
+ * does not undo it (Python's post of a running run carries `outputs: {}` and `events: []`).
+ */
+const combined = (held: RunFields | undefined, op: RunOp): RunFields => (op.kind === "post" ? { ...op.fields, ...held } : { ...held, ...op.fields });
 
 export class TracedRuns {
     private readonly runs = new Map<string, TracedRun>();
@@ -61,14 +69,14 @@ export class TracedRuns {
         const key = `${tenantId}/${op.id}`;
         const run = this.runs.get(key);
         if (run) {
-            Object.assign(run, op.fields);
+            Object.assign(run, combined(run, op));
             return;
         }
         if (!sessionId) {
-            this.waiting.set(key, { ...this.waiting.get(key), ...op.fields });
+            this.waiting.set(key, combined(this.waiting.get(key), op));
             return;
         }
-        const made: TracedRun = { ...this.waiting.get(key), ...op.fields, id: op.id, tenant_id: tenantId, session_id: sessionId };
+        const made: TracedRun = { ...combined(this.waiting.get(key), op), id: op.id, tenant_id: tenantId, session_id: sessionId };
         this.waiting.delete(key);
         this.runs.set(key, made);
         const list = this.byProject.get(sessionId) ?? [];
