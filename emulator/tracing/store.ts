@@ -27,7 +27,8 @@ export interface TracedRun extends RunFields {
 }
 
 /** One line of the log: an operation filed under its project (absent: waiting for its post), or a project dropped. */
-type LogLine = { t: string; s?: string; op: RunOp } | { drop: string };
+type OpLine = { t: string; s?: string; op: RunOp };
+type LogLine = OpLine | { drop: string };
 
 const LOG_FILE = "traced-runs.jsonl";
 
@@ -53,15 +54,18 @@ export class TracedRuns {
     /**
      * Applies one request's operations. `projectOf` names the project a run is filed under the first time
      * it is seen with a project (it makes one on first use of a name); undefined: it waits for its post.
+     * Every run's project is resolved before any is merged, so a request refused by `projectOf` (a project
+     * id the workspace does not have) keeps none of its runs.
      */
     apply(tenantId: string, ops: RunOp[], projectOf: (op: RunOp) => string | undefined): void {
-        const lines: LogLine[] = [];
-        for (const op of ops) {
-            const known = this.runs.get(`${tenantId}/${op.id}`);
-            const sessionId = known ? known.session_id : op.kind === "post" || op.session.id || op.session.name ? projectOf(op) : undefined;
-            this.merge(tenantId, sessionId, op);
-            lines.push({ t: tenantId, ...(sessionId ? { s: sessionId } : {}), op });
-        }
+        const filed = new Map<string, string>();
+        const lines = ops.map((op): OpLine => {
+            const named = op.kind === "post" || op.session.id || op.session.name;
+            const sessionId = this.runs.get(`${tenantId}/${op.id}`)?.session_id ?? filed.get(op.id) ?? (named ? projectOf(op) : undefined);
+            if (sessionId) filed.set(op.id, sessionId);
+            return { t: tenantId, ...(sessionId ? { s: sessionId } : {}), op };
+        });
+        for (const line of lines) this.merge(line.t, line.s, line.op);
         if (this.file && lines.length) appendFileSync(this.file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     }
 
