@@ -10,8 +10,8 @@
  * - **Per project, in arrival order.** Each project's runs are a list in the order they were first seen;
  *   an export reads them in that order, so its resume cursor (a count) stays valid as runs keep coming.
  * - **On disk.** Each request's operations are appended to `traced-runs.jsonl` (one line each, the project
- *   already resolved) and replayed on start; a line cut short by a kill is skipped. A deleted project
- *   appends a line that drops its runs.
+ *   already resolved) and replayed on start; a line cut short by a kill is skipped (and ended, so the
+ *   next append starts a line of its own). A deleted project appends a line that drops its runs.
  *
  * Not emulated: run deletion, retention (`trace_tier` is exported, never enforced), attachments.
  */
@@ -48,7 +48,12 @@ export class TracedRuns {
 
     constructor(stateDir: string | undefined) {
         this.file = stateDir ? join(stateDir, LOG_FILE) : undefined;
-        if (this.file && existsSync(this.file)) this.replay(readFileSync(this.file, "utf8"));
+        if (this.file && existsSync(this.file)) {
+            const log = readFileSync(this.file, "utf8");
+            this.replay(log);
+            // A last line cut short by a kill: end it, or the next append would join it and be lost with it.
+            if (log && !log.endsWith("\n")) appendFileSync(this.file, "\n");
+        }
     }
 
     /**
