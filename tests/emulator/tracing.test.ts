@@ -58,7 +58,18 @@ interface UploadOptions {
     /** `null`: no `X-Tenant-Id`. */
     tenant?: string | null;
     contentType?: string;
+    /** Sent in chunks without a length (`Transfer-Encoding: chunked`), as the JS client streams a plain upload. */
+    chunked?: boolean;
 }
+
+/** A body sent in pieces of 100 bytes, as a stream: fetch sends it chunked. */
+const streamed = (b: Buffer) =>
+    new ReadableStream<Uint8Array>({
+        start(c) {
+            for (let at = 0; at < b.length; at += 100) c.enqueue(b.subarray(at, at + 100));
+            c.close();
+        },
+    });
 
 /** `POST /runs/multipart` with a body `raw` cannot send (a Buffer, compressed, with its own headers). */
 async function upload(em: At, parts: PartSpec[], o: UploadOptions = {}): Promise<{ status: number; body: any }> {
@@ -71,7 +82,8 @@ async function upload(em: At, parts: PartSpec[], o: UploadOptions = {}): Promise
     if (o.tenant !== null) headers["x-tenant-id"] = o.tenant ?? TEST_TENANT;
     if (o.encoding) headers["content-encoding"] = o.encoding;
     const body = o.encoding && ENCODE[o.encoding] ? ENCODE[o.encoding](plain) : plain;
-    const res = await fetch(`${em.url}${o.prefix ?? "/api/v1"}/runs/multipart`, { method: "POST", headers, body });
+    const init = o.chunked ? { body: streamed(body), duplex: "half" } : { body };
+    const res = await fetch(`${em.url}${o.prefix ?? "/api/v1"}/runs/multipart`, { method: "POST", headers, ...init } as RequestInit);
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -237,6 +249,12 @@ describe("emulator tracing: POST /runs/multipart", () => {
             }
         }
         assert.equal((await sessionNamed(em, project)).run_count, 12);
+    });
+
+    it("a plain JS upload streamed with Transfer-Encoding: chunked", async () => {
+        const [id, project] = [randomUUID(), uniqueName("chunked")];
+        await ingest(em, [...postOf(id, project), ...patchOf(id)], { style: "js", chunked: true });
+        assert.deepEqual((await runOf(em, id)).outputs, { y: 42 });
     });
 
     it("times normalized to YYYY-MM-DDTHH:MM:SS.ffffffZ: epoch milliseconds, ISO +00:00 and another offset", async () => {
