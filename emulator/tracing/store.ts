@@ -3,14 +3,15 @@
  * filed under their tracing project, merged by id, and kept in `--state-dir`.
  *
  * - **Merged by id.** A run's operations may come in any order and more than once (the JS client sends five
- *   uploads at once, so a patch can overtake its post; a retried upload repeats them): every operation sets
- *   the fields it carries and leaves the others, so the run holds the union and is stored once. A patch of a
- *   run not seen yet that names no project waits, unexported, for the post that does.
+ *   uploads at once, so a patch can overtake its post; a retried upload repeats them): a patch sets the
+ *   fields it carries and leaves the others, a post only fills those the run does not hold yet (it is the
+ *   run's start, whenever it arrives), so the run holds the union and is stored once. A patch of a run not
+ *   seen yet that names no project waits, unexported, for the post that does.
  * - **Per project, in arrival order.** Each project's runs are a list in the order they were first seen;
  *   an export reads them in that order, so its resume cursor (a count) stays valid as runs keep coming.
  * - **On disk.** Each request's operations are appended to `traced-runs.jsonl` (one line each, the project
- *   already resolved) and replayed on start; a line cut short by a kill is skipped. A deleted project
- *   appends a line that drops its runs.
+ *   already resolved) and replayed on start; a line cut short by a kill is skipped (and ended, so the
+ *   next append starts a line of its own). A deleted project appends a line that drops its runs.
  *
  * Not emulated: run deletion, retention (`trace_tier` is exported, never enforced), attachments.
  */
@@ -26,9 +27,17 @@ export interface TracedRun extends RunFields {
 }
 
 /** One line of the log: an operation filed under its project (absent: waiting for its post), or a project dropped. */
-type LogLine = { t: string; s?: string; op: RunOp } | { drop: string };
+type OpLine = { t: string; s?: string; op: RunOp };
+type LogLine = OpLine | { drop: string };
 
 const LOG_FILE = "traced-runs.jsonl";
+
+/**
+ * A run's fields after an operation: a patch sets the fields it carries; a post, the run's start, only
+ * those the run does not hold yet, so a post arriving after its patch (overtaken, or a retried upload)
+ * does not undo it (Python's post of a running run carries `outputs: {}` and `events: []`).
+ */
+const combined = (held: RunFields | undefined, op: RunOp): RunFields => (op.kind === "post" ? { ...op.fields, ...held } : { ...held, ...op.fields });
 
 export class TracedRuns {
     private readonly runs = new Map<string, TracedRun>();
@@ -39,46 +48,49 @@ export class TracedRuns {
 
     constructor(stateDir: string | undefined) {
         this.file = stateDir ? join(stateDir, LOG_FILE) : undefined;
-        if (this.file && existsSync(this.file)) this.replay(readFileSync(this.file, "utf8"));
+        if (this.file && existsSync(this.file)) {
+            const log = readFileSync(this.file, "utf8");
+            this.replay(log);
+            // A last line cut short by a kill: end it, or the next append would join it and be lost with it.
+            if (log && !log.endsWith("\n")) appendFileSync(this.file, "\n");
+        }
     }
 
     /**
      * Applies one request's operations. `projectOf` names the project a run is filed under the first time
      * it is seen with a project (it makes one on first use of a name); undefined: it waits for its post.
+     * Every run's project is resolved before any is merged, so a request refused by `projectOf` (a project
+     * id the workspace does not have) keeps none of its runs.
      */
     apply(tenantId: string, ops: RunOp[], projectOf: (op: RunOp) => string | undefined): void {
-        // Every project is resolved before anything is merged: one the workspace does not hold fails the
-        // request with nothing of it stored.
-        const sessions = ops.map((op) => {
-            const known = this.runs.get(`${tenantId}/${op.id}`);
-            return known ? known.session_id : op.kind === "post" || op.session.id || op.session.name ? projectOf(op) : undefined;
-        });
-        const lines = ops.map((op, i): LogLine => {
-            const sessionId = this.merge(tenantId, sessions[i], op);
+        const filed = new Map<string, string>();
+        const lines = ops.map((op): OpLine => {
+            const named = op.kind === "post" || op.session.id || op.session.name;
+            const sessionId = this.runs.get(`${tenantId}/${op.id}`)?.session_id ?? filed.get(op.id) ?? (named ? projectOf(op) : undefined);
+            if (sessionId) filed.set(op.id, sessionId);
             return { t: tenantId, ...(sessionId ? { s: sessionId } : {}), op };
         });
+        for (const line of lines) this.merge(line.t, line.s, line.op);
         if (this.file && lines.length) appendFileSync(this.file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     }
 
-    /** Merges one operation; answers the project the run is filed under (undefined: it waits for its post). */
-    private merge(tenantId: string, sessionId: string | undefined, op: RunOp): string | undefined {
+    private merge(tenantId: string, sessionId: string | undefined, op: RunOp): void {
         const key = `${tenantId}/${op.id}`;
         const run = this.runs.get(key);
         if (run) {
-            Object.assign(run, op.fields);
-            return run.session_id;
+            Object.assign(run, combined(run, op));
+            return;
         }
         if (!sessionId) {
-            this.waiting.set(key, { ...this.waiting.get(key), ...op.fields });
-            return undefined;
+            this.waiting.set(key, combined(this.waiting.get(key), op));
+            return;
         }
-        const made: TracedRun = { ...this.waiting.get(key), ...op.fields, id: op.id, tenant_id: tenantId, session_id: sessionId };
+        const made: TracedRun = { ...combined(this.waiting.get(key), op), id: op.id, tenant_id: tenantId, session_id: sessionId };
         this.waiting.delete(key);
         this.runs.set(key, made);
         const list = this.byProject.get(sessionId) ?? [];
         if (!list.length) this.byProject.set(sessionId, list);
         list.push(made);
-        return sessionId;
     }
 
     /** A run by id, as the workspace sees it. */
