@@ -57,6 +57,11 @@ const BENCHES: Record<string, Bench> = {
         about: "--state-dir: snapshot size and time per change with 1,000 deployments, 1,000 threads (bench/stateDir.ts)",
         run: async () => (await import("./stateDir")).stateDirBench(),
     },
+    traced: {
+        tools: true,
+        about: "runs traced by the official clients: 10,000 ingested (Python zstd and plain, JS), their bulk export beside generated runs, the emulator's memory with 100,000 stored and its restart (bench/tracedRuns.ts)",
+        run: async () => (await import("./tracedRuns")).tracedRunsBench(),
+    },
 };
 
 /** What --help prints: the command, then each benchmark with what it measures (wrapped at 100 columns). */

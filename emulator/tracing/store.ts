@@ -10,12 +10,14 @@
  * - **Per project, in arrival order.** Each project's runs are a list in the order they were first seen;
  *   an export reads them in that order, so its resume cursor (a count) stays valid as runs keep coming.
  * - **On disk.** Each request's operations are appended to `traced-runs.jsonl` (one line each, the project
- *   already resolved) and replayed on start; a line cut short by a kill is skipped (and ended, so the
- *   next append starts a line of its own). A deleted project appends a line that drops its runs.
+ *   already resolved) and replayed on start, a few megabytes at a time: read as one string, the log
+ *   pushed the start of an emulator holding 100,000 runs over 500 MB (bench/tracedRuns.ts), and V8 refuses
+ *   a string over 512 MB (some 240,000 runs of 2 KB). A line cut short by a kill is skipped (and ended, so
+ *   the next append starts a line of its own). A deleted project appends a line that drops its runs.
  *
  * Not emulated: run deletion, retention (`trace_tier` is exported, never enforced), attachments.
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, openSync, readSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunFields, RunOp } from "./wire";
 
@@ -31,6 +33,8 @@ type OpLine = { t: string; s?: string; op: RunOp };
 type LogLine = OpLine | { drop: string };
 
 const LOG_FILE = "traced-runs.jsonl";
+/** Bytes of the log read at a time on start. */
+const REPLAY_CHUNK = 4 << 20;
 
 /**
  * A run's fields after an operation: a patch sets the fields it carries; a post, the run's start, only
@@ -48,12 +52,8 @@ export class TracedRuns {
 
     constructor(stateDir: string | undefined) {
         this.file = stateDir ? join(stateDir, LOG_FILE) : undefined;
-        if (this.file && existsSync(this.file)) {
-            const log = readFileSync(this.file, "utf8");
-            this.replay(log);
-            // A last line cut short by a kill: end it, or the next append would join it and be lost with it.
-            if (log && !log.endsWith("\n")) appendFileSync(this.file, "\n");
-        }
+        // A last line cut short by a kill: end it, or the next append would join it and be lost with it.
+        if (this.file && existsSync(this.file) && this.replay(this.file)) appendFileSync(this.file, "\n");
     }
 
     /**
@@ -116,18 +116,35 @@ export class TracedRuns {
         if (this.file) writeFileSync(this.file, "");
     }
 
-    private replay(log: string): void {
-        for (const line of log.split("\n")) {
-            if (!line) continue;
-            let entry: LogLine;
-            try {
-                entry = JSON.parse(line) as LogLine;
-            } catch {
-                continue; // the last line of a log whose writer was killed mid-line
+    /** Replays the log; answers whether its last line was cut short (no newline at its end). */
+    private replay(file: string): boolean {
+        const fd = openSync(file, "r");
+        const chunk = Buffer.alloc(REPLAY_CHUNK);
+        let rest = Buffer.alloc(0);
+        try {
+            for (let read: number; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {
+                const data = Buffer.concat([rest, chunk.subarray(0, read)]);
+                const end = data.lastIndexOf(0x0a) + 1;
+                for (const line of data.toString("utf8", 0, end).split("\n")) this.replayLine(line);
+                rest = data.subarray(end);
             }
-            if ("drop" in entry) this.dropFromMemory(entry.drop);
-            else this.merge(entry.t, entry.s, entry.op);
+            this.replayLine(rest.toString("utf8"));
+            return rest.length > 0;
+        } finally {
+            closeSync(fd);
         }
+    }
+
+    private replayLine(line: string): void {
+        if (!line) return;
+        let entry: LogLine;
+        try {
+            entry = JSON.parse(line) as LogLine;
+        } catch {
+            return; // the last line of a log whose writer was killed mid-line
+        }
+        if ("drop" in entry) this.dropFromMemory(entry.drop);
+        else this.merge(entry.t, entry.s, entry.op);
     }
 
     private dropFromMemory(sessionId: string): void {
