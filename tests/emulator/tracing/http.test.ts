@@ -17,10 +17,10 @@ import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync, zstdCompressSync } from "node:zlib";
-import { exportSlots, makeProject, type TracingProject } from "../../emulator/bulkExport/projects";
-import { TracedRuns } from "../../emulator/tracing/store";
-import { opOfPatch, opOfPost } from "../../emulator/tracing/wire";
-import { OTHER_TENANT, TEST_API_KEY, TEST_TENANT, raw, startTestEmulator, uniqueName, type Emulator, type RawResponse } from "../helpers/emulator";
+import { exportSlots, makeProject, type TracingProject } from "../../../emulator/bulkExport/projects";
+import { TracedRuns } from "../../../emulator/tracing/store";
+import { opOfPatch, opOfPost } from "../../../emulator/tracing/wire";
+import { OTHER_TENANT, TEST_API_KEY, TEST_TENANT, raw, startTestEmulator, uniqueName, type Emulator, type RawResponse } from "../../helpers/emulator";
 
 type At = Pick<Emulator, "url">;
 type Style = "py" | "js";

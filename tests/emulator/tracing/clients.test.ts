@@ -1,6 +1,6 @@
 /**
  * The emulator's tracing area judged by the official LangSmith clients, as released: the Python `langsmith`
- * (in the test venv; tests/emulator/python/trace_client.py) pointed at the bare URL without a workspace id
+ * (in the test venv; tests/emulator/tracing/trace_client.py) pointed at the bare URL without a workspace id
  * (so its requests carry no `X-Tenant-Id` and go to the key's workspace), and the JS `langsmith` (a
  * devDependency, in this process) pointed at `/api/v1` with one. Each traces with its default transport
  * (multipart, zstd-compressed since `/info` advertises it), runs nested `traceable` calls, a failing child
@@ -14,13 +14,13 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "langsmith";
 import { getCurrentRunTree, traceable } from "langsmith/traceable";
-import type { TracedRun } from "../../emulator/tracing/store";
-import { rowsUnder, settle } from "../helpers/bulkExport";
-import { TEST_API_KEY, TEST_TENANT, bulkExportClient, startTestEmulator, type Emulator } from "../helpers/emulator";
-import { startMinio, type MinioServer } from "../helpers/minio";
-import { pythonPath } from "../helpers/pyarrow";
+import type { TracedRun } from "../../../emulator/tracing/store";
+import { rowsUnder, settle } from "../../helpers/bulkExport";
+import { TEST_API_KEY, TEST_TENANT, bulkExportClient, startTestEmulator, type Emulator } from "../../helpers/emulator";
+import { startMinio, type MinioServer } from "../../helpers/minio";
+import { pythonPath } from "../../helpers/pyarrow";
 
-const SCRIPT = join(__dirname, "python", "trace_client.py");
+const SCRIPT = join(__dirname, "trace_client.py");
 
 interface Traced {
     id: string;

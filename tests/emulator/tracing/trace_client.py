@@ -6,7 +6,7 @@ Traces into PROJECT with the client's default transport (multipart, compressed w
 three `@traceable` traces of a parent with two children, one of which raises, and one run made by
 `create_run`/`update_run` without a trace id (the non-batch `POST /runs` and `PATCH /runs/{id}`). Then
 makes, reads, lists, upserts and deletes projects and datasets. Prints one JSON line per call,
-`{"call": ..., "result": ...}`; tests/emulator/tracing.clients.test.ts judges them.
+`{"call": ..., "result": ...}`; tests/emulator/tracing/clients.test.ts judges them.
 """
 
 import datetime
