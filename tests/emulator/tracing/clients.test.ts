@@ -16,6 +16,7 @@ import { Client } from "langsmith";
 import { getCurrentRunTree, traceable } from "langsmith/traceable";
 import type { TracedRun } from "../../../emulator/tracing/store";
 import { rowsUnder, settle } from "../../helpers/bulkExport";
+import { creds } from "../../helpers/bulkExportArea";
 import { TEST_API_KEY, TEST_TENANT, bulkExportClient, startTestEmulator, type Emulator } from "../../helpers/emulator";
 import { startMinio, type MinioServer } from "../../helpers/minio";
 import { pythonPath } from "../../helpers/pyarrow";
@@ -155,11 +156,12 @@ describe("emulator: traces and projects from the official langsmith clients (Pyt
 
     it("a bulk export of each project writes exactly its traced runs, each once, with the fields the client sent (pyarrow from MinIO)", async () => {
         const be = bulkExportClient(em);
+        const config = { bucket_name: "exports", prefix: "traced", endpoint_url: minio.endpoint };
         const { destination } = await be.createDestination({
             destination_type: "s3",
             display_name: "traces",
-            config: { bucket_name: "exports", prefix: "traced", endpoint_url: minio.endpoint },
-            credentials: { access_key_id: minio.users.writeDelete.accessKeyId, secret_access_key: minio.users.writeDelete.secretAccessKey },
+            config,
+            credentials: creds(minio.users.writeDelete),
         });
         for (const [project, traced] of [["py-traces", py.get("traced") as Traced[]] as const, ["js-traces", jsTraced] as const]) {
             const { sessionId } = held(em, project);
