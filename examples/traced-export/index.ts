@@ -1,5 +1,5 @@
-// A tracing project for an agent, the bucket its traces go to, and an hourly export of the project into
-// that bucket as Parquet, starting when the project is made. Your traced code (trace.py beside this file,
+// A tracing project for an agent, the dataset its evaluations run over, the bucket its traces go to, and an
+// hourly export of the project into that bucket as Parquet, starting when the project is made. Your traced code (trace.py beside this file,
 // or any code using the official langsmith clients) writes into the project by its name; each hour the
 // service exports the hour that just ended. The keys `langsmith-emulator --sandbox` prints are the ones
 // this program reads, so it runs against the emulator as it is:
@@ -22,6 +22,14 @@ const project = new langsmith.TracingProject("agent", {
     name: config.get("projectName") ?? `support-agent-${pulumi.getStack()}`,
     description: "Traces of the support agent",
     metadata: { team: "support" },
+});
+
+// What the agent's evaluations run over; its examples are data the SDKs write (client.create_examples).
+const golden = new langsmith.Dataset("golden", {
+    name: pulumi.interpolate`${project.name}-golden`,
+    description: "Questions the support agent must answer",
+    dataType: "kv",
+    inputsSchema: { type: "object", properties: { customer: { type: "string" }, question: { type: "string" } }, required: ["question"] },
 });
 
 const bucket = new langsmith.ExportDestination("bucket", {
@@ -50,4 +58,6 @@ const hourly = new langsmith.ScheduledExport("hourly", {
 
 export const projectName = project.name;
 export const projectId = project.id;
+export const datasetName = golden.name;
+export const datasetId = golden.id;
 export const exportId = hourly.exportId;

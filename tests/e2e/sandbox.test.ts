@@ -6,9 +6,10 @@
  * it); the lines it prints pasted there as they are; `pulumi up` with the real CLI exports the generated
  * tracing project into MinIO (Parquet files read back by pyarrow, every run once); `pulumi destroy` removes
  * the destination. Then examples/traced-export against the same sandbox, with the same printed lines: a
- * TracingProject, a destination and an hourly ScheduledExport of the project in one `up`, its trace.py run
- * as its header says (the official Python client, with the printed `LANGSMITH_` variables), and the hour's
- * window exported with exactly those runs. Last, SIGTERM to npx stops the emulator and MinIO and removes
+ * TracingProject, a Dataset, a destination and an hourly ScheduledExport of the project in one `up`, its
+ * trace.py run as its header says (the official Python client, with the printed `LANGSMITH_` variables),
+ * the official JS client tracing into the same project, both clients reading the project and the dataset
+ * back by name, and the hour's window exported with exactly those runs. Last, SIGTERM to npx stops the emulator and MinIO and removes
  * MinIO's temporary data.
  */
 import assert from "node:assert/strict";
@@ -17,6 +18,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ListObjectsV2Command, GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { Client } from "langsmith";
+import { traceable } from "langsmith/traceable";
 import { createProject, type PulumiProject } from "../helpers/project";
 import { RecipePage, startRecipe, type RunningRecipe } from "../helpers/docRecipes";
 import { raw } from "../helpers/emulator";
@@ -37,6 +40,22 @@ function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv):
             done({ code: err ? (err.code ?? 1) : 0, output: `${stdout}${stderr}` }),
         );
     });
+}
+
+/** The official Python client reads back the project and dataset named in argv: their ids, as JSON. */
+const PY_READ_BACK = `import json, sys
+from langsmith import Client
+c = Client()
+print(json.dumps([str(c.read_project(project_name=sys.argv[1]).id), str(c.read_dataset(dataset_name=sys.argv[2]).id)]))`;
+
+/** The official JS client, with the printed variables: a trace of two runs into the project, then the ids of the project and dataset it reads back. */
+async function jsTraceAndReadBack(env: Record<string, string>, project: string, dataset: string): Promise<[string, string]> {
+    const client = new Client({ apiUrl: env.LANGSMITH_ENDPOINT, apiKey: env.LANGSMITH_API_KEY, workspaceId: env.LANGSMITH_WORKSPACE_ID });
+    const options = { client, project_name: project, tracingEnabled: true };
+    const lookup = traceable(async (q: string) => ({ orders: [q] }), { ...options, name: "js-lookup", run_type: "tool" });
+    await traceable(async (q: string) => lookup(q), { ...options, name: "js-agent" })("umbrella");
+    await client.awaitPendingTraceBatches();
+    return [(await client.readProject({ projectName: project })).id, (await client.readDataset({ datasetName: dataset })).id];
 }
 
 /** Runs the printed lines in a project's directory as a user pastes them, in a fresh home; points the project at the backend they name. */
@@ -142,7 +161,7 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
         assert.deepEqual(destinations.body, []);
     });
 
-    it("examples/traced-export with the same lines: preview before the project exists, one `up`, trace.py's runs in the project, the hour after it exported with exactly those runs (pyarrow); destroy", async () => {
+    it("examples/traced-export with the same lines: preview before the project exists, one `up`, trace.py's runs and the JS client's in the project, both clients read the project and dataset back, the hour after it exported with exactly those runs (pyarrow); destroy", async () => {
         const example = createProject("traced-export", undefined, { optional: true });
         try {
             await paste(
@@ -153,10 +172,15 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
             assert.match(preview.stdout, /\+ +\S+:ScheduledExport +hourly +create/);
             await example.pulumi(["up", "--yes"]);
             const out = await example.outputs("emulator");
-            const traced = await run(pythonPath(), ["trace.py"], example.dir, { ...process.env, ...tracingEnv(), LANGSMITH_PROJECT: out.projectName });
+            const env = { ...process.env, ...tracingEnv(), LANGSMITH_PROJECT: out.projectName };
+            const traced = await run(pythonPath(), ["trace.py"], example.dir, env);
             assert.equal(traced.code, 0, traced.output);
+            const pyRead = await run(pythonPath(), ["-c", PY_READ_BACK, out.projectName, out.datasetName], example.dir, env);
+            assert.equal(pyRead.code, 0, pyRead.output);
+            assert.deepEqual(JSON.parse(pyRead.output), [out.projectId, out.datasetId], "Python reads back the project and the dataset Pulumi made");
+            assert.deepEqual(await jsTraceAndReadBack(tracingEnv(), out.projectName, out.datasetName), [out.projectId, out.datasetId]);
             const session = await raw({ url: config["langsmith:endpoint"] }, "GET", `/api/v1/sessions/${out.projectId}`, auth());
-            assert.equal(session.body.run_count, 9, "trace.py's nine runs are in the project Pulumi made");
+            assert.equal(session.body.run_count, 11, "trace.py's nine runs and the JS client's two are in the project Pulumi made");
 
             // The first hourly window ends an hour after the project was made; the service exports it ten minutes later.
             await raw({ url: config["langsmith:endpoint"] }, "POST", "/__admin/clock/advance", { body: { ms: 71 * 60_000 }, apiKey: null, tenantId: null });
@@ -167,8 +191,9 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
             }
             assert.ok(spawned, "no window of the hourly export completed");
             const { rows } = await parquetUnder(config, `agent-traces/export_id=${spawned.bulk_export_id}/`, ["id", "name", "session_id"]);
-            assert.equal(new Set(rows.map((r) => r.id)).size, 9, "each traced run once");
-            assert.deepEqual([...new Set(rows.map((r) => r.name))].sort(), ["answer", "search_orders", "support-agent"]);
+            assert.equal(rows.length, 11);
+            assert.equal(new Set(rows.map((r) => r.id)).size, 11, "each traced run once");
+            assert.deepEqual([...new Set(rows.map((r) => r.name))].sort(), ["answer", "js-agent", "js-lookup", "search_orders", "support-agent"]);
             assert.ok(rows.every((r) => r.session_id === out.projectId));
             await example.pulumi(["destroy", "--yes"]);
         } finally {
