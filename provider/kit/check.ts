@@ -21,6 +21,9 @@ export async function reported(c: Checked): Promise<pulumi.dynamic.CheckResult> 
     return { inputs: c.inputs, failures: c.failures };
 }
 
+/** Date and time with a zone: `2026-11-01T00:00:00Z`, `...+02:00`, fractions allowed. */
+const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** True for a value the program set (not undefined, null or the empty string). */
@@ -126,6 +129,18 @@ export class Checker {
         return s;
     }
 
+    /** An ISO 8601 date-time with a zone, returned canonical (`toISOString`); unknown passes as it is. */
+    timestamp(v: unknown, property: string, required = false): string | undefined {
+        const s = this.str(v, property, required);
+        if (s === undefined || !known(s) || s === "") return s;
+        const ms = Date.parse(s);
+        if (!ISO_RE.test(s) || Number.isNaN(ms) || !sameCalendarDate(s, ms)) {
+            this.fail(property, `${property} must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-01T00:00:00Z (got ${JSON.stringify(s)})`);
+            return s;
+        }
+        return new Date(ms).toISOString();
+    }
+
     /** A known string that must match `re`, with `reason` as the message. */
     matches(v: string | undefined, re: RegExp, property: string, reason: string): void {
         if (v !== undefined && known(v) && v !== "" && !re.test(v)) this.fail(property, reason);
@@ -142,4 +157,11 @@ export class Checker {
                 this.fail(`timeouts.${k}`, `timeouts.${k} must be a number of seconds > 0`);
         }
     }
+}
+
+/** Rejects dates JavaScript rolls over (2026-02-30 becomes March 2): the written month and day must exist. */
+function sameCalendarDate(s: string, ms: number): boolean {
+    const [y, m, d] = s.slice(0, 10).split("-").map(Number);
+    const probe = new Date(Date.UTC(y, m - 1, d));
+    return probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d && Number.isFinite(ms);
 }

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Field, Fields } from "./declare";
-import { UNKNOWN, containsUnknown } from "./unknown";
+import { UNKNOWN, containsUnknown, known } from "./unknown";
 
 /** Equal after `canonical`: absent, null and "" are the same; object keys are unordered. */
 export function sameValue(a: unknown, b: unknown): boolean {
@@ -35,6 +35,9 @@ export function byName<T extends { name: string }>(list: T[] | unknown): T[] | u
     if (!Array.isArray(list)) return list;
     return [...(list as T[])].sort((a, b) => (a?.name < b?.name ? -1 : a?.name > b?.name ? 1 : 0));
 }
+
+/** A timestamp as the instant it names (ISO 8601, milliseconds, UTC); anything else as it is. */
+export const instant = (v: unknown): unknown => (typeof v === "string" && known(v) && Number.isFinite(Date.parse(v)) ? new Date(v).toISOString() : v);
 
 /** `o[key]`, where a whole object not known yet makes every field of it unknown. */
 export function field(o: unknown, key: string): unknown {

@@ -12,8 +12,6 @@ import { known } from "../kit/unknown";
 import { Checker, UUID_RE, isSet, type Checked } from "../kit/check";
 import { bulkExport } from "../bulkExport/declare";
 import { scheduledExport } from "../scheduledExport/declare";
-/** Date and time with a zone: `2026-11-01T00:00:00Z`, `...+02:00`, fractions allowed. */
-const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 export function checkScheduledExport(news: Record<string, unknown>): Checked {
     const c = new Checker();
@@ -40,7 +38,7 @@ export function checkBulkExport(news: Record<string, unknown>): Checked {
     if (news.intervalHours !== undefined && news.intervalHours !== null) {
         c.fail("intervalHours", "intervalHours is only for a ScheduledExport; a BulkExport exports once, from startTime to endTime");
     }
-    const endTime = timestamp(c, news.endTime, "endTime", true);
+    const endTime = c.timestamp(news.endTime, "endTime", true);
     if (typeof common.startTime === "string" && typeof endTime === "string" && known(common.startTime) && known(endTime) && !(common.startTime < endTime)) {
         c.fail("endTime", `endTime (${endTime}) must be after startTime (${common.startTime})`);
     }
@@ -63,7 +61,7 @@ function checkAllExperiments(c: Checker, v: unknown, sessionId: unknown): boolea
 function checkExportCommon(c: Checker, news: Record<string, unknown>): Record<string, unknown> {
     const sessionId = c.str(news.sessionId, "sessionId", news.allExperiments === undefined || news.allExperiments === null);
     c.matches(sessionId, UUID_RE, "sessionId", "sessionId must be a tracing project id (a uuid)");
-    const startTime = timestamp(c, news.startTime, "startTime", true);
+    const startTime = c.timestamp(news.startTime, "startTime", true);
     const filter = checkFilter(c, news.filter);
     checkExportFields(c, news.exportFields);
     return { startTime, filter: isSet(filter) ? filter : undefined };
@@ -116,21 +114,3 @@ function checkExportFields(c: Checker, v: unknown): void {
     if (dupes.length) c.fail("exportFields", `exportFields names ${[...new Set(dupes)].join(", ")} more than once`);
 }
 
-/** An ISO 8601 date-time with a zone, returned canonical; unknown passes. */
-function timestamp(c: Checker, v: unknown, property: string, required: boolean): string | undefined {
-    const s = c.str(v, property, required);
-    if (s === undefined || !known(s) || s === "") return s;
-    const ms = Date.parse(s);
-    if (!ISO_RE.test(s) || Number.isNaN(ms) || !sameCalendarDate(s, ms)) {
-        c.fail(property, `${property} must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-01T00:00:00Z (got ${JSON.stringify(s)})`);
-        return s;
-    }
-    return new Date(ms).toISOString();
-}
-
-/** Rejects dates JavaScript rolls over (2026-02-30 becomes March 2): the written month and day must exist. */
-function sameCalendarDate(s: string, ms: number): boolean {
-    const [y, m, d] = s.slice(0, 10).split("-").map(Number);
-    const probe = new Date(Date.UTC(y, m - 1, d));
-    return probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d && Number.isFinite(ms);
-}

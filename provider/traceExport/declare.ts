@@ -7,10 +7,9 @@
 import { canonicalFilter } from "../api/filter";
 import { COMPRESSIONS, EXPORTABLE_FIELDS, FORMAT_VERSIONS } from "../api/schemas/bulkExport";
 import { list, string, type OnChange, type Shape } from "../kit/declare";
+import { instant } from "../kit/diff";
 import { known } from "../kit/unknown";
 
-/** A timestamp as the instant it names (ISO 8601, milliseconds, UTC); anything else as it is. */
-export const instant = (v: unknown): unknown => (typeof v === "string" && known(v) && Number.isFinite(Date.parse(v)) ? new Date(v).toISOString() : v);
 const asSet = (v: unknown): unknown => (Array.isArray(v) ? [...v].sort() : v);
 const parsedFilter = (v: unknown): unknown => (typeof v === "string" && known(v) ? canonicalFilter(v) : v);
 
