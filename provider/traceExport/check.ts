@@ -113,4 +113,3 @@ function checkExportFields(c: Checker, v: unknown): void {
     const dupes = v.filter((f, i) => known(f) && v.indexOf(f) !== i);
     if (dupes.length) c.fail("exportFields", `exportFields names ${[...new Set(dupes)].join(", ")} more than once`);
 }
-
