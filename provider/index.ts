@@ -1,8 +1,9 @@
 /**
- * pulumi-langsmith: Pulumi resources for LangSmith: Deployment (control plane), and the bulk export of
- * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport), and a check that a
- * deployed agent server honours `interrupt` (AgentServerCheck); and look-ups of deployments and their
- * revisions (getDeployment, getDeploymentRevisions).
+ * pulumi-langsmith: Pulumi resources for LangSmith: Deployment (control plane), the objects on a deployed
+ * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
+ * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
+ * datasets (TracingProject, Dataset); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * getDataset).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -18,15 +19,19 @@ import { RESOURCES } from "./registry";
 
 export {
     AgentServerCheck,
+    Assistant,
     BulkExport,
+    Cron,
     Dataset,
     Deployment,
     ExportDestination,
     ScheduledExport,
     TracingProject,
     type AgentServerCheckArgs,
+    type AssistantArgs,
     type BulkExportArgs,
     type BulkExportTimeouts,
+    type CronArgs,
     type DatasetArgs,
     type DeploymentArgs,
     type DeploymentSecret,
@@ -38,6 +43,7 @@ export {
     type ExportDestinationArgs,
     type ExportDestinationConfig,
     type ExportDestinationCredentials,
+    type RunConfig,
     type ScheduledExportArgs,
     type TracingProjectArgs,
 } from "./dynamic/resources";

@@ -8,11 +8,15 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { agentServerCheck } from "./agentServerCheck/declare";
 import { agentServerCheckProvider } from "./agentServerCheck/provider";
+import { assistant } from "./assistant/declare";
+import { assistantProvider } from "./assistant/provider";
 import { bulkExport } from "./bulkExport/declare";
 import { bulkExportProvider } from "./bulkExport/provider";
 import { dataset } from "./dataset/declare";
 import { getDataset, getDatasetFunction } from "./dataset/lookups";
 import { datasetProvider } from "./dataset/provider";
+import { cron } from "./cron/declare";
+import { cronProvider } from "./cron/provider";
 import { deployment } from "./deployment/declare";
 import { getDeployment, getDeploymentFunction, getDeploymentRevisions, getDeploymentRevisionsFunction } from "./deployment/lookups";
 import { deploymentProvider } from "./deployment/provider";
@@ -26,7 +30,9 @@ import { tracingProject } from "./tracingProject/declare";
 import { getTracingProject, getTracingProjectFunction } from "./tracingProject/lookups";
 import { tracingProjectProvider } from "./tracingProject/provider";
 import agentServerCheckForwarder = require("./providers/agentServerCheck");
+import assistantForwarder = require("./providers/assistant");
 import bulkExportForwarder = require("./providers/bulkExport");
+import cronForwarder = require("./providers/cron");
 import datasetForwarder = require("./providers/dataset");
 import deploymentForwarder = require("./providers/deployment");
 import exportDestinationForwarder = require("./providers/exportDestination");
@@ -54,6 +60,8 @@ export const RESOURCES = {
     agentServerCheck: { declaration: agentServerCheck, forwarder: agentServerCheckForwarder, provider: agentServerCheckProvider },
     tracingProject: { declaration: tracingProject, forwarder: tracingProjectForwarder, provider: tracingProjectProvider },
     dataset: { declaration: dataset, forwarder: datasetForwarder, provider: datasetProvider },
+    assistant: { declaration: assistant, forwarder: assistantForwarder, provider: assistantProvider },
+    cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

@@ -55,3 +55,15 @@ export type TracingProjectArgs = Args<Declared<"tracingProject">>;
 export const Dataset = dynamicResource(RESOURCES.dataset);
 export type Dataset = InstanceType<typeof Dataset>;
 export type DatasetArgs = Args<Declared<"dataset">>;
+
+/** An assistant on a deployed agent server: docs/assistant.md. */
+export const Assistant = dynamicResource(RESOURCES.assistant);
+export type Assistant = InstanceType<typeof Assistant>;
+export type AssistantArgs = Args<Declared<"assistant">>;
+/** A run configuration (an assistant's, a cron's runs'). */
+export type RunConfig = ArgValue<InputsOf<"assistant">["config"]>;
+
+/** A scheduled run of an assistant: docs/cron.md. */
+export const Cron = dynamicResource(RESOURCES.cron);
+export type Cron = InstanceType<typeof Cron>;
+export type CronArgs = Args<Declared<"cron">>;

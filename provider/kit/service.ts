@@ -6,6 +6,7 @@
  * api/bulkExport.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { AgentServerClient } from "../api/agentServer";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { TracingClient } from "../api/tracing";
@@ -38,6 +39,11 @@ export class Service {
     /** The tracing API's projects (sessions). */
     projects(): TracingClient {
         return tracingClient(this.config());
+    }
+
+    /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */
+    agentServer(url: string): AgentServerClient {
+        return agentServerClient(this.config(), url);
     }
 
     /** A resource's `check` against this configuration (`checkWithConfig`). */
@@ -156,5 +162,12 @@ export function bulkExportClient(cfg: ServiceConfig): BulkExportClient {
             sources: clientSources(cfg, "endpoint"),
             ...clientOverrides,
         }),
+    );
+}
+
+/** The client of the agent server at `url`, with the API key of a service configuration (no workspace: the server belongs to one). */
+export function agentServerClient(cfg: ServiceConfig, url: string): AgentServerClient {
+    return cached(["agent server", url, cfg.apiKey, cfg.sources], () =>
+        AgentServerClient.connect({ baseUrl: url, apiKey: cfg.apiKey, sources: { apiKey: cfg.sources?.apiKey.text }, ...clientOverrides }),
     );
 }

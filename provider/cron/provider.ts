@@ -1,0 +1,168 @@
+/**
+ * The Cron's dynamic provider (its fields: declare.ts). Its schedule is parsed at preview by the one cron
+ * parser the emulator runs too (api/cron.ts): a typo fails showing where. A create first asks the address
+ * whether it is an agent server, then refuses to make a second cron identical to one the server holds (same
+ * assistant, thread, schedule and input: an interrupted `pulumi up` of this stack, or another, made it;
+ * LANGSMITH_ADOPT_IDS takes it in), then creates it; the server chooses a cron's id, so a lost answer is looked
+ * up as the identical cron made since, never resent blindly. An update is one PATCH of what changed. `read`
+ * with `<url>|<cronId>` is `pulumi import`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { AgentServerClient } from "../api/agentServer";
+import { CronSyntaxError, isTimeZone, parseCron } from "../api/cron";
+import type { Cron, CronCreateRequest, CronUpdateRequest } from "../api/schemas/agentServer";
+import { onAgentServer, splitImportId, withoutEmpty } from "../agentServerObjects/shared";
+import { Checker } from "../kit/check";
+import type { ProviderOf } from "../kit/declare";
+import { diffByTable, diffTableOf, sameValue } from "../kit/diff";
+import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
+import { known } from "../kit/unknown";
+import { Service } from "../kit/service";
+import { fromWire, toWire } from "../kit/wire";
+import { SCHEMA_VERSION, cron, type CronInputs, type CronOutputs } from "./declare";
+
+export const CRON_DIFF = diffTableOf(cron.inputs);
+
+export function checkCron(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+    const c = new Checker();
+    const inputs = c.declaration("Cron", cron.inputs, news);
+    c.httpUrl(news.url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(news.url)}`, true);
+    const schedule = news.schedule;
+    if (typeof schedule === "string" && known(schedule)) {
+        try {
+            parseCron(schedule);
+        } catch (e) {
+            if (!(e instanceof CronSyntaxError)) throw e;
+            c.fail("schedule", `schedule is not a cron expression: ${e.message}`);
+        }
+    }
+    const tz = news.timezone;
+    if (typeof tz === "string" && known(tz) && !isTimeZone(tz))
+        c.fail("timezone", `timezone must be an IANA time zone such as UTC, Europe/Paris or America/New_York (got ${JSON.stringify(tz)})`);
+    const endTime = c.timestamp(news.endTime, "endTime");
+    if (endTime !== undefined) inputs.endTime = endTime;
+    return { inputs, failures: c.failures };
+}
+
+export function createCronProvider(o: { server?: (url: string) => AgentServerClient } = {}): pulumi.dynamic.ResourceProvider {
+    let service = new Service();
+    const server = o.server ?? ((url: string) => service.agentServer(url));
+    const provider: ProviderOf<typeof cron> = {
+        async configure(req) {
+            service = new Service(req.config);
+        },
+        async check(_olds, news) {
+            return checkCron(news);
+        },
+        async diff(_id, olds, news) {
+            const { changes, replaces, updates } = diffByTable(CRON_DIFF, olds, news);
+            return { changes, replaces, updates };
+        },
+        async create(inputs) {
+            const made = await onAgentServer("Cron", inputs.url, "create", async () => {
+                const s = server(inputs.url);
+                await s.ok();
+                const held = await heldByAnother(s, inputs);
+                if (held) return s.updateCron(held.cron_id, changesTo(inputsOf(held, inputs.url, inputs), inputs));
+                return s.createCron(createBody(inputs), inputs.threadId);
+            });
+            return { id: made.cron_id, outs: outputs(inputs, made) };
+        },
+        async read(id, props) {
+            const { url, objectId } = splitImportId(id, props?.url, "Cron", "<url>|<cronId>");
+            const where = { assistantId: props?.assistantId, threadId: props?.threadId };
+            const found = await onAgentServer("Cron", url, "read", () => server(url).findCron(objectId, where));
+            if (!found) return {};
+            const inputs = inputsOf(found, url, props);
+            return { id: found.cron_id, props: outputs(inputs, found), inputs };
+        },
+        async update(id, olds, news) {
+            const patch = changesTo(olds, news);
+            const s = server(news.url);
+            // Every field the diff updates is the PATCH's (an empty one answers the cron as it is).
+            const c = await onAgentServer("Cron", news.url, "update", () => s.updateCron(id, patch));
+            return { outs: outputs(news, c) };
+        },
+        async delete(id, props) {
+            await onAgentServer("Cron", props.url, "delete", () => server(props.url).deleteCron(id));
+        },
+    };
+    return provider;
+}
+
+/**
+ * A cron identical to the one to create (same assistant, thread, schedule and input) that the server already
+ * holds: adopted when LANGSMITH_ADOPT_IDS names it; otherwise the create is refused with its id, since the
+ * server keeps no mark of which stack made a cron, and a second would run everything twice.
+ */
+async function heldByAnother(s: AgentServerClient, i: CronInputs): Promise<Cron | undefined> {
+    const held = await s.findCrons({ assistantId: i.assistantId, threadId: i.threadId, schedule: i.schedule, payload: i.input });
+    const adopted = held.find((c) => adoptionAsked(c.cron_id));
+    if (adopted || !held.length) return adopted;
+    const h = held[0];
+    throw new Error(
+        alreadyExistsMessage({
+            what: `Cron: the agent server at ${s.url} already holds cron ${h.cron_id} running assistant ${i.assistantId} at ${JSON.stringify(i.schedule)}${i.threadId ? ` on thread ${i.threadId}` : ""} with the same input (created ${h.created_at})`,
+            existing: "a second would run every scheduled run twice",
+            id: h.cron_id,
+            ifTheirs: "change this one's schedule or input, or delete the other",
+            why: "the server keeps no mark of which stack made a cron, so the provider cannot tell one this stack's interrupted run made from another's.",
+        }),
+    );
+}
+
+/** The create body: the declaration's mapping (url and thread travel in the address). */
+function createBody(i: CronInputs): CronCreateRequest {
+    return toWire(cron.inputs, i) as unknown as CronCreateRequest;
+}
+
+/** The PATCH of what changed; a removed input, configuration, context or metadata is sent empty, a removed end as null. */
+function changesTo(olds: Partial<CronInputs>, news: CronInputs): CronUpdateRequest {
+    const wire = createBody(news);
+    // Timestamps are canonical in both (check writes endTime as toISOString).
+    const changed = (k: keyof CronInputs) => !sameValue(olds[k], news[k]);
+    const patch: CronUpdateRequest = {};
+    if (changed("schedule")) patch.schedule = news.schedule;
+    if (changed("timezone")) patch.timezone = news.timezone ?? "UTC";
+    if (changed("input")) patch.input = news.input ?? {};
+    if (changed("config")) patch.config = wire.config ?? {};
+    if (changed("context")) patch.context = news.context ?? {};
+    if (changed("metadata")) patch.metadata = news.metadata ?? {};
+    if (changed("endTime")) patch.end_time = news.endTime ?? null;
+    if (changed("enabled")) patch.enabled = news.enabled;
+    if (changed("onRunCompleted")) patch.on_run_completed = news.onRunCompleted ?? "delete";
+    return patch;
+}
+
+/**
+ * The inputs as the server says them (refresh, import): what the run payload holds, the cron's own fields;
+ * empty values as absent, and the server's defaults (UTC, `delete`) as absent where the program left them out.
+ */
+function inputsOf(c: Cron, url: string, recorded?: Partial<CronInputs>): CronInputs {
+    const payload = (c.payload ?? {}) as Record<string, unknown>;
+    const read = fromWire(cron.inputs, { ...payload, ...c, thread_id: undefined }) as Partial<CronInputs>;
+    const config = read.config ? withoutEmpty(read.config as Record<string, unknown>) : undefined;
+    const isDefault = (k: "timezone" | "onRunCompleted", v: string) => read[k] === v && recorded?.[k] === undefined;
+    return {
+        ...(withoutEmpty({ ...read, config }) as Partial<CronInputs>),
+        url,
+        threadId: c.thread_id ?? undefined,
+        timezone: isDefault("timezone", "UTC") ? undefined : read.timezone,
+        onRunCompleted: c.thread_id || isDefault("onRunCompleted", "delete") ? undefined : read.onRunCompleted,
+        endTime: read.endTime ? new Date(read.endTime).toISOString() : undefined,
+        enabled: c.enabled ?? true,
+    } as CronInputs;
+}
+
+function outputs(i: CronInputs, c: Cron): CronOutputs {
+    return {
+        ...i,
+        cronId: c.cron_id,
+        nextRunDate: c.next_run_date ?? null,
+        createdAt: c.created_at,
+        updatedAt: c.updated_at ?? null,
+        schemaVersion: SCHEMA_VERSION,
+    };
+}
+
+export const cronProvider = createCronProvider();

@@ -1,0 +1,125 @@
+/**
+ * Assistant (provider/assistant) against the emulator's agent server over HTTP: check at preview, diff (a new
+ * version in place, a replacement for another graph or server), create, read (refresh shows a change made
+ * with an SDK; import by `<url>|<id>`), update (a new version of the same assistant), delete; the refusals
+ * (an unknown graph, an address that is not an agent server, an assistant of the same graph and name) and a
+ * lost answer taken in, never a second assistant.
+ */
+import assert from "node:assert/strict";
+import { AgentServerClient } from "../../../provider/api/agentServer";
+import { checkAssistant, createAssistantProvider } from "../../../provider/assistant/provider";
+import { UNKNOWN } from "../../../provider/kit/unknown";
+import { withEnv } from "../../helpers/async";
+import { TEST_API_KEY, admin, githubBody, raw, rejection, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
+
+describe("Assistant", function () {
+    this.timeout(30_000);
+    let em: Emulator;
+    let url: string;
+    before(async () => {
+        em = await startTestEmulator({ timing: { speed: "immediate" } });
+        url = (await raw(em, "POST", "/v2/deployments", { body: githubBody() })).body.source_config.custom_url;
+    });
+    after(async () => {
+        await em?.close();
+    });
+    afterEach(async () => {
+        await admin(em, "DELETE", "/faults");
+    });
+    const server = (u = url) => AgentServerClient.connect({ baseUrl: u, apiKey: TEST_API_KEY, retryBaseMs: 5, retryMaxMs: 20, settleMs: 200 });
+    const provider = () => createAssistantProvider({ server });
+    const checked = (news: Record<string, unknown>) => {
+        const r = checkAssistant(news);
+        assert.deepEqual(r.failures, []);
+        return r.inputs as { url: string; graphId: string; name: string } & Record<string, unknown>;
+    };
+    const base = () => ({ url, graphId: "agent", name: uniqueName("support") });
+
+    it("check: url, graphId and name are required; a misspelt key of config fails naming the right one; an unknown url passes", () => {
+        const r = checkAssistant({ url: "ftp://x", config: { configurabel: {} } });
+        assert.deepEqual(
+            r.failures?.map((f) => f.property),
+            ["config.configurabel", "graphId", "name", "url"],
+        );
+        assert.match(r.failures![0].reason, /did you mean "configurable"/);
+        assert.match(r.failures![3].reason, /url must be the agent server's http\(s\) URL/);
+        assert.deepEqual(checkAssistant({ url: UNKNOWN, graphId: "agent", name: "a" }).failures, []);
+    });
+
+    it("diff: name, description, config, context and metadata update in place; graphId and url replace", async () => {
+        const olds = checked({ ...base(), config: { configurable: { model: "a" } } });
+        const d = await provider().diff!("id", olds as never, checked({ ...olds, name: "b", config: { configurable: { model: "b" } }, metadata: { t: 1 } }));
+        assert.deepEqual([d.replaces, (d as { updates?: string[] }).updates], [[], ["name", "config", "metadata"]]);
+        const r = await provider().diff!("id", olds as never, checked({ ...olds, graphId: "other", url: `${url}x` }));
+        assert.deepEqual(r.replaces, ["url", "graphId"]);
+    });
+
+    it("create, read, update (a new version of the same assistant), a change made with an SDK shown by read, delete", async () => {
+        const p = provider();
+        const inputs = checked({ ...base(), description: "answers tickets", config: { configurable: { model: "gpt-4o" }, tags: ["support"] }, metadata: { team: "s" } });
+        const made = await p.create(inputs);
+        assert.deepEqual([made.outs.version, made.outs.assistantId], [1, made.id]);
+        const onServer = await server().getAssistant(made.id);
+        assert.deepEqual([onServer.graph_id, onServer.config?.configurable, onServer.config?.tags], ["agent", { model: "gpt-4o" }, ["support"]]);
+        assert.deepEqual((await p.read!(made.id, made.outs)).inputs, inputs, "nothing changed reads back as the inputs");
+
+        const news = checked({ ...inputs, config: { configurable: { model: "gpt-5" } }, description: undefined });
+        const updated = await p.update!(made.id, made.outs, news);
+        assert.deepEqual([updated.outs.version, updated.outs.assistantId], [2, made.id], "a new version of the same assistant");
+        assert.deepEqual((await server().assistantVersions(made.id)).map((v) => v.version), [2, 1]);
+
+        await server().updateAssistant(made.id, { config: { configurable: { model: "edited" } } });
+        const drift = await p.read!(made.id, updated.outs);
+        assert.deepEqual((drift.inputs as { config: unknown }).config, { configurable: { model: "edited" } }, "refresh shows the change");
+        const back = await p.update!(made.id, drift.props as never, news);
+        assert.deepEqual([back.outs.version, (await server().getAssistant(made.id)).config?.configurable], [4, { model: "gpt-5" }]);
+
+        await p.delete(made.id, back.outs);
+        assert.deepEqual(await p.read!(made.id, back.outs), {});
+        await p.delete(made.id, back.outs); // already gone: done
+    });
+
+    it("read: import by <url>|<assistantId> reads every input back; another id form says which to use", async () => {
+        const p = provider();
+        const inputs = checked({ ...base(), context: { locale: "fr" } });
+        const made = await p.create(inputs);
+        const imported = await p.read!(`${url}|${made.id}`);
+        assert.deepEqual([imported.id, imported.inputs], [made.id, inputs]);
+        const e = await rejection(() => p.read!(made.id));
+        assert.match(e.message, /import it with the id <url>\|<assistantId>/);
+        await p.delete(made.id, made.outs);
+    });
+
+    it("create: an unknown graph fails with the server's words and the address, nothing made", async () => {
+        const e = await rejection(() => provider().create(checked({ ...base(), graphId: "no-such-graph" })));
+        assert.match(e.message, new RegExp(`Assistant on the agent server at ${url}: create failed: 4\\d\\d .*no-such-graph`));
+        assert.deepEqual(await server().findAssistants({ graphId: "no-such-graph", name: "x" }), []);
+    });
+
+    it("create: an address that is not an agent server fails naming it and what answered there", async () => {
+        const wrong = `${em.url}/v2`;
+        const e = await rejection(() => createAssistantProvider({ server: (u) => server(u) }).create(checked({ ...base(), url: wrong })));
+        assert.match(e.message, new RegExp(`${wrong} does not answer as an agent server .*GET ${wrong}/ok: 404`));
+    });
+
+    it("create: an assistant of the same graph and name is refused with its id; LANGSMITH_ADOPT_IDS takes it in, set to the program's", async () => {
+        const inputs = checked({ ...base(), metadata: { owner: "program" } });
+        const other = await server().createAssistant({ graph_id: "agent", name: inputs.name, metadata: { owner: "someone" } });
+        const e = await rejection(() => provider().create(inputs));
+        assert.match(e.message, new RegExp(`already holds assistant ${other.assistant_id} of graph "agent" named "${inputs.name}"`));
+        assert.match(e.message, new RegExp(`LANGSMITH_ADOPT_IDS=${other.assistant_id} pulumi up`));
+        const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: other.assistant_id }, () => provider().create(inputs));
+        assert.deepEqual([adopted.id, (await server().getAssistant(other.assistant_id)).metadata], [other.assistant_id, { owner: "program" }]);
+        assert.equal((await server().findAssistants({ graphId: "agent", name: inputs.name })).length, 1);
+    });
+
+    it("create: an answer lost after the server made it is taken in by its id, never a second assistant", async () => {
+        await admin(em, "POST", "/faults", { method: "POST", path: "/assistants$", kind: "drop", when: "after" });
+        const inputs = checked(base());
+        const made = await provider().create(inputs);
+        assert.deepEqual(
+            (await server().findAssistants({ graphId: "agent", name: inputs.name })).map((a) => a.assistant_id),
+            [made.id],
+        );
+    });
+});
