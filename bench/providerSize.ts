@@ -41,6 +41,8 @@ new ls.BulkExport("b", { ...common, endTime: "2026-11-02T00:00:00Z" });
 new ls.AgentServerCheck("c", { url: "http://agent", assistantId: "agent" });
 new ls.TracingProject("t", { name: "bench" });
 new ls.Dataset("ds", { name: "bench" });
+new ls.Assistant("as", { url: "https://agent.example.com", graphId: "agent", name: "bench" });
+new ls.Cron("cr", { url: "https://agent.example.com", assistantId: "agent", schedule: "@daily" });
 setTimeout(() => process.stdout.write(JSON.stringify({ bytes: Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, Buffer.byteLength(v)])), leaks: Object.values(seen).some((v) => v.includes(SECRET)) })), 2000);`,
         );
         return JSON.parse(execFileSync(process.execPath, ["measure.js"], { cwd: dir, encoding: "utf8" }));

@@ -108,8 +108,8 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             await sdk.crons.update(out.cronId, { enabled: false });
             const drift = await project.pulumi(["preview", "--refresh", "--expect-no-changes", "--diff", "--stack", stack], { allowFailure: true });
             assert.notEqual(drift.code, 0, "the drift check fails");
-            assert.match(drift.stdout, /~ .*Assistant.*support[\s\S]*"edited"/);
-            assert.match(drift.stdout, /~ .*Cron.*daily-digest[\s\S]*enabled\s*: false => true/);
+            assert.match(drift.stdout, /~ \S*Assistant: \(update\)[\s\S]*?model\s*: "edited" => "gpt-4o"/);
+            assert.match(drift.stdout, /~ \S*Cron: \(update\)[\s\S]*?enabled\s*: false => true/);
             await cli("up", "--refresh", "--yes");
             const back = await jsSees(out.deploymentUrl, out.assistantId);
             assert.deepEqual([back.assistant?.config.configurable, back.assistant?.version, back.crons[0].enabled], [{ model: "gpt-4o" }, 3, true]);
@@ -126,8 +126,8 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
 
             await cli("config", "set", "agent-objects:name", `renamed-${stack}`);
             const plan = await cli("preview", "--diff");
-            assert.match(plan.stdout, /\+- .*Assistant.*support/);
-            assert.match(plan.stdout, /\+- .*Cron.*daily-digest/);
+            assert.match(plan.stdout, /\+-\S*Assistant: \(replace\)/);
+            assert.match(plan.stdout, /\+-\S*Cron: \(replace\)/);
             await cli("up", "--yes");
             const replaced = await project.outputs(stack);
             assert.notEqual(replaced.deploymentUrl, out.deploymentUrl);
@@ -165,7 +165,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             await sdk.assistants.update(out.assistantId, { metadata: { team: "edited" } });
             const drift = await project.pulumi(["preview", "--refresh", "--expect-no-changes", "--diff", "--stack", stack], { allowFailure: true });
             assert.notEqual(drift.code, 0);
-            assert.match(drift.stdout, /~ .*Assistant.*support[\s\S]*"edited"/);
+            assert.match(drift.stdout, /~ \S*Assistant: \(update\)[\s\S]*?team\s*: "edited" => "support"/);
 
             await cli("config", "set", "python-agent-objects:schedule", "30 8 * * *");
             await cli("up", "--refresh", "--yes");
