@@ -11,7 +11,10 @@ export const runConfig = <const C extends OnChange>(description: string, onChang
         "RunConfig",
         description,
         {
-            configurable: map("The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.", any("A value.")),
+            configurable: map(
+                "The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.",
+                any("A value."),
+            ),
             tags: list("Tags of the runs.", string("A tag.")),
             recursionLimit: number("The most steps a run may take.", { integer: true }),
         },

@@ -35,7 +35,7 @@ export const cron = resource({
         ),
         timezone: string("The IANA time zone the schedule is read in (`Europe/Paris`); absent: UTC.", { onChange: "update" }),
         threadId: string("The thread its runs share; absent: each run has a new thread. A change replaces the cron.", { onChange: "replace", wire: false }),
-        input: map("The input of each run (the graph's input, e.g. `{messages: [{role: \"user\", content: \"...\"}]}`).", any("A value."), {
+        input: map('The input of each run (the graph\'s input, e.g. `{messages: [{role: "user", content: "..."}]}`).', any("A value."), {
             onChange: "update",
         }),
         config: runConfig("The run configuration of each run.", "update"),

@@ -40,7 +40,8 @@ async function jsSees(url: string, assistantId: string): Promise<Seen> {
     const assistant = await client.assistants.get(assistantId).catch(() => null);
     if (!assistant) return { assistant: null, versions: [], crons: [], runs: [] };
     const runs = [];
-    for (const t of await client.threads.search({ limit: 100 })) runs.push(...(await client.runs.list(t.thread_id)).filter((r) => r.assistant_id === assistantId));
+    for (const t of await client.threads.search({ limit: 100 }))
+        runs.push(...(await client.runs.list(t.thread_id)).filter((r) => r.assistant_id === assistantId));
     return {
         assistant: assistant as unknown as Seen["assistant"],
         versions: await client.assistants.getVersions(assistantId),

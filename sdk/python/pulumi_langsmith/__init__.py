@@ -7,7 +7,9 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from .agent_server_check import *
+from .assistant import *
 from .bulk_export import *
+from .cron import *
 from .dataset import *
 from .deployment import *
 from .export_destination import *
@@ -37,7 +39,9 @@ _utilities.register(
   "fqn": "pulumi_langsmith",
   "classes": {
    "langsmith:index:AgentServerCheck": "AgentServerCheck",
+   "langsmith:index:Assistant": "Assistant",
    "langsmith:index:BulkExport": "BulkExport",
+   "langsmith:index:Cron": "Cron",
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",

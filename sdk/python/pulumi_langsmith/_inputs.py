@@ -33,6 +33,8 @@ __all__ = [
     'ExportDestinationConfigArgsDict',
     'ExportDestinationCredentialsArgs',
     'ExportDestinationCredentialsArgsDict',
+    'RunConfigArgs',
+    'RunConfigArgsDict',
 ]
 
 class BulkExportTimeoutsArgsDict(TypedDict):
@@ -831,5 +833,79 @@ class ExportDestinationCredentialsArgs:
     @session_token.setter
     def session_token(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "session_token", value)
+
+
+class RunConfigArgsDict(TypedDict):
+    """
+    The run configuration its runs start with. A change makes a new version of the same assistant.
+    """
+    configurable: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.
+    """
+    recursion_limit: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    The most steps a run may take.
+    """
+    tags: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Tags of the runs.
+    """
+
+@pulumi.input_type
+class RunConfigArgs:
+    def __init__(__self__, *,
+                 configurable: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 recursion_limit: pulumi.Input[Optional[_builtins.float]] = None,
+                 tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        The run configuration its runs start with. A change makes a new version of the same assistant.
+
+        :param pulumi.Input[Mapping[str, Any]] configurable: The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.
+        :param pulumi.Input[_builtins.float] recursion_limit: The most steps a run may take.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags of the runs.
+        """
+        if configurable is not None:
+            pulumi.set(__self__, "configurable", configurable)
+        if recursion_limit is not None:
+            pulumi.set(__self__, "recursion_limit", recursion_limit)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter
+    def configurable(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.
+        """
+        return pulumi.get(self, "configurable")
+
+    @configurable.setter
+    def configurable(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "configurable", value)
+
+    @_builtins.property
+    @pulumi.getter(name="recursionLimit")
+    def recursion_limit(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        The most steps a run may take.
+        """
+        return pulumi.get(self, "recursion_limit")
+
+    @recursion_limit.setter
+    def recursion_limit(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "recursion_limit", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Tags of the runs.
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
 
 

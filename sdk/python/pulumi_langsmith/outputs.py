@@ -26,6 +26,7 @@ __all__ = [
     'ExportDestinationConfig',
     'ExportDestinationCredentials',
     'RevisionInfo',
+    'RunConfig',
 ]
 
 @pulumi.output_type
@@ -738,5 +739,70 @@ class RevisionInfo(dict):
         The commit it built (source `github`).
         """
         return pulumi.get(self, "repo_commit_sha")
+
+
+@pulumi.output_type
+class RunConfig(dict):
+    """
+    The run configuration its runs start with. A change makes a new version of the same assistant.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "recursionLimit":
+            suggest = "recursion_limit"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RunConfig. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RunConfig.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RunConfig.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 configurable: Optional[Mapping[str, Any]] = None,
+                 recursion_limit: Optional[_builtins.float] = None,
+                 tags: Optional[Sequence[_builtins.str]] = None):
+        """
+        The run configuration its runs start with. A change makes a new version of the same assistant.
+
+        :param Mapping[str, Any] configurable: The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.
+        :param _builtins.float recursion_limit: The most steps a run may take.
+        :param Sequence[_builtins.str] tags: Tags of the runs.
+        """
+        if configurable is not None:
+            pulumi.set(__self__, "configurable", configurable)
+        if recursion_limit is not None:
+            pulumi.set(__self__, "recursion_limit", recursion_limit)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter
+    def configurable(self) -> Optional[Mapping[str, Any]]:
+        """
+        The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.
+        """
+        return pulumi.get(self, "configurable")
+
+    @_builtins.property
+    @pulumi.getter(name="recursionLimit")
+    def recursion_limit(self) -> Optional[_builtins.float]:
+        """
+        The most steps a run may take.
+        """
+        return pulumi.get(self, "recursion_limit")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Tags of the runs.
+        """
+        return pulumi.get(self, "tags")
 
 

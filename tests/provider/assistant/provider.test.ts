@@ -56,7 +56,12 @@ describe("Assistant", function () {
 
     it("create, read, update (a new version of the same assistant), a change made with an SDK shown by read, delete", async () => {
         const p = provider();
-        const inputs = checked({ ...base(), description: "answers tickets", config: { configurable: { model: "gpt-4o" }, tags: ["support"] }, metadata: { team: "s" } });
+        const inputs = checked({
+            ...base(),
+            description: "answers tickets",
+            config: { configurable: { model: "gpt-4o" }, tags: ["support"] },
+            metadata: { team: "s" },
+        });
         const made = await p.create(inputs);
         assert.deepEqual([made.outs.version, made.outs.assistantId], [1, made.id]);
         const onServer = await server().getAssistant(made.id);
@@ -66,7 +71,10 @@ describe("Assistant", function () {
         const news = checked({ ...inputs, config: { configurable: { model: "gpt-5" } }, description: undefined });
         const updated = await p.update!(made.id, made.outs, news);
         assert.deepEqual([updated.outs.version, updated.outs.assistantId], [2, made.id], "a new version of the same assistant");
-        assert.deepEqual((await server().assistantVersions(made.id)).map((v) => v.version), [2, 1]);
+        assert.deepEqual(
+            (await server().assistantVersions(made.id)).map((v) => v.version),
+            [2, 1],
+        );
 
         await server().updateAssistant(made.id, { config: { configurable: { model: "edited" } } });
         const drift = await p.read!(made.id, updated.outs);
@@ -74,9 +82,9 @@ describe("Assistant", function () {
         const back = await p.update!(made.id, drift.props as never, news);
         assert.deepEqual([back.outs.version, (await server().getAssistant(made.id)).config?.configurable], [4, { model: "gpt-5" }]);
 
-        await p.delete(made.id, back.outs);
+        await p.delete!(made.id, back.outs);
         assert.deepEqual(await p.read!(made.id, back.outs), {});
-        await p.delete(made.id, back.outs); // already gone: done
+        await p.delete!(made.id, back.outs); // already gone: done
     });
 
     it("read: import by <url>|<assistantId> reads every input back; another id form says which to use", async () => {
@@ -87,7 +95,7 @@ describe("Assistant", function () {
         assert.deepEqual([imported.id, imported.inputs], [made.id, inputs]);
         const e = await rejection(() => p.read!(made.id));
         assert.match(e.message, /import it with the id <url>\|<assistantId>/);
-        await p.delete(made.id, made.outs);
+        await p.delete!(made.id, made.outs);
     });
 
     it("create: an unknown graph fails with the server's words and the address, nothing made", async () => {

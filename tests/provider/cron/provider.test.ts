@@ -43,7 +43,15 @@ describe("Cron", function () {
     const schedule = () => `${minute++ % 60} 9 * * 1-5`;
 
     it("check: a schedule's typo fails showing where; a bad time zone, a bad end and onRunCompleted on a thread cron fail; unknowns pass", () => {
-        const r = checkCron({ url, assistantId: "agent", schedule: "0 9 * * mon-fry", timezone: "Europe/Pariss", endTime: "tomorrow", threadId: "t", onRunCompleted: "keep" });
+        const r = checkCron({
+            url,
+            assistantId: "agent",
+            schedule: "0 9 * * mon-fry",
+            timezone: "Europe/Pariss",
+            endTime: "tomorrow",
+            threadId: "t",
+            onRunCompleted: "keep",
+        });
         const by = Object.fromEntries((r.failures ?? []).map((f) => [f.property, f.reason]));
         assert.match(by.schedule, /schedule is not a cron expression: .*\n.*0 9 \* \* mon-fry\n\s+\^/s);
         assert.match(by.timezone, /IANA time zone .*"Europe\/Pariss"/);
@@ -78,9 +86,9 @@ describe("Cron", function () {
         const drift = await p.read!(made.id, updated.outs);
         assert.equal((drift.inputs as { enabled: boolean }).enabled, true, "refresh shows the change");
 
-        await p.delete(made.id, updated.outs);
+        await p.delete!(made.id, updated.outs);
         assert.deepEqual(await p.read!(made.id, updated.outs), {});
-        await p.delete(made.id, updated.outs); // already gone: done
+        await p.delete!(made.id, updated.outs); // already gone: done
     });
 
     it("a thread cron fires on the emulator's clock: its run shows in the thread's runs", async () => {
@@ -90,7 +98,7 @@ describe("Cron", function () {
         await admin(em, "POST", "/clock/advance", { ms: 61_000 });
         const runs = (await raw(em, "GET", `${path}/threads/${t}/runs`)).body as Array<{ assistant_id: string }>;
         assert.ok(runs.length >= 1, `a run after a minute, got ${runs.length}`);
-        await provider().delete(made.id, made.outs);
+        await provider().delete!(made.id, made.outs);
     });
 
     it("read: import of a stateless cron by <url>|<cronId> reads its inputs back, onRunCompleted included", async () => {
@@ -98,7 +106,7 @@ describe("Cron", function () {
         const made = await provider().create(inputs);
         const imported = await provider().read!(`${url}|${made.id}`);
         assert.deepEqual([imported.id, imported.inputs], [made.id, inputs]);
-        await provider().delete(made.id, made.outs);
+        await provider().delete!(made.id, made.outs);
     });
 
     it("create: an identical cron is refused with its id; LANGSMITH_ADOPT_IDS takes it in", async () => {
@@ -108,7 +116,7 @@ describe("Cron", function () {
         assert.match(e.message, new RegExp(`already holds cron ${other.cron_id} running assistant agent`));
         const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: other.cron_id }, () => provider().create(inputs));
         assert.deepEqual([adopted.id, (await server().findCron(other.cron_id, {}))?.metadata], [other.cron_id, { owner: "program" }]);
-        await provider().delete(adopted.id, adopted.outs);
+        await provider().delete!(adopted.id, adopted.outs);
     });
 
     it("create: an answer lost after the server made it is taken in, never a second cron", async () => {
@@ -120,6 +128,6 @@ describe("Cron", function () {
             same.map((c) => c.cron_id),
             [made.id],
         );
-        await provider().delete(made.id, made.outs);
+        await provider().delete!(made.id, made.outs);
     });
 });
