@@ -3,7 +3,7 @@
  *
  * | Method | Path | Does |
  * |---|---|---|
- * | GET, PUT | /__admin/agent-server | read or change `{stepMs, graphs, ignoreInterrupt, dropPartialOutput, reorderMessages}`: the built-in graph's pace, the graph names served, and the three fault switches |
+ * | GET, PUT | /__admin/agent-server | read or change `{stepMs, graphs, ignoreInterrupt, dropPartialOutput, reorderMessages, cronsPaused, cronRunsFail}`: the built-in graph's pace, the graph names served, and the fault switches (model.ts says what each does) |
  */
 import { z } from "zod";
 import { parse, type Router } from "../core/http";
@@ -16,6 +16,8 @@ const SettingsSchema = z
         ignoreInterrupt: z.boolean(),
         dropPartialOutput: z.boolean(),
         reorderMessages: z.boolean(),
+        cronsPaused: z.boolean(),
+        cronRunsFail: z.boolean(),
     })
     .partial()
     .strict();
@@ -24,10 +26,5 @@ export function agentServerAdminRoutes(router: Router, model: AgentServerModel):
     const pub = { public: true };
     router
         .on("GET", "/__admin/agent-server", () => ({ status: 200, body: model.settings }), pub)
-        .on(
-            "PUT",
-            "/__admin/agent-server",
-            (c) => ((model.settings = { ...model.settings, ...parse(SettingsSchema, c.body, "body") }), { status: 200, body: model.settings }),
-            pub,
-        );
+        .on("PUT", "/__admin/agent-server", (c) => ({ status: 200, body: model.updateSettings(parse(SettingsSchema, c.body, "body")) }), pub);
 }

@@ -19,51 +19,36 @@
  * Threads belong to the deployment and outlive its revisions (as on the platform, whose threads live in
  * the deployment's database); the graph answers for the deployment's active revision.
  *
- * Every way a run starts (background, `wait`, `stream`, stateless) goes through `createRun`, so the same
- * multitask rules hold for each. A stateless run (`POST /runs/wait`, `/runs/stream`) runs on a thread of its
- * own that no client sees (the real server deletes it when the run ends). Streams are in stream.ts.
+ * Every way a run starts (background, `wait`, `stream`, stateless, a cron's fire) goes through `startRun`,
+ * so the same multitask rules hold for each. A stateless run (`POST /runs/wait`, `/runs/stream`) runs on a
+ * thread of its own that no client sees (the real server deletes it when the run ends). A run names an
+ * assistant (by id, or a served graph's name for its system assistant: assistants.ts) and records its id; the
+ * thread's metadata gets `graph_id` and `assistant_id` when a run starts on it, as on the server. Streams are
+ * in stream.ts, assistants and their versions in assistants.ts, crons in crons.ts.
  *
- * Not emulated: runs ending in `error` or `timeout`, assistants' CRUD and versions, checkpoints beyond the
- * latest state, interrupts inside a graph (`interrupt_before`/`after`).
+ * Each request to a deployment's server first calls `sync`: the objects of deployments no longer served are
+ * forgotten (a deployment deleted loses them; a new one starts empty), the system assistants are registered
+ * for the active revision, the crons' due fires are made, and the finished threads of stateless cron fires
+ * are dropped.
+ *
+ * Not emulated: runs ending in `error` or `timeout`, checkpoints beyond the latest state, interrupts inside
+ * a graph (`interrupt_before`/`after`), webhooks, the store, run deletion, a graph's schemas and drawing.
  */
 import { randomUUID } from "node:crypto";
-import { messageText } from "../../provider/api/values";
-import { stableUuid } from "../core/ids";
 import type { Clock } from "../core/clock";
 import { EmulatorError, conflict, invalidField } from "../core/errors";
 import type { Store } from "../core/store";
+import { Assistants, jsonContains, type AssistantsSnapshot, type StoredAssistant } from "./assistants";
+import { Crons, type StoredCron } from "./crons";
+import { inputMessages, lastText, type Message, type RunRequest } from "./input";
+import { DEFAULT_AGENT_SETTINGS, type AgentServerSettings } from "./settings";
+
+export type { Message, RunRequest } from "./input";
+export { DEFAULT_AGENT_SETTINGS, type AgentServerSettings } from "./settings";
 
 export const MULTITASK_STRATEGIES = ["reject", "interrupt", "rollback", "enqueue"] as const;
 export type MultitaskStrategy = (typeof MULTITASK_STRATEGIES)[number];
 export type RunStatus = "pending" | "running" | "success" | "error" | "timeout" | "interrupted";
-
-export interface AgentServerSettings {
-    /** Time per echoed word. */
-    stepMs: number;
-    /** Graph names every deployment serves (the emulator cannot read the repository's graph config). */
-    graphs: string[];
-    /**
-     * Fault switches: the server ignores `interrupt` (treats it as `enqueue`), drops interrupted runs'
-     * output, or lists an interrupted run's messages after those of the runs that followed it.
-     */
-    ignoreInterrupt: boolean;
-    dropPartialOutput: boolean;
-    reorderMessages: boolean;
-}
-
-export const DEFAULT_AGENT_SETTINGS: AgentServerSettings = {
-    stepMs: 150,
-    graphs: ["agent"],
-    ignoreInterrupt: false,
-    dropPartialOutput: false,
-    reorderMessages: false,
-};
-
-export interface Message {
-    type: "human" | "ai";
-    content: string | unknown[];
-    id: string;
-}
 
 interface StoredRun {
     run_id: string;
@@ -87,6 +72,8 @@ interface StoredThread {
     runs: StoredRun[];
     /** The thread of a stateless run: not answered by GET or search. */
     temporary?: boolean;
+    /** A stateless cron fire's thread (`on_run_completed: delete`): dropped once its run is final. */
+    dropWhenDone?: boolean;
 }
 
 /** Where a run is now, for its stream: its status, its answer's words and how many it has produced. */
@@ -104,21 +91,26 @@ export interface RunProgress {
 
 /**
  * What a state directory keeps of the agent servers: the stored records, whole (statuses and messages are
- * computed from their timestamps, so they carry on after a restart). Saved by every method that changes
- * them; the settings are not kept (the command line gives them at every start).
+ * computed from their timestamps, crons fire from their `next_at`, so they carry on after a restart). Saved
+ * by every method that changes them; the settings are not kept (the command line gives them at every start).
  */
-export interface AgentServerSnapshot {
+export interface AgentServerSnapshot extends Partial<AssistantsSnapshot> {
     threads: StoredThread[];
+    crons?: StoredCron[];
 }
 
-/** The assistant id of a graph of a deployment: stable, derived from both. */
-export function assistantIdOf(deploymentId: string, graph: string): string {
-    return stableUuid(`${deploymentId}/${graph}`, "5", "a");
+/** A deployment whose agent server answers: what `sync` needs of it. */
+export interface ServedDeployment {
+    id: string;
+    created_at: string;
+    active_revision_id?: string | null;
 }
 
 export class AgentServerModel {
     settings: AgentServerSettings;
     private threads = new Map<string, StoredThread>();
+    readonly assistants: Assistants;
+    readonly crons: Crons;
 
     constructor(
         private readonly clock: Clock,
@@ -126,18 +118,69 @@ export class AgentServerModel {
         private readonly store?: Store<AgentServerSnapshot>,
     ) {
         this.settings = { ...DEFAULT_AGENT_SETTINGS, ...initial };
-        for (const t of store?.load()?.threads ?? []) this.threads.set(t.thread_id, t);
+        this.assistants = new Assistants(clock, () => this.settings.graphs);
+        this.crons = new Crons(clock, this);
+        const saved = store?.load();
+        for (const t of saved?.threads ?? []) this.threads.set(t.thread_id, t);
+        this.assistants.load(saved);
+        this.crons.load(saved?.crons);
     }
 
-    /** Writes every thread with its runs to the state directory, if there is one. */
+    /** Writes every thread with its runs, the assistants and the crons to the state directory, if there is one. */
     save(): void {
-        this.store?.save({ threads: [...this.threads.values()] });
+        this.store?.save({ threads: [...this.threads.values()], ...this.assistants.snapshot(), crons: this.crons.snapshot() });
     }
 
     reset(): void {
         this.threads.clear();
+        this.assistants.load(undefined);
+        this.crons.load(undefined);
         this.settings = { ...DEFAULT_AGENT_SETTINGS, ...this.initial };
         this.save();
+    }
+
+    /** Changes settings; the scheduler switched back on fires each overdue cron once. */
+    updateSettings(change: Partial<AgentServerSettings>): AgentServerSettings {
+        const wasPaused = this.settings.cronsPaused;
+        this.settings = { ...this.settings, ...change };
+        if (wasPaused && !this.settings.cronsPaused) this.crons.resume(this.clock.now());
+        this.save();
+        return this.settings;
+    }
+
+    /**
+     * What happens at the start of every request to a deployment's server (see the top of this file): gone
+     * deployments forgotten, system assistants registered, due cron fires made, finished cron threads dropped.
+     */
+    sync(d: ServedDeployment, isServed: (deploymentId: string) => boolean): void {
+        const now = this.clock.now();
+        let changed = this.forgetGone(isServed);
+        changed = this.assistants.register(d.id, d.active_revision_id ?? "", Date.parse(d.created_at)) || changed;
+        changed = this.crons.fireDue(d.id, now) || changed;
+        for (const t of this.threads.values()) {
+            if (t.dropWhenDone && t.runs.every((r) => !["pending", "running"].includes(this.status(r, now)))) {
+                this.threads.delete(t.thread_id);
+                changed = true;
+            }
+        }
+        if (changed) this.save();
+    }
+
+    /** Forgets (and saves) the objects of the deployments no longer served. */
+    sweep(isServed: (deploymentId: string) => boolean): void {
+        if (this.forgetGone(isServed)) this.save();
+    }
+
+    /** Forgets every object of the deployments no longer served; answers whether there were any. */
+    private forgetGone(isServed: (deploymentId: string) => boolean): boolean {
+        const ids = new Set([...this.assistants.deploymentIds(), ...this.crons.deploymentIds(), ...[...this.threads.values()].map((t) => t.deployment_id)]);
+        const gone = [...ids].filter((id) => !isServed(id));
+        for (const id of gone) {
+            this.assistants.forget(id);
+            this.crons.forget(id);
+            for (const t of this.threads.values()) if (t.deployment_id === id) this.threads.delete(t.thread_id);
+        }
+        return gone.length > 0;
     }
 
     // ---- threads ----
@@ -166,7 +209,7 @@ export class AgentServerModel {
         const views = [...this.threads.values()]
             .filter((t) => t.deployment_id === deploymentId && !t.temporary && (!q.ids || q.ids.includes(t.thread_id)))
             .map((t) => this.threadView(t))
-            .filter((v) => (!q.status || v.status === q.status) && contains(v.metadata, q.metadata) && contains(v.values, q.values));
+            .filter((v) => (!q.status || v.status === q.status) && jsonContains(v.metadata, q.metadata) && jsonContains(v.values, q.values));
         const key = q.sort_by ?? "created_at";
         const order = q.sort_order === "asc" ? 1 : -1;
         // Ties keep creation order, reversed for `desc`: the newest first.
@@ -195,11 +238,20 @@ export class AgentServerModel {
      * decision and the new run, in one synchronous step. Answers the run.
      */
     createRun(deploymentId: string, threadId: string | undefined, body: RunRequest): RunView {
-        const t = threadId === undefined ? this.temporaryThread(deploymentId) : this.visibleThread(deploymentId, threadId);
-        this.requireAssistant(deploymentId, body.assistant_id);
+        const run = this.startRun(deploymentId, threadId, body, this.clock.now());
+        this.save();
+        return run;
+    }
+
+    /**
+     * `createRun` at instant `now` (a cron's scheduled fire), without saving. `stateless`: what becomes of a
+     * new thread: `deleted` (hidden, dropped when done: a stateless cron's default) or `kept` (listed).
+     */
+    startRun(deploymentId: string, threadId: string | undefined, body: RunRequest, now: number, stateless?: "kept" | "deleted"): RunView {
+        const assistant = this.requireAssistant(deploymentId, body.assistant_id);
         const input = inputMessages(body.input);
+        const t = threadId === undefined ? this.newThread(deploymentId, now, stateless) : this.visibleThread(deploymentId, threadId);
         const strategy = body.multitask_strategy ?? "enqueue";
-        const now = this.clock.now();
         const unfinished = t.runs.filter((r) => ["pending", "running"].includes(this.status(r, now)));
         const effective = strategy === "interrupt" && this.settings.ignoreInterrupt ? "enqueue" : strategy;
         if (unfinished.length && effective === "reject") {
@@ -207,11 +259,14 @@ export class AgentServerModel {
         }
         if (unfinished.length && effective === "interrupt") for (const r of unfinished) r.stoppedAt = now;
         if (unfinished.length && effective === "rollback") t.runs = t.runs.filter((r) => !unfinished.includes(r));
+        // The server marks a thread with the assistant of the run that starts on it while it is not busy.
+        if (!unfinished.length) t.metadata = { ...t.metadata, graph_id: assistant.graph_id, assistant_id: assistant.assistant_id };
+        if (!t.runs.length && threadId === undefined) t.metadata = { ...t.metadata, ...(body.metadata ?? {}) };
         const last = lastText(input);
         const run: StoredRun = {
             run_id: randomUUID(),
             thread_id: t.thread_id,
-            assistant_id: body.assistant_id,
+            assistant_id: assistant.assistant_id,
             created_at: now,
             multitask_strategy: strategy,
             metadata: body.metadata ?? {},
@@ -223,7 +278,6 @@ export class AgentServerModel {
         };
         t.runs.push(run);
         this.reschedule(t, now);
-        this.save();
         return this.runView(run, now);
     }
 
@@ -363,32 +417,48 @@ export class AgentServerModel {
         return t;
     }
 
-    private temporaryThread(deploymentId: string): StoredThread {
-        const t: StoredThread = { thread_id: randomUUID(), deployment_id: deploymentId, created_at: this.clock.now(), metadata: {}, runs: [], temporary: true };
+    /** A stateless run's thread: hidden (a run's own, or a stateless cron fire's to drop when done) or kept. */
+    private newThread(deploymentId: string, now: number, stateless?: "kept" | "deleted"): StoredThread {
+        const t: StoredThread = { thread_id: randomUUID(), deployment_id: deploymentId, created_at: now, metadata: {}, runs: [] };
+        if (stateless !== "kept") t.temporary = true;
+        if (stateless === "deleted") t.dropWhenDone = true;
         this.threads.set(t.thread_id, t);
         return t;
     }
 
-    // ---- assistants: one per graph, made by the system ----
-
-    /** POST /assistants/search: by graph, name and metadata, paged. */
-    searchAssistants(
-        deploymentId: string,
-        createdAt: string,
-        q: { graph_id?: string | null; name?: string | null; metadata?: Record<string, unknown> | null; limit?: number; offset?: number },
-    ): object[] {
-        const all = this.settings.graphs.map((g) => assistantView(deploymentId, g, createdAt));
-        const found = all.filter(
-            (a) => (!q.graph_id || a.graph_id === q.graph_id) && (!q.name || a.name === q.name) && contains(a.metadata, q.metadata ?? undefined),
-        );
-        return found.slice(q.offset ?? 0, (q.offset ?? 0) + (q.limit ?? 10));
+    /** Whether a thread clients may address exists (a cron's thread must). */
+    hasThread(deploymentId: string, threadId: string): boolean {
+        const t = this.threads.get(threadId);
+        return !!t && t.deployment_id === deploymentId && !t.temporary;
     }
 
-    /** GET /assistants/{id}: by its id or its graph's name. */
-    getAssistant(deploymentId: string, createdAt: string, assistantId: string): object {
-        this.requireAssistant(deploymentId, assistantId);
-        const graph = this.settings.graphs.find((g) => g === assistantId || assistantIdOf(deploymentId, g) === assistantId)!;
-        return assistantView(deploymentId, graph, createdAt);
+    /** DELETE /threads/{id}: the thread, its runs and its crons (the server cascades). */
+    deleteThread(deploymentId: string, threadId: string): void {
+        if (!this.hasThread(deploymentId, threadId)) throw new EmulatorError(404, { detail: `Thread with ID ${threadId} not found` });
+        this.threads.delete(threadId);
+        this.crons.removeWhere(deploymentId, { thread_id: threadId });
+        this.save();
+    }
+
+    /**
+     * DELETE /assistants/{id}: the assistant with its versions and crons; its unfinished runs stop (as
+     * `interrupt`); with `deleteThreads`, the threads whose metadata names it go too.
+     */
+    deleteAssistant(deploymentId: string, assistantId: string, deleteThreads: boolean): void {
+        this.assistants.delete(deploymentId, assistantId);
+        const now = this.clock.now();
+        for (const t of [...this.threads.values()].filter((x) => x.deployment_id === deploymentId)) {
+            if (deleteThreads && !t.temporary && t.metadata.assistant_id === assistantId) {
+                this.threads.delete(t.thread_id);
+                this.crons.removeWhere(deploymentId, { thread_id: t.thread_id });
+                continue;
+            }
+            const stopped = t.runs.filter((r) => r.assistant_id === assistantId && ["pending", "running"].includes(this.status(r, now)));
+            for (const r of stopped) r.stoppedAt = now;
+            if (stopped.length) this.reschedule(t, now);
+        }
+        this.crons.removeWhere(deploymentId, { assistant_id: assistantId });
+        this.save();
     }
 
     private run(deploymentId: string, threadId: string, runId: string): StoredRun {
@@ -397,14 +467,15 @@ export class AgentServerModel {
         return r;
     }
 
-    /** The graph by name, or by its assistant id. */
-    private requireAssistant(deploymentId: string, assistantId: string): void {
-        const known = this.settings.graphs.some((g) => g === assistantId || assistantIdOf(deploymentId, g) === assistantId);
-        if (!known) {
+    /** The run's assistant: by id, or a served graph's name for its system assistant. */
+    private requireAssistant(deploymentId: string, assistantId: string): StoredAssistant {
+        const found = this.assistants.resolve(deploymentId, assistantId);
+        if (!found) {
             throw new EmulatorError(404, {
                 detail: `Assistant ${assistantId} not found (this deployment serves the graph${this.settings.graphs.length > 1 ? "s" : ""} ${this.settings.graphs.join(", ")})`,
             });
         }
+        return found;
     }
 }
 
@@ -436,48 +507,3 @@ interface ThreadView {
 }
 
 const aiIdOf = (r: StoredRun) => `ai-${r.run_id}`;
-
-/** True when every key of `filter` has the same (JSON) value in `value`; no filter matches all. */
-function contains(value: Record<string, unknown>, filter: Record<string, unknown> | null | undefined): boolean {
-    return Object.entries(filter ?? {}).every(([k, v]) => JSON.stringify(value[k]) === JSON.stringify(v));
-}
-
-/** The assistant the platform makes for each graph of a deployment. */
-function assistantView(deploymentId: string, graph: string, createdAt: string) {
-    return {
-        assistant_id: assistantIdOf(deploymentId, graph),
-        graph_id: graph,
-        name: graph,
-        description: null,
-        config: {},
-        context: {},
-        metadata: { created_by: "system" } as Record<string, unknown>,
-        version: 1,
-        created_at: createdAt,
-        updated_at: createdAt,
-    };
-}
-
-export interface RunRequest {
-    assistant_id: string;
-    input?: { messages?: Array<{ role?: string; type?: string; content: string | unknown[] }> } | null;
-    multitask_strategy?: MultitaskStrategy | null;
-    metadata?: Record<string, unknown> | null;
-}
-
-/** Input messages (role `user` or `human`, content a string or content blocks) as thread messages. */
-function inputMessages(input: RunRequest["input"]): Message[] {
-    const messages = input?.messages ?? [];
-    return messages.map((m, i) => {
-        const role = m.role ?? m.type;
-        if (role !== "user" && role !== "human") {
-            throw invalidField(["body", "input", "messages", i, "role"], "Input messages of the built-in graph have role 'user' or 'human'", "value_error");
-        }
-        return { type: "human", content: m.content, id: randomUUID() };
-    });
-}
-
-/** The text of the last message: the string, or the text blocks of an array. */
-function lastText(messages: Message[]): string {
-    return messageText(messages.at(-1)?.content);
-}

@@ -8,13 +8,21 @@
  * in the background (`POST .../runs`), waited on (`.../runs/wait`: the thread's values at the end),
  * streamed (`.../runs/stream`: server-sent events, stream.ts), and stateless (`POST /runs/wait`,
  * `/runs/stream`). A created run's address is in `Content-Location`, which the official clients read.
+ * Assistants' routes are in assistantRoutes.ts, crons' in cronRoutes.ts.
+ *
+ * Every request first finds its deployment served, then lets the model catch up (`sync`: due cron fires,
+ * system assistants, gone deployments). Bodies are refused in the server's own dialect (validation.ts).
  */
 import { z } from "zod";
 import { EmulatorError } from "../core/errors";
 import { parse, type RequestContext, type Router } from "../core/http";
 import type { ControlPlaneModel } from "../controlPlane/model";
+import { assistantRoutes } from "./assistantRoutes";
+import { requireUuid } from "./assistants";
+import { cronRoutes } from "./cronRoutes";
 import { MULTITASK_STRATEGIES, type AgentServerModel } from "./model";
 import { STREAM_MODES, runEvents, type StreamMode } from "./stream";
+import { parseBody } from "./validation";
 
 export const AGENTS_PREFIX = "/__agents";
 const P = `${AGENTS_PREFIX}/{deployment_id}`;
@@ -48,9 +56,6 @@ const ThreadSearchSchema = z
         ...Paging,
     })
     .passthrough();
-const AssistantSearchSchema = z
-    .object({ graph_id: z.string().nullish(), name: z.string().nullish(), metadata: z.record(z.string(), z.unknown()).nullish(), ...Paging })
-    .passthrough();
 const RunListQuery = z.object({
     limit: z.coerce.number().int().min(1).max(1000).default(10),
     offset: z.coerce.number().int().min(0).default(0),
@@ -58,36 +63,40 @@ const RunListQuery = z.object({
 });
 
 export function agentServerRoutes(router: Router, model: AgentServerModel, controlPlane: ControlPlaneModel): void {
-    /** The deployment id of a request, once its server is known to answer. */
+    const served = (id: string) => controlPlane.servingDeployment(id) !== undefined;
+    /** The deployment id of a request, once its server is known to answer and its model has caught up. */
     const serving = (c: RequestContext) => {
         const id = c.params.deployment_id;
-        if (!controlPlane.servingDeployment(id)) throw new EmulatorError(404, { detail: `No agent server is deployed at ${AGENTS_PREFIX}/${id}` });
+        const d = controlPlane.servingDeployment(id);
+        if (!d) {
+            model.sweep(served);
+            throw new EmulatorError(404, { detail: `No agent server is deployed at ${AGENTS_PREFIX}/${id}` });
+        }
+        model.sync(d, served);
         return id;
     };
-    /** When the deployment was created: its assistants' creation time. */
-    const createdAt = (id: string) => controlPlane.servingDeployment(id)!.created_at;
     router
         .on("GET", `${P}/ok`, (c) => (serving(c), { status: 200, body: { ok: true } }))
-        .on("POST", `${P}/threads/search`, (c) => ({ status: 200, body: model.searchThreads(serving(c), parse(ThreadSearchSchema, c.body ?? {}, "body")) }))
-        .on("POST", `${P}/assistants/search`, (c) => {
-            const id = serving(c);
-            return { status: 200, body: model.searchAssistants(id, createdAt(id), parse(AssistantSearchSchema, c.body ?? {}, "body")) };
-        })
-        .on("GET", `${P}/assistants/{assistant_id}`, (c) => {
-            const id = serving(c);
-            return { status: 200, body: model.getAssistant(id, createdAt(id), c.params.assistant_id) };
-        })
-        .on("POST", `${P}/threads`, (c) => ({ status: 200, body: model.createThread(serving(c), parse(ThreadCreateSchema, c.body ?? {}, "body") as never) }))
+        .on("POST", `${P}/threads/search`, (c) => ({ status: 200, body: model.searchThreads(serving(c), parseBody(ThreadSearchSchema, c.body)) }))
+        .on("POST", `${P}/threads`, (c) => ({ status: 200, body: model.createThread(serving(c), parseBody(ThreadCreateSchema, c.body) as never) }))
         .on("GET", `${P}/threads/{thread_id}`, (c) => ({ status: 200, body: model.getThread(serving(c), c.params.thread_id) }))
+        .on("DELETE", `${P}/threads/{thread_id}`, (c) => {
+            const id = serving(c);
+            requireUuid(c.params.thread_id, "thread");
+            model.deleteThread(id, c.params.thread_id);
+            return { status: 204 };
+        })
         .on("GET", `${P}/threads/{thread_id}/state`, (c) => ({ status: 200, body: model.state(serving(c), c.params.thread_id) }));
     runRoutes(router, model, serving);
+    assistantRoutes(router, model, serving, P);
+    cronRoutes(router, model, serving, P);
 }
 
 /** The runs of an agent server: started (stateless or on a thread), waited for, streamed, listed, read, joined, cancelled. */
 function runRoutes(router: Router, model: AgentServerModel, serving: (c: RequestContext) => string): void {
     /** Starts a run as `POST .../runs` does (`threadId` undefined: stateless), with where it lives. */
     const start = (c: RequestContext, threadId: string | undefined) => {
-        const body = parse(RunCreateSchema, c.body, "body");
+        const body = parseBody(RunCreateSchema, c.body);
         const id = serving(c);
         const run = model.createRun(id, threadId, body as never);
         const location = threadId ? `/threads/${threadId}/runs/${run.run_id}` : `/runs/${run.run_id}`;

@@ -2,11 +2,11 @@
  * The calls agent clients make besides background runs, judged by the official JS client
  * (`@langchain/langgraph-sdk`): `runs.wait` and `runs.stream` on a thread and stateless, each stream mode
  * with real word-by-word chunks, an interrupted run's stream ending where the run stopped, the multitask
- * rules for every way a run starts, `runs.list`, `threads.search`, `assistants.search` and `assistants.get`.
+ * rules for every way a run starts, `runs.list`, `threads.search`, `assistants.search` and `assistants.get` of the system assistant.
  */
 import assert from "node:assert/strict";
 import { Client } from "@langchain/langgraph-sdk";
-import { assistantIdOf } from "../../emulator/agentServer/model";
+import { systemAssistantId } from "../../emulator/agentServer/assistants";
 import { TEST_API_KEY, githubBody, raw, rejection, sleep, startTestEmulator, type Emulator } from "../helpers/emulator";
 
 const WORDS = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ");
@@ -18,12 +18,10 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
     this.timeout(60_000);
     let em: Emulator;
     let client: Client;
-    let deploymentId: string;
 
     before(async () => {
         em = await startTestEmulator({ timing: { speed: "immediate" }, agentServer: { stepMs: 20 } });
         const created = await raw(em, "POST", "/v2/deployments", { body: githubBody() });
-        deploymentId = created.body.id;
         client = new Client({ apiUrl: created.body.source_config.custom_url, apiKey: TEST_API_KEY });
     });
     after(async () => {
@@ -202,15 +200,19 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
         );
     });
 
-    it("assistants.search and assistants.get: one system assistant per graph, by id or graph name; an unknown one is a 404 naming the graphs", async () => {
+    it("assistants.search and assistants.get: the system assistant of the graph, its id uuid5 of the name as the server's; an unserved graph is a 404, a graph name no id", async () => {
         const [only, ...rest] = await client.assistants.search({ graphId: "agent" });
         assert.equal(rest.length, 0);
-        assert.equal(only.assistant_id, assistantIdOf(deploymentId, "agent"));
+        assert.equal(only.assistant_id, systemAssistantId("agent"));
+        assert.equal(only.assistant_id, "fe096781-5601-53d2-b2f6-0d3403f7e9ca", "uuid5(NAMESPACE_GRAPH, 'agent') on every LangGraph server");
         assert.equal(only.graph_id, "agent");
         assert.deepEqual(only.metadata, { created_by: "system" });
-        assert.deepEqual(await client.assistants.search({ graphId: "other" }), []);
+        assert.match(
+            String(await rejection(() => client.assistants.search({ graphId: "other" }))),
+            /404.*Graph 'other' not found. Expected one of: \['agent'\]/,
+        );
         assert.deepEqual(await client.assistants.get(only.assistant_id), only);
-        assert.deepEqual(await client.assistants.get("agent"), only);
-        assert.match(String(await rejection(() => client.assistants.get("nope"))), /Assistant nope not found.*serves the graph agent/);
+        assert.match(String(await rejection(() => client.assistants.get("agent"))), /422.*Invalid assistant ID: must be a UUID/);
+        assert.match(String(await rejection(() => client.runs.wait(null, "nope", { input: human("x") }))), /Assistant nope not found.*serves the graph agent/);
     });
 });

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { Client } from "@langchain/langgraph-sdk";
-import { assistantIdOf } from "../../emulator/agentServer/model";
+import { systemAssistantId } from "../../emulator/agentServer/assistants";
 import { TEST_API_KEY, admin, githubBody, raw, rejection, sleep, startTestEmulator, type Emulator } from "../helpers/emulator";
 
 const WORDS = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ");
@@ -17,13 +17,11 @@ describe("emulator: agent servers, through the official langgraph SDK", function
     this.timeout(60_000);
     let em: Emulator;
     let client: Client;
-    let deploymentId: string;
     let url: string;
 
     before(async () => {
         em = await startTestEmulator({ timing: { speed: "immediate" }, agentServer: { stepMs: 40 } });
         const created = await raw(em, "POST", "/v2/deployments", { body: githubBody() });
-        deploymentId = created.body.id;
         url = created.body.source_config.custom_url;
         client = new Client({ apiUrl: url, apiKey: TEST_API_KEY });
     });
@@ -148,7 +146,7 @@ describe("emulator: agent servers, through the official langgraph SDK", function
 
     it("input: role human and content blocks; the graph answers by assistant id too; an unknown assistant is a clear 404", async () => {
         const thread = await client.threads.create();
-        const run = await client.runs.create(thread.thread_id, assistantIdOf(deploymentId, "agent"), {
+        const run = await client.runs.create(thread.thread_id, systemAssistantId("agent"), {
             input: { messages: [{ role: "human", content: [{ type: "text", text: "blocks work" }] }] },
         });
         await client.runs.join(thread.thread_id, run.run_id);

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
+import { systemAssistantId } from "../../emulator/agentServer/assistants";
 import { AgentServerModel } from "../../emulator/agentServer/model";
 import { Clock } from "../../emulator/core/clock";
 import { Store } from "../../emulator/core/store";
@@ -109,7 +110,11 @@ describe("emulator: --state-dir keeps every area across kill -9", function () {
         assert.equal((await get(second, revision)).status, "BUILDING", "the revision mid-BUILDING did not come back where it was");
 
         // Threads and runs: the finished run, the one mid-way (running, its partial output), the metadata.
-        assert.deepEqual((await again.threads.get(thread.thread_id)).metadata, { owner: "persistence" });
+        assert.deepEqual((await again.threads.get(thread.thread_id)).metadata, {
+            owner: "persistence",
+            graph_id: "agent",
+            assistant_id: systemAssistantId("agent"),
+        });
         assert.equal((await again.runs.get(thread.thread_id, done.run_id)).status, "success");
         assert.equal((await again.runs.get(thread.thread_id, midway.run_id)).status, "running");
         const partial = await messages(again, thread.thread_id);

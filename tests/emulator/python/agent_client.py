@@ -1,10 +1,13 @@
 """The official Python client (`langgraph-sdk` from PyPI) against an emulated agent server: each call a
 client makes, its answer printed as one JSON line `{"call": ..., "result": ...}` for
-tests/emulator/agentServer.python.test.ts to judge. Usage: agent_client.py <agent server url> <api key>."""
+tests/emulator/agentServer.python.test.ts to judge: runs, threads, assistants with their versions, crons
+(which fire once the emulator's clock is pushed an hour on). Usage:
+agent_client.py <agent server url> <api key> <emulator url> <assistant id>."""
 import asyncio
 import json
 import sys
 
+import httpx
 from langgraph_sdk import get_client
 
 
@@ -16,7 +19,7 @@ def emit(call, result):
     print(json.dumps({"call": call, "result": result}, default=str), flush=True)
 
 
-async def main(url, api_key):
+async def main(url, api_key, emulator, assistant_id):
     client = get_client(url=url, api_key=api_key)
     thread = await client.threads.create(metadata={"user": "py"})
     tid = thread["thread_id"]
@@ -42,8 +45,41 @@ async def main(url, api_key):
     emit("runs.list", await client.runs.list(tid, limit=3))
     emit("runs.list interrupted", await client.runs.list(tid, status="interrupted"))
     emit("threads.search", await client.threads.search(metadata={"user": "py"}))
-    emit("assistants.search", await client.assistants.search(graph_id="agent"))
-    emit("assistants.get", await client.assistants.get("agent"))
+    system = await client.assistants.search(graph_id="agent", metadata={"created_by": "system"})
+    emit("assistants.search", system)
+    emit("assistants.get", await client.assistants.get(system[0]["assistant_id"]))
+    await assistants(client, assistant_id)
+    await crons(client, emulator, assistant_id)
 
 
-asyncio.run(main(sys.argv[1], sys.argv[2]))
+async def assistants(client, aid):
+    emit("assistants.create", await client.assistants.create(
+        "agent", {"tags": ["py"]}, assistant_id=aid, if_exists="raise", name="py assistant", metadata={"owner": "py"}))
+    emit("assistants.update", await client.assistants.update(aid, config={"tags": ["py2"]}, metadata={"stage": "two"}))
+    emit("assistants.get_versions", await client.assistants.get_versions(aid))
+    emit("assistants.set_latest", await client.assistants.set_latest(aid, 1))
+    emit("assistants.search owner", await client.assistants.search(metadata={"owner": "py"}))
+    emit("assistants.count owner", await client.assistants.count(metadata={"owner": "py"}))
+
+
+async def crons(client, emulator, aid):
+    thread = await client.threads.create()
+    tid = thread["thread_id"]
+    on_thread = await client.crons.create_for_thread(tid, aid, schedule="*/10 * * * *", input=human("tick tock"), metadata={"kind": "thread"})
+    stateless = await client.crons.create(aid, schedule="0 * * * *", input=human("hourly"), on_run_completed="keep", metadata={"kind": "stateless"})
+    emit("crons.create_for_thread", on_thread)
+    emit("crons.create", stateless)
+    emit("crons.update", await client.crons.update(stateless["cron_id"], metadata={"v": 2}, timezone="Europe/Paris"))
+    emit("crons.search", await client.crons.search(assistant_id=aid, sort_by="created_at", sort_order="asc"))
+    emit("crons.count", await client.crons.count(assistant_id=aid))
+    async with httpx.AsyncClient() as admin:
+        (await admin.post(f"{emulator}/__admin/clock/advance", json={"ms": 3_600_000})).raise_for_status()
+    emit("crons.runs", await client.runs.list(tid, limit=20))
+    emit("crons.kept threads", await client.threads.search(metadata={"kind": "stateless"}))
+    await client.crons.delete(on_thread["cron_id"])
+    emit("crons.count after delete", await client.crons.count(assistant_id=aid))
+    await client.assistants.delete(aid)
+    emit("crons.count after assistant delete", await client.crons.count())
+
+
+asyncio.run(main(*sys.argv[1:5]))
