@@ -18,29 +18,12 @@
  *     server leaves `context` and `graph_id`, the JS server `description` too): here the whole version.
  *   - Reads answer only assistants of served graphs (the deployed server's graph scope): GET 404s another.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
+import { systemAssistantId } from "../../provider/api/schemas/agentServer";
 import type { Clock } from "../core/clock";
 import { EmulatorError, badRequest, conflict } from "../core/errors";
 import type { Config } from "./validation";
 import { invalid } from "./validation";
-
-/** The namespace the server derives system assistant ids in (`NAMESPACE_GRAPH` of langgraph-api's graph.py). */
-export const NAMESPACE_GRAPH = "6ba7b821-9dad-11d1-80b4-00c04fd430c8";
-
-/** RFC 4122 version-5 uuid of `name` in `namespace` (Python's `uuid.uuid5`). */
-export function uuid5(namespace: string, name: string): string {
-    const h = createHash("sha1")
-        .update(Buffer.from(namespace.replace(/-/g, ""), "hex"))
-        .update(name, "utf8")
-        .digest();
-    h[6] = (h[6] & 0x0f) | 0x50;
-    h[8] = (h[8] & 0x3f) | 0x80;
-    const x = h.subarray(0, 16).toString("hex");
-    return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
-}
-
-/** The system assistant of a graph: the same id on every server. */
-export const systemAssistantId = (graph: string) => uuid5(NAMESPACE_GRAPH, graph);
 
 interface Fields {
     graph_id: string;

@@ -56,3 +56,17 @@ export function withoutEmpty(o: Record<string, unknown>): Record<string, unknown
         v === undefined || v === null || v === "" || (Array.isArray(v) && !v.length) || (typeof v === "object" && !Object.keys(v as object).length);
     return Object.fromEntries(Object.entries(o).filter(([, v]) => !empty(v)));
 }
+
+/** A map without its null values: the keys a PATCH removed from metadata the server merges (`mergedAway`). */
+export function withoutNulls(o: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    return o && Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
+}
+
+/**
+ * The metadata a PATCH sends to make the server's hold `news`: the server merges metadata key by key, so a key
+ * the program no longer has is sent as null (read back as absent: `withoutNulls`).
+ */
+export function mergedAway(olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined): Record<string, unknown> {
+    const removed = Object.keys(olds ?? {}).filter((k) => !(k in (news ?? {})));
+    return { ...Object.fromEntries(removed.map((k) => [k, null])), ...news };
+}

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { HttpClient, type HttpClientOptions } from "./client";
-import { undefinedOn404 } from "./errors";
+import { ApiError, undefinedOn404 } from "./errors";
 import { createdSince, createOnce } from "./reconcile";
 import {
     AssistantListSchema,
@@ -20,6 +20,7 @@ import {
     type Cron,
     type CronCreateRequest,
     type CronUpdateRequest,
+    resolvedAssistantId,
 } from "./schemas/agentServer";
 import { z } from "zod";
 
@@ -124,18 +125,32 @@ export class AgentServerClient {
         return (await createOnce(send, findOurs, this.http.reconcileOptions(this.deadline))).value;
     }
 
-    /** The cron of this id, found among its assistant's (the server's API reads crons by search only); undefined when gone. */
-    async findCron(id: string, where: { assistantId?: string; threadId?: string }): Promise<Cron | undefined> {
-        const crons = await this.searchCrons({ assistant_id: where.assistantId, thread_id: where.threadId });
-        return crons.find((c) => c.cron_id === id);
+    /**
+     * The cron of this id; undefined when it is gone. `GET /runs/crons/{id}` (current servers); a server without
+     * it (405: the path serves PATCH and DELETE only) is searched among `where`'s crons instead.
+     */
+    async tryGetCron(id: string, where: { assistantId?: string; threadId?: string } = {}): Promise<Cron | undefined> {
+        const p = `/runs/crons/${encodeURIComponent(id)}`;
+        try {
+            return (await this.http.request("GET", p, { schema: CronSchema, deadline: this.deadline })).data;
+        } catch (e) {
+            if (!(e instanceof ApiError && e.status === 405)) return undefinedOn404(e);
+            const filters = { assistant_id: where.assistantId && resolvedAssistantId(where.assistantId), thread_id: where.threadId };
+            return (await this.searchCrons(filters)).find((c) => c.cron_id === id);
+        }
     }
 
     /** The crons that run what `identity` says when it says (an earlier run's, or another's, identical cron). */
     async findCrons(identity: CronIdentity): Promise<Cron[]> {
-        const crons = await this.searchCrons({ assistant_id: identity.assistantId, thread_id: identity.threadId });
+        const assistant = resolvedAssistantId(identity.assistantId);
+        const crons = await this.searchCrons({ assistant_id: assistant, thread_id: identity.threadId });
         const same = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
         return crons.filter(
-            (c) => c.schedule === identity.schedule && (c.thread_id ?? undefined) === identity.threadId && same(c.payload?.input, identity.payload),
+            (c) =>
+                c.assistant_id === assistant &&
+                c.schedule === identity.schedule &&
+                (c.thread_id ?? undefined) === identity.threadId &&
+                same(c.payload?.input, identity.payload),
         );
     }
 

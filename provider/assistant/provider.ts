@@ -10,12 +10,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AgentServerClient } from "../api/agentServer";
 import type { Assistant, AssistantUpdateRequest } from "../api/schemas/agentServer";
 import { Checker } from "../kit/check";
+import { isObject } from "../kit/fields";
+import { known } from "../kit/unknown";
 import type { ProviderOf } from "../kit/declare";
 import { diffByTable, diffTableOf, sameValue } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { Service } from "../kit/service";
 import { fromWire, toWire } from "../kit/wire";
-import { onAgentServer, splitImportId, withoutEmpty } from "../agentServerObjects/shared";
+import { mergedAway, onAgentServer, splitImportId, withoutEmpty, withoutNulls } from "../agentServerObjects/shared";
 import { SCHEMA_VERSION, assistant, type AssistantInputs, type AssistantOutputs } from "./declare";
 
 export const ASSISTANT_DIFF = diffTableOf(assistant.inputs);
@@ -24,8 +26,17 @@ export function checkAssistant(news: Record<string, unknown>): pulumi.dynamic.Ch
     const c = new Checker();
     const inputs = c.declaration("Assistant", assistant.inputs, news);
     c.httpUrl(news.url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(news.url)}`, true);
+    const configurable = isObject(news.config) ? news.config.configurable : undefined;
+    if (filled(configurable) && filled(news.context))
+        c.fail(
+            "context",
+            "context and config.configurable: give one or the other (the server keeps each equal to the other, and refuses both with 400; context is the newer form)",
+        );
     return { inputs, failures: c.failures };
 }
+
+/** A known object with at least one key. */
+const filled = (v: unknown): boolean => isObject(v) && known(v) && Object.keys(v).length > 0;
 
 export function createAssistantProvider(o: { server?: (url: string) => AgentServerClient } = {}): pulumi.dynamic.ResourceProvider {
     let service = new Service();
@@ -46,7 +57,7 @@ export function createAssistantProvider(o: { server?: (url: string) => AgentServ
                 const s = server(inputs.url);
                 await s.ok();
                 const held = await heldByAnother(s, inputs);
-                if (held) return s.updateAssistant(held.assistant_id, changesTo(inputsOf(held, inputs.url), inputs));
+                if (held) return s.updateAssistant(held.assistant_id, changesTo(inputsOf(held, inputs.url, inputs), inputs));
                 return s.createAssistant({ graph_id: inputs.graphId, ...wireOf(inputs) });
             });
             return { id: a.assistant_id, outs: outputs(inputs, a) };
@@ -55,7 +66,7 @@ export function createAssistantProvider(o: { server?: (url: string) => AgentServ
             const { url, objectId } = splitImportId(id, props?.url, "Assistant", "<url>|<assistantId>");
             const a = await onAgentServer("Assistant", url, "read", () => server(url).tryGetAssistant(objectId));
             if (!a) return {};
-            const inputs = inputsOf(a, url);
+            const inputs = inputsOf(a, url, props);
             return { id: a.assistant_id, props: outputs(inputs, a), inputs };
         },
         async update(id, olds, news) {
@@ -100,23 +111,43 @@ function wireOf(i: AssistantInputs): Omit<AssistantUpdateRequest, "description">
     return wire as ReturnType<typeof wireOf>;
 }
 
-/** The PATCH of what changed; a removed description, configuration, context or metadata is sent empty. */
+/** The PATCH of what changed: one new version. */
 function changesTo(olds: Partial<AssistantInputs>, news: AssistantInputs): AssistantUpdateRequest {
-    const wire = wireOf(news);
     const patch: AssistantUpdateRequest = {};
     if (!sameValue(olds.name, news.name)) patch.name = news.name;
     if (!sameValue(olds.description, news.description)) patch.description = news.description ?? "";
-    if (!sameValue(olds.config, news.config)) patch.config = wire.config ?? {};
-    if (!sameValue(olds.context, news.context)) patch.context = news.context ?? {};
-    if (!sameValue(olds.metadata, news.metadata)) patch.metadata = news.metadata ?? {};
+    if (!sameValue(olds.config, news.config) || !sameValue(olds.context, news.context)) Object.assign(patch, configAndContext(news));
+    if (!sameValue(olds.metadata, news.metadata)) patch.metadata = mergedAway(olds.metadata, news.metadata);
     return patch;
 }
 
-/** The inputs as the server says them (refresh, import): the declaration's mapping, empty values as absent. */
-function inputsOf(a: Assistant, url: string): AssistantInputs {
-    const read = fromWire(assistant.inputs, a as Record<string, unknown>);
-    const config = read.config ? withoutEmpty(read.config as Record<string, unknown>) : undefined;
-    return { ...withoutEmpty({ ...read, config }), url } as AssistantInputs;
+/**
+ * The `config` and `context` that make the server's equal the program's. The server keeps `config.configurable`
+ * and `context` equal (the one given fills the other), replaces `config` only when it is not empty, and
+ * `context` when given: so the one the program gives is sent alone, and when it gives neither, both are sent
+ * empty (a `config` with an empty `configurable` is not empty).
+ */
+function configAndContext(news: AssistantInputs): Pick<AssistantUpdateRequest, "config" | "context"> {
+    const { configurable, ...rest } = (wireOf(news).config ?? {}) as Record<string, unknown>;
+    if (news.context && Object.keys(news.context).length) return { config: rest, context: news.context };
+    if (configurable && Object.keys(configurable).length) return { config: { ...rest, configurable } };
+    return { config: { ...rest, configurable: {} }, context: {} };
+}
+
+/**
+ * The inputs as the server says them (refresh, import): the declaration's mapping, empty values as absent, the
+ * metadata keys a PATCH removed (null) as absent. Of `config.configurable` and `context`, which the server keeps
+ * equal, the one the program did not give is left out (on import, `config.configurable`: the server calls
+ * `context` the form to prefer).
+ */
+function inputsOf(a: Assistant, url: string, recorded?: Partial<AssistantInputs>): AssistantInputs {
+    const read = fromWire(assistant.inputs, a as Record<string, unknown>) as Partial<AssistantInputs>;
+    const config = read.config ? (withoutEmpty(read.config as Record<string, unknown>) as AssistantInputs["config"]) : undefined;
+    let context = read.context;
+    const mirrored = config?.configurable && context && sameValue(config.configurable, context);
+    if (mirrored && recorded?.config?.configurable !== undefined && recorded.context === undefined) context = undefined;
+    else if (mirrored && config) delete config.configurable;
+    return { ...withoutEmpty({ ...read, config, context, metadata: withoutNulls(read.metadata) }), url } as AssistantInputs;
 }
 
 function outputs(i: AssistantInputs, a: Assistant): AssistantOutputs {

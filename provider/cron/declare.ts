@@ -5,10 +5,11 @@
  * assistant, the thread) is fixed at creation, so a change of those replaces it. provider.ts holds what a
  * table cannot say.
  */
-import { ON_RUN_COMPLETED } from "../api/schemas/agentServer";
+import { ON_RUN_COMPLETED, resolvedAssistantId } from "../api/schemas/agentServer";
 import { runConfig } from "../agentServerObjects/shared";
 import { any, boolean, map, number, resource, string, type Inputs, type Outputs } from "../kit/declare";
 import { instant } from "../kit/diff";
+import { known } from "../kit/unknown";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -28,6 +29,8 @@ export const cron = resource({
         assistantId: string("The assistant it runs: an `Assistant`'s `assistantId`, or a graph's name (its default assistant). A change replaces the cron.", {
             required: true,
             onChange: "replace",
+            // The server answers a graph's name as its default assistant's id: the same assistant.
+            compareAs: (v) => (typeof v === "string" && known(v) ? resolvedAssistantId(v) : v),
         }),
         schedule: string(
             "When it runs, in cron syntax (`minute hour day-of-month month day-of-week`, e.g. `0 9 * * 1-5`; `@hourly`, `@daily`...), in UTC unless `timezone` says otherwise. Checked at preview.",

@@ -10,11 +10,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { AgentServerClient } from "../api/agentServer";
 import { CronSyntaxError, isTimeZone, parseCron } from "../api/cron";
-import type { Cron, CronCreateRequest, CronUpdateRequest } from "../api/schemas/agentServer";
-import { onAgentServer, splitImportId, withoutEmpty } from "../agentServerObjects/shared";
+import { resolvedAssistantId, type Cron, type CronCreateRequest, type CronUpdateRequest } from "../api/schemas/agentServer";
+import { mergedAway, onAgentServer, splitImportId, withoutEmpty, withoutNulls } from "../agentServerObjects/shared";
 import { Checker } from "../kit/check";
 import type { ProviderOf } from "../kit/declare";
-import { diffByTable, diffTableOf, sameValue } from "../kit/diff";
+import { diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { known } from "../kit/unknown";
 import { Service } from "../kit/service";
@@ -71,7 +71,7 @@ export function createCronProvider(o: { server?: (url: string) => AgentServerCli
         async read(id, props) {
             const { url, objectId } = splitImportId(id, props?.url, "Cron", "<url>|<cronId>");
             const where = { assistantId: props?.assistantId, threadId: props?.threadId };
-            const found = await onAgentServer("Cron", url, "read", () => server(url).findCron(objectId, where));
+            const found = await onAgentServer("Cron", url, "read", () => server(url).tryGetCron(objectId, where));
             if (!found) return {};
             const inputs = inputsOf(found, url, props);
             return { id: found.cron_id, props: outputs(inputs, found), inputs };
@@ -79,8 +79,10 @@ export function createCronProvider(o: { server?: (url: string) => AgentServerCli
         async update(id, olds, news) {
             const patch = changesTo(olds, news);
             const s = server(news.url);
-            // Every field the diff updates is the PATCH's (an empty one answers the cron as it is).
-            const c = await onAgentServer("Cron", news.url, "update", () => s.updateCron(id, patch));
+            // The server refuses an empty PATCH (400): nothing the server holds changed, so it is read instead.
+            const c = await onAgentServer("Cron", news.url, "update", async () =>
+                Object.keys(patch).length ? s.updateCron(id, patch) : ((await s.tryGetCron(id, news)) ?? s.updateCron(id, patch)),
+            );
             return { outs: outputs(news, c) };
         },
         async delete(id, props) {
@@ -127,7 +129,7 @@ function changesTo(olds: Partial<CronInputs>, news: CronInputs): CronUpdateReque
     if (changed("input")) patch.input = news.input ?? {};
     if (changed("config")) patch.config = wire.config ?? {};
     if (changed("context")) patch.context = news.context ?? {};
-    if (changed("metadata")) patch.metadata = news.metadata ?? {};
+    if (changed("metadata")) patch.metadata = mergedAway(olds.metadata, news.metadata);
     if (changed("endTime")) patch.end_time = news.endTime ?? null;
     if (changed("enabled")) patch.enabled = news.enabled;
     if (changed("onRunCompleted")) patch.on_run_completed = news.onRunCompleted ?? "delete";
@@ -137,21 +139,32 @@ function changesTo(olds: Partial<CronInputs>, news: CronInputs): CronUpdateReque
 /**
  * The inputs as the server says them (refresh, import): what the run payload holds, the cron's own fields;
  * empty values as absent, and the server's defaults (UTC, `delete`) as absent where the program left them out.
+ * What the server adds is not the program's: the cron's id in `config.configurable`, the metadata keys a PATCH
+ * set to null (the server merges metadata: null is how a key is removed), and an assistant given by its graph's
+ * name, which the server answers as that graph's assistant id.
  */
 function inputsOf(c: Cron, url: string, recorded?: Partial<CronInputs>): CronInputs {
     const payload = (c.payload ?? {}) as Record<string, unknown>;
     const read = fromWire(cron.inputs, { ...payload, ...c, thread_id: undefined }) as Partial<CronInputs>;
-    const config = read.config ? withoutEmpty(read.config as Record<string, unknown>) : undefined;
     const isDefault = (k: "timezone" | "onRunCompleted", v: string) => read[k] === v && recorded?.[k] === undefined;
-    return {
-        ...(withoutEmpty({ ...read, config }) as Partial<CronInputs>),
+    const asRecorded = recorded?.assistantId && c.assistant_id === resolvedAssistantId(recorded.assistantId);
+    return prune({
+        ...(withoutEmpty({ ...read, config: configOf(read.config), metadata: withoutNulls(read.metadata) }) as Partial<CronInputs>),
         url,
+        assistantId: asRecorded ? recorded.assistantId : c.assistant_id,
         threadId: c.thread_id ?? undefined,
         timezone: isDefault("timezone", "UTC") ? undefined : read.timezone,
         onRunCompleted: c.thread_id || isDefault("onRunCompleted", "delete") ? undefined : read.onRunCompleted,
         endTime: read.endTime ? new Date(read.endTime).toISOString() : undefined,
         enabled: c.enabled ?? true,
-    } as CronInputs;
+    }) as CronInputs;
+}
+
+/** A cron's run configuration without the cron's own id, which the server adds to `configurable`. */
+function configOf(config: CronInputs["config"]): Record<string, unknown> | undefined {
+    if (!config) return undefined;
+    const { cron_id: _, ...configurable } = (config.configurable ?? {}) as Record<string, unknown>;
+    return withoutEmpty({ ...config, configurable });
 }
 
 function outputs(i: CronInputs, c: Cron): CronOutputs {

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client } from "@langchain/langgraph-sdk";
-import { systemAssistantId } from "../../emulator/agentServer/assistants";
+import { systemAssistantId } from "../../provider/api/schemas/agentServer";
 import { probeInterrupt } from "../../provider/api/agentServerProbe";
 import { TEST_API_KEY, admin, githubBody, raw, rejection, startTestEmulator, type Emulator } from "../helpers/emulator";
 

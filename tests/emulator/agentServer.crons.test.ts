@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { systemAssistantId } from "../../emulator/agentServer/assistants";
+import { systemAssistantId } from "../../provider/api/schemas/agentServer";
 import { TEST_API_KEY, admin, githubBody, raw, rejection, startTestEmulator, type Emulator } from "../helpers/emulator";
 
 const MINUTE = 60_000;

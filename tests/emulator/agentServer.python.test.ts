@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { systemAssistantId } from "../../emulator/agentServer/assistants";
+import { systemAssistantId } from "../../provider/api/schemas/agentServer";
 import { TEST_API_KEY, admin, githubBody, raw, startTestEmulator, type Emulator } from "../helpers/emulator";
 
 const SCRIPT = join(__dirname, "python", "agent_client.py");

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { Client } from "@langchain/langgraph-sdk";
-import { systemAssistantId } from "../../emulator/agentServer/assistants";
+import { systemAssistantId } from "../../provider/api/schemas/agentServer";
 import { TEST_API_KEY, admin, githubBody, raw, rejection, sleep, startTestEmulator, type Emulator } from "../helpers/emulator";
 
 const WORDS = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ");

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { systemAssistantId } from "../../emulator/agentServer/assistants";
+import { systemAssistantId } from "../../provider/api/schemas/agentServer";
 import { AgentServerModel } from "../../emulator/agentServer/model";
 import { Clock } from "../../emulator/core/clock";
 import { Store } from "../../emulator/core/store";

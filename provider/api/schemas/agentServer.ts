@@ -5,6 +5,7 @@
  * answers (tolerant of fields this provider does not read), as the official clients `@langchain/langgraph-sdk`
  * and Python `langgraph-sdk` send and read them.
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 
 const nullableString = z.string().nullish();
@@ -98,3 +99,27 @@ export const CronSchema = z
     .passthrough();
 export type Cron = z.infer<typeof CronSchema>;
 export const CronListSchema = z.array(CronSchema);
+
+// ---- the assistants a server makes itself ----
+
+/** The namespace the server derives system assistant ids in (`NAMESPACE_GRAPH` of langgraph-api's graph.py). */
+export const NAMESPACE_GRAPH = "6ba7b821-9dad-11d1-80b4-00c04fd430c8";
+
+/** RFC 4122 version-5 uuid of `name` in `namespace` (Python's `uuid.uuid5`). */
+export function uuid5(namespace: string, name: string): string {
+    const h = createHash("sha1")
+        .update(Buffer.from(namespace.replace(/-/g, ""), "hex"))
+        .update(name, "utf8")
+        .digest();
+    h[6] = (h[6] & 0x0f) | 0x50;
+    h[8] = (h[8] & 0x3f) | 0x80;
+    const x = h.subarray(0, 16).toString("hex");
+    return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** The system assistant of a graph: the same id on every server. */
+export const systemAssistantId = (graph: string) => uuid5(NAMESPACE_GRAPH, graph);
+
+/** A run's or a cron's `assistant_id` as the server resolves it: an assistant id as it is, a graph's name as its system assistant. */
+export const resolvedAssistantId = (idOrGraph: string): string => (UUID.test(idOrGraph) ? idOrGraph.toLowerCase() : systemAssistantId(idOrGraph));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

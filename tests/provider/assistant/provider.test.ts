@@ -68,8 +68,11 @@ describe("Assistant", function () {
         assert.deepEqual([onServer.graph_id, onServer.config?.configurable, onServer.config?.tags], ["agent", { model: "gpt-4o" }, ["support"]]);
         assert.deepEqual((await p.read!(made.id, made.outs)).inputs, inputs, "nothing changed reads back as the inputs");
 
-        const news = checked({ ...inputs, config: { configurable: { model: "gpt-5" } }, description: undefined });
+        const news = checked({ ...inputs, config: { configurable: { model: "gpt-5" } }, description: undefined, metadata: { owner: "b" } });
         const updated = await p.update!(made.id, made.outs, news);
+        // The server merges metadata: the key the program dropped is sent as null, and reads back as absent.
+        assert.deepEqual((await server().getAssistant(made.id)).metadata, { team: null, owner: "b" });
+        assert.deepEqual((await p.read!(made.id, updated.outs)).inputs, news, "the new version reads back as the new inputs");
         assert.deepEqual([updated.outs.version, updated.outs.assistantId], [2, made.id], "a new version of the same assistant");
         assert.deepEqual(
             (await server().assistantVersions(made.id)).map((v) => v.version),
@@ -87,6 +90,20 @@ describe("Assistant", function () {
         await p.delete!(made.id, back.outs); // already gone: done
     });
 
+    it("context or config.configurable, which the server keeps equal: the one given reads back alone; both fail at preview", async () => {
+        const p = provider();
+        for (const given of [{ context: { locale: "fr" } }, { config: { configurable: { locale: "fr" } } }]) {
+            const inputs = checked({ ...base(), ...given });
+            const made = await p.create(inputs);
+            const onServer = await server().getAssistant(made.id);
+            assert.deepEqual([onServer.context, onServer.config?.configurable], [{ locale: "fr" }, { locale: "fr" }], "mirrored by the server");
+            assert.deepEqual((await p.read!(made.id, made.outs)).inputs, inputs);
+            await p.delete!(made.id, made.outs);
+        }
+        const both = checkAssistant({ ...base(), context: { a: 1 }, config: { configurable: { a: 1 } } });
+        assert.match(both.failures![0].reason, /context and config.configurable: give one or the other/);
+    });
+
     it("read: import by <url>|<assistantId> reads every input back; another id form says which to use", async () => {
         const p = provider();
         const inputs = checked({ ...base(), context: { locale: "fr" } });
@@ -99,15 +116,16 @@ describe("Assistant", function () {
     });
 
     it("create: an unknown graph fails with the server's words and the address, nothing made", async () => {
-        const e = await rejection(() => provider().create(checked({ ...base(), graphId: "no-such-graph" })));
+        const e = await rejection(() => provider().create(checked({ ...base(), name: "no-such", graphId: "no-such-graph" })));
         assert.match(e.message, new RegExp(`Assistant on the agent server at ${url}: create failed: 4\\d\\d .*no-such-graph`));
-        assert.deepEqual(await server().findAssistants({ graphId: "no-such-graph", name: "x" }), []);
+        const named = (await raw(em, "POST", `${new URL(url).pathname}/assistants/search`, { body: { name: "no-such" } })).body;
+        assert.deepEqual(named, []);
     });
 
     it("create: an address that is not an agent server fails naming it and what answered there", async () => {
         const wrong = `${em.url}/v2`;
         const e = await rejection(() => createAssistantProvider({ server: (u) => server(u) }).create(checked({ ...base(), url: wrong })));
-        assert.match(e.message, new RegExp(`${wrong} does not answer as an agent server .*GET ${wrong}/ok: 404`));
+        assert.match(e.message, new RegExp(`${wrong} does not answer as an agent server .*GET ${wrong}/ok: 403 Forbidden: X-Tenant-Id header is required`));
     });
 
     it("create: an assistant of the same graph and name is refused with its id; LANGSMITH_ADOPT_IDS takes it in, set to the program's", async () => {

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { AgentServerClient } from "../../../provider/api/agentServer";
+import { systemAssistantId } from "../../../provider/api/schemas/agentServer";
 import { checkCron, createCronProvider } from "../../../provider/cron/provider";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 import { withEnv } from "../../helpers/async";
@@ -79,7 +80,7 @@ describe("Cron", function () {
 
         const news = checked({ ...inputs, schedule: schedule(), timezone: "America/New_York", enabled: false, endTime: "2030-01-01T00:00:00Z" });
         const updated = await p.update!(made.id, made.outs, news);
-        const onServer = (await server().findCron(made.id, { assistantId: "agent" }))!;
+        const onServer = (await server().tryGetCron(made.id))!;
         assert.deepEqual([onServer.schedule, onServer.timezone, onServer.enabled], [news.schedule, "America/New_York", false]);
 
         await server().updateCron(made.id, { enabled: true });
@@ -105,7 +106,12 @@ describe("Cron", function () {
         const inputs = checked({ url, assistantId: "agent", schedule: schedule(), input: INPUT, onRunCompleted: "keep" });
         const made = await provider().create(inputs);
         const imported = await provider().read!(`${url}|${made.id}`);
-        assert.deepEqual([imported.id, imported.inputs], [made.id, inputs]);
+        assert.deepEqual(
+            [imported.id, imported.inputs],
+            [made.id, { ...inputs, assistantId: systemAssistantId("agent") }],
+            "a graph's name reads as its assistant",
+        );
+        assert.equal((await provider().diff!(made.id, imported.props as never, inputs as never)).changes, false, "the same assistant: no change");
         await provider().delete!(made.id, made.outs);
     });
 
@@ -115,7 +121,7 @@ describe("Cron", function () {
         const e = await rejection(() => provider().create(inputs));
         assert.match(e.message, new RegExp(`already holds cron ${other.cron_id} running assistant agent`));
         const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: other.cron_id }, () => provider().create(inputs));
-        assert.deepEqual([adopted.id, (await server().findCron(other.cron_id, {}))?.metadata], [other.cron_id, { owner: "program" }]);
+        assert.deepEqual([adopted.id, (await server().tryGetCron(other.cron_id))?.metadata], [other.cron_id, { owner: "program" }]);
         await provider().delete!(adopted.id, adopted.outs);
     });
 
