@@ -70,7 +70,10 @@ export class AgentServerClient {
 
     // ---- assistants ----
 
-    /** Creates an assistant under `body.assistant_id` (made here when absent); a lost answer is looked up by it, never resent blindly. */
+    /**
+     * Creates an assistant under `body.assistant_id` (made here when absent; a 409 when the server holds one of
+     * that id); a lost answer is looked up by it, never resent blindly.
+     */
     async createAssistant(body: Omit<AssistantCreateRequest, "assistant_id" | "if_exists"> & { assistant_id?: string }): Promise<Assistant> {
         const wire: AssistantCreateRequest = { ...body, assistant_id: body.assistant_id ?? randomUUID(), if_exists: "raise" };
         const send = async () => (await this.http.request("POST", "/assistants", { body: wire, schema: AssistantSchema, deadline: this.deadline })).data;
@@ -95,13 +98,6 @@ export class AgentServerClient {
     async deleteAssistant(id: string): Promise<void> {
         const p = `/assistants/${encodeURIComponent(id)}`;
         await this.http.request("DELETE", p, { expect: [200, 202, 204], deadline: this.deadline }).catch(undefinedOn404);
-    }
-
-    /** The assistants of a graph with this exact name (the server's search matches names exactly). */
-    async findAssistants(q: { graphId: string; name: string }): Promise<Assistant[]> {
-        const body = { graph_id: q.graphId, name: q.name, limit: PAGE, offset: 0 };
-        const found = (await this.http.request("POST", "/assistants/search", { body, schema: AssistantListSchema, deadline: this.deadline })).data;
-        return found.filter((a) => a.graph_id === q.graphId && a.name === q.name);
     }
 
     /** The assistant's versions, newest first. */

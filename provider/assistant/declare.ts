@@ -27,6 +27,10 @@ export const assistant = resource({
             required: true,
             onChange: "replace",
         }),
+        assistantId: string(
+            "Its id on the server (a uuid), what runs and crons name as `assistant_id`. Default: one chosen when it is made and kept while it lives, so that it is known at preview (a dependent `Cron` does not plan a change it will not make). A change replaces the assistant.",
+            { onChange: "replace", wire: "assistant_id" },
+        ),
         name: string(`Its name, shown in the UI and matched by \`assistants.search\`. ${newVersion}`, { required: true, onChange: "update" }),
         description: string(`What it is for. ${newVersion}`, { onChange: "update" }),
         config: runConfig(`The run configuration its runs start with. ${newVersion}`, "update"),
@@ -34,7 +38,6 @@ export const assistant = resource({
         metadata: map(`Metadata of the assistant. ${newVersion}`, any("A value."), { onChange: "update" }),
     },
     outputs: {
-        assistantId: string("The assistant's id on the server (what runs and crons name as `assistant_id`)."),
         version: number("The server's version number of it: 1 at creation, one more at every change."),
         createdAt: string("When it was made."),
         updatedAt: string("When its current version was made.", { nullable: true }),

@@ -1,17 +1,19 @@
 /**
- * The Assistant's dynamic provider (its fields: declare.ts). A create first asks the address whether it is an
- * agent server (`GET /ok`: an address that is not one fails naming it and what answered), then refuses to make
- * a second assistant of the same graph and name (an interrupted `pulumi up` of this stack, or another, made
- * it: LANGSMITH_ADOPT_IDS takes it in), then creates it under an id made here (a lost answer is looked up by
- * it, never resent). An update is one PATCH of what changed: the server makes it a new version. `read` with
- * `<url>|<assistantId>` is `pulumi import`.
+ * The Assistant's dynamic provider (its fields: declare.ts). Its id is chosen at `check` (known at preview, and
+ * derived from the server, graph and name: `idOf`). A create first asks the address whether it is an agent server
+ * (`GET /ok`: an address that is not one fails naming it and what answered), then creates it under that id (a
+ * lost answer is looked up by it, never resent); one the server already holds under that id (an interrupted
+ * `pulumi up` of this stack, or another, made it) is refused unless LANGSMITH_ADOPT_IDS names it. An update is
+ * one PATCH of what changed: the server makes it a new version. `read` with `<url>|<assistantId>` is
+ * `pulumi import`.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { AgentServerClient } from "../api/agentServer";
-import type { Assistant, AssistantUpdateRequest } from "../api/schemas/agentServer";
-import { Checker } from "../kit/check";
+import { ConflictError } from "../api/errors";
+import { uuid5, type Assistant, type AssistantUpdateRequest } from "../api/schemas/agentServer";
+import { Checker, UUID_RE, isSet } from "../kit/check";
 import { isObject } from "../kit/fields";
-import { known } from "../kit/unknown";
+import { UNKNOWN, known } from "../kit/unknown";
 import type { ProviderOf } from "../kit/declare";
 import { diffByTable, diffTableOf, sameValue } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
@@ -22,9 +24,11 @@ import { SCHEMA_VERSION, assistant, type AssistantInputs, type AssistantOutputs 
 
 export const ASSISTANT_DIFF = diffTableOf(assistant.inputs);
 
-export function checkAssistant(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+export function checkAssistant(news: Record<string, unknown>, olds: Record<string, unknown> = {}): pulumi.dynamic.CheckResult {
     const c = new Checker();
     const inputs = c.declaration("Assistant", assistant.inputs, news);
+    c.matches(c.str(news.assistantId, "assistantId"), UUID_RE, "assistantId", `assistantId must be a uuid (got ${JSON.stringify(news.assistantId)})`);
+    inputs.assistantId = idOf(olds, news);
     c.httpUrl(news.url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(news.url)}`, true);
     const configurable = isObject(news.config) ? news.config.configurable : undefined;
     if (filled(configurable) && filled(news.context))
@@ -34,6 +38,23 @@ export function checkAssistant(news: Record<string, unknown>): pulumi.dynamic.Ch
         );
     return { inputs, failures: c.failures };
 }
+
+/**
+ * The assistant's id, chosen here rather than by the server, so that it is known at preview (a dependent `Cron`
+ * or `AgentServerCheck` plans no change it will not make): the program's; else the one it has while it is not
+ * replaced (the same server and graph: a rename keeps it); else derived from the server, graph and name, so that
+ * the create a killed `pulumi up` left behind has the id the next one asks for, and is found (`takeOver`), never
+ * made twice. Unknown while any of those is (a deployment being replaced: the assistant may be too).
+ */
+function idOf(olds: Record<string, unknown>, news: Record<string, unknown>): unknown {
+    if (isSet(news.assistantId)) return news.assistantId;
+    if (![news.url, news.graphId, news.name].every(known)) return UNKNOWN;
+    const same = olds.assistantId && sameValue(olds.url, news.url) && sameValue(olds.graphId, news.graphId);
+    return same ? olds.assistantId : uuid5(ASSISTANT_IDS, `${news.url}|${news.graphId}|${news.name}`);
+}
+
+/** The namespace of the assistant ids this provider derives (a uuid of its own). */
+const ASSISTANT_IDS = "3b0c6f3e-6c1d-4f25-9a0e-2f6d3e1b7a55";
 
 /** A known object with at least one key. */
 const filled = (v: unknown): boolean => isObject(v) && known(v) && Object.keys(v).length > 0;
@@ -45,8 +66,8 @@ export function createAssistantProvider(o: { server?: (url: string) => AgentServ
         async configure(req) {
             service = new Service(req.config);
         },
-        async check(_olds, news) {
-            return checkAssistant(news);
+        async check(olds, news) {
+            return checkAssistant(news, olds);
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(ASSISTANT_DIFF, olds, news);
@@ -56,9 +77,12 @@ export function createAssistantProvider(o: { server?: (url: string) => AgentServ
             const a = await onAgentServer("Assistant", inputs.url, "create", async () => {
                 const s = server(inputs.url);
                 await s.ok();
-                const held = await heldByAnother(s, inputs);
-                if (held) return s.updateAssistant(held.assistant_id, changesTo(inputsOf(held, inputs.url, inputs), inputs));
-                return s.createAssistant({ graph_id: inputs.graphId, ...wireOf(inputs) });
+                try {
+                    return await s.createAssistant({ graph_id: inputs.graphId, ...wireOf(inputs), assistant_id: inputs.assistantId });
+                } catch (e) {
+                    if (e instanceof ConflictError) return takeOver(s, inputs);
+                    throw e;
+                }
             });
             return { id: a.assistant_id, outs: outputs(inputs, a) };
         },
@@ -85,21 +109,20 @@ export function createAssistantProvider(o: { server?: (url: string) => AgentServ
 }
 
 /**
- * An assistant of the same graph and name the server already holds (not one the server made for a graph):
- * adopted when LANGSMITH_ADOPT_IDS names it; otherwise the create is refused with its id, since the server keeps
- * no mark of which stack made an assistant.
+ * The assistant that already has the id this one was to have (a 409): the id is derived from the server, graph
+ * and name (`idOf`), so a killed `pulumi up` of this stack made it, or another stack of the same assistant did.
+ * Taken in (set to the program's: a new version) when LANGSMITH_ADOPT_IDS names it; otherwise refused with
+ * its id, since the server keeps no mark of which stack made an assistant.
  */
-async function heldByAnother(s: AgentServerClient, i: AssistantInputs): Promise<Assistant | undefined> {
-    const held = (await s.findAssistants({ graphId: i.graphId, name: i.name })).filter((a) => a.metadata?.created_by !== "system");
-    const adopted = held.find((a) => adoptionAsked(a.assistant_id));
-    if (adopted || !held.length) return adopted;
-    const h = held[0];
+async function takeOver(s: AgentServerClient, i: AssistantInputs): Promise<Assistant> {
+    const held = await s.getAssistant(i.assistantId!);
+    if (adoptionAsked(held.assistant_id)) return s.updateAssistant(held.assistant_id, changesTo(inputsOf(held, i.url, i), i));
     throw new Error(
         alreadyExistsMessage({
-            what: `Assistant: the agent server at ${s.url} already holds assistant ${h.assistant_id} of graph ${JSON.stringify(i.graphId)} named ${JSON.stringify(i.name)} (created ${h.created_at})`,
-            existing: "the provider makes one assistant per graph and name on a server",
-            id: h.assistant_id,
-            ifTheirs: "give this one another name",
+            what: `Assistant: the agent server at ${s.url} already holds assistant ${held.assistant_id} of graph ${JSON.stringify(held.graph_id)} named ${JSON.stringify(held.name)} (created ${held.created_at})`,
+            existing: "it has the id this program's assistant of that graph and name takes on this server",
+            id: held.assistant_id,
+            ifTheirs: "give this one another name (or another `assistantId`)",
             why: "the server keeps no mark of which stack made an assistant, so the provider cannot tell one this stack's interrupted run made from another's.",
         }),
     );
@@ -107,7 +130,7 @@ async function heldByAnother(s: AgentServerClient, i: AssistantInputs): Promise<
 
 /** The fields a create and a PATCH send: the declaration's mapping (url and graph aside). */
 function wireOf(i: AssistantInputs): Omit<AssistantUpdateRequest, "description"> & { description?: string } {
-    const { graph_id: _, ...wire } = toWire(assistant.inputs, i);
+    const { graph_id: _, assistant_id: __, ...wire } = toWire(assistant.inputs, i);
     return wire as ReturnType<typeof wireOf>;
 }
 

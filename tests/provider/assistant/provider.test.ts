@@ -63,7 +63,7 @@ describe("Assistant", function () {
             metadata: { team: "s" },
         });
         const made = await p.create(inputs);
-        assert.deepEqual([made.outs.version, made.outs.assistantId], [1, made.id]);
+        assert.deepEqual([made.outs.version, made.outs.assistantId, made.id], [1, inputs.assistantId, inputs.assistantId], "the id chosen at check");
         const onServer = await server().getAssistant(made.id);
         assert.deepEqual([onServer.graph_id, onServer.config?.configurable, onServer.config?.tags], ["agent", { model: "gpt-4o" }, ["support"]]);
         assert.deepEqual((await p.read!(made.id, made.outs)).inputs, inputs, "nothing changed reads back as the inputs");
@@ -128,23 +128,46 @@ describe("Assistant", function () {
         assert.match(e.message, new RegExp(`${wrong} does not answer as an agent server .*GET ${wrong}/ok: 403 Forbidden: X-Tenant-Id header is required`));
     });
 
-    it("create: an assistant of the same graph and name is refused with its id; LANGSMITH_ADOPT_IDS takes it in, set to the program's", async () => {
+    it("check: the id is known at preview, derived from server, graph and name, kept by a rename, new for another graph, unknown with the server", () => {
+        const inputs = checked(base());
+        assert.match(inputs.assistantId as string, /^[0-9a-f-]{36}$/);
+        assert.equal(checked(base()).assistantId === inputs.assistantId, false, "another name, another id");
+        assert.equal(checked({ ...inputs, assistantId: undefined }).assistantId, inputs.assistantId, "the same one again");
+        assert.equal(
+            checkAssistant({ ...inputs, assistantId: undefined, name: "renamed" }, inputs).inputs!.assistantId,
+            inputs.assistantId,
+            "a rename keeps it",
+        );
+        assert.notEqual(checkAssistant({ ...inputs, assistantId: undefined, graphId: "other" }, inputs).inputs!.assistantId, inputs.assistantId);
+        assert.equal(checkAssistant({ ...inputs, assistantId: undefined, url: UNKNOWN }, inputs).inputs!.assistantId, UNKNOWN);
+        assert.match(checkAssistant({ ...base(), assistantId: "support" }).failures![0].reason, /assistantId must be a uuid/);
+    });
+
+    it("create: an assistant the server holds under the id (a killed up made it) is refused with its id; LANGSMITH_ADOPT_IDS takes it in, set to the program's", async () => {
         const inputs = checked({ ...base(), metadata: { owner: "program" } });
-        const other = await server().createAssistant({ graph_id: "agent", name: inputs.name, metadata: { owner: "someone" } });
+        const other = await server().createAssistant({
+            assistant_id: inputs.assistantId as string,
+            graph_id: "agent",
+            name: inputs.name,
+            metadata: { owner: "killed run" },
+        });
         const e = await rejection(() => provider().create(inputs));
         assert.match(e.message, new RegExp(`already holds assistant ${other.assistant_id} of graph "agent" named "${inputs.name}"`));
         assert.match(e.message, new RegExp(`LANGSMITH_ADOPT_IDS=${other.assistant_id} pulumi up`));
         const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: other.assistant_id }, () => provider().create(inputs));
         assert.deepEqual([adopted.id, (await server().getAssistant(other.assistant_id)).metadata], [other.assistant_id, { owner: "program" }]);
-        assert.equal((await server().findAssistants({ graphId: "agent", name: inputs.name })).length, 1);
+        assert.deepEqual((await provider().read!(adopted.id, adopted.outs)).inputs, inputs, "taken in: the program's, under the program's id");
     });
 
     it("create: an answer lost after the server made it is taken in by its id, never a second assistant", async () => {
         await admin(em, "POST", "/faults", { method: "POST", path: "/assistants$", kind: "drop", when: "after" });
         const inputs = checked(base());
         const made = await provider().create(inputs);
+        const named = (await raw(em, "POST", `${new URL(url).pathname}/assistants/search`, { body: { name: inputs.name } })).body as Array<{
+            assistant_id: string;
+        }>;
         assert.deepEqual(
-            (await server().findAssistants({ graphId: "agent", name: inputs.name })).map((a) => a.assistant_id),
+            named.map((a) => a.assistant_id),
             [made.id],
         );
     });
