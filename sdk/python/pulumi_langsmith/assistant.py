@@ -24,6 +24,7 @@ class AssistantArgs:
                  graph_id: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
                  url: pulumi.Input[_builtins.str],
+                 assistant_id: pulumi.Input[Optional[_builtins.str]] = None,
                  config: pulumi.Input[Optional['RunConfigArgs']] = None,
                  context: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
@@ -34,6 +35,7 @@ class AssistantArgs:
         :param pulumi.Input[_builtins.str] graph_id: The graph it runs, by the name the deployment's graph configuration gives it (`agent`). Fixed: a change replaces the assistant.
         :param pulumi.Input[_builtins.str] name: Its name, shown in the UI and matched by `assistants.search`. A change makes a new version of the same assistant.
         :param pulumi.Input[_builtins.str] url: The agent server's URL, typically a `Deployment`'s `customUrl`. Another URL is another server: a change replaces the assistant.
+        :param pulumi.Input[_builtins.str] assistant_id: Its id on the server (a uuid), what runs and crons name as `assistant_id`. Default: one chosen when it is made and kept while it lives, so that it is known at preview (a dependent `Cron` does not plan a change it will not make). A change replaces the assistant.
         :param pulumi.Input['RunConfigArgs'] config: The run configuration its runs start with. A change makes a new version of the same assistant.
         :param pulumi.Input[Mapping[str, Any]] context: The graph's static context (its context schema's values). A change makes a new version of the same assistant.
         :param pulumi.Input[_builtins.str] description: What it is for. A change makes a new version of the same assistant.
@@ -42,6 +44,8 @@ class AssistantArgs:
         pulumi.set(__self__, "graph_id", graph_id)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "url", url)
+        if assistant_id is not None:
+            pulumi.set(__self__, "assistant_id", assistant_id)
         if config is not None:
             pulumi.set(__self__, "config", config)
         if context is not None:
@@ -86,6 +90,18 @@ class AssistantArgs:
     @url.setter
     def url(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="assistantId")
+    def assistant_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Its id on the server (a uuid), what runs and crons name as `assistant_id`. Default: one chosen when it is made and kept while it lives, so that it is known at preview (a dependent `Cron` does not plan a change it will not make). A change replaces the assistant.
+        """
+        return pulumi.get(self, "assistant_id")
+
+    @assistant_id.setter
+    def assistant_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "assistant_id", value)
 
     @_builtins.property
     @pulumi.getter
@@ -142,6 +158,7 @@ class Assistant(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 assistant_id: pulumi.Input[Optional[_builtins.str]] = None,
                  config: pulumi.Input[Optional[Union['RunConfigArgs', 'RunConfigArgsDict']]] = None,
                  context: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
@@ -155,6 +172,7 @@ class Assistant(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] assistant_id: Its id on the server (a uuid), what runs and crons name as `assistant_id`. Default: one chosen when it is made and kept while it lives, so that it is known at preview (a dependent `Cron` does not plan a change it will not make). A change replaces the assistant.
         :param pulumi.Input[Union['RunConfigArgs', 'RunConfigArgsDict']] config: The run configuration its runs start with. A change makes a new version of the same assistant.
         :param pulumi.Input[Mapping[str, Any]] context: The graph's static context (its context schema's values). A change makes a new version of the same assistant.
         :param pulumi.Input[_builtins.str] description: What it is for. A change makes a new version of the same assistant.
@@ -187,6 +205,7 @@ class Assistant(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 assistant_id: pulumi.Input[Optional[_builtins.str]] = None,
                  config: pulumi.Input[Optional[Union['RunConfigArgs', 'RunConfigArgsDict']]] = None,
                  context: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
@@ -203,6 +222,7 @@ class Assistant(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = AssistantArgs.__new__(AssistantArgs)
 
+            __props__.__dict__["assistant_id"] = assistant_id
             __props__.__dict__["config"] = config
             __props__.__dict__["context"] = context
             __props__.__dict__["description"] = description
@@ -216,7 +236,6 @@ class Assistant(pulumi.CustomResource):
             if url is None and not opts.urn:
                 raise TypeError("Missing required property 'url'")
             __props__.__dict__["url"] = url
-            __props__.__dict__["assistant_id"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["schema_version"] = None
             __props__.__dict__["updated_at"] = None
@@ -259,9 +278,9 @@ class Assistant(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="assistantId")
-    def assistant_id(self) -> pulumi.Output[_builtins.str]:
+    def assistant_id(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The assistant's id on the server (what runs and crons name as `assistant_id`).
+        Its id on the server (a uuid), what runs and crons name as `assistant_id`. Default: one chosen when it is made and kept while it lives, so that it is known at preview (a dependent `Cron` does not plan a change it will not make). A change replaces the assistant.
         """
         return pulumi.get(self, "assistant_id")
 
