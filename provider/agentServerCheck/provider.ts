@@ -11,6 +11,7 @@ import type { ProviderOf } from "../kit/declare";
 import { ProbeFailedError, probeInterrupt } from "../api/agentServerProbe";
 import { diffByTable, diffTableOf } from "../kit/diff";
 import { known } from "../kit/unknown";
+import { checkServerUrl } from "../agentServerObjects/shared";
 import { Checker } from "../kit/check";
 import { Service } from "../kit/service";
 import { waitLimitS } from "../kit/timeouts";
@@ -21,7 +22,7 @@ export const AGENT_SERVER_CHECK_DIFF = diffTableOf(agentServerCheck.inputs);
 export function checkAgentServerCheck(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
     const c = new Checker();
     const inputs = c.declaration("AgentServerCheck", agentServerCheck.inputs, news);
-    c.httpUrl(news.url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(news.url)}`, true);
+    checkServerUrl(c, news.url);
     const t = news.timeoutSeconds;
     if (t !== undefined && t !== null && known(t) && (typeof t !== "number" || !(t > 0)))
         c.fail("timeoutSeconds", "timeoutSeconds must be a number of seconds > 0");

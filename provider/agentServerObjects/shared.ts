@@ -1,9 +1,15 @@
 /**
- * What the resources that live on a deployed agent server (Assistant, Cron) share: the run configuration both
- * declare; their errors name the server's address; their import id names it too (the server is the resource's
- * `url`, which an id alone does not give); what the server answers empty is read as absent.
+ * What the resources that live on a deployed agent server (Assistant, Cron; AgentServerCheck reads its `url`
+ * the same way) share: the run configuration both declare; the check of the server's address, and what an
+ * address not known at preview means for a diff; their errors name the server's address; their import id names
+ * it too (the server is the resource's `url`, which an id alone does not give); what the server answers empty
+ * is read as absent, and an empty value the program gives is taken as absent too.
  */
+import { NotAnAgentServerError, type AgentServerClient } from "../api/agentServer";
+import type { Checker } from "../kit/check";
 import { any, list, map, number, object, string, type OnChange } from "../kit/declare";
+import { isObject } from "../kit/fields";
+import { UNKNOWN } from "../kit/unknown";
 
 /** A run configuration (`config`: what the graph's runs start with), with what a change of it does. */
 export const runConfig = <const C extends OnChange>(description: string, onChange: C) =>
@@ -20,6 +26,42 @@ export const runConfig = <const C extends OnChange>(description: string, onChang
         },
         { onChange },
     );
+
+/** The agent server's address (`url`): required, an http(s) URL once known. */
+export function checkServerUrl(c: Checker, url: unknown): void {
+    c.httpUrl(url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(url)}`, true);
+}
+
+/**
+ * A diff whose `url` is not known yet (a deployment's `customUrl` in the preview of its update: the dynamic
+ * provider previews no outputs) says "update", not "replace": a new revision keeps the server's address, and
+ * `pulumi up` diffs again once it is known, replacing when it did change.
+ */
+export function urlMayStay<D extends { replaces: string[]; updates: string[] }>(d: D, news: { url?: unknown }): D {
+    if (news.url !== UNKNOWN || !d.replaces.includes("url")) return d;
+    return { ...d, replaces: d.replaces.filter((k) => k !== "url"), updates: [...d.updates, "url"] };
+}
+
+/**
+ * The checked inputs without the empty values the program gave (`""`, `{}`, `[]`, at the top and in the objects
+ * named in `nested`): the server answers them as absent, and a refresh would otherwise see a change for ever.
+ */
+export function emptiesAsAbsent(inputs: Record<string, unknown>, nested: string[] = []): Record<string, unknown> {
+    const out = withoutEmpty(inputs);
+    for (const k of nested) if (isObject(out[k])) out[k] = withoutEmpty(out[k] as Record<string, unknown>);
+    return withoutEmpty(out);
+}
+
+/**
+ * What a read found: the object; or, when the server has none of that id, undefined (the resource leaves the
+ * stack), once the address has said it is an agent server (`ok`) or that none is there any more (a 404: a
+ * deleted deployment, whose objects went with it). Any other answer (a 403, another API's page) is an error:
+ * a wrong address never drops the resource from the stack.
+ */
+export async function foundOrGone<T>(s: AgentServerClient, found: T | undefined): Promise<T | undefined> {
+    if (found === undefined) await s.ok().catch((e) => (e instanceof NotAnAgentServerError && e.status === 404 ? undefined : Promise.reject(e)));
+    return found;
+}
 
 /**
  * Runs one operation of `resource` on the agent server at `url`: a failure says which server and which

@@ -7,8 +7,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { HttpClient, type HttpClientOptions } from "./client";
-import { ApiError, undefinedOn404 } from "./errors";
+import { ApiError, ConflictError, undefinedOn404 } from "./errors";
 import { createdSince, createOnce } from "./reconcile";
+import { sameJson as same } from "./values";
 import {
     AssistantListSchema,
     AssistantSchema,
@@ -33,6 +34,17 @@ export interface CronIdentity {
     threadId?: string;
     schedule: string;
     payload?: Record<string, unknown>;
+}
+
+/** The address did not answer `GET /ok` as an agent server does; `status` is what it answered, if it answered. */
+export class NotAnAgentServerError extends Error {
+    constructor(
+        message: string,
+        readonly status?: number,
+    ) {
+        super(message);
+        this.name = "NotAnAgentServerError";
+    }
 }
 
 export class AgentServerClient {
@@ -64,7 +76,8 @@ export class AgentServerClient {
             await this.http.request("GET", "/ok", { schema: z.object({ ok: z.literal(true) }).passthrough(), deadline: this.deadline });
         } catch (e) {
             const what = e instanceof Error ? e.message : String(e);
-            throw new Error(`${this.url} does not answer as an agent server (a deployment's customUrl): GET ${this.url}/ok: ${what}`);
+            const status = e instanceof ApiError ? e.status : undefined;
+            throw new NotAnAgentServerError(`${this.url} does not answer as an agent server (a deployment's customUrl): GET ${this.url}/ok: ${what}`, status);
         }
     }
 
@@ -77,7 +90,9 @@ export class AgentServerClient {
     async createAssistant(body: Omit<AssistantCreateRequest, "assistant_id" | "if_exists"> & { assistant_id?: string }): Promise<Assistant> {
         const wire: AssistantCreateRequest = { ...body, assistant_id: body.assistant_id ?? randomUUID(), if_exists: "raise" };
         const send = async () => (await this.http.request("POST", "/assistants", { body: wire, schema: AssistantSchema, deadline: this.deadline })).data;
-        return (await createOnce(send, () => this.tryGetAssistant(wire.assistant_id), this.http.reconcileOptions(this.deadline))).value;
+        // A 409 on the second attempt is the first one's assistant, made late: looked up, as after a lost answer.
+        const o = { ...this.http.reconcileOptions(this.deadline), reconcileAlso: (e: unknown) => e instanceof ConflictError };
+        return (await createOnce(send, () => this.tryGetAssistant(wire.assistant_id), o)).value;
     }
 
     async getAssistant(id: string): Promise<Assistant> {
@@ -140,13 +155,12 @@ export class AgentServerClient {
     async findCrons(identity: CronIdentity): Promise<Cron[]> {
         const assistant = resolvedAssistantId(identity.assistantId);
         const crons = await this.searchCrons({ assistant_id: assistant, thread_id: identity.threadId });
-        const same = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
         return crons.filter(
             (c) =>
                 c.assistant_id === assistant &&
                 c.schedule === identity.schedule &&
                 (c.thread_id ?? undefined) === identity.threadId &&
-                same(c.payload?.input, identity.payload),
+                same(c.payload?.input ?? {}, identity.payload ?? {}),
         );
     }
 

@@ -87,7 +87,8 @@ export class CronSyntaxError extends Error {
 
 /** Parses a schedule; throws CronSyntaxError. */
 export function parseCron(expression: string): CronSchedule {
-    const macro = MACROS[expression.toLowerCase()];
+    // An own key only: `constructor` or `__proto__` is no macro.
+    const macro = Object.hasOwn(MACROS, expression.toLowerCase()) ? MACROS[expression.toLowerCase()] : undefined;
     if (macro) return { ...parseFields(macro, macro), expression };
     const at = /^\s*@/.exec(expression)?.[0].length;
     if (at !== undefined) {

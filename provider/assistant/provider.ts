@@ -19,17 +19,29 @@ import { diffByTable, diffTableOf, sameValue } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { Service } from "../kit/service";
 import { fromWire, toWire } from "../kit/wire";
-import { mergedAway, onAgentServer, splitImportId, withoutEmpty, withoutNulls } from "../agentServerObjects/shared";
+import {
+    checkServerUrl,
+    emptiesAsAbsent,
+    foundOrGone,
+    mergedAway,
+    onAgentServer,
+    splitImportId,
+    urlMayStay,
+    withoutEmpty,
+    withoutNulls,
+} from "../agentServerObjects/shared";
 import { SCHEMA_VERSION, assistant, type AssistantInputs, type AssistantOutputs } from "./declare";
 
 export const ASSISTANT_DIFF = diffTableOf(assistant.inputs);
 
 export function checkAssistant(news: Record<string, unknown>, olds: Record<string, unknown> = {}): pulumi.dynamic.CheckResult {
     const c = new Checker();
-    const inputs = c.declaration("Assistant", assistant.inputs, news);
-    c.matches(c.str(news.assistantId, "assistantId"), UUID_RE, "assistantId", `assistantId must be a uuid (got ${JSON.stringify(news.assistantId)})`);
-    inputs.assistantId = idOf(olds, news);
-    c.httpUrl(news.url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(news.url)}`, true);
+    const inputs = emptiesAsAbsent(c.declaration("Assistant", assistant.inputs, news), ["config"]);
+    const given = c.str(news.assistantId, "assistantId");
+    c.matches(given, UUID_RE, "assistantId", `assistantId must be a uuid (got ${JSON.stringify(news.assistantId)})`);
+    // The server answers ids in lower case: an id given in upper case would differ from it for ever.
+    inputs.assistantId = idOf(olds, { ...news, assistantId: typeof given === "string" && known(given) ? given.toLowerCase() : given });
+    checkServerUrl(c, news.url);
     const configurable = isObject(news.config) ? news.config.configurable : undefined;
     if (filled(configurable) && filled(news.context))
         c.fail(
@@ -42,19 +54,32 @@ export function checkAssistant(news: Record<string, unknown>, olds: Record<strin
 /**
  * The assistant's id, chosen here rather than by the server, so that it is known at preview (a dependent `Cron`
  * or `AgentServerCheck` plans no change it will not make): the program's; else the one it has while it is not
- * replaced (the same server and graph: a rename keeps it); else derived from the server, graph and name, so that
- * the create a killed `pulumi up` left behind has the id the next one asks for, and is found (`takeOver`), never
- * made twice. Unknown while any of those is (a deployment being replaced: the assistant may be too).
+ * replaced (the same graph, on the same server or one not known yet: a rename keeps it, and so does a new
+ * revision of the deployment, whose URL the preview does not know); else derived from the server, graph and
+ * name, so that the create a killed `pulumi up` left behind has the id the next one asks for, and is found
+ * (`takeOver`), never made twice. Unknown while any of those is not known.
  */
 function idOf(olds: Record<string, unknown>, news: Record<string, unknown>): unknown {
     if (isSet(news.assistantId)) return news.assistantId;
+    const kept = olds.assistantId && known(news.graphId) && sameValue(olds.graphId, news.graphId) && (!known(news.url) || sameValue(olds.url, news.url));
+    if (kept) return olds.assistantId;
     if (![news.url, news.graphId, news.name].every(known)) return UNKNOWN;
-    const same = olds.assistantId && sameValue(olds.url, news.url) && sameValue(olds.graphId, news.graphId);
-    return same ? olds.assistantId : uuid5(ASSISTANT_IDS, `${news.url}|${news.graphId}|${news.name}`);
+    return uuid5(ASSISTANT_IDS, `${news.url}|${news.graphId}|${news.name}`);
 }
 
 /** The namespace of the assistant ids this provider derives (a uuid of its own). */
 const ASSISTANT_IDS = "3b0c6f3e-6c1d-4f25-9a0e-2f6d3e1b7a55";
+
+/**
+ * Inputs as the server keeps them, for diff: `context` and `config.configurable` each filled from the other, so
+ * that one given as the other (an import reads `context`; the program gave `config.configurable`) is no change.
+ */
+function asServerKeeps<T extends Partial<AssistantInputs>>(i: T): T {
+    const configurable = i.config?.configurable;
+    if (filled(configurable) && i.context === undefined) return { ...i, context: configurable };
+    if (filled(i.context) && configurable === undefined) return { ...i, config: { ...i.config, configurable: i.context } };
+    return i;
+}
 
 /** A known object with at least one key. */
 const filled = (v: unknown): boolean => isObject(v) && known(v) && Object.keys(v).length > 0;
@@ -70,8 +95,9 @@ export function createAssistantProvider(o: { server?: (url: string) => AgentServ
             return checkAssistant(news, olds);
         },
         async diff(_id, olds, news) {
-            const { changes, replaces, updates } = diffByTable(ASSISTANT_DIFF, olds, news);
-            return { changes, replaces, updates };
+            const { changes, replaces, updates } = urlMayStay(diffByTable(ASSISTANT_DIFF, asServerKeeps(olds), asServerKeeps(news)), news);
+            // An id of the program's own stays across a replacement: the old assistant must go first.
+            return { changes, replaces, updates, deleteBeforeReplace: sameValue(olds.assistantId, news.assistantId) };
         },
         async create(inputs) {
             const a = await onAgentServer("Assistant", inputs.url, "create", async () => {
@@ -88,7 +114,7 @@ export function createAssistantProvider(o: { server?: (url: string) => AgentServ
         },
         async read(id, props) {
             const { url, objectId } = splitImportId(id, props?.url, "Assistant", "<url>|<assistantId>");
-            const a = await onAgentServer("Assistant", url, "read", () => server(url).tryGetAssistant(objectId));
+            const a = await onAgentServer("Assistant", url, "read", async () => foundOrGone(server(url), await server(url).tryGetAssistant(objectId)));
             if (!a) return {};
             const inputs = inputsOf(a, url, props);
             return { id: a.assistant_id, props: outputs(inputs, a), inputs };
@@ -116,10 +142,13 @@ export function createAssistantProvider(o: { server?: (url: string) => AgentServ
  */
 async function takeOver(s: AgentServerClient, i: AssistantInputs): Promise<Assistant> {
     const held = await s.getAssistant(i.assistantId!);
-    if (adoptionAsked(held.assistant_id)) return s.updateAssistant(held.assistant_id, changesTo(inputsOf(held, i.url, i), i));
+    if (adoptionAsked(held.assistant_id)) {
+        const patch = changesTo(inputsOf(held, i.url, i), i);
+        return Object.keys(patch).length ? s.updateAssistant(held.assistant_id, patch) : held;
+    }
     throw new Error(
         alreadyExistsMessage({
-            what: `Assistant: the agent server at ${s.url} already holds assistant ${held.assistant_id} of graph ${JSON.stringify(held.graph_id)} named ${JSON.stringify(held.name)} (created ${held.created_at})`,
+            what: `the server already holds assistant ${held.assistant_id} of graph ${JSON.stringify(held.graph_id)} named ${JSON.stringify(held.name)} (created ${held.created_at})`,
             existing: "it has the id this program's assistant of that graph and name takes on this server",
             id: held.assistant_id,
             ifTheirs: "give this one another name (or another `assistantId`)",

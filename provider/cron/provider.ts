@@ -11,8 +11,18 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AgentServerClient } from "../api/agentServer";
 import { CronSyntaxError, isTimeZone, parseCron } from "../api/cron";
 import { resolvedAssistantId, type Cron, type CronCreateRequest, type CronUpdateRequest } from "../api/schemas/agentServer";
-import { mergedAway, onAgentServer, splitImportId, withoutEmpty, withoutNulls } from "../agentServerObjects/shared";
-import { Checker } from "../kit/check";
+import {
+    checkServerUrl,
+    emptiesAsAbsent,
+    foundOrGone,
+    mergedAway,
+    onAgentServer,
+    splitImportId,
+    urlMayStay,
+    withoutEmpty,
+    withoutNulls,
+} from "../agentServerObjects/shared";
+import { Checker, UUID_RE } from "../kit/check";
 import type { ProviderOf } from "../kit/declare";
 import { diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
@@ -25,8 +35,12 @@ export const CRON_DIFF = diffTableOf(cron.inputs);
 
 export function checkCron(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
     const c = new Checker();
-    const inputs = c.declaration("Cron", cron.inputs, news);
-    c.httpUrl(news.url, "url", `url must be the agent server's http(s) URL (e.g. deployment.customUrl), not ${JSON.stringify(news.url)}`, true);
+    const inputs = emptiesAsAbsent(c.declaration("Cron", cron.inputs, news), ["config"]);
+    checkServerUrl(c, news.url);
+    const thread = c.str(news.threadId, "threadId");
+    c.matches(thread, UUID_RE, "threadId", `threadId must be a thread's id (a uuid), not ${JSON.stringify(thread)}`);
+    // The server answers ids in lower case.
+    if (typeof thread === "string" && known(thread)) inputs.threadId = thread.toLowerCase();
     const schedule = news.schedule;
     if (typeof schedule === "string" && known(schedule)) {
         try {
@@ -55,7 +69,7 @@ export function createCronProvider(o: { server?: (url: string) => AgentServerCli
             return checkCron(news);
         },
         async diff(_id, olds, news) {
-            const { changes, replaces, updates } = diffByTable(CRON_DIFF, olds, news);
+            const { changes, replaces, updates } = urlMayStay(diffByTable(CRON_DIFF, olds, news), news);
             return { changes, replaces, updates };
         },
         async create(inputs) {
@@ -63,7 +77,10 @@ export function createCronProvider(o: { server?: (url: string) => AgentServerCli
                 const s = server(inputs.url);
                 await s.ok();
                 const held = await heldByAnother(s, inputs);
-                if (held) return s.updateCron(held.cron_id, changesTo(inputsOf(held, inputs.url, inputs), inputs));
+                if (held) {
+                    const patch = changesTo(inputsOf(held, inputs.url, inputs), inputs);
+                    return Object.keys(patch).length ? s.updateCron(held.cron_id, patch) : held;
+                }
                 return s.createCron(createBody(inputs), inputs.threadId);
             });
             return { id: made.cron_id, outs: outputs(inputs, made) };
@@ -71,7 +88,7 @@ export function createCronProvider(o: { server?: (url: string) => AgentServerCli
         async read(id, props) {
             const { url, objectId } = splitImportId(id, props?.url, "Cron", "<url>|<cronId>");
             const where = { assistantId: props?.assistantId, threadId: props?.threadId };
-            const found = await onAgentServer("Cron", url, "read", () => server(url).tryGetCron(objectId, where));
+            const found = await onAgentServer("Cron", url, "read", async () => foundOrGone(server(url), await server(url).tryGetCron(objectId, where)));
             if (!found) return {};
             const inputs = inputsOf(found, url, props);
             return { id: found.cron_id, props: outputs(inputs, found), inputs };
@@ -80,9 +97,7 @@ export function createCronProvider(o: { server?: (url: string) => AgentServerCli
             const patch = changesTo(olds, news);
             const s = server(news.url);
             // The server refuses an empty PATCH (400): nothing the server holds changed, so it is read instead.
-            const c = await onAgentServer("Cron", news.url, "update", async () =>
-                Object.keys(patch).length ? s.updateCron(id, patch) : ((await s.tryGetCron(id, news)) ?? s.updateCron(id, patch)),
-            );
+            const c = await onAgentServer("Cron", news.url, "update", async () => (Object.keys(patch).length ? s.updateCron(id, patch) : current(s, id, news)));
             return { outs: outputs(news, c) };
         },
         async delete(id, props) {
@@ -90,6 +105,16 @@ export function createCronProvider(o: { server?: (url: string) => AgentServerCli
         },
     };
     return provider;
+}
+
+/** The cron as the server holds it, for an update that changes nothing there; one deleted outside Pulumi is an error that says so. */
+async function current(s: AgentServerClient, id: string, where: CronInputs): Promise<Cron> {
+    const c = await s.tryGetCron(id, where);
+    if (!c)
+        throw new Error(
+            `cron ${id} is gone from the server (deleted outside Pulumi, or with its assistant or thread): \`pulumi refresh\` takes it out of the stack, and the next \`pulumi up\` makes it again`,
+        );
+    return c;
 }
 
 /**
@@ -104,7 +129,7 @@ async function heldByAnother(s: AgentServerClient, i: CronInputs): Promise<Cron 
     const h = held[0];
     throw new Error(
         alreadyExistsMessage({
-            what: `Cron: the agent server at ${s.url} already holds cron ${h.cron_id} running assistant ${i.assistantId} at ${JSON.stringify(i.schedule)}${i.threadId ? ` on thread ${i.threadId}` : ""} with the same input (created ${h.created_at})`,
+            what: `the server already holds cron ${h.cron_id} running assistant ${i.assistantId} at ${JSON.stringify(i.schedule)}${i.threadId ? ` on thread ${i.threadId}` : ""} with the same input (created ${h.created_at})`,
             existing: "a second would run every scheduled run twice",
             id: h.cron_id,
             ifTheirs: "change this one's schedule or input, or delete the other",

@@ -24,7 +24,7 @@ export async function reported(c: Checked): Promise<pulumi.dynamic.CheckResult> 
 /** Date and time with a zone: `2026-11-01T00:00:00Z`, `...+02:00`, fractions allowed. */
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { UUID_RE } from "../api/values";
 
 /** True for a value the program set (not undefined, null or the empty string). */
 export const isSet = (v: unknown): boolean => v !== undefined && v !== null && v !== "";

@@ -6,7 +6,8 @@
  * the assistant's configuration and versions and the cron's schedule; the cron fires on the emulator's clock
  * and its run shows in `runs.list`; a change made with an SDK shows in `pulumi preview --refresh` and
  * `up --refresh` puts the program's back as a new version; a new revision changes neither; a replaced
- * deployment replaces both, in order; destroy deletes both; the API key is in no state and no output.
+ * deployment replaces both, in order; `pulumi import` of both by `<url>|<id>` (the native plugin) reads back what
+ * the program says; destroy deletes both; the API key is in no state and no output.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -117,6 +118,9 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
 
             await cli("config", "set", "agent-objects:model", "gpt-5");
             await cli("config", "set", "agent-objects:repoRef", "release-2");
+            const revision = await cli("preview", "--diff");
+            assert.doesNotMatch(revision.stdout, /replace/, "a new revision and a new version replace nothing");
+            assert.match(revision.stdout, /~ \S*Assistant: \(update\)[\s\S]*?model\s*: "gpt-4o" => "gpt-5"/);
             await cli("up", "--yes");
             const updated = await project.outputs(stack);
             assert.deepEqual(
@@ -149,7 +153,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
         });
         after(() => project?.remove());
 
-        it("up; both clients see it; a change made with an SDK shows in preview --refresh; a schedule change updates the cron in place; destroy", async () => {
+        it("up; both clients see it; a change made with an SDK shows in preview --refresh; a schedule change updates the cron in place; import of both by <url>|<id> then no change; destroy", async () => {
             const stack = `pyobjects-${randomUUID().slice(0, 8)}`;
             const config = { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": randomUUID(), "python-agent-objects:integrationId": randomUUID() };
             await project.initStack(stack, config, { "langsmith:apiKey": API_KEY });
@@ -173,6 +177,21 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             const after = await project.outputs(stack);
             assert.deepEqual([after.cronId, after.assistantId], [out.cronId, out.assistantId], "updated in place");
             assert.equal((await jsSees(out.url, out.assistantId)).crons[0].schedule, "30 8 * * *");
+
+            // Both taken out of the state (kept on the server, as if made outside Pulumi), then imported by <url>|<id>.
+            const urns = (await project.exportStack(stack)).deployment.resources.map((r: { urn: string }) => r.urn);
+            for (const type of ["Cron", "Assistant"])
+                await cli(
+                    "state",
+                    "delete",
+                    urns.find((u: string) => u.includes(`langsmith:index:${type}::`)),
+                    "--yes",
+                );
+            await cli("import", "langsmith:index:Assistant", "support", `${out.url}|${out.assistantId}`, "--yes", "--generate-code=false", "--protect=false");
+            await cli("import", "langsmith:index:Cron", "daily-digest", `${out.url}|${out.cronId}`, "--yes", "--generate-code=false", "--protect=false");
+            await cli("preview", "--expect-no-changes");
+            await cli("preview", "--refresh", "--expect-no-changes");
+            assert.equal((await jsSees(out.url, out.assistantId)).versions.length, 3, "import changed nothing on the server");
             em.admin.requests.length = 0;
             await cli("destroy", "--yes");
             assert.deepEqual(agentDeletes(), [`/runs/crons/${out.cronId}`, `/assistants/${out.assistantId}`], "the cron, then the assistant");

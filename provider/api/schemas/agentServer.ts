@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { UUID_RE } from "../values";
 
 const nullableString = z.string().nullish();
 const jsonObject = z.record(z.string(), z.unknown());
@@ -121,5 +122,4 @@ export function uuid5(namespace: string, name: string): string {
 export const systemAssistantId = (graph: string) => uuid5(NAMESPACE_GRAPH, graph);
 
 /** A run's or a cron's `assistant_id` as the server resolves it: an assistant id as it is, a graph's name as its system assistant. */
-export const resolvedAssistantId = (idOrGraph: string): string => (UUID.test(idOrGraph) ? idOrGraph.toLowerCase() : systemAssistantId(idOrGraph));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const resolvedAssistantId = (idOrGraph: string): string => (UUID_RE.test(idOrGraph) ? idOrGraph.toLowerCase() : systemAssistantId(idOrGraph));

@@ -138,6 +138,7 @@ describe("cron: refused", () => {
         const spaced = syntaxError(" @daily");
         assert.equal(spaced.position, 1, "a macro is the whole expression, as croniter reads it");
         assert.equal(spaced.found, "@daily");
+        for (const word of ["constructor", "__proto__", "toString"]) assert.ok(syntaxError(word) instanceof CronSyntaxError, `${word} is no macro`);
     });
 
     it("what croniter takes but the parser does not support is flagged unsupported, with its place", () => {

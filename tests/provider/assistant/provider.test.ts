@@ -49,9 +49,18 @@ describe("Assistant", function () {
     it("diff: name, description, config, context and metadata update in place; graphId and url replace", async () => {
         const olds = checked({ ...base(), config: { configurable: { model: "a" } } });
         const d = await provider().diff!("id", olds as never, checked({ ...olds, name: "b", config: { configurable: { model: "b" } }, metadata: { t: 1 } }));
-        assert.deepEqual([d.replaces, (d as { updates?: string[] }).updates], [[], ["name", "config", "metadata"]]);
+        assert.deepEqual(
+            [d.replaces, (d as { updates?: string[] }).updates],
+            [[], ["name", "config", "context", "metadata"]],
+            "the server keeps context equal to config.configurable",
+        );
         const r = await provider().diff!("id", olds as never, checked({ ...olds, graphId: "other", url: `${url}x` }));
-        assert.deepEqual(r.replaces, ["url", "graphId"]);
+        assert.deepEqual([r.replaces, r.deleteBeforeReplace], [["url", "graphId"], true], "the program's id stays: the old one goes first");
+        const derived = checkAssistant({ ...olds, assistantId: undefined, graphId: "other" }, olds).inputs as typeof olds;
+        const d2 = await provider().diff!("id", olds as never, derived);
+        assert.deepEqual([d2.replaces, d2.deleteBeforeReplace], [["graphId", "assistantId"], false], "a new id: the new one first");
+        const later = await provider().diff!("id", olds as never, { ...olds, url: UNKNOWN } as never);
+        assert.deepEqual([later.replaces, (later as { updates?: string[] }).updates], [[], ["url"]], "a url not known yet is an update");
     });
 
     it("create, read, update (a new version of the same assistant), a change made with an SDK shown by read, delete", async () => {
@@ -100,6 +109,9 @@ describe("Assistant", function () {
             assert.deepEqual((await p.read!(made.id, made.outs)).inputs, inputs);
             await p.delete!(made.id, made.outs);
         }
+        const given = checked({ ...base(), config: { configurable: { locale: "fr" } } });
+        const asContext = await provider().diff!("id", { ...given, config: undefined, context: { locale: "fr" } } as never, given);
+        assert.equal(asContext.changes, false, "the same assistant, read back with the other name of it (an import)");
         const both = checkAssistant({ ...base(), context: { a: 1 }, config: { configurable: { a: 1 } } });
         assert.match(both.failures![0].reason, /context and config.configurable: give one or the other/);
     });
@@ -139,7 +151,17 @@ describe("Assistant", function () {
             "a rename keeps it",
         );
         assert.notEqual(checkAssistant({ ...inputs, assistantId: undefined, graphId: "other" }, inputs).inputs!.assistantId, inputs.assistantId);
-        assert.equal(checkAssistant({ ...inputs, assistantId: undefined, url: UNKNOWN }, inputs).inputs!.assistantId, UNKNOWN);
+        assert.equal(
+            checkAssistant({ ...inputs, assistantId: undefined, url: UNKNOWN }, inputs).inputs!.assistantId,
+            inputs.assistantId,
+            "a new revision's preview: the server stays",
+        );
+        assert.equal(
+            checkAssistant({ ...base(), assistantId: "ABCDEF01-2345-4678-9ABC-DEF012345678" }).inputs!.assistantId,
+            "abcdef01-2345-4678-9abc-def012345678",
+        );
+        assert.deepEqual(checked({ ...base(), metadata: {}, description: "", config: { configurable: {} } }).metadata, undefined, "empty values are absent");
+        assert.equal(checkAssistant({ ...base(), url: UNKNOWN }).inputs!.assistantId, UNKNOWN, "a new assistant on a server not known yet");
         assert.match(checkAssistant({ ...base(), assistantId: "support" }).failures![0].reason, /assistantId must be a uuid/);
     });
 

@@ -67,7 +67,7 @@ describe("Cron", function () {
         const olds = checked({ url, assistantId: "agent", schedule: "0 9 * * *", input: INPUT });
         const d = await provider().diff!("id", olds as never, checked({ ...olds, schedule: "0 10 * * *", timezone: "Europe/Paris", enabled: false }));
         assert.deepEqual([d.replaces, (d as { updates?: string[] }).updates], [[], ["schedule", "timezone", "enabled"]]);
-        const r = await provider().diff!("id", olds as never, checked({ ...olds, assistantId: "other", threadId: "t" }));
+        const r = await provider().diff!("id", olds as never, checked({ ...olds, assistantId: "other", threadId: "00000000-0000-4000-8000-000000000001" }));
         assert.deepEqual(r.replaces, ["assistantId", "threadId"]);
     });
 
@@ -115,14 +115,45 @@ describe("Cron", function () {
         await provider().delete!(made.id, made.outs);
     });
 
-    it("create: an identical cron is refused with its id; LANGSMITH_ADOPT_IDS takes it in", async () => {
-        const inputs = checked({ url, assistantId: "agent", schedule: schedule(), input: INPUT, metadata: { owner: "program" } });
-        const other = await server().createCron({ assistant_id: "agent", schedule: inputs.schedule, input: INPUT });
-        const e = await rejection(() => provider().create(inputs));
-        assert.match(e.message, new RegExp(`already holds cron ${other.cron_id} running assistant agent`));
-        const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: other.cron_id }, () => provider().create(inputs));
-        assert.deepEqual([adopted.id, (await server().tryGetCron(other.cron_id))?.metadata], [other.cron_id, { owner: "program" }]);
-        await provider().delete!(adopted.id, adopted.outs);
+    it("create: an identical cron (its input's keys in another order) is refused with its id; LANGSMITH_ADOPT_IDS takes it in, as it is or set to the program's", async () => {
+        for (const metadata of [undefined, { owner: "program" }]) {
+            const inputs = checked({ url, assistantId: "agent", schedule: schedule(), input: INPUT, metadata });
+            const reordered = { messages: [{ content: INPUT.messages[0].content, role: "user" }] };
+            const other = await server().createCron({ assistant_id: "agent", schedule: inputs.schedule, input: reordered });
+            const e = await rejection(() => provider().create(inputs));
+            assert.match(e.message, new RegExp(`already holds cron ${other.cron_id} running assistant agent`));
+            const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: other.cron_id }, () => provider().create(inputs));
+            assert.deepEqual([adopted.id, (await server().tryGetCron(other.cron_id))?.metadata], [other.cron_id, metadata ?? {}]);
+            await provider().delete!(adopted.id, adopted.outs);
+        }
+    });
+
+    it("check: empty values are absent (the server answers them so); threadId is a uuid, in lower case; diff: a url not known yet is an update", async () => {
+        const inputs = checked({
+            url,
+            assistantId: "agent",
+            schedule: "@daily",
+            input: {},
+            metadata: {},
+            config: { tags: [] },
+            threadId: "ABCDEF01-2345-4678-9ABC-DEF012345678",
+        });
+        assert.deepEqual(
+            [inputs.input, inputs.metadata, inputs.config, inputs.threadId],
+            [undefined, undefined, undefined, "abcdef01-2345-4678-9abc-def012345678"],
+        );
+        assert.match(checkCron({ url, assistantId: "agent", schedule: "@daily", threadId: "main" }).failures![0].reason, /threadId must be a thread's id/);
+        const d = await provider().diff!("id", inputs as never, { ...inputs, url: UNKNOWN } as never);
+        assert.deepEqual([d.replaces, (d as { updates?: string[] }).updates], [[], ["url"]], "a new revision of the deployment keeps the server");
+    });
+
+    it("read: an address that answers as no agent server is an error, not a cron deleted; one where no server is any more (404) finds it gone", async () => {
+        const made = await provider().create(checked({ url, assistantId: "agent", schedule: schedule(), input: INPUT }));
+        const at = (baseUrl: string) => createCronProvider({ server: () => AgentServerClient.connect({ baseUrl, apiKey: TEST_API_KEY, maxRetries: 0 }) });
+        const e = await rejection(() => at(`${em.url}/v2`).read!(made.id, made.outs));
+        assert.match(e.message, /read failed: 403 Forbidden/);
+        assert.deepEqual(await at(`${em.url}/__agents/00000000-0000-4000-8000-000000000000`).read!(made.id, made.outs), {}, "a deleted deployment's server");
+        await provider().delete!(made.id, made.outs);
     });
 
     it("create: an answer lost after the server made it is taken in, never a second cron", async () => {
