@@ -36,7 +36,7 @@ export const cron = resource({
             "When it runs, in cron syntax (`minute hour day-of-month month day-of-week`, e.g. `0 9 * * 1-5`; `@hourly`, `@daily`...), in UTC unless `timezone` says otherwise. Checked at preview.",
             { required: true, onChange: "update" },
         ),
-        timezone: string("The IANA time zone the schedule is read in (`Europe/Paris`); absent: UTC.", { onChange: "update" }),
+        timezone: string("The IANA time zone the schedule is read in (`Europe/Paris`); absent: UTC.", { onChange: "update", compareAs: (v) => v ?? "UTC" }),
         threadId: string("The thread its runs share; absent: each run has a new thread. A change replaces the cron.", { onChange: "replace", wire: false }),
         input: map('The input of each run (the graph\'s input, e.g. `{messages: [{role: "user", content: "..."}]}`).', any("A value."), {
             onChange: "update",
@@ -50,6 +50,8 @@ export const cron = resource({
             values: ON_RUN_COMPLETED,
             onChange: "update",
             appliesIf: stateless,
+            // Absent is the server's default: an import, which cannot tell them apart, is no change.
+            compareAs: (v) => v ?? "delete",
         }),
     },
     outputs: {

@@ -67,6 +67,8 @@ describe("Cron", function () {
         const olds = checked({ url, assistantId: "agent", schedule: "0 9 * * *", input: INPUT });
         const d = await provider().diff!("id", olds as never, checked({ ...olds, schedule: "0 10 * * *", timezone: "Europe/Paris", enabled: false }));
         assert.deepEqual([d.replaces, (d as { updates?: string[] }).updates], [[], ["schedule", "timezone", "enabled"]]);
+        const defaults = await provider().diff!("id", olds as never, checked({ ...olds, timezone: "UTC", onRunCompleted: "delete" }));
+        assert.equal(defaults.changes, false, "the server's defaults, given or not, are the same cron");
         const r = await provider().diff!("id", olds as never, checked({ ...olds, assistantId: "other", threadId: "00000000-0000-4000-8000-000000000001" }));
         assert.deepEqual(r.replaces, ["assistantId", "threadId"]);
     });
