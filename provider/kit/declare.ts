@@ -38,6 +38,8 @@ interface FieldOptions {
     wire?: string | false;
     /** The value an absent input stands for (filled by check, compared by diff). */
     default?: unknown;
+    /** An input the resource's check always fills when the program leaves it out (an id the provider chooses): present once checked, and in the outputs. */
+    filled?: boolean;
     /** What a change does (inputs only; a nested object's fields may each say it instead of the object). */
     onChange?: OnChange;
     /** The value diff compares instead of the value itself (a set as a sorted list, a timestamp as its instant). */
@@ -128,9 +130,15 @@ export const lookup = <const A extends Fields, const R extends Fields>(d: Functi
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type KeysWhere<F extends Fields, C> = { [K in keyof F]: F[K] extends C ? K : never }[keyof F];
-/** Present after check: required, or filled with a default (where it applies: a field that does not apply is dropped). */
+/** Present after check: required, filled by the check, or filled with a default (where it applies: a field that does not apply is dropped). */
 type PresentKeys<F extends Fields> = {
-    [K in keyof F]: F[K] extends { required: true } ? K : F[K] extends { appliesIf: {} } ? never : F[K] extends { default: {} | null } ? K : never;
+    [K in keyof F]: F[K] extends { required: true } | { filled: true }
+        ? K
+        : F[K] extends { appliesIf: {} }
+          ? never
+          : F[K] extends { default: {} | null }
+            ? K
+            : never;
 }[keyof F];
 
 /** The value of a field once checked (aliases mapped, defaults filled). */

@@ -16,8 +16,8 @@ export interface PackageInfo {
     license: string;
 }
 
-/** Fields are present in the outputs when required, or filled with a default where they always apply. */
-const alwaysPresent = (f: Field) => !!f.required || (f.default !== undefined && !f.appliesIf);
+/** Fields are present in the outputs when required, filled by the check, or filled with a default where they always apply. */
+const alwaysPresent = (f: Field) => !!f.required || !!f.filled || (f.default !== undefined && !f.appliesIf);
 
 class Generator {
     readonly types: Record<string, Spec> = {};

@@ -278,7 +278,7 @@ class Assistant(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="assistantId")
-    def assistant_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def assistant_id(self) -> pulumi.Output[_builtins.str]:
         """
         Its id on the server (a uuid), what runs and crons name as `assistant_id`. Default: one chosen when it is made and kept while it lives, so that it is known at preview (a dependent `Cron` does not plan a change it will not make). A change replaces the assistant.
         """
