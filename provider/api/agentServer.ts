@@ -48,19 +48,12 @@ export class NotAnAgentServerError extends Error {
 }
 
 export class AgentServerClient {
-    constructor(
-        readonly http: HttpClient,
-        readonly deadline?: number,
-    ) {}
+    /** Each request retries within the client's budget (`retryBudgetMs`): every operation here is one or two quick calls. */
+    constructor(readonly http: HttpClient) {}
 
     /** A client of the agent server at `o.baseUrl`: the API key as `x-api-key` (what the official SDKs send), no workspace header. */
     static connect(o: Omit<HttpClientOptions, "apiKeyHeader" | "tenantId">): AgentServerClient {
         return new AgentServerClient(new HttpClient({ ...o, apiKeyHeader: "x-api-key" }));
-    }
-
-    /** The same client whose requests retry no later than `deadline` (epoch ms): one per operation. */
-    withDeadline(deadline: number): AgentServerClient {
-        return new AgentServerClient(this.http, deadline);
     }
 
     get url(): string {
@@ -73,7 +66,7 @@ export class AgentServerClient {
      */
     async ok(): Promise<void> {
         try {
-            await this.http.request("GET", "/ok", { schema: z.object({ ok: z.literal(true) }).passthrough(), deadline: this.deadline });
+            await this.http.request("GET", "/ok", { schema: z.object({ ok: z.literal(true) }).passthrough() });
         } catch (e) {
             const what = e instanceof Error ? e.message : String(e);
             const status = e instanceof ApiError ? e.status : undefined;
@@ -89,14 +82,14 @@ export class AgentServerClient {
      */
     async createAssistant(body: Omit<AssistantCreateRequest, "assistant_id" | "if_exists"> & { assistant_id?: string }): Promise<Assistant> {
         const wire: AssistantCreateRequest = { ...body, assistant_id: body.assistant_id ?? randomUUID(), if_exists: "raise" };
-        const send = async () => (await this.http.request("POST", "/assistants", { body: wire, schema: AssistantSchema, deadline: this.deadline })).data;
+        const send = async () => (await this.http.request("POST", "/assistants", { body: wire, schema: AssistantSchema })).data;
         // A 409 on the second attempt is the first one's assistant, made late: looked up, as after a lost answer.
-        const o = { ...this.http.reconcileOptions(this.deadline), reconcileAlso: (e: unknown) => e instanceof ConflictError };
+        const o = { ...this.http.reconcileOptions(), reconcileAlso: (e: unknown) => e instanceof ConflictError };
         return (await createOnce(send, () => this.tryGetAssistant(wire.assistant_id), o)).value;
     }
 
     async getAssistant(id: string): Promise<Assistant> {
-        return (await this.http.request("GET", `/assistants/${encodeURIComponent(id)}`, { schema: AssistantSchema, deadline: this.deadline })).data;
+        return (await this.http.request("GET", `/assistants/${encodeURIComponent(id)}`, { schema: AssistantSchema })).data;
     }
 
     tryGetAssistant(id: string): Promise<Assistant | undefined> {
@@ -106,19 +99,19 @@ export class AgentServerClient {
     /** Makes a new version of the assistant with the given fields; the server makes it the current one. */
     async updateAssistant(id: string, body: AssistantUpdateRequest): Promise<Assistant> {
         const p = `/assistants/${encodeURIComponent(id)}`;
-        return (await this.http.request("PATCH", p, { body, schema: AssistantSchema, deadline: this.deadline })).data;
+        return (await this.http.request("PATCH", p, { body, schema: AssistantSchema })).data;
     }
 
     /** Deletes an assistant (its threads stay); one already gone is done. */
     async deleteAssistant(id: string): Promise<void> {
         const p = `/assistants/${encodeURIComponent(id)}`;
-        await this.http.request("DELETE", p, { expect: [200, 202, 204], deadline: this.deadline }).catch(undefinedOn404);
+        await this.http.request("DELETE", p, { expect: [200, 202, 204] }).catch(undefinedOn404);
     }
 
     /** The assistant's versions, newest first. */
     async assistantVersions(id: string, limit = PAGE): Promise<Assistant[]> {
         const p = `/assistants/${encodeURIComponent(id)}/versions`;
-        return (await this.http.request("POST", p, { body: { limit, offset: 0 }, schema: AssistantListSchema, deadline: this.deadline })).data;
+        return (await this.http.request("POST", p, { body: { limit, offset: 0 }, schema: AssistantListSchema })).data;
     }
 
     // ---- crons ----
@@ -130,10 +123,10 @@ export class AgentServerClient {
     async createCron(body: CronCreateRequest, threadId?: string): Promise<Cron> {
         const p = threadId ? `/threads/${encodeURIComponent(threadId)}/runs/crons` : "/runs/crons";
         const since = Date.now();
-        const send = async () => (await this.http.request("POST", p, { body, schema: CronSchema, deadline: this.deadline })).data;
+        const send = async () => (await this.http.request("POST", p, { body, schema: CronSchema })).data;
         const identity = { assistantId: body.assistant_id, threadId, schedule: body.schedule, payload: body.input };
         const findOurs = async () => (await this.findCrons(identity)).find((c) => createdSince(this.http, c.created_at, since));
-        return (await createOnce(send, findOurs, this.http.reconcileOptions(this.deadline))).value;
+        return (await createOnce(send, findOurs, this.http.reconcileOptions())).value;
     }
 
     /**
@@ -143,7 +136,7 @@ export class AgentServerClient {
     async tryGetCron(id: string, where: { assistantId?: string; threadId?: string } = {}): Promise<Cron | undefined> {
         const p = `/runs/crons/${encodeURIComponent(id)}`;
         try {
-            return (await this.http.request("GET", p, { schema: CronSchema, deadline: this.deadline })).data;
+            return (await this.http.request("GET", p, { schema: CronSchema })).data;
         } catch (e) {
             if (!(e instanceof ApiError && e.status === 405)) return undefinedOn404(e);
             const filters = { assistant_id: where.assistantId && resolvedAssistantId(where.assistantId), thread_id: where.threadId };
@@ -169,7 +162,7 @@ export class AgentServerClient {
         const all: Cron[] = [];
         for (let offset = 0; ; offset += PAGE) {
             const body = { ...filters, limit: PAGE, offset };
-            const page = (await this.http.request("POST", "/runs/crons/search", { body, schema: CronListSchema, deadline: this.deadline })).data;
+            const page = (await this.http.request("POST", "/runs/crons/search", { body, schema: CronListSchema })).data;
             all.push(...page);
             if (page.length < PAGE) return all;
         }
@@ -178,12 +171,12 @@ export class AgentServerClient {
     /** Changes the given fields of a cron (absent ones stay). */
     async updateCron(id: string, body: CronUpdateRequest): Promise<Cron> {
         const p = `/runs/crons/${encodeURIComponent(id)}`;
-        return (await this.http.request("PATCH", p, { body, schema: CronSchema, deadline: this.deadline })).data;
+        return (await this.http.request("PATCH", p, { body, schema: CronSchema })).data;
     }
 
     /** Deletes a cron; one already gone is done. */
     async deleteCron(id: string): Promise<void> {
         const p = `/runs/crons/${encodeURIComponent(id)}`;
-        await this.http.request("DELETE", p, { expect: [200, 202, 204], deadline: this.deadline }).catch(undefinedOn404);
+        await this.http.request("DELETE", p, { expect: [200, 202, 204] }).catch(undefinedOn404);
     }
 }
