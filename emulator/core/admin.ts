@@ -23,7 +23,8 @@ export const FaultSchema = z.object({
     path: z.string(),
     /**
      * `status`: answer `status` (with `retryAfter` seconds and `body` if given);
-     * `drop`: close the connection without an answer; `latency`: wait `latencyMs`, then carry on.
+     * `drop`: close the connection without an answer; `latency`: wait `latencyMs`, then carry on (with
+     * `when: after`: process the request, then wait before answering).
      */
     kind: z.enum(["status", "drop", "latency"]),
     status: z.number().int().min(100).max(599).optional(),

@@ -235,7 +235,8 @@ function authenticator(apiKeys: string[] | undefined): (req: IncomingMessage, te
 }
 
 /**
- * Runs `process` under an injected fault: latency first; a `before` fault answers without processing; an
+ * Runs `process` under an injected fault: latency first (or, `when: after`, once the request is processed and
+ * before its answer goes); a `before` fault answers without processing; an
  * `after` fault processes the request (whatever the outcome), then replaces the answer (the ambiguous
  * failure clients must reconcile); a `during` fault replaces the answer at once and processes the request
  * `latencyMs` later, in the background (its body is read first). Errors become replies (an unexpected
@@ -248,6 +249,12 @@ async function withFault(
 ): Promise<{ reply: Reply; dropped: boolean }> {
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     try {
+        if (fault?.kind === "latency" && fault.when === "after") {
+            // The work is done, its answer held back: a client killed meanwhile made the object without knowing it.
+            const reply = await process();
+            await sleep(fault.latencyMs ?? 0);
+            return { reply, dropped: false };
+        }
         if (fault?.kind === "latency") await sleep(fault.latencyMs ?? 0);
         if (fault && fault.kind !== "latency") {
             if (fault.when === "after") await process().catch(() => undefined);

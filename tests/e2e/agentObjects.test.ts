@@ -6,8 +6,9 @@
  * the assistant's configuration and versions and the cron's schedule; the cron fires on the emulator's clock
  * and its run shows in `runs.list`; a change made with an SDK shows in `pulumi preview --refresh` and
  * `up --refresh` puts the program's back as a new version; a new revision changes neither; a replaced
- * deployment replaces both, in order; `pulumi import` of both by `<url>|<id>` (the native plugin) reads back what
- * the program says; destroy deletes both; the API key is in no state and no output.
+ * deployment replaces both, in order; a CLI killed after the server made each (its answer held back) leaves
+ * nothing the next `up` makes twice or cannot take in; `pulumi import` of both by `<url>|<id>` (the native
+ * plugin) reads back what the program says; destroy deletes both; the API key is in no state and no output.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -16,6 +17,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@langchain/langgraph-sdk";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
+import { withEnv } from "../helpers/async";
+import { killedWhen } from "../helpers/cli";
+import { admin } from "../helpers/emulator";
 import { createProject, createPythonProject, type PulumiProject } from "../helpers/project";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
@@ -62,10 +66,10 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
         await em?.close();
     });
 
-    /** The agent-server objects deleted since the request log was cleared, each answered 2xx, in order. */
+    /** The agent-server objects deleted since the request log was cleared (answered 2xx, or 404 when gone already), in order. */
     const agentDeletes = () =>
         em.admin.requests
-            .filter((r) => r.method === "DELETE" && r.path.startsWith("/__agents/") && r.status < 300)
+            .filter((r) => r.method === "DELETE" && r.path.startsWith("/__agents/") && (r.status < 300 || r.status === 404))
             .map((r) => r.path.replace(/^\/__agents\/[^/]+/, ""));
     /** Moves the emulator's clock just past `iso`. */
     const clockPast = (iso: string) => em.clock.advance(Math.max(0, Date.parse(iso) - em.clock.now()) + 1_000);
@@ -131,18 +135,70 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
 
             await cli("config", "set", "agent-objects:name", `renamed-${stack}`);
             const plan = await cli("preview", "--diff");
-            assert.match(plan.stdout, /\+-\S*Assistant: \(replace\)/);
-            assert.match(plan.stdout, /\+-\S*Cron: \(replace\)/);
+            // The new URL is not known before the deployment is made: the preview shows an update, `up` replaces.
+            assert.match(plan.stdout, /\+-\S*Deployment: \(replace\)[\s\S]*~ \S*Assistant: \(update\)[\s\S]*url\s*: "[^"]+" => \[unknown\]/);
+            em.admin.requests.length = 0;
             await cli("up", "--yes");
             const replaced = await project.outputs(stack);
             assert.notEqual(replaced.deploymentUrl, out.deploymentUrl);
-            assert.equal((await jsSees(replaced.deploymentUrl, replaced.assistantId)).crons[0].cron_id, replaced.cronId, "both on the new server");
+            assert.notEqual(replaced.assistantId, out.assistantId, "a new assistant on the new server");
+            assert.equal((await jsSees(replaced.deploymentUrl, replaced.assistantId)).crons[0].cron_id, replaced.cronId, "the cron too");
+            assert.deepEqual(agentDeletes(), [`/runs/crons/${out.cronId}`, `/assistants/${out.assistantId}`], "the old ones deleted, the cron first");
 
             const exported = JSON.stringify(await project.exportStack(stack));
             assert.ok(!exported.includes(API_KEY) && !project.transcript.join("\n").includes(API_KEY), "the API key stored or printed");
             em.admin.requests.length = 0;
             await cli("destroy", "--yes");
             assert.deepEqual(agentDeletes(), [`/runs/crons/${replaced.cronId}`, `/assistants/${replaced.assistantId}`], "the cron, then the assistant");
+        });
+
+        it("a pulumi CLI killed after the server made the assistant, then the cron: the next up names each and the way in; LANGSMITH_ADOPT_IDS takes it in; none made twice", async () => {
+            const stack = `killed-${randomUUID().slice(0, 8)}`;
+            const workspace = randomUUID();
+            const config = { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": workspace, "agent-objects:integrationId": randomUUID() };
+            await project.initStack(stack, config, { "langsmith:apiKey": API_KEY });
+            const up = (adopt: string[] = []) =>
+                project.pulumi(["up", "--yes", "--skip-preview", "--stack", stack], { allowFailure: true, env: { LANGSMITH_ADOPT_IDS: adopt.join(",") } });
+            /** Whatever `path` finds on the stack's agent server (none before its deployment is served). */
+            const found = async (path: string, body: object): Promise<Array<Record<string, string>>> => {
+                const url = em.controlPlane.allDeployments().find((d) => d.tenant_id === workspace)?.source_config.custom_url;
+                if (!url) return [];
+                const res = await fetch(`${url}${path}`, {
+                    method: "POST",
+                    headers: { "x-api-key": API_KEY, "content-type": "application/json" },
+                    body: JSON.stringify(body),
+                });
+                return res.ok ? ((await res.json()) as Array<Record<string, string>>) : [];
+            };
+            const assistants = () => found("/assistants/search", { name: "support" });
+            const crons = () => found("/runs/crons/search", {});
+            /** Kills `pulumi up` once the server made what `made` finds, its answer held back; then lifts the lock. */
+            const killedOnceMade = async (path: string, made: () => Promise<unknown[]>, adopt: string[] = []) => {
+                await admin(em, "POST", "/faults", { method: "POST", path, kind: "latency", latencyMs: 120_000, when: "after" });
+                await withEnv({ LANGSMITH_ADOPT_IDS: adopt.join(",") }, () =>
+                    killedWhen(project, ["up", "--yes", "--skip-preview", "--stack", stack], async () => (await made()).length === 1),
+                );
+                await admin(em, "DELETE", "/faults");
+                await project.pulumi(["cancel", "--yes", "--stack", stack], { allowFailure: true });
+            };
+
+            await killedOnceMade("/assistants$", assistants);
+            const [assistant] = await assistants();
+            const refused = await up();
+            assert.notEqual(refused.code, 0);
+            assert.match(refused.stdout + refused.stderr, new RegExp(`LANGSMITH_ADOPT_IDS=${assistant.assistant_id} pulumi up`));
+
+            await killedOnceMade("/runs/crons$", crons, [assistant.assistant_id]);
+            const [cron] = await crons();
+            const again = await up();
+            assert.notEqual(again.code, 0);
+            assert.match(again.stdout + again.stderr, new RegExp(`already holds cron ${cron.cron_id}[\\s\\S]*LANGSMITH_ADOPT_IDS=${cron.cron_id} pulumi up`));
+
+            assert.equal((await up([cron.cron_id])).code, 0);
+            const out = await project.outputs(stack);
+            assert.deepEqual([out.assistantId, out.cronId], [assistant.assistant_id, cron.cron_id], "the killed runs' objects, taken in");
+            assert.deepEqual([(await assistants()).length, (await crons()).length], [1, 1], "none made twice");
+            await project.pulumi(["destroy", "--yes", "--stack", stack]);
         });
     });
 
@@ -194,7 +250,9 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             assert.equal((await jsSees(out.url, out.assistantId)).versions.length, 3, "import changed nothing on the server");
             em.admin.requests.length = 0;
             await cli("destroy", "--yes");
-            assert.deepEqual(agentDeletes(), [`/runs/crons/${out.cronId}`, `/assistants/${out.assistantId}`], "the cron, then the assistant");
+            // Imported resources carry no dependency on each other: the order is the engine's, and a cron deleted
+            // with its assistant first answers 404, which is done.
+            assert.deepEqual(agentDeletes().sort(), [`/assistants/${out.assistantId}`, `/runs/crons/${out.cronId}`]);
         });
     });
 });

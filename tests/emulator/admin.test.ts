@@ -168,6 +168,15 @@ describe("emulator: admin", () => {
             assert.ok(Date.now() - t1 < 140, "only count requests are delayed");
         });
 
+        it('faults: latency "after" processes the request first, then holds its answer', async () => {
+            await addFault({ method: "POST", path: "^/v2/deployments$", kind: "latency", latencyMs: 300, when: "after" });
+            const name = `held-${Date.now()}`;
+            const pending = raw(em, "POST", "/v2/deployments", { body: githubBody(name) });
+            await sleep(150);
+            assert.equal((await cp.listDeployments({ nameContains: name })).resources.length, 1, "made before the answer");
+            assert.equal((await pending).status, 201);
+        });
+
         it("faults: a client that gives up during latency is logged as unanswered, not as a 500", async () => {
             await addFault({ method: "GET", path: "^/v2/deployments$", kind: "latency", latencyMs: 200 });
             const ac = new AbortController();
