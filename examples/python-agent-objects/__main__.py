@@ -1,7 +1,8 @@
 """A LangSmith deployment, an assistant on its agent server and a stateless cron running that assistant:
 the Python twin of examples/agent-objects, through the native plugin `pulumi-resource-langsmith`. A change of
 the assistant's model is a new version of the same assistant; a change of the schedule updates the cron in
-place. Settings: Pulumi.yaml."""
+place; a new revision (another repoRef) changes neither, and its preview shows them unchanged. Settings:
+Pulumi.yaml."""
 import pulumi
 import pulumi_langsmith as langsmith
 
@@ -16,7 +17,7 @@ agent = langsmith.Deployment(
         repo_url="https://github.com/acme/support-agent",
         build_on_push=False,
     ),
-    source_revision_config={"repo_ref": "main", "graph_config_path": "langgraph.json"},
+    source_revision_config={"repo_ref": config.get("repoRef") or "main", "graph_config_path": "langgraph.json"},
 )
 url = agent.custom_url.apply(lambda u: u or "")
 

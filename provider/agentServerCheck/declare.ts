@@ -29,7 +29,7 @@ export const agentServerCheck = resource({
         attempts: number("Probes made (a first run that ended too soon is tried again with a longer message)."),
         durationMs: number("How long the check took, in ms."),
         checkedAt: string("When the check ran."),
-        schemaVersion: number("Version of the output shape."),
+        schemaVersion: number("Version of the output shape.", { stable: true }),
     },
 });
 

@@ -39,9 +39,9 @@ export const assistant = resource({
     },
     outputs: {
         version: number("The server's version number of it: 1 at creation, one more at every change."),
-        createdAt: string("When it was made."),
+        createdAt: string("When it was made.", { stable: true }),
         updatedAt: string("When its current version was made.", { nullable: true }),
-        schemaVersion: number("Version of the output shape."),
+        schemaVersion: number("Version of the output shape.", { stable: true }),
     },
 });
 

@@ -42,7 +42,7 @@ export const bulkExport = resource({
         rowsWritten: number("Rows the export wrote."),
         filesWritten: number("Files the export wrote."),
         finishedAt: string("When it finished.", { nullable: true }),
-        schemaVersion: number("Version of the output shape."),
+        schemaVersion: number("Version of the output shape.", { stable: true }),
     },
 });
 

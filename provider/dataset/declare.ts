@@ -39,11 +39,11 @@ export const dataset = resource({
         metadata: map("Metadata of the dataset.", any("A value."), { onChange: "update" }),
     },
     outputs: {
-        tenantId: string("The workspace that holds it."),
-        createdAt: string("When it was made."),
+        tenantId: string("The workspace that holds it.", { stable: true }),
+        createdAt: string("When it was made.", { stable: true }),
         modifiedAt: string("When it last changed.", { nullable: true }),
         exampleCount: number("Examples it holds, as the service counts them (read by refresh; never a change).", { nullable: true }),
-        schemaVersion: number("Version of the output shape."),
+        schemaVersion: number("Version of the output shape.", { stable: true }),
     },
 });
 

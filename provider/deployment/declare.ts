@@ -5,7 +5,7 @@
  * (check.ts: the rules; diff.ts: what only a replacement could do; wire.ts: the PATCH; wait.ts; provider.ts).
  */
 import { SOURCE_ALIASES, WIRE_SOURCES, normalizeSource } from "../api/schemas/controlPlane";
-import { byName } from "../kit/diff";
+import { byName, sameValue } from "../kit/diff";
 import { boolean, list, map, number, any, object, resource, string, type Inputs, type Outputs, type Value } from "../kit/declare";
 
 /** Fields of a GitHub source: refused, not sent and not compared for a container image. */
@@ -145,9 +145,13 @@ export const deployment = resource({
         activeRevisionId: string("The revision that serves (the newest DEPLOYED one).", { nullable: true }),
         revisionStatus: string("Status of the latest revision (DEPLOYED after a successful `up`).", { nullable: true }),
         repoCommitSha: string("The commit the latest revision built (source `github`).", { nullable: true }),
-        customUrl: string("The deployment's URL (set by the service for `github`).", { nullable: true }),
+        customUrl: string("The deployment's URL (set by the service for `github`).", {
+            nullable: true,
+            // A new revision keeps it; only a new `sourceConfig.customUrl` (external_docker) changes it.
+            stable: (olds, news) => sameValue(olds.sourceConfig?.customUrl, news.sourceConfig?.customUrl),
+        }),
         deploymentStatus: string("Deployment status (READY, AWAITING_DATABASE, ...), not the revision's.", { nullable: true }),
-        schemaVersion: number("Version of the output shape."),
+        schemaVersion: number("Version of the output shape.", { stable: true }),
         deployPhaseMs: list(
             "How long this deployment's deploy phases took (DEPLOYING to DEPLOYED, ms), as the waits of this provider saw them, newest last (at most 10): what the next wait predicts the end from. Absent in states written before it.",
             number("Milliseconds."),

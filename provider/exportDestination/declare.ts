@@ -51,10 +51,10 @@ export const exportDestination = resource({
         credentials,
     },
     outputs: {
-        destinationType: string("`s3`."),
+        destinationType: string("`s3`.", { stable: true }),
         credentialsKeys: list("Which credential keys the service holds (never their values).", string("A key name.")),
-        createdAt: string("When the service made it.", { nullable: true }),
-        schemaVersion: number("Version of the output shape."),
+        createdAt: string("When the service made it.", { nullable: true, stable: true }),
+        schemaVersion: number("Version of the output shape.", { stable: true }),
     },
 });
 

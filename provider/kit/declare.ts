@@ -49,6 +49,12 @@ interface FieldOptions {
     nullable?: boolean;
     /** An output the provider keeps in the state for its own use: not in the schema, the SDKs or the resource class. */
     hidden?: boolean;
+    /**
+     * An output an update in place keeps (a deployment's URL, a creation time): the preview of an update
+     * answers its current value, so a dependent neither shows it unknown nor plans a change it will not make
+     * (preview.ts). A function says when, given the old outputs and the new inputs.
+     */
+    stable?: boolean | ((olds: Record<string, any>, news: Record<string, any>) => boolean);
 }
 
 export type Fields = Record<string, Field>;

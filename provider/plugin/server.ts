@@ -13,6 +13,10 @@
  * Cancel (Pulumi's Ctrl-C) ends the waits in progress: kit/cancellation.ts. Create, Update and
  * Delete run with the request's `timeout` (the resource's `customTimeouts`): kit/timeouts.ts.
  *
+ * Previews: Configure answers `supportsPreview: true`, and the previews of Create and Update answer the outputs
+ * as far as they are known before the operation runs (kit/preview.ts: an update keeps the outputs its
+ * declaration says it keeps), so a dependent of an updated resource sees them.
+ *
  * Secrets: Configure answers `acceptSecrets: false`, as the dynamic-provider host does, so the engine
  * sends plain values and marks outputs secret where their inputs were (and the schema's `secret`
  * properties are secret outputs in every generated SDK).
@@ -26,7 +30,9 @@ import { ResourceInitError } from "../kit/initError";
 import type { TableDiffResult } from "../kit/diff";
 import { withEngineTimeout } from "../kit/timeouts";
 import { Service } from "../kit/service";
-import { FUNCTIONS, type RegisteredFunction } from "../registry";
+import type { ResourceDeclaration } from "../kit/declare";
+import { previewOutputs } from "../kit/preview";
+import { FUNCTIONS, RESOURCES, type RegisteredFunction } from "../registry";
 import { checkConfig, configSource, diffConfig } from "./config";
 
 // The gRPC library and the generated stubs of the @pulumi/pulumi the package runs with (one instance).
@@ -184,7 +190,8 @@ function configurationCalls(o: PluginOptions, configured: Configured): grpcTypes
             for (const p of Object.values(o.providers)) void p.configure?.({ config } as pulumi.dynamic.ConfigureRequest);
             const resp = new proto.ConfigureResponse();
             resp.setAcceptsecrets(false);
-            resp.setSupportspreview(false);
+            // Create and Update with `preview` answer what the outputs will be (kit/preview.ts), without a call.
+            resp.setSupportspreview(true);
             callback(null, resp);
         },
         checkConfig(call: Call<provproto.CheckRequest>, callback: Callback) {
@@ -245,6 +252,7 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
     return {
         create(call: Call<provproto.CreateRequest>, callback: Callback) {
             answer(callback, async () => {
+                if (call.request.getPreview()) return predicted(new proto.CreateResponse(), call.request, js(call.request.getProperties()));
                 const r = await withEngineTimeout(call.request.getTimeout(), () => providerOf(call.request).create!(js(call.request.getProperties())));
                 const resp = new proto.CreateResponse();
                 resp.setId(r.id);
@@ -269,6 +277,7 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
         update(call: Call<provproto.UpdateRequest>, callback: Callback) {
             answer(callback, async () => {
                 const req = call.request;
+                if (req.getPreview()) return predicted(new proto.UpdateResponse(), req, js(req.getNews()), js(req.getOlds()));
                 const r = await withEngineTimeout(req.getTimeout(), () => providerOf(req).update!(req.getId(), js(req.getOlds()), js(req.getNews())));
                 const resp = new proto.UpdateResponse();
                 resp.setProperties(struct(r.outs) as never);
@@ -287,6 +296,21 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
 }
 
 /** The registry's functions by schema token: the same look-ups as the TypeScript functions. */
+/**
+ * The answer to the preview of a create (no `olds`) or an update: the outputs as far as they are known before it
+ * runs (kit/preview.ts), from the resource's declaration.
+ */
+function predicted<R extends { setProperties(p: never): void }>(resp: R, req: { getUrn(): string; getType?(): string }, news: Props, olds?: Props): R {
+    const declaration = DECLARATIONS_BY_TOKEN.get(typeOf(req));
+    if (!declaration) throw new Error(`pulumi-resource-langsmith has no resource type ${typeOf(req)}`);
+    resp.setProperties(struct(previewOutputs(declaration, news, olds)) as never);
+    return resp;
+}
+
+const DECLARATIONS_BY_TOKEN = new Map<string, ResourceDeclaration>(
+    Object.values(RESOURCES).map((r) => [`langsmith:index:${r.declaration.name}`, r.declaration]),
+);
+
 const FUNCTIONS_BY_TOKEN = new Map<string, RegisteredFunction>();
 for (const [name, f] of Object.entries(FUNCTIONS)) FUNCTIONS_BY_TOKEN.set(`langsmith:index:${name}`, f);
 

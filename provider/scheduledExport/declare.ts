@@ -38,7 +38,7 @@ export const scheduledExport = resource({
             nullable: true,
         }),
         spawnedStatuses: map('Spawned exports of the current export by status, e.g. `{"Completed": 3, "Running": 1}`.', number("A count.")),
-        schemaVersion: number("Version of the output shape."),
+        schemaVersion: number("Version of the output shape.", { stable: true }),
         coverage: map(
             "End of the last exported window per stream, `<place>#<sessionId>` (`<destinationId>/<sessionId>` in states written before places): where a re-created export resumes when the program returns to a stream. Absent in states written before it.",
             string("A timestamp."),

@@ -30,11 +30,11 @@ export const tracingProject = resource({
         }),
     },
     outputs: {
-        tenantId: string("The workspace that holds it."),
-        createdAt: string("When it was made."),
+        tenantId: string("The workspace that holds it.", { stable: true }),
+        createdAt: string("When it was made.", { stable: true }),
         runCount: number("Runs it holds, as the service counts them (read by refresh; never a change).", { nullable: true }),
         lastRunStartTime: string("When its latest run started (read by refresh; never a change).", { nullable: true }),
-        schemaVersion: number("Version of the output shape."),
+        schemaVersion: number("Version of the output shape.", { stable: true }),
     },
 });
 

@@ -209,7 +209,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
         });
         after(() => project?.remove());
 
-        it("up; both clients see it; a change made with an SDK shows in preview --refresh; a schedule change updates the cron in place; import of both by <url>|<id> then no change; destroy", async () => {
+        it("up; both clients see it; a change made with an SDK shows in preview --refresh; a new revision previews them unchanged; a schedule change updates the cron in place; import of both by <url>|<id> then no change; destroy", async () => {
             const stack = `pyobjects-${randomUUID().slice(0, 8)}`;
             const config = { "langsmith:controlPlaneUrl": em.url, "langsmith:workspaceId": randomUUID(), "python-agent-objects:integrationId": randomUUID() };
             await project.initStack(stack, config, { "langsmith:apiKey": API_KEY });
@@ -228,6 +228,11 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             assert.notEqual(drift.code, 0);
             assert.match(drift.stdout, /~ \S*Assistant: \(update\)[\s\S]*?team\s*: "edited" => "support"/);
 
+            // The plugin previews outputs: a new revision keeps the deployment's URL, so the objects on it are no change.
+            await cli("config", "set", "python-agent-objects:repoRef", "release-2");
+            const revision = await cli("preview", "--diff");
+            assert.match(revision.stdout, /~ langsmith:index:Deployment: \(update\)/);
+            assert.doesNotMatch(revision.stdout, /Assistant|Cron|\[unknown\]/, "the assistant and the cron unchanged, nothing unknown");
             await cli("config", "set", "python-agent-objects:schedule", "30 8 * * *");
             await cli("up", "--refresh", "--yes");
             const after = await project.outputs(stack);

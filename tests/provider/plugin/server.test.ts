@@ -9,6 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { ResourceInitError } from "../../../provider/kit/initError";
+import { UNKNOWN } from "../../../provider/kit/unknown";
 import { exportDestinationProvider } from "../../../provider/exportDestination/provider";
 import { deploymentProvider } from "../../../provider/deployment/index";
 import { resourceProviderService } from "../../../provider/plugin/server";
@@ -119,6 +120,49 @@ describe("plugin gRPC service", () => {
         assert.equal(details.length, 1, "init-failed details attached");
         assert.ok(Buffer.from(details[0]).includes(Buffer.from("pulumirpc.ErrorResourceInitFailed")));
         assert.ok(Buffer.from(details[0]).includes(Buffer.from("d1")));
+    });
+
+    it("Configure supports previews; a preview of Update answers the new inputs and the outputs an update keeps (a new revision keeps the URL), the rest unknown, with no call", async () => {
+        const untouchable: pulumi.dynamic.ResourceProvider = {
+            async create() {
+                throw new Error("a preview called create");
+            },
+            async update() {
+                throw new Error("a preview called update");
+            },
+        };
+        const s = resourceProviderService({ providers: { "langsmith:index:Deployment": untouchable }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const configured = await call(s, "configure", new proto.ConfigureRequest());
+        assert.equal(configured.resp.getSupportspreview(), true);
+
+        const olds = { ...state, customUrl: "https://agent.example.com", latestRevisionId: "r1", createdAt: "x" };
+        const news = { ...state, sourceRevisionConfig: { ...state.sourceRevisionConfig, repoRef: "release-2" } };
+        const req = new proto.UpdateRequest();
+        req.setUrn(URN);
+        req.setId("d1");
+        req.setOlds(Struct.fromJavaScript(olds as any));
+        req.setNews(Struct.fromJavaScript(news as any));
+        req.setPreview(true);
+        const { err, resp } = await call(s, "update", req);
+        assert.equal(err, null);
+        const props = resp.getProperties().toJavaScript();
+        assert.equal(props.customUrl, "https://agent.example.com", "kept: dependents see it");
+        assert.equal(props.schemaVersion, 1);
+        assert.deepEqual([props.latestRevisionId, props.revisionStatus], [UNKNOWN, UNKNOWN], "a new revision: not known yet");
+        assert.deepEqual(props.sourceRevisionConfig, news.sourceRevisionConfig);
+
+        const image = { ...olds, source: "external_docker", sourceConfig: { customUrl: "https://a.example.com" } };
+        req.setOlds(Struct.fromJavaScript(image as any));
+        req.setNews(Struct.fromJavaScript({ ...image, sourceConfig: { customUrl: "https://b.example.com" } } as any));
+        const moved = (await call(s, "update", req)).resp.getProperties().toJavaScript();
+        assert.equal(moved.customUrl, UNKNOWN, "a new custom URL: the old one is not kept");
+
+        const create = new proto.CreateRequest();
+        create.setUrn(URN);
+        create.setProperties(Struct.fromJavaScript(news as any));
+        create.setPreview(true);
+        const made = (await call(s, "create", create)).resp;
+        assert.deepEqual([made.getId(), made.getProperties().toJavaScript().customUrl, made.getProperties().toJavaScript().name], ["", UNKNOWN, "agent"]);
     });
 
     it("an unknown resource type is an error naming it", async () => {
