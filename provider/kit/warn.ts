@@ -8,15 +8,31 @@
  * calling a provider directly) a warning goes to stderr, as `pulumi.log.warn` does there, and a debug
  * line nowhere.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import { engineAddress } from "./watchdog";
 
 let connected = false;
 
-/** Sends a warning to the engine (the CLI prints it), or to stderr when there is no engine. */
+/** The resource (its URN) the operation in progress is for, where the caller knows it (the native plugin does). */
+const operationOf = new AsyncLocalStorage<string>();
+
+/** Runs `fn` as an operation on the resource `urn`: the warnings it sends are that resource's (the CLI shows them under it). */
+export function aboutResource<T>(urn: string, fn: () => Promise<T>): Promise<T> {
+    return operationOf.run(urn, fn);
+}
+
+/**
+ * Sends a warning to the engine (the CLI prints it), or to stderr when there is no engine: attached to the
+ * resource of the operation in progress when `aboutResource` said which, else to the stack (the dynamic
+ * providers are never told their resource).
+ */
 export async function warn(message: string): Promise<void> {
     connect();
-    await pulumi.log.warn(message);
+    const urn = operationOf.getStore();
+    // `@pulumi/pulumi/log` reads a resource's URN only: this stands for the resource.
+    const resource = urn ? ({ urn: { promise: () => Promise.resolve(urn) } } as unknown as pulumi.Resource) : undefined;
+    await pulumi.log.warn(message, resource);
 }
 
 /** Sends a debug line to the engine; never fails: a lost line must not fail the operation it tells of. */

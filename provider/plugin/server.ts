@@ -17,6 +17,9 @@
  * as far as they are known before the operation runs (kit/preview.ts: an update keeps the outputs its
  * declaration says it keeps), so a dependent of an updated resource sees them.
  *
+ * Warnings a resource's check, diff, create or update sends are that resource's (kit/warn.ts `aboutResource`):
+ * the CLI shows them under it, not under the stack.
+ *
  * Secrets: Configure answers `acceptSecrets: false`, as the dynamic-provider host does, so the engine
  * sends plain values and marks outputs secret where their inputs were (and the schema's `secret`
  * properties are secret outputs in every generated SDK).
@@ -29,6 +32,7 @@ import { ENGINE_CANCELLED, cancelOperations, track } from "../kit/cancellation";
 import { ResourceInitError } from "../kit/initError";
 import type { TableDiffResult } from "../kit/diff";
 import { withEngineTimeout } from "../kit/timeouts";
+import { aboutResource } from "../kit/warn";
 import { Service } from "../kit/service";
 import type { ResourceDeclaration } from "../kit/declare";
 import { previewOutputs } from "../kit/preview";
@@ -222,7 +226,7 @@ function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpl
             answer(callback, async () => {
                 const req = call.request;
                 const news = js(req.getNews());
-                const r = await providerOf(req).check!(js(req.getOlds()), news);
+                const r = await aboutResource(req.getUrn(), () => providerOf(req).check!(js(req.getOlds()), news));
                 const resp = new proto.CheckResponse();
                 resp.setInputs(struct(r.inputs ?? news) as never);
                 resp.setFailuresList((r.failures ?? []).map(failure));
@@ -234,7 +238,7 @@ function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpl
                 const req = call.request;
                 const olds = js(req.getOlds());
                 const news = js(req.getNews());
-                const r = (await providerOf(req).diff!(req.getId(), olds, news)) as TableDiffResult;
+                const r = (await aboutResource(req.getUrn(), () => providerOf(req).diff!(req.getId(), olds, news))) as TableDiffResult;
                 const resp = new proto.DiffResponse();
                 const C = proto.DiffResponse.DiffChanges;
                 resp.setChanges(r.changes === true ? C.DIFF_SOME : r.changes === false ? C.DIFF_NONE : C.DIFF_UNKNOWN);
@@ -253,7 +257,9 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
         create(call: Call<provproto.CreateRequest>, callback: Callback) {
             answer(callback, async () => {
                 if (call.request.getPreview()) return predicted(new proto.CreateResponse(), call.request, js(call.request.getProperties()));
-                const r = await withEngineTimeout(call.request.getTimeout(), () => providerOf(call.request).create!(js(call.request.getProperties())));
+                const r = await withEngineTimeout(call.request.getTimeout(), () =>
+                    aboutResource(call.request.getUrn(), () => providerOf(call.request).create!(js(call.request.getProperties()))),
+                );
                 const resp = new proto.CreateResponse();
                 resp.setId(r.id);
                 resp.setProperties(struct(r.outs) as never);
@@ -278,7 +284,9 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
             answer(callback, async () => {
                 const req = call.request;
                 if (req.getPreview()) return predicted(new proto.UpdateResponse(), req, js(req.getNews()), js(req.getOlds()));
-                const r = await withEngineTimeout(req.getTimeout(), () => providerOf(req).update!(req.getId(), js(req.getOlds()), js(req.getNews())));
+                const r = await withEngineTimeout(req.getTimeout(), () =>
+                    aboutResource(req.getUrn(), () => providerOf(req).update!(req.getId(), js(req.getOlds()), js(req.getNews()))),
+                );
                 const resp = new proto.UpdateResponse();
                 resp.setProperties(struct(r.outs) as never);
                 return resp;

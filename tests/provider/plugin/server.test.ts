@@ -10,6 +10,8 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { ResourceInitError } from "../../../provider/kit/initError";
 import { UNKNOWN } from "../../../provider/kit/unknown";
+import { warn } from "../../../provider/kit/warn";
+import * as pulumiSdk from "@pulumi/pulumi";
 import { exportDestinationProvider } from "../../../provider/exportDestination/provider";
 import { deploymentProvider } from "../../../provider/deployment/index";
 import { resourceProviderService } from "../../../provider/plugin/server";
@@ -163,6 +165,34 @@ describe("plugin gRPC service", () => {
         create.setPreview(true);
         const made = (await call(s, "create", create)).resp;
         assert.deepEqual([made.getId(), made.getProperties().toJavaScript().customUrl, made.getProperties().toJavaScript().name], ["", UNKNOWN, "agent"]);
+    });
+
+    it("Check: a warning the resource's check sends is that resource's (its URN goes with it), not the stack's", async () => {
+        const warning = {
+            async check(_olds: unknown, news: Record<string, unknown>) {
+                await warn("a word about this one");
+                return { inputs: news };
+            },
+        } as unknown as pulumi.dynamic.ResourceProvider;
+        const s = resourceProviderService({ providers: { "langsmith:index:Deployment": warning }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const seen: Array<[string, string]> = [];
+        const original = pulumiSdk.log.warn;
+        (pulumiSdk.log as { warn: unknown }).warn = async (msg: string, resource?: { urn: { promise(): Promise<string> } }) => {
+            seen.push([msg, resource ? await resource.urn.promise() : ""]);
+        };
+        try {
+            const req = new proto.CheckRequest();
+            req.setUrn(URN);
+            req.setNews(Struct.fromJavaScript(state as any));
+            assert.equal((await call(s, "check", req)).err, null);
+            await warn("outside any operation");
+        } finally {
+            (pulumiSdk.log as { warn: unknown }).warn = original;
+        }
+        assert.deepEqual(seen, [
+            ["a word about this one", URN],
+            ["outside any operation", ""],
+        ]);
     });
 
     it("an unknown resource type is an error naming it", async () => {
