@@ -54,7 +54,7 @@ export function checkCron(news: Record<string, unknown>): pulumi.dynamic.CheckRe
     if (typeof tz === "string" && known(tz) && !isTimeZone(tz))
         c.fail("timezone", `timezone must be an IANA time zone such as UTC, Europe/Paris or America/New_York (got ${JSON.stringify(tz)})`);
     const endTime = c.timestamp(news.endTime, "endTime");
-    if (endTime !== undefined) inputs.endTime = endTime;
+    if (endTime) inputs.endTime = endTime;
     return { inputs, failures: c.failures };
 }
 
