@@ -24,6 +24,16 @@ async function advance(em: Emulator, ms: number): Promise<number> {
     return Date.parse((await admin(em, "POST", "/clock/advance", { ms })).now);
 }
 
+/**
+ * Moves the emulator clock to 10 s past the next whole hour: a test that counts the fires of a period pushed
+ * at once (an hour of a cron every ten minutes, a day of an hourly one) then counts the same whatever the
+ * minute of the wall clock when it starts, and the real time its requests take never crosses a boundary.
+ */
+async function alignClock(em: Emulator): Promise<void> {
+    const now = await advance(em, 0);
+    await advance(em, HOUR - (now % HOUR) + 10_000);
+}
+
 /** A deployed deployment's agent server: its client and path. */
 async function deployed(em: Emulator): Promise<{ client: Client; path: string; id: string }> {
     const created = await raw(em, "POST", "/v2/deployments", { body: githubBody() });
@@ -91,6 +101,7 @@ describe("emulator: agent-server crons, through the official JS client", functio
     });
 
     it("a thread cron fires on the emulator clock: a run per scheduled instant, created at it, in runs.list", async () => {
+        await alignClock(em);
         const thread = await client.threads.create();
         const cron = await client.crons.createForThread(thread.thread_id, "agent", {
             schedule: "*/10 * * * *",
@@ -116,6 +127,7 @@ describe("emulator: agent-server crons, through the official JS client", functio
     });
 
     it("a day pushed at once: every fire of the day is made; disabled fires are not made up; end_time stops it", async () => {
+        await alignClock(em);
         const thread = await client.threads.create();
         const cron = await client.crons.createForThread(thread.thread_id, "agent", { schedule: "0 * * * *", input: human("hourly") });
         await advance(em, 24 * HOUR);
@@ -131,6 +143,7 @@ describe("emulator: agent-server crons, through the official JS client", functio
     });
 
     it("a stateless cron: each fire on a new thread, kept and listed with `keep`, hidden with `delete`", async () => {
+        await alignClock(em);
         const kept = await client.crons.create("agent", { schedule: "*/30 * * * *", input: human("hi"), onRunCompleted: "keep", metadata: { via: "keep" } });
         await client.crons.create("agent", { schedule: "*/30 * * * *", input: human("hi"), metadata: { via: "delete" } });
         const before = (await client.threads.search({ limit: 100 })).length;
@@ -259,6 +272,7 @@ describe("emulator: agent-server crons refuse as the server does (raw HTTP), and
         let second: Emulator | undefined;
         try {
             first = await startTestEmulator({ stateDir: dir, timing: { speed: "immediate" }, agentServer: { stepMs: 1 } });
+            await alignClock(first);
             const d = await deployed(first);
             const a = await d.client.assistants.create({ graphId: "agent", assistantId: randomUUID(), name: "kept" });
             await d.client.assistants.update(a.assistant_id, { name: "kept v2" });

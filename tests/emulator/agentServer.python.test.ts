@@ -17,6 +17,7 @@ const SCRIPT = join(__dirname, "python", "agent_client.py");
 /** The id the script gives the assistant it creates (a provider chooses its own the same way). */
 const ASSISTANT = randomUUID();
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 type Msg = { type: string; content: string; id: string };
 
 describe("emulator: agent servers, through the official Python client (langgraph-sdk)", function () {
@@ -31,7 +32,10 @@ describe("emulator: agent servers, through the official Python client (langgraph
         em = await startTestEmulator({ timing: { speed: "immediate" }, agentServer: { stepMs: 20 } });
         const created = await raw(em, "POST", "/v2/deployments", { body: githubBody() });
         const python = process.env.PULUMI_LANGSMITH_PYTHON ?? "python3";
-        startedAt = Date.parse((await admin(em, "POST", "/clock/advance", { ms: 0 })).now);
+        // A minute past a whole hour: the script's crons, made seconds later, count the same fires in the hour it
+        // pushes whatever the minute of the wall clock (an hour pushed from 9:59:59.9 holds a seventh fire every ten minutes).
+        const now = Date.parse((await admin(em, "POST", "/clock/advance", { ms: 0 })).now);
+        startedAt = Date.parse((await admin(em, "POST", "/clock/advance", { ms: HOUR - (now % HOUR) + MINUTE })).now);
         const args = [SCRIPT, created.body.source_config.custom_url, TEST_API_KEY, em.url, ASSISTANT];
         const { stdout } = await promisify(execFile)(python, args, { maxBuffer: 16 * 1024 * 1024 });
         for (const line of stdout.trim().split("\n")) {
