@@ -47,8 +47,9 @@ export function urlMayStay<D extends { replaces: string[]; updates: string[] }>(
  * named in `nested`): the server answers them as absent, and a refresh would otherwise see a change for ever.
  */
 export function emptiesAsAbsent(inputs: Record<string, unknown>, nested: string[] = []): Record<string, unknown> {
-    const out = withoutEmpty(inputs);
+    const out = { ...inputs };
     for (const k of nested) if (isObject(out[k])) out[k] = withoutEmpty(out[k] as Record<string, unknown>);
+    // Once: a nested object left empty goes with the top's empties.
     return withoutEmpty(out);
 }
 

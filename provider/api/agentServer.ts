@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { HttpClient, type HttpClientOptions } from "./client";
 import { ApiError, ConflictError, undefinedOn404 } from "./errors";
 import { createdSince, createOnce } from "./reconcile";
-import { sameJson as same } from "./values";
+import { sameJson } from "./values";
 import {
     AssistantListSchema,
     AssistantSchema,
@@ -153,7 +153,7 @@ export class AgentServerClient {
                 c.assistant_id === assistant &&
                 c.schedule === identity.schedule &&
                 (c.thread_id ?? undefined) === identity.threadId &&
-                same(c.payload?.input ?? {}, identity.payload ?? {}),
+                sameJson(c.payload?.input ?? {}, identity.payload ?? {}),
         );
     }
 
