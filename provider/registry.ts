@@ -3,8 +3,9 @@
  * dynamic resources store a require of, and its provider) and every function. Both front doors (the dynamic
  * resource classes, the native plugin), the schema generator (kit/schema.ts), the docs check and the tests
  * read it. Adding a resource is a folder and a line here (and its forwarder in providers/, and its exports
- * in index.ts).
+ * in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so.
  */
+import { autonamed } from "./kit/autoname";
 import type * as pulumi from "@pulumi/pulumi";
 import { agentServerCheck } from "./agentServerCheck/declare";
 import { agentServerCheckProvider } from "./agentServerCheck/provider";
@@ -53,13 +54,13 @@ export interface Registered<D extends ResourceDeclaration = ResourceDeclaration>
 
 /** The resources, by the type name the forwarders and `require("pulumi-langsmith/impl").forward` use. */
 export const RESOURCES = {
-    deployment: { declaration: deployment, forwarder: deploymentForwarder, provider: deploymentProvider },
+    deployment: { declaration: deployment, forwarder: deploymentForwarder, provider: autonamed(deployment, deploymentProvider) },
     exportDestination: { declaration: exportDestination, forwarder: exportDestinationForwarder, provider: exportDestinationProvider },
     scheduledExport: { declaration: scheduledExport, forwarder: scheduledExportForwarder, provider: scheduledExportProvider },
     bulkExport: { declaration: bulkExport, forwarder: bulkExportForwarder, provider: bulkExportProvider },
     agentServerCheck: { declaration: agentServerCheck, forwarder: agentServerCheckForwarder, provider: agentServerCheckProvider },
-    tracingProject: { declaration: tracingProject, forwarder: tracingProjectForwarder, provider: tracingProjectProvider },
-    dataset: { declaration: dataset, forwarder: datasetForwarder, provider: datasetProvider },
+    tracingProject: { declaration: tracingProject, forwarder: tracingProjectForwarder, provider: autonamed(tracingProject, tracingProjectProvider) },
+    dataset: { declaration: dataset, forwarder: datasetForwarder, provider: autonamed(dataset, datasetProvider) },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: assistantProvider },
     cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
 } as const satisfies Record<string, Registered>;

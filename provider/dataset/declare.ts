@@ -24,7 +24,10 @@ export const dataset = resource({
     description:
         "A LangSmith dataset: what evaluations and experiments run over. Renamed in place; its data type is fixed at creation (a change replaces it). Its examples are data the SDKs write, not managed here. `pulumi refresh` shows changes made in the UI.",
     inputs: {
-        name: string("The dataset's name, unique in the workspace. Renamed in place.", { required: true, onChange: "update" }),
+        name: string(
+            "The dataset's name, unique in the workspace. Renamed in place. Optional: left out, the dataset is named after the resource (`evals-3f9c2a1`) and keeps that name.",
+            { filled: true, autoname: {}, onChange: "update" },
+        ),
         description: string("What the dataset holds.", { onChange: "update" }),
         dataType: string(
             "What its examples hold: `kv` (default: key-value inputs and outputs), `llm` (a prompt and a completion) or `chat` (messages). A change replaces the dataset.",
