@@ -60,6 +60,8 @@ export function conceal<T>(values: T, secrets: Secrets): T {
     if (!secrets.paths.length) return values;
     const places = new Set(secrets.paths.map((p) => JSON.stringify(p)));
     const walk = (v: unknown, path: Path): unknown => {
+        // An absent value stays absent: a marker without a value is malformed to the engine.
+        if (v === undefined) return v;
         if (places.has(JSON.stringify(path))) return marked(v);
         if (typeof v === "string") return secrets.strings.has(v) ? marked(v) : v;
         if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));

@@ -236,6 +236,20 @@ describe("plugin gRPC service", () => {
             context: { model: "gpt", token: secretOf("tok-123456") },
             version: 1,
         });
+        // A declared secret input the read leaves out (a destination's credentials on import) stays out: no empty marker.
+        const readReq = new proto.ReadRequest();
+        readReq.setUrn("urn:pulumi:dev::p::langsmith:index:ExportDestination::bucket");
+        readReq.setId("d1");
+        const noCredentials = {
+            read: async (id: string) => ({ id, props: { displayName: "b", credentials: undefined } }),
+        } as unknown as pulumi.dynamic.ResourceProvider;
+        const r = resourceProviderService({ providers: { "langsmith:index:ExportDestination": noCredentials }, schema: "{}", version: "0.1.0" }) as Record<
+            string,
+            any
+        >;
+        const read = await call(r, "read", readReq);
+        assert.equal(read.err, null);
+        assert.deepEqual(read.resp.getProperties().toJavaScript(), { displayName: "b" });
     });
 
     describe("autonaming: a Deployment without a name", () => {
