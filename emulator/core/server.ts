@@ -244,11 +244,23 @@ function workspaceHoldings(cp: ControlPlaneModel, bulkExport: BulkExportArea, da
     return (ws) => {
         const m = bulkExport.model;
         return [
-            { kind: "deployments", names: cp.allDeployments().filter((d) => d.tenant_id === ws).map((d) => d.name) },
+            {
+                kind: "deployments",
+                names: cp
+                    .allDeployments()
+                    .filter((d) => d.tenant_id === ws)
+                    .map((d) => d.name),
+            },
             { kind: "tracing projects", names: [...m.projects.values()].filter((x) => x.tenant_id === ws).map((x) => sessionView(m, x, ws).name) },
             { kind: "datasets", names: datasets.model.list(ws, {}).map((d) => d.name) },
             { kind: "bulk-export destinations", names: m.listDestinations(ws).map((d) => d.display_name ?? d.id ?? "") },
-            { kind: "bulk exports", names: m.listExports(ws).filter((e) => LIVE.includes(String(e.status))).map((e) => e.id ?? "") },
+            {
+                kind: "bulk exports",
+                names: m
+                    .listExports(ws)
+                    .filter((e) => LIVE.includes(String(e.status)))
+                    .map((e) => e.id ?? ""),
+            },
         ];
     };
 }

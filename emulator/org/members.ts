@@ -84,7 +84,15 @@ export function accept(org: OrgModel, email: string): MemberRecord {
     const i = org.state.invites.find((x) => x.email === normal(email));
     if (!i) throw new EmulatorError(404, { detail: `No pending invitation for ${email}.` });
     const now = org.clock.iso();
-    const m: MemberRecord = { id: randomUUID(), user_id: randomUUID(), ls_user_id: randomUUID(), email: i.email, org_role_id: i.org_role_id, created_at: now, workspaces: {} };
+    const m: MemberRecord = {
+        id: randomUUID(),
+        user_id: randomUUID(),
+        ls_user_id: randomUUID(),
+        email: i.email,
+        org_role_id: i.org_role_id,
+        created_at: now,
+        workspaces: {},
+    };
     for (const ws of i.workspace_ids) m.workspaces[ws] = { id: randomUUID(), role_id: i.workspace_role_id, created_at: now };
     org.state.invites = org.state.invites.filter((x) => x !== i);
     org.state.members.push(m);
@@ -135,7 +143,10 @@ export function removeOrgMember(org: OrgModel, identityId: string): void {
 /** POST /api/v1/workspaces/current/members: an active organization member joins the workspace. */
 export function addToWorkspace(org: OrgModel, tenantId: string, body: WorkspaceMemberRequest): MemberRecord {
     const m = org.state.members.find(
-        (x) => (body.org_identity_id && x.id === body.org_identity_id) || (body.user_id && x.user_id === body.user_id) || (body.ls_user_id && x.ls_user_id === body.ls_user_id),
+        (x) =>
+            (body.org_identity_id && x.id === body.org_identity_id) ||
+            (body.user_id && x.user_id === body.user_id) ||
+            (body.ls_user_id && x.ls_user_id === body.ls_user_id),
     );
     if (!m) throw new EmulatorError(404, { detail: "No active organization member has that id: invite the person to the organization first." });
     if (m.workspaces[tenantId]) throw conflict(`${m.email} is already a member of workspace ${tenantId}.`);

@@ -134,7 +134,13 @@ export class OrgModel {
         if (this.workspace(id)) throw conflict(`Workspace ${id} already exists.`);
         if (body.tenant_handle && this.state.workspaces.some((w) => w.tenant_handle === body.tenant_handle))
             throw conflict(`Workspace handle ${body.tenant_handle} is already taken.`);
-        const w: WorkspaceRecord = { id, display_name: body.display_name, tenant_handle: body.tenant_handle ?? null, created_at: this.clock.iso(), is_deleted: false };
+        const w: WorkspaceRecord = {
+            id,
+            display_name: body.display_name,
+            tenant_handle: body.tenant_handle ?? null,
+            created_at: this.clock.iso(),
+            is_deleted: false,
+        };
         this.state.workspaces.push(w);
         this.save();
         return w;

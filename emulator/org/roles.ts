@@ -74,7 +74,13 @@ export const BUILT_IN_ROLES: readonly Role[] = [
     builtIn("ORGANIZATION_USER", "Organization User", "organization", ["organization:read", "organization:pats:create"], "Reads the organization"),
     builtIn("ORGANIZATION_VIEWER", "Organization Viewer", "organization", ["organization:read"], "Reads the organization, no tokens"),
     builtIn("WORKSPACE_ADMIN", "Admin", "workspace", WORKSPACE_PERMISSIONS, "Every permission in the workspace"),
-    builtIn("WORKSPACE_USER", "Editor", "workspace", WORKSPACE_PERMISSIONS.filter((p) => !EDITOR_LACKS.has(p)), "Most permissions in the workspace"),
+    builtIn(
+        "WORKSPACE_USER",
+        "Editor",
+        "workspace",
+        WORKSPACE_PERMISSIONS.filter((p) => !EDITOR_LACKS.has(p)),
+        "Most permissions in the workspace",
+    ),
     builtIn("WORKSPACE_VIEWER", "Viewer", "workspace", WORKSPACE_PERMISSIONS.filter(viewerMay), "Reads the workspace"),
 ];
 

@@ -78,11 +78,15 @@ function workspaceRoutes(router: Router, org: OrgModel, auth: Authenticator): vo
             const p = principalOf(c);
             if (p.kind === "admin") org.ensureDefault(auth.keyWorkspace(p.key));
             const deleted = /^(true|1)$/i.test(c.query.get("include_deleted") ?? "");
-            const visible = org.state.workspaces.filter((w) => (deleted || !w.is_deleted) && (p.kind === "admin" || p.scope === "organization" || p.workspaces.includes(w.id)));
+            const visible = org.state.workspaces.filter(
+                (w) => (deleted || !w.is_deleted) && (p.kind === "admin" || p.scope === "organization" || p.workspaces.includes(w.id)),
+            );
             return ok(visible.map((w) => workspaceView(w, p)));
         })
         .on("POST", WS, (c) => ok(workspaceView(org.createWorkspace(parse(WorkspaceCreateRequestSchema, c.body, "body")))))
-        .on("PATCH", `${WS}/{workspace_id}`, (c) => ok(workspaceView(org.renameWorkspace(id(c), parse(WorkspaceUpdateRequestSchema, c.body, "body").display_name))))
+        .on("PATCH", `${WS}/{workspace_id}`, (c) =>
+            ok(workspaceView(org.renameWorkspace(id(c), parse(WorkspaceUpdateRequestSchema, c.body, "body").display_name))),
+        )
         .on("DELETE", `${WS}/{workspace_id}`, (c) => (org.deleteWorkspace(id(c)), ok()));
 }
 
@@ -105,9 +109,18 @@ function roleRoutes(router: Router, org: OrgModel): void {
 
 function orgMemberRoutes(router: Router, org: OrgModel, auth: Authenticator): void {
     const id = (c: RequestContext) => requireUuid(c.params.identity_id, "identity_id");
-    const active = (c: RequestContext) => members.byEmails(org.state.members.map((m) => members.orgMemberView(org, m)), emailsOf(c));
-    const pending = (c: RequestContext) => members.byEmails(org.state.invites.map((i) => members.pendingView(org, i)), emailsOf(c));
-    const invite = (c: RequestContext, b: unknown) => members.pendingView(org, members.invite(org, parse(OrgInviteRequestSchema, b, "body"), knownTo(org, auth, principalOf(c))));
+    const active = (c: RequestContext) =>
+        members.byEmails(
+            org.state.members.map((m) => members.orgMemberView(org, m)),
+            emailsOf(c),
+        );
+    const pending = (c: RequestContext) =>
+        members.byEmails(
+            org.state.invites.map((i) => members.pendingView(org, i)),
+            emailsOf(c),
+        );
+    const invite = (c: RequestContext, b: unknown) =>
+        members.pendingView(org, members.invite(org, parse(OrgInviteRequestSchema, b, "body"), knownTo(org, auth, principalOf(c))));
     router
         .on("GET", `${ORG}/members`, (c) => ok({ members: active(c), pending: pending(c) }))
         .on("GET", `${ORG}/members/active`, (c) => ok(page(c, active(c))))
@@ -125,9 +138,16 @@ function workspaceMemberRoutes(router: Router, org: OrgModel): void {
     const base = `${WS}/current/members`;
     const id = (c: RequestContext) => requireUuid(c.params.identity_id, "identity_id");
     const view = (c: RequestContext, m: Parameters<typeof members.workspaceMemberView>[1]) => members.workspaceMemberView(org, m, c.tenantId);
-    const active = (c: RequestContext) => members.byEmails(org.state.members.filter((m) => m.workspaces[c.tenantId]).map((m) => view(c, m)), emailsOf(c));
+    const active = (c: RequestContext) =>
+        members.byEmails(
+            org.state.members.filter((m) => m.workspaces[c.tenantId]).map((m) => view(c, m)),
+            emailsOf(c),
+        );
     const pending = (c: RequestContext) =>
-        members.byEmails(org.state.invites.filter((i) => i.workspace_ids.includes(c.tenantId)).map((i) => members.pendingView(org, i, c.tenantId)), emailsOf(c));
+        members.byEmails(
+            org.state.invites.filter((i) => i.workspace_ids.includes(c.tenantId)).map((i) => members.pendingView(org, i, c.tenantId)),
+            emailsOf(c),
+        );
     router
         .on("GET", base, (c) => ok({ members: active(c) }))
         .on("GET", `${base}/active`, (c) => ok(page(c, active(c))))

@@ -5,20 +5,11 @@
  * (upserted, listed by key only, deleted).
  */
 import assert from "node:assert/strict";
-import { TEST_TENANT, admin, githubBody, raw, startTestEmulator, uniqueName, type Emulator } from "../helpers/emulator";
+import { TEST_TENANT, admin, githubBody, raw, startTestEmulator, type Emulator } from "../helpers/emulator";
+import { newWorkspace, roleId } from "../helpers/org";
 
 const ROLES = "/api/v1/orgs/current/roles";
 const SECRETS = "/api/v1/workspaces/current/secrets";
-
-async function roleId(em: Emulator, name: string): Promise<string> {
-    return (await raw(em, "GET", ROLES, { tenantId: null })).body.find((r: { name: string }) => r.name === name).id;
-}
-
-async function newWorkspace(em: Emulator, name = uniqueName("ws")): Promise<string> {
-    const res = await raw(em, "POST", "/api/v1/workspaces", { tenantId: null, body: { display_name: name } });
-    assert.equal(res.status, 200, res.text);
-    return res.body.id;
-}
 
 describe("emulator: organization administration", () => {
     let em: Emulator;
@@ -59,7 +50,10 @@ describe("emulator: organization administration", () => {
             assert.equal((await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { tenantId: null })).status, 200);
             const listed = await raw(em, "GET", "/api/v1/workspaces?include_deleted=true", { tenantId: null });
             assert.equal(listed.body.find((w: { id: string }) => w.id === ws).is_deleted, true);
-            assert.equal((await raw(em, "GET", "/api/v1/workspaces", { tenantId: null })).body.find((w: { id: string }) => w.id === ws), undefined);
+            assert.equal(
+                (await raw(em, "GET", "/api/v1/workspaces", { tenantId: null })).body.find((w: { id: string }) => w.id === ws),
+                undefined,
+            );
             const after = await raw(em, "GET", "/sessions", { tenantId: ws });
             assert.equal(after.status, 404);
             assert.deepEqual(after.body, { detail: `Workspace ${ws} not found.` });
@@ -75,22 +69,32 @@ describe("emulator: organization administration", () => {
                 ["WORKSPACE_USER", "Editor", "workspace"],
                 ["WORKSPACE_VIEWER", "Viewer", "workspace"],
             ])
-                assert.ok(roles.some((r) => r.name === name && r.display_name === display && r.access_scope === scope), name);
-            const made = await raw(em, "POST", ROLES, { tenantId: null, body: { display_name: "Exporter", description: "d", permissions: ["bulk-exports:manage", "projects:read"] } });
+                assert.ok(
+                    roles.some((r) => r.name === name && r.display_name === display && r.access_scope === scope),
+                    name,
+                );
+            const made = await raw(em, "POST", ROLES, {
+                tenantId: null,
+                body: { display_name: "Exporter", description: "d", permissions: ["bulk-exports:manage", "projects:read"] },
+            });
             assert.equal(made.status, 200);
             assert.equal(made.body.access_scope, "workspace");
             const unknown = await raw(em, "POST", ROLES, { tenantId: null, body: { display_name: "X", description: "d", permissions: ["projects:fly"] } });
             assert.deepEqual([unknown.status, unknown.body], [400, { detail: "Unknown permission(s): projects:fly." }]);
             const org = await raw(em, "POST", ROLES, { tenantId: null, body: { display_name: "Y", description: "d", permissions: ["organization:manage"] } });
             assert.equal(org.status, 400);
-            const builtIn = await raw(em, "PATCH", `${ROLES}/${await roleId(em, "WORKSPACE_ADMIN")}`, { tenantId: null, body: { display_name: "Z", description: "d", permissions: ["projects:read"] } });
+            const builtIn = await raw(em, "PATCH", `${ROLES}/${await roleId(em, "WORKSPACE_ADMIN")}`, {
+                tenantId: null,
+                body: { display_name: "Z", description: "d", permissions: ["projects:read"] },
+            });
             assert.deepEqual([builtIn.status, builtIn.body], [400, { detail: "Built-in roles cannot be changed." }]);
             const catalogue = (await raw(em, "GET", "/api/v1/orgs/permissions", { tenantId: null })).body as Array<{ name: string }>;
             assert.ok(catalogue.some((p) => p.name === "workspaces:manage-members"));
         });
 
         it("a custom role held by a service key cannot be deleted (409, named); once released it can", async () => {
-            const role = (await raw(em, "POST", ROLES, { tenantId: null, body: { display_name: "Reader", description: "d", permissions: ["projects:read"] } })).body;
+            const role = (await raw(em, "POST", ROLES, { tenantId: null, body: { display_name: "Reader", description: "d", permissions: ["projects:read"] } }))
+                .body;
             const key = (await raw(em, "POST", "/api/v1/orgs/current/service-keys", { tenantId: null, body: { description: "k", role_id: role.id } })).body;
             const held = await raw(em, "DELETE", `${ROLES}/${role.id}`, { tenantId: null });
             assert.equal(held.status, 409);
@@ -104,7 +108,10 @@ describe("emulator: organization administration", () => {
         it("an invitation naming a workspace is a pending member there until accepted; then active with its role, which can change", async () => {
             const ws = await newWorkspace(em);
             const editor = await roleId(em, "WORKSPACE_USER");
-            const inv = await raw(em, "POST", "/api/v1/orgs/current/members", { tenantId: null, body: { email: "Ada@Example.com", workspace_ids: [ws], workspace_role_id: editor } });
+            const inv = await raw(em, "POST", "/api/v1/orgs/current/members", {
+                tenantId: null,
+                body: { email: "Ada@Example.com", workspace_ids: [ws], workspace_role_id: editor },
+            });
             assert.equal(inv.status, 200);
             const pending = await raw(em, "GET", "/api/v1/workspaces/current/members/pending?emails=ada@example.com", { tenantId: ws });
             assert.deepEqual(
@@ -129,7 +136,10 @@ describe("emulator: organization administration", () => {
             assert.equal((await raw(em, "GET", "/api/v1/orgs/current/members/pending", { tenantId: null })).body.length, 0);
             await raw(em, "POST", "/api/v1/orgs/current/members", { tenantId: null, body: { email: "bo@example.com", workspace_ids: [a] } });
             const member = await admin(em, "POST", "/org/invitations/accept", { email: "bo@example.com" });
-            const joined = await raw(em, "POST", "/api/v1/workspaces/current/members", { tenantId: b, body: { user_id: member.user_id, role_id: await roleId(em, "WORKSPACE_VIEWER") } });
+            const joined = await raw(em, "POST", "/api/v1/workspaces/current/members", {
+                tenantId: b,
+                body: { user_id: member.user_id, role_id: await roleId(em, "WORKSPACE_VIEWER") },
+            });
             assert.equal(joined.status, 200);
             assert.equal(joined.body.tenant_id, b);
             assert.equal((await raw(em, "DELETE", `/api/v1/workspaces/current/members/${joined.body.id}`, { tenantId: b })).status, 200);
@@ -143,7 +153,10 @@ describe("emulator: organization administration", () => {
                 assert.deepEqual(res.body.detail[0].loc, ["body", "email"]);
                 assert.match(res.body.detail[0].msg, /^value is not a valid email address: /);
             }
-            const role = await raw(em, "POST", "/api/v1/orgs/current/members", { tenantId: null, body: { email: "c@example.com", role_id: "00000000-0000-4000-8000-000000000009" } });
+            const role = await raw(em, "POST", "/api/v1/orgs/current/members", {
+                tenantId: null,
+                body: { email: "c@example.com", role_id: "00000000-0000-4000-8000-000000000009" },
+            });
             assert.deepEqual([role.status, role.body], [400, { detail: "Role 00000000-0000-4000-8000-000000000009 not found." }]);
         });
     });
@@ -151,7 +164,15 @@ describe("emulator: organization administration", () => {
     describe("workspace secrets", () => {
         it("upsert, update in place, list by key only, delete by null or DELETE; isolated per workspace", async () => {
             const post = (body: unknown, tenantId = TEST_TENANT) => raw(em, "POST", SECRETS, { tenantId, body });
-            assert.equal((await post([{ key: "OPENAI_API_KEY", value: "first-value" }, { key: "OTHER", value: "v2" }])).status, 200);
+            assert.equal(
+                (
+                    await post([
+                        { key: "OPENAI_API_KEY", value: "first-value" },
+                        { key: "OTHER", value: "v2" },
+                    ])
+                ).status,
+                200,
+            );
             await post([{ key: "OPENAI_API_KEY", value: "second-value" }]);
             const list = await raw(em, "GET", SECRETS);
             assert.deepEqual(list.body, [{ key: "OPENAI_API_KEY" }, { key: "OTHER" }]);

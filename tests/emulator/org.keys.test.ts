@@ -9,21 +9,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TEST_API_KEY, admin, githubBody, raw, startTestEmulator, uniqueName, type Emulator } from "../helpers/emulator";
+import { admin, githubBody, raw, startTestEmulator, type Emulator } from "../helpers/emulator";
+import { newWorkspace, roleId } from "../helpers/org";
 
 const KEYS = "/api/v1/orgs/current/service-keys";
-
-/** A built-in role's id, looked up by name as clients must. */
-async function roleId(em: Emulator, name: string): Promise<string> {
-    const res = await raw(em, "GET", "/api/v1/orgs/current/roles", { tenantId: null });
-    return res.body.find((r: { name: string }) => r.name === name).id;
-}
-
-async function newWorkspace(em: Emulator, apiKey = TEST_API_KEY): Promise<string> {
-    const res = await raw(em, "POST", "/api/v1/workspaces", { tenantId: null, apiKey, body: { display_name: uniqueName("ws") } });
-    assert.equal(res.status, 200, res.text);
-    return res.body.id;
-}
 
 async function newKey(em: Emulator, body: Record<string, unknown>): Promise<{ id: string; key: string }> {
     const res = await raw(em, "POST", KEYS, { tenantId: null, body: { description: "ci", ...body } });

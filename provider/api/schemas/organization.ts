@@ -168,9 +168,7 @@ export const ServiceKeySchema = z
 export type ServiceKey = z.infer<typeof ServiceKeySchema>;
 
 /** A host a workspace secret may be sent to. */
-const SecretConfigSchema = z
-    .object({ host_pattern: z.string().min(1), header_name: nullableString, header_value_template: nullableString })
-    .strict();
+const SecretConfigSchema = z.object({ host_pattern: z.string().min(1), header_name: nullableString, header_value_template: nullableString }).strict();
 
 /** POST /api/v1/workspaces/current/secrets body: upserts; a null value deletes that key. */
 export const SecretsUpsertRequestSchema = z.array(z.object({ key: z.string().min(1), value: z.string().nullable() }).strict());
