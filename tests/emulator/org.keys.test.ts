@@ -148,6 +148,18 @@ describe("emulator: service keys made through the API", () => {
         assert.equal((await raw(em, "GET", KEYS, { tenantId: null })).body.length, 0, "nothing made");
     });
 
+    it("a lost answer (fault when: after): the key was made, its secret is gone, and it is listed by its description", async () => {
+        await admin(em, "POST", "/faults", { method: "POST", path: "^/api/v1/orgs/current/service-keys$", kind: "status", status: 502, when: "after" });
+        const lost = await raw(em, "POST", KEYS, { tenantId: null, body: { description: "ci-lost" } });
+        assert.equal(lost.status, 502);
+        assert.ok(!lost.text.includes("lsv2_sk_"));
+        const listed = (await raw(em, "GET", KEYS, { tenantId: null })).body;
+        assert.deepEqual(
+            listed.map((k: { description: string }) => k.description),
+            ["ci-lost"],
+        );
+    });
+
     it("--state-dir: a key made before a restart still works, a deleted one still answers 401, and no key or secret value is on disk", async () => {
         const dir = mkdtempSync(join(tmpdir(), "org-state-"));
         try {
