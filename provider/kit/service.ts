@@ -9,6 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { AgentServerClient } from "../api/agentServer";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
+import { OrganizationClient } from "../api/organization";
 import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
 import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
@@ -46,6 +47,17 @@ export class Service {
         return agentServerClient(this.config(), url);
     }
 
+    /** Organization administration (docs/service.md R7): workspaces, roles, service keys; no workspace is named. */
+    organization(): OrganizationClient {
+        return organizationClient(this.config(), undefined);
+    }
+
+    /** The members and secrets of workspace `workspaceId` (else the configured one): the same API, with `X-Tenant-Id`. */
+    workspaceAdmin(workspaceId?: string): OrganizationClient {
+        const cfg = this.config();
+        return organizationClient(cfg, workspaceId ?? cfg.workspaceId);
+    }
+
     /** A resource's `check` against this configuration (`checkWithConfig`). */
     check(run: (cfg: ServiceConfig) => Checked, api?: ServiceApi): Promise<pulumi.dynamic.CheckResult> {
         return checkWithConfig(this.config(), run, api);
@@ -61,7 +73,8 @@ export class Service {
  */
 async function checkWithConfig(cfg: ServiceConfig, run: (cfg: ServiceConfig) => Checked, api?: ServiceApi): Promise<pulumi.dynamic.CheckResult> {
     const r = await reported(run(cfg));
-    if (!cfg.workspaceId) {
+    // An organization's objects (workspaces, roles, service keys) live in no workspace.
+    if (!cfg.workspaceId && api !== "organization") {
         const reason =
             "no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>` or in LANGSMITH_WORKSPACE_ID " +
             "(LangSmith: Settings -> Workspaces); every request names the workspace (X-Tenant-Id)";
@@ -72,8 +85,8 @@ async function checkWithConfig(cfg: ServiceConfig, run: (cfg: ServiceConfig) => 
     return refused ? { ...r, failures: [...(r.failures ?? []), { property: "", reason: refused }] } : r;
 }
 
-/** The API a resource talks to: the control plane (deployments) or the tracing API (bulk export). */
-export type ServiceApi = "controlPlane" | "tracing";
+/** The API a resource talks to: the control plane (deployments), the tracing API (bulk export), or the organization's administration. */
+export type ServiceApi = "controlPlane" | "tracing" | "organization";
 
 /** The answers of `keyRefused`, one per API and configuration: one read per provider process. */
 const keyChecks = new Map<string, Promise<string | undefined>>();
@@ -88,10 +101,12 @@ function keyRefused(cfg: ServiceConfig, api: ServiceApi): Promise<string | undef
     const key = JSON.stringify([api, api === "controlPlane" ? cfg.controlPlaneUrl : cfg.endpoint, cfg.workspaceId, cfg.apiKey]);
     if (!keyChecks.has(key)) {
         const deadline = Date.now() + KEY_CHECK_MS;
-        const read =
+        const read: Promise<unknown> =
             api === "controlPlane"
                 ? controlPlaneClient(cfg).withDeadline(deadline).listDeployments({ limit: 1 })
-                : bulkExportClient(cfg).withDeadline(deadline).listDestinations();
+                : api === "organization"
+                  ? organizationClient(cfg, undefined).withDeadline(deadline).listWorkspaces()
+                  : bulkExportClient(cfg).withDeadline(deadline).listDestinations();
         keyChecks.set(
             key,
             read.then(
@@ -169,5 +184,18 @@ export function bulkExportClient(cfg: ServiceConfig): BulkExportClient {
 export function agentServerClient(cfg: ServiceConfig, url: string): AgentServerClient {
     return cached(["agent server", url, cfg.apiKey, cfg.sources], () =>
         AgentServerClient.connect({ baseUrl: url, apiKey: cfg.apiKey, sources: { apiKey: cfg.sources?.apiKey.text }, ...clientOverrides }),
+    );
+}
+
+/** The organization-administration client of a service configuration; `tenantId`: the workspace its workspace paths speak to. */
+export function organizationClient(cfg: ServiceConfig, tenantId: string | undefined): OrganizationClient {
+    return cached(["organization", cfg.endpoint, tenantId, cfg.apiKey, cfg.sources], () =>
+        OrganizationClient.connect({
+            baseUrl: cfg.endpoint,
+            apiKey: cfg.apiKey,
+            tenantId,
+            sources: clientSources(cfg, "endpoint"),
+            ...clientOverrides,
+        }),
     );
 }
