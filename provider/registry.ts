@@ -6,6 +6,8 @@
  * in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so.
  */
 import { autonamed } from "./kit/autoname";
+import { workspace } from "./workspace/declare";
+import { workspaceProvider } from "./workspace/provider";
 import type * as pulumi from "@pulumi/pulumi";
 import { agentServerCheck } from "./agentServerCheck/declare";
 import { agentServerCheckProvider } from "./agentServerCheck/provider";
@@ -39,6 +41,7 @@ import deploymentForwarder = require("./providers/deployment");
 import exportDestinationForwarder = require("./providers/exportDestination");
 import scheduledExportForwarder = require("./providers/scheduledExport");
 import tracingProjectForwarder = require("./providers/tracingProject");
+import workspaceForwarder = require("./providers/workspace");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -63,6 +66,7 @@ export const RESOURCES = {
     dataset: { declaration: dataset, forwarder: datasetForwarder, provider: autonamed(dataset, datasetProvider) },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: assistantProvider },
     cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
+    workspace: { declaration: workspace, forwarder: workspaceForwarder, provider: workspaceProvider },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */
