@@ -48,7 +48,7 @@ export function createWorkspaceProvider(o: { organization?: () => OrganizationCl
             const org = organization();
             const holder = (await org.listWorkspaces()).find((w) => !w.is_deleted && w.display_name === inputs.displayName);
             const w = holder
-                ? await takeOver(org, holder, inputs)
+                ? await takeOver(holder, inputs)
                 : await org.createWorkspace({ display_name: inputs.displayName, tenant_handle: inputs.tenantHandle });
             return { id: w.id, outs: outputs(inputs, w) };
         },
@@ -75,7 +75,7 @@ export function createWorkspaceProvider(o: { organization?: () => OrganizationCl
  * The workspace of the same display name the organization holds: taken in when LANGSMITH_ADOPT_IDS names it (its
  * handle must match: it is fixed), refused otherwise (a killed `pulumi up` may have made it, or someone else).
  */
-async function takeOver(org: OrganizationClient, holder: Workspace, inputs: WorkspaceInputs): Promise<Workspace> {
+async function takeOver(holder: Workspace, inputs: WorkspaceInputs): Promise<Workspace> {
     const what = `Workspace: the organization already holds workspace ${holder.id} named ${JSON.stringify(holder.display_name)} (created ${holder.created_at})`;
     if (!adoptionAsked(holder.id)) {
         throw new Error(
