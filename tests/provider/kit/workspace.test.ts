@@ -60,6 +60,17 @@ describe("workspaceId: a workspace per resource (kit/workspace.ts)", function ()
             assert.equal((fn.declaration.args as Record<string, { kind: string }>).workspaceId?.kind, "string", name);
     });
 
+    it("the native plugin's schema (provider/plugin/schema.json, checked in) carries workspaceId on those resources and look-ups, as input and output", () => {
+        const schema = JSON.parse(readFileSync(join(__dirname, "../../../provider/plugin/schema.json"), "utf8"));
+        for (const type of [...WORKSPACE_RESOURCES, ...AGENT_SERVER_RESOURCES]) {
+            const r = schema.resources[`langsmith:index:${RESOURCES[type].declaration.name}`];
+            const has = (WORKSPACE_RESOURCES as readonly string[]).includes(type);
+            assert.deepEqual([r.inputProperties.workspaceId?.type, r.properties.workspaceId?.type], has ? ["string", "string"] : [undefined, undefined], type);
+        }
+        for (const name of Object.keys(FUNCTIONS))
+            assert.equal(schema.functions[`langsmith:index:${name}`].inputs.properties.workspaceId?.type, "string", name);
+    });
+
     it("check: a workspaceId that is not a UUID fails on its property, for every resource, before any call; unknown passes", async () => {
         const before = em.admin.requests.length;
         for (const type of WORKSPACE_RESOURCES) {
