@@ -13,7 +13,10 @@ import { join } from "node:path";
 import { HttpClient } from "../../../provider/api/client";
 import { TracingClient } from "../../../provider/api/tracing";
 import { createDeploymentProvider } from "../../../provider/deployment/provider";
-import { inItsWorkspace } from "../../../provider/kit/workspace";
+import { inItsWorkspace, operationWorkspace } from "../../../provider/kit/workspace";
+import { resourceProviderService } from "../../../provider/plugin/server";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Service } from "../../../provider/kit/service";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 import { FUNCTIONS, RESOURCES } from "../../../provider/registry";
@@ -216,5 +219,45 @@ describe("workspaceId: a workspace per resource (kit/workspace.ts)", function ()
         assert.match((await rejection(() => run({ name }))).message, /the workspace holds no tracing project named/);
         assert.match((await rejection(() => run({ name, workspaceId: "nope" }))).message, /workspaceId must be a workspace id/);
         await p.delete(made.id, made.outs);
+    });
+
+    describe("through the native plugin's gRPC service (as the engine calls it)", () => {
+        const call = (service: Record<string, any>, method: string, request: unknown) =>
+            new Promise<{ err: any; resp: any }>((done) => service[method]({ request }, (err: unknown, resp: unknown) => done({ err, resp })));
+        const plugin = (p: unknown) =>
+            resourceProviderService({ providers: { "langsmith:index:TracingProject": p as never }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const URN = "urn:pulumi:dev::p::langsmith:index:TracingProject::traces";
+
+        it("Diff: a move shows workspaceId as UPDATE_REPLACE, created before the old one is deleted", async () => {
+            const req = new proto.DiffRequest();
+            req.setUrn(URN);
+            req.setId("p1");
+            req.setOlds(Struct.fromJavaScript({ name: "p", workspaceId: OTHER_TENANT }));
+            req.setNews(Struct.fromJavaScript({ name: "p", workspaceId: THIRD }));
+            const { err, resp } = await call(plugin(provider("tracingProject")), "diff", req);
+            assert.equal(err, null);
+            assert.deepEqual([resp.getReplacesList(), resp.getDeletebeforereplace()], [["workspaceId"], false]);
+            assert.equal(resp.getDetaileddiffMap().get("workspaceId").getKind(), proto.PropertyDiff.Kind.UPDATE_REPLACE);
+        });
+
+        it("Read of <workspaceId>/<id> without properties (pulumi import): read in that workspace, answered as the plain id with workspaceId among the inputs", async () => {
+            const seen: unknown[] = [];
+            const stub = inItsWorkspace({
+                create: () => Promise.reject(new Error("not called")),
+                read: async (id: string) => {
+                    seen.push([id, operationWorkspace()]);
+                    return { id, props: { name: "p" }, inputs: { name: "p" } };
+                },
+            });
+            const req = new proto.ReadRequest();
+            req.setUrn(URN);
+            req.setId(`${OTHER_TENANT}/p1`);
+            const { err, resp } = await call(plugin(stub), "read", req);
+            assert.equal(err, null);
+            assert.deepEqual(seen, [["p1", OTHER_TENANT]]);
+            assert.equal(resp.getId(), "p1");
+            assert.deepEqual(resp.getInputs().toJavaScript(), { name: "p", workspaceId: OTHER_TENANT });
+            assert.deepEqual(resp.getProperties().toJavaScript(), { name: "p", workspaceId: OTHER_TENANT });
+        });
     });
 });
