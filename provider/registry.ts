@@ -79,17 +79,20 @@ export interface RegisteredFunction {
 export const FUNCTIONS = {
     getDeployment: {
         declaration: getDeploymentFunction,
-        run: (s: Service, a: FunctionInputs<typeof getDeploymentFunction>) => getDeployment(s.controlPlane(), a),
+        run: (s: Service, a: FunctionInputs<typeof getDeploymentFunction>) => getDeployment(s.in(a.workspaceId).controlPlane(), a),
     },
     getDeploymentRevisions: {
         declaration: getDeploymentRevisionsFunction,
-        run: (s: Service, a: FunctionInputs<typeof getDeploymentRevisionsFunction>) => getDeploymentRevisions(s.controlPlane(), a),
+        run: (s: Service, a: FunctionInputs<typeof getDeploymentRevisionsFunction>) => getDeploymentRevisions(s.in(a.workspaceId).controlPlane(), a),
     },
     getTracingProject: {
         declaration: getTracingProjectFunction,
-        run: (s: Service, a: FunctionInputs<typeof getTracingProjectFunction>) => getTracingProject(s.projects(), a),
+        run: (s: Service, a: FunctionInputs<typeof getTracingProjectFunction>) => getTracingProject(s.in(a.workspaceId).projects(), a),
     },
-    getDataset: { declaration: getDatasetFunction, run: (s: Service, a: FunctionInputs<typeof getDatasetFunction>) => getDataset(s.projects(), a) },
+    getDataset: {
+        declaration: getDatasetFunction,
+        run: (s: Service, a: FunctionInputs<typeof getDatasetFunction>) => getDataset(s.in(a.workspaceId).projects(), a),
+    },
 } as const satisfies Record<string, RegisteredFunction>;
 
 export type ResourceType = keyof typeof RESOURCES;

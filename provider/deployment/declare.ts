@@ -8,6 +8,7 @@ import { SOURCE_ALIASES, WIRE_SOURCES, normalizeSource } from "../api/schemas/co
 import { byName, sameValue } from "../kit/diff";
 import { boolean, list, map, number, any, object, resource, string, type Inputs, type Outputs, type Value } from "../kit/declare";
 import { DNS_LABEL } from "../kit/autoname";
+import { workspaceIdField } from "../kit/workspace";
 
 /** Fields of a GitHub source: refused, not sent and not compared for a container image. */
 const githubOnly = { when: (i: Record<string, unknown>) => normalizeSource(i.source as string) !== "external_docker", to: "source github" };
@@ -143,6 +144,7 @@ export const deployment = resource({
             "Take over an existing deployment by id instead of creating one (dynamic resources cannot be `pulumi import`ed). Its name and source must match; other fields are brought in line by a PATCH. Only read at creation; remove it afterwards or keep it, either way nothing changes.",
             { onChange: "none", wire: false },
         ),
+        workspaceId: workspaceIdField,
     },
     outputs: {
         latestRevisionId: string("The deployment's latest revision.", { nullable: true }),

@@ -12,21 +12,45 @@ import { ControlPlaneClient } from "../api/controlPlane";
 import { OrganizationClient } from "../api/organization";
 import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
-import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
+import { ConfigError, resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
 import { AuthenticationError, PermissionDeniedError } from "../api/errors";
 import { reported, type Checked } from "./check";
+import { known } from "./unknown";
 import { engineAddress } from "./watchdog";
+import { operationWorkspace, workspaceFailures } from "./workspace";
 
 /**
  * The service as one provider was configured to reach it: `config()` resolves the configuration when an
  * operation first needs it (a missing key fails that operation, with the fix), and the clients come from it.
  */
 export class Service {
-    /** `source`: the stack config handed to `configure()`; absent: the environment alone. */
-    constructor(readonly source?: ConfigSource) {}
+    /**
+     * `source`: the stack config handed to `configure()`; absent: the environment alone. `workspaceId`: a
+     * workspace of a function's own (`in`), in place of the provider's.
+     */
+    constructor(
+        readonly source?: ConfigSource,
+        readonly workspaceId?: string,
+    ) {}
 
+    /** This service in workspace `workspaceId` (a look-up's argument); absent: as it is. */
+    in(workspaceId: string | undefined): Service {
+        const bad = workspaceFailures(workspaceId);
+        if (bad.length) throw new ConfigError(bad[0].reason);
+        return workspaceId ? new Service(this.source, workspaceId) : this;
+    }
+
+    /**
+     * The configuration, in the workspace of this service (`in`), else of the resource operation in progress
+     * (kit/workspace.ts), else the provider's: every client below is made from it, so every request of a
+     * resource's operation goes to the resource's workspace.
+     */
     config(): ServiceConfig {
-        return resolveServiceConfig(this.source);
+        const cfg = resolveServiceConfig(this.source);
+        const ws = this.workspaceId ?? operationWorkspace();
+        if (!ws) return cfg;
+        const source = { setting: "workspaceId", text: "the workspaceId argument" };
+        return { ...cfg, workspaceId: ws, sources: cfg.sources && { ...cfg.sources, workspaceId: source } };
     }
 
     controlPlane(): ControlPlaneClient {
@@ -77,11 +101,12 @@ async function checkWithConfig(cfg: ServiceConfig, run: (cfg: ServiceConfig) => 
     if (!cfg.workspaceId && api !== "organization") {
         const reason =
             "no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>` or in LANGSMITH_WORKSPACE_ID " +
-            "(LangSmith: Settings -> Workspaces); every request names the workspace (X-Tenant-Id)";
+            "(LangSmith: Settings -> Workspaces), or give the resource a workspaceId; every request names the workspace (X-Tenant-Id)";
         return { ...r, failures: [...(r.failures ?? []), { property: "", reason }] };
     }
-    // Only for arguments without faults: a preview refusing bad input sends nothing.
-    const refused = api && !r.failures?.length && engineAddress() ? await keyRefused(cfg, api) : undefined;
+    // Only for arguments without faults: a preview refusing bad input sends nothing. A workspace not known
+    // yet (a Workspace made in the same program) is not read.
+    const refused = api && !r.failures?.length && known(cfg.workspaceId) && engineAddress() ? await keyRefused(cfg, api) : undefined;
     return refused ? { ...r, failures: [...(r.failures ?? []), { property: "", reason: refused }] } : r;
 }
 

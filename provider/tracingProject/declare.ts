@@ -6,6 +6,7 @@
  */
 import { TRACE_TIERS } from "../api/schemas/sessions";
 import { any, map, number, resource, string, type Inputs, type Outputs } from "../kit/declare";
+import { workspaceIdField } from "../kit/workspace";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -28,6 +29,7 @@ export const tracingProject = resource({
         referenceDatasetId: string("For an experiment: the dataset (its id) it ran over. Fixed at creation: a change replaces the project.", {
             onChange: "replace",
         }),
+        workspaceId: workspaceIdField,
     },
     outputs: {
         tenantId: string("The workspace that holds it.", { stable: true }),

@@ -24,7 +24,8 @@ class DatasetArgs:
                  inputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None):
+                 outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Dataset resource.
 
@@ -34,6 +35,7 @@ class DatasetArgs:
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the dataset.
         :param pulumi.Input[_builtins.str] name: The dataset's name, unique in the workspace. Renamed in place. Optional: left out, the dataset is named after the resource (`evals-3f9c2a1`) and keeps that name.
         :param pulumi.Input[Mapping[str, Any]] outputs_schema: A JSON Schema (an object, e.g. `{type: "object", properties: {...}, required: [...]}`) every example's outputs must match. Updated in place.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         if data_type is not None:
             pulumi.set(__self__, "data_type", data_type)
@@ -47,6 +49,8 @@ class DatasetArgs:
             pulumi.set(__self__, "name", name)
         if outputs_schema is not None:
             pulumi.set(__self__, "outputs_schema", outputs_schema)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
 
     @_builtins.property
     @pulumi.getter(name="dataType")
@@ -120,6 +124,18 @@ class DatasetArgs:
     def outputs_schema(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
         pulumi.set(self, "outputs_schema", value)
 
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
+
 
 @pulumi.type_token("langsmith:index:Dataset")
 class Dataset(pulumi.CustomResource):
@@ -133,6 +149,7 @@ class Dataset(pulumi.CustomResource):
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A LangSmith dataset: what evaluations and experiments run over. Renamed in place; its data type is fixed at creation (a change replaces it). Its examples are data the SDKs write, not managed here. `pulumi refresh` shows changes made in the UI.
@@ -145,6 +162,7 @@ class Dataset(pulumi.CustomResource):
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the dataset.
         :param pulumi.Input[_builtins.str] name: The dataset's name, unique in the workspace. Renamed in place. Optional: left out, the dataset is named after the resource (`evals-3f9c2a1`) and keeps that name.
         :param pulumi.Input[Mapping[str, Any]] outputs_schema: A JSON Schema (an object, e.g. `{type: "object", properties: {...}, required: [...]}`) every example's outputs must match. Updated in place.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
     @overload
@@ -176,6 +194,7 @@ class Dataset(pulumi.CustomResource):
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -191,6 +210,7 @@ class Dataset(pulumi.CustomResource):
             __props__.__dict__["metadata"] = metadata
             __props__.__dict__["name"] = name
             __props__.__dict__["outputs_schema"] = outputs_schema
+            __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
             __props__.__dict__["example_count"] = None
             __props__.__dict__["modified_at"] = None
@@ -229,6 +249,7 @@ class Dataset(pulumi.CustomResource):
         __props__.__dict__["outputs_schema"] = None
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["tenant_id"] = None
+        __props__.__dict__["workspace_id"] = None
         return Dataset(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -318,4 +339,12 @@ class Dataset(pulumi.CustomResource):
         The workspace that holds it.
         """
         return pulumi.get(self, "tenant_id")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
 

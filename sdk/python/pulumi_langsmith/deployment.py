@@ -30,7 +30,8 @@ class DeploymentArgs:
                  secrets: pulumi.Input[Optional[Sequence[pulumi.Input['DeploymentSecretArgs']]]] = None,
                  source_config: pulumi.Input[Optional['DeploymentSourceConfigArgs']] = None,
                  timeouts: pulumi.Input[Optional['DeploymentTimeoutsArgs']] = None,
-                 wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None):
+                 wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Deployment resource.
 
@@ -44,6 +45,7 @@ class DeploymentArgs:
         :param pulumi.Input['DeploymentSourceConfigArgs'] source_config: Where the deployment's code comes from.
         :param pulumi.Input['DeploymentTimeoutsArgs'] timeouts: Wait limits in seconds.
         :param pulumi.Input[_builtins.bool] wait_for_deployed: Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         pulumi.set(__self__, "source", source)
         pulumi.set(__self__, "source_revision_config", source_revision_config)
@@ -63,6 +65,8 @@ class DeploymentArgs:
             pulumi.set(__self__, "timeouts", timeouts)
         if wait_for_deployed is not None:
             pulumi.set(__self__, "wait_for_deployed", wait_for_deployed)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
 
     @_builtins.property
     @pulumi.getter
@@ -184,6 +188,18 @@ class DeploymentArgs:
     def wait_for_deployed(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "wait_for_deployed", value)
 
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
+
 
 @pulumi.type_token("langsmith:index:Deployment")
 class Deployment(pulumi.CustomResource):
@@ -201,6 +217,7 @@ class Deployment(pulumi.CustomResource):
                  source_revision_config: pulumi.Input[Optional[Union['DeploymentSourceRevisionConfigArgs', 'DeploymentSourceRevisionConfigArgsDict']]] = None,
                  timeouts: pulumi.Input[Optional[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']]] = None,
                  wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A LangSmith deployment (control plane): created, awaited until its revision is DEPLOYED, updated in place with new revisions, replaced when `name`, `source`, `integrationId`, `repoUrl` or `deploymentType` change, deleted and awaited until gone; `pulumi refresh` shows changes made elsewhere. Credentials come from stack config `langsmith:*` or `LANGSMITH_*` environment variables.
@@ -217,6 +234,7 @@ class Deployment(pulumi.CustomResource):
         :param pulumi.Input[Union['DeploymentSourceRevisionConfigArgs', 'DeploymentSourceRevisionConfigArgsDict']] source_revision_config: What one revision deploys. A change makes a new revision.
         :param pulumi.Input[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']] timeouts: Wait limits in seconds.
         :param pulumi.Input[_builtins.bool] wait_for_deployed: Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
     @overload
@@ -252,6 +270,7 @@ class Deployment(pulumi.CustomResource):
                  source_revision_config: pulumi.Input[Optional[Union['DeploymentSourceRevisionConfigArgs', 'DeploymentSourceRevisionConfigArgsDict']]] = None,
                  timeouts: pulumi.Input[Optional[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']]] = None,
                  wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -275,6 +294,7 @@ class Deployment(pulumi.CustomResource):
             __props__.__dict__["source_revision_config"] = source_revision_config
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["wait_for_deployed"] = wait_for_deployed
+            __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["active_revision_id"] = None
             __props__.__dict__["custom_url"] = None
             __props__.__dict__["deployment_status"] = None
@@ -323,6 +343,7 @@ class Deployment(pulumi.CustomResource):
         __props__.__dict__["source_revision_config"] = None
         __props__.__dict__["timeouts"] = None
         __props__.__dict__["wait_for_deployed"] = None
+        __props__.__dict__["workspace_id"] = None
         return Deployment(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -460,4 +481,12 @@ class Deployment(pulumi.CustomResource):
         Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
         """
         return pulumi.get(self, "wait_for_deployed")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
 

@@ -23,7 +23,8 @@ class TracingProjectArgs:
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  reference_dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 trace_tier: pulumi.Input[Optional[_builtins.str]] = None):
+                 trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a TracingProject resource.
 
@@ -32,6 +33,7 @@ class TracingProjectArgs:
         :param pulumi.Input[_builtins.str] name: The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place. Optional: left out, the project is named after the resource (`traces-3f9c2a1`) and keeps that name.
         :param pulumi.Input[_builtins.str] reference_dataset_id: For an experiment: the dataset (its id) it ran over. Fixed at creation: a change replaces the project.
         :param pulumi.Input[_builtins.str] trace_tier: Retention of its traces: `longlived` (the default: 400 days) or `shortlived` (14 days). Changed in place; it applies to traces written from then on.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         if description is not None:
             pulumi.set(__self__, "description", description)
@@ -43,6 +45,8 @@ class TracingProjectArgs:
             pulumi.set(__self__, "reference_dataset_id", reference_dataset_id)
         if trace_tier is not None:
             pulumi.set(__self__, "trace_tier", trace_tier)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
 
     @_builtins.property
     @pulumi.getter
@@ -104,6 +108,18 @@ class TracingProjectArgs:
     def trace_tier(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "trace_tier", value)
 
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
+
 
 @pulumi.type_token("langsmith:index:TracingProject")
 class TracingProject(pulumi.CustomResource):
@@ -116,6 +132,7 @@ class TracingProject(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  reference_dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
                  trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A LangSmith tracing project: where traced code writes its runs, and what a `ScheduledExport` or `BulkExport` reads (its `id` is their `sessionId`). Renamed in place; `pulumi refresh` shows changes made in the UI; `pulumi destroy` deletes it (and its runs) once no running export reads it.
@@ -127,6 +144,7 @@ class TracingProject(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place. Optional: left out, the project is named after the resource (`traces-3f9c2a1`) and keeps that name.
         :param pulumi.Input[_builtins.str] reference_dataset_id: For an experiment: the dataset (its id) it ran over. Fixed at creation: a change replaces the project.
         :param pulumi.Input[_builtins.str] trace_tier: Retention of its traces: `longlived` (the default: 400 days) or `shortlived` (14 days). Changed in place; it applies to traces written from then on.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
     @overload
@@ -157,6 +175,7 @@ class TracingProject(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  reference_dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
                  trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -171,6 +190,7 @@ class TracingProject(pulumi.CustomResource):
             __props__.__dict__["name"] = name
             __props__.__dict__["reference_dataset_id"] = reference_dataset_id
             __props__.__dict__["trace_tier"] = trace_tier
+            __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
             __props__.__dict__["last_run_start_time"] = None
             __props__.__dict__["run_count"] = None
@@ -208,6 +228,7 @@ class TracingProject(pulumi.CustomResource):
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["tenant_id"] = None
         __props__.__dict__["trace_tier"] = None
+        __props__.__dict__["workspace_id"] = None
         return TracingProject(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -289,4 +310,12 @@ class TracingProject(pulumi.CustomResource):
         Retention of its traces: `longlived` (the default: 400 days) or `shortlived` (14 days). Changed in place; it applies to traces written from then on.
         """
         return pulumi.get(self, "trace_tier")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
 
