@@ -43,6 +43,8 @@ function notJsonSchema(v: Record<string, unknown>): string | undefined {
 export function checkDataset(news: Record<string, unknown>) {
     const c = new Checker();
     const inputs = c.declaration("Dataset", dataset.inputs, news);
+    // Optional to the program (kit/autoname.ts fills it before this check), required here.
+    c.str(news.name, "name", true);
     for (const key of ["inputsSchema", "outputsSchema"] as const) {
         const v = news[key];
         if (v && known(v) && typeof v === "object" && !Array.isArray(v)) {

@@ -32,6 +32,8 @@ type Obj = Record<string, unknown>;
 export function checkDeployment(news: Obj, kind?: InstallationKind, o: { creating?: boolean } = {}): Checked {
     const c = new Checker();
     const inputs = c.declaration("Deployment", deployment.inputs, news);
+    // Optional to the program (kit/autoname.ts fills it before this check), required here.
+    c.str(news.name, "name", true);
     c.matches(inputs.name as string, NAME_RE, "name", `name ${JSON.stringify(inputs.name)} may only contain lowercase letters, digits and hyphens ([a-z0-9-])`);
     const source = checkSource(c, news.source, kind);
     checkConfigs(c, news, source);

@@ -71,8 +71,9 @@ export function autonamed<P extends pulumi.dynamic.ResourceProvider>(d: Resource
             const inputs = withAutoname(d, olds, news);
             const r = await check(olds, inputs);
             if (inputs[field] !== undefined) return r;
+            // The resource's own "is required", said with the reason.
             const reason = `${field} is required: the stack's pulumi:autonaming disables naming ${d.name} resources after their logical name`;
-            return { ...r, failures: [...(r.failures ?? []), { property: field, reason }] };
+            return { ...r, failures: [...(r.failures ?? []).filter((f) => f.property !== field), { property: field, reason }] };
         },
     });
 }

@@ -44,6 +44,8 @@ export interface TracingProjectProviderOptions {
 export function checkTracingProject(news: Record<string, unknown>) {
     const c = new Checker();
     const inputs = c.declaration("TracingProject", tracingProject.inputs, news);
+    // Optional to the program (kit/autoname.ts fills it before this check), required here.
+    c.str(news.name, "name", true);
     c.matches(news.referenceDatasetId as string, UUID_RE, "referenceDatasetId", "referenceDatasetId must be a dataset id (a uuid)");
     if (typeof news.name === "string" && news.name.trim() !== news.name) c.fail("name", `name ${JSON.stringify(news.name)} must not begin or end with spaces`);
     return c.done(inputs);
