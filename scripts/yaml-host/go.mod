@@ -1,6 +1,7 @@
 // A wrapper module whose only job is to build the Pulumi YAML language host, `pulumi-language-yaml`, from
-// the Go module proxy (scripts/setup-yaml.sh). v1.25.0 runs YAML programs for CLI v3.259.0 (its own pkg/v3
-// and sdk/v3 requirements are kept as go mod tidy resolved them).
+// the Go module proxy (scripts/setup-yaml.sh; scripts/env.sh names the same version). v1.25.0 (which needs
+// pkg/v3 and sdk/v3 v3.206.0, served by the proxy) runs YAML programs for CLI v3.259.0, and generates the
+// YAML of `pulumi import`.
 module pulumi-langsmith/yaml-host
 
 go 1.25.11
