@@ -24,7 +24,8 @@ end of the process that started it (npx included).
 
   --port N        port to listen on; 0 picks a free one (default 8787)
   --host H        address to listen on (default 127.0.0.1)
-  --api-key K     accept only this API key; repeat for several (default: any non-empty key)
+  --api-key K     accept only this API key (and the service keys made through the API); repeat for
+                  several (default: any non-empty key)
   --speed S       how revisions progress: timed (each status lasts its duration), immediate (every
                   revision is DEPLOYED on its first read) or manual (only POST /__admin/revisions/{id}/advance
                   moves them) (default timed)
@@ -35,7 +36,8 @@ end of the process that started it (npx included).
                   start (kill -9 included): deployments and revisions (statuses carry on from their
                   timestamps), delete requests, secrets (values encrypted); agent-server threads and
                   runs; bulk-export destinations (credentials encrypted), exports, runs with their
-                  checkpoints, tracing projects; the clock's offset (the time it was down counts as
+                  checkpoints, tracing projects; the organization (workspaces, roles, members,
+                  invitations, service keys as hashes, workspace secrets encrypted); the clock's offset (the time it was down counts as
                   time passed). Not kept: failure rules, timing, limits and faults set through
                   /__admin (give the same --speed and --scale again). Restart on the same --port:
                   a github deployment's custom_url names it. (default: memory only)

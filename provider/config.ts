@@ -128,6 +128,16 @@ function sourceOf(k: ConfigKey, place: Place): SettingSource {
     return { setting, text: `${place.setting} ${setting}` };
 }
 
+/**
+ * The provider's workspace id alone (stack config, else the environment), without resolving the rest: what a
+ * resource without a `workspaceId` of its own is in (kit/workspace.ts), which a diff reads even where no API
+ * key is configured.
+ */
+export function configuredWorkspaceId(stack: ConfigSource | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+    const [place, variable] = KEYS.workspaceId.places;
+    return nonEmpty(stack?.get(place)) ?? nonEmpty(env[variable]);
+}
+
 /** Resolves the service configuration; throws ConfigError with the fix when it cannot. */
 export function resolveServiceConfig(stack: ConfigSource | undefined, env: NodeJS.ProcessEnv = process.env): ServiceConfig {
     const read =

@@ -2,7 +2,7 @@
  * pulumi-langsmith: Pulumi resources for LangSmith: Deployment (control plane), the objects on a deployed
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
- * datasets (TracingProject, Dataset); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -27,6 +27,7 @@ export {
     ExportDestination,
     ScheduledExport,
     TracingProject,
+    Workspace,
     type AgentServerCheckArgs,
     type AssistantArgs,
     type BulkExportArgs,
@@ -46,6 +47,7 @@ export {
     type RunConfig,
     type ScheduledExportArgs,
     type TracingProjectArgs,
+    type WorkspaceArgs,
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./deployment/declare";
 export {

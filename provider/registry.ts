@@ -3,8 +3,11 @@
  * dynamic resources store a require of, and its provider) and every function. Both front doors (the dynamic
  * resource classes, the native plugin), the schema generator (kit/schema.ts), the docs check and the tests
  * read it. Adding a resource is a folder and a line here (and its forwarder in providers/, and its exports
- * in index.ts).
+ * in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so.
  */
+import { autonamed } from "./kit/autoname";
+import { workspace } from "./workspace/declare";
+import { workspaceProvider } from "./workspace/provider";
 import type * as pulumi from "@pulumi/pulumi";
 import { agentServerCheck } from "./agentServerCheck/declare";
 import { agentServerCheckProvider } from "./agentServerCheck/provider";
@@ -38,6 +41,7 @@ import deploymentForwarder = require("./providers/deployment");
 import exportDestinationForwarder = require("./providers/exportDestination");
 import scheduledExportForwarder = require("./providers/scheduledExport");
 import tracingProjectForwarder = require("./providers/tracingProject");
+import workspaceForwarder = require("./providers/workspace");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -53,15 +57,16 @@ export interface Registered<D extends ResourceDeclaration = ResourceDeclaration>
 
 /** The resources, by the type name the forwarders and `require("pulumi-langsmith/impl").forward` use. */
 export const RESOURCES = {
-    deployment: { declaration: deployment, forwarder: deploymentForwarder, provider: deploymentProvider },
+    deployment: { declaration: deployment, forwarder: deploymentForwarder, provider: autonamed(deployment, deploymentProvider) },
     exportDestination: { declaration: exportDestination, forwarder: exportDestinationForwarder, provider: exportDestinationProvider },
     scheduledExport: { declaration: scheduledExport, forwarder: scheduledExportForwarder, provider: scheduledExportProvider },
     bulkExport: { declaration: bulkExport, forwarder: bulkExportForwarder, provider: bulkExportProvider },
     agentServerCheck: { declaration: agentServerCheck, forwarder: agentServerCheckForwarder, provider: agentServerCheckProvider },
-    tracingProject: { declaration: tracingProject, forwarder: tracingProjectForwarder, provider: tracingProjectProvider },
-    dataset: { declaration: dataset, forwarder: datasetForwarder, provider: datasetProvider },
+    tracingProject: { declaration: tracingProject, forwarder: tracingProjectForwarder, provider: autonamed(tracingProject, tracingProjectProvider) },
+    dataset: { declaration: dataset, forwarder: datasetForwarder, provider: autonamed(dataset, datasetProvider) },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: assistantProvider },
     cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
+    workspace: { declaration: workspace, forwarder: workspaceForwarder, provider: workspaceProvider },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */
@@ -74,17 +79,20 @@ export interface RegisteredFunction {
 export const FUNCTIONS = {
     getDeployment: {
         declaration: getDeploymentFunction,
-        run: (s: Service, a: FunctionInputs<typeof getDeploymentFunction>) => getDeployment(s.controlPlane(), a),
+        run: (s: Service, a: FunctionInputs<typeof getDeploymentFunction>) => getDeployment(s.in(a.workspaceId).controlPlane(), a),
     },
     getDeploymentRevisions: {
         declaration: getDeploymentRevisionsFunction,
-        run: (s: Service, a: FunctionInputs<typeof getDeploymentRevisionsFunction>) => getDeploymentRevisions(s.controlPlane(), a),
+        run: (s: Service, a: FunctionInputs<typeof getDeploymentRevisionsFunction>) => getDeploymentRevisions(s.in(a.workspaceId).controlPlane(), a),
     },
     getTracingProject: {
         declaration: getTracingProjectFunction,
-        run: (s: Service, a: FunctionInputs<typeof getTracingProjectFunction>) => getTracingProject(s.projects(), a),
+        run: (s: Service, a: FunctionInputs<typeof getTracingProjectFunction>) => getTracingProject(s.in(a.workspaceId).projects(), a),
     },
-    getDataset: { declaration: getDatasetFunction, run: (s: Service, a: FunctionInputs<typeof getDatasetFunction>) => getDataset(s.projects(), a) },
+    getDataset: {
+        declaration: getDatasetFunction,
+        run: (s: Service, a: FunctionInputs<typeof getDatasetFunction>) => getDataset(s.in(a.workspaceId).projects(), a),
+    },
 } as const satisfies Record<string, RegisteredFunction>;
 
 export type ResourceType = keyof typeof RESOURCES;

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
 import { EmulatorError, fromZod, routeNotFound } from "./errors";
+import type { Principal } from "./principal";
 
 export interface RequestContext {
     method: string;
@@ -20,6 +21,8 @@ export interface RequestContext {
     tenantId: string;
     /** Which installation the request speaks to: `/api-host` is self-hosted, no prefix the cloud. */
     installation: "cloud" | "self-hosted";
+    /** Who the request speaks for (the auth step; absent on `/__admin`). */
+    principal?: Principal;
 }
 
 export interface Reply {

@@ -5,7 +5,8 @@
  * `/api-host`, which marks the request as speaking to a self-hosted installation.
  *
  * A request passes small layers, in order: strip the prefix, take an injected fault, authenticate
- * (`X-Api-Key` + `X-Tenant-Id`; tenants are isolated), gate what no area emulates (501), route, answer;
+ * (`X-Api-Key` + `X-Tenant-Id`; tenants are isolated; service keys made through the organization area are
+ * judged by their scope and roles: emulator/org/auth.ts), gate what no area emulates (501), route, answer;
  * every request is logged.
  *
  * With `stateDir` every area and the clock keep their state in that directory (one snapshot each, through
@@ -23,11 +24,14 @@ import { bulkExportArea, type BulkExportArea } from "../bulkExport";
 import type { BulkExportOptions } from "../bulkExport/model";
 import { controlPlaneArea } from "../controlPlane";
 import { datasetsArea, type DatasetsArea } from "../datasets";
+import { orgArea, type OrgArea } from "../org";
+import type { Holdings } from "../org/model";
 import { tracingArea } from "../tracing";
+import { sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
 import type { ControlPlaneTiming, FailureRule } from "../controlPlane/revisions";
-import { EmulatorError, forbidden, injected, notImplemented, unauthorized } from "./errors";
+import { EmulatorError, injected, notImplemented } from "./errors";
 import { readBody } from "./body";
 import { Router, send, type Reply, type RequestContext } from "./http";
 import { stableUuid } from "./ids";
@@ -37,7 +41,7 @@ export interface EmulatorOptions {
     /** 0 (default) picks a free port. */
     port?: number;
     host?: string;
-    /** When set, only these API keys are accepted; otherwise any non-empty key is. */
+    /** When set, only these API keys (and the service keys made through the API) are accepted; otherwise any non-empty key is. */
     apiKeys?: string[];
     timing?: Partial<ControlPlaneTiming>;
     /** Print one line per request to stderr. */
@@ -68,6 +72,7 @@ export interface Emulator {
     readonly bulkExport: BulkExportArea;
     readonly agentServer: AgentServerArea;
     readonly datasets: DatasetsArea;
+    readonly org: OrgArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -89,7 +94,9 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const bulkExport = bulkExportArea({ ...o.bulkExport, clock, stateDir }, dialect);
     const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer, stateDir });
     const datasets = datasetsArea({ clock, stateDir });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model), datasets];
+    const holdings = workspaceHoldings(controlPlane.model, bulkExport, datasets);
+    const org = orgArea({ clock, stateDir, holdings, apiKeys: o.apiKeys, keyWorkspace: workspaceOfKey(o) });
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model), datasets, org];
     const admin = new AdminState();
     const reset = () => {
         for (const a of areas) a.reset();
@@ -105,8 +112,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         areas,
         admin,
         clock,
-        authenticate: authenticator(o.apiKeys),
-        keyWorkspace: workspaceOfKey(o),
+        org,
         log: o.log ?? false,
     });
     const server: Server = createServer((req, res) => {
@@ -125,6 +131,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         bulkExport,
         datasets,
         agentServer,
+        org,
         admin,
         clock,
         reset,
@@ -156,8 +163,7 @@ interface HandlerParts {
     areas: Area[];
     admin: AdminState;
     clock: Clock;
-    authenticate: ReturnType<typeof authenticator>;
-    keyWorkspace: (key: string) => string;
+    org: OrgArea;
     log: boolean;
 }
 
@@ -169,16 +175,20 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
     const notEmulated = p.areas.flatMap((a) => a.notEmulated ?? []);
     const tenantless = p.areas.flatMap((a) => a.tenantless ?? []);
     const keyScoped = p.areas.flatMap((a) => a.keyWorkspace ?? []);
-    /** `X-Tenant-Id`, or on the tracing API the key's own workspace when the header is absent. */
-    const tenantOf = (req: IncomingMessage, path: string) => {
-        const key = header(req, "x-api-key");
-        return header(req, "x-tenant-id") ?? (key && keyScoped.some((re) => re.test(path)) ? p.keyWorkspace(key) : undefined);
-    };
+    const authRequest = (req: IncomingMessage, path: string) => ({
+        method: req.method ?? "GET",
+        path,
+        key: header(req, "x-api-key") || undefined,
+        tenantHeader: header(req, "x-tenant-id") || undefined,
+        needsTenant: !tenantless.some((re) => re.test(path)),
+        keyScoped: keyScoped.some((re) => re.test(path)),
+    });
 
     /** Answers a request; `body`: already read (a `during` fault reads it before the answer is lost). */
-    async function answer(req: IncomingMessage, url: URL, path: string, prefix: string, tenantId: string | undefined, body?: unknown): Promise<Reply> {
+    async function answer(req: IncomingMessage, url: URL, path: string, prefix: string, body?: unknown): Promise<Reply> {
+        let access: ReturnType<OrgArea["auth"]["check"]> | undefined;
         if (!path.startsWith("/__admin/")) {
-            p.authenticate(req, tenantId, !tenantless.some((re) => re.test(path)));
+            access = p.org.auth.check(authRequest(req, path));
             if (notEmulated.some((re) => re.test(path))) throw notImplemented(`${req.method} ${path}`);
         }
         const { route, params } = p.router.match(req.method ?? "GET", path);
@@ -189,8 +199,9 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
             query: url.searchParams,
             headers: req.headers,
             body: body ?? (await readBody(req)),
-            tenantId: tenantId ?? "",
+            tenantId: access?.tenantId ?? "",
             installation: prefix === SELF_HOSTED_PREFIX ? "self-hosted" : "cloud",
+            principal: access?.principal,
         };
         return route.handler(ctx);
     }
@@ -198,9 +209,9 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
     return async (req, res) => {
         const url = new URL(req.url ?? "/", "http://emulator");
         const { path, prefix } = stripPrefix(url.pathname);
-        const tenantId = tenantOf(req, path);
+        const tenantId = p.org.auth.tenantOf(authRequest(req, path));
         const fault = path.startsWith("/__admin/") ? undefined : p.admin.takeFault(req.method ?? "GET", path);
-        const { reply, dropped } = await withFault(fault, (body) => answer(req, url, path, prefix, tenantId, body), req);
+        const { reply, dropped } = await withFault(fault, (body) => answer(req, url, path, prefix, body), req);
         p.admin.log({ method: req.method ?? "GET", path, prefix, status: dropped ? 0 : reply.status, at: p.clock.iso(), tenantId });
         if (p.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
         if (dropped) req.socket.destroy();
@@ -224,13 +235,33 @@ function workspaceOfKey(o: EmulatorOptions): (key: string) => string {
     return (key) => o.keyWorkspaceId ?? stableUuid(`workspace of ${key}`, "4", "8");
 }
 
-/** `X-Api-Key` (any non-empty one, or one of `apiKeys`) and, unless the path is tenantless, `X-Tenant-Id` (docs/service.md 5). */
-function authenticator(apiKeys: string[] | undefined): (req: IncomingMessage, tenantId: string | undefined, needsTenant: boolean) => void {
-    const allowed = apiKeys ? new Set(apiKeys) : undefined;
-    return (req, tenantId, needsTenant) => {
-        const key = header(req, "x-api-key");
-        if (!key || (allowed && !allowed.has(key))) throw unauthorized();
-        if (needsTenant && !tenantId) throw forbidden("X-Tenant-Id header is required.");
+/**
+ * What a workspace still holds, for the organization area's refusal to delete it (docs/service.md R7):
+ * deployments not gone, its own tracing projects, datasets, destinations, and exports still running or scheduled.
+ */
+function workspaceHoldings(cp: ControlPlaneModel, bulkExport: BulkExportArea, datasets: DatasetsArea): Holdings {
+    const LIVE = ["Created", "Running", "IntervalScheduled"];
+    return (ws) => {
+        const m = bulkExport.model;
+        return [
+            {
+                kind: "deployments",
+                names: cp
+                    .allDeployments()
+                    .filter((d) => d.tenant_id === ws)
+                    .map((d) => d.name),
+            },
+            { kind: "tracing projects", names: [...m.projects.values()].filter((x) => x.tenant_id === ws).map((x) => sessionView(m, x, ws).name) },
+            { kind: "datasets", names: datasets.model.list(ws, {}).map((d) => d.name) },
+            { kind: "bulk-export destinations", names: m.listDestinations(ws).map((d) => d.display_name ?? d.id ?? "") },
+            {
+                kind: "bulk exports",
+                names: m
+                    .listExports(ws)
+                    .filter((e) => LIVE.includes(String(e.status)))
+                    .map((e) => e.id ?? ""),
+            },
+        ];
     };
 }
 

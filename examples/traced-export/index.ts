@@ -24,9 +24,9 @@ const project = new langsmith.TracingProject("agent", {
     metadata: { team: "support" },
 });
 
-// What the agent's evaluations run over; its examples are data the SDKs write (client.create_examples).
+// What the agent's evaluations run over; its examples are data the SDKs write (client.create_examples). No
+// `name`: it is named after the resource, `golden-<7 hex>`, the same at every `up` of this stack.
 const golden = new langsmith.Dataset("golden", {
-    name: pulumi.interpolate`${project.name}-golden`,
     description: "Questions the support agent must answer",
     dataType: "kv",
     inputsSchema: { type: "object", properties: { customer: { type: "string" }, question: { type: "string" } }, required: ["question"] },

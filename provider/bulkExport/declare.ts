@@ -4,6 +4,7 @@
  */
 import { boolean, number, object, resource, string, type Inputs, type Outputs } from "../kit/declare";
 import { exportArguments } from "../traceExport/declare";
+import { workspaceIdField } from "../kit/workspace";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -36,6 +37,7 @@ export const bulkExport = resource({
             wire: false,
         }),
         timeouts: { ...timeouts, onChange: "local", wire: false },
+        workspaceId: workspaceIdField,
     },
     outputs: {
         status: string("`Completed` after a successful `up` that waited."),

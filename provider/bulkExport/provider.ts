@@ -22,6 +22,7 @@ import { checkBulkExport } from "../traceExport/check";
 import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, bulkExport, type BulkExportInputs, type BulkExportOutputs } from "./declare";
 import { startExport } from "../traceExport/start";
 import { explain, exportInputsFromService, exportRequest } from "../traceExport/wire";
+import { inItsWorkspace } from "../kit/workspace";
 
 export const BULK_EXPORT_DIFF = diffTableOf(bulkExport.inputs);
 
@@ -168,4 +169,5 @@ async function failureMessage(be: BulkExportClient, e: BulkExportRecord, err: un
     return `${what} ended ${err.status}${detail.length ? `: ${detail.join(" | ")}` : ""}. It is kept in the stack; fix the cause and run \`pulumi up\` again to export again.`;
 }
 
-export const bulkExportProvider = createBulkExportProvider();
+/** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */
+export const bulkExportProvider = inItsWorkspace(createBulkExportProvider(), { deleteFirst: true });

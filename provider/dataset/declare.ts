@@ -6,6 +6,7 @@
  */
 import { DATA_TYPES } from "../api/schemas/datasets";
 import { any, map, number, resource, string, type Inputs, type Outputs } from "../kit/declare";
+import { workspaceIdField } from "../kit/workspace";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -24,7 +25,10 @@ export const dataset = resource({
     description:
         "A LangSmith dataset: what evaluations and experiments run over. Renamed in place; its data type is fixed at creation (a change replaces it). Its examples are data the SDKs write, not managed here. `pulumi refresh` shows changes made in the UI.",
     inputs: {
-        name: string("The dataset's name, unique in the workspace. Renamed in place.", { required: true, onChange: "update" }),
+        name: string(
+            "The dataset's name, unique in the workspace. Renamed in place. Optional: left out, the dataset is named after the resource (`evals-3f9c2a1`) and keeps that name.",
+            { filled: true, autoname: {}, onChange: "update" },
+        ),
         description: string("What the dataset holds.", { onChange: "update" }),
         dataType: string(
             "What its examples hold: `kv` (default: key-value inputs and outputs), `llm` (a prompt and a completion) or `chat` (messages). A change replaces the dataset.",
@@ -37,6 +41,7 @@ export const dataset = resource({
         inputsSchema: { ...jsonSchema("inputs"), wire: "inputs_schema_definition" },
         outputsSchema: { ...jsonSchema("outputs"), wire: "outputs_schema_definition" },
         metadata: map("Metadata of the dataset.", any("A value."), { onChange: "update" }),
+        workspaceId: workspaceIdField,
     },
     outputs: {
         tenantId: string("The workspace that holds it.", { stable: true }),

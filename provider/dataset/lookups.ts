@@ -5,11 +5,12 @@
  */
 import type { TracingClient } from "../api/tracing";
 import { lookup, number, string, type FunctionInputs, type FunctionResult } from "../kit/declare";
+import { lookupWorkspaceIdField } from "../kit/workspace";
 
 export const getDatasetFunction = lookup({
     name: "getDataset",
     description: "Looks up a dataset by its exact name; fails naming the name when the workspace holds none.",
-    args: { name: string("The dataset's name.", { required: true }) },
+    args: { name: string("The dataset's name.", { required: true }), workspaceId: lookupWorkspaceIdField },
     result: {
         id: string("The dataset's id (a `TracingProject`'s `referenceDatasetId`).", { required: true }),
         name: string("Its name.", { required: true }),

@@ -15,6 +15,7 @@ import { known } from "../kit/unknown";
 import { Service } from "../kit/service";
 import { fromWire, toWire } from "../kit/wire";
 import { SCHEMA_VERSION, dataset, type DatasetInputs, type DatasetOutputs } from "./declare";
+import { inItsWorkspace } from "../kit/workspace";
 
 export const DATASET_DIFF = diffTableOf(dataset.inputs);
 
@@ -133,4 +134,5 @@ function outputs(i: DatasetInputs, d: Dataset): DatasetOutputs {
     };
 }
 
-export const datasetProvider = createDatasetProvider();
+/** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */
+export const datasetProvider = inItsWorkspace(createDatasetProvider());

@@ -7,6 +7,8 @@
 import { SOURCE_ALIASES, WIRE_SOURCES, normalizeSource } from "../api/schemas/controlPlane";
 import { byName, sameValue } from "../kit/diff";
 import { boolean, list, map, number, any, object, resource, string, type Inputs, type Outputs, type Value } from "../kit/declare";
+import { DNS_LABEL } from "../kit/autoname";
+import { workspaceIdField } from "../kit/workspace";
 
 /** Fields of a GitHub source: refused, not sent and not compared for a container image. */
 const githubOnly = { when: (i: Record<string, unknown>) => normalizeSource(i.source as string) !== "external_docker", to: "source github" };
@@ -105,7 +107,10 @@ export const deployment = resource({
     description:
         "A LangSmith deployment (control plane): created, awaited until its revision is DEPLOYED, updated in place with new revisions, replaced when `name`, `source`, `integrationId`, `repoUrl` or `deploymentType` change, deleted and awaited until gone; `pulumi refresh` shows changes made elsewhere. Credentials come from stack config `langsmith:*` or `LANGSMITH_*` environment variables.",
     inputs: {
-        name: string("Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed.", { required: true, onChange: "replace" }),
+        name: string(
+            "Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed. Optional: left out, the deployment is named after the resource (`agent-3f9c2a1`, at most 63 characters) and keeps that name.",
+            { filled: true, autoname: DNS_LABEL, onChange: "replace" },
+        ),
         source: string(
             "`github` or `external_docker` (the stand-ins `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.",
             { required: true, values: WIRE_SOURCES, aliases: SOURCE_ALIASES, onChange: "replace", compareAs: sourceValue },
@@ -139,6 +144,7 @@ export const deployment = resource({
             "Take over an existing deployment by id instead of creating one (dynamic resources cannot be `pulumi import`ed). Its name and source must match; other fields are brought in line by a PATCH. Only read at creation; remove it afterwards or keep it, either way nothing changes.",
             { onChange: "none", wire: false },
         ),
+        workspaceId: workspaceIdField,
     },
     outputs: {
         latestRevisionId: string("The deployment's latest revision.", { nullable: true }),

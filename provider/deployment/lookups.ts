@@ -8,13 +8,14 @@ import type { ControlPlaneClient } from "../api/controlPlane";
 import { normalizeSource, type Deployment, type Revision } from "../api/schemas/controlPlane";
 import { Checker, UUID_RE } from "../kit/check";
 import { list, lookup, number, object, string, type FunctionInputs, type FunctionResult, type Value } from "../kit/declare";
+import { lookupWorkspaceIdField } from "../kit/workspace";
 import { revisionConfig } from "./declare";
 import { revisionConfigInputs } from "./wire";
 
 export const getDeploymentFunction = lookup({
     name: "getDeployment",
     description: "Looks up a deployment by id.",
-    args: { id: string("The deployment's id.", { required: true }) },
+    args: { id: string("The deployment's id.", { required: true }), workspaceId: lookupWorkspaceIdField },
     result: {
         id: string("The deployment's id.", { required: true }),
         name: string("Its name.", { required: true }),
@@ -44,6 +45,7 @@ export const getDeploymentRevisionsFunction = lookup({
         deploymentId: string("The deployment's id.", { required: true }),
         statuses: list('Only revisions in these statuses (e.g. `["DEPLOYED"]`); absent: all.', string("A status.")),
         limit: number("At most this many, latest first; absent: all."),
+        workspaceId: lookupWorkspaceIdField,
     },
     result: {
         deploymentId: string("The deployment's id.", { required: true }),

@@ -28,6 +28,7 @@ import { readState, recordable } from "./state";
 import { DEFAULT_TIMEOUTS, type deployment, type DeploymentInputs, type DeploymentOutputs } from "./declare";
 import { deployedDurations, waitForRevision, withDeployPhase } from "./wait";
 import { createRequest, inputsFromService, patchRequest, revisionConfigInputs, revisionConfigWire, toOutputs } from "./wire";
+import { inItsWorkspace } from "../kit/workspace";
 
 export interface DeploymentProviderOptions {
     /** Replaces the learned schedule: delay before the next revision read, given its status and the reads so far. */
@@ -372,4 +373,5 @@ const REPLACING_HINT =
     "set the resource option deleteBeforeReplace (TypeScript `deleteBeforeReplace: true`, Python `delete_before_replace=True`, YAML `options: {deleteBeforeReplace: true}`) and run it again.";
 
 /** The default provider object (what `require("pulumi-langsmith/impl").forward` serves). */
-export const deploymentProvider = createDeploymentProvider();
+/** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */
+export const deploymentProvider = inItsWorkspace(createDeploymentProvider());

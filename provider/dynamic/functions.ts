@@ -24,24 +24,27 @@ async function service() {
     // runtime.getConfig reads secret values (the API key) without the warning Config#get gives.
     return new Service({ get: (key) => pulumi.runtime.getConfig(key) });
 }
-const client = async () => (await service()).controlPlane();
+/** The control plane, in the look-up's workspace (`workspaceId`, else the provider's). */
+const client = async (workspaceId?: string) => (await service()).in(workspaceId).controlPlane();
 
 /** Looks up a deployment by id. */
 export function getDeployment(args: GetDeploymentArgs): pulumi.Output<GetDeploymentResult> {
-    return pulumi.output(args).apply(async (a) => (await import("../deployment/lookups")).getDeployment(await client(), a));
+    return pulumi.output(args).apply(async (a) => (await import("../deployment/lookups")).getDeployment(await client(a.workspaceId), a));
 }
 
 /** Lists a deployment's revisions, latest first. */
 export function getDeploymentRevisions(args: GetDeploymentRevisionsArgs): pulumi.Output<GetDeploymentRevisionsResult> {
-    return pulumi.output(args).apply(async (a) => (await import("../deployment/lookups")).getDeploymentRevisions(await client(), a));
+    return pulumi.output(args).apply(async (a) => (await import("../deployment/lookups")).getDeploymentRevisions(await client(a.workspaceId), a));
 }
 
 /** Looks up a tracing project by its exact name. */
 export function getTracingProject(args: GetTracingProjectArgs): pulumi.Output<GetTracingProjectResult> {
-    return pulumi.output(args).apply(async (a) => (await import("../tracingProject/lookups")).getTracingProject((await service()).projects(), a));
+    return pulumi
+        .output(args)
+        .apply(async (a) => (await import("../tracingProject/lookups")).getTracingProject((await service()).in(a.workspaceId).projects(), a));
 }
 
 /** Looks up a dataset by its exact name. */
 export function getDataset(args: GetDatasetArgs): pulumi.Output<GetDatasetResult> {
-    return pulumi.output(args).apply(async (a) => (await import("../dataset/lookups")).getDataset((await service()).projects(), a));
+    return pulumi.output(args).apply(async (a) => (await import("../dataset/lookups")).getDataset((await service()).in(a.workspaceId).projects(), a));
 }

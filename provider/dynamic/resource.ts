@@ -3,9 +3,11 @@
  * declaration. Its arguments and outputs are the declaration's types; every output is announced to Pulumi
  * (an output Pulumi is not told of at construction is never resolved); the declaration's secret inputs are
  * secret in the state even when the program passed plain values; the provider object handed to Pulumi is
- * the resource's frozen forwarder, which captures nothing.
+ * the resource's frozen forwarder, which captures nothing. A name the program leaves out is handed to the check
+ * as the autoname of the resource's project, stack, type and logical name (kit/autoname.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { AUTONAME, autoname, autonamedField } from "../kit/autoname";
 import { outputNames, secretInputs, type Args, type OutputProperties, type ResourceDeclaration } from "../kit/declare";
 import type { Registered } from "../registry";
 
@@ -19,6 +21,7 @@ export type ResourceClass<D extends ResourceDeclaration> = new (
 export function dynamicResource<D extends ResourceDeclaration>(r: Registered<D>): ResourceClass<D> {
     const { declaration: d, forwarder } = r;
     const secret = secretInputs(d);
+    const autonamed = autonamedField(d);
     class DeclaredResource extends pulumi.dynamic.Resource {
         constructor(name: string, args: Args<D>, opts?: pulumi.CustomResourceOptions) {
             const given = args as Record<string, unknown>;
@@ -26,6 +29,9 @@ export function dynamicResource<D extends ResourceDeclaration>(r: Registered<D>)
             for (const k of secret) {
                 const value = given[k] ?? d.inputs[k].default;
                 props[k] = value === undefined ? undefined : pulumi.secret(value);
+            }
+            if (autonamed && given[autonamed[0]] === undefined) {
+                props[AUTONAME] = autoname(autonamed[1], name, [pulumi.getProject(), pulumi.getStack(), d.name, name].join("/"));
             }
             const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secret];
             super(forwarder, name, props, { ...opts, additionalSecretOutputs }, "langsmith", d.name);

@@ -67,3 +67,8 @@ export type RunConfig = ArgValue<InputsOf<"assistant">["config"]>;
 export const Cron = dynamicResource(RESOURCES.cron);
 export type Cron = InstanceType<typeof Cron>;
 export type CronArgs = Args<Declared<"cron">>;
+
+/** A workspace of the organization: docs/workspace.md. */
+export const Workspace = dynamicResource(RESOURCES.workspace);
+export type Workspace = InstanceType<typeof Workspace>;
+export type WorkspaceArgs = Args<Declared<"workspace">>;

@@ -4,6 +4,7 @@
  * table cannot say is beside it: check.ts (S3's rules, credentials in pairs), wire.ts, provider.ts.
  */
 import { boolean, list, number, object, resource, string, type Inputs, type Outputs, type Value } from "../kit/declare";
+import { workspaceIdField } from "../kit/workspace";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -49,6 +50,7 @@ export const exportDestination = resource({
         displayName: string("Letters, digits, spaces, `-`, `_` and `'`. A change replaces the destination.", { required: true, onChange: "replace" }),
         config,
         credentials,
+        workspaceId: workspaceIdField,
     },
     outputs: {
         destinationType: string("`s3`.", { stable: true }),

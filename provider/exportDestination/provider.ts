@@ -31,6 +31,7 @@ import { Service } from "../kit/service";
 import { checkExportDestination } from "./check";
 import { SCHEMA_VERSION, exportDestination, type ExportDestinationInputs, type ExportDestinationOutputs } from "./declare";
 import { configFromService, credentialsRequest, destinationRequest, explain, rethrowExplained, withMessage } from "../traceExport/wire";
+import { inItsWorkspace } from "../kit/workspace";
 
 /**
  * The declaration's table, and what it cannot say: a move between keys and environment credentials
@@ -213,4 +214,5 @@ function refusal(e: ApiError, id: string, using: BulkExportRecord[] | undefined,
     );
 }
 
-export const exportDestinationProvider = createExportDestinationProvider();
+/** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */
+export const exportDestinationProvider = inItsWorkspace(createExportDestinationProvider());

@@ -10,6 +10,7 @@
  * const name = string("Deployment name.", { required: true, onChange: "replace" });
  * ```
  */
+import type { AutonameRule } from "./autoname";
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
@@ -71,6 +72,8 @@ export interface StringField<T extends string = string> extends FieldOptions {
     values?: readonly T[];
     /** Other spellings a program may give, which check maps to `values` (stand-ins of the real wire values). */
     aliases?: Readonly<Record<string, T>>;
+    /** A name a program may leave out: the resource is named after its logical name (autoname.ts). Declare it `filled`. */
+    autoname?: AutonameRule;
 }
 export interface NumberField extends FieldOptions {
     kind: "number";
@@ -100,8 +103,10 @@ export interface AnyField extends FieldOptions {
 type Opts = Omit<FieldOptions, "description">;
 
 /** A string; `values` makes it an enum. */
-export const string = <const O extends Opts & { values?: readonly string[]; aliases?: Readonly<Record<string, string>> } = {}>(description: string, o?: O) =>
-    ({ kind: "string", description, ...o }) as { kind: "string"; description: string } & O;
+export const string = <const O extends Opts & { values?: readonly string[]; aliases?: Readonly<Record<string, string>>; autoname?: AutonameRule } = {}>(
+    description: string,
+    o?: O,
+) => ({ kind: "string", description, ...o }) as { kind: "string"; description: string } & O;
 export const number = <const O extends Opts & { integer?: boolean } = {}>(description: string, o?: O) =>
     ({ kind: "number", description, ...o }) as { kind: "number"; description: string } & O;
 export const boolean = <const O extends Opts = {}>(description: string, o?: O) =>

@@ -9,23 +9,48 @@ import type * as pulumi from "@pulumi/pulumi";
 import { AgentServerClient } from "../api/agentServer";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
+import { OrganizationClient } from "../api/organization";
 import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
-import { resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
+import { ConfigError, resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
 import { AuthenticationError, PermissionDeniedError } from "../api/errors";
 import { reported, type Checked } from "./check";
+import { known } from "./unknown";
 import { engineAddress } from "./watchdog";
+import { operationWorkspace, workspaceFailures } from "./workspace";
 
 /**
  * The service as one provider was configured to reach it: `config()` resolves the configuration when an
  * operation first needs it (a missing key fails that operation, with the fix), and the clients come from it.
  */
 export class Service {
-    /** `source`: the stack config handed to `configure()`; absent: the environment alone. */
-    constructor(readonly source?: ConfigSource) {}
+    /**
+     * `source`: the stack config handed to `configure()`; absent: the environment alone. `workspaceId`: a
+     * workspace of a function's own (`in`), in place of the provider's.
+     */
+    constructor(
+        readonly source?: ConfigSource,
+        readonly workspaceId?: string,
+    ) {}
 
+    /** This service in workspace `workspaceId` (a look-up's argument); absent: as it is. */
+    in(workspaceId: string | undefined): Service {
+        const bad = workspaceFailures(workspaceId);
+        if (bad.length) throw new ConfigError(bad[0].reason);
+        return workspaceId ? new Service(this.source, workspaceId) : this;
+    }
+
+    /**
+     * The configuration, in the workspace of this service (`in`), else of the resource operation in progress
+     * (kit/workspace.ts), else the provider's: every client below is made from it, so every request of a
+     * resource's operation goes to the resource's workspace.
+     */
     config(): ServiceConfig {
-        return resolveServiceConfig(this.source);
+        const cfg = resolveServiceConfig(this.source);
+        const ws = this.workspaceId ?? operationWorkspace();
+        if (!ws) return cfg;
+        const source = { setting: "workspaceId", text: "the workspaceId argument" };
+        return { ...cfg, workspaceId: ws, sources: cfg.sources && { ...cfg.sources, workspaceId: source } };
     }
 
     controlPlane(): ControlPlaneClient {
@@ -46,6 +71,17 @@ export class Service {
         return agentServerClient(this.config(), url);
     }
 
+    /** Organization administration (docs/service.md R7): workspaces, roles, service keys; no workspace is named. */
+    organization(): OrganizationClient {
+        return organizationClient(this.config(), undefined);
+    }
+
+    /** The members and secrets of workspace `workspaceId` (else the configured one): the same API, with `X-Tenant-Id`. */
+    workspaceAdmin(workspaceId?: string): OrganizationClient {
+        const cfg = this.config();
+        return organizationClient(cfg, workspaceId ?? cfg.workspaceId);
+    }
+
     /** A resource's `check` against this configuration (`checkWithConfig`). */
     check(run: (cfg: ServiceConfig) => Checked, api?: ServiceApi): Promise<pulumi.dynamic.CheckResult> {
         return checkWithConfig(this.config(), run, api);
@@ -61,19 +97,21 @@ export class Service {
  */
 async function checkWithConfig(cfg: ServiceConfig, run: (cfg: ServiceConfig) => Checked, api?: ServiceApi): Promise<pulumi.dynamic.CheckResult> {
     const r = await reported(run(cfg));
-    if (!cfg.workspaceId) {
+    // An organization's objects (workspaces, roles, service keys) live in no workspace.
+    if (!cfg.workspaceId && api !== "organization") {
         const reason =
             "no LangSmith workspace id: set it with `pulumi config set langsmith:workspaceId <id>` or in LANGSMITH_WORKSPACE_ID " +
-            "(LangSmith: Settings -> Workspaces); every request names the workspace (X-Tenant-Id)";
+            "(LangSmith: Settings -> Workspaces), or give the resource a workspaceId; every request names the workspace (X-Tenant-Id)";
         return { ...r, failures: [...(r.failures ?? []), { property: "", reason }] };
     }
-    // Only for arguments without faults: a preview refusing bad input sends nothing.
-    const refused = api && !r.failures?.length && engineAddress() ? await keyRefused(cfg, api) : undefined;
+    // Only for arguments without faults: a preview refusing bad input sends nothing. A workspace not known
+    // yet (a Workspace made in the same program) is not read.
+    const refused = api && !r.failures?.length && known(cfg.workspaceId) && engineAddress() ? await keyRefused(cfg, api) : undefined;
     return refused ? { ...r, failures: [...(r.failures ?? []), { property: "", reason: refused }] } : r;
 }
 
-/** The API a resource talks to: the control plane (deployments) or the tracing API (bulk export). */
-export type ServiceApi = "controlPlane" | "tracing";
+/** The API a resource talks to: the control plane (deployments), the tracing API (bulk export), or the organization's administration. */
+export type ServiceApi = "controlPlane" | "tracing" | "organization";
 
 /** The answers of `keyRefused`, one per API and configuration: one read per provider process. */
 const keyChecks = new Map<string, Promise<string | undefined>>();
@@ -88,10 +126,12 @@ function keyRefused(cfg: ServiceConfig, api: ServiceApi): Promise<string | undef
     const key = JSON.stringify([api, api === "controlPlane" ? cfg.controlPlaneUrl : cfg.endpoint, cfg.workspaceId, cfg.apiKey]);
     if (!keyChecks.has(key)) {
         const deadline = Date.now() + KEY_CHECK_MS;
-        const read =
+        const read: Promise<unknown> =
             api === "controlPlane"
                 ? controlPlaneClient(cfg).withDeadline(deadline).listDeployments({ limit: 1 })
-                : bulkExportClient(cfg).withDeadline(deadline).listDestinations();
+                : api === "organization"
+                  ? organizationClient(cfg, undefined).withDeadline(deadline).listWorkspaces()
+                  : bulkExportClient(cfg).withDeadline(deadline).listDestinations();
         keyChecks.set(
             key,
             read.then(
@@ -169,5 +209,18 @@ export function bulkExportClient(cfg: ServiceConfig): BulkExportClient {
 export function agentServerClient(cfg: ServiceConfig, url: string): AgentServerClient {
     return cached(["agent server", url, cfg.apiKey, cfg.sources], () =>
         AgentServerClient.connect({ baseUrl: url, apiKey: cfg.apiKey, sources: { apiKey: cfg.sources?.apiKey.text }, ...clientOverrides }),
+    );
+}
+
+/** The organization-administration client of a service configuration; `tenantId`: the workspace its workspace paths speak to. */
+export function organizationClient(cfg: ServiceConfig, tenantId: string | undefined): OrganizationClient {
+    return cached(["organization", cfg.endpoint, tenantId, cfg.apiKey, cfg.sources], () =>
+        OrganizationClient.connect({
+            baseUrl: cfg.endpoint,
+            apiKey: cfg.apiKey,
+            tenantId,
+            sources: clientSources(cfg, "endpoint"),
+            ...clientOverrides,
+        }),
     );
 }

@@ -20,9 +20,10 @@
  * Warnings a resource's check, diff, create or update sends are that resource's (kit/warn.ts `aboutResource`):
  * the CLI shows them under it, not under the stack.
  *
- * Secrets: Configure answers `acceptSecrets: false`, as the dynamic-provider host does, so the engine
- * sends plain values and marks outputs secret where their inputs were (and the schema's `secret`
- * properties are secret outputs in every generated SDK).
+ * Secrets: Configure answers `acceptSecrets: true`: the engine sends a secret nested anywhere in an input with its
+ * marker, the resources see plain values, and the outputs are answered secret where the inputs were and
+ * wherever a secret string of theirs appears (secrets.ts); the schema's `secret` properties are secret
+ * outputs in every generated SDK and here.
  */
 import { createRequire } from "node:module";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -33,11 +34,13 @@ import { ResourceInitError } from "../kit/initError";
 import type { TableDiffResult } from "../kit/diff";
 import { withEngineTimeout } from "../kit/timeouts";
 import { aboutResource } from "../kit/warn";
+import { AUTONAME, autoname, autonamedField } from "../kit/autoname";
 import { Service } from "../kit/service";
-import type { ResourceDeclaration } from "../kit/declare";
+import { secretInputs, type ResourceDeclaration } from "../kit/declare";
 import { previewOutputs } from "../kit/preview";
 import { FUNCTIONS, RESOURCES, type RegisteredFunction } from "../registry";
 import { checkConfig, configSource, diffConfig } from "./config";
+import { conceal, reveal, type Secrets } from "./secrets";
 
 // The gRPC library and the generated stubs of the @pulumi/pulumi the package runs with (one instance).
 const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi"));
@@ -176,8 +179,9 @@ function pluginCalls(o: PluginOptions, configured: Configured): grpcTypes.Untype
             answer(callback, async () => {
                 const fn = FUNCTIONS_BY_TOKEN.get(call.request.getTok());
                 if (!fn) throw new Error(`pulumi-resource-langsmith has no function ${call.request.getTok()}`);
+                const args = reveal(js(call.request.getArgs()));
                 const resp = new proto.InvokeResponse();
-                resp.setReturn(struct(await fn.run(configured.service, js(call.request.getArgs()) as never)) as never);
+                resp.setReturn(struct(conceal(await fn.run(configured.service, args.plain as never), args.secrets)) as never);
                 return resp;
             });
         },
@@ -193,9 +197,12 @@ function configurationCalls(o: PluginOptions, configured: Configured): grpcTypes
             configured.service = new Service(config);
             for (const p of Object.values(o.providers)) void p.configure?.({ config } as pulumi.dynamic.ConfigureRequest);
             const resp = new proto.ConfigureResponse();
-            resp.setAcceptsecrets(false);
+            // Secret markers come in and go out at every depth (secrets.ts).
+            resp.setAcceptsecrets(true);
             // Create and Update with `preview` answer what the outputs will be (kit/preview.ts), without a call.
             resp.setSupportspreview(true);
+            // The stack's `pulumi:autonaming` reaches check as a proposed name (nameFor).
+            resp.setSupportsAutonamingConfiguration(true);
             callback(null, resp);
         },
         checkConfig(call: Call<provproto.CheckRequest>, callback: Callback) {
@@ -225,10 +232,13 @@ function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpl
         check(call: Call<provproto.CheckRequest>, callback: Callback) {
             answer(callback, async () => {
                 const req = call.request;
-                const news = js(req.getNews());
-                const r = await aboutResource(req.getUrn(), () => providerOf(req).check!(js(req.getOlds()), news));
+                const { plain: news, secrets } = reveal(js(req.getNews()));
+                const name = nameFor(req);
+                if (name !== undefined) news[AUTONAME] = name;
+                const r = await aboutResource(req.getUrn(), () => providerOf(req).check!(reveal(js(req.getOlds())).plain, news));
                 const resp = new proto.CheckResponse();
-                resp.setInputs(struct(r.inputs ?? news) as never);
+                // The checked inputs keep the program's secrets where they were: the state keeps them encrypted.
+                resp.setInputs(struct(conceal(r.inputs ?? news, secrets)) as never);
                 resp.setFailuresList((r.failures ?? []).map(failure));
                 return resp;
             });
@@ -236,8 +246,8 @@ function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpl
         diff(call: Call<provproto.DiffRequest>, callback: Callback) {
             answer(callback, async () => {
                 const req = call.request;
-                const olds = js(req.getOlds());
-                const news = js(req.getNews());
+                const olds = reveal(js(req.getOlds())).plain;
+                const news = reveal(js(req.getNews())).plain;
                 const r = (await aboutResource(req.getUrn(), () => providerOf(req).diff!(req.getId(), olds, news))) as TableDiffResult;
                 const resp = new proto.DiffResponse();
                 const C = proto.DiffResponse.DiffChanges;
@@ -256,26 +266,30 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
     return {
         create(call: Call<provproto.CreateRequest>, callback: Callback) {
             answer(callback, async () => {
-                if (call.request.getPreview()) return predicted(new proto.CreateResponse(), call.request, js(call.request.getProperties()));
-                const r = await withEngineTimeout(call.request.getTimeout(), () =>
-                    aboutResource(call.request.getUrn(), () => providerOf(call.request).create!(js(call.request.getProperties()))),
+                const req = call.request;
+                const { plain: properties, secrets } = revealFor(req, js(req.getProperties()));
+                if (req.getPreview()) return predicted(new proto.CreateResponse(), req, secrets, properties);
+                const r = await concealingInitError(secrets, () =>
+                    withEngineTimeout(req.getTimeout(), () => aboutResource(req.getUrn(), () => providerOf(req).create!(properties))),
                 );
                 const resp = new proto.CreateResponse();
                 resp.setId(r.id);
-                resp.setProperties(struct(r.outs) as never);
+                resp.setProperties(struct(conceal(r.outs, secrets)) as never);
                 return resp;
             });
         },
         read(call: Call<provproto.ReadRequest>, callback: Callback) {
             answer(callback, async () => {
                 const req = call.request;
+                const { plain: properties, secrets } = revealFor(req, js(req.getProperties()));
+                reveal(js(req.getInputs()), secrets);
                 // `pulumi import` sends no properties (the case @pulumi/pulumi 3.259.0's provider/server.js crashes on).
-                const r = await providerOf(req).read!(req.getId(), js(req.getProperties()));
+                const r = await providerOf(req).read!(req.getId(), properties);
                 const resp = new proto.ReadResponse();
                 resp.setId(r.id ?? "");
                 if (r.id) {
-                    resp.setProperties(struct(r.props) as never);
-                    if (r.inputs) resp.setInputs(struct(r.inputs) as never);
+                    resp.setProperties(struct(conceal(r.props, secrets)) as never);
+                    if (r.inputs) resp.setInputs(struct(conceal(r.inputs, secrets)) as never);
                 }
                 return resp;
             });
@@ -283,24 +297,56 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
         update(call: Call<provproto.UpdateRequest>, callback: Callback) {
             answer(callback, async () => {
                 const req = call.request;
-                if (req.getPreview()) return predicted(new proto.UpdateResponse(), req, js(req.getNews()), js(req.getOlds()));
-                const r = await withEngineTimeout(req.getTimeout(), () =>
-                    aboutResource(req.getUrn(), () => providerOf(req).update!(req.getId(), js(req.getOlds()), js(req.getNews()))),
+                // What was secret in the state stays secret (a value the service copied from a secret input).
+                const { plain: olds, secrets } = revealFor(req, js(req.getOlds()));
+                const news = reveal(js(req.getNews()), secrets).plain;
+                if (req.getPreview()) return predicted(new proto.UpdateResponse(), req, secrets, news, olds);
+                const r = await concealingInitError(secrets, () =>
+                    withEngineTimeout(req.getTimeout(), () => aboutResource(req.getUrn(), () => providerOf(req).update!(req.getId(), olds, news))),
                 );
                 const resp = new proto.UpdateResponse();
-                resp.setProperties(struct(r.outs) as never);
+                resp.setProperties(struct(conceal(r.outs, secrets)) as never);
                 return resp;
             });
         },
         delete(call: Call<provproto.DeleteRequest>, callback: Callback) {
             answer(callback, async () => {
-                await withEngineTimeout(call.request.getTimeout(), () =>
-                    providerOf(call.request).delete!(call.request.getId(), js(call.request.getProperties())),
-                );
+                const properties = reveal(js(call.request.getProperties())).plain;
+                await withEngineTimeout(call.request.getTimeout(), () => providerOf(call.request).delete!(call.request.getId(), properties));
                 return new empty.Empty();
             });
         },
     };
+}
+
+/**
+ * The name for a resource whose declaration autonames a field (kit/autoname.ts): the engine's proposal when the
+ * stack configures `pulumi:autonaming` (none when it disables it), else the autoname of the URN.
+ */
+function nameFor(req: provproto.CheckRequest): string | undefined {
+    const declaration = DECLARATIONS_BY_TOKEN.get(typeOf(req));
+    const autonamed = declaration && autonamedField(declaration);
+    if (!autonamed) return undefined;
+    const options = req.getAutonaming();
+    if (options) return options.getMode() === proto.CheckRequest.AutonamingOptions.Mode.DISABLE ? undefined : options.getProposedName();
+    return autoname(autonamed[1], req.getUrn().split("::").pop()!, req.getUrn());
+}
+
+/** `values` revealed (secrets.ts), with the places of the resource's declared secret inputs counted as secret too. */
+function revealFor(req: { getUrn(): string; getType?(): string }, values: Props): { plain: Props; secrets: Secrets } {
+    const r = reveal(values);
+    const declaration = DECLARATIONS_BY_TOKEN.get(typeOf(req));
+    if (declaration) for (const k of secretInputs(declaration)) r.secrets.paths.push([k]);
+    return r;
+}
+
+/** Runs `fn`; a ResourceInitError it throws carries its properties with the secrets marked, as the state will keep them. */
+async function concealingInitError<T>(secrets: Secrets, fn: () => Promise<T>): Promise<T> {
+    try {
+        return await fn();
+    } catch (e) {
+        throw e instanceof ResourceInitError ? new ResourceInitError(e.message, e.id, conceal(e.properties, secrets), e.reasons) : e;
+    }
 }
 
 /** The registry's functions by schema token: the same look-ups as the TypeScript functions. */
@@ -308,10 +354,16 @@ function lifecycleCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpleme
  * The answer to the preview of a create (no `olds`) or an update: the outputs as far as they are known before it
  * runs (kit/preview.ts), from the resource's declaration.
  */
-function predicted<R extends { setProperties(p: never): void }>(resp: R, req: { getUrn(): string; getType?(): string }, news: Props, olds?: Props): R {
+function predicted<R extends { setProperties(p: never): void }>(
+    resp: R,
+    req: { getUrn(): string; getType?(): string },
+    secrets: Secrets,
+    news: Props,
+    olds?: Props,
+): R {
     const declaration = DECLARATIONS_BY_TOKEN.get(typeOf(req));
     if (!declaration) throw new Error(`pulumi-resource-langsmith has no resource type ${typeOf(req)}`);
-    resp.setProperties(struct(previewOutputs(declaration, news, olds)) as never);
+    resp.setProperties(struct(conceal(previewOutputs(declaration, news, olds), secrets)) as never);
     return resp;
 }
 

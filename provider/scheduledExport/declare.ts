@@ -5,6 +5,7 @@
  */
 import { boolean, list, map, number, resource, string, type Inputs, type Outputs } from "../kit/declare";
 import { exportArguments } from "../traceExport/declare";
+import { workspaceIdField } from "../kit/workspace";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -27,6 +28,7 @@ export const scheduledExport = resource({
             "When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.",
             { onChange: "local", wire: false, compareAs: orFalse },
         ),
+        workspaceId: workspaceIdField,
     },
     outputs: {
         exportId: string("The export the schedule runs as now."),

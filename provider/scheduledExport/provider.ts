@@ -33,6 +33,7 @@ import { checkScheduledExport } from "../traceExport/check";
 import { SCHEMA_VERSION, scheduledExport, type ScheduledExportInputs, type ScheduledExportOutputs } from "./declare";
 import { startExport } from "../traceExport/start";
 import { configFromService, explain, exportInputsFromService, exportRequest } from "../traceExport/wire";
+import { inItsWorkspace } from "../kit/workspace";
 
 /** Every field of the export itself: a change re-creates it (in `update`, under the same resource id). */
 export const SCHEDULED_EXPORT_DIFF = diffTableOf(scheduledExport.inputs);
@@ -356,4 +357,5 @@ function rethrowUnlessFinal(e: unknown): void {
     throw explain(e);
 }
 
-export const scheduledExportProvider = createScheduledExportProvider();
+/** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */
+export const scheduledExportProvider = inItsWorkspace(createScheduledExportProvider(), { deleteFirst: true });

@@ -6,6 +6,7 @@
  */
 import { TRACE_TIERS } from "../api/schemas/sessions";
 import { any, map, number, resource, string, type Inputs, type Outputs } from "../kit/declare";
+import { workspaceIdField } from "../kit/workspace";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -15,10 +16,10 @@ export const tracingProject = resource({
     description:
         "A LangSmith tracing project: where traced code writes its runs, and what a `ScheduledExport` or `BulkExport` reads (its `id` is their `sessionId`). Renamed in place; `pulumi refresh` shows changes made in the UI; `pulumi destroy` deletes it (and its runs) once no running export reads it.",
     inputs: {
-        name: string("The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place.", {
-            required: true,
-            onChange: "update",
-        }),
+        name: string(
+            "The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place. Optional: left out, the project is named after the resource (`traces-3f9c2a1`) and keeps that name.",
+            { filled: true, autoname: {}, onChange: "update" },
+        ),
         description: string("What the project holds.", { onChange: "update" }),
         metadata: map("Metadata of the project (the service keeps it under `extra.metadata`).", any("A value."), { onChange: "update", wire: false }),
         traceTier: string(
@@ -28,6 +29,7 @@ export const tracingProject = resource({
         referenceDatasetId: string("For an experiment: the dataset (its id) it ran over. Fixed at creation: a change replaces the project.", {
             onChange: "replace",
         }),
+        workspaceId: workspaceIdField,
     },
     outputs: {
         tenantId: string("The workspace that holds it.", { stable: true }),

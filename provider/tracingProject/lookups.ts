@@ -6,11 +6,12 @@
 import type { TracingClient } from "../api/tracing";
 import { Checker } from "../kit/check";
 import { lookup, number, string, type FunctionInputs, type FunctionResult } from "../kit/declare";
+import { lookupWorkspaceIdField } from "../kit/workspace";
 
 export const getTracingProjectFunction = lookup({
     name: "getTracingProject",
     description: "Looks up a tracing project by its exact name; fails naming the workspace when there is none.",
-    args: { name: string("The project's name.", { required: true }) },
+    args: { name: string("The project's name.", { required: true }), workspaceId: lookupWorkspaceIdField },
     result: {
         id: string("The project's id (a `ScheduledExport`'s or `BulkExport`'s `sessionId`).", { required: true }),
         name: string("Its name.", { required: true }),

@@ -23,6 +23,7 @@ import { Service } from "../kit/service";
 import { waitLimitS } from "../kit/timeouts";
 import { toWire } from "../kit/wire";
 import { SCHEMA_VERSION, tracingProject, type TracingProjectInputs, type TracingProjectOutputs } from "./declare";
+import { inItsWorkspace } from "../kit/workspace";
 
 export const TRACING_PROJECT_DIFF = diffTableOf(tracingProject.inputs);
 
@@ -210,4 +211,5 @@ async function untilGone(tc: TracingClient, id: string, pollMs: number): Promise
     });
 }
 
-export const tracingProjectProvider = createTracingProjectProvider();
+/** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */
+export const tracingProjectProvider = inItsWorkspace(createTracingProjectProvider());

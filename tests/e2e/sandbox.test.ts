@@ -172,6 +172,8 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
             assert.match(preview.stdout, /\+ +\S+:ScheduledExport +hourly +create/);
             await example.pulumi(["up", "--yes"]);
             const out = await example.outputs("emulator");
+            assert.match(out.datasetName, /^golden-[0-9a-f]{7}$/, "the dataset, given no name, is named after its resource");
+            await example.pulumi(["preview", "--expect-no-changes"]);
             const env = { ...process.env, ...tracingEnv(), LANGSMITH_PROJECT: out.projectName };
             const traced = await run(pythonPath(), ["trace.py"], example.dir, env);
             assert.equal(traced.code, 0, traced.output);

@@ -31,7 +31,8 @@ class BulkExportArgs:
                  format_version: pulumi.Input[Optional[_builtins.str]] = None,
                  session_id: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional['BulkExportTimeoutsArgs']] = None,
-                 wait_for_completion: pulumi.Input[Optional[_builtins.bool]] = None):
+                 wait_for_completion: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a BulkExport resource.
 
@@ -46,6 +47,7 @@ class BulkExportArgs:
         :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid); or set `allExperiments` instead.
         :param pulumi.Input['BulkExportTimeoutsArgs'] timeouts: Wait limits in seconds (Pulumi's `customTimeouts` win when given).
         :param pulumi.Input[_builtins.bool] wait_for_completion: Wait for `Completed` (default true); a failed export then fails the `up` with its runs' errors.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         pulumi.set(__self__, "destination_id", destination_id)
         pulumi.set(__self__, "end_time", end_time)
@@ -66,6 +68,8 @@ class BulkExportArgs:
             pulumi.set(__self__, "timeouts", timeouts)
         if wait_for_completion is not None:
             pulumi.set(__self__, "wait_for_completion", wait_for_completion)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
 
     @_builtins.property
     @pulumi.getter(name="destinationId")
@@ -199,6 +203,18 @@ class BulkExportArgs:
     def wait_for_completion(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "wait_for_completion", value)
 
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
+
 
 @pulumi.type_token("langsmith:index:BulkExport")
 class BulkExport(pulumi.CustomResource):
@@ -217,6 +233,7 @@ class BulkExport(pulumi.CustomResource):
                  start_time: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['BulkExportTimeoutsArgs', 'BulkExportTimeoutsArgsDict']]] = None,
                  wait_for_completion: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A one-off bulk export of a tracing project's runs from `startTime` to `endTime`. Any change to what it exports replaces it (the old one is cancelled first if still running). A failed, cancelled or timed-out export stays in the stack and the next `up` exports again.
@@ -234,6 +251,7 @@ class BulkExport(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
         :param pulumi.Input[Union['BulkExportTimeoutsArgs', 'BulkExportTimeoutsArgsDict']] timeouts: Wait limits in seconds (Pulumi's `customTimeouts` win when given).
         :param pulumi.Input[_builtins.bool] wait_for_completion: Wait for `Completed` (default true); a failed export then fails the `up` with its runs' errors.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
     @overload
@@ -270,6 +288,7 @@ class BulkExport(pulumi.CustomResource):
                  start_time: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['BulkExportTimeoutsArgs', 'BulkExportTimeoutsArgsDict']]] = None,
                  wait_for_completion: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -296,6 +315,7 @@ class BulkExport(pulumi.CustomResource):
             __props__.__dict__["start_time"] = start_time
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["wait_for_completion"] = wait_for_completion
+            __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["files_written"] = None
             __props__.__dict__["finished_at"] = None
             __props__.__dict__["rows_written"] = None
@@ -339,6 +359,7 @@ class BulkExport(pulumi.CustomResource):
         __props__.__dict__["status"] = None
         __props__.__dict__["timeouts"] = None
         __props__.__dict__["wait_for_completion"] = None
+        __props__.__dict__["workspace_id"] = None
         return BulkExport(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -468,4 +489,12 @@ class BulkExport(pulumi.CustomResource):
         Wait for `Completed` (default true); a failed export then fails the `up` with its runs' errors.
         """
         return pulumi.get(self, "wait_for_completion")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
 

@@ -19,23 +19,24 @@ __all__ = ['DatasetArgs', 'Dataset']
 @pulumi.input_type
 class DatasetArgs:
     def __init__(__self__, *,
-                 name: pulumi.Input[_builtins.str],
                  data_type: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  inputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
-                 outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None):
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Dataset resource.
 
-        :param pulumi.Input[_builtins.str] name: The dataset's name, unique in the workspace. Renamed in place.
         :param pulumi.Input[_builtins.str] data_type: What its examples hold: `kv` (default: key-value inputs and outputs), `llm` (a prompt and a completion) or `chat` (messages). A change replaces the dataset.
         :param pulumi.Input[_builtins.str] description: What the dataset holds.
         :param pulumi.Input[Mapping[str, Any]] inputs_schema: A JSON Schema (an object, e.g. `{type: "object", properties: {...}, required: [...]}`) every example's inputs must match. Updated in place.
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the dataset.
+        :param pulumi.Input[_builtins.str] name: The dataset's name, unique in the workspace. Renamed in place. Optional: left out, the dataset is named after the resource (`evals-3f9c2a1`) and keeps that name.
         :param pulumi.Input[Mapping[str, Any]] outputs_schema: A JSON Schema (an object, e.g. `{type: "object", properties: {...}, required: [...]}`) every example's outputs must match. Updated in place.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
-        pulumi.set(__self__, "name", name)
         if data_type is not None:
             pulumi.set(__self__, "data_type", data_type)
         if description is not None:
@@ -44,20 +45,12 @@ class DatasetArgs:
             pulumi.set(__self__, "inputs_schema", inputs_schema)
         if metadata is not None:
             pulumi.set(__self__, "metadata", metadata)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if outputs_schema is not None:
             pulumi.set(__self__, "outputs_schema", outputs_schema)
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[_builtins.str]:
-        """
-        The dataset's name, unique in the workspace. Renamed in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "name", value)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
 
     @_builtins.property
     @pulumi.getter(name="dataType")
@@ -108,6 +101,18 @@ class DatasetArgs:
         pulumi.set(self, "metadata", value)
 
     @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The dataset's name, unique in the workspace. Renamed in place. Optional: left out, the dataset is named after the resource (`evals-3f9c2a1`) and keeps that name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
     @pulumi.getter(name="outputsSchema")
     def outputs_schema(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
@@ -118,6 +123,18 @@ class DatasetArgs:
     @outputs_schema.setter
     def outputs_schema(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
         pulumi.set(self, "outputs_schema", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
 
 
 @pulumi.type_token("langsmith:index:Dataset")
@@ -132,6 +149,7 @@ class Dataset(pulumi.CustomResource):
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A LangSmith dataset: what evaluations and experiments run over. Renamed in place; its data type is fixed at creation (a change replaces it). Its examples are data the SDKs write, not managed here. `pulumi refresh` shows changes made in the UI.
@@ -142,14 +160,15 @@ class Dataset(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] description: What the dataset holds.
         :param pulumi.Input[Mapping[str, Any]] inputs_schema: A JSON Schema (an object, e.g. `{type: "object", properties: {...}, required: [...]}`) every example's inputs must match. Updated in place.
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the dataset.
-        :param pulumi.Input[_builtins.str] name: The dataset's name, unique in the workspace. Renamed in place.
+        :param pulumi.Input[_builtins.str] name: The dataset's name, unique in the workspace. Renamed in place. Optional: left out, the dataset is named after the resource (`evals-3f9c2a1`) and keeps that name.
         :param pulumi.Input[Mapping[str, Any]] outputs_schema: A JSON Schema (an object, e.g. `{type: "object", properties: {...}, required: [...]}`) every example's outputs must match. Updated in place.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
     @overload
     def __init__(__self__,
                  resource_name: str,
-                 args: DatasetArgs,
+                 args: Optional[DatasetArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A LangSmith dataset: what evaluations and experiments run over. Renamed in place; its data type is fixed at creation (a change replaces it). Its examples are data the SDKs write, not managed here. `pulumi refresh` shows changes made in the UI.
@@ -175,6 +194,7 @@ class Dataset(pulumi.CustomResource):
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -188,10 +208,9 @@ class Dataset(pulumi.CustomResource):
             __props__.__dict__["description"] = description
             __props__.__dict__["inputs_schema"] = inputs_schema
             __props__.__dict__["metadata"] = metadata
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["outputs_schema"] = outputs_schema
+            __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
             __props__.__dict__["example_count"] = None
             __props__.__dict__["modified_at"] = None
@@ -230,6 +249,7 @@ class Dataset(pulumi.CustomResource):
         __props__.__dict__["outputs_schema"] = None
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["tenant_id"] = None
+        __props__.__dict__["workspace_id"] = None
         return Dataset(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -292,7 +312,7 @@ class Dataset(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        The dataset's name, unique in the workspace. Renamed in place.
+        The dataset's name, unique in the workspace. Renamed in place. Optional: left out, the dataset is named after the resource (`evals-3f9c2a1`) and keeps that name.
         """
         return pulumi.get(self, "name")
 
@@ -319,4 +339,12 @@ class Dataset(pulumi.CustomResource):
         The workspace that holds it.
         """
         return pulumi.get(self, "tenant_id")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
 

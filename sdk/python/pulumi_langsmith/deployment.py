@@ -21,35 +21,38 @@ __all__ = ['DeploymentArgs', 'Deployment']
 @pulumi.input_type
 class DeploymentArgs:
     def __init__(__self__, *,
-                 name: pulumi.Input[_builtins.str],
                  source: pulumi.Input[_builtins.str],
                  source_revision_config: pulumi.Input['DeploymentSourceRevisionConfigArgs'],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
                  rollback_to_revision_id: pulumi.Input[Optional[_builtins.str]] = None,
                  secret_references: pulumi.Input[Optional[Sequence[pulumi.Input['DeploymentSecretReferenceArgs']]]] = None,
                  secrets: pulumi.Input[Optional[Sequence[pulumi.Input['DeploymentSecretArgs']]]] = None,
                  source_config: pulumi.Input[Optional['DeploymentSourceConfigArgs']] = None,
                  timeouts: pulumi.Input[Optional['DeploymentTimeoutsArgs']] = None,
-                 wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None):
+                 wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Deployment resource.
 
-        :param pulumi.Input[_builtins.str] name: Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed.
         :param pulumi.Input[_builtins.str] source: `github` or `external_docker` (the stand-ins `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
         :param pulumi.Input['DeploymentSourceRevisionConfigArgs'] source_revision_config: What one revision deploys. A change makes a new revision.
         :param pulumi.Input[_builtins.str] adopt_id: Take over an existing deployment by id instead of creating one (dynamic resources cannot be `pulumi import`ed). Its name and source must match; other fields are brought in line by a PATCH. Only read at creation; remove it afterwards or keep it, either way nothing changes.
+        :param pulumi.Input[_builtins.str] name: Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed. Optional: left out, the deployment is named after the resource (`agent-3f9c2a1`, at most 63 characters) and keeps that name.
         :param pulumi.Input[_builtins.str] rollback_to_revision_id: Roll back: the id of an earlier revision of this deployment to run again, without a rebuild (the control plane's redeploy). Setting or changing it redeploys that revision and waits for it; while it is set, `sourceRevisionConfig` is not rebuilt unless it changes (a change builds again, ending the rollback); removing it builds `sourceRevisionConfig` again. `getDeploymentRevisions` lists the ids.
         :param pulumi.Input[Sequence[pulumi.Input['DeploymentSecretReferenceArgs']]] secret_references: Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted installations). Nothing secret is stored: only the names. A change makes a new revision; removing every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).
         :param pulumi.Input[Sequence[pulumi.Input['DeploymentSecretArgs']]] secrets: Environment secrets of the deployment. Always stored as secrets in the Pulumi state; the service never returns their values, so a refresh sees added or removed names, not changed values. Removing every secret is refused at preview (the service cannot clear them in place; see docs/deployment.md).
         :param pulumi.Input['DeploymentSourceConfigArgs'] source_config: Where the deployment's code comes from.
         :param pulumi.Input['DeploymentTimeoutsArgs'] timeouts: Wait limits in seconds.
         :param pulumi.Input[_builtins.bool] wait_for_deployed: Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
-        pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "source", source)
         pulumi.set(__self__, "source_revision_config", source_revision_config)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if rollback_to_revision_id is not None:
             pulumi.set(__self__, "rollback_to_revision_id", rollback_to_revision_id)
         if secret_references is not None:
@@ -62,18 +65,8 @@ class DeploymentArgs:
             pulumi.set(__self__, "timeouts", timeouts)
         if wait_for_deployed is not None:
             pulumi.set(__self__, "wait_for_deployed", wait_for_deployed)
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[_builtins.str]:
-        """
-        Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "name", value)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
 
     @_builtins.property
     @pulumi.getter
@@ -110,6 +103,18 @@ class DeploymentArgs:
     @adopt_id.setter
     def adopt_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "adopt_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed. Optional: left out, the deployment is named after the resource (`agent-3f9c2a1`, at most 63 characters) and keeps that name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @_builtins.property
     @pulumi.getter(name="rollbackToRevisionId")
@@ -183,6 +188,18 @@ class DeploymentArgs:
     def wait_for_deployed(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "wait_for_deployed", value)
 
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
+
 
 @pulumi.type_token("langsmith:index:Deployment")
 class Deployment(pulumi.CustomResource):
@@ -200,6 +217,7 @@ class Deployment(pulumi.CustomResource):
                  source_revision_config: pulumi.Input[Optional[Union['DeploymentSourceRevisionConfigArgs', 'DeploymentSourceRevisionConfigArgsDict']]] = None,
                  timeouts: pulumi.Input[Optional[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']]] = None,
                  wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A LangSmith deployment (control plane): created, awaited until its revision is DEPLOYED, updated in place with new revisions, replaced when `name`, `source`, `integrationId`, `repoUrl` or `deploymentType` change, deleted and awaited until gone; `pulumi refresh` shows changes made elsewhere. Credentials come from stack config `langsmith:*` or `LANGSMITH_*` environment variables.
@@ -207,7 +225,7 @@ class Deployment(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Take over an existing deployment by id instead of creating one (dynamic resources cannot be `pulumi import`ed). Its name and source must match; other fields are brought in line by a PATCH. Only read at creation; remove it afterwards or keep it, either way nothing changes.
-        :param pulumi.Input[_builtins.str] name: Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed.
+        :param pulumi.Input[_builtins.str] name: Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed. Optional: left out, the deployment is named after the resource (`agent-3f9c2a1`, at most 63 characters) and keeps that name.
         :param pulumi.Input[_builtins.str] rollback_to_revision_id: Roll back: the id of an earlier revision of this deployment to run again, without a rebuild (the control plane's redeploy). Setting or changing it redeploys that revision and waits for it; while it is set, `sourceRevisionConfig` is not rebuilt unless it changes (a change builds again, ending the rollback); removing it builds `sourceRevisionConfig` again. `getDeploymentRevisions` lists the ids.
         :param pulumi.Input[Sequence[pulumi.Input[Union['DeploymentSecretReferenceArgs', 'DeploymentSecretReferenceArgsDict']]]] secret_references: Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted installations). Nothing secret is stored: only the names. A change makes a new revision; removing every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).
         :param pulumi.Input[Sequence[pulumi.Input[Union['DeploymentSecretArgs', 'DeploymentSecretArgsDict']]]] secrets: Environment secrets of the deployment. Always stored as secrets in the Pulumi state; the service never returns their values, so a refresh sees added or removed names, not changed values. Removing every secret is refused at preview (the service cannot clear them in place; see docs/deployment.md).
@@ -216,6 +234,7 @@ class Deployment(pulumi.CustomResource):
         :param pulumi.Input[Union['DeploymentSourceRevisionConfigArgs', 'DeploymentSourceRevisionConfigArgsDict']] source_revision_config: What one revision deploys. A change makes a new revision.
         :param pulumi.Input[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']] timeouts: Wait limits in seconds.
         :param pulumi.Input[_builtins.bool] wait_for_deployed: Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
     @overload
@@ -251,6 +270,7 @@ class Deployment(pulumi.CustomResource):
                  source_revision_config: pulumi.Input[Optional[Union['DeploymentSourceRevisionConfigArgs', 'DeploymentSourceRevisionConfigArgsDict']]] = None,
                  timeouts: pulumi.Input[Optional[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']]] = None,
                  wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -261,8 +281,6 @@ class Deployment(pulumi.CustomResource):
             __props__ = DeploymentArgs.__new__(DeploymentArgs)
 
             __props__.__dict__["adopt_id"] = adopt_id
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["rollback_to_revision_id"] = rollback_to_revision_id
             __props__.__dict__["secret_references"] = secret_references
@@ -276,6 +294,7 @@ class Deployment(pulumi.CustomResource):
             __props__.__dict__["source_revision_config"] = source_revision_config
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["wait_for_deployed"] = wait_for_deployed
+            __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["active_revision_id"] = None
             __props__.__dict__["custom_url"] = None
             __props__.__dict__["deployment_status"] = None
@@ -324,6 +343,7 @@ class Deployment(pulumi.CustomResource):
         __props__.__dict__["source_revision_config"] = None
         __props__.__dict__["timeouts"] = None
         __props__.__dict__["wait_for_deployed"] = None
+        __props__.__dict__["workspace_id"] = None
         return Deployment(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -370,7 +390,7 @@ class Deployment(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed.
+        Deployment name: lowercase letters, digits and hyphens. Replaces the deployment when changed. Optional: left out, the deployment is named after the resource (`agent-3f9c2a1`, at most 63 characters) and keeps that name.
         """
         return pulumi.get(self, "name")
 
@@ -461,4 +481,12 @@ class Deployment(pulumi.CustomResource):
         Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
         """
         return pulumi.get(self, "wait_for_deployed")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
 

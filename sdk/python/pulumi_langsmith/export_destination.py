@@ -23,18 +23,22 @@ class ExportDestinationArgs:
     def __init__(__self__, *,
                  config: pulumi.Input['ExportDestinationConfigArgs'],
                  display_name: pulumi.Input[_builtins.str],
-                 credentials: pulumi.Input[Optional['ExportDestinationCredentialsArgs']] = None):
+                 credentials: pulumi.Input[Optional['ExportDestinationCredentialsArgs']] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a ExportDestination resource.
 
         :param pulumi.Input['ExportDestinationConfigArgs'] config: Where in the bucket exports go. Any change replaces the destination.
         :param pulumi.Input[_builtins.str] display_name: Letters, digits, spaces, `-`, `_` and `'`. A change replaces the destination.
         :param pulumi.Input['ExportDestinationCredentialsArgs'] credentials: Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         pulumi.set(__self__, "config", config)
         pulumi.set(__self__, "display_name", display_name)
         if credentials is not None:
             pulumi.set(__self__, "credentials", credentials)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
 
     @_builtins.property
     @pulumi.getter
@@ -72,6 +76,18 @@ class ExportDestinationArgs:
     def credentials(self, value: pulumi.Input[Optional['ExportDestinationCredentialsArgs']]):
         pulumi.set(self, "credentials", value)
 
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
+
 
 @pulumi.type_token("langsmith:index:ExportDestination")
 class ExportDestination(pulumi.CustomResource):
@@ -82,6 +98,7 @@ class ExportDestination(pulumi.CustomResource):
                  config: pulumi.Input[Optional[Union['ExportDestinationConfigArgs', 'ExportDestinationConfigArgsDict']]] = None,
                  credentials: pulumi.Input[Optional[Union['ExportDestinationCredentialsArgs', 'ExportDestinationCredentialsArgsDict']]] = None,
                  display_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A bulk-export destination: an S3 or S3-compatible bucket the service writes Parquet to. The service validates it at creation by writing a test file (deleted when the credentials may delete, else left under `<prefix>/tmp/`). `pulumi destroy` deletes it once no running export uses it; an installation without that DELETE keeps it, unused, in the workspace.
@@ -91,6 +108,7 @@ class ExportDestination(pulumi.CustomResource):
         :param pulumi.Input[Union['ExportDestinationConfigArgs', 'ExportDestinationConfigArgsDict']] config: Where in the bucket exports go. Any change replaces the destination.
         :param pulumi.Input[Union['ExportDestinationCredentialsArgs', 'ExportDestinationCredentialsArgsDict']] credentials: Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.
         :param pulumi.Input[_builtins.str] display_name: Letters, digits, spaces, `-`, `_` and `'`. A change replaces the destination.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
     @overload
@@ -119,6 +137,7 @@ class ExportDestination(pulumi.CustomResource):
                  config: pulumi.Input[Optional[Union['ExportDestinationConfigArgs', 'ExportDestinationConfigArgsDict']]] = None,
                  credentials: pulumi.Input[Optional[Union['ExportDestinationCredentialsArgs', 'ExportDestinationCredentialsArgsDict']]] = None,
                  display_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -135,6 +154,7 @@ class ExportDestination(pulumi.CustomResource):
             if display_name is None and not opts.urn:
                 raise TypeError("Missing required property 'display_name'")
             __props__.__dict__["display_name"] = display_name
+            __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
             __props__.__dict__["credentials_keys"] = None
             __props__.__dict__["destination_type"] = None
@@ -170,6 +190,7 @@ class ExportDestination(pulumi.CustomResource):
         __props__.__dict__["destination_type"] = None
         __props__.__dict__["display_name"] = None
         __props__.__dict__["schema_version"] = None
+        __props__.__dict__["workspace_id"] = None
         return ExportDestination(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -227,4 +248,12 @@ class ExportDestination(pulumi.CustomResource):
         Version of the output shape.
         """
         return pulumi.get(self, "schema_version")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
 

@@ -119,14 +119,17 @@ class AwaitableGetDatasetResult(GetDatasetResult):
 
 
 def get_dataset(name: Optional[_builtins.str] = None,
+                workspace_id: Optional[_builtins.str] = None,
                 opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDatasetResult:
     """
     Looks up a dataset by its exact name; fails naming the name when the workspace holds none.
 
     :param _builtins.str name: The dataset's name.
+    :param _builtins.str workspace_id: The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
     """
     __args__ = dict()
     __args__['name'] = name
+    __args__['workspaceId'] = workspace_id
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('langsmith:index:getDataset', __args__, opts=opts, typ=GetDatasetResult).value
 
@@ -139,14 +142,17 @@ def get_dataset(name: Optional[_builtins.str] = None,
         name=pulumi.get(__ret__, 'name'),
         tenant_id=pulumi.get(__ret__, 'tenant_id'))
 def get_dataset_output(name: pulumi.Input[Optional[_builtins.str]] = None,
+                       workspace_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDatasetResult]:
     """
     Looks up a dataset by its exact name; fails naming the name when the workspace holds none.
 
     :param _builtins.str name: The dataset's name.
+    :param _builtins.str workspace_id: The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
     """
     __args__ = dict()
     __args__['name'] = name
+    __args__['workspaceId'] = workspace_id
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('langsmith:index:getDataset', __args__, opts=opts, typ=GetDatasetResult)
     return __ret__.apply(lambda __response__: GetDatasetResult(

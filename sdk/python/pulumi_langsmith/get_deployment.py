@@ -156,14 +156,17 @@ class AwaitableGetDeploymentResult(GetDeploymentResult):
 
 
 def get_deployment(id: Optional[_builtins.str] = None,
+                   workspace_id: Optional[_builtins.str] = None,
                    opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDeploymentResult:
     """
     Looks up a deployment by id.
 
     :param _builtins.str id: The deployment's id.
+    :param _builtins.str workspace_id: The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
     """
     __args__ = dict()
     __args__['id'] = id
+    __args__['workspaceId'] = workspace_id
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('langsmith:index:getDeployment', __args__, opts=opts, typ=GetDeploymentResult).value
 
@@ -179,14 +182,17 @@ def get_deployment(id: Optional[_builtins.str] = None,
         status=pulumi.get(__ret__, 'status'),
         updated_at=pulumi.get(__ret__, 'updated_at'))
 def get_deployment_output(id: pulumi.Input[Optional[_builtins.str]] = None,
+                          workspace_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDeploymentResult]:
     """
     Looks up a deployment by id.
 
     :param _builtins.str id: The deployment's id.
+    :param _builtins.str workspace_id: The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
     """
     __args__ = dict()
     __args__['id'] = id
+    __args__['workspaceId'] = workspace_id
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('langsmith:index:getDeployment', __args__, opts=opts, typ=GetDeploymentResult)
     return __ret__.apply(lambda __response__: GetDeploymentResult(

@@ -62,6 +62,7 @@ class AwaitableGetDeploymentRevisionsResult(GetDeploymentRevisionsResult):
 def get_deployment_revisions(deployment_id: Optional[_builtins.str] = None,
                              limit: Optional[_builtins.float] = None,
                              statuses: Optional[Sequence[_builtins.str]] = None,
+                             workspace_id: Optional[_builtins.str] = None,
                              opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDeploymentRevisionsResult:
     """
     Lists a deployment's revisions, latest first.
@@ -69,11 +70,13 @@ def get_deployment_revisions(deployment_id: Optional[_builtins.str] = None,
     :param _builtins.str deployment_id: The deployment's id.
     :param _builtins.float limit: At most this many, latest first; absent: all.
     :param Sequence[_builtins.str] statuses: Only revisions in these statuses (e.g. `["DEPLOYED"]`); absent: all.
+    :param _builtins.str workspace_id: The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
     """
     __args__ = dict()
     __args__['deploymentId'] = deployment_id
     __args__['limit'] = limit
     __args__['statuses'] = statuses
+    __args__['workspaceId'] = workspace_id
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('langsmith:index:getDeploymentRevisions', __args__, opts=opts, typ=GetDeploymentRevisionsResult).value
 
@@ -83,6 +86,7 @@ def get_deployment_revisions(deployment_id: Optional[_builtins.str] = None,
 def get_deployment_revisions_output(deployment_id: pulumi.Input[Optional[_builtins.str]] = None,
                                     limit: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
                                     statuses: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
+                                    workspace_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDeploymentRevisionsResult]:
     """
     Lists a deployment's revisions, latest first.
@@ -90,11 +94,13 @@ def get_deployment_revisions_output(deployment_id: pulumi.Input[Optional[_builti
     :param _builtins.str deployment_id: The deployment's id.
     :param _builtins.float limit: At most this many, latest first; absent: all.
     :param Sequence[_builtins.str] statuses: Only revisions in these statuses (e.g. `["DEPLOYED"]`); absent: all.
+    :param _builtins.str workspace_id: The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
     """
     __args__ = dict()
     __args__['deploymentId'] = deployment_id
     __args__['limit'] = limit
     __args__['statuses'] = statuses
+    __args__['workspaceId'] = workspace_id
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('langsmith:index:getDeploymentRevisions', __args__, opts=opts, typ=GetDeploymentRevisionsResult)
     return __ret__.apply(lambda __response__: GetDeploymentRevisionsResult(

@@ -131,14 +131,17 @@ class AwaitableGetTracingProjectResult(GetTracingProjectResult):
 
 
 def get_tracing_project(name: Optional[_builtins.str] = None,
+                        workspace_id: Optional[_builtins.str] = None,
                         opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTracingProjectResult:
     """
     Looks up a tracing project by its exact name; fails naming the workspace when there is none.
 
     :param _builtins.str name: The project's name.
+    :param _builtins.str workspace_id: The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
     """
     __args__ = dict()
     __args__['name'] = name
+    __args__['workspaceId'] = workspace_id
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('langsmith:index:getTracingProject', __args__, opts=opts, typ=GetTracingProjectResult).value
 
@@ -152,14 +155,17 @@ def get_tracing_project(name: Optional[_builtins.str] = None,
         tenant_id=pulumi.get(__ret__, 'tenant_id'),
         trace_tier=pulumi.get(__ret__, 'trace_tier'))
 def get_tracing_project_output(name: pulumi.Input[Optional[_builtins.str]] = None,
+                               workspace_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTracingProjectResult]:
     """
     Looks up a tracing project by its exact name; fails naming the workspace when there is none.
 
     :param _builtins.str name: The project's name.
+    :param _builtins.str workspace_id: The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
     """
     __args__ = dict()
     __args__['name'] = name
+    __args__['workspaceId'] = workspace_id
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('langsmith:index:getTracingProject', __args__, opts=opts, typ=GetTracingProjectResult)
     return __ret__.apply(lambda __response__: GetTracingProjectResult(

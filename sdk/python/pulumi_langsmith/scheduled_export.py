@@ -28,7 +28,8 @@ class ScheduledExportArgs:
                  export_fields: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  filter: pulumi.Input[Optional[_builtins.str]] = None,
                  format_version: pulumi.Input[Optional[_builtins.str]] = None,
-                 resume_at_new_destination: pulumi.Input[Optional[_builtins.bool]] = None):
+                 resume_at_new_destination: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a ScheduledExport resource.
 
@@ -42,6 +43,7 @@ class ScheduledExportArgs:
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
         :param pulumi.Input[_builtins.bool] resume_at_new_destination: When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         pulumi.set(__self__, "destination_id", destination_id)
         pulumi.set(__self__, "interval_hours", interval_hours)
@@ -59,6 +61,8 @@ class ScheduledExportArgs:
             pulumi.set(__self__, "format_version", format_version)
         if resume_at_new_destination is not None:
             pulumi.set(__self__, "resume_at_new_destination", resume_at_new_destination)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
 
     @_builtins.property
     @pulumi.getter(name="destinationId")
@@ -180,6 +184,18 @@ class ScheduledExportArgs:
     def resume_at_new_destination(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "resume_at_new_destination", value)
 
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
+
 
 @pulumi.type_token("langsmith:index:ScheduledExport")
 class ScheduledExport(pulumi.CustomResource):
@@ -197,6 +213,7 @@ class ScheduledExport(pulumi.CustomResource):
                  resume_at_new_destination: pulumi.Input[Optional[_builtins.bool]] = None,
                  session_id: pulumi.Input[Optional[_builtins.str]] = None,
                  start_time: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A scheduled bulk export: every `intervalHours` from `startTime`, the service spawns an export of the window that just ended (at its end plus 10 minutes). Exports cannot be edited, so any change cancels the running one and starts a new one *where the old one's last window ended*: no window is exported twice or skipped. The resource keeps its id; `exportId` is the current export. `refresh` notices an export cancelled or failed outside Pulumi, and the next `up` starts it again the same way.
@@ -213,6 +230,7 @@ class ScheduledExport(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] resume_at_new_destination: When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
         :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid).
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
     @overload
@@ -248,6 +266,7 @@ class ScheduledExport(pulumi.CustomResource):
                  resume_at_new_destination: pulumi.Input[Optional[_builtins.bool]] = None,
                  session_id: pulumi.Input[Optional[_builtins.str]] = None,
                  start_time: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -275,6 +294,7 @@ class ScheduledExport(pulumi.CustomResource):
             if start_time is None and not opts.urn:
                 raise TypeError("Missing required property 'start_time'")
             __props__.__dict__["start_time"] = start_time
+            __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["effective_start_time"] = None
             __props__.__dict__["export_id"] = None
             __props__.__dict__["last_window_end"] = None
@@ -323,6 +343,7 @@ class ScheduledExport(pulumi.CustomResource):
         __props__.__dict__["spawned_statuses"] = None
         __props__.__dict__["start_time"] = None
         __props__.__dict__["status"] = None
+        __props__.__dict__["workspace_id"] = None
         return ScheduledExport(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -468,4 +489,12 @@ class ScheduledExport(pulumi.CustomResource):
         Status of the current export (`IntervalScheduled` while it runs).
         """
         return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
 

@@ -19,41 +19,34 @@ __all__ = ['TracingProjectArgs', 'TracingProject']
 @pulumi.input_type
 class TracingProjectArgs:
     def __init__(__self__, *,
-                 name: pulumi.Input[_builtins.str],
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
                  reference_dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 trace_tier: pulumi.Input[Optional[_builtins.str]] = None):
+                 trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a TracingProject resource.
 
-        :param pulumi.Input[_builtins.str] name: The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place.
         :param pulumi.Input[_builtins.str] description: What the project holds.
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the project (the service keeps it under `extra.metadata`).
+        :param pulumi.Input[_builtins.str] name: The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place. Optional: left out, the project is named after the resource (`traces-3f9c2a1`) and keeps that name.
         :param pulumi.Input[_builtins.str] reference_dataset_id: For an experiment: the dataset (its id) it ran over. Fixed at creation: a change replaces the project.
         :param pulumi.Input[_builtins.str] trace_tier: Retention of its traces: `longlived` (the default: 400 days) or `shortlived` (14 days). Changed in place; it applies to traces written from then on.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
-        pulumi.set(__self__, "name", name)
         if description is not None:
             pulumi.set(__self__, "description", description)
         if metadata is not None:
             pulumi.set(__self__, "metadata", metadata)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if reference_dataset_id is not None:
             pulumi.set(__self__, "reference_dataset_id", reference_dataset_id)
         if trace_tier is not None:
             pulumi.set(__self__, "trace_tier", trace_tier)
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[_builtins.str]:
-        """
-        The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "name", value)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
 
     @_builtins.property
     @pulumi.getter
@@ -80,6 +73,18 @@ class TracingProjectArgs:
         pulumi.set(self, "metadata", value)
 
     @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place. Optional: left out, the project is named after the resource (`traces-3f9c2a1`) and keeps that name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
     @pulumi.getter(name="referenceDatasetId")
     def reference_dataset_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -103,6 +108,18 @@ class TracingProjectArgs:
     def trace_tier(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "trace_tier", value)
 
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
+
 
 @pulumi.type_token("langsmith:index:TracingProject")
 class TracingProject(pulumi.CustomResource):
@@ -115,6 +132,7 @@ class TracingProject(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  reference_dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
                  trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         A LangSmith tracing project: where traced code writes its runs, and what a `ScheduledExport` or `BulkExport` reads (its `id` is their `sessionId`). Renamed in place; `pulumi refresh` shows changes made in the UI; `pulumi destroy` deletes it (and its runs) once no running export reads it.
@@ -123,15 +141,16 @@ class TracingProject(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] description: What the project holds.
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the project (the service keeps it under `extra.metadata`).
-        :param pulumi.Input[_builtins.str] name: The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place.
+        :param pulumi.Input[_builtins.str] name: The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place. Optional: left out, the project is named after the resource (`traces-3f9c2a1`) and keeps that name.
         :param pulumi.Input[_builtins.str] reference_dataset_id: For an experiment: the dataset (its id) it ran over. Fixed at creation: a change replaces the project.
         :param pulumi.Input[_builtins.str] trace_tier: Retention of its traces: `longlived` (the default: 400 days) or `shortlived` (14 days). Changed in place; it applies to traces written from then on.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
     @overload
     def __init__(__self__,
                  resource_name: str,
-                 args: TracingProjectArgs,
+                 args: Optional[TracingProjectArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A LangSmith tracing project: where traced code writes its runs, and what a `ScheduledExport` or `BulkExport` reads (its `id` is their `sessionId`). Renamed in place; `pulumi refresh` shows changes made in the UI; `pulumi destroy` deletes it (and its runs) once no running export reads it.
@@ -156,6 +175,7 @@ class TracingProject(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  reference_dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
                  trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -167,11 +187,10 @@ class TracingProject(pulumi.CustomResource):
 
             __props__.__dict__["description"] = description
             __props__.__dict__["metadata"] = metadata
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["reference_dataset_id"] = reference_dataset_id
             __props__.__dict__["trace_tier"] = trace_tier
+            __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
             __props__.__dict__["last_run_start_time"] = None
             __props__.__dict__["run_count"] = None
@@ -209,6 +228,7 @@ class TracingProject(pulumi.CustomResource):
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["tenant_id"] = None
         __props__.__dict__["trace_tier"] = None
+        __props__.__dict__["workspace_id"] = None
         return TracingProject(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -247,7 +267,7 @@ class TracingProject(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
-        The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place.
+        The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place. Optional: left out, the project is named after the resource (`traces-3f9c2a1`) and keeps that name.
         """
         return pulumi.get(self, "name")
 
@@ -290,4 +310,12 @@ class TracingProject(pulumi.CustomResource):
         Retention of its traces: `longlived` (the default: 400 days) or `shortlived` (14 days). Changed in place; it applies to traces written from then on.
         """
         return pulumi.get(self, "trace_tier")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
+        """
+        return pulumi.get(self, "workspace_id")
 

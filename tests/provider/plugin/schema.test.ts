@@ -22,7 +22,9 @@ describe("plugin schema", () => {
 
     it("arguments, required arguments and outputs follow the TypeScript (Deployment, and what ScheduledExport inherits from ExportArgs)", () => {
         const d = schema.resources["langsmith:index:Deployment"];
-        assert.deepEqual(d.requiredInputs, ["name", "source", "sourceRevisionConfig"]);
+        // `name` may be left out (autonamed) and is always an output.
+        assert.deepEqual(d.requiredInputs, ["source", "sourceRevisionConfig"]);
+        assert.ok(d.required.includes("name"));
         assert.equal(d.inputProperties.sourceConfig.$ref, "#/types/langsmith:index:DeploymentSourceConfig");
         assert.equal(d.properties.latestRevisionId.type, "string");
         assert.ok(!d.required.includes("latestRevisionId"), "a nullable output is not required");

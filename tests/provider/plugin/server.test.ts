@@ -15,8 +15,14 @@ import * as pulumiSdk from "@pulumi/pulumi";
 import { exportDestinationProvider } from "../../../provider/exportDestination/provider";
 import { deploymentProvider } from "../../../provider/deployment/index";
 import { resourceProviderService } from "../../../provider/plugin/server";
+import { RESOURCES } from "../../../provider/registry";
+
+/** The registered providers by schema token, as the plugin serves them. */
+const PROVIDERS_BY_TOKEN = Object.fromEntries(Object.values(RESOURCES).map((r) => [`langsmith:index:${r.declaration.name}`, r.provider]));
 
 const URN = "urn:pulumi:dev::p::langsmith:index:Deployment::agent";
+/** A value as the engine sends a secret to a provider that accepts secrets. */
+const secretOf = (value: unknown) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value });
 
 /** Calls one method of the service the way grpc-js does, and answers its (error, response). */
 function call(service: Record<string, any>, method: string, request: unknown): Promise<{ err: any; resp: any }> {
@@ -193,6 +199,102 @@ describe("plugin gRPC service", () => {
             ["a word about this one", URN],
             ["outside any operation", ""],
         ]);
+    });
+
+    it("Secrets: Configure accepts them; a resource sees plain values; outputs are secret where an input was, at any depth, and wherever the service copied a secret string", async () => {
+        const seen: Record<string, unknown>[] = [];
+        const mirroring: pulumi.dynamic.ResourceProvider = {
+            async check(_olds, news) {
+                seen.push(news);
+                return { inputs: news };
+            },
+            async create(inputs) {
+                seen.push(inputs);
+                // The service copies config.configurable into context, as an agent server does.
+                return { id: "a1", outs: { ...inputs, context: inputs.config.configurable, version: 1 } };
+            },
+        };
+        const s = resourceProviderService({ providers: { "langsmith:index:Assistant": mirroring }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const configured = await call(s, "configure", new proto.ConfigureRequest());
+        assert.equal(configured.resp.getAcceptsecrets(), true);
+        const inputs = { name: "agent", config: { configurable: { model: "gpt", token: secretOf("tok-123456") }, tags: ["a"] } };
+        const urn = "urn:pulumi:dev::p::langsmith:index:Assistant::agent";
+        const checkReq = new proto.CheckRequest();
+        checkReq.setUrn(urn);
+        checkReq.setNews(Struct.fromJavaScript(inputs as any));
+        const checked = await call(s, "check", checkReq);
+        assert.equal(checked.err, null);
+        assert.deepEqual(checked.resp.getInputs().toJavaScript(), inputs, "checked inputs keep the marker where it was");
+        const createReq = new proto.CreateRequest();
+        createReq.setUrn(urn);
+        createReq.setProperties(Struct.fromJavaScript(inputs as any));
+        const created = await call(s, "create", createReq);
+        assert.equal(created.err, null);
+        for (const v of seen) assert.equal((v as any).config.configurable.token, "tok-123456", "the resource sees the plain value");
+        assert.deepEqual(created.resp.getProperties().toJavaScript(), {
+            ...inputs,
+            context: { model: "gpt", token: secretOf("tok-123456") },
+            version: 1,
+        });
+        // A declared secret input the read leaves out (a destination's credentials on import) stays out: no empty marker.
+        const readReq = new proto.ReadRequest();
+        readReq.setUrn("urn:pulumi:dev::p::langsmith:index:ExportDestination::bucket");
+        readReq.setId("d1");
+        const noCredentials = {
+            read: async (id: string) => ({ id, props: { displayName: "b", credentials: undefined } }),
+        } as unknown as pulumi.dynamic.ResourceProvider;
+        const r = resourceProviderService({ providers: { "langsmith:index:ExportDestination": noCredentials }, schema: "{}", version: "0.1.0" }) as Record<
+            string,
+            any
+        >;
+        const read = await call(r, "read", readReq);
+        assert.equal(read.err, null);
+        assert.deepEqual(read.resp.getProperties().toJavaScript(), { displayName: "b" });
+    });
+
+    describe("autonaming: a Deployment without a name", () => {
+        const s = resourceProviderService({ providers: PROVIDERS_BY_TOKEN, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const { name: _, schemaVersion: _v, revisionStatus: _s, ...unnamed } = state;
+        const checkOf = async (olds: object, opts?: { proposed: string; mode: number }) => {
+            const req = new proto.CheckRequest();
+            req.setUrn("urn:pulumi:dev::p::langsmith:index:Deployment::My_Agent");
+            req.setOlds(Struct.fromJavaScript(olds as any));
+            req.setNews(Struct.fromJavaScript(unnamed as any));
+            if (opts) {
+                const a = new proto.CheckRequest.AutonamingOptions();
+                a.setProposedName(opts.proposed);
+                a.setMode(opts.mode as never);
+                req.setAutonaming(a);
+            }
+            const { err, resp } = await call(s, "check", req);
+            assert.equal(err, null);
+            return { name: resp.getInputs().toJavaScript().name, failures: resp.getFailuresList().map((f: any) => `${f.getProperty()}: ${f.getReason()}`) };
+        };
+        const Mode = proto.CheckRequest.AutonamingOptions.Mode;
+        // A deployment's check needs credentials configured (it sends nothing).
+        const saved = { ...process.env };
+        before(() => Object.assign(process.env, { LANGSMITH_API_KEY: "lsv2_test", LANGSMITH_WORKSPACE_ID: "0b1c2d3e-0000-4000-8000-000000000001" }));
+        after(() => {
+            process.env = saved;
+        });
+
+        it("is named after its logical name, as the service takes it, with a suffix from its URN: the same at every check", async () => {
+            const first = await checkOf({});
+            assert.match(first.name, /^my-agent-[0-9a-f]{7}$/);
+            assert.deepEqual(first.failures, []);
+            assert.equal((await checkOf({})).name, first.name, "the preview shows the name the up makes");
+            const configured = await call(s, "configure", new proto.ConfigureRequest());
+            assert.equal(configured.resp.getSupportsAutonamingConfiguration(), true);
+        });
+        it("keeps the name it has; takes the stack's pulumi:autonaming proposal; with autonaming disabled, the name is required", async () => {
+            assert.equal((await checkOf({ ...unnamed, name: "agent-0000000" })).name, "agent-0000000");
+            assert.equal((await checkOf({}, { proposed: "team-a-agent", mode: Mode.PROPOSE })).name, "team-a-agent");
+            const disabled = await checkOf({}, { proposed: "", mode: Mode.DISABLE });
+            assert.equal(disabled.name, undefined);
+            assert.deepEqual(disabled.failures, [
+                "name: name is required: the stack's pulumi:autonaming disables naming Deployment resources after their logical name",
+            ]);
+        });
     });
 
     it("an unknown resource type is an error naming it", async () => {

@@ -1,0 +1,130 @@
+/**
+ * Authentication and access of every request to the emulated service (docs/service.md 5, R7 rules 1-6), for
+ * every area: who the key speaks for (core/principal.ts), which workspace the request speaks to, and whether
+ * the key may do what it asks there.
+ *
+ * - A key the emulator did not make is the organization admin's, as before service keys existed: any non-empty
+ *   key (or one of `--api-key`), in any workspace, `X-Tenant-Id` or, on the paths where the clients omit it,
+ *   the key's own workspace.
+ * - A service key made here: 401 once deleted or expired; a workspace-scoped one speaks to its first workspace
+ *   when `X-Tenant-Id` is absent and gets 403 for a workspace it was not given; an organization-scoped one
+ *   needs `X-Tenant-Id` on workspace paths (403). Its roles' permissions are checked (`required`).
+ * - A workspace deleted through the API answers 404 to every workspace path.
+ */
+import { forbidden, unauthorized } from "../core/errors";
+import type { Principal } from "../core/principal";
+import type { OrgModel } from "./model";
+import { servicePrincipal } from "./keys";
+
+export interface AuthRequest {
+    method: string;
+    path: string;
+    key?: string;
+    tenantHeader?: string;
+    /** The path is a workspace's (not tenantless). */
+    needsTenant: boolean;
+    /** Without `X-Tenant-Id`, the path speaks to the admin key's own workspace (the tracing API). */
+    keyScoped: boolean;
+}
+
+export interface Access {
+    principal: Principal;
+    tenantId?: string;
+}
+
+export class Authenticator {
+    constructor(
+        private readonly org: OrgModel,
+        private readonly allowed: Set<string> | undefined,
+        readonly keyWorkspace: (key: string) => string,
+    ) {}
+
+    /** The workspace a request speaks to, judging nothing (for the request log). */
+    tenantOf(r: AuthRequest): string | undefined {
+        try {
+            return r.key ? this.tenant(r, this.principal(r.key)) : r.tenantHeader;
+        } catch {
+            return r.tenantHeader;
+        }
+    }
+
+    /** Judges a request: 401, 403 or 404 as the service answers; else who it speaks for and where. */
+    check(r: AuthRequest): Access {
+        if (!r.key) throw unauthorized();
+        const principal = this.principal(r.key);
+        const tenantId = this.tenant(r, principal);
+        if (r.needsTenant) this.checkWorkspace(principal, tenantId);
+        const need = required(r.method, r.path);
+        if (need && principal.kind === "service") checkPermission(principal, need);
+        return { principal, tenantId };
+    }
+
+    private principal(key: string): Principal {
+        const service = servicePrincipal(this.org, key);
+        if (service) return service;
+        if (this.allowed && !this.allowed.has(key)) throw unauthorized();
+        return { kind: "admin", key };
+    }
+
+    private tenant(r: AuthRequest, p: Principal): string | undefined {
+        if (r.tenantHeader) return r.tenantHeader;
+        if (p.kind === "admin") return r.keyScoped ? this.keyWorkspace(p.key) : undefined;
+        return p.scope === "workspace" ? p.workspaces[0] : undefined;
+    }
+
+    private checkWorkspace(p: Principal, tenantId: string | undefined): void {
+        if (!tenantId) {
+            throw forbidden(
+                p.kind === "service"
+                    ? "X-Tenant-Id header is required: an organization-scoped API key speaks to no workspace by default."
+                    : "X-Tenant-Id header is required.",
+            );
+        }
+        if (p.kind === "service" && p.scope === "workspace" && !p.workspaces.includes(tenantId))
+            throw forbidden(`This API key has no access to workspace ${tenantId}.`);
+        // A workspace deleted through the API: 404 (liveWorkspace words it).
+        if (this.org.workspace(tenantId)?.is_deleted) this.org.liveWorkspace(tenantId);
+    }
+}
+
+type Need = { scope: "organization" | "workspace"; permission: string };
+
+/** Workspace paths and the resource their permissions name (docs/service.md R7 rule 6). */
+const RESOURCES: Array<[RegExp, string]> = [
+    [/^\/v2\/deployments/, "deployments"],
+    [/^(\/api\/v1)?\/sessions/, "projects"],
+    [/^(\/api\/v1)?\/runs/, "runs"],
+    [/^(\/api\/v1)?\/datasets/, "datasets"],
+    [/^\/api\/v1\/bulk-exports/, "bulk-exports"],
+    [/^\/api\/v1\/workspaces\/current\/members/, "members"],
+    [/^\/api\/v1\/workspaces\/current\/secrets/, "secrets"],
+];
+const ACTIONS: Record<string, string> = { GET: "read", HEAD: "read", POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" };
+
+/** The permission a request needs, if any: the operations reference's, coarsened to one per method. */
+export function required(method: string, path: string): Need | undefined {
+    const read = method === "GET" || method === "HEAD";
+    if (/^\/api\/v1\/(workspaces\/?$|workspaces\/(?!current\/)[^/]+\/?$)/.test(path))
+        return read ? undefined : { scope: "organization", permission: "organization:manage" };
+    if (/^\/api\/v1\/orgs\/(permissions|current\/roles)\/?$/.test(path) && read) return undefined;
+    if (path.startsWith("/api/v1/orgs/")) return { scope: "organization", permission: read ? "organization:read" : "organization:manage" };
+    const resource = RESOURCES.find(([re]) => re.test(path))?.[1];
+    if (!resource) return undefined;
+    const ws = (permission: string): Need => ({ scope: "workspace", permission });
+    if (resource === "runs") return ws(read ? "runs:read" : "runs:create");
+    if (resource === "bulk-exports") return ws(read ? "bulk-exports:read" : "bulk-exports:manage");
+    if (resource === "members") return ws(read ? "workspaces:read" : "workspaces:manage-members");
+    if (resource === "secrets") return ws(read ? "workspaces:read" : "workspaces:manage");
+    if (resource === "deployments" && /\/redeploy\/?$/.test(path)) return ws("deployments:update");
+    return ws(`${resource}:${ACTIONS[method] ?? "read"}`);
+}
+
+function checkPermission(p: Extract<Principal, { kind: "service" }>, need: Need): void {
+    if (need.scope === "workspace") {
+        if (!p.role.permissions.includes(need.permission)) throw forbidden(`This API key's role ${p.role.name} lacks the permission ${need.permission}.`);
+        return;
+    }
+    const base = `This operation needs an organization-scoped API key with the ${need.permission} permission`;
+    if (!p.orgRole) throw forbidden(`${base}; this key is scoped to workspaces ${p.workspaces.join(", ")}.`);
+    if (!p.orgRole.permissions.includes(need.permission)) throw forbidden(`${base}; this key's organization role ${p.orgRole.name} lacks it.`);
+}

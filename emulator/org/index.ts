@@ -1,0 +1,41 @@
+/**
+ * The organization area (docs/service.md R7): workspaces, roles, members and invitations, service keys and
+ * workspace secrets of the one organization the emulator serves (model.ts). Its model also authenticates every
+ * request of every area (auth.ts): the server asks it who a key speaks for.
+ */
+import type { Area } from "../core/area";
+import type { Clock } from "../core/clock";
+import { Authenticator } from "./auth";
+import { type Holdings, OrgModel } from "./model";
+import { orgRoutes } from "./routes";
+
+export interface OrgArea extends Area {
+    readonly model: OrgModel;
+    readonly auth: Authenticator;
+}
+
+export interface OrgOptions {
+    clock: Clock;
+    stateDir?: string;
+    /** What a workspace still holds (it cannot be deleted while it holds anything). */
+    holdings: Holdings;
+    /** `--api-key`: the only keys, besides the service keys made here, that authenticate. */
+    apiKeys?: string[];
+    /** The workspace of a key not made here, when a request names none. */
+    keyWorkspace: (key: string) => string;
+}
+
+export function orgArea(o: OrgOptions): OrgArea {
+    const model = new OrgModel(o.clock, o.holdings, o.stateDir);
+    const auth = new Authenticator(model, o.apiKeys ? new Set(o.apiKeys) : undefined, o.keyWorkspace);
+    return {
+        name: "org",
+        model,
+        auth,
+        // Organization paths; `/api/v1/workspaces/current/...` are a workspace's.
+        tenantless: [/^\/api\/v1\/workspaces\/?$/, /^\/api\/v1\/workspaces\/(?!current(\/|$))[^/]+\/?$/, /^\/api\/v1\/orgs\//],
+        keyWorkspace: [/^\/api\/v1\/workspaces\/current\//],
+        register: (router) => orgRoutes(router, model, auth),
+        reset: () => model.reset(),
+    };
+}

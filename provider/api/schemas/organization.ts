@@ -1,0 +1,182 @@
+/**
+ * The wire contract of organization and workspace administration (docs/service.md R7): workspaces, roles,
+ * members and invitations, service keys and workspace secrets. Request bodies are strict (the emulator refuses
+ * an unknown field with 422, so a client that sends a field the service does not keep, such as a workspace
+ * `description`, fails its tests); answers are tolerant of fields this provider does not read.
+ */
+import { z } from "zod";
+
+const nullableString = z.string().nullish();
+/** A uuid of any version (the service takes caller-chosen ids such as `1111...`), as its framework checks one. */
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Input should be a valid UUID");
+
+/** POST /api/v1/workspaces body. `id` and `tenant_handle` are fixed once the workspace exists. */
+export const WorkspaceCreateRequestSchema = z
+    .object({
+        display_name: z.string().trim().min(1),
+        id: uuid.nullish(),
+        tenant_handle: nullableString,
+    })
+    .strict();
+export type WorkspaceCreateRequest = z.infer<typeof WorkspaceCreateRequestSchema>;
+
+/** PATCH /api/v1/workspaces/{id} body: the name is all that changes. */
+export const WorkspaceUpdateRequestSchema = z.object({ display_name: z.string().trim().min(1) }).strict();
+export type WorkspaceUpdateRequest = z.infer<typeof WorkspaceUpdateRequestSchema>;
+
+/** A workspace as the service answers it (the list adds the caller's role in it). */
+export const WorkspaceSchema = z
+    .object({
+        id: z.string(),
+        organization_id: nullableString,
+        display_name: z.string(),
+        tenant_handle: nullableString,
+        created_at: z.string(),
+        is_personal: z.boolean(),
+        is_deleted: z.boolean(),
+        data_plane_url: nullableString,
+        role_id: nullableString,
+        role_name: nullableString,
+        permissions: z.array(z.string()).nullish(),
+    })
+    .passthrough();
+export type Workspace = z.infer<typeof WorkspaceSchema>;
+
+/** Where a role or a permission applies. */
+export const ACCESS_SCOPES = ["organization", "workspace"] as const;
+export type AccessScope = (typeof ACCESS_SCOPES)[number];
+
+/** POST and PATCH /api/v1/orgs/current/roles body: a custom workspace role. */
+export const RoleRequestSchema = z
+    .object({
+        display_name: z.string().trim().min(1),
+        description: z.string(),
+        permissions: z.array(z.string()),
+    })
+    .strict();
+export type RoleRequest = z.infer<typeof RoleRequestSchema>;
+
+/** A role, built-in (`organization_id` null) or custom. */
+export const RoleSchema = z
+    .object({
+        id: z.string(),
+        name: z.string(),
+        display_name: z.string(),
+        description: nullableString,
+        organization_id: nullableString,
+        permissions: z.array(z.string()),
+        access_scope: z.enum(ACCESS_SCOPES),
+    })
+    .passthrough();
+export type Role = z.infer<typeof RoleSchema>;
+
+/** One entry of GET /api/v1/orgs/permissions. */
+export const PermissionSchema = z.object({ name: z.string(), description: nullableString, access_scope: z.enum(ACCESS_SCOPES) }).passthrough();
+
+/** POST /api/v1/orgs/current/members body (and each item of `/batch`): an invitation by email. */
+export const OrgInviteRequestSchema = z
+    .object({
+        email: z.string(),
+        role_id: uuid.nullish(),
+        workspace_ids: z.array(uuid).nullish(),
+        workspace_role_id: uuid.nullish(),
+    })
+    .strict();
+export type OrgInviteRequest = z.infer<typeof OrgInviteRequestSchema>;
+
+/** POST /api/v1/workspaces/current/members body: an active organization member, named by one of three ids. */
+export const WorkspaceMemberRequestSchema = z
+    .object({
+        user_id: uuid.nullish(),
+        org_identity_id: uuid.nullish(),
+        ls_user_id: uuid.nullish(),
+        role_id: uuid.nullish(),
+    })
+    .strict();
+export type WorkspaceMemberRequest = z.infer<typeof WorkspaceMemberRequestSchema>;
+
+/** PATCH of a member (organization or workspace): the new role. */
+export const MemberRoleRequestSchema = z.object({ role_id: uuid }).strict();
+
+/** An active member: `id` is the identity id the PATCH and DELETE paths take. */
+export const MemberSchema = z
+    .object({
+        id: z.string(),
+        user_id: nullableString,
+        ls_user_id: nullableString,
+        email: z.string(),
+        full_name: nullableString,
+        role_id: nullableString,
+        role_name: nullableString,
+        tenant_id: nullableString,
+        created_at: nullableString,
+    })
+    .passthrough();
+export type Member = z.infer<typeof MemberSchema>;
+
+/** An invitation not yet accepted: a pending member. */
+export const PendingMemberSchema = z
+    .object({
+        id: z.string(),
+        email: z.string(),
+        role_id: nullableString,
+        role_name: nullableString,
+        org_role_id: nullableString,
+        org_role_name: nullableString,
+        workspace_ids: z.array(z.string()).nullish(),
+        tenant_id: nullableString,
+        organization_id: nullableString,
+        created_at: nullableString,
+    })
+    .passthrough();
+export type PendingMember = z.infer<typeof PendingMemberSchema>;
+
+/** POST /api/v1/orgs/current/service-keys body. No `workspaces`: an organization-scoped key. */
+export const ServiceKeyCreateRequestSchema = z
+    .object({
+        description: z.string().trim().min(1),
+        /** An ISO 8601 date-time; one not in the future is refused (400). */
+        expires_at: nullableString,
+        role_id: uuid.nullish(),
+        org_role_id: uuid.nullish(),
+        workspaces: z.array(uuid).min(1).nullish(),
+    })
+    .strict();
+export type ServiceKeyCreateRequest = z.infer<typeof ServiceKeyCreateRequestSchema>;
+
+/** PATCH /api/v1/orgs/current/service-keys/{id} body: only the roles change. */
+export const ServiceKeyUpdateRequestSchema = z.object({ role_id: uuid.nullish(), org_role_id: uuid.nullish() }).strict();
+export type ServiceKeyUpdateRequest = z.infer<typeof ServiceKeyUpdateRequestSchema>;
+
+/** A service key as listed; the create's answer adds `key`, shown that once. */
+export const ServiceKeySchema = z
+    .object({
+        id: z.string(),
+        description: z.string(),
+        short_key: z.string(),
+        access_scope: z.enum(ACCESS_SCOPES),
+        role_id: nullableString,
+        org_role_id: nullableString,
+        workspace_names: z.array(z.string()).nullish(),
+        expires_at: nullableString,
+        created_at: nullableString,
+        created_by: nullableString,
+        last_used_at: nullableString,
+        key: z.string().optional(),
+    })
+    .passthrough();
+export type ServiceKey = z.infer<typeof ServiceKeySchema>;
+
+/** A host a workspace secret may be sent to. */
+const SecretConfigSchema = z.object({ host_pattern: z.string().min(1), header_name: nullableString, header_value_template: nullableString }).strict();
+
+/** POST /api/v1/workspaces/current/secrets body: upserts; a null value deletes that key. */
+export const SecretsUpsertRequestSchema = z.array(z.object({ key: z.string().min(1), value: z.string().nullable() }).strict());
+export type SecretsUpsertRequest = z.infer<typeof SecretsUpsertRequestSchema>;
+
+/** PUT /api/v1/workspaces/current/secrets/{key} body: `value` required to create, omitted to keep. */
+export const SecretPutRequestSchema = z.object({ value: z.string().nullish(), configs: z.array(SecretConfigSchema).nullish() }).strict();
+export type SecretPutRequest = z.infer<typeof SecretPutRequestSchema>;
+
+/** A workspace secret as answered: its key (and hosts when asked), never its value. */
+export const WorkspaceSecretSchema = z.object({ key: z.string(), configs: z.array(z.unknown()).nullish() }).passthrough();
