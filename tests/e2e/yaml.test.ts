@@ -186,7 +186,7 @@ describe("e2e: Pulumi YAML programs through the native plugin", function () {
             );
             await project.pulumi(["config", "set", "--stack", stack, "--secret", "outsideSecret", "--", OUTSIDE_SECRET]);
             const pv = await project.pulumi(["preview", "--diff", "--stack", stack]);
-            assert.match(pv.stdout, /~ langsmith:index:Deployment: \(update\)\n.*\n.*::outside\]\n\s+- secrets: \[[\s\S]*\+ secrets: \[secret\]\nResources:/);
+            assert.match(pv.stdout, /~ langsmith:index:Deployment: \(update\)\n.*\n.*::outside\]\n\s+~ secrets: \[secret\] => \[secret\]\nResources:/);
             assert.match(pv.stdout, /~ 1 to update/);
             assert.doesNotMatch(pv.stdout, /to create|to replace|to delete/);
         }
