@@ -95,7 +95,14 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer, stateDir });
     const datasets = datasetsArea({ clock, stateDir });
     const holdings = workspaceHoldings(controlPlane.model, bulkExport, datasets);
-    const org = orgArea({ clock, stateDir, holdings, apiKeys: o.apiKeys, keyWorkspace: workspaceOfKey(o) });
+    const org = orgArea({
+        clock,
+        stateDir,
+        holdings,
+        apiKeys: o.apiKeys,
+        keyWorkspace: workspaceOfKey(o),
+        deploymentWorkspace: (id) => controlPlane.model.servingDeployment(id)?.tenant_id,
+    });
     const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model), datasets, org];
     const admin = new AdminState();
     const reset = () => {

@@ -10,6 +10,8 @@
  *   when `X-Tenant-Id` is absent and gets 403 for a workspace it was not given; an organization-scoped one
  *   needs `X-Tenant-Id` on workspace paths (403). Its roles' permissions are checked (`required`).
  * - A workspace deleted through the API answers 404 to every workspace path.
+ * - A deployment's agent server (`/__agents/{id}`, no `X-Tenant-Id`) answers a workspace-scoped key only when the
+ *   deployment is in one of its workspaces (403 otherwise).
  */
 import { forbidden, unauthorized } from "../core/errors";
 import type { Principal } from "../core/principal";
@@ -37,6 +39,7 @@ export class Authenticator {
         private readonly org: OrgModel,
         private readonly allowed: Set<string> | undefined,
         readonly keyWorkspace: (key: string) => string,
+        private readonly deploymentWorkspace: (deploymentId: string) => string | undefined = () => undefined,
     ) {}
 
     /** The workspace a request speaks to, judging nothing (for the request log). */
@@ -54,6 +57,7 @@ export class Authenticator {
         const principal = this.principal(r.key);
         const tenantId = this.tenant(r, principal);
         if (r.needsTenant) this.checkWorkspace(principal, tenantId);
+        else this.checkAgentServer(principal, r.path);
         const need = required(r.method, r.path);
         if (need && principal.kind === "service") checkPermission(principal, need);
         return { principal, tenantId };
@@ -72,6 +76,11 @@ export class Authenticator {
         return p.scope === "workspace" ? p.workspaces[0] : undefined;
     }
 
+    private checkAgentServer(p: Principal, path: string): void {
+        const id = /^\/__agents\/([^/]+)/.exec(path)?.[1];
+        if (id) agentServerCheck(p, this.deploymentWorkspace(id));
+    }
+
     private checkWorkspace(p: Principal, tenantId: string | undefined): void {
         if (!tenantId) {
             throw forbidden(
@@ -85,6 +94,11 @@ export class Authenticator {
         // A workspace deleted through the API: 404 (liveWorkspace words it).
         if (this.org.workspace(tenantId)?.is_deleted) this.org.liveWorkspace(tenantId);
     }
+}
+
+/** An agent server's deployment must be in a workspace-scoped key's workspaces. */
+function agentServerCheck(p: Principal, ws: string | undefined): void {
+    if (ws && p.kind === "service" && p.scope === "workspace" && !p.workspaces.includes(ws)) throw forbidden(`This API key has no access to workspace ${ws}.`);
 }
 
 type Need = { scope: "organization" | "workspace"; permission: string };

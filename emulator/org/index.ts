@@ -23,11 +23,13 @@ export interface OrgOptions {
     apiKeys?: string[];
     /** The workspace of a key not made here, when a request names none. */
     keyWorkspace: (key: string) => string;
+    /** The workspace of a deployment whose agent server answers (`/__agents/{id}`). */
+    deploymentWorkspace?: (deploymentId: string) => string | undefined;
 }
 
 export function orgArea(o: OrgOptions): OrgArea {
     const model = new OrgModel(o.clock, o.holdings, o.stateDir);
-    const auth = new Authenticator(model, o.apiKeys ? new Set(o.apiKeys) : undefined, o.keyWorkspace);
+    const auth = new Authenticator(model, o.apiKeys ? new Set(o.apiKeys) : undefined, o.keyWorkspace, o.deploymentWorkspace);
     return {
         name: "org",
         model,

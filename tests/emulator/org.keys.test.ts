@@ -148,6 +148,17 @@ describe("emulator: service keys made through the API", () => {
         assert.equal((await raw(em, "GET", KEYS, { tenantId: null })).body.length, 0, "nothing made");
     });
 
+    it("a deployment's agent server answers a workspace-scoped key of its workspace, and 403 to one of another", async () => {
+        em.controlPlane.setTiming({ speed: "immediate" });
+        const [a, b] = [await newWorkspace(em), await newWorkspace(em)];
+        const d = (await raw(em, "POST", "/v2/deployments", { tenantId: a, body: githubBody() })).body;
+        await raw(em, "GET", `/v2/deployments/${d.id}`, { tenantId: a });
+        const [ofA, ofB] = [await newKey(em, { workspaces: [a] }), await newKey(em, { workspaces: [b] })];
+        assert.equal((await raw(em, "GET", `/__agents/${d.id}/ok`, { apiKey: ofA.key, tenantId: null })).status, 200);
+        const refused = await raw(em, "GET", `/__agents/${d.id}/ok`, { apiKey: ofB.key, tenantId: null });
+        assert.deepEqual([refused.status, refused.body], [403, { detail: `This API key has no access to workspace ${a}.` }]);
+    });
+
     it("a lost answer (fault when: after): the key was made, its secret is gone, and it is listed by its description", async () => {
         await admin(em, "POST", "/faults", { method: "POST", path: "^/api/v1/orgs/current/service-keys$", kind: "status", status: 502, when: "after" });
         const lost = await raw(em, "POST", KEYS, { tenantId: null, body: { description: "ci-lost" } });
