@@ -1,6 +1,6 @@
 # Sourced by every script (and by you: `source scripts/env.sh`): puts Node 22, the Pulumi CLI and the
-# language hosts built by scripts/setup.sh and scripts/setup-python.sh (both linked next to the CLI), the
-# dynamic-provider launcher, the native plugin of this checkout, langsmith-sdkgen, and the Python virtualenv of scripts/setup-python.sh
+# language hosts built by scripts/setup.sh, scripts/setup-python.sh and scripts/setup-yaml.sh (all linked
+# next to the CLI), the dynamic-provider launcher, the native plugin of this checkout, langsmith-sdkgen, and the Python virtualenv of scripts/setup-python.sh
 # (python3, python, pip) first on PATH. Safe to source twice.
 _pl_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PULUMI_LANGSMITH_CACHE="${PULUMI_LANGSMITH_CACHE:-$HOME/.cache/pulumi-langsmith}"
@@ -10,6 +10,10 @@ PULUMI_LANGSMITH_PULUMI_VERSION=3.259.0
 # The Node.js and Python language hosts (linked next to the CLI by setup.sh and setup-python.sh): the newest
 # sdk/v3 that carries them (scripts/language-host/go.mod says why).
 PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION=3.68.0
+# The YAML language host built by scripts/setup-yaml.sh from scripts/yaml-host (pulumi-yaml, pinned there to
+# the same version) and linked next to the CLI.
+PULUMI_LANGSMITH_YAML_HOST_VERSION=1.25.0
+export PULUMI_LANGSMITH_YAML_HOST="$PULUMI_LANGSMITH_CACHE/yaml-host-$PULUMI_LANGSMITH_YAML_HOST_VERSION/bin/pulumi-language-yaml"
 # The real S3-compatible server of the bulk-export tests, built by scripts/setup-bulk-export.sh: the MinIO
 # server and its admin helper (pinned by pseudo-version in scripts/minio/go.mod, which must match).
 PULUMI_LANGSMITH_MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c

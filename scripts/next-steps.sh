@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What to run once the set-up is done (the last lines of scripts/setup.sh): the main job, the tests, and, once
-# the Python toolchain is built (--all, or a first npm test), the Python examples through the native plugin.
+# the test tools are built (--all, or a first npm test), the Python and YAML examples through the native plugin.
 # Prints only; safe to run at any time: bash scripts/next-steps.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -12,6 +12,7 @@ if bash scripts/setup-test-tools.sh --check 2>/dev/null; then
   say "Python examples (the native plugin and a virtualenv with pulumi_langsmith are on PATH after that source): in another shell,"
   say "  npm run emulator -- --sandbox; then cd examples/python-quickstart (or python-minio-export), paste the lines it prints,"
   say "  pulumi config set integrationId <uuid> (the keys each example reads are at the top of its __main__.py), and pulumi up"
+  say "  the same for Pulumi YAML in examples/yaml-quickstart (its keys are at the top of its Pulumi.yaml; openaiApiKey with --secret)"
 else
-  say "(the first npm test also builds the test tools, the Python toolchain and MinIO: about 4 minutes more; bash scripts/setup.sh --all builds them now, and the Python examples need them)"
+  say "(the first npm test also builds the test tools, the Python toolchain, the YAML host and MinIO: about 7 minutes more; bash scripts/setup.sh --all builds them now, and the Python examples need them)"
 fi

@@ -10,8 +10,9 @@
 #   4. The Node.js language host `pulumi-language-nodejs`, unless one is already on PATH: built from the Go
 #      module proxy through the wrapper module in scripts/language-host (sdk/v3 v3.68.0, the newest release
 #      that carries it as a package; see the comments there and the README for its limits).
-# The tools only the tests and some benchmarks use (the Python toolchain, MinIO: scripts/setup-test-tools.sh)
-# are brought in by `npm test` and `npm run bench` when they first need them; `--all` builds them here too.
+# The tools only the tests and some benchmarks use (the Python toolchain, the YAML language host, MinIO:
+# scripts/setup-test-tools.sh) are brought in by `npm test` and `npm run bench` when they first need them;
+# `--all` builds them here too.
 # Each step says what it builds, why and about how long it takes; the builds' own output goes to log files
 # under the cache (scripts/lib/setup.sh). The figures are those of a cold run on 2 cores.
 set -euo pipefail

@@ -13,7 +13,7 @@ source scripts/env.sh
 # Formatting, lint and copy-paste detection first (about a second): an unformatted or lint-failing change fails.
 npm run -s lint
 command -v pulumi >/dev/null || { echo "pulumi is not on PATH: run bash scripts/setup.sh first" >&2; exit 1; }
-# The Python toolchain and MinIO, built the first time (about 4 minutes), checked in a second after that.
+# The Python toolchain, the YAML language host and MinIO, built the first time (about 7 minutes), checked in a second after that.
 bash scripts/setup-test-tools.sh
 npm run -s build
 export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true

@@ -87,7 +87,7 @@ const sourceConfig = object(
 
 const secret = object("DeploymentSecret", "An environment secret of the deployment.", {
     name: string("The environment variable.", { required: true }),
-    value: string("Its value.", { required: true }),
+    value: string("Its value.", { required: true, neverReturned: "secret values" }),
 });
 
 const secretReference = object("DeploymentSecretReference", "An environment variable filled from a key of a Kubernetes Secret in the deployment's namespace.", {

@@ -36,7 +36,7 @@ const credentials = object(
     "Storage credentials, always secret in the state; a change rotates them in place. Omit for environment credentials (a role bound to the workload), which only self-hosted installations offer. Switching between keys and environment credentials replaces the destination.",
     {
         accessKeyId: string("The access key id.", { required: true }),
-        secretAccessKey: string("The secret access key.", { required: true }),
+        secretAccessKey: string("The secret access key.", { required: true, neverReturned: "credentials" }),
         sessionToken: string("For temporary credentials (self-hosted from 0.10.34 / application 0.10.91)."),
     },
     { secret: true, onChange: "update" },

@@ -35,6 +35,11 @@ interface FieldOptions {
     required?: boolean;
     /** Secret in the state, the engine's outputs and every SDK. */
     secret?: boolean;
+    /**
+     * What the service never returns of this field, in words ("secret values"): a read, hence `pulumi import`'s
+     * generated code, leaves it `""`, and the check's refusal of an empty one says so and what to write.
+     */
+    neverReturned?: string;
     /** The field's name on the wire (default: the snake_case of its name); `false`: never sent. */
     wire?: string | false;
     /** The value an absent input stands for (filled by check, compared by diff). */

@@ -65,7 +65,7 @@ function fieldFailures(key: string, f: Field, v: unknown, root: Obj, p: string):
     switch (f.kind) {
         case "string":
             if (typeof v !== "string") return fail("must be a string");
-            if (f.required && v === "") return fail("must not be empty");
+            if (f.required && v === "") return fail(f.neverReturned ? neverReturnedReason(key, f.neverReturned) : "must not be empty");
             return f.values && enumValue(f, v) === undefined ? fail(`must be one of ${f.values.join(", ")} (got ${JSON.stringify(v)})`) : [];
         case "number":
             if (typeof v !== "number") return fail("must be a number");
@@ -81,6 +81,19 @@ function fieldFailures(key: string, f: Field, v: unknown, root: Obj, p: string):
         case "any":
             return [];
     }
+}
+
+/**
+ * Why an empty `key` the service never returns (`what`: "secret values") is refused, and what to write instead:
+ * the code `pulumi import` generates holds `""` in its place.
+ */
+export function neverReturnedReason(key: string, what: string): string {
+    return (
+        `must not be empty: the service never returns ${what}, so \`pulumi import\` writes "" in their place. ` +
+        `Give the real value from a secret config key: \`pulumi config set --secret <key> <value>\`, then in YAML ` +
+        `\`${key}: \${<key>}\` (with <key> under \`config:\`, \`secret: true\`), in TypeScript ` +
+        `\`config.requireSecret("<key>")\`, in Python \`config.require_secret("<key>")\``
+    );
 }
 
 /** The wire value an enum's string stands for (itself, or what its alias maps to); undefined when it is neither. */

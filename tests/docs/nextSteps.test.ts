@@ -1,6 +1,6 @@
 /**
- * The last lines of `bash scripts/setup.sh` (scripts/next-steps.sh): once the Python toolchain is built, as it
- * is whenever the tests run, they say how to run the Python examples too, naming directories and a key that
+ * The last lines of `bash scripts/setup.sh` (scripts/next-steps.sh): once the test tools are built, as they
+ * are whenever the tests run, they say how to run the Python and YAML examples too, naming directories and a key that
  * exist.
  */
 import assert from "node:assert/strict";
@@ -18,5 +18,10 @@ describe("docs: what scripts/setup.sh says to run next", () => {
         assert.match(out, /Python examples .*\n.*npm run emulator -- --sandbox; then cd examples\/python-quickstart \(or python-minio-export\)/);
         for (const example of ["python-quickstart", "python-minio-export"]) assert.ok(existsSync(join(ROOT, "examples", example, "__main__.py")), example);
         assert.match(readFileSync(join(ROOT, "examples", "python-quickstart", "__main__.py"), "utf8"), /config\.require\("integrationId"\)/);
+        assert.match(out, /the same for Pulumi YAML in examples\/yaml-quickstart/);
+        assert.match(
+            readFileSync(join(ROOT, "examples", "yaml-quickstart", "Pulumi.yaml"), "utf8"),
+            /^config:\n {2}integrationId:\n(.*\n)*? {2}openaiApiKey:\n {4}type: string\n {4}secret: true/m,
+        );
     });
 });

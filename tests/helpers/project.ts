@@ -6,7 +6,9 @@
  *
  * A Python program (`createPythonProject`) is copied the same way and needs no install: it runs with the
  * virtualenv scripts/setup.sh puts first on PATH (`pulumi` and this checkout's generated SDK
- * `pulumi_langsmith`) and the native plugin `pulumi-resource-langsmith` of this checkout on PATH.
+ * `pulumi_langsmith`) and the native plugin `pulumi-resource-langsmith` of this checkout on PATH. A YAML
+ * program (`createYamlProject`) too: the YAML host scripts/setup-yaml.sh links next to the CLI reads the
+ * plugin's schema.
  *
  * Commands run as child processes without blocking the event loop, so an emulator started in the same
  * process keeps answering. Every command's output is kept (`transcript`) for leak checks.
@@ -283,6 +285,9 @@ function keepInstall(cached: string, target: string): void {
 export function createPythonProject(example: string): PulumiProject {
     return withState(copyProgram(example).target);
 }
+
+/** A temporary copy of the Pulumi YAML program `examples/<example>` (or at an absolute path): copied as a Python one, nothing to install. */
+export const createYamlProject = createPythonProject;
 
 /**
  * Copies the files at the top level of `examples/<example>` (an absolute path: a program elsewhere, such as

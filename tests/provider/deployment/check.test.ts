@@ -171,6 +171,17 @@ describe("Deployment provider (pure)", () => {
             assert.deepEqual(failuresOf(github({ secrets: [{ name: "A" }] })), ["secrets[0].value"]);
         });
 
+        it("check: an empty secret value (what `pulumi import` generates) says the service never returns them and what to write", () => {
+            const [f] = checkDeployment(github({ secrets: [{ name: "OPENAI_API_KEY", value: "" }] })).failures!;
+            assert.equal(f.property, "secrets[0].value");
+            assert.match(
+                f.reason,
+                /^secrets\[0\]\.value must not be empty: the service never returns secret values, so `pulumi import` writes "" in their place/,
+            );
+            assert.match(f.reason, /pulumi config set --secret <key> <value>`, then in YAML `value: \$\{<key>\}`/);
+            assert.match(f.reason, /config\.requireSecret\("<key>"\)/);
+        });
+
         it("check: secrets that are not a list fail on `secrets`", () => {
             assert.deepEqual(failuresOf(github({ secrets: "A=b" })), ["secrets"]);
         });
