@@ -26,6 +26,7 @@ export {
     Deployment,
     ExportDestination,
     ScheduledExport,
+    ServiceKey,
     TracingProject,
     type AgentServerCheckArgs,
     type AssistantArgs,
@@ -45,6 +46,7 @@ export {
     type ExportDestinationCredentials,
     type RunConfig,
     type ScheduledExportArgs,
+    type ServiceKeyArgs,
     type TracingProjectArgs,
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./deployment/declare";

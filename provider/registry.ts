@@ -27,6 +27,8 @@ import type { FunctionDeclaration, FunctionInputs, ResourceDeclaration } from ".
 import type { Service } from "./kit/service";
 import { scheduledExport } from "./scheduledExport/declare";
 import { scheduledExportProvider } from "./scheduledExport/provider";
+import { serviceKey } from "./serviceKey/declare";
+import { serviceKeyProvider } from "./serviceKey/provider";
 import { tracingProject } from "./tracingProject/declare";
 import { getTracingProject, getTracingProjectFunction } from "./tracingProject/lookups";
 import { tracingProjectProvider } from "./tracingProject/provider";
@@ -38,6 +40,7 @@ import datasetForwarder = require("./providers/dataset");
 import deploymentForwarder = require("./providers/deployment");
 import exportDestinationForwarder = require("./providers/exportDestination");
 import scheduledExportForwarder = require("./providers/scheduledExport");
+import serviceKeyForwarder = require("./providers/serviceKey");
 import tracingProjectForwarder = require("./providers/tracingProject");
 
 /** A resource this package serves. */
@@ -63,6 +66,7 @@ export const RESOURCES = {
     dataset: { declaration: dataset, forwarder: datasetForwarder, provider: autonamed(dataset, datasetProvider) },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: assistantProvider },
     cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
+    serviceKey: { declaration: serviceKey, forwarder: serviceKeyForwarder, provider: serviceKeyProvider },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

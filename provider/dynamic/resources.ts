@@ -67,3 +67,8 @@ export type RunConfig = ArgValue<InputsOf<"assistant">["config"]>;
 export const Cron = dynamicResource(RESOURCES.cron);
 export type Cron = InstanceType<typeof Cron>;
 export type CronArgs = Args<Declared<"cron">>;
+
+/** An organization's service key (its secret `key` an output): docs/serviceKey.md. */
+export const ServiceKey = dynamicResource(RESOURCES.serviceKey);
+export type ServiceKey = InstanceType<typeof ServiceKey>;
+export type ServiceKeyArgs = Args<Declared<"serviceKey">>;
