@@ -37,16 +37,15 @@ export const SERVICE_KEY_DIFF = diffTableOf(serviceKey.inputs);
 const ROLES_READ_MS = 3_000;
 
 /**
- * The check: the declaration's types, a description that is not blank, workspace ids that are uuids (at least
- * one), roles that are uuids or built-in names of their scope (and, given the organization's `roles`, ones it
- * has), an expiry in the future. An expiry the state already holds that has passed since is a warning, not a
+ * The check: the declaration's types, a description that is not blank (nor padded with spaces), workspace
+ * ids that are uuids (at least one), roles that are uuids or built-in names of their scope (and, given the
+ * organization's `roles`, ones it has), an expiry in the future. An expiry the state already holds that has passed since is a warning, not a
  * failure: that key expired; a later `expiresAt` makes a new one.
  */
 export function checkServiceKey(olds: Record<string, unknown>, news: Record<string, unknown>, roles?: readonly Role[]): Checked {
     const c = new Checker();
     const inputs = c.declaration("ServiceKey", serviceKey.inputs, news);
-    if (typeof news.description === "string" && news.description !== "" && news.description.trim() === "")
-        c.fail("description", "description must not be blank");
+    checkDescription(c, news.description);
     checkWorkspaces(c, news.workspaceIds);
     for (const [property, scope] of ROLE_INPUTS) {
         const v = inputs[property];
@@ -63,6 +62,13 @@ export function checkServiceKey(olds: Record<string, unknown>, news: Record<stri
     }
     if (expiresAt !== undefined) inputs.expiresAt = expiresAt;
     return c.done(inputs);
+}
+
+/** Not blank, and without the spaces around it that the service trims (a description read back otherwise would differ: a rotation at every `up`). */
+function checkDescription(c: Checker, d: unknown): void {
+    if (typeof d !== "string" || d === "" || !known(d)) return;
+    if (d.trim() === "") c.fail("description", "description must not be blank");
+    else if (d.trim() !== d) c.fail("description", `description ${JSON.stringify(d)} must not begin or end with spaces`);
 }
 
 function checkWorkspaces(c: Checker, ids: unknown): void {
@@ -108,7 +114,7 @@ export function createServiceKeyProvider(o: ServiceKeyProviderOptions = {}): pul
             const same = await sameKeyAs(org, inputs);
             const twin = (await org.listServiceKeys()).find(same);
             if (twin && !adoptionAsked(twin.id)) throw new Error(twinMessage(twin, inputs));
-            const made = await createOnce(org, body, (k) => k.id !== twin?.id && same(k));
+            const made = await createKeyOnce(org, body, (k) => k.id !== twin?.id && same(k));
             const { key, ...shown } = made;
             if (twin) await replaced(org, twin, made.id);
             return { id: made.id, outs: outputs(inputs, shown, key ?? null) };
@@ -192,7 +198,7 @@ async function sameKeyAs(org: OrganizationClient, i: ServiceKeyInputs): Promise<
  * once more. After a second ambiguous failure, deletes what that one made too and fails: no key is left that
  * nobody holds. The errors are the client's, which never hold an answer's body.
  */
-async function createOnce(org: OrganizationClient, body: ServiceKeyCreateRequest, ours: (k: ServiceKey) => boolean): Promise<ServiceKey> {
+async function createKeyOnce(org: OrganizationClient, body: ServiceKeyCreateRequest, ours: (k: ServiceKey) => boolean): Promise<ServiceKey> {
     const first = Date.now();
     for (let attempt = 0; ; attempt++) {
         const since = Date.now();

@@ -98,6 +98,7 @@ describe("ServiceKey", function () {
             ["description", "description must not be blank"],
             ["workspaceIds", "workspaceIds must name at least one workspace; leave it out for an organization-scoped key"],
         ]);
+        assert.deepEqual(reasons({ description: "ci " }), [["description", 'description "ci " must not begin or end with spaces']]);
         assert.deepEqual(reasons({ description: "ci", workspaceIds: ["ws-1"] }), [
             ["workspaceIds[0]", 'workspaceIds[0] must be a workspace id (a uuid), not "ws-1"'],
         ]);
