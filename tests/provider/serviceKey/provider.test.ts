@@ -30,11 +30,24 @@ describe("ServiceKey", function () {
     after(async () => {
         await em?.close();
     });
-    beforeEach(() => em.reset());
+    beforeEach(() => {
+        em.reset();
+        timeoutMs = 5_000;
+    });
 
+    /** How long the clients wait for an answer (ms): one test shortens it. */
+    let timeoutMs = 5_000;
     const org = () =>
         new OrganizationClient(
-            new HttpClient({ baseUrl: em.url, apiKey: TEST_API_KEY, apiKeyHeader: "X-API-Key", retryBaseMs: 5, retryMaxMs: 20, settleMs: TEST_SETTLE_MS }),
+            new HttpClient({
+                baseUrl: em.url,
+                apiKey: TEST_API_KEY,
+                apiKeyHeader: "X-API-Key",
+                retryBaseMs: 5,
+                retryMaxMs: 20,
+                settleMs: TEST_SETTLE_MS,
+                timeoutMs,
+            }),
         );
     const provider = () => {
         const p = createServiceKeyProvider({ organization: org });
@@ -58,7 +71,6 @@ describe("ServiceKey", function () {
             }
         });
         texts.push(warnings, error ? `${error.message}\n${error.stack}` : "");
-        if (process.env.SHOW_TEXTS) console.log(warnings, error?.message ?? "");
         return { value, error, warnings };
     }
     const create = async (inputs: Record<string, unknown>) => {
@@ -213,6 +225,7 @@ describe("ServiceKey", function () {
     for (const [what, fault] of [
         ["answered 502 after the service made it", { kind: "status", status: 502, when: "after" }],
         ["dropped while the service still works (made 300 ms later)", { kind: "drop", when: "during", latencyMs: 300 }],
+        ["held 1.5 s after the service made it, past the client's timeout", { kind: "latency", when: "after", latencyMs: 1_500 }],
         [
             "answered 200 with a body that is no key (holding a key-like string)",
             { kind: "status", status: 200, when: "after", body: { key: "lsv2_sk_fakefakefakefakefakefakefakefake_0123456789", description: 7 } },
@@ -220,6 +233,7 @@ describe("ServiceKey", function () {
     ] as const) {
         it(`create: an answer ${what}: the orphan (its secret lost) is deleted, the create sent once more, exactly one key left`, async () => {
             const inputs = checked({ description: uniqueName("lost") });
+            if (fault.kind === "latency") timeoutMs = 500;
             em.addFault({ method: "POST", path: `^${KEYS}$`, ...fault } as never);
             const made = await create(inputs);
             const left = await listed(inputs.description);
