@@ -26,6 +26,7 @@ export {
     Deployment,
     ExportDestination,
     ScheduledExport,
+    ServiceKey,
     TracingProject,
     Workspace,
     type AgentServerCheckArgs,
@@ -46,6 +47,7 @@ export {
     type ExportDestinationCredentials,
     type RunConfig,
     type ScheduledExportArgs,
+    type ServiceKeyArgs,
     type TracingProjectArgs,
     type WorkspaceArgs,
 } from "./dynamic/resources";

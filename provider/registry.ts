@@ -29,6 +29,8 @@ import type { FunctionDeclaration, FunctionInputs, ResourceDeclaration } from ".
 import type { Service } from "./kit/service";
 import { scheduledExport } from "./scheduledExport/declare";
 import { scheduledExportProvider } from "./scheduledExport/provider";
+import { serviceKey } from "./serviceKey/declare";
+import { serviceKeyProvider } from "./serviceKey/provider";
 import { tracingProject } from "./tracingProject/declare";
 import { getTracingProject, getTracingProjectFunction } from "./tracingProject/lookups";
 import { tracingProjectProvider } from "./tracingProject/provider";
@@ -40,6 +42,7 @@ import datasetForwarder = require("./providers/dataset");
 import deploymentForwarder = require("./providers/deployment");
 import exportDestinationForwarder = require("./providers/exportDestination");
 import scheduledExportForwarder = require("./providers/scheduledExport");
+import serviceKeyForwarder = require("./providers/serviceKey");
 import tracingProjectForwarder = require("./providers/tracingProject");
 import workspaceForwarder = require("./providers/workspace");
 
@@ -67,6 +70,7 @@ export const RESOURCES = {
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: assistantProvider },
     cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
     workspace: { declaration: workspace, forwarder: workspaceForwarder, provider: workspaceProvider },
+    serviceKey: { declaration: serviceKey, forwarder: serviceKeyForwarder, provider: serviceKeyProvider },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

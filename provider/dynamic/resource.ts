@@ -2,13 +2,14 @@
  * Front door 1: the dynamic resource class of a registered resource (registry.ts), made from its
  * declaration. Its arguments and outputs are the declaration's types; every output is announced to Pulumi
  * (an output Pulumi is not told of at construction is never resolved); the declaration's secret inputs are
- * secret in the state even when the program passed plain values; the provider object handed to Pulumi is
+ * secret in the state even when the program passed plain values, and so are its secret outputs (a service
+ * key's `key`); the provider object handed to Pulumi is
  * the resource's frozen forwarder, which captures nothing. A name the program leaves out is handed to the check
  * as the autoname of the resource's project, stack, type and logical name (kit/autoname.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { AUTONAME, autoname, autonamedField } from "../kit/autoname";
-import { outputNames, secretInputs, type Args, type OutputProperties, type ResourceDeclaration } from "../kit/declare";
+import { outputNames, secretInputs, secretOutputs, type Args, type OutputProperties, type ResourceDeclaration } from "../kit/declare";
 import type { Registered } from "../registry";
 
 /** The class of a resource: `new Deployment(name, args, opts)`, with the declaration's outputs. */
@@ -33,7 +34,7 @@ export function dynamicResource<D extends ResourceDeclaration>(r: Registered<D>)
             if (autonamed && given[autonamed[0]] === undefined) {
                 props[AUTONAME] = autoname(autonamed[1], name, [pulumi.getProject(), pulumi.getStack(), d.name, name].join("/"));
             }
-            const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secret];
+            const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs(d)];
             super(forwarder, name, props, { ...opts, additionalSecretOutputs }, "langsmith", d.name);
         }
     }

@@ -72,3 +72,7 @@ export type CronArgs = Args<Declared<"cron">>;
 export const Workspace = dynamicResource(RESOURCES.workspace);
 export type Workspace = InstanceType<typeof Workspace>;
 export type WorkspaceArgs = Args<Declared<"workspace">>;
+/** An organization's service key (its secret `key` an output): docs/serviceKey.md. */
+export const ServiceKey = dynamicResource(RESOURCES.serviceKey);
+export type ServiceKey = InstanceType<typeof ServiceKey>;
+export type ServiceKeyArgs = Args<Declared<"serviceKey">>;

@@ -231,6 +231,12 @@ export const computedNames = (d: ResourceDeclaration): string[] => Object.keys(d
 export const secretInputs = (d: ResourceDeclaration): string[] => Object.keys(d.inputs).filter((k) => d.inputs[k].secret);
 
 /**
+ * The outputs declared secret, inputs and computed ones (a service key's `key`): both front doors keep them
+ * encrypted in the state (the dynamic class lists them in `additionalSecretOutputs`; the native plugin marks them).
+ */
+export const secretOutputs = (d: ResourceDeclaration): string[] => [...secretInputs(d), ...Object.keys(d.outputs).filter((k) => d.outputs[k].secret)];
+
+/**
  * The inputs of `o` the resource declares (a read's inputs never carry what the resource only outputs). `o`
  * comes from the resource's own state or the service's answer read into that shape, so its inputs are
  * taken for checked ones.

@@ -36,7 +36,7 @@ import { withEngineTimeout } from "../kit/timeouts";
 import { aboutResource } from "../kit/warn";
 import { AUTONAME, autoname, autonamedField } from "../kit/autoname";
 import { Service } from "../kit/service";
-import { secretInputs, type ResourceDeclaration } from "../kit/declare";
+import { secretOutputs, type ResourceDeclaration } from "../kit/declare";
 import { previewOutputs } from "../kit/preview";
 import { FUNCTIONS, RESOURCES, type RegisteredFunction } from "../registry";
 import { checkConfig, configSource, diffConfig } from "./config";
@@ -332,11 +332,11 @@ function nameFor(req: provproto.CheckRequest): string | undefined {
     return autoname(autonamed[1], req.getUrn().split("::").pop()!, req.getUrn());
 }
 
-/** `values` revealed (secrets.ts), with the places of the resource's declared secret inputs counted as secret too. */
+/** `values` revealed (secrets.ts), with the places of the resource's declared secrets (inputs and outputs) counted as secret too. */
 function revealFor(req: { getUrn(): string; getType?(): string }, values: Props): { plain: Props; secrets: Secrets } {
     const r = reveal(values);
     const declaration = DECLARATIONS_BY_TOKEN.get(typeOf(req));
-    if (declaration) for (const k of secretInputs(declaration)) r.secrets.paths.push([k]);
+    if (declaration) for (const k of secretOutputs(declaration)) r.secrets.paths.push([k]);
     return r;
 }
 

@@ -19,6 +19,7 @@ from .get_deployment_revisions import *
 from .get_tracing_project import *
 from .provider import *
 from .scheduled_export import *
+from .service_key import *
 from .tracing_project import *
 from .workspace import *
 from ._inputs import *
@@ -47,6 +48,7 @@ _utilities.register(
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
    "langsmith:index:ScheduledExport": "ScheduledExport",
+   "langsmith:index:ServiceKey": "ServiceKey",
    "langsmith:index:TracingProject": "TracingProject",
    "langsmith:index:Workspace": "Workspace"
   }

@@ -46,8 +46,9 @@ describe("plugin schema", () => {
         assert.equal(schema.resources["langsmith:index:ExportDestination"].inputProperties.credentials.secret, true);
         assert.equal(schema.config.variables.apiKey.secret, true);
         assert.equal(schema.provider.inputProperties.apiKey.secret, true);
+        assert.equal(schema.resources["langsmith:index:ServiceKey"].properties.key.secret, true, "a computed output (a service key) secret too");
         const secretCount = (JSON.stringify(schema).match(/"secret":true/g) ?? []).length;
-        assert.equal(secretCount, 6, "secrets and credentials (inputs and outputs), apiKey (config and provider): nothing else");
+        assert.equal(secretCount, 7, "secrets and credentials (inputs and outputs), a service key's key, apiKey (config and provider): nothing else");
     });
 
     it("configuration: today's keys, each naming its environment variable", () => {

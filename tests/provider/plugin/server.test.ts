@@ -252,6 +252,37 @@ describe("plugin gRPC service", () => {
         assert.deepEqual(read.resp.getProperties().toJavaScript(), { displayName: "b" });
     });
 
+    it("Secrets: a declared secret output (a ServiceKey's key, from no input) is answered secret by Create, Update and Read; a Read without it (import) leaves it out", async () => {
+        const key = "lsv2_sk_0123456789abcdef0123456789abcdef_0123456789";
+        const computed = { shortKey: "lsv2_sk_...6789", accessScope: "organization", schemaVersion: 1 };
+        const keys: pulumi.dynamic.ResourceProvider = {
+            create: async (inputs) => ({ id: "k1", outs: { ...inputs, key, ...computed } }),
+            update: async (_id, olds, news) => ({ outs: { ...news, key: olds.key, ...computed } }),
+            read: async (id, props) => ({ id, props: { description: "ci", ...computed, ...(props?.key ? { key: props.key } : {}) } }),
+        };
+        const s = resourceProviderService({ providers: { "langsmith:index:ServiceKey": keys }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const urn = "urn:pulumi:dev::p::langsmith:index:ServiceKey::ci";
+        const request = <T extends { setUrn(u: string): void }>(r: T, o: { properties?: object; olds?: object; news?: object }): T => {
+            r.setUrn(urn);
+            const set = r as unknown as Record<string, (s: unknown) => void>;
+            for (const [field, v] of Object.entries(o)) set[`set${field[0].toUpperCase()}${field.slice(1)}`].call(r, Struct.fromJavaScript(v as any));
+            return r;
+        };
+        const created = await call(s, "create", request(new proto.CreateRequest(), { properties: { description: "ci" } }));
+        assert.equal(created.err, null);
+        assert.deepEqual(created.resp.getProperties().toJavaScript(), { description: "ci", key: secretOf(key), ...computed });
+        // The state as the engine sends it back: the key with its marker.
+        const stored = created.resp.getProperties().toJavaScript();
+        const updated = await call(s, "update", request(new proto.UpdateRequest(), { olds: stored, news: { description: "ci", roleId: "WORKSPACE_USER" } }));
+        assert.deepEqual(updated.resp.getProperties().toJavaScript().key, secretOf(key), "an update keeps it secret");
+        const readReq = request(new proto.ReadRequest(), { properties: stored });
+        readReq.setId("k1");
+        assert.deepEqual((await call(s, "read", readReq)).resp.getProperties().toJavaScript().key, secretOf(key));
+        const imported = request(new proto.ReadRequest(), {});
+        imported.setId("k1");
+        assert.deepEqual((await call(s, "read", imported)).resp.getProperties().toJavaScript(), { description: "ci", ...computed });
+    });
+
     describe("autonaming: a Deployment without a name", () => {
         const s = resourceProviderService({ providers: PROVIDERS_BY_TOKEN, schema: "{}", version: "0.1.0" }) as Record<string, any>;
         const { name: _, schemaVersion: _v, revisionStatus: _s, ...unnamed } = state;
