@@ -103,6 +103,8 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
             assert.notEqual(newKey, key);
             assert.deepEqual([await statusWith(key, out.workspaceId, out.projectId), await statusWith(newKey, out.workspaceId, out.projectId)], [401, 200]);
             await team.pulumi(["config", "set", "--secret", "langsmith:apiKey", newKey, "--stack", stack]);
+            // An `up` records the new key (a refresh first would read with the one the state holds, now refused).
+            printed += (await team.pulumi(["up", "--yes", "--stack", stack])).stdout;
             printed += (await team.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", stack])).stdout;
 
             await assertNoSecret(admin, stack, [key, newKey], printed);
@@ -150,7 +152,9 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
             printed += (await admin.pulumi(["up", "--yes", "--stack", stack])).stdout;
             const newKey = await secretOutput(admin, stack, "ciKeySecret");
             assert.equal(await statusWith(key, out.workspaceId, out.projectId), 401, "the old key stops once the new one exists");
-            // The stack reference hands the team's provider the new key: nothing copied by hand.
+            // The stack reference hands the team's provider the new key at its next `up`: nothing copied by hand (a
+            // refresh before it would read with the key the state holds, now refused).
+            printed += (await team.pulumi(["up", "--yes", "--stack", stack])).stdout;
             printed += (await team.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", stack])).stdout;
 
             await assertNoSecret(admin, stack, [key, newKey], printed);
