@@ -27,6 +27,7 @@ export {
     ExportDestination,
     ScheduledExport,
     TracingProject,
+    WorkspaceSecret,
     type AgentServerCheckArgs,
     type AssistantArgs,
     type BulkExportArgs,
@@ -46,6 +47,7 @@ export {
     type RunConfig,
     type ScheduledExportArgs,
     type TracingProjectArgs,
+    type WorkspaceSecretArgs,
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./deployment/declare";
 export {

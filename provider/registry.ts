@@ -30,6 +30,8 @@ import { scheduledExportProvider } from "./scheduledExport/provider";
 import { tracingProject } from "./tracingProject/declare";
 import { getTracingProject, getTracingProjectFunction } from "./tracingProject/lookups";
 import { tracingProjectProvider } from "./tracingProject/provider";
+import { workspaceSecret } from "./workspaceSecret/declare";
+import { workspaceSecretProvider } from "./workspaceSecret/provider";
 import agentServerCheckForwarder = require("./providers/agentServerCheck");
 import assistantForwarder = require("./providers/assistant");
 import bulkExportForwarder = require("./providers/bulkExport");
@@ -39,6 +41,7 @@ import deploymentForwarder = require("./providers/deployment");
 import exportDestinationForwarder = require("./providers/exportDestination");
 import scheduledExportForwarder = require("./providers/scheduledExport");
 import tracingProjectForwarder = require("./providers/tracingProject");
+import workspaceSecretForwarder = require("./providers/workspaceSecret");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -63,6 +66,7 @@ export const RESOURCES = {
     dataset: { declaration: dataset, forwarder: datasetForwarder, provider: autonamed(dataset, datasetProvider) },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: assistantProvider },
     cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
+    workspaceSecret: { declaration: workspaceSecret, forwarder: workspaceSecretForwarder, provider: workspaceSecretProvider },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

@@ -67,3 +67,8 @@ export type RunConfig = ArgValue<InputsOf<"assistant">["config"]>;
 export const Cron = dynamicResource(RESOURCES.cron);
 export type Cron = InstanceType<typeof Cron>;
 export type CronArgs = Args<Declared<"cron">>;
+
+/** A secret of a workspace: docs/workspaceSecret.md. */
+export const WorkspaceSecret = dynamicResource(RESOURCES.workspaceSecret);
+export type WorkspaceSecret = InstanceType<typeof WorkspaceSecret>;
+export type WorkspaceSecretArgs = Args<Declared<"workspaceSecret">>;

@@ -20,6 +20,7 @@ from .get_tracing_project import *
 from .provider import *
 from .scheduled_export import *
 from .tracing_project import *
+from .workspace_secret import *
 from ._inputs import *
 from . import outputs
 
@@ -46,7 +47,8 @@ _utilities.register(
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
    "langsmith:index:ScheduledExport": "ScheduledExport",
-   "langsmith:index:TracingProject": "TracingProject"
+   "langsmith:index:TracingProject": "TracingProject",
+   "langsmith:index:WorkspaceSecret": "WorkspaceSecret"
   }
  }
 ]

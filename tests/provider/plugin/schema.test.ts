@@ -45,7 +45,8 @@ describe("plugin schema", () => {
         assert.equal(schema.config.variables.apiKey.secret, true);
         assert.equal(schema.provider.inputProperties.apiKey.secret, true);
         const secretCount = (JSON.stringify(schema).match(/"secret":true/g) ?? []).length;
-        assert.equal(secretCount, 6, "secrets and credentials (inputs and outputs), apiKey (config and provider): nothing else");
+        assert.equal(schema.resources["langsmith:index:WorkspaceSecret"].properties.value.secret, true);
+        assert.equal(secretCount, 8, "secrets, credentials and a WorkspaceSecret's value (inputs and outputs), apiKey (config and provider): nothing else");
     });
 
     it("configuration: today's keys, each naming its environment variable", () => {

@@ -1,0 +1,67 @@
+/**
+ * The workspace a workspace-level administration resource (WorkspaceSecret, WorkspaceMember) lives in: its
+ * optional `workspaceId`, else the provider's configured one. Absent and the provider's own are the same
+ * workspace (no change); another one replaces the resource. The workspace the object was made in is kept in
+ * its state (`tenantId`), so that refresh and delete speak to it whatever the configuration says later.
+ * `pulumi import` names one by `<workspaceId>/<id>` (else the provider's).
+ */
+import { UUID_RE } from "../api/values";
+import type { Checker } from "./check";
+import { string } from "./declare";
+import { known } from "./unknown";
+
+/** The declaration of the field (the same in every resource that has it). */
+export const workspaceIdField = () =>
+    string(
+        "The workspace it lives in (a uuid). Absent: the provider's (`langsmith:workspaceId`); the provider's own id written out is no change. Another workspace replaces it.",
+        { onChange: "replace" },
+    );
+
+/** The workspace an object with these inputs lives in: the given one, else the provider's (undefined when neither). */
+export function workspaceOf(given: unknown, providerWorkspace: string | undefined): string | undefined {
+    return typeof given === "string" && given !== "" ? given : providerWorkspace;
+}
+
+/** Checks `workspaceId`: a uuid when given; some workspace needed (given or configured). */
+export function checkWorkspaceId(c: Checker, given: unknown, providerWorkspace: string | undefined, resource: string): void {
+    if (given === undefined || given === null || given === "") {
+        if (!providerWorkspace)
+            c.fail(
+                "workspaceId",
+                `${resource} lives in a workspace: set workspaceId, or the provider's with \`pulumi config set langsmith:workspaceId <id>\` (or LANGSMITH_WORKSPACE_ID)`,
+            );
+        return;
+    }
+    if (known(given) && (typeof given !== "string" || !UUID_RE.test(given)))
+        c.fail("workspaceId", `workspaceId must be a workspace id (a uuid), got ${JSON.stringify(given)}`);
+}
+
+/**
+ * The olds and news of a diff with `workspaceId` as the workspace each means: the old one is the workspace the
+ * object was made in (`tenantId`), the new one the given one, else the provider's.
+ */
+export function withWorkspaces<O extends Record<string, unknown>, N extends Record<string, unknown>>(
+    olds: O,
+    news: N,
+    providerWorkspace: () => string | undefined,
+): [O, N] {
+    const ws = (() => {
+        try {
+            return providerWorkspace();
+        } catch {
+            return undefined;
+        }
+    })();
+    const old = (olds.tenantId as string | undefined) ?? workspaceOf(olds.workspaceId, ws);
+    return [
+        { ...olds, workspaceId: old },
+        { ...news, workspaceId: workspaceOf(news.workspaceId, ws) },
+    ];
+}
+
+/** An imported object's id: `<workspaceId>/<rest>` names its workspace; anything else is in the provider's. */
+export function splitWorkspaceId(id: string): { workspaceId?: string; rest: string } {
+    const slash = id.indexOf("/");
+    const head = id.slice(0, slash);
+    return slash > 0 && UUID_RE.test(head) ? { workspaceId: head, rest: id.slice(slash + 1) } : { rest: id };
+}
