@@ -27,6 +27,8 @@ import type { FunctionDeclaration, FunctionInputs, ResourceDeclaration } from ".
 import type { Service } from "./kit/service";
 import { scheduledExport } from "./scheduledExport/declare";
 import { scheduledExportProvider } from "./scheduledExport/provider";
+import { role } from "./role/declare";
+import { roleProvider } from "./role/provider";
 import { tracingProject } from "./tracingProject/declare";
 import { getTracingProject, getTracingProjectFunction } from "./tracingProject/lookups";
 import { tracingProjectProvider } from "./tracingProject/provider";
@@ -41,6 +43,7 @@ import deploymentForwarder = require("./providers/deployment");
 import exportDestinationForwarder = require("./providers/exportDestination");
 import scheduledExportForwarder = require("./providers/scheduledExport");
 import tracingProjectForwarder = require("./providers/tracingProject");
+import roleForwarder = require("./providers/role");
 import workspaceSecretForwarder = require("./providers/workspaceSecret");
 
 /** A resource this package serves. */
@@ -66,6 +69,7 @@ export const RESOURCES = {
     dataset: { declaration: dataset, forwarder: datasetForwarder, provider: autonamed(dataset, datasetProvider) },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: assistantProvider },
     cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
+    role: { declaration: role, forwarder: roleForwarder, provider: roleProvider },
     workspaceSecret: { declaration: workspaceSecret, forwarder: workspaceSecretForwarder, provider: workspaceSecretProvider },
 } as const satisfies Record<string, Registered>;
 

@@ -72,3 +72,8 @@ export type CronArgs = Args<Declared<"cron">>;
 export const WorkspaceSecret = dynamicResource(RESOURCES.workspaceSecret);
 export type WorkspaceSecret = InstanceType<typeof WorkspaceSecret>;
 export type WorkspaceSecretArgs = Args<Declared<"workspaceSecret">>;
+
+/** A custom workspace role of the organization: docs/role.md. */
+export const Role = dynamicResource(RESOURCES.role);
+export type Role = InstanceType<typeof Role>;
+export type RoleArgs = Args<Declared<"role">>;

@@ -2,7 +2,7 @@
  * Fixtures of the provider tests of workspace administration (WorkspaceSecret, Role, WorkspaceMember): an
  * emulator, and the environment the providers' `Service` reads (key, endpoint, workspace) pointed at it, with
  * fast retries; both restored afterwards. The providers go through their real wiring (`service.organization()`,
- * `service.workspaceAdmin()`).
+ * `service.workspaceAdmin()`). The API key's own workspace (the Default Workspace) is TEST_TENANT.
  */
 import { setClientOverrides } from "../../provider/kit/service";
 import { TEST_API_KEY, TEST_SETTLE_MS, TEST_TENANT, startTestEmulator, type Emulator } from "./emulator";
@@ -14,7 +14,7 @@ export function orgEmulator(): { get: () => Emulator } {
     let em: Emulator;
     let saved: Record<string, string | undefined> = {};
     before(async () => {
-        em = await startTestEmulator();
+        em = await startTestEmulator({ keyWorkspaceId: TEST_TENANT });
         saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
         Object.assign(process.env, { LANGSMITH_API_KEY: TEST_API_KEY, LANGSMITH_ENDPOINT: em.url, LANGSMITH_WORKSPACE_ID: TEST_TENANT });
         delete process.env.LANGSMITH_ADOPT_IDS;

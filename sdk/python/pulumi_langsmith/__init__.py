@@ -18,6 +18,7 @@ from .get_deployment import *
 from .get_deployment_revisions import *
 from .get_tracing_project import *
 from .provider import *
+from .role import *
 from .scheduled_export import *
 from .tracing_project import *
 from .workspace_secret import *
@@ -46,6 +47,7 @@ _utilities.register(
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
+   "langsmith:index:Role": "Role",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:TracingProject": "TracingProject",
    "langsmith:index:WorkspaceSecret": "WorkspaceSecret"
