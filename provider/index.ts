@@ -28,6 +28,7 @@ export {
     Role,
     ScheduledExport,
     TracingProject,
+    WorkspaceMember,
     WorkspaceSecret,
     type AgentServerCheckArgs,
     type AssistantArgs,
@@ -49,6 +50,7 @@ export {
     type RunConfig,
     type ScheduledExportArgs,
     type TracingProjectArgs,
+    type WorkspaceMemberArgs,
     type WorkspaceSecretArgs,
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./deployment/declare";

@@ -32,6 +32,8 @@ import { roleProvider } from "./role/provider";
 import { tracingProject } from "./tracingProject/declare";
 import { getTracingProject, getTracingProjectFunction } from "./tracingProject/lookups";
 import { tracingProjectProvider } from "./tracingProject/provider";
+import { workspaceMember } from "./workspaceMember/declare";
+import { workspaceMemberProvider } from "./workspaceMember/provider";
 import { workspaceSecret } from "./workspaceSecret/declare";
 import { workspaceSecretProvider } from "./workspaceSecret/provider";
 import agentServerCheckForwarder = require("./providers/agentServerCheck");
@@ -44,6 +46,7 @@ import exportDestinationForwarder = require("./providers/exportDestination");
 import scheduledExportForwarder = require("./providers/scheduledExport");
 import tracingProjectForwarder = require("./providers/tracingProject");
 import roleForwarder = require("./providers/role");
+import workspaceMemberForwarder = require("./providers/workspaceMember");
 import workspaceSecretForwarder = require("./providers/workspaceSecret");
 
 /** A resource this package serves. */
@@ -71,6 +74,7 @@ export const RESOURCES = {
     cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
     role: { declaration: role, forwarder: roleForwarder, provider: roleProvider },
     workspaceSecret: { declaration: workspaceSecret, forwarder: workspaceSecretForwarder, provider: workspaceSecretProvider },
+    workspaceMember: { declaration: workspaceMember, forwarder: workspaceMemberForwarder, provider: workspaceMemberProvider },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

@@ -77,3 +77,8 @@ export type WorkspaceSecretArgs = Args<Declared<"workspaceSecret">>;
 export const Role = dynamicResource(RESOURCES.role);
 export type Role = InstanceType<typeof Role>;
 export type RoleArgs = Args<Declared<"role">>;
+
+/** A member of a workspace (or a pending invitation to it): docs/workspaceMember.md. */
+export const WorkspaceMember = dynamicResource(RESOURCES.workspaceMember);
+export type WorkspaceMember = InstanceType<typeof WorkspaceMember>;
+export type WorkspaceMemberArgs = Args<Declared<"workspaceMember">>;

@@ -5,9 +5,12 @@
  * its state (`tenantId`), so that refresh and delete speak to it whatever the configuration says later.
  * `pulumi import` names one by `<workspaceId>/<id>` (else the provider's).
  */
+import { NotFoundError } from "../api/errors";
+import type { OrganizationClient } from "../api/organization";
 import { UUID_RE } from "../api/values";
 import type { Checker } from "./check";
 import { string } from "./declare";
+import type { Service } from "./service";
 import { known } from "./unknown";
 
 /** The declaration of the field (the same in every resource that has it). */
@@ -64,4 +67,39 @@ export function splitWorkspaceId(id: string): { workspaceId?: string; rest: stri
     const slash = id.indexOf("/");
     const head = id.slice(0, slash);
     return slash > 0 && UUID_RE.test(head) ? { workspaceId: head, rest: id.slice(slash + 1) } : { rest: id };
+}
+
+/**
+ * Where an object is: its state's name and workspace (`tenantId`) when there is a state, else what its id says
+ * (an import: `<name>` or `<workspaceId>/<name>`; `named`: the id named the workspace).
+ */
+export function located(
+    id: string,
+    state: { name?: string; tenantId?: string; workspaceId?: string } | undefined,
+): { name: string; workspaceId?: string; named: boolean } {
+    if (state?.name) return { name: state.name, workspaceId: state.tenantId ?? state.workspaceId, named: false };
+    const { workspaceId, rest } = splitWorkspaceId(id);
+    return { name: rest, workspaceId, named: workspaceId !== undefined };
+}
+
+/**
+ * A provider's way to the administration of a workspace: `(workspaceId?)` answers the workspace meant (the given
+ * one, else the configured one) and its client; `override` replaces the service's client in tests.
+ */
+export function workspaceAdmins(
+    service: () => Service,
+    resource: string,
+    override?: (workspaceId: string) => OrganizationClient,
+): (workspaceId?: string) => { ws: string; client: OrganizationClient } {
+    return (workspaceId) => {
+        const ws = workspaceOf(workspaceId, service().config().workspaceId);
+        if (!ws) throw new Error(`${resource}: no workspace: set workspaceId, or the provider's langsmith:workspaceId`);
+        return { ws, client: override ? override(ws) : service().workspaceAdmin(ws) };
+    };
+}
+
+/** A list of a deleted workspace (404): empty, as what it held went with it. Other errors pass. */
+export function noneInGoneWorkspace<T>(e: unknown): T[] {
+    if (e instanceof NotFoundError) return [];
+    throw e;
 }

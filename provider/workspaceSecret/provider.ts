@@ -8,7 +8,6 @@
  * first `up` sets the program's.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { NotFoundError } from "../api/errors";
 import type { OrganizationClient } from "../api/organization";
 import { Checker } from "../kit/check";
 import type { ProviderOf } from "../kit/declare";
@@ -16,7 +15,7 @@ import { diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { Service } from "../kit/service";
 import { known } from "../kit/unknown";
-import { checkWorkspaceId, splitWorkspaceId, withWorkspaces, workspaceOf } from "../kit/workspace";
+import { checkWorkspaceId, located, noneInGoneWorkspace, withWorkspaces, workspaceAdmins } from "../kit/workspace";
 import { SCHEMA_VERSION, workspaceSecret, type WorkspaceSecretInputs, type WorkspaceSecretOutputs } from "./declare";
 
 export const WORKSPACE_SECRET_DIFF = diffTableOf(workspaceSecret.inputs);
@@ -37,21 +36,10 @@ export function checkWorkspaceSecret(news: Record<string, unknown>, providerWork
     return c.done(inputs);
 }
 
-/** Where a secret's state says it is, else what its id says (an import: `<key>` or `<workspaceId>/<key>`). */
-function located(id: string, props: Partial<WorkspaceSecretOutputs> | undefined): { key: string; workspaceId?: string; named: boolean } {
-    if (props?.key) return { key: props.key, workspaceId: props.tenantId ?? props.workspaceId, named: false };
-    const { workspaceId, rest } = splitWorkspaceId(id);
-    return { key: rest, workspaceId, named: workspaceId !== undefined };
-}
-
 export function createWorkspaceSecretProvider(o: WorkspaceSecretProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     let service = new Service();
     const configured = () => service.config().workspaceId;
-    const admin = (workspaceId: string | undefined) => {
-        const ws = workspaceOf(workspaceId, configured());
-        if (!ws) throw new Error("WorkspaceSecret: no workspace: set workspaceId or langsmith:workspaceId");
-        return { ws, client: o.admin ? o.admin(ws) : service.workspaceAdmin(ws) };
-    };
+    const admin = workspaceAdmins(() => service, "WorkspaceSecret", o.admin);
     const provider: ProviderOf<typeof workspaceSecret> = {
         async configure(req) {
             service = new Service(req.config);
@@ -81,17 +69,13 @@ export function createWorkspaceSecretProvider(o: WorkspaceSecretProviderOptions 
             return { id: inputs.key, outs: outputs(inputs, ws) };
         },
         async read(id, props) {
-            const at = located(id, props);
+            const at = located(id, props && { ...props, name: props.key });
             const { ws, client } = admin(at.workspaceId);
-            const keys = await client.listSecretKeys().catch((e: unknown): string[] => {
-                // A deleted workspace answers 404: its secrets went with it.
-                if (e instanceof NotFoundError) return [];
-                throw e;
-            });
-            if (!keys.includes(at.key)) return {};
+            const keys = await client.listSecretKeys().catch(noneInGoneWorkspace<string>);
+            if (!keys.includes(at.name)) return {};
             // The value is never answered: the state's stands (none on import: the first `up` sets it).
             const inputs = prune({
-                key: at.key,
+                key: at.name,
                 value: props?.value,
                 workspaceId: at.named ? at.workspaceId : props?.workspaceId,
             }) as WorkspaceSecretInputs;
@@ -103,8 +87,8 @@ export function createWorkspaceSecretProvider(o: WorkspaceSecretProviderOptions 
             return { outs: outputs(news, ws) };
         },
         async delete(id, props) {
-            const at = located(id, props);
-            await admin(at.workspaceId).client.deleteSecret(at.key);
+            const at = located(id, props && { ...props, name: props.key });
+            await admin(at.workspaceId).client.deleteSecret(at.name);
         },
     };
     return provider;

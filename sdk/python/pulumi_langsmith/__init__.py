@@ -21,6 +21,7 @@ from .provider import *
 from .role import *
 from .scheduled_export import *
 from .tracing_project import *
+from .workspace_member import *
 from .workspace_secret import *
 from ._inputs import *
 from . import outputs
@@ -50,6 +51,7 @@ _utilities.register(
    "langsmith:index:Role": "Role",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:TracingProject": "TracingProject",
+   "langsmith:index:WorkspaceMember": "WorkspaceMember",
    "langsmith:index:WorkspaceSecret": "WorkspaceSecret"
   }
  }
