@@ -152,7 +152,7 @@ function alreadyThere(email: string, ws: string, here: Found): Error {
 
 /** The organization's roles when `roleId` is a role id to look up at preview; undefined otherwise, and when they cannot be read in time (`up` says so then). */
 async function rolesAtPreview(org: () => OrganizationClient, roleId: unknown): Promise<Role[] | undefined> {
-    if (typeof roleId !== "string" || !UUID_RE.test(roleId)) return undefined;
+    if (typeof roleId !== "string" || !known(roleId) || !UUID_RE.test(roleId)) return undefined;
     return Promise.resolve()
         .then(() =>
             org()

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { TableDiffResult } from "../../../provider/kit/diff";
+import { UNKNOWN } from "../../../provider/kit/unknown";
 import { checkWorkspaceMember, createWorkspaceMemberProvider } from "../../../provider/workspaceMember/provider";
 import { withEnv } from "../../helpers/async";
 import { TEST_TENANT, admin, raw, rejection, uniqueName } from "../../helpers/emulator";
@@ -61,6 +62,9 @@ describe("WorkspaceMember", function () {
         );
         assert.deepEqual(writes(em()), []);
         assert.deepEqual(checkWorkspaceMember({ email: "A@Example.com ", roleId: "WORKSPACE_USER" }, TEST_TENANT).failures, []);
+        em().admin.requests.length = 0;
+        assert.deepEqual(await fails({ email: "a@example.com", roleId: UNKNOWN }), [], "a role id not known yet (a Role made in the same up) passes");
+        assert.deepEqual(em().admin.requests, [], "and is not looked up");
     });
 
     it("an active organization member joins at once; the role changes in place; delete removes them from the workspace only", async () => {
