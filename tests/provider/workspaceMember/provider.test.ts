@@ -182,7 +182,7 @@ describe("WorkspaceMember", function () {
         assert.deepEqual([adopted.outs.status, (await workspaceMembers())[0].role_id], ["active", await roleId(em(), "WORKSPACE_VIEWER")]);
     });
 
-    it("an invitation to other workspaces only is refused in words; a lost answer to the invitation is looked up, not sent again", async () => {
+    it("an invitation to other workspaces only is refused in words; a lost answer to the invitation or to the add is looked up, not sent again", async () => {
         const ws = await newWorkspace(em());
         const e = email();
         await raw(em(), "POST", "/api/v1/orgs/current/members", { tenantId: null, body: { email: e, workspace_ids: [ws] } });
@@ -196,5 +196,11 @@ describe("WorkspaceMember", function () {
         const made = await provider().create(await checked({ email: f, roleId: "WORKSPACE_USER" }));
         const mine = (await orgPending()).filter((x: { email: string }) => x.email === f);
         assert.deepEqual([mine.length, mine[0].id, made.outs.status], [1, made.outs.identityId, "pending"]);
+
+        const g = await orgMember();
+        em().addFault({ method: "POST", path: "^/api/v1/workspaces/current/members$", kind: "status", status: 502, when: "after" });
+        const added = await provider().create(await checked({ email: g, roleId: "WORKSPACE_USER" }));
+        const there = (await workspaceMembers()).filter((x: { email: string }) => x.email === g);
+        assert.deepEqual([there.length, there[0].id, added.outs.status], [1, added.outs.identityId, "active"]);
     });
 });
