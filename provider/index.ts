@@ -25,10 +25,13 @@ export {
     Dataset,
     Deployment,
     ExportDestination,
+    Role,
     ScheduledExport,
     ServiceKey,
     TracingProject,
     Workspace,
+    WorkspaceMember,
+    WorkspaceSecret,
     type AgentServerCheckArgs,
     type AssistantArgs,
     type BulkExportArgs,
@@ -45,11 +48,14 @@ export {
     type ExportDestinationArgs,
     type ExportDestinationConfig,
     type ExportDestinationCredentials,
+    type RoleArgs,
     type RunConfig,
     type ScheduledExportArgs,
     type ServiceKeyArgs,
     type TracingProjectArgs,
     type WorkspaceArgs,
+    type WorkspaceMemberArgs,
+    type WorkspaceSecretArgs,
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./deployment/declare";
 export {

@@ -31,9 +31,15 @@ import { scheduledExport } from "./scheduledExport/declare";
 import { scheduledExportProvider } from "./scheduledExport/provider";
 import { serviceKey } from "./serviceKey/declare";
 import { serviceKeyProvider } from "./serviceKey/provider";
+import { role } from "./role/declare";
+import { roleProvider } from "./role/provider";
 import { tracingProject } from "./tracingProject/declare";
 import { getTracingProject, getTracingProjectFunction } from "./tracingProject/lookups";
 import { tracingProjectProvider } from "./tracingProject/provider";
+import { workspaceMember } from "./workspaceMember/declare";
+import { workspaceMemberProvider } from "./workspaceMember/provider";
+import { workspaceSecret } from "./workspaceSecret/declare";
+import { workspaceSecretProvider } from "./workspaceSecret/provider";
 import agentServerCheckForwarder = require("./providers/agentServerCheck");
 import assistantForwarder = require("./providers/assistant");
 import bulkExportForwarder = require("./providers/bulkExport");
@@ -45,6 +51,9 @@ import scheduledExportForwarder = require("./providers/scheduledExport");
 import serviceKeyForwarder = require("./providers/serviceKey");
 import tracingProjectForwarder = require("./providers/tracingProject");
 import workspaceForwarder = require("./providers/workspace");
+import roleForwarder = require("./providers/role");
+import workspaceMemberForwarder = require("./providers/workspaceMember");
+import workspaceSecretForwarder = require("./providers/workspaceSecret");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -71,6 +80,9 @@ export const RESOURCES = {
     cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
     workspace: { declaration: workspace, forwarder: workspaceForwarder, provider: workspaceProvider },
     serviceKey: { declaration: serviceKey, forwarder: serviceKeyForwarder, provider: serviceKeyProvider },
+    role: { declaration: role, forwarder: roleForwarder, provider: roleProvider },
+    workspaceSecret: { declaration: workspaceSecret, forwarder: workspaceSecretForwarder, provider: workspaceSecretProvider },
+    workspaceMember: { declaration: workspaceMember, forwarder: workspaceMemberForwarder, provider: workspaceMemberProvider },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

@@ -4,37 +4,10 @@
  * gives them, and the checks a custom role's permissions pass. Built-in role ids are derived from their names
  * (the same on every emulator; on the service they differ between installations: clients look them up by name).
  */
-import type { AccessScope, Role } from "../../provider/api/schemas/organization";
+import { ORGANIZATION_PERMISSIONS, WORKSPACE_PERMISSIONS, type AccessScope, type Role } from "../../provider/api/schemas/organization";
 import { stableUuid } from "../core/ids";
 
-const crud = (resource: string, actions = ["create", "read", "update", "delete"]) => actions.map((a) => `${resource}:${a}`);
-
-/** Workspace permissions, as the operations reference names them. */
-export const WORKSPACE_PERMISSIONS: readonly string[] = [
-    ...crud("projects"),
-    "projects:tag_on_create",
-    "projects:increase-trace-tier",
-    "projects:decrease-trace-tier",
-    ...crud("runs", ["create", "read", "share", "delete"]),
-    ...crud("rules"),
-    ...crud("datasets", ["create", "read", "update", "delete", "download", "share"]),
-    "datasets:tag_on_create",
-    ...crud("feedback"),
-    ...crud("annotation-queues"),
-    ...crud("prompts", ["create", "read", "update", "delete", "tag"]),
-    "prompts:tag_on_create",
-    ...crud("charts"),
-    ...crud("deployments"),
-    "workspaces:read",
-    "workspaces:manage",
-    "workspaces:manage-members",
-    "bulk-exports:read",
-    "bulk-exports:manage",
-    "fleet:read-admin-config",
-    "fleet:write-admin-config",
-];
-
-export const ORGANIZATION_PERMISSIONS: readonly string[] = ["organization:manage", "organization:read", "organization:pats:create"];
+export { ORGANIZATION_PERMISSIONS, WORKSPACE_PERMISSIONS };
 
 export function permissionCatalogue(): Array<{ name: string; description: string; access_scope: AccessScope }> {
     const entry = (access_scope: AccessScope) => (name: string) => ({ name, description: name.replace(/[:_-]/g, " "), access_scope });

@@ -209,7 +209,7 @@ export class OrganizationClient {
 
     /** Sets a secret's value, creating it if needed: an upsert, so sending it again is harmless. */
     async putSecret(key: string, value: string): Promise<void> {
-        await this.http.request("PUT", at(SECRETS, key), { body: { value }, expect: [200, 201, 204], deadline: this.deadline });
+        await this.http.request("PUT", at(SECRETS, key), { body: { value }, expect: [200, 201, 204], deadline: this.deadline, secrets: [value] });
     }
 
     deleteSecret(key: string): Promise<void> {

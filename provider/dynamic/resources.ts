@@ -76,3 +76,17 @@ export type WorkspaceArgs = Args<Declared<"workspace">>;
 export const ServiceKey = dynamicResource(RESOURCES.serviceKey);
 export type ServiceKey = InstanceType<typeof ServiceKey>;
 export type ServiceKeyArgs = Args<Declared<"serviceKey">>;
+/** A secret of a workspace: docs/workspaceSecret.md. */
+export const WorkspaceSecret = dynamicResource(RESOURCES.workspaceSecret);
+export type WorkspaceSecret = InstanceType<typeof WorkspaceSecret>;
+export type WorkspaceSecretArgs = Args<Declared<"workspaceSecret">>;
+
+/** A custom workspace role of the organization: docs/role.md. */
+export const Role = dynamicResource(RESOURCES.role);
+export type Role = InstanceType<typeof Role>;
+export type RoleArgs = Args<Declared<"role">>;
+
+/** A member of a workspace (or a pending invitation to it): docs/workspaceMember.md. */
+export const WorkspaceMember = dynamicResource(RESOURCES.workspaceMember);
+export type WorkspaceMember = InstanceType<typeof WorkspaceMember>;
+export type WorkspaceMemberArgs = Args<Declared<"workspaceMember">>;

@@ -46,6 +46,42 @@ export type Workspace = z.infer<typeof WorkspaceSchema>;
 export const ACCESS_SCOPES = ["organization", "workspace"] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
+const crud = (resource: string, actions = ["create", "read", "update", "delete"]) => actions.map((a) => `${resource}:${a}`);
+
+/**
+ * Workspace permissions, as the operations reference names them (docs/service.md R7): what a custom role may
+ * hold, checked at preview (the emulator knows the same ones; the service may know more).
+ */
+export const WORKSPACE_PERMISSIONS: readonly string[] = [
+    ...crud("projects"),
+    "projects:tag_on_create",
+    "projects:increase-trace-tier",
+    "projects:decrease-trace-tier",
+    ...crud("runs", ["create", "read", "share", "delete"]),
+    ...crud("rules"),
+    ...crud("datasets", ["create", "read", "update", "delete", "download", "share"]),
+    "datasets:tag_on_create",
+    ...crud("feedback"),
+    ...crud("annotation-queues"),
+    ...crud("prompts", ["create", "read", "update", "delete", "tag"]),
+    "prompts:tag_on_create",
+    ...crud("charts"),
+    ...crud("deployments"),
+    "workspaces:read",
+    "workspaces:manage",
+    "workspaces:manage-members",
+    "bulk-exports:read",
+    "bulk-exports:manage",
+    "fleet:read-admin-config",
+    "fleet:write-admin-config",
+];
+
+/** Organization permissions: never in a custom role. */
+export const ORGANIZATION_PERMISSIONS: readonly string[] = ["organization:manage", "organization:read", "organization:pats:create"];
+
+/** The built-in workspace roles by `name` (Admin, Editor, Viewer): their ids differ between installations, looked up in the role list. */
+export const BUILT_IN_WORKSPACE_ROLES = ["WORKSPACE_ADMIN", "WORKSPACE_USER", "WORKSPACE_VIEWER"] as const;
+
 /** POST and PATCH /api/v1/orgs/current/roles body: a custom workspace role. */
 export const RoleRequestSchema = z
     .object({

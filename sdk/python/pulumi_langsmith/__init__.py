@@ -18,10 +18,13 @@ from .get_deployment import *
 from .get_deployment_revisions import *
 from .get_tracing_project import *
 from .provider import *
+from .role import *
 from .scheduled_export import *
 from .service_key import *
 from .tracing_project import *
 from .workspace import *
+from .workspace_member import *
+from .workspace_secret import *
 from ._inputs import *
 from . import outputs
 
@@ -47,10 +50,13 @@ _utilities.register(
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
+   "langsmith:index:Role": "Role",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",
    "langsmith:index:TracingProject": "TracingProject",
-   "langsmith:index:Workspace": "Workspace"
+   "langsmith:index:Workspace": "Workspace",
+   "langsmith:index:WorkspaceMember": "WorkspaceMember",
+   "langsmith:index:WorkspaceSecret": "WorkspaceSecret"
   }
  }
 ]

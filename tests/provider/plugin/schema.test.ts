@@ -48,7 +48,12 @@ describe("plugin schema", () => {
         assert.equal(schema.provider.inputProperties.apiKey.secret, true);
         assert.equal(schema.resources["langsmith:index:ServiceKey"].properties.key.secret, true, "a computed output (a service key) secret too");
         const secretCount = (JSON.stringify(schema).match(/"secret":true/g) ?? []).length;
-        assert.equal(secretCount, 7, "secrets and credentials (inputs and outputs), a service key's key, apiKey (config and provider): nothing else");
+        assert.equal(schema.resources["langsmith:index:WorkspaceSecret"].properties.value.secret, true);
+        assert.equal(
+            secretCount,
+            9,
+            "secrets, credentials and a WorkspaceSecret's value (inputs and outputs), a service key's key, apiKey (config and provider): nothing else",
+        );
     });
 
     it("configuration: today's keys, each naming its environment variable", () => {
