@@ -55,6 +55,15 @@ export const version = (): string => (JSON.parse(readFileSync(join(ROOT, "packag
 export const archiveName = (p: Platform, v = version()): string => `pulumi-resource-langsmith-v${v}-${p.os}-${p.arch}.tar.gz`;
 
 const run = (cmd: string, args: string[], cwd = ROOT): string => execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+/** Runs a command whose output only matters when it fails (then it is the error's message). */
+function quiet(cmd: string, args: string[], cwd = ROOT): void {
+    try {
+        execFileSync(cmd, args, { cwd, stdio: "pipe" });
+    } catch (e) {
+        const { stdout, stderr } = e as { stdout?: Buffer; stderr?: Buffer };
+        throw new Error(`${cmd} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`);
+    }
+}
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /** Runs `fn`, printing how long it took. */
@@ -108,7 +117,7 @@ function seaBlob(work: string, main: string): string {
     const blob = join(work, "plugin.blob");
     const config = { main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false };
     writeFileSync(join(work, "sea-config.json"), JSON.stringify(config));
-    run(process.execPath, ["--experimental-sea-config", join(work, "sea-config.json")], work);
+    quiet(process.execPath, ["--experimental-sea-config", join(work, "sea-config.json")], work);
     return blob;
 }
 
@@ -142,15 +151,16 @@ function machoSign(): string {
 }
 
 /** One platform's archive: the Node.js binary with the blob injected (and signed again on darwin), tarred. */
-async function archive(p: Platform, blob: Buffer, work: string, out: string): Promise<string> {
-    const { inject } = await import("postject");
+async function archive(p: Platform, blob: string, work: string, out: string): Promise<string> {
     const dir = join(work, `${p.os}-${p.arch}`);
     mkdirSync(dir, { recursive: true });
     const exe = join(dir, `pulumi-resource-langsmith${p.os === "windows" ? ".exe" : ""}`);
     copyFileSync(nodeBinary(p), exe);
     chmodSync(exe, 0o755);
-    await inject(exe, "NODE_SEA_BLOB", blob, { sentinelFuse: SEA_FUSE, machoSegmentName: p.os === "darwin" ? "NODE_SEA" : undefined, overwrite: true });
-    if (p.os === "darwin") run(machoSign(), [exe, "pulumi-resource-langsmith"]);
+    // postject's own command, its output kept unless it fails (its Mach-O and ELF parser warns about every note section).
+    const segment = p.os === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [];
+    quiet(process.execPath, [require.resolve("postject/dist/cli.js"), exe, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE, ...segment]);
+    if (p.os === "darwin") quiet(machoSign(), [exe, "pulumi-resource-langsmith"]);
     const name = archiveName(p);
     run("tar", ["-czf", join(out, name), "--owner=0", "--group=0", "--numeric-owner", "-C", dir, "."]);
     rmSync(dir, { recursive: true, force: true });
@@ -187,7 +197,7 @@ function pythonSdk(work: string, out: string): string[] {
     run("tar", ["-xf", join(work, "sdk.tar"), "-C", copy]);
     const python = pythonBuild();
     const before = new Set(readdirSync(out));
-    run(python, ["-m", "build", "--sdist", "--wheel", "--outdir", out, copy]);
+    quiet(python, ["-m", "build", "--sdist", "--wheel", "--outdir", out, copy]);
     return readdirSync(out).filter((f) => !before.has(f));
 }
 
@@ -215,7 +225,7 @@ export async function release(opts: { out: string; platforms: string[] }): Promi
         if (process.env.PULUMI_LANGSMITH_BUILT !== "1") await step("build", () => run("npm", ["run", "-s", "build"]));
         const main = join(work, "plugin.cjs");
         await step("bundle (esbuild)", () => bundle(main));
-        const blob = readFileSync(await step("SEA blob", () => seaBlob(work, main)));
+        const blob = await step("SEA blob", () => seaBlob(work, main));
         const files: string[] = [];
         for (const key of opts.platforms) {
             const p = PLATFORMS[key];

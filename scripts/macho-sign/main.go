@@ -37,11 +37,31 @@ func main() {
 
 // sign replaces the file's signature with an ad-hoc one (written beside it, then renamed over it).
 func sign(path, id string) error {
+	// The signature goes right after __LINKEDIT's data, which must end on 16 bytes, as codesign_allocate
+	// places it: pad the file with zeros to that, and __LINKEDIT over them (below).
+	if err := padTo16(path); err != nil {
+		return err
+	}
 	f, err := macho.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	// Saving writes the segments one after the other, each its file size long: a segment that ends before the
+	// page the next one starts at (postject's, whose size is the blob's) would shift all that follows.
+	// Page-aligned file sizes, as the linker writes them, keep every segment where it is.
+	segs := f.Segments()
+	for i, seg := range segs[:len(segs)-1] {
+		if seg.Filesz == 0 {
+			continue
+		}
+		if next := segs[i+1]; next.Offset > seg.Offset+seg.Filesz && next.Offset-seg.Offset <= seg.Memsz {
+			seg.Filesz = next.Offset - seg.Offset
+		}
+	}
+	if le := segs[len(segs)-1]; le.Name == "__LINKEDIT" && f.CodeSignature() == nil {
+		le.Filesz = (le.Filesz + 15) &^ 15
+	}
 	if cs := f.CodeSignature(); cs != nil {
 		for i := range cs.CodeDirectories {
 			cs.CodeDirectories[i].TeamID = ""
@@ -55,6 +75,23 @@ func sign(path, id string) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// padTo16 appends zeros to the file up to a multiple of 16 bytes.
+func padTo16(path string) error {
+	st, err := os.Stat(path)
+	if err != nil || st.Size()%16 == 0 {
+		return err
+	}
+	out, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := out.Write(make([]byte, 16-st.Size()%16)); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // verify compares the SHA-256 of every page up to the code limit with the code directory's slots.
@@ -74,6 +111,9 @@ func verify(path string) error {
 	cd := cs.CodeDirectories[0]
 	if cd.Header.Flags&ctypes.ADHOC == 0 || cd.TeamID != "" {
 		return fmt.Errorf("not ad-hoc (flags %v, team %q)", cd.Header.Flags, cd.TeamID)
+	}
+	if cs.Offset%16 != 0 {
+		return fmt.Errorf("signature at %#x, not on 16 bytes", cs.Offset)
 	}
 	limit := int(cd.Header.CodeLimit)
 	page := 1 << cd.Header.PageSize
