@@ -71,7 +71,8 @@ describe("e2e: the release installed as a user installs it", function () {
         const home = join(scratch, "home");
         const venv = join(scratch, "venv");
         mkdirSync(home);
-        execFileSync("/usr/bin/python3", ["-m", "venv", venv]);
+        // The system's Python where there is one (a user's), else the first python3 on PATH (a venv made from another is fresh all the same).
+        execFileSync(existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3", ["-m", "venv", venv]);
         const pulumiPin = /^pulumi==.*$/m.exec(readFileSync(join(ROOT, "scripts/python/requirements.txt"), "utf8"))![0];
         // The Pulumi SDK at the version the language host built here runs (scripts/python/requirements.txt says why).
         execFileSync(join(venv, "bin/pip"), ["install", "--quiet", "--disable-pip-version-check", join(releaseDir, wheel), pulumiPin], { stdio: "inherit" });
