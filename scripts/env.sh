@@ -1,7 +1,8 @@
 # Sourced by every script (and by you: `source scripts/env.sh`): puts Node 22, the Pulumi CLI and the
 # language hosts built by scripts/setup.sh, scripts/setup-python.sh and scripts/setup-yaml.sh (all linked
-# next to the CLI), the dynamic-provider launcher, the native plugin of this checkout, langsmith-sdkgen, and the Python virtualenv of scripts/setup-python.sh
-# (python3, python, pip) first on PATH. Safe to source twice.
+# next to the CLI), the dynamic-provider launcher, langsmith-sdkgen, and the Python virtualenv of
+# scripts/setup-python.sh (python3, python, pip) first on PATH, and points PULUMI_HOME at the checkout's own
+# (.pulumi-home), where scripts/dev-plugin.sh installs its native plugin. Safe to source twice.
 _pl_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PULUMI_LANGSMITH_CACHE="${PULUMI_LANGSMITH_CACHE:-$HOME/.cache/pulumi-langsmith}"
 PULUMI_LANGSMITH_NODE_VERSION=22.23.3
@@ -30,13 +31,11 @@ _pl_pulumi_bin="$PULUMI_LANGSMITH_CACHE/pulumi-$PULUMI_LANGSMITH_PULUMI_VERSION/
 # `pulumi-resource-pulumi-nodejs` (the launcher the engine starts for dynamic providers) ships at the
 # package root of @pulumi/pulumi.
 _pl_launcher="$_pl_root/node_modules/@pulumi/pulumi"
-# `pulumi-resource-langsmith` (the native plugin of this checkout, a link into dist/) is found on PATH.
-_pl_plugin="$_pl_root/bin"
 _pl_sdkgen_bin="$(dirname "$PULUMI_LANGSMITH_SDKGEN")"
 _pl_venv_bin="$(dirname "$PULUMI_LANGSMITH_PYTHON")"
 # Each directory goes on PATH whether or not it exists yet: `npm test` sources this, then builds the test
 # tools (the virtualenv, langsmith-sdkgen) into directories that must be on its PATH from then on.
-for _pl_dir in "$_pl_plugin" "$_pl_launcher" "$_pl_sdkgen_bin" "$_pl_pulumi_bin" "$_pl_node_bin" "$_pl_venv_bin"; do
+for _pl_dir in "$_pl_launcher" "$_pl_sdkgen_bin" "$_pl_pulumi_bin" "$_pl_node_bin" "$_pl_venv_bin"; do
   case ":$PATH:" in *":$_pl_dir:"*) ;; *) PATH="$_pl_dir:$PATH" ;; esac
 done
 export PATH
@@ -44,10 +43,14 @@ export PATH
 # before: forget the commands it remembered.
 hash -r
 export PULUMI_SKIP_UPDATE_CHECK=true
+# The Pulumi home of this checkout (plugin cache, workspace settings, `pulumi login`): scripts/dev-plugin.sh
+# installs the checkout's native plugin there, as `pulumi plugin install` installs a release for a user, so
+# the engine never takes one from PATH, and two checkouts on one machine never run each other's build.
+export PULUMI_HOME="$_pl_root/.pulumi-home"
 # The Node.js binary from the npm registry trusts only its bundled CAs; where a TLS-inspecting proxy adds
 # its own CA to the system store, trust that store too.
 if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then
   export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 fi
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
-unset _pl_dir _pl_node_bin _pl_pulumi_bin _pl_launcher _pl_plugin _pl_sdkgen_bin _pl_venv_bin
+unset _pl_dir _pl_node_bin _pl_pulumi_bin _pl_launcher _pl_sdkgen_bin _pl_venv_bin

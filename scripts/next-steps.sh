@@ -9,7 +9,7 @@ source scripts/env.sh
 source scripts/lib/setup.sh
 say "next: source $root/scripts/env.sh (puts them on PATH in this shell), then npm run stack (the main job) or npm test"
 if bash scripts/setup-test-tools.sh --check 2>/dev/null; then
-  say "Python examples (the native plugin and a virtualenv with pulumi_langsmith are on PATH after that source): in another shell,"
+  say "Python examples (a virtualenv with pulumi_langsmith on PATH, and PULUMI_HOME with the native plugin, after that source): in another shell,"
   say "  npm run emulator -- --sandbox; then cd examples/python-quickstart (or python-minio-export), paste the lines it prints,"
   say "  pulumi config set integrationId <uuid> (the keys each example reads are at the top of its __main__.py), and pulumi up"
   say "  the same for Pulumi YAML in examples/yaml-quickstart (its keys are at the top of its Pulumi.yaml; openaiApiKey with --secret)"

@@ -111,6 +111,9 @@ else
   say "pulumi-language-nodejs v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION linked next to $(command -v pulumi)"
 fi
 
+# --- The native plugin of this checkout, into its PULUMI_HOME (under a second) ---
+bash scripts/dev-plugin.sh
+
 # --- The test tools, with --all ---
 if $all; then bash scripts/setup-test-tools.sh; fi
 

@@ -16,6 +16,8 @@ command -v pulumi >/dev/null || { echo "pulumi is not on PATH: run bash scripts/
 # The Python toolchain, the YAML language host and MinIO, built the first time (about 7 minutes), checked in a second after that.
 bash scripts/setup-test-tools.sh
 npm run -s build
+# The checkout's native plugin, installed into its PULUMI_HOME (scripts/dev-plugin.sh): the engine never takes it from PATH.
+bash scripts/dev-plugin.sh
 export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true
 # The e2e tests' copies of an example share one npm install of the packed checkout (tests/helpers/project.ts).
 PULUMI_LANGSMITH_INSTALL_CACHE="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-langsmith-installs-XXXXXX")"

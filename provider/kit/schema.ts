@@ -108,6 +108,10 @@ export function schemaOf(resources: readonly ResourceDeclaration[], functions: r
         license: pkg.license,
         keywords: ["pulumi", "langsmith", "langgraph", "category/utility"],
         repository: "https://github.com/pulumi-langsmith/pulumi-langsmith",
+        // Where `pulumi plugin install` (and the engine, for a program whose SDK names this version) fetches
+        // the plugin: the repository's GitHub releases, assets `pulumi-resource-langsmith-v<version>-<os>-<arch>.tar.gz`
+        // as `npm run release` names them (scripts/release.ts).
+        pluginDownloadURL: "github://api.github.com/pulumi-langsmith/pulumi-langsmith",
         config,
         provider: { description: "The provider of LangSmith resources. Every key falls back to its environment variable.", inputProperties: config.variables },
         // Filled below, once the resources and functions have named every object type (the key keeps its place).

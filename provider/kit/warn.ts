@@ -9,7 +9,10 @@
  * line nowhere.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+// The log module alone, not the whole SDK: the native plugin loads nothing else of @pulumi/pulumi's index
+// (whose npm and sigstore libraries tripled its start-up).
+import * as log from "@pulumi/pulumi/log";
 import { engineAddress } from "./watchdog";
 
 let connected = false;
@@ -32,14 +35,14 @@ export async function warn(message: string): Promise<void> {
     const urn = operationOf.getStore();
     // `@pulumi/pulumi/log` reads a resource's URN only: this stands for the resource.
     const resource = urn ? ({ urn: { promise: () => Promise.resolve(urn) } } as unknown as pulumi.Resource) : undefined;
-    await pulumi.log.warn(message, resource);
+    await log.warn(message, resource);
 }
 
 /** Sends a debug line to the engine; never fails: a lost line must not fail the operation it tells of. */
 export async function debug(message: string): Promise<void> {
     try {
         connect();
-        await pulumi.log.debug(message);
+        await log.debug(message);
     } catch {
         // nothing to do: the line is lost
     }

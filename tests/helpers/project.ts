@@ -6,9 +6,12 @@
  *
  * A Python program (`createPythonProject`) is copied the same way and needs no install: it runs with the
  * virtualenv scripts/setup.sh puts first on PATH (`pulumi` and this checkout's generated SDK
- * `pulumi_langsmith`) and the native plugin `pulumi-resource-langsmith` of this checkout on PATH. A YAML
- * program (`createYamlProject`) too: the YAML host scripts/setup-yaml.sh links next to the CLI reads the
- * plugin's schema.
+ * `pulumi_langsmith`) and the native plugin `pulumi-resource-langsmith` of this checkout, installed in the
+ * checkout's PULUMI_HOME (scripts/dev-plugin.sh), where every command looks for it. A YAML program
+ * (`createYamlProject`) too: the YAML host scripts/setup-yaml.sh links next to the CLI reads the plugin's schema.
+ *
+ * No command may print that the engine took a plugin from PATH (`using ... from $PATH`): `pulumi()` fails
+ * then, whatever the command's exit code, so every e2e test checks it.
  *
  * Commands run as child processes without blocking the event loop, so an emulator started in the same
  * process keeps answering. Every command's output is kept (`transcript`) for leak checks.
@@ -19,6 +22,10 @@ import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "../..");
+/** The PULUMI_HOME of this checkout, where scripts/dev-plugin.sh installs its plugin (scripts/env.sh exports it). */
+export const CHECKOUT_PULUMI_HOME = join(ROOT, ".pulumi-home");
+/** The warning of an engine that found a plugin on PATH instead of its plugin cache (or next to the CLI). */
+export const FROM_PATH = "from $PATH";
 /** The passphrase of the local secrets provider (the stacks here hold nothing worth more). */
 export const PASSPHRASE = "pulumi-langsmith-local";
 
@@ -67,12 +74,22 @@ export class PulumiProject {
      * every later command refuses (`failed to load checkpoint: EOF`; docs/recovery.md).
      */
     private backend: { url: string; env: NodeJS.ProcessEnv };
+    /** What `useEnv` puts over every command's environment. */
+    private overrides: NodeJS.ProcessEnv = {};
 
     constructor(
         readonly dir: string,
         readonly stateDir: string,
     ) {
         this.backend = { url: `file://${stateDir}?metadata=skip`, env: {} };
+    }
+
+    /**
+     * Runs every later command with `vars` over its environment: another PULUMI_HOME (the benchmark of a
+     * release archive), or a user's machine (tests/e2e/install.test.ts: its own PATH, HOME and PULUMI_HOME).
+     */
+    useEnv(vars: NodeJS.ProcessEnv): void {
+        this.overrides = { ...this.overrides, ...vars };
     }
 
     /** Keeps the state at `url` from now on (`s3://bucket?endpoint=...`), with `env` for its credentials (or another passphrase). */
@@ -91,10 +108,12 @@ export class PulumiProject {
         mkdirSync(tmp, { recursive: true });
         return {
             ...process.env,
+            PULUMI_HOME: CHECKOUT_PULUMI_HOME,
             PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
             ...this.backend.env,
             PULUMI_BACKEND_URL: this.backend.url,
             PULUMI_SKIP_UPDATE_CHECK: "true",
+            ...this.overrides,
             TMPDIR: tmp,
         };
     }
@@ -127,6 +146,7 @@ export class PulumiProject {
         const shown = args.includes("--secret") ? [...args.slice(0, -1), "[secret]"] : args;
         const result = { args: shown, code, stdout, stderr, ms: Date.now() - started };
         this.transcript.push(`$ pulumi ${shown.join(" ")}`, stdout, stderr);
+        if (`${stdout}${stderr}`.includes(FROM_PATH)) throw new Error(`pulumi ${shown.join(" ")}: the engine took a plugin from PATH\n${stdout}\n${stderr}`);
         if (code !== 0 && !o.allowFailure) throw new CliError(result);
         return result;
     }
