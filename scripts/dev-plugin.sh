@@ -21,6 +21,9 @@ script="#!/usr/bin/env bash
 # The native plugin of the checkout $root, installed by its scripts/dev-plugin.sh: its build, with its Node.js.
 exec -a \"\$0\" $(printf '%q' "$(command -v node)") $(printf '%q' "$root/dist/provider/plugin/main.js") \"\$@\"
 "
+# The engine caches a plugin's schema by name and version (YAML programs and codegen read it): a build whose
+# declarations changed under the same version must not be read through the old one.
+rm -f "$PULUMI_HOME/schemas/langsmith-$version.json"
 if [ "$(cat "$installed" 2>/dev/null)" = "${script%$'\n'}" ]; then exit 0; fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
