@@ -17,7 +17,8 @@
  *   `up --expect-no-changes` after it writes nothing to the service and leaves the state on the new provider.
  *
  * No command finds a plugin on PATH (the checkout's bin/ is left out of it: no "from $PATH" anywhere), no
- * preview writes to the service, and the ids every resource had under 0.1.0 are the ones after refresh.
+ * preview writes to the service, and after a refresh every resource has the id and (at least) the outputs it had
+ * under 0.1.0 (a refresh shows changed inputs only: a renamed output would pass it unseen).
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -119,11 +120,12 @@ describe("e2e: a stack made by release 0.1.0 previews with no change under this 
     /** The requests of a workspace that were not reads, since `from` (an index into the emulator's request log). */
     const writesSince = (from: number) => em.admin.requests.slice(from).filter((r) => r.method !== "GET");
 
-    /** Each resource's URN and id in the stack, but the providers and the stack itself. */
-    async function resourcesOf(project: PulumiProject, stack: string): Promise<Record<string, string>> {
+    /** Each resource's id and the names of its outputs, by URN (but the providers and the stack itself). */
+    async function resourcesOf(project: PulumiProject, stack: string): Promise<Record<string, { id: string; outputs: string[] }>> {
         const state = await project.exportStack(stack);
-        const out: Record<string, string> = {};
-        for (const r of state.deployment.resources ?? []) if (!/^pulumi:(providers|pulumi):/.test(r.type)) out[r.urn] = r.id;
+        const out: Record<string, { id: string; outputs: string[] }> = {};
+        for (const r of state.deployment.resources ?? [])
+            if (!/^pulumi:(providers|pulumi):/.test(r.type)) out[r.urn] = { id: r.id, outputs: Object.keys(r.outputs ?? {}) };
         return out;
     }
 
@@ -139,13 +141,29 @@ describe("e2e: a stack made by release 0.1.0 previews with no change under this 
         assert.deepEqual(writesSince(from), [], "the preview wrote to the service");
     }
 
-    /** Refresh with the new version finds nothing to change and keeps every id; then destroy removes everything from the service. */
+    /**
+     * Refresh with the new version finds nothing to change and keeps every id and output; no secret is in the
+     * state in plain text; then destroy removes everything from the service.
+     */
     async function refreshAndDestroy(
         s: { project: PulumiProject; stack: string; workspace: string; cli: (...a: string[]) => Promise<unknown> },
-        ids: Record<string, string>,
+        made: Record<string, { id: string; outputs: string[] }>,
     ) {
         await s.cli("refresh", "--yes", "--expect-no-changes");
-        assert.deepEqual(await resourcesOf(s.project, s.stack), ids, "refresh changed an id");
+        // A refresh shows changes of inputs only: an output the new version no longer reads (renamed, dropped)
+        // shows here. New outputs are allowed.
+        const now = await resourcesOf(s.project, s.stack);
+        for (const [urn, before] of Object.entries(made)) {
+            assert.equal(now[urn]?.id, before.id, `refresh changed the id of ${urn}`);
+            assert.deepEqual(
+                before.outputs.filter((o) => !now[urn].outputs.includes(o)),
+                [],
+                `outputs of ${urn} lost under this version`,
+            );
+        }
+        const stored = await s.project.storedText(s.stack);
+        for (const secret of [API_KEY, OPENAI_KEY, minio.users.writeDelete.secretAccessKey])
+            assert.ok(!stored.includes(secret), "a secret in the state in plain text");
         await s.cli("destroy", "--yes");
         assert.deepEqual(await resourcesOf(s.project, s.stack), {});
         assert.equal(em.controlPlane.allDeployments().filter((d) => d.tenant_id === s.workspace && d.status !== "AWAITING_DELETE").length, 0);
@@ -167,13 +185,13 @@ describe("e2e: a stack made by release 0.1.0 previews with no change under this 
         assert.equal(installed(), "0.1.0");
         await s.cli("up", "--yes");
         assert.equal((await s.project.outputs(s.stack)).checkFirstRun, "interrupted");
-        const ids = await resourcesOf(s.project, s.stack);
-        assert.equal(Object.keys(ids).length, 8, "every resource of the program is in the stack");
+        const made = await resourcesOf(s.project, s.stack);
+        assert.equal(Object.keys(made).length, 8, "every resource of the program is in the stack");
 
         execFileSync("npm", ["install", ...INSTALL, `pulumi-langsmith@file:${packPackage()}`], { cwd: s.project.dir, stdio: "inherit" });
         assert.equal(installed(), CURRENT);
-        await previewUnchanged(s, Object.keys(ids).length);
-        await refreshAndDestroy(s, ids);
+        await previewUnchanged(s, Object.keys(made).length);
+        await refreshAndDestroy(s, made);
     });
 
     it("the native plugin: up with the 0.1.0 SDK and plugin, then this version's: preview --expect-no-changes passes, all unchanged; up moves to the new provider writing nothing; refresh and destroy", async () => {
@@ -190,20 +208,20 @@ describe("e2e: a stack made by release 0.1.0 previews with no change under this 
         );
         await s.cli("up", "--yes");
         assert.equal((await s.project.outputs(s.stack)).checkFirstRun, "interrupted");
-        const ids = await resourcesOf(s.project, s.stack);
-        assert.equal(Object.keys(ids).length, 8, "every resource of the program is in the stack");
+        const made = await resourcesOf(s.project, s.stack);
+        assert.equal(Object.keys(made).length, 8, "every resource of the program is in the stack");
         assert.deepEqual(providerUrns(await s.project.exportStack(s.stack)), ["default_0_1_0"], "made by the 0.1.0 SDK and plugin");
         assert.deepEqual(started(), ["0.1.0"]);
 
         pythonPath = currentSdk.dir;
-        await previewUnchanged(s, Object.keys(ids).length);
+        await previewUnchanged(s, Object.keys(made).length);
         assert.deepEqual(started(), [CURRENT], "the preview ran this version's plugin, and only it");
         const from = em.admin.requests.length;
         await s.cli("up", "--yes", "--expect-no-changes");
         assert.deepEqual(started(), [CURRENT]);
         assert.deepEqual(writesSince(from), [], "the up wrote to the service");
         assert.deepEqual(providerUrns(await s.project.exportStack(s.stack)), [`default_${CURRENT.replace(/\./g, "_")}`], "moved to this version's provider");
-        await refreshAndDestroy(s, ids);
+        await refreshAndDestroy(s, made);
         assert.deepEqual(providerUrns(await s.project.exportStack(s.stack)), [], "destroy leaves no provider");
     });
 
