@@ -63,7 +63,13 @@ describe("e2e: a stack made by release 0.1.0 previews with no change under this 
             .split(delimiter)
             .filter((d) => resolve(d) !== join(ROOT, "bin"))
             .join(delimiter);
-        base = { PULUMI_HOME: join(work, "pulumi-home"), PATH: path, PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
+        // A plugin the engine lacks fails the command instead of being downloaded.
+        base = {
+            PULUMI_HOME: join(work, "pulumi-home"),
+            PATH: path,
+            PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        };
         assert.throws(() => execFileSync("which", ["pulumi-resource-langsmith"], { env: base }), "a langsmith plugin is on the test's PATH");
         // 0.1.0 installed once, as a program installs it: the TypeScript program's node_modules are a copy, the
         // 0.1.0 plugin runs from here.
