@@ -54,6 +54,24 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
         }
     }
 
+    /** The end of both tests: no key or storage secret kept or printed; destroy of both stacks; the key refused, the workspace gone. */
+    async function searchedAndDestroyed(o: {
+        admin: PulumiProject;
+        team: PulumiProject;
+        stack: string;
+        keys: string[];
+        printed: string;
+        workspaceId: string;
+        projectId: string;
+    }) {
+        await assertNoSecret(o.admin, o.stack, o.keys, o.printed);
+        await assertNoSecret(o.team, o.stack, [...o.keys, minio.users.writeDelete.secretAccessKey], o.printed);
+        await o.team.pulumi(["destroy", "--yes", "--stack", o.stack]);
+        await o.admin.pulumi(["destroy", "--yes", "--stack", o.stack]);
+        assert.equal(await statusWith(o.keys.at(-1)!, o.workspaceId, o.projectId), 401, "the key is refused after destroy");
+        assert.ok(!(await workspaces()).some((w) => w.id === o.workspaceId), "the workspace is gone");
+    }
+
     const storage = () => ({ bucket: "exports", s3Endpoint: minio.endpoint, s3AccessKeyId: minio.users.writeDelete.accessKeyId });
 
     it("TypeScript: admin stack makes the workspace, a scoped key, a deployment and a project; the team's stack exports with the key alone; rotation; destroy", async () => {
@@ -107,13 +125,7 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
             printed += (await team.pulumi(["up", "--yes", "--stack", stack])).stdout;
             printed += (await team.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", stack])).stdout;
 
-            await assertNoSecret(admin, stack, [key, newKey], printed);
-            await assertNoSecret(team, stack, [key, newKey, minio.users.writeDelete.secretAccessKey], printed);
-
-            await team.pulumi(["destroy", "--yes", "--stack", stack]);
-            await admin.pulumi(["destroy", "--yes", "--stack", stack]);
-            assert.equal(await statusWith(newKey, out.workspaceId, out.projectId), 401, "the key is refused after destroy");
-            assert.ok(!(await workspaces()).some((w) => w.id === out.workspaceId), "the workspace is gone");
+            await searchedAndDestroyed({ admin, team, stack, keys: [key, newKey], printed, workspaceId: out.workspaceId, projectId: out.projectId });
         } finally {
             admin.remove();
             team.remove();
@@ -157,12 +169,7 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
             printed += (await team.pulumi(["up", "--yes", "--stack", stack])).stdout;
             printed += (await team.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", stack])).stdout;
 
-            await assertNoSecret(admin, stack, [key, newKey], printed);
-            await assertNoSecret(team, stack, [key, newKey, minio.users.writeDelete.secretAccessKey], printed);
-            await team.pulumi(["destroy", "--yes", "--stack", stack]);
-            await admin.pulumi(["destroy", "--yes", "--stack", stack]);
-            assert.equal(await statusWith(newKey, out.workspaceId, out.projectId), 401);
-            assert.ok(!(await workspaces()).some((w) => w.id === out.workspaceId));
+            await searchedAndDestroyed({ admin, team, stack, keys: [key, newKey], printed, workspaceId: out.workspaceId, projectId: out.projectId });
         } finally {
             admin.remove();
             team.remove();
