@@ -42,7 +42,8 @@ export function createWorkspaceProvider(o: { organization?: () => OrganizationCl
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(WORKSPACE_DIFF, olds, news);
-            return { changes, replaces, updates, deleteBeforeReplace: false };
+            // A new workspace under the same name would be refused beside the old one (create keeps names unique): delete first.
+            return { changes, replaces, updates, deleteBeforeReplace: replaces.length > 0 && !updates.includes("displayName") };
         },
         async create(inputs) {
             const org = organization();
