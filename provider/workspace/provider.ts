@@ -103,7 +103,9 @@ async function takeOver(holder: Workspace, inputs: WorkspaceInputs): Promise<Wor
  * (should the service give every workspace one, it would otherwise replace the workspace); import reads it.
  */
 function inputsOf(w: Workspace, stored: Partial<WorkspaceOutputs> | undefined): WorkspaceInputs {
-    const handle = w.tenant_handle && (!stored || stored.tenantHandle !== undefined) ? { tenantHandle: w.tenant_handle } : {};
+    // An import has no state: the plugin sends `{}`, the dynamic host may send nothing.
+    const imported = !stored || Object.keys(stored).length === 0;
+    const handle = w.tenant_handle && (imported || stored.tenantHandle !== undefined) ? { tenantHandle: w.tenant_handle } : {};
     return { displayName: w.display_name, ...handle };
 }
 

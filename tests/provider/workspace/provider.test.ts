@@ -73,6 +73,8 @@ describe("Workspace", function () {
         assert.equal(updated.outs.displayName, `${displayName}-2`);
         const imported = await p.read!(made.id);
         assert.deepEqual(imported.inputs, { displayName: `${displayName}-2`, tenantHandle: displayName }, "import reads every input back");
+        const pluginImport = await p.read!(made.id, {});
+        assert.deepEqual(pluginImport.inputs, imported.inputs, "the native plugin's import (empty properties) reads the handle too");
 
         const project = await raw(em, "POST", "/api/v1/sessions", { tenantId: made.id, body: { name: "kept-traces" } });
         assert.equal(project.status, 200, project.text);
