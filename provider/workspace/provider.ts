@@ -11,7 +11,7 @@ import type { OrganizationClient } from "../api/organization";
 import type { Workspace } from "../api/schemas/organization";
 import { Checker } from "../kit/check";
 import type { ProviderOf } from "../kit/declare";
-import { diffByTable, diffTableOf } from "../kit/diff";
+import { diffByTable, diffTableOf, sameValue } from "../kit/diff";
 import { alreadyExistsMessage, adoptionAsked, takenOverWarning } from "../kit/interrupted";
 import { known } from "../kit/unknown";
 import { Service } from "../kit/service";
@@ -43,7 +43,7 @@ export function createWorkspaceProvider(o: { organization?: () => OrganizationCl
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(WORKSPACE_DIFF, olds, news);
             // A new workspace under the same name would be refused beside the old one (create keeps names unique): delete first.
-            return { changes, replaces, updates, deleteBeforeReplace: replaces.length > 0 && !updates.includes("displayName") };
+            return { changes, replaces, updates, deleteBeforeReplace: sameValue(olds.displayName, news.displayName) };
         },
         async create(inputs) {
             const org = organization();
