@@ -46,7 +46,7 @@ const current = new AsyncLocalStorage<string | undefined>();
 export const operationWorkspace = (): string | undefined => current.getStore();
 
 /** A workspace id the program set: a non-empty string (absent, null and "" leave it to the provider). */
-const given = (v: unknown): v is string => typeof v === "string" && v !== "";
+export const given = (v: unknown): v is string => typeof v === "string" && v !== "";
 
 /** Runs `run` with its requests sent to workspace `ws` (absent: the provider's, whatever an enclosing operation said). */
 export function inWorkspace<T>(ws: unknown, run: () => T): T {
@@ -66,8 +66,12 @@ function withWorkspaceId<T extends object | undefined>(o: T, ws: unknown): T {
     return (given(ws) ? { ...rest, workspaceId: ws } : rest) as T;
 }
 
-/** `<workspaceId>/<id>`, the id `pulumi import` takes for an object outside the provider's workspace. */
-const IMPORT_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(.+)$/i;
+/** An id `pulumi import` took: `<workspaceId>/<rest>` names its workspace; anything else is in the provider's. */
+export function splitWorkspaceId(id: string): { workspaceId?: string; rest: string } {
+    const slash = id.indexOf("/");
+    const head = id.slice(0, slash);
+    return slash > 0 && UUID_RE.test(head) ? { workspaceId: head, rest: id.slice(slash + 1) } : { rest: id };
+}
 
 export interface WorkspaceOptions {
     /** A move to another workspace deletes the old object first (exports: two would write the same windows). */
@@ -104,9 +108,9 @@ export function inItsWorkspace(p: pulumi.dynamic.ResourceProvider, o: WorkspaceO
             return recorded(ws, () => inWorkspace(ws, () => p.create(inputs)).then((r) => ({ ...r, outs: withWorkspaceId(r.outs, ws) })));
         },
         async read(id, props) {
-            const imported = !props || Object.keys(props).length === 0 ? IMPORT_ID.exec(id) : null;
-            const ws = imported ? imported[1] : props?.workspaceId;
-            const r = await inWorkspace(ws, () => p.read!(imported ? imported[2] : id, props));
+            const imported = !props || Object.keys(props).length === 0 ? splitWorkspaceId(id) : undefined;
+            const ws = imported ? imported.workspaceId : props?.workspaceId;
+            const r = await inWorkspace(ws, () => p.read!(imported ? imported.rest : id, props));
             if (!r.id) return r;
             return { ...r, props: withWorkspaceId(r.props, ws), inputs: withWorkspaceId(r.inputs, ws) };
         },

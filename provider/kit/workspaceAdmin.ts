@@ -4,34 +4,30 @@
  * workspace (no change); another one replaces the resource. The workspace the object was made in is kept in
  * its state (`tenantId`), so that refresh and delete speak to it whatever the configuration says later.
  * `pulumi import` names one by `<workspaceId>/<id>` (else the provider's). Their `workspaceId` argument is the
- * one every workspace resource declares (workspace.ts `workspaceIdField`); unlike the others, they reach their
+ * one every workspace resource declares (workspace.ts `workspaceIdField`), checked and parsed from an import id
+ * by the same code there (`workspaceFailures`, `splitWorkspaceId`); unlike the others, they reach their
  * workspace explicitly (`workspaceAdmins`) rather than through `inItsWorkspace`, because they must keep speaking
  * to the workspace recorded in their state.
  */
 import { NotFoundError } from "../api/errors";
 import type { OrganizationClient } from "../api/organization";
-import { UUID_RE } from "../api/values";
 import type { Checker } from "./check";
 import type { Service } from "./service";
-import { known } from "./unknown";
+import { given, splitWorkspaceId, workspaceFailures } from "./workspace";
 
 /** The workspace an object with these inputs lives in: the given one, else the provider's (undefined when neither). */
-export function workspaceOf(given: unknown, providerWorkspace: string | undefined): string | undefined {
-    return typeof given === "string" && given !== "" ? given : providerWorkspace;
+export function workspaceOf(ws: unknown, providerWorkspace: string | undefined): string | undefined {
+    return given(ws) ? ws : providerWorkspace;
 }
 
-/** Checks `workspaceId`: a uuid when given; some workspace needed (given or configured). */
-export function checkWorkspaceId(c: Checker, given: unknown, providerWorkspace: string | undefined, resource: string): void {
-    if (given === undefined || given === null || given === "") {
-        if (!providerWorkspace)
-            c.fail(
-                "workspaceId",
-                `${resource} lives in a workspace: set workspaceId, or the provider's with \`pulumi config set langsmith:workspaceId <id>\` (or LANGSMITH_WORKSPACE_ID)`,
-            );
-        return;
-    }
-    if (known(given) && (typeof given !== "string" || !UUID_RE.test(given)))
-        c.fail("workspaceId", `workspaceId must be a workspace id (a uuid), got ${JSON.stringify(given)}`);
+/** Checks `workspaceId` as every workspace resource does (workspace.ts `workspaceFailures`); and some workspace is needed (given or configured). */
+export function checkWorkspaceId(c: Checker, ws: unknown, providerWorkspace: string | undefined, resource: string): void {
+    if ((ws === undefined || ws === null || ws === "") && !providerWorkspace)
+        c.fail(
+            "workspaceId",
+            `${resource} lives in a workspace: set workspaceId, or the provider's with \`pulumi config set langsmith:workspaceId <id>\` (or LANGSMITH_WORKSPACE_ID)`,
+        );
+    for (const f of workspaceFailures(ws)) c.fail(f.property, f.reason);
 }
 
 /**
@@ -55,13 +51,6 @@ export function withWorkspaces<O extends Record<string, unknown>, N extends Reco
         { ...olds, workspaceId: old },
         { ...news, workspaceId: workspaceOf(news.workspaceId, ws) },
     ];
-}
-
-/** An imported object's id: `<workspaceId>/<rest>` names its workspace; anything else is in the provider's. */
-export function splitWorkspaceId(id: string): { workspaceId?: string; rest: string } {
-    const slash = id.indexOf("/");
-    const head = id.slice(0, slash);
-    return slash > 0 && UUID_RE.test(head) ? { workspaceId: head, rest: id.slice(slash + 1) } : { rest: id };
 }
 
 /**

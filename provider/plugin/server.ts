@@ -232,7 +232,8 @@ function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpl
         check(call: Call<provproto.CheckRequest>, callback: Callback) {
             answer(callback, async () => {
                 const req = call.request;
-                const { plain: news, secrets } = reveal(js(req.getNews()));
+                // A declared secret input the program passed plain (Pulumi YAML without fn::secret) is secret in the state too, as in front door 1.
+                const { plain: news, secrets } = revealFor(req, js(req.getNews()));
                 const name = nameFor(req);
                 if (name !== undefined) news[AUTONAME] = name;
                 const r = await aboutResource(req.getUrn(), () => providerOf(req).check!(reveal(js(req.getOlds())).plain, news));

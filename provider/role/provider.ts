@@ -28,6 +28,9 @@ export interface RoleProviderOptions {
     organization?: () => OrganizationClient;
 }
 
+/** The display names of the built-in roles (docs/service.md R7), the same in every organization: a custom role cannot take one. */
+const BUILT_IN_ROLE_NAMES = ["Organization Admin", "Organization Operator", "Organization User", "Organization Viewer", "Admin", "Editor", "Viewer"];
+
 /** Why `p` cannot be in a custom role, or undefined. */
 function permissionProblem(p: string): string | undefined {
     if (WORKSPACE_PERMISSIONS.includes(p)) return undefined;
@@ -48,6 +51,8 @@ export function checkRole(news: Record<string, unknown>) {
         });
     }
     if (typeof news.name === "string" && news.name.trim() !== news.name) c.fail("name", `name ${JSON.stringify(news.name)} must not begin or end with spaces`);
+    else if (typeof news.name === "string" && BUILT_IN_ROLE_NAMES.includes(news.name))
+        c.fail("name", `name ${JSON.stringify(news.name)} is a built-in role's (${BUILT_IN_ROLE_NAMES.join(", ")}): give this one another name`);
     return c.done(inputs);
 }
 

@@ -114,10 +114,10 @@ export function createServiceKeyProvider(o: ServiceKeyProviderOptions = {}): pul
             const same = await sameKeyAs(org, inputs);
             const twin = (await org.listServiceKeys()).find(same);
             if (twin && !adoptionAsked(twin.id)) throw new Error(twinMessage(twin, inputs));
-            const made = await createKeyOnce(org, body, (k) => k.id !== twin?.id && same(k));
+            const made = await held(org, await createKeyOnce(org, body, (k) => k.id !== twin?.id && same(k)));
             const { key, ...shown } = made;
             if (twin) await replaced(org, twin, made.id);
-            return { id: made.id, outs: outputs(inputs, shown, key ?? null) };
+            return { id: made.id, outs: outputs(inputs, shown, key) };
         },
         async read(id, props) {
             const org = organization();
@@ -223,6 +223,15 @@ async function createKeyOnce(org: OrganizationClient, body: ServiceKeyCreateRequ
                 );
         }
     }
+}
+
+/** The key made, when its answer holds the secret; else that key deleted (no one could ever hold it) and the create failed. */
+async function held(org: OrganizationClient, made: ServiceKey): Promise<ServiceKey & { key: string }> {
+    if (made.key) return made as ServiceKey & { key: string };
+    await org.deleteServiceKey(made.id);
+    throw new Error(
+        `ServiceKey: the service made key ${made.id} (${made.short_key}) but its answer held no \`key\`, the only place the secret is shown: that key was deleted, and nothing was created. The service's answer no longer matches docs/service.md R7: report it.`,
+    );
 }
 
 /** After a create sent twice: deletes a key the first attempt made that showed up late (no one holds its secret). Never fails the create. */

@@ -11,7 +11,7 @@ import type { OrganizationClient } from "../api/organization";
 import type { Workspace } from "../api/schemas/organization";
 import { Checker } from "../kit/check";
 import type { ProviderOf } from "../kit/declare";
-import { diffByTable, diffTableOf } from "../kit/diff";
+import { diffByTable, diffTableOf, sameValue } from "../kit/diff";
 import { alreadyExistsMessage, adoptionAsked, takenOverWarning } from "../kit/interrupted";
 import { known } from "../kit/unknown";
 import { Service } from "../kit/service";
@@ -42,7 +42,8 @@ export function createWorkspaceProvider(o: { organization?: () => OrganizationCl
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(WORKSPACE_DIFF, olds, news);
-            return { changes, replaces, updates, deleteBeforeReplace: false };
+            // A new workspace under the same name would be refused beside the old one (create keeps names unique): delete first.
+            return { changes, replaces, updates, deleteBeforeReplace: sameValue(olds.displayName, news.displayName) };
         },
         async create(inputs) {
             const org = organization();
@@ -102,7 +103,9 @@ async function takeOver(holder: Workspace, inputs: WorkspaceInputs): Promise<Wor
  * (should the service give every workspace one, it would otherwise replace the workspace); import reads it.
  */
 function inputsOf(w: Workspace, stored: Partial<WorkspaceOutputs> | undefined): WorkspaceInputs {
-    const handle = w.tenant_handle && (!stored || stored.tenantHandle !== undefined) ? { tenantHandle: w.tenant_handle } : {};
+    // An import has no state: the plugin sends `{}`, the dynamic host may send nothing.
+    const imported = !stored || Object.keys(stored).length === 0;
+    const handle = w.tenant_handle && (imported || stored.tenantHandle !== undefined) ? { tenantHandle: w.tenant_handle } : {};
     return { displayName: w.display_name, ...handle };
 }
 

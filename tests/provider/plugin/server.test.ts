@@ -252,6 +252,17 @@ describe("plugin gRPC service", () => {
         assert.deepEqual(read.resp.getProperties().toJavaScript(), { displayName: "b" });
     });
 
+    it("Secrets: a declared secret input the program passed plain (Pulumi YAML without fn::secret) is answered secret by Check, so the state's inputs hold it encrypted", async () => {
+        const echo: pulumi.dynamic.ResourceProvider = { check: async (_olds, news) => ({ inputs: news }), create: async () => ({ id: "x" }) };
+        const s = resourceProviderService({ providers: { "langsmith:index:WorkspaceSecret": echo }, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const req = new proto.CheckRequest();
+        req.setUrn("urn:pulumi:dev::p::langsmith:index:WorkspaceSecret::openai");
+        req.setNews(Struct.fromJavaScript({ key: "OPENAI_API_KEY", value: "sk-plain-123456" }));
+        const { err, resp } = await call(s, "check", req);
+        assert.equal(err, null);
+        assert.deepEqual(resp.getInputs().toJavaScript(), { key: "OPENAI_API_KEY", value: secretOf("sk-plain-123456") });
+    });
+
     it("Secrets: a declared secret output (a ServiceKey's key, from no input) is answered secret by Create, Update and Read; a Read without it (import) leaves it out", async () => {
         const key = "lsv2_sk_0123456789abcdef0123456789abcdef_0123456789";
         const computed = { shortKey: "lsv2_sk_...6789", accessScope: "organization", schemaVersion: 1 };

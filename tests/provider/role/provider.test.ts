@@ -46,6 +46,11 @@ describe("Role", function () {
             checkRole({ permissions: ["runs:read"] }).failures?.map((f) => f.reason),
             ["name is required"],
         );
+        assert.deepEqual(
+            checkRole({ name: "Editor", permissions: ["runs:read"] }).failures?.map((f) => f.property),
+            ["name"],
+            "a built-in role's name fails at preview, not at up",
+        );
         assert.deepEqual(writes(em()), []);
     });
 
@@ -102,7 +107,7 @@ describe("Role", function () {
         const [r] = await customRoles();
         assert.deepEqual([adopted.id, r.description, r.permissions.sort()], [theirs.body.id, "ours", [...READER].sort()]);
         assert.match(
-            String(await rejection(() => provider().create(checked({ name: "Viewer", permissions: READER })))),
+            String(await rejection(() => provider().create({ name: "Viewer", description: "", permissions: READER }))),
             /name of the built-in role WORKSPACE_VIEWER/,
         );
     });

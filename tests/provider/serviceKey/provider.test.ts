@@ -255,6 +255,23 @@ describe("ServiceKey", function () {
         assert.deepEqual(await listed(inputs.description), []);
     });
 
+    it("create: an answer without the key fails and deletes the key it made: none is left that nobody holds, and no stack holds a null key", async () => {
+        const inputs = checked({ description: uniqueName("keyless") });
+        const keyless = () => {
+            const o = org();
+            const send = o.createServiceKey.bind(o);
+            o.createServiceKey = async (b) => {
+                const { key, ...shown } = await send(b);
+                keys.push(key!);
+                return shown;
+            };
+            return o;
+        };
+        const r = await seen(() => createServiceKeyProvider({ organization: keyless }).create!(inputs));
+        assert.match(r.error!.message, /answer held no `key`.*that key was deleted, and nothing was created/);
+        assert.deepEqual(await listed(inputs.description), []);
+    });
+
     it("create: an identical key is refused with its id (or a forced replace's old key); LANGSMITH_ADOPT_IDS makes a new one and deletes it", async () => {
         const ws = await newWorkspace(em);
         const inputs = checked({ description: uniqueName("killed"), workspaceIds: [ws], expiresAt: LATER });

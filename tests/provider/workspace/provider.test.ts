@@ -36,12 +36,30 @@ describe("Workspace", function () {
         assert.deepEqual(checkWorkspace({ displayName: "team" }).failures, []);
     });
 
-    it("diff: a rename updates in place; another handle replaces", async () => {
+    it("diff: a rename updates in place; another handle replaces, deleting first while the name stays (the new one would be refused beside it)", async () => {
         const olds = { displayName: "a", tenantHandle: "a" } as never;
         const renamed = await provider().diff!("id", olds, { displayName: "b", tenantHandle: "a" } as never);
         assert.deepEqual([renamed.replaces, (renamed as { updates?: string[] }).updates], [[], ["displayName"]]);
         const rehandled = await provider().diff!("id", olds, { displayName: "a", tenantHandle: "b" } as never);
-        assert.deepEqual([rehandled.replaces, rehandled.deleteBeforeReplace], [["tenantHandle"], false]);
+        assert.deepEqual([rehandled.replaces, rehandled.deleteBeforeReplace], [["tenantHandle"], true]);
+        const both = await provider().diff!("id", olds, { displayName: "b", tenantHandle: "b" } as never);
+        assert.deepEqual([both.replaces, both.deleteBeforeReplace], [["tenantHandle"], false], "a new name: made beside the old one first");
+    });
+
+    it("another handle under the same name: the replacement, in the order diff asks, leaves one workspace of that name", async () => {
+        const p = provider();
+        const displayName = uniqueName("rehandled");
+        const old = await p.create({ displayName, tenantHandle: `${displayName}-a` });
+        const news = { displayName, tenantHandle: `${displayName}-b` };
+        const { deleteBeforeReplace } = await p.diff!(old.id, old.outs, news as never);
+        // As the engine replaces: delete then create, or create then delete.
+        if (deleteBeforeReplace) await p.delete!(old.id, old.outs);
+        const made = await p.create(news);
+        if (!deleteBeforeReplace) await p.delete!(old.id, old.outs);
+        assert.deepEqual(
+            (await named(displayName)).map((w) => [w.id, w.tenant_handle]),
+            [[made.id, news.tenantHandle]],
+        );
     });
 
     it("create, read, rename, import; delete refused while it holds a tracing project, naming it, then done; read of a deleted one is gone", async () => {
@@ -55,6 +73,8 @@ describe("Workspace", function () {
         assert.equal(updated.outs.displayName, `${displayName}-2`);
         const imported = await p.read!(made.id);
         assert.deepEqual(imported.inputs, { displayName: `${displayName}-2`, tenantHandle: displayName }, "import reads every input back");
+        const pluginImport = await p.read!(made.id, {});
+        assert.deepEqual(pluginImport.inputs, imported.inputs, "the native plugin's import (empty properties) reads the handle too");
 
         const project = await raw(em, "POST", "/api/v1/sessions", { tenantId: made.id, body: { name: "kept-traces" } });
         assert.equal(project.status, 200, project.text);
