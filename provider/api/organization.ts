@@ -40,6 +40,8 @@ const SECRETS = "/api/v1/workspaces/current/secrets";
 
 const at = (base: string, id: string, ...rest: string[]) => [base, encodeURIComponent(id), ...rest].join("/");
 const DELETED = [200, 202, 204];
+/** A 409: on a second attempt, what the first made (our id, our name, our email). */
+const isConflict = (e: unknown) => (e as { status?: number }).status === 409;
 
 export class OrganizationClient {
     constructor(
@@ -87,7 +89,8 @@ export class OrganizationClient {
         const { value } = await createOnce(
             () => this.send("POST", WORKSPACES, wire, WorkspaceSchema),
             () => this.tryGetWorkspace(wire.id),
-            this.http.reconcileOptions(this.deadline),
+            // A 409 on the resend: the first attempt took effect late, under our id.
+            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: isConflict },
         );
         return value;
     }
@@ -117,7 +120,7 @@ export class OrganizationClient {
         const { value } = await createOnce(
             () => this.send("POST", ROLES, body, RoleSchema),
             async () => (await this.listRoles()).find((r) => r.organization_id && r.display_name === body.display_name),
-            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: (e) => (e as { status?: number }).status === 409 },
+            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: isConflict },
         );
         return value;
     }
@@ -151,14 +154,18 @@ export class OrganizationClient {
 
     // ---- members of the client's workspace, and invitations ----
 
-    /** The workspace's active members. */
-    async listMembers(): Promise<Member[]> {
+    /**
+     * The workspace's active members; given an email, only that person's, asked of the service by it (a list the
+     * service pages would otherwise hide someone past its first page).
+     */
+    async listMembers(email?: string): Promise<Member[]> {
+        if (email) return this.get(`${MEMBERS}/active`, z.array(MemberSchema), { emails: email });
         return (await this.get(MEMBERS, z.object({ members: z.array(MemberSchema) }).passthrough())).members;
     }
 
-    /** The workspace's pending members: invitations naming it, not yet accepted. */
-    listPendingMembers(): Promise<PendingMember[]> {
-        return this.get(`${MEMBERS}/pending`, z.array(PendingMemberSchema));
+    /** The workspace's pending members (invitations naming it, not yet accepted); given an email, only that person's, asked by it. */
+    listPendingMembers(email?: string): Promise<PendingMember[]> {
+        return this.get(`${MEMBERS}/pending`, z.array(PendingMemberSchema), email ? { emails: email } : undefined);
     }
 
     /** The organization's active members and invitations. */
@@ -172,7 +179,7 @@ export class OrganizationClient {
         const { value } = await createOnce(
             () => this.send("POST", ORG_MEMBERS, body, PendingMemberSchema),
             async () => (await this.listOrgMembers()).pending.find((p) => p.email.toLowerCase() === email),
-            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: (e) => (e as { status?: number }).status === 409 },
+            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: isConflict },
         );
         return value;
     }
@@ -181,8 +188,8 @@ export class OrganizationClient {
     async addMember(body: WorkspaceMemberRequest, email: string): Promise<Member> {
         const { value } = await createOnce(
             () => this.send("POST", MEMBERS, body, MemberSchema),
-            async () => (await this.listMembers()).find((m) => m.email.toLowerCase() === email.toLowerCase()),
-            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: (e) => (e as { status?: number }).status === 409 },
+            async () => (await this.listMembers(email)).find((m) => m.email.toLowerCase() === email.toLowerCase()),
+            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: isConflict },
         );
         return value;
     }

@@ -93,9 +93,9 @@ export function checkWorkspaceMember(news: Record<string, unknown>, providerWork
 /** The person in the workspace: an active member by email, else a pending one; undefined when neither (or the workspace is gone). */
 async function find(client: OrganizationClient, email: string): Promise<Found | undefined> {
     const e = emailOf(email);
-    const active = (await client.listMembers().catch(noneInGoneWorkspace<Member>)).find((m) => emailOf(m.email) === e);
+    const active = (await client.listMembers(e).catch(noneInGoneWorkspace<Member>)).find((m) => emailOf(m.email) === e);
     if (active) return { status: "active", identityId: active.id, userId: active.user_id ?? null, roleId: active.role_id ?? "" };
-    const pending = (await client.listPendingMembers().catch(noneInGoneWorkspace<PendingMember>)).find((p) => emailOf(p.email) === e);
+    const pending = (await client.listPendingMembers(e).catch(noneInGoneWorkspace<PendingMember>)).find((p) => emailOf(p.email) === e);
     return pending && { status: "pending", identityId: pending.id, userId: null, roleId: pending.role_id ?? "" };
 }
 
