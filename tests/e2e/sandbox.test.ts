@@ -67,6 +67,9 @@ async function paste(project: PulumiProject, lines: string[]): Promise<void> {
     assert.equal(shell.code, 0, shell.output);
     const exported = /^export PULUMI_BACKEND_URL='(\S+)' PULUMI_CONFIG_PASSPHRASE=(\S+)$/.exec(lines[0])!;
     project.useBackend(exported[1], { PULUMI_CONFIG_PASSPHRASE: exported[2] });
+    // The stack the lines selected, selected again in the project's own PULUMI_HOME (the fresh home kept the first choice).
+    const stack = /pulumi stack select --create (\S+)/.exec(lines.join("\n"))?.[1];
+    if (stack) await project.pulumi(["stack", "select", stack]);
 }
 
 /** The Parquet files under `prefix` of the sandbox's bucket, read with the printed storage keys, each by pyarrow. */
