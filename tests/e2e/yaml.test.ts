@@ -11,7 +11,6 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { createYamlProject, type PulumiProject } from "../helpers/project";
 
@@ -59,7 +58,8 @@ describe("e2e: Pulumi YAML programs through the native plugin", function () {
     let em: Emulator;
 
     before(async () => {
-        em = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "timed", phaseMs: scaledTiming(1 / 10).phaseMs, deleteMs: 300 } });
+        // Revisions deploy at once: what this test shows is the YAML front door, not the waits (tests/e2e/deployment.test.ts).
+        em = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "immediate", deleteMs: 100 } });
     });
     after(async () => {
         await em?.close();
