@@ -60,8 +60,9 @@ export function createWorkspaceProvider(o: { organization?: () => OrganizationCl
             return { id, props: outputs(inputs, w), inputs };
         },
         async update(id, olds, news) {
-            const w =
-                olds.displayName === news.displayName ? await organization().tryGetWorkspace(id) : await organization().updateWorkspace(id, news.displayName);
+            const org = organization();
+            if (olds.displayName !== news.displayName) await refuseTakenName(org, id, news.displayName);
+            const w = olds.displayName === news.displayName ? await org.tryGetWorkspace(id) : await org.updateWorkspace(id, news.displayName);
             if (!w) throw new Error(`Workspace ${id} is gone: run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to make it again`);
             return { outs: outputs(news, w) };
         },
@@ -70,6 +71,16 @@ export function createWorkspaceProvider(o: { organization?: () => OrganizationCl
         },
     };
     return provider;
+}
+
+/** A rename to the name of another live workspace, refused before it is sent: names stay unique (as create relies on). */
+async function refuseTakenName(org: OrganizationClient, id: string, displayName: string): Promise<void> {
+    const other = (await org.listWorkspaces()).find((w) => w.id !== id && !w.is_deleted && w.display_name === displayName);
+    if (other) {
+        throw new Error(
+            `Workspace ${id}: cannot be renamed ${JSON.stringify(displayName)}: workspace ${other.id} of the organization has that name, and this provider keeps workspace names unique (a stopped \`pulumi up\` is found again by its name). Nothing was changed: choose another displayName.`,
+        );
+    }
 }
 
 /**
@@ -84,7 +95,8 @@ async function takeOver(holder: Workspace, inputs: WorkspaceInputs): Promise<Wor
                 what,
                 existing: "this provider keeps workspace names unique, so that a `pulumi up` stopped after the service made one never makes a second",
                 id: holder.id,
-                ifTheirs: "give this one another displayName",
+                ifTheirs:
+                    "give this one another displayName (and if it is this stack's own workspace, replaced by `pulumi up --replace`, set the resource option `deleteBeforeReplace` and run it again)",
                 why: "the service keeps no mark of which stack made a workspace.",
             }),
         );

@@ -60,7 +60,8 @@ export function createWorkspaceSecretProvider(o: WorkspaceSecretProviderOptions 
                         what: `WorkspaceSecret: workspace ${ws} already holds a secret named ${JSON.stringify(inputs.key)}`,
                         existing: "keys are unique in a workspace, and setting one overwrites its value",
                         id: inputs.key,
-                        ifTheirs: "give this one another key",
+                        ifTheirs:
+                            "give this one another key (and if it is this stack's own secret, replaced by `pulumi up --replace`, set the resource option `deleteBeforeReplace` and run it again)",
                         why: "the service keeps no mark of who set a secret (and never answers its value), so the provider cannot tell one this stack's interrupted run set from another's; its value was left as it is.",
                     }),
                 );

@@ -113,6 +113,18 @@ describe("Workspace", function () {
         assert.equal((await named(displayName)).length, 1);
     });
 
+    it("a rename to the name of another live workspace is refused before it is sent: names stay unique", async () => {
+        const p = provider();
+        const taken = uniqueName("taken");
+        await client().createWorkspace({ display_name: taken });
+        const made = await p.create({ displayName: uniqueName("mine") });
+        const refused = await rejection(() => p.update!(made.id, made.outs, { displayName: taken }));
+        assert.match(refused.message, new RegExp(`cannot be renamed "${taken}": workspace \\S+ of the organization has that name`));
+        assert.equal((await named(taken)).length, 1, "nothing renamed");
+        assert.equal((await named(made.outs.displayName)).length, 1);
+        await p.delete!(made.id, made.outs);
+    });
+
     it("a workspace-scoped key is refused by the service, in its words: an organization-scoped key is needed", async () => {
         const ws = await client().createWorkspace({ display_name: uniqueName("scoped") });
         const made = await raw(em, "POST", "/api/v1/orgs/current/service-keys", { tenantId: null, body: { description: "ci", workspaces: [ws.id] } });
