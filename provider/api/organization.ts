@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { HttpClient, type HttpClientOptions } from "./client";
-import { undefinedOn404 } from "./errors";
+import { ConflictError, undefinedOn404 } from "./errors";
 import { createOnce } from "./reconcile";
 import {
     MemberSchema,
@@ -41,7 +41,7 @@ const SECRETS = "/api/v1/workspaces/current/secrets";
 const at = (base: string, id: string, ...rest: string[]) => [base, encodeURIComponent(id), ...rest].join("/");
 const DELETED = [200, 202, 204];
 /** A 409: on a second attempt, what the first made (our id, our name, our email). */
-const isConflict = (e: unknown) => (e as { status?: number }).status === 409;
+const isConflict = (e: unknown) => e instanceof ConflictError;
 
 export class OrganizationClient {
     constructor(

@@ -13,10 +13,6 @@ import { UNKNOWN } from "../kit/unknown";
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
 
-/** The built-in roles a program may name instead of a uuid (docs/service.md R7 "Roles and permissions"), by scope. */
-export const WORKSPACE_ROLES = ["WORKSPACE_ADMIN", "WORKSPACE_USER", "WORKSPACE_VIEWER"] as const;
-export const ORGANIZATION_ROLES = ["ORGANIZATION_ADMIN", "ORGANIZATION_OPERATOR", "ORGANIZATION_USER", "ORGANIZATION_VIEWER"] as const;
-
 /** Whether a key's inputs make it organization-scoped: no `workspaceIds` (a list not known yet may be empty: it passes until known). */
 export const organizationScoped = (i: Record<string, unknown>): boolean =>
     i.workspaceIds === UNKNOWN || !Array.isArray(i.workspaceIds) || i.workspaceIds.length === 0;

@@ -6,9 +6,8 @@
  * with it (a uuid the organization does not have), the uuid a create or an update sends, and the name or id a
  * refresh reads back.
  */
-import type { AccessScope, Role } from "../api/schemas/organization";
+import { BUILT_IN_ORGANIZATION_ROLES, BUILT_IN_WORKSPACE_ROLES, type AccessScope, type Role } from "../api/schemas/organization";
 import { UUID_RE } from "../api/values";
-import { ORGANIZATION_ROLES, WORKSPACE_ROLES } from "./declare";
 
 /** The two role inputs, with the scope of the roles each takes. */
 export const ROLE_INPUTS = [
@@ -16,7 +15,8 @@ export const ROLE_INPUTS = [
     ["orgRoleId", "organization"],
 ] as const satisfies ReadonlyArray<readonly [string, AccessScope]>;
 
-const BUILT_IN: Record<AccessScope, readonly string[]> = { workspace: WORKSPACE_ROLES, organization: ORGANIZATION_ROLES };
+/** The built-in roles a program may name instead of a uuid (docs/service.md R7 "Roles and permissions"), by scope. */
+const BUILT_IN: Record<AccessScope, readonly string[]> = { workspace: BUILT_IN_WORKSPACE_ROLES, organization: BUILT_IN_ORGANIZATION_ROLES };
 const other = (scope: AccessScope): AccessScope => (scope === "workspace" ? "organization" : "workspace");
 const inputOf = (scope: AccessScope) => ROLE_INPUTS.find(([, s]) => s === scope)![0];
 /** `an organization role`, `a workspace role`. */

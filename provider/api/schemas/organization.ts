@@ -81,6 +81,8 @@ export const ORGANIZATION_PERMISSIONS: readonly string[] = ["organization:manage
 
 /** The built-in workspace roles by `name` (Admin, Editor, Viewer): their ids differ between installations, looked up in the role list. */
 export const BUILT_IN_WORKSPACE_ROLES = ["WORKSPACE_ADMIN", "WORKSPACE_USER", "WORKSPACE_VIEWER"] as const;
+/** The built-in organization roles by `name`, likewise. */
+export const BUILT_IN_ORGANIZATION_ROLES = ["ORGANIZATION_ADMIN", "ORGANIZATION_OPERATOR", "ORGANIZATION_USER", "ORGANIZATION_VIEWER"] as const;
 
 /** POST and PATCH /api/v1/orgs/current/roles body: a custom workspace role. */
 export const RoleRequestSchema = z
