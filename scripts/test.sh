@@ -22,6 +22,13 @@ export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true
 # The e2e tests' copies of an example share one npm install of the packed checkout (tests/helpers/project.ts).
 PULUMI_LANGSMITH_INSTALL_CACHE="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-langsmith-installs-XXXXXX")"
 export PULUMI_LANGSMITH_INSTALL_CACHE
-trap 'rm -rf "$PULUMI_LANGSMITH_INSTALL_CACHE"' EXIT
+# Every emulator the tests start logs its exchanges here; tests/contract/check.ts then judges them against the
+# service's OpenAPI descriptions (our clients' requests, the emulator's answers) and prints its figures.
+LANGSMITH_EMULATOR_EXCHANGE_LOG="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-langsmith-exchanges-XXXXXX")"
+export LANGSMITH_EMULATOR_EXCHANGE_LOG
+trap 'rm -rf "$PULUMI_LANGSMITH_INSTALL_CACHE" "$LANGSMITH_EMULATOR_EXCHANGE_LOG"' EXIT
 [ $# -gt 0 ] || set -- 'tests/**/*.test.ts'
-npx mocha --parallel --jobs 2 "$@"
+status=0
+npx mocha --parallel --jobs 2 "$@" || status=$?
+node -r ts-node/register/transpile-only tests/contract/check.ts "$LANGSMITH_EMULATOR_EXCHANGE_LOG" || status=1
+exit "$status"

@@ -33,6 +33,7 @@ import type { ControlPlaneModel } from "../controlPlane/model";
 import type { ControlPlaneTiming, FailureRule } from "../controlPlane/revisions";
 import { EmulatorError, injected, notImplemented } from "./errors";
 import { readBody } from "./body";
+import { EXCHANGE_LOG_ENV, ExchangeLog } from "./exchangeLog";
 import { Router, send, type Reply, type RequestContext } from "./http";
 import { stableUuid } from "./ids";
 import { Store } from "./store";
@@ -62,6 +63,11 @@ export interface EmulatorOptions {
     keyWorkspaceId?: string;
     /** `real` (default): the stand-in wire words of docs/service.md R1 are refused with 422, as the service does; `seed`: accepted (dialect.ts). */
     dialect?: Dialect;
+    /**
+     * A directory where every request and its answer are logged, one JSON line each (exchangeLog.ts); absent:
+     * `$LANGSMITH_EMULATOR_EXCHANGE_LOG`, else none.
+     */
+    exchangeLog?: string;
 }
 
 export interface Emulator {
@@ -89,21 +95,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const stateDir = o.stateDir ?? o.bulkExport?.stateDir;
     const clock = new Clock(new Store(stateDir, "clock.json"));
     let baseUrl = "";
-    const dialect = o.dialect ?? "real";
-    const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl}${AGENTS_PREFIX}/${d.id}`, dialect, stateDir });
-    const bulkExport = bulkExportArea({ ...o.bulkExport, clock, stateDir }, dialect);
-    const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer, stateDir });
-    const datasets = datasetsArea({ clock, stateDir });
-    const holdings = workspaceHoldings(controlPlane.model, bulkExport, datasets);
-    const org = orgArea({
-        clock,
-        stateDir,
-        holdings,
-        apiKeys: o.apiKeys,
-        keyWorkspace: workspaceOfKey(o),
-        deploymentWorkspace: (id) => controlPlane.model.servingDeployment(id)?.tenant_id,
-    });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model), datasets, org];
+    const parts = buildAreas(o, clock, stateDir, () => baseUrl);
+    const { controlPlane, areas } = parts;
     const admin = new AdminState();
     const reset = () => {
         for (const a of areas) a.reset();
@@ -114,14 +107,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
     const router = new Router();
     adminRoutes(router, admin, clock, reset);
     for (const a of areas) a.register(router);
-    const handle = requestHandler({
-        router,
-        areas,
-        admin,
-        clock,
-        org,
-        log: o.log ?? false,
-    });
+    const exchanges = new ExchangeLog(o.exchangeLog ?? (process.env[EXCHANGE_LOG_ENV] || undefined));
+    const handle = requestHandler({ router, areas, admin, clock, org: parts.org, log: o.log ?? false, exchanges });
     const server: Server = createServer((req, res) => {
         handle(req, res).catch((e) => {
             console.error("[emulator] unhandled", e);
@@ -129,16 +116,17 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         });
     });
     const port = await listen(server, o);
+    exchanges.open(port);
     const host = o.host && o.host !== "0.0.0.0" ? o.host : "127.0.0.1";
     baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
     return {
         url: baseUrl,
         port,
         controlPlane: controlPlane.model,
-        bulkExport,
-        datasets,
-        agentServer,
-        org,
+        bulkExport: parts.bulkExport,
+        datasets: parts.datasets,
+        agentServer: parts.agentServer,
+        org: parts.org,
         admin,
         clock,
         reset,
@@ -153,6 +141,25 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
             await Promise.all(areas.map((a) => a.close?.()));
         },
     };
+}
+
+/** Every area of the service, wired to the ones it reads (a deployment's URL needs the server's, known once it listens). */
+function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefined, baseUrl: () => string) {
+    const dialect = o.dialect ?? "real";
+    const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl()}${AGENTS_PREFIX}/${d.id}`, dialect, stateDir });
+    const bulkExport = bulkExportArea({ ...o.bulkExport, clock, stateDir }, dialect);
+    const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer, stateDir });
+    const datasets = datasetsArea({ clock, stateDir });
+    const org = orgArea({
+        clock,
+        stateDir,
+        holdings: workspaceHoldings(controlPlane.model, bulkExport, datasets),
+        apiKeys: o.apiKeys,
+        keyWorkspace: workspaceOfKey(o),
+        deploymentWorkspace: (id) => controlPlane.model.servingDeployment(id)?.tenant_id,
+    });
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model), datasets, org];
+    return { controlPlane, bulkExport, agentServer, datasets, org, areas };
 }
 
 /** Listens on `o.port` (0: a free one) of `o.host`; answers the port. */
@@ -172,6 +179,7 @@ interface HandlerParts {
     clock: Clock;
     org: OrgArea;
     log: boolean;
+    exchanges: ExchangeLog;
 }
 
 /**
@@ -191,8 +199,11 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
         keyScoped: keyScoped.some((re) => re.test(path)),
     });
 
-    /** Answers a request; `body`: already read (a `during` fault reads it before the answer is lost). */
-    async function answer(req: IncomingMessage, url: URL, path: string, prefix: string, body?: unknown): Promise<Reply> {
+    /**
+     * Answers a request; `body`: already read (a `during` fault reads it before the answer is lost). The body
+     * the route saw is kept in `seen` for the exchange log.
+     */
+    async function answer(req: IncomingMessage, url: URL, path: string, prefix: string, seen: { body?: unknown }, body?: unknown): Promise<Reply> {
         let access: ReturnType<OrgArea["auth"]["check"]> | undefined;
         if (!path.startsWith("/__admin/")) {
             access = p.org.auth.check(authRequest(req, path));
@@ -205,7 +216,7 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
             params,
             query: url.searchParams,
             headers: req.headers,
-            body: body ?? (await readBody(req)),
+            body: (seen.body = body ?? (await readBody(req))),
             tenantId: access?.tenantId ?? "",
             installation: prefix === SELF_HOSTED_PREFIX ? "self-hosted" : "cloud",
             principal: access?.principal,
@@ -218,7 +229,13 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
         const { path, prefix } = stripPrefix(url.pathname);
         const tenantId = p.org.auth.tenantOf(authRequest(req, path));
         const fault = path.startsWith("/__admin/") ? undefined : p.admin.takeFault(req.method ?? "GET", path);
-        const { reply, dropped } = await withFault(fault, (body) => answer(req, url, path, prefix, body), req);
+        const seen: { body?: unknown } = {};
+        const { reply, dropped } = await withFault(fault, (body) => answer(req, url, path, prefix, seen, body), req);
+        if (p.exchanges.enabled) {
+            // A request refused before its route read the body (a 401, a fault) is logged with it all the same.
+            if (seen.body === undefined && !req.readableEnded) seen.body = await readBody(req).catch(() => undefined);
+            p.exchanges.record(req, url, path, prefix, seen.body, reply, { dropped, injected: fault !== undefined && fault.kind !== "latency" });
+        }
         p.admin.log({ method: req.method ?? "GET", path, prefix, status: dropped ? 0 : reply.status, at: p.clock.iso(), tenantId });
         if (p.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
         if (dropped) req.socket.destroy();

@@ -1,0 +1,216 @@
+/**
+ * The service's own OpenAPI descriptions as a test oracle: LangSmith's description of `/api/v1`
+ * (descriptions/langsmith.openapi.json, May 2026) and the control plane's of `/v2`
+ * (descriptions/control-plane.openapi.json), both unabridged. `Descriptions.find` names the operation a
+ * request targets; `requestViolations` and `answerViolations` judge one logged exchange (emulator/core/exchangeLog.ts)
+ * against it with Ajv (JSON Schema 2020-12, the dialect of OpenAPI 3.1) and ajv-formats: no schema is copied by hand.
+ *
+ * What "valid" means here, beyond the schemas:
+ * - a request must satisfy one of the operation's `security` alternatives (API key, `X-Tenant-Id`, ...: an
+ *   operation that names a bearer token only is not for API keys), send no query parameter the operation does
+ *   not declare (the service would ignore it), and send a body only where the operation takes one;
+ * - a successful status must be one the operation declares; an error status it does not declare must carry the
+ *   service's error shape (`{"detail": ...}`).
+ * Operations and statuses newer than the descriptions are listed, with the reason, in newer.ts.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import type { Exchange } from "../../emulator/core/exchangeLog";
+import { newerStatus } from "./newer";
+
+type Json = Record<string, any>;
+
+/** One operation of a description: where it is and what it takes. */
+export interface Operation {
+    /** `langsmith` or `control-plane`: which description holds it. */
+    description: string;
+    method: string;
+    /** The path as the description writes it, e.g. `/api/v1/sessions/{session_id}`. */
+    template: string;
+    /** `METHOD template`, the name figures and violations use. */
+    key: string;
+    raw: Json;
+    pattern: RegExp;
+    /** Literal segments of the template: a match with more of them wins (`/members/active` over `/members/{id}`). */
+    literals: number;
+}
+
+const SECURITY_HEADERS: Record<string, (h: Exchange["headers"]) => boolean> = {
+    "API Key": (h) => h.apiKey,
+    "LangSmith API Key": (h) => h.apiKey,
+    "Tenant ID": (h) => Boolean(h.tenantId),
+    "Organization ID": (h) => Boolean(h.organizationId),
+    "Bearer Auth": (h) => h.bearer,
+    "X-Service-Key": (h) => h.serviceKey,
+};
+
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
+export const DESCRIPTIONS_DIR = join(__dirname, "descriptions");
+
+export class Descriptions {
+    readonly operations: Operation[] = [];
+    private readonly ajv = newAjv(false);
+    /** Parameters arrive as strings: this one coerces them to the declared types before judging. */
+    private readonly paramAjv = newAjv(true);
+    private readonly validators = new Map<string, ValidateFunction>();
+
+    constructor(files: Record<string, string> = { langsmith: "langsmith.openapi.json", "control-plane": "control-plane.openapi.json" }) {
+        for (const [name, file] of Object.entries(files)) {
+            const doc = JSON.parse(readFileSync(join(DESCRIPTIONS_DIR, file), "utf8")) as Json;
+            this.ajv.addSchema(doc, name);
+            this.paramAjv.addSchema(doc, name);
+            for (const [template, item] of Object.entries(doc.paths as Json)) {
+                for (const method of METHODS) {
+                    if (!item[method]) continue;
+                    const M = method.toUpperCase();
+                    this.operations.push({
+                        description: name,
+                        method: M,
+                        template,
+                        key: `${M} ${template}`,
+                        raw: item[method],
+                        pattern: templatePattern(template),
+                        literals: template.split("/").filter((s) => s && !s.startsWith("{")).length,
+                    });
+                }
+            }
+        }
+    }
+
+    /**
+     * The operation `method path` targets: the path as sent, or under `/api/v1` (the service answers the tracing
+     * API without that prefix too, and the official clients use both). The most literal match wins.
+     */
+    find(method: string, path: string): Operation | undefined {
+        for (const p of [path, `/api/v1${path}`]) {
+            const hits = this.operations.filter((o) => o.method === method && o.pattern.test(p));
+            if (hits.length) return hits.sort((a, b) => b.literals - a.literals)[0];
+        }
+        return undefined;
+    }
+
+    /** What is wrong with the request of `x` (sent to `op`), in words; empty when nothing is. */
+    requestViolations(op: Operation, x: Exchange): string[] {
+        const out = [...this.securityViolations(op, x), ...this.parameterViolations(op, x, "path"), ...this.parameterViolations(op, x, "query")];
+        const content = op.raw.requestBody?.content as Json | undefined;
+        if (x.body === undefined) {
+            if (op.raw.requestBody?.required) out.push("the operation requires a body; none was sent");
+        } else if (!content) {
+            out.push("a body was sent to an operation that takes none");
+        } else if (content["application/json"]) {
+            const pointer = `/paths/${pointerToken(op.template)}/${op.method.toLowerCase()}/requestBody/content/application~1json/schema`;
+            out.push(...this.judge(op.description, pointer, x.body, "body"));
+        }
+        return out;
+    }
+
+    /** What is wrong with the answer of `x` to `op`, in words; empty when nothing is. */
+    answerViolations(op: Operation, x: Exchange): string[] {
+        const declared = op.raw.responses?.[String(x.status)] as Json | undefined;
+        if (!declared) {
+            if (x.status < 400) {
+                if (newerStatus(op.key, x.status)) return [];
+                return [`status ${x.status} is not among the operation's answers (${Object.keys(op.raw.responses ?? {}).join(", ")})`];
+            }
+            const detail = x.response && typeof x.response === "object" && "detail" in (x.response as Json);
+            return detail ? [] : [`error ${x.status} without the service's error shape {"detail": ...}: ${clip(x.response)}`];
+        }
+        const schema = declared.content?.["application/json"]?.schema;
+        if (!schema) return x.response === undefined ? [] : [`status ${x.status} declares no body; one was answered`];
+        if (x.response === undefined) return [`status ${x.status} declares a body; none was answered`];
+        const pointer = `/paths/${pointerToken(op.template)}/${op.method.toLowerCase()}/responses/${x.status}/content/application~1json/schema`;
+        return this.judge(op.description, pointer, x.response, "answer");
+    }
+
+    private securityViolations(op: Operation, x: Exchange): string[] {
+        const alternatives = op.raw.security as Json[] | undefined;
+        if (!alternatives?.length) return [];
+        const met = alternatives.some((alt) => Object.keys(alt).every((scheme) => SECURITY_HEADERS[scheme]?.(x.headers) ?? false));
+        if (met) return [];
+        const names = alternatives.map((alt) => Object.keys(alt).join(" + ")).join(" or ");
+        return [`security: the operation takes ${names}; the request sent none of these`];
+    }
+
+    private parameterViolations(op: Operation, x: Exchange, where: "path" | "query"): string[] {
+        const declared = ((op.raw.parameters ?? []) as Json[]).filter((p) => p.in === where);
+        const values: Json =
+            where === "path" ? pathParams(op, x.path) : Object.fromEntries(Object.entries(x.query).map(([k, v]) => [k, v.length > 1 ? v : v[0]]));
+        const out: string[] = [];
+        if (where === "query") {
+            const names = new Set(declared.map((p) => p.name as string));
+            for (const k of Object.keys(values)) if (!names.has(k)) out.push(`query: ${k} is not a parameter of this operation (the service ignores it)`);
+        }
+        for (const p of declared) {
+            if (values[p.name] === undefined) {
+                if (p.required) out.push(`${where}: the required parameter ${p.name} is missing`);
+                continue;
+            }
+            const pointer = `/paths/${pointerToken(op.template)}/${op.method.toLowerCase()}/parameters/${(op.raw.parameters as Json[]).indexOf(p)}/schema`;
+            out.push(...this.judge(op.description, pointer, values[p.name], `${where} ${p.name}`, this.paramAjv));
+        }
+        return out;
+    }
+
+    /** Validates `value` against the schema at `pointer` of a description; the errors in words. */
+    private judge(description: string, pointer: string, value: unknown, where: string, ajv = this.ajv): string[] {
+        const key = `${ajv === this.ajv ? "" : "param:"}${description}#${pointer}`;
+        let validate = this.validators.get(key);
+        if (!validate) {
+            validate = ajv.compile({ $ref: `${description}#${pointer.split("/").map(encodeURIComponent).join("/")}` });
+            this.validators.set(key, validate);
+        }
+        // The parameter validator coerces in place: judge a copy.
+        const subject = ajv === this.ajv ? value : structuredClone(value);
+        return validate(subject) ? [] : summarize(validate.errors ?? [], where, subject);
+    }
+}
+
+function newAjv(coerce: boolean): Ajv2020 {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, coerceTypes: coerce ? "array" : false });
+    addFormats(ajv);
+    return ajv;
+}
+
+function templatePattern(template: string): RegExp {
+    const body = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
+    return new RegExp(`^${body}/?$`);
+}
+
+function pathParams(op: Operation, path: string): Json {
+    const names = [...op.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    const re = new RegExp(`^${op.template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)")}/?$`);
+    const m = re.exec(path) ?? re.exec(`/api/v1${path}`);
+    return Object.fromEntries(names.map((n, i) => [n, m ? decodeURIComponent(m[i + 1]) : undefined]));
+}
+
+/** A JSON pointer token (RFC 6901). */
+function pointerToken(token: string): string {
+    return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Ajv's errors as short sentences: the innermost of each `anyOf` only, at most five. */
+function summarize(errors: ErrorObject[], where: string, value: unknown): string[] {
+    const leaves = errors.filter((e) => !["anyOf", "oneOf", "if", "$ref"].includes(e.keyword));
+    const seen = new Set<string>();
+    for (const e of leaves.length ? leaves : errors) {
+        const at = e.instancePath || "/";
+        const extra = e.keyword === "additionalProperties" ? ` (${(e.params as Json).additionalProperty})` : "";
+        seen.add(
+            `${where} ${at}: ${e.message}${extra}${e.keyword === "type" || e.keyword === "format" || e.keyword === "enum" ? `, got ${clip(at === "/" ? value : pick(value, at))}` : ""}`,
+        );
+    }
+    return [...seen].slice(0, 5);
+}
+
+function pick(value: unknown, pointer: string): unknown {
+    let v: any = value;
+    for (const t of pointer.split("/").slice(1)) v = v?.[t.replace(/~1/g, "/").replace(/~0/g, "~")];
+    return v;
+}
+
+function clip(v: unknown): string {
+    const s = JSON.stringify(v) ?? "undefined";
+    return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}

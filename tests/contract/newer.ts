@@ -1,0 +1,68 @@
+/**
+ * What the service does that is newer than its descriptions (descriptions/, May 2026), each with the public
+ * material that says so (docs/service.md cites the same): operations our clients may call although the
+ * description lacks them, and statuses an operation of the description now answers. The contract check
+ * (check.ts) takes these as known, and nothing else: a request to any other undescribed operation is a violation.
+ */
+
+export interface NewerOperation {
+    method: string;
+    /** The path, `{name}` for a segment. */
+    path: string;
+    why: string;
+}
+
+export const NEWER_OPERATIONS: readonly NewerOperation[] = [
+    {
+        method: "PUT",
+        path: "/api/v1/workspaces/current/secrets/{key}",
+        why: "per-key secret writes (docs/service.md R7.6): the service's docs and official clients, autumn 2026; installations without it take the POST upsert",
+    },
+    {
+        method: "DELETE",
+        path: "/api/v1/workspaces/current/secrets/{key}",
+        why: "per-key secret deletes (docs/service.md R7.6), beside the POST upsert with a null value",
+    },
+    {
+        method: "PATCH",
+        path: "/api/v1/workspaces/current/members/{identity_id}/pending",
+        why: "a pending invitation's role changed in place (docs/service.md R7.5), autumn 2026",
+    },
+    {
+        method: "PATCH",
+        path: "/api/v1/orgs/current/service-keys/{key_id}",
+        why: "a service key's roles changed in place (docs/service.md R7), as the official Terraform provider's service_key resource does",
+    },
+    {
+        method: "DELETE",
+        path: "/api/v1/bulk-exports/destinations/{destination_id}",
+        why: "destination deletes (docs/service.md 3.1), late September 2026",
+    },
+    {
+        method: "POST",
+        path: "/v2/deployments/{deployment_id}/revisions",
+        why: "a revision made by its own POST, as the official Terraform provider does (docs/service.md 2.9); the description makes them by PATCH",
+    },
+];
+
+/** Statuses newer than the description, by `METHOD template` of the description's operation. */
+export const NEWER_STATUSES: Readonly<Record<string, { statuses: number[]; why: string }>> = {
+    "DELETE /api/v1/sessions/{session_id}": {
+        statuses: [202],
+        why: "a tracing project's delete is accepted and finishes later (docs/service.md R5), newer than May 2026",
+    },
+};
+
+const compiled = NEWER_OPERATIONS.map((n) => ({
+    ...n,
+    pattern: new RegExp(`^${n.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
+}));
+
+/** The listed newer operation `method path` targets, if any (the path as sent, or under `/api/v1`). */
+export function newerOperation(method: string, path: string): NewerOperation | undefined {
+    return compiled.find((n) => n.method === method && (n.pattern.test(path) || n.pattern.test(`/api/v1${path}`)));
+}
+
+export function newerStatus(operationKey: string, status: number): boolean {
+    return NEWER_STATUSES[operationKey]?.statuses.includes(status) ?? false;
+}
