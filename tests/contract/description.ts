@@ -55,10 +55,12 @@ export class Descriptions {
     /** Parameters arrive as strings: this one coerces them to the declared types before judging. */
     private readonly paramAjv = newAjv(true);
     private readonly validators = new Map<string, ValidateFunction>();
+    private readonly documents = new Map<string, Json>();
 
     constructor(files: Record<string, string> = { langsmith: "langsmith.openapi.json", "control-plane": "control-plane.openapi.json" }) {
         for (const [name, file] of Object.entries(files)) {
             const doc = JSON.parse(readFileSync(join(DESCRIPTIONS_DIR, file), "utf8")) as Json;
+            this.documents.set(name, doc);
             this.ajv.addSchema(doc, name);
             this.paramAjv.addSchema(doc, name);
             for (const [template, item] of Object.entries(doc.paths as Json)) {
@@ -77,6 +79,13 @@ export class Descriptions {
                 }
             }
         }
+    }
+
+    /** The whole description named `name` (`langsmith`, `control-plane`). */
+    document(name: string): Json {
+        const doc = this.documents.get(name);
+        if (!doc) throw new Error(`no description named ${name}`);
+        return doc;
     }
 
     /**
