@@ -25,7 +25,8 @@ export const deploymentNotFound = (id: string) => new EmulatorError(404, { detai
 export const revisionNotFound = (deploymentId: string) => deploymentNotFound(deploymentId);
 /** Admin look-ups by revision id alone. */
 export const revisionIdNotFound = (id: string) => new EmulatorError(404, { detail: `Revision ID ${id} not found.` });
-export const routeNotFound = (method: string, path: string) => new EmulatorError(404, { detail: `Not Found: ${method} ${path}` });
+/** A path no route has: the service's framework answers `{"detail": "Not Found"}`, whatever the path (clients tell it from an object's 404 so). */
+export const routeNotFound = () => new EmulatorError(404, { detail: "Not Found" });
 export const conflict = (detail: string) => new EmulatorError(409, { detail });
 export const validation = (errors: ValidationError[]) => new EmulatorError(422, { detail: errors });
 export const notImplemented = (what: string) => new EmulatorError(501, { detail: `${what} is not implemented by the emulator (see emulator/COVERAGE.md).` });

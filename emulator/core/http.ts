@@ -83,7 +83,7 @@ export class Router {
             return { route, params };
         }
         if (pathMatched) throw new EmulatorError(405, { detail: "Method Not Allowed" });
-        throw routeNotFound(method, path);
+        throw routeNotFound();
     }
 }
 
@@ -130,16 +130,19 @@ export function parse<T>(schema: z.ZodType<T>, value: unknown, where: "body" | "
     return r.data;
 }
 
-/** `limit` / `offset` as the service validates them (limit 1..100, default 20; offset >= 0). */
-/** A list sliced by `limit`/`offset` when the client sends them (pagination's bounds); the whole list otherwise. */
-export function page<T>(c: RequestContext, items: T[]): T[] {
-    if (!c.query.has("limit") && !c.query.has("offset")) return items;
-    const { limit, offset } = pagination(c.query);
+/**
+ * A list sliced by `limit`/`offset`. With `o.defaultLimit` the list is paged as the service pages it even when
+ * the client sends neither (its description's default); without, only when the client sends them (20 by default).
+ */
+export function page<T>(c: RequestContext, items: T[], o: { defaultLimit?: number; maxLimit?: number } = {}): T[] {
+    if (o.defaultLimit === undefined && !c.query.has("limit") && !c.query.has("offset")) return items;
+    const { limit, offset } = pagination(c.query, o.defaultLimit, o.maxLimit);
     return items.slice(offset, offset + limit);
 }
 
-export function pagination(q: URLSearchParams): { limit: number; offset: number } {
-    const limit = intParam(q, "limit", 20, 1, 100);
+/** `limit` / `offset` as the service validates them (limit 1..`max`, default `dflt`: 20 and 100 unless said; offset >= 0). */
+export function pagination(q: URLSearchParams, dflt = 20, max = 100): { limit: number; offset: number } {
+    const limit = intParam(q, "limit", dflt, 1, max);
     const offset = intParam(q, "offset", 0, 0, Infinity);
     return { limit, offset };
 }

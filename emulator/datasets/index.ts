@@ -28,7 +28,7 @@ export function datasetsArea(o: { clock: Clock; stateDir?: string }): DatasetsAr
                 .onApi("POST", BASE, (c) => ({ status: 200, body: model.create(c.tenantId, parse(DatasetCreateRequestSchema, c.body, "body")) }))
                 .onApi("GET", BASE, (c) => {
                     const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
-                    return { status: 200, body: page(c, model.list(c.tenantId, q)) };
+                    return { status: 200, body: page(c, model.list(c.tenantId, q), { defaultLimit: 100 }) };
                 })
                 .onApi("GET", `${BASE}/{dataset_id}`, (c) => ({ status: 200, body: model.get(c.tenantId, id(c)) }))
                 .onApi("PATCH", `${BASE}/{dataset_id}`, (c) => ({

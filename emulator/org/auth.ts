@@ -10,6 +10,7 @@
  *   when `X-Tenant-Id` is absent and gets 403 for a workspace it was not given; an organization-scoped one
  *   needs `X-Tenant-Id` on workspace paths (403). Its roles' permissions are checked (`required`).
  * - A workspace deleted through the API answers 404 to every workspace path.
+ * - Renaming or deleting a workspace needs `X-Tenant-Id` naming it (403 otherwise) and `workspaces:manage` there.
  * - A deployment's agent server (`/__agents/{id}`, no `X-Tenant-Id`) answers a workspace-scoped key only when the
  *   deployment is in one of its workspaces (403 otherwise).
  */
@@ -56,7 +57,8 @@ export class Authenticator {
         if (!r.key) throw unauthorized();
         const principal = this.principal(r.key);
         const tenantId = this.tenant(r, principal);
-        if (r.needsTenant) this.checkWorkspace(principal, tenantId);
+        const operatedOn = workspaceOperation(r);
+        if (r.needsTenant || operatedOn) this.checkWorkspace(principal, tenantId);
         else this.checkAgentServer(principal, r.path);
         const need = required(r.method, r.path);
         if (need && principal.kind === "service") checkPermission(principal, need);
@@ -115,22 +117,46 @@ const RESOURCES: Array<[RegExp, string]> = [
 ];
 const ACTIONS: Record<string, string> = { GET: "read", HEAD: "read", POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" };
 
-/** The permission a request needs, if any: the operations reference's, coarsened to one per method. */
+/** A workspace's own path: renaming and deleting it are operations on that workspace (docs/service.md R7 rule 4). */
+const WORKSPACE_ITSELF = /^\/api\/v1\/workspaces\/(?!current(?:\/|$))([^/]+)\/?$/;
+
+/**
+ * The permission a request needs, if any: the operations reference's (docs/service.md R7 rule 6), coarsened to
+ * one per method where the reference gives one per resource. What depends on the body (an organization-wide key
+ * needs the Organization Admin) is the route's to check.
+ */
 export function required(method: string, path: string): Need | undefined {
     const read = method === "GET" || method === "HEAD";
-    if (/^\/api\/v1\/(workspaces\/?$|workspaces\/(?!current\/)[^/]+\/?$)/.test(path))
-        return read ? undefined : { scope: "organization", permission: "organization:manage" };
+    const ws = (permission: string): Need => ({ scope: "workspace", permission });
+    const org = (permission: string): Need => ({ scope: "organization", permission });
+    if (/^\/api\/v1\/workspaces\/?$/.test(path)) return read ? undefined : org("organization:manage");
+    if (WORKSPACE_ITSELF.test(path)) return read ? undefined : ws("workspaces:manage");
     if (/^\/api\/v1\/orgs\/(permissions|current\/roles)\/?$/.test(path) && read) return undefined;
-    if (path.startsWith("/api/v1/orgs/")) return { scope: "organization", permission: read ? "organization:read" : "organization:manage" };
+    // A workspace-scoped key is made by any organization member (an Organization User too); the route asks more of an organization-wide one.
+    if (/^\/api\/v1\/orgs\/current\/service-keys\/?$/.test(path)) return org("organization:read");
+    if (path.startsWith("/api/v1/orgs/")) return org(read ? "organization:read" : "organization:manage");
     const resource = RESOURCES.find(([re]) => re.test(path))?.[1];
     if (!resource) return undefined;
-    const ws = (permission: string): Need => ({ scope: "workspace", permission });
     if (resource === "runs") return ws(read ? "runs:read" : "runs:create");
     if (resource === "bulk-exports") return ws(read ? "bulk-exports:read" : "bulk-exports:manage");
     if (resource === "members") return ws(read ? "workspaces:read" : "workspaces:manage-members");
-    if (resource === "secrets") return ws(read ? "workspaces:read" : "workspaces:manage");
+    if (resource === "secrets") return ws(read ? "workspaces:read" : "workspaces:manage-secrets");
     if (resource === "deployments" && /\/redeploy\/?$/.test(path)) return ws("deployments:update");
     return ws(`${resource}:${ACTIONS[method] ?? "read"}`);
+}
+
+/**
+ * Renaming or deleting a workspace speaks to that workspace: `X-Tenant-Id` must name it (403 otherwise, as the
+ * service judges such a request against no workspace), and the key must reach it.
+ */
+function workspaceOperation(r: AuthRequest): string | undefined {
+    const id = WORKSPACE_ITSELF.exec(r.path)?.[1];
+    if (!id || r.method === "GET" || r.method === "HEAD") return undefined;
+    if (r.tenantHeader !== id)
+        throw forbidden(
+            `Renaming or deleting workspace ${id} is an operation on that workspace: send X-Tenant-Id: ${id} (the request named ${r.tenantHeader ?? "none"}).`,
+        );
+    return id;
 }
 
 function checkPermission(p: Extract<Principal, { kind: "service" }>, need: Need): void {

@@ -83,11 +83,13 @@ export function updateKey(org: OrgModel, id: string, body: ServiceKeyUpdateReque
     return keyView(org, k);
 }
 
-export function deleteKey(org: OrgModel, id: string): void {
+/** Deletes a key (401 from then on); answers it as listed. */
+export function deleteKey(org: OrgModel, id: string) {
     const k = findKey(org, id);
     org.state.keys = org.state.keys.filter((x) => x !== k);
     org.state.revoked.push(k.hash);
     org.save();
+    return keyView(org, k);
 }
 
 function findKey(org: OrgModel, id: string): KeyRecord {

@@ -26,14 +26,43 @@ function emailProblem(email: string): string | undefined {
 
 const roleName = (org: OrgModel, id: string) => org.role(id)?.name ?? null;
 
+/** An active member of the organization as its lists answer one (`OrgMemberIdentity`). */
 export function orgMemberView(org: OrgModel, m: MemberRecord) {
     const { org_role_id, workspaces, ...rest } = m;
-    return { ...rest, full_name: null, role_id: org_role_id, role_name: roleName(org, org_role_id), tenant_ids: Object.keys(workspaces), is_disabled: false };
+    return {
+        ...rest,
+        organization_id: ORGANIZATION_ID,
+        read_only: false,
+        full_name: null,
+        role_id: org_role_id,
+        role_name: roleName(org, org_role_id),
+        access_scope: "organization",
+        tenant_ids: Object.keys(workspaces),
+        is_disabled: false,
+    };
 }
 
+/** An active member of a workspace as its lists answer one (`MemberIdentity`): the workspace identity and role. */
 export function workspaceMemberView(org: OrgModel, m: MemberRecord, tenantId: string) {
+    const { tenant_ids: _all, ...member } = orgMemberView(org, m);
+    return { ...member, ...identityView(org, m, tenantId), org_role_id: m.org_role_id, org_role_name: roleName(org, m.org_role_id) };
+}
+
+/** What adding a member to a workspace answers (`Identity`): the identity there, without the person's email or name. */
+export function identityView(org: OrgModel, m: MemberRecord, tenantId: string) {
     const w = m.workspaces[tenantId];
-    return { ...orgMemberView(org, m), id: w.id, role_id: w.role_id, role_name: roleName(org, w.role_id), tenant_id: tenantId, created_at: w.created_at };
+    return {
+        id: w.id,
+        organization_id: ORGANIZATION_ID,
+        tenant_id: tenantId,
+        created_at: w.created_at,
+        user_id: m.user_id,
+        ls_user_id: m.ls_user_id,
+        read_only: false,
+        role_id: w.role_id,
+        role_name: roleName(org, w.role_id),
+        access_scope: "workspace",
+    };
 }
 
 /** An invitation as pending member of the organization, or (`tenantId`) of one of its workspaces. */
@@ -57,6 +86,24 @@ export function pendingView(org: OrgModel, i: InviteRecord, tenantId?: string) {
 /** Only the members (or invitations) whose email is among `emails`, when any are asked for. */
 export const byEmails = <T extends { email: string }>(items: T[], emails: string[]) =>
     emails.length ? items.filter((x) => emails.map(normal).includes(normal(x.email))) : items;
+
+/**
+ * POST /api/v1/workspaces/current/members/batch, one item: an invitation into this workspace, which a workspace's
+ * own administrator may send (no organization permission needed). **Decided**: `role_id` is the workspace role
+ * (default Admin); the person joins the organization as an Organization User.
+ */
+export function inviteToWorkspace(org: OrgModel, tenantId: string, body: OrgInviteRequest): InviteRecord {
+    return invite(org, { email: body.email, workspace_ids: [tenantId], workspace_role_id: body.role_id ?? body.workspace_role_id }, () => true);
+}
+
+/** PATCH /api/v1/workspaces/current/members/{id}/pending: the workspace role a pending member will have (no second email). */
+export function setPendingRole(org: OrgModel, tenantId: string, id: string, roleId: string): InviteRecord {
+    const i = findInvite(org, id);
+    if (!i.workspace_ids.includes(tenantId)) throw new EmulatorError(404, { detail: `Pending member ${id} not found.` });
+    i.workspace_role_id = org.roleOf(roleId, "workspace").id;
+    org.save();
+    return i;
+}
 
 /** POST /api/v1/orgs/current/members (and each item of `/batch`): a pending invitation. */
 export function invite(org: OrgModel, body: OrgInviteRequest, known: (id: string) => boolean): InviteRecord {

@@ -90,6 +90,8 @@ export type Holdings = (workspaceId: string) => Array<{ kind: string; names: str
 export class OrgModel {
     state: OrgState;
     readonly store: Store<OrgState>;
+    /** Permissions a newer service knows beyond the catalogue (`PUT /__admin/org/permissions`; not kept in `--state-dir`). */
+    extraPermissions: string[] = [];
 
     constructor(
         readonly clock: Clock,
@@ -102,6 +104,7 @@ export class OrgModel {
 
     reset(): void {
         this.state = empty();
+        this.extraPermissions = [];
         this.save();
     }
 
@@ -211,9 +214,9 @@ export class OrgModel {
         return role;
     }
 
-    /** Refused (409) while a member, an invitation or a service key holds the role, naming them. */
-    deleteRole(id: string): void {
-        this.customRole(id);
+    /** Refused (409) while a member, an invitation or a service key holds the role, naming them; answers the role deleted. */
+    deleteRole(id: string): Role {
+        const role = this.customRole(id);
         const users = [
             ...this.state.members.filter((m) => Object.values(m.workspaces).some((w) => w.role_id === id)).map((m) => `member ${m.email}`),
             ...this.state.invites.filter((i) => i.workspace_role_id === id).map((i) => `invitation of ${i.email}`),
@@ -222,6 +225,7 @@ export class OrgModel {
         if (users.length) throw conflict(`Role ${id} is still held by: ${users.join(", ")}.`);
         this.state.customRoles = this.state.customRoles.filter((r) => r.id !== id);
         this.save();
+        return role;
     }
 
     private customRole(id: string): Role {
@@ -232,7 +236,7 @@ export class OrgModel {
     }
 
     private checkRole(body: RoleRequest, self: string | undefined): void {
-        const problem = permissionsProblem(body.permissions);
+        const problem = permissionsProblem(body.permissions, this.extraPermissions);
         if (problem) throw badRequest(problem);
         if (this.roles().some((r) => r.id !== self && r.display_name === body.display_name))
             throw conflict(`A role named ${body.display_name} already exists.`);

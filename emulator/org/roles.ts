@@ -3,18 +3,25 @@
  * `GET /api/v1/orgs/permissions` answers, the seven system roles with the permissions the operations reference
  * gives them, and the checks a custom role's permissions pass. Built-in role ids are derived from their names
  * (the same on every emulator; on the service they differ between installations: clients look them up by name).
+ *
+ * The catalogue starts as the one the provider knows (provider/api/schemas/organization.ts, itself checked
+ * against the service's description in tests/contract); a test adds the names a newer service knows with
+ * `PUT /__admin/org/permissions` (the provider warns about a name it does not know, and the service decides).
  */
 import { ORGANIZATION_PERMISSIONS, WORKSPACE_PERMISSIONS, type AccessScope, type Role } from "../../provider/api/schemas/organization";
 import { stableUuid } from "../core/ids";
 
 export { ORGANIZATION_PERMISSIONS, WORKSPACE_PERMISSIONS };
 
-export function permissionCatalogue(): Array<{ name: string; description: string; access_scope: AccessScope }> {
+export function permissionCatalogue(extra: readonly string[] = []): Array<{ name: string; description: string; access_scope: AccessScope }> {
     const entry = (access_scope: AccessScope) => (name: string) => ({ name, description: name.replace(/[:_-]/g, " "), access_scope });
-    return [...ORGANIZATION_PERMISSIONS.map(entry("organization")), ...WORKSPACE_PERMISSIONS.map(entry("workspace"))];
+    return [...ORGANIZATION_PERMISSIONS.map(entry("organization")), ...[...WORKSPACE_PERMISSIONS, ...extra].map(entry("workspace"))];
 }
 
-/** What a Workspace Editor may not do (the operations reference), and what a Viewer may do. */
+/**
+ * What a Workspace Editor may not do (the operations reference), and what a Viewer may do. **Decided** where the
+ * reference is silent: an Editor manages no secrets, keys or model configurations (every `workspaces:manage*`).
+ */
 const EDITOR_LACKS = new Set([
     "projects:create",
     "projects:delete",
@@ -25,6 +32,9 @@ const EDITOR_LACKS = new Set([
     "deployments:delete",
     "workspaces:manage",
     "workspaces:manage-members",
+    "workspaces:manage-secrets",
+    "workspaces:manage-keys",
+    "workspaces:manage-model-configs",
     "bulk-exports:manage",
     "fleet:read-admin-config",
     "fleet:write-admin-config",
@@ -63,10 +73,13 @@ export const builtInRole = (name: string): Role => {
     return r;
 };
 
-/** A custom role's permissions: known, workspace-level, at least one (docs/service.md R7); the problem, or undefined. */
-export function permissionsProblem(permissions: string[]): string | undefined {
+/**
+ * A custom role's permissions: known (the catalogue, with `extra`: names a newer service knows), workspace-level,
+ * at least one (docs/service.md R7); the problem, or undefined.
+ */
+export function permissionsProblem(permissions: string[], extra: readonly string[] = []): string | undefined {
     if (permissions.length === 0) return "A role needs at least one permission.";
-    const unknown = permissions.filter((p) => !WORKSPACE_PERMISSIONS.includes(p) && !ORGANIZATION_PERMISSIONS.includes(p));
+    const unknown = permissions.filter((p) => !WORKSPACE_PERMISSIONS.includes(p) && !ORGANIZATION_PERMISSIONS.includes(p) && !extra.includes(p));
     if (unknown.length) return `Unknown permission(s): ${unknown.join(", ")}.`;
     const org = permissions.filter((p) => ORGANIZATION_PERMISSIONS.includes(p));
     if (org.length) return `Custom roles may hold workspace permissions only: ${org.join(", ")}.`;

@@ -6,12 +6,14 @@
  *
  * Test-only (`/__admin`, no key): `POST /__admin/org/invitations/accept {email}` (the invited person accepts),
  * `GET /__admin/org/secrets/{workspace_id}/{key}` (a secret's value, `{value}`), `GET /__admin/org` (the state,
- * key hashes and sealed values included).
+ * key hashes and sealed values included), `PUT /__admin/org/permissions {extra: [names]}` (permissions a newer
+ * service knows beyond the catalogue).
  */
 import { z } from "zod";
 import {
     MemberRoleRequestSchema,
     OrgInviteRequestSchema,
+    OrgMemberPatchRequestSchema,
     RoleRequestSchema,
     SecretPutRequestSchema,
     SecretsUpsertRequestSchema,
@@ -56,19 +58,15 @@ function knownTo(org: OrgModel, auth: Authenticator, p: Principal): (id: string)
     };
 }
 
-/** A workspace as answered; the list adds the caller's role in it (the admin's key: Admin). */
-function workspaceView(w: WorkspaceRecord, p?: Principal) {
-    const role = p?.kind === "service" ? p.role : builtInRole("WORKSPACE_ADMIN");
-    return {
-        ...w,
-        organization_id: ORGANIZATION_ID,
-        is_personal: false,
-        data_plane_url: null,
-        role_id: role.id,
-        role_name: role.name,
-        permissions: role.permissions,
-        read_only: false,
-    };
+/** A workspace as a create or a rename answers it (`Tenant`): no role of the caller's. */
+function workspaceView(w: WorkspaceRecord) {
+    return { ...w, organization_id: ORGANIZATION_ID, is_personal: false, data_plane_url: null };
+}
+
+/** A workspace as the list answers it (`TenantForUser`): with the caller's role in it (the admin's key: Admin). */
+function workspaceForUser(w: WorkspaceRecord, p: Principal) {
+    const role = p.kind === "service" ? p.role : builtInRole("WORKSPACE_ADMIN");
+    return { ...workspaceView(w), role_id: role.id, role_name: role.name, permissions: role.permissions, read_only: false };
 }
 
 function workspaceRoutes(router: Router, org: OrgModel, auth: Authenticator): void {
@@ -81,13 +79,14 @@ function workspaceRoutes(router: Router, org: OrgModel, auth: Authenticator): vo
             const visible = org.state.workspaces.filter(
                 (w) => (deleted || !w.is_deleted) && (p.kind === "admin" || p.scope === "organization" || p.workspaces.includes(w.id)),
             );
-            return ok(visible.map((w) => workspaceView(w, p)));
+            return ok(visible.map((w) => workspaceForUser(w, p)));
         })
         .on("POST", WS, (c) => ok(workspaceView(org.createWorkspace(parse(WorkspaceCreateRequestSchema, c.body, "body")))))
         .on("PATCH", `${WS}/{workspace_id}`, (c) =>
             ok(workspaceView(org.renameWorkspace(id(c), parse(WorkspaceUpdateRequestSchema, c.body, "body").display_name))),
         )
         .on("DELETE", `${WS}/{workspace_id}`, (c) => (org.deleteWorkspace(id(c)), ok()));
+    // Renaming and deleting need X-Tenant-Id naming the workspace: auth.ts refuses them before they get here.
 }
 
 /** Custom roles are the Organization Admin's (an Operator's key may not manage them). */
@@ -100,12 +99,15 @@ function roleRoutes(router: Router, org: OrgModel): void {
     const id = (c: RequestContext) => requireUuid(c.params.role_id, "role_id");
     const body = (c: RequestContext) => (requireOrgAdmin(c, "Managing custom roles"), parse(RoleRequestSchema, c.body, "body"));
     router
-        .on("GET", "/api/v1/orgs/permissions", () => ok(permissionCatalogue()))
+        .on("GET", "/api/v1/orgs/permissions", () => ok(permissionCatalogue(org.extraPermissions)))
         .on("GET", `${ORG}/roles`, () => ok(org.roles()))
         .on("POST", `${ORG}/roles`, (c) => ok(org.createRole(body(c))))
         .on("PATCH", `${ORG}/roles/{role_id}`, (c) => ok(org.updateRole(id(c), body(c))))
-        .on("DELETE", `${ORG}/roles/{role_id}`, (c) => (requireOrgAdmin(c, "Managing custom roles"), org.deleteRole(id(c)), ok()));
+        .on("DELETE", `${ORG}/roles/{role_id}`, (c) => (requireOrgAdmin(c, "Managing custom roles"), ok(org.deleteRole(id(c)))));
 }
+
+/** Member lists as the service pages them: 50 by default, at most 500 (`limit`, `offset`). */
+const members50 = <T>(c: RequestContext, items: T[]) => page(c, items, { defaultLimit: 50, maxLimit: 500 });
 
 function orgMemberRoutes(router: Router, org: OrgModel, auth: Authenticator): void {
     const id = (c: RequestContext) => requireUuid(c.params.identity_id, "identity_id");
@@ -122,14 +124,17 @@ function orgMemberRoutes(router: Router, org: OrgModel, auth: Authenticator): vo
     const invite = (c: RequestContext, b: unknown) =>
         members.pendingView(org, members.invite(org, parse(OrgInviteRequestSchema, b, "body"), knownTo(org, auth, principalOf(c))));
     router
-        .on("GET", `${ORG}/members`, (c) => ok({ members: active(c), pending: pending(c) }))
-        .on("GET", `${ORG}/members/active`, (c) => ok(page(c, active(c))))
-        .on("GET", `${ORG}/members/pending`, (c) => ok(page(c, pending(c))))
+        .on("GET", `${ORG}/members`, (c) => ok({ organization_id: ORGANIZATION_ID, members: active(c), pending: pending(c) }))
+        .on("GET", `${ORG}/members/active`, (c) => ok(members50(c, active(c))))
+        .on("GET", `${ORG}/members/pending`, (c) => ok(members50(c, pending(c))))
         .on("POST", `${ORG}/members`, (c) => ok(invite(c, c.body)))
         .on("POST", `${ORG}/members/batch`, (c) => ok(parse(z.array(z.unknown()), c.body, "body").map((b) => invite(c, b))))
-        .on("PATCH", `${ORG}/members/{identity_id}`, (c) =>
-            ok(members.orgMemberView(org, members.setOrgRole(org, id(c), parse(MemberRoleRequestSchema, c.body, "body").role_id))),
-        )
+        // The service answers a role change with no member (`{}`): clients read the member again.
+        .on("PATCH", `${ORG}/members/{identity_id}`, (c) => {
+            const role = parse(OrgMemberPatchRequestSchema, c.body, "body").role_id;
+            members.setOrgRole(org, id(c), role ?? members.orgMember(org, id(c)).org_role_id);
+            return ok();
+        })
         .on("DELETE", `${ORG}/members/{identity_id}`, (c) => (members.removeOrgMember(org, id(c)), ok()))
         .on("DELETE", `${ORG}/members/{identity_id}/pending`, (c) => (members.cancelInvite(org, id(c)), ok()));
 }
@@ -148,14 +153,23 @@ function workspaceMemberRoutes(router: Router, org: OrgModel): void {
             org.state.invites.filter((i) => i.workspace_ids.includes(c.tenantId)).map((i) => members.pendingView(org, i, c.tenantId)),
             emailsOf(c),
         );
+    const role = (c: RequestContext) => parse(MemberRoleRequestSchema, c.body, "body").role_id;
     router
-        .on("GET", base, (c) => ok({ members: active(c) }))
-        .on("GET", `${base}/active`, (c) => ok(page(c, active(c))))
-        .on("GET", `${base}/pending`, (c) => ok(page(c, pending(c))))
-        .on("POST", base, (c) => ok(view(c, members.addToWorkspace(org, c.tenantId, parse(WorkspaceMemberRequestSchema, c.body, "body")))))
-        .on("PATCH", `${base}/{identity_id}`, (c) =>
-            ok(view(c, members.setWorkspaceRole(org, c.tenantId, id(c), parse(MemberRoleRequestSchema, c.body, "body").role_id))),
+        .on("GET", base, (c) => ok({ tenant_id: c.tenantId, members: active(c), pending: pending(c) }))
+        .on("GET", `${base}/active`, (c) => ok(members50(c, active(c))))
+        .on("GET", `${base}/pending`, (c) => ok(members50(c, pending(c))))
+        .on("POST", base, (c) =>
+            ok(members.identityView(org, members.addToWorkspace(org, c.tenantId, parse(WorkspaceMemberRequestSchema, c.body, "body")), c.tenantId)),
         )
+        .on("POST", `${base}/batch`, (c) =>
+            ok(
+                parse(z.array(z.unknown()), c.body, "body").map((b) =>
+                    members.pendingView(org, members.inviteToWorkspace(org, c.tenantId, parse(OrgInviteRequestSchema, b, "body")), c.tenantId),
+                ),
+            ),
+        )
+        .on("PATCH", `${base}/{identity_id}`, (c) => (members.setWorkspaceRole(org, c.tenantId, id(c), role(c)), ok()))
+        .on("PATCH", `${base}/{identity_id}/pending`, (c) => ok(members.pendingView(org, members.setPendingRole(org, c.tenantId, id(c), role(c)), c.tenantId)))
         .on("DELETE", `${base}/{identity_id}`, (c) => (members.removeFromWorkspace(org, c.tenantId, id(c)), ok()))
         .on("DELETE", `${base}/{identity_id}/pending`, (c) => (members.cancelWorkspaceInvite(org, c.tenantId, id(c)), ok()));
 }
@@ -169,8 +183,11 @@ function keyRoutes(router: Router, org: OrgModel, auth: Authenticator): void {
             const p = principalOf(c);
             return ok(createKey(org, parse(ServiceKeyCreateRequestSchema, c.body, "body"), p, knownTo(org, auth, p)));
         })
-        .on("PATCH", `${base}/{key_id}`, (c) => ok(updateKey(org, id(c), parse(ServiceKeyUpdateRequestSchema, c.body, "body"))))
-        .on("DELETE", `${base}/{key_id}`, (c) => (deleteKey(org, id(c)), ok()));
+        .on("PATCH", `${base}/{key_id}`, (c) => {
+            requireOrgAdmin(c, "Changing a service key's roles");
+            return ok(updateKey(org, id(c), parse(ServiceKeyUpdateRequestSchema, c.body, "body")));
+        })
+        .on("DELETE", `${base}/{key_id}`, (c) => ok(deleteKey(org, id(c))));
 }
 
 function secretRoutes(router: Router, org: OrgModel): void {
@@ -186,6 +203,12 @@ function adminRoutes(router: Router, org: OrgModel): void {
     const pub = { public: true };
     router
         .on("GET", "/__admin/org", () => ok(org.state), pub)
+        .on(
+            "PUT",
+            "/__admin/org/permissions",
+            (c) => ok({ extra: (org.extraPermissions = parse(z.object({ extra: z.array(z.string()) }), c.body, "body").extra) }),
+            pub,
+        )
         .on(
             "POST",
             "/__admin/org/invitations/accept",

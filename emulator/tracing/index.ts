@@ -88,7 +88,7 @@ function sessionRoutes(router: Router, model: BulkExportModel): void {
         }))
         .onApi("GET", "/sessions", (c) => {
             const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
-            return { status: 200, body: page(c, listSessions(model, c.tenantId, q)) };
+            return { status: 200, body: page(c, listSessions(model, c.tenantId, q), { defaultLimit: 100 }) };
         })
         .onApi("GET", "/sessions/{session_id}", (c) => ({ status: 200, body: readSession(model, c.tenantId, id(c)) }))
         .onApi("PATCH", "/sessions/{session_id}", (c) => ({

@@ -89,6 +89,13 @@ export interface RequestOptions<T> {
     deadline?: number;
     /** A 429 whose body matches is a quota, not a rate: waiting does not free it, so it is thrown at once. */
     quota429?: RegExp;
+    /**
+     * The workspace this request speaks to (`X-Tenant-Id`), instead of the client's: an operation on a workspace
+     * names that workspace (renaming or deleting one, docs/service.md R7).
+     */
+    tenantId?: string;
+    /** A POST that is safe to send again (an upsert): retried as a PUT is, never left ambiguous. */
+    idempotent?: boolean;
 }
 
 /** Counts requests by `METHOD route`, for benchmarks and tests. */
@@ -161,13 +168,13 @@ export class HttpClient {
     }
 
     /** The headers of every request (the API key under this API's header, the workspace) and the JSON body, if any. */
-    private message(json: unknown): { headers: Record<string, string>; body?: string } {
+    private message(json: unknown, tenantId = this.opts.tenantId): { headers: Record<string, string>; body?: string } {
         const headers: Record<string, string> = {
             [this.opts.apiKeyHeader]: this.opts.apiKey,
             accept: "application/json",
             "user-agent": this.opts.userAgent ?? "pulumi-langsmith",
         };
-        if (this.opts.tenantId) headers["X-Tenant-Id"] = this.opts.tenantId;
+        if (tenantId) headers["X-Tenant-Id"] = tenantId;
         if (json === undefined) return { headers };
         return { headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(json) };
     }
@@ -177,8 +184,8 @@ export class HttpClient {
         const expect = ro.expect ?? [200];
         const secrets = [this.opts.apiKey, ...(ro.secrets ?? [])];
         const url = this.opts.baseUrl + p + queryString(ro.query);
-        const idempotent = IDEMPOTENT.has(method);
-        const { headers, body } = this.message(ro.body);
+        const idempotent = ro.idempotent ?? IDEMPOTENT.has(method);
+        const { headers, body } = this.message(ro.body, ro.tenantId);
         const deadline = ro.deadline ?? Date.now() + this.opts.retryBudgetMs;
         /** Sleeps before the next attempt, or answers false when that would pass the deadline. */
         const waitFor = async (ms: number) => {

@@ -98,6 +98,14 @@ export function undefinedOn404(e: unknown): undefined {
     if (e instanceof NotFoundError) return undefined;
     throw e;
 }
+/**
+ * Whether `e` says the installation has no such operation (an older one than the operation): 405, or the 404 its
+ * framework answers for a path it does not route (`{"detail": "Not Found"}`), not an object's 404.
+ */
+export function routeMissing(e: unknown): boolean {
+    return e instanceof ApiError && (e.status === 405 || (e.status === 404 && e.detail === "Not Found"));
+}
+
 export class ConflictError extends ApiError {}
 export class ValidationFailedError extends ApiError {}
 export class RateLimitError extends ApiError {}

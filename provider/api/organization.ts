@@ -1,10 +1,15 @@
 /**
  * Organization and workspace administration (docs/service.md R7): workspaces, roles, service keys, the
  * members and secrets of a workspace. Organization paths need no workspace; the workspace paths
- * (`/api/v1/workspaces/current/...`) speak to the client's `X-Tenant-Id`. Every create here is sent once: a
- * lost answer is looked up (a workspace by the id made here, a role by its unique name, an invitation by its
- * email), and a service key, whose secret is shown only in the create's answer, is found by `findKey` so that
- * the caller can delete it rather than keep a key nobody holds (ServiceKey's provider).
+ * (`/api/v1/workspaces/current/...`) speak to the client's `X-Tenant-Id`, and renaming or deleting a workspace
+ * speaks to that workspace (its id as `X-Tenant-Id`). Every create here is sent once: a lost answer is looked up
+ * (a workspace by the id made here, a role by its unique name, an invitation by its email), and a service key,
+ * whose secret is shown only in the create's answer, is found by `findKey` so that the caller can delete it
+ * rather than keep a key nobody holds (ServiceKey's provider).
+ *
+ * What the service answers is taken for no more than its description promises: a rename or a key's role change
+ * answers less than a read, a member's role change answers nothing (`{}`), adding a member answers no email. So
+ * each of those is read back, and a member is found by email among the lists, never from a write's answer.
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
@@ -12,12 +17,14 @@ import { HttpClient, type HttpClientOptions } from "./client";
 import { ConflictError, undefinedOn404 } from "./errors";
 import { createOnce } from "./reconcile";
 import {
+    IdentitySchema,
     MemberSchema,
     PendingMemberSchema,
     RoleSchema,
     ServiceKeySchema,
     WorkspaceSchema,
     WorkspaceSecretSchema,
+    type Identity,
     type Member,
     type OrgInviteRequest,
     type PendingMember,
@@ -39,6 +46,8 @@ const MEMBERS = "/api/v1/workspaces/current/members";
 const SECRETS = "/api/v1/workspaces/current/secrets";
 
 const at = (base: string, id: string, ...rest: string[]) => [base, encodeURIComponent(id), ...rest].join("/");
+/** An answer that carries no object (the service's `{}`), read and set aside. */
+const Nothing = z.unknown();
 const DELETED = [200, 202, 204];
 /** A 409: on a second attempt, what the first made (our id, our name, our email). */
 const isConflict = (e: unknown) => e instanceof ConflictError;
@@ -63,12 +72,12 @@ export class OrganizationClient {
         return this.http.request("GET", p, { schema, query, deadline: this.deadline }).then((r) => r.data);
     }
 
-    private send<T>(method: string, p: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
-        return this.http.request(method, p, { body, schema, expect: [200, 201], deadline: this.deadline }).then((r) => r.data);
+    private send<T>(method: string, p: string, body: unknown, schema: z.ZodType<T>, o: { tenantId?: string } = {}): Promise<T> {
+        return this.http.request(method, p, { body, schema, expect: [200, 201], deadline: this.deadline, ...o }).then((r) => r.data);
     }
 
-    private async remove(p: string): Promise<void> {
-        await this.http.request("DELETE", p, { expect: DELETED, deadline: this.deadline }).catch(undefinedOn404);
+    private async remove(p: string, o: { tenantId?: string } = {}): Promise<void> {
+        await this.http.request("DELETE", p, { expect: DELETED, deadline: this.deadline, ...o }).catch(undefinedOn404);
     }
 
     // ---- workspaces ----
@@ -95,13 +104,20 @@ export class OrganizationClient {
         return value;
     }
 
-    updateWorkspace(id: string, displayName: string): Promise<Workspace> {
-        return this.send("PATCH", at(WORKSPACES, id), { display_name: displayName }, WorkspaceSchema);
+    /** Renames a workspace (an operation on it: its id as `X-Tenant-Id`), then reads it back (the answer carries less than a read). */
+    async updateWorkspace(id: string, displayName: string): Promise<Workspace> {
+        await this.send("PATCH", at(WORKSPACES, id), { display_name: displayName }, Nothing, { tenantId: id });
+        const w = await this.tryGetWorkspace(id);
+        if (!w) throw new Error(`Workspace ${id} was renamed, then not found among the workspaces: it was deleted meanwhile.`);
+        return w;
     }
 
-    /** Deletes a workspace; one already gone is done. The service refuses (409) while it holds objects, naming them. */
+    /**
+     * Deletes a workspace (an operation on it: its id as `X-Tenant-Id`); one already gone is done. The emulator
+     * refuses (409) while it holds objects, naming them.
+     */
     deleteWorkspace(id: string): Promise<void> {
-        return this.remove(at(WORKSPACES, id));
+        return this.remove(at(WORKSPACES, id), { tenantId: id });
     }
 
     // ---- roles ----
@@ -144,8 +160,12 @@ export class OrganizationClient {
         return this.send("POST", SERVICE_KEYS, body, ServiceKeySchema);
     }
 
-    updateServiceKey(id: string, body: ServiceKeyUpdateRequest): Promise<ServiceKey> {
-        return this.send("PATCH", at(SERVICE_KEYS, id), body, ServiceKeySchema);
+    /** Changes a key's roles, then reads it back from the list (the service has no read of one key). */
+    async updateServiceKey(id: string, body: ServiceKeyUpdateRequest): Promise<ServiceKey> {
+        await this.send("PATCH", at(SERVICE_KEYS, id), body, Nothing);
+        const k = (await this.listServiceKeys()).find((x) => x.id === id);
+        if (!k) throw new Error(`Service key ${id} had its roles changed, then was not found among the keys: it was deleted meanwhile.`);
+        return k;
     }
 
     deleteServiceKey(id: string): Promise<void> {
@@ -155,12 +175,14 @@ export class OrganizationClient {
     // ---- members of the client's workspace, and invitations ----
 
     /**
-     * The workspace's active members; given an email, only that person's, asked of the service by it (a list the
-     * service pages would otherwise hide someone past its first page).
+     * The workspace's active members that have an email (a disabled one is no member); given an email, only that
+     * person's, asked of the service by it (a list the service pages would otherwise hide someone past its first page).
      */
-    async listMembers(email?: string): Promise<Member[]> {
-        if (email) return this.get(`${MEMBERS}/active`, z.array(MemberSchema), { emails: email });
-        return (await this.get(MEMBERS, z.object({ members: z.array(MemberSchema) }).passthrough())).members;
+    async listMembers(email?: string): Promise<Array<Member & { email: string }>> {
+        const all = email
+            ? await this.get(`${MEMBERS}/active`, z.array(MemberSchema), { emails: email })
+            : (await this.get(MEMBERS, z.object({ members: z.array(MemberSchema) }).passthrough())).members;
+        return all.filter((m): m is Member & { email: string } => Boolean(m.email) && !m.is_disabled);
     }
 
     /** The workspace's pending members (invitations naming it, not yet accepted); given an email, only that person's, asked by it. */
@@ -168,9 +190,10 @@ export class OrganizationClient {
         return this.get(`${MEMBERS}/pending`, z.array(PendingMemberSchema), email ? { emails: email } : undefined);
     }
 
-    /** The organization's active members and invitations. */
-    listOrgMembers(): Promise<{ members: Member[]; pending: PendingMember[] }> {
-        return this.get(ORG_MEMBERS, z.object({ members: z.array(MemberSchema), pending: z.array(PendingMemberSchema) }).passthrough());
+    /** The organization's active members (with an email, not disabled) and invitations. */
+    async listOrgMembers(): Promise<{ members: Array<Member & { email: string }>; pending: PendingMember[] }> {
+        const all = await this.get(ORG_MEMBERS, z.object({ members: z.array(MemberSchema), pending: z.array(PendingMemberSchema) }).passthrough());
+        return { members: all.members.filter((m): m is Member & { email: string } => Boolean(m.email) && !m.is_disabled), pending: all.pending };
     }
 
     /** Invites someone to the organization (and the workspaces it names): a pending member until they accept. A lost answer is looked up by the email. */
@@ -184,18 +207,47 @@ export class OrganizationClient {
         return value;
     }
 
-    /** Adds an active organization member to the workspace; a lost answer is looked up among its members. */
-    async addMember(body: WorkspaceMemberRequest, email: string): Promise<Member> {
+    /**
+     * Invites someone into the client's workspace with a workspace role (the workspace-level invitation, which the
+     * workspace's own administrator may send): a pending member until they accept. A lost answer is looked up by the email.
+     */
+    async inviteToWorkspace(email: string, roleId: string): Promise<PendingMember> {
+        const e = email.trim().toLowerCase();
         const { value } = await createOnce(
-            () => this.send("POST", MEMBERS, body, MemberSchema),
+            async () => {
+                const [made] = await this.send("POST", `${MEMBERS}/batch`, [{ email: e, role_id: roleId }], z.array(PendingMemberSchema).min(1));
+                return made;
+            },
+            async () => (await this.listPendingMembers(e)).find((p) => p.email.toLowerCase() === e),
+            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: isConflict },
+        );
+        return value;
+    }
+
+    /**
+     * Adds an active organization member to the workspace; a lost answer is looked up among its members. The answer
+     * is the member's identity in the workspace (no email).
+     */
+    async addMember(body: WorkspaceMemberRequest, email: string): Promise<Identity> {
+        const { value } = await createOnce(
+            () => this.send("POST", MEMBERS, body, IdentitySchema),
             async () => (await this.listMembers(email)).find((m) => m.email.toLowerCase() === email.toLowerCase()),
             { ...this.http.reconcileOptions(this.deadline), reconcileAlso: isConflict },
         );
         return value;
     }
 
-    setMemberRole(identityId: string, roleId: string): Promise<Member> {
-        return this.send("PATCH", at(MEMBERS, identityId), { role_id: roleId }, MemberSchema);
+    /** Changes an active member's role; the service answers no member (`{}`): read it again to see it. */
+    async setMemberRole(identityId: string, roleId: string): Promise<void> {
+        await this.send("PATCH", at(MEMBERS, identityId), { role_id: roleId }, Nothing);
+    }
+
+    /**
+     * Changes a pending member's workspace role in place (no second invitation email). Newer than the service's
+     * description (docs/service.md R7): an installation without it answers 404 or 405, which errors.ts `routeMissing` tells.
+     */
+    async setPendingRole(id: string, roleId: string): Promise<void> {
+        await this.send("PATCH", at(MEMBERS, id, "pending"), { role_id: roleId }, Nothing);
     }
 
     removeMember(identityId: string): Promise<void> {
@@ -214,12 +266,21 @@ export class OrganizationClient {
         return (await this.get(SECRETS, z.array(WorkspaceSecretSchema))).map((s) => s.key);
     }
 
-    /** Sets a secret's value, creating it if needed: an upsert, so sending it again is harmless. */
+    /**
+     * Sets a secret's value, creating it if needed, with the description's upsert (`POST` of `[{key, value}]`):
+     * every installation has it, and it keeps the hosts a person set for the secret (a per-key `PUT` without them
+     * restores the default hosts). An upsert: sending it again is harmless, so it is retried as a PUT is.
+     */
     async putSecret(key: string, value: string): Promise<void> {
-        await this.http.request("PUT", at(SECRETS, key), { body: { value }, expect: [200, 201, 204], deadline: this.deadline, secrets: [value] });
+        await this.upsertSecrets([{ key, value }], [value]);
     }
 
+    /** Deletes a secret: the upsert with a null value (a key already gone is no error). */
     deleteSecret(key: string): Promise<void> {
-        return this.remove(at(SECRETS, key));
+        return this.upsertSecrets([{ key, value: null }], []);
+    }
+
+    private async upsertSecrets(body: Array<{ key: string; value: string | null }>, secrets: string[]): Promise<void> {
+        await this.http.request("POST", SECRETS, { body, schema: Nothing, idempotent: true, deadline: this.deadline, secrets });
     }
 }

@@ -1,15 +1,16 @@
 /**
  * The Role's dynamic provider (its fields: declare.ts). Its permissions are checked at preview against the
- * workspace permissions docs/service.md R7 names: an unknown one fails naming the nearest valid one, an
- * organization permission fails (custom roles hold workspace permissions only), so the service is never sent
- * a role it would refuse. A create beside a role of the same name is refused with its id unless
+ * workspace permissions this provider knows (docs/service.md R7: the service's description and its newer names):
+ * an organization permission fails (custom roles hold workspace permissions only); a name the provider does not
+ * know is a warning naming the nearest known one, since the service may know more, and the service's answer
+ * decides (its refusal names `permissions` and keeps its words). A create beside a role of the same name is refused with its id unless
  * LANGSMITH_ADOPT_IDS names it (then it is set to the program's); a lost answer is looked up by the name
  * (api/organization.ts `createRole`). An update sends the three fields (the service's PATCH takes them so). A
  * delete the service refuses while a member, an invitation or a service key holds the role says so in its words.
  * `read` with only an id is `pulumi import`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ConflictError } from "../api/errors";
+import { BadRequestError, ConflictError } from "../api/errors";
 import type { OrganizationClient } from "../api/organization";
 import { ORGANIZATION_PERMISSIONS, WORKSPACE_PERMISSIONS, type Role, type RoleRequest } from "../api/schemas/organization";
 import { Checker } from "../kit/check";
@@ -31,12 +32,16 @@ export interface RoleProviderOptions {
 /** The display names of the built-in roles (docs/service.md R7), the same in every organization: a custom role cannot take one. */
 const BUILT_IN_ROLE_NAMES = ["Organization Admin", "Organization Operator", "Organization User", "Organization Viewer", "Admin", "Editor", "Viewer"];
 
-/** Why `p` cannot be in a custom role, or undefined. */
-function permissionProblem(p: string): string | undefined {
+/** Why `p` cannot be in a custom role (`fail`), or why it may not be (`warn`: a name this provider does not know), or undefined. */
+function permissionProblem(p: string): { fail?: string; warn?: string } | undefined {
     if (WORKSPACE_PERMISSIONS.includes(p)) return undefined;
     if (ORGANIZATION_PERMISSIONS.includes(p))
-        return `${JSON.stringify(p)} is an organization permission: custom roles hold workspace permissions only (an organization role is given to a member by the organization, not by a Role)`;
-    return `unknown permission ${JSON.stringify(p)}: did you mean ${JSON.stringify(nearest(p, WORKSPACE_PERMISSIONS))}? (docs/role.md lists the workspace permissions)`;
+        return {
+            fail: `${JSON.stringify(p)} is an organization permission: custom roles hold workspace permissions only (an organization role is given to a member by the organization, not by a Role)`,
+        };
+    return {
+        warn: `${JSON.stringify(p)} is no workspace permission this provider knows: did you mean ${JSON.stringify(nearest(p, WORKSPACE_PERMISSIONS))}? (docs/role.md lists them). Sent as it is: the service decides, and names it if it refuses it.`,
+    };
 }
 
 export function checkRole(news: Record<string, unknown>) {
@@ -47,7 +52,8 @@ export function checkRole(news: Record<string, unknown>) {
         if (perms.length === 0) c.fail("permissions", "permissions must name at least one workspace permission");
         perms.forEach((p, i) => {
             const why = typeof p === "string" && known(p) ? permissionProblem(p) : undefined;
-            if (why) c.fail(`permissions[${i}]`, why);
+            if (why?.fail) c.fail(`permissions[${i}]`, why.fail);
+            if (why?.warn) c.warn(`permissions[${i}]`, why.warn);
         });
     }
     if (typeof news.name === "string" && news.name.trim() !== news.name) c.fail("name", `name ${JSON.stringify(news.name)} must not begin or end with spaces`);
@@ -72,7 +78,7 @@ export function createRoleProvider(o: RoleProviderOptions = {}): pulumi.dynamic.
         async create(inputs) {
             const client = org();
             const holder = (await client.listRoles()).find((r) => r.display_name === inputs.name);
-            const r = holder ? await adopted(client, holder, inputs) : await client.createRole(body(inputs));
+            const r = await refusedPermissions(holder ? adopted(client, holder, inputs) : client.createRole(body(inputs)));
             return { id: r.id, outs: outputs(inputs, r) };
         },
         async read(id, props) {
@@ -82,7 +88,7 @@ export function createRoleProvider(o: RoleProviderOptions = {}): pulumi.dynamic.
             return { id, props: outputs(inputs, r), inputs };
         },
         async update(id, _olds, news) {
-            return { outs: outputs(news, await org().updateRole(id, body(news))) };
+            return { outs: outputs(news, await refusedPermissions(org().updateRole(id, body(news)))) };
         },
         async delete(id) {
             await org()
@@ -95,6 +101,15 @@ export function createRoleProvider(o: RoleProviderOptions = {}): pulumi.dynamic.
         },
     };
     return provider;
+}
+
+/** A role write the service refuses (400) for its permissions, said of the property, in the service's words. */
+async function refusedPermissions(write: Promise<Role>): Promise<Role> {
+    return write.catch((e: unknown) => {
+        if (e instanceof BadRequestError && /permission/i.test(e.detail))
+            throw new Error(`Role: permissions: the service refused them: ${e.detail} (nothing was changed)`);
+        throw e;
+    });
 }
 
 /** The role that already has the program's name: taken in when LANGSMITH_ADOPT_IDS names it, refused otherwise (a built-in one always). */

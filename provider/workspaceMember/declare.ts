@@ -26,7 +26,7 @@ export const workspaceMember = resource({
             compareAs: normalEmail,
         }),
         roleId: string(
-            "The workspace role: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place for an active member; a pending invitation is sent again (the service cannot change its role).",
+            "The workspace role: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place, a pending invitation's too (an installation that cannot change one cancels it and invites again, with a warning).",
             { required: true, onChange: "update" },
         ),
         workspaceId: workspaceIdField,

@@ -3,15 +3,17 @@
  * service's email type would, and the role too: a built-in name (resolved in the role list at `up`) or a role
  * id, looked up at preview when known (an unknown one, or an organization role, fails before anything is
  * sent). A create adds an active organization member to the workspace at once, and invites anybody else
- * to the organization naming the workspace and role: a pending member. Whatever the state says, every
+ * into the workspace with the role (the workspace-level invitation, which the workspace's own administrator
+ * may send): a pending member. Whatever the state says, every
  * operation finds the person in the workspace by email (active first, then pending), so that an invitation
  * accepted since is an active member (its `status` an output, never a diff), a pending one is kept by refresh
  * (never dropped and invited again), and a delete removes the member or cancels the invitation, whichever it
- * is then. A pending invitation's role cannot change: a new role replaces it (cancelled first: the service
- * refuses a second invitation for the same email). `read` with only an id is `pulumi import` (`<email>` or
- * `<workspaceId>/<email>`).
+ * is then. A new role changes in place, a pending invitation's too (docs/service.md R7: no second email; an
+ * installation without that change cancels and invites again). `read` with only an id is `pulumi import`
+ * (`<email>` or `<workspaceId>/<email>`).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { PermissionDeniedError, routeMissing } from "../api/errors";
 import type { OrganizationClient } from "../api/organization";
 import { BUILT_IN_WORKSPACE_ROLES, type Member, type PendingMember, type Role } from "../api/schemas/organization";
 import { Checker, UUID_RE } from "../kit/check";
@@ -21,6 +23,7 @@ import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { Service } from "../kit/service";
 import { nearest } from "../kit/spelling";
 import { known } from "../kit/unknown";
+import { warn } from "../kit/warn";
 import { checkWorkspaceId, located, noneInGoneWorkspace, withWorkspaces, workspaceAdmins } from "../kit/workspaceAdmin";
 import { SCHEMA_VERSION, normalEmail, workspaceMember, type WorkspaceMemberInputs, type WorkspaceMemberOutputs } from "./declare";
 
@@ -93,7 +96,7 @@ export function checkWorkspaceMember(news: Record<string, unknown>, providerWork
 /** The person in the workspace: an active member by email, else a pending one; undefined when neither (or the workspace is gone). */
 async function find(client: OrganizationClient, email: string): Promise<Found | undefined> {
     const e = emailOf(email);
-    const active = (await client.listMembers(e).catch(noneInGoneWorkspace<Member>)).find((m) => emailOf(m.email) === e);
+    const active = (await client.listMembers(e).catch(noneInGoneWorkspace<Member & { email: string }>)).find((m) => emailOf(m.email) === e);
     if (active) return { status: "active", identityId: active.id, userId: active.user_id ?? null, roleId: active.role_id ?? "" };
     const pending = (await client.listPendingMembers(e).catch(noneInGoneWorkspace<PendingMember>)).find((p) => emailOf(p.email) === e);
     return pending && { status: "pending", identityId: pending.id, userId: null, roleId: pending.role_id ?? "" };
@@ -106,33 +109,54 @@ interface Where {
     client: OrganizationClient;
 }
 
-/** Brings the person into the workspace with `roleId`: added when an active organization member, invited otherwise. */
+/**
+ * Brings the person into the workspace with `roleId`: added at once when an active organization member, invited
+ * into the workspace otherwise (the workspace-level invitation, which a workspace's own administrator may send).
+ * A key that may not read the organization's members (a workspace-scoped one) invites: the service says if the
+ * person is already there.
+ */
 async function join({ org, ws, client }: Where, email: string, roleId: string): Promise<Found> {
     const e = emailOf(email);
-    const { members, pending } = await org.listOrgMembers();
-    const m = members.find((x) => emailOf(x.email) === e);
+    const everyone = await org.listOrgMembers().catch((err: unknown) => {
+        if (err instanceof PermissionDeniedError) return undefined;
+        throw err;
+    });
+    const m = everyone?.members.find((x) => emailOf(x.email) === e);
     if (m) {
         const added = await client.addMember({ org_identity_id: m.id, role_id: roleId }, e);
         return { status: "active", identityId: added.id, userId: added.user_id ?? null, roleId };
     }
-    const elsewhere = pending.find((x) => emailOf(x.email) === e);
+    const elsewhere = everyone?.pending.find((x) => emailOf(x.email) === e);
     if (elsewhere)
         throw new Error(
             `WorkspaceMember: ${e} has a pending invitation to the organization (to workspaces ${(elsewhere.workspace_ids ?? []).join(", ") || "none"}) ` +
                 `that does not name workspace ${ws}, and the service neither adds a workspace to an invitation nor sends a second one. ` +
                 "Once they accept it, run `pulumi up` again (they are then added at once); or cancel that invitation first. Nothing was sent.",
         );
-    const inv = await org.invite({ email: e, workspace_ids: [ws], workspace_role_id: roleId });
+    const inv = await client.inviteToWorkspace(e, roleId);
     return { status: "pending", identityId: inv.id, userId: null, roleId };
 }
 
-/** Gives the person found the role: in place when active; a pending invitation of another role is cancelled and sent again. */
+/**
+ * Gives the person found the role, in place: an active member's (the service answers nothing: read again), or a
+ * pending invitation's (no second email). An installation older than the pending role change cancels the
+ * invitation and sends it again, and says so.
+ */
 async function inLine(w: Where, email: string, f: Found, roleId: string): Promise<Found> {
     if (f.roleId === roleId) return f;
     if (f.status === "active") {
-        const m = await w.client.setMemberRole(f.identityId, roleId);
-        return { ...f, userId: m.user_id ?? f.userId, roleId };
+        await w.client.setMemberRole(f.identityId, roleId);
+        return { ...((await find(w.client, email)) ?? f), roleId };
     }
+    try {
+        await w.client.setPendingRole(f.identityId, roleId);
+        return { ...f, roleId };
+    } catch (e) {
+        if (!routeMissing(e)) throw e;
+    }
+    await warn(
+        `WorkspaceMember ${emailOf(email)}: this installation cannot change a pending invitation's role, so it was cancelled and sent again (a second email).`,
+    );
     await w.client.cancelPendingMember(f.identityId);
     return join(w, email, roleId);
 }
@@ -178,12 +202,7 @@ export function createWorkspaceMemberProvider(o: WorkspaceMemberProviderOptions 
         },
         async diff(_id, olds, news) {
             const [ol, nw] = withWorkspaces(olds, news, configured);
-            const { changes, replaces, updates } = diffByTable(WORKSPACE_MEMBER_DIFF, ol, nw);
-            if (olds.status !== "pending") return { changes, replaces, updates };
-            // A pending invitation's role cannot change: it is cancelled and sent again (cancelled first: one invitation per email).
-            const again = updates.includes("roleId") ? ["roleId"] : [];
-            const all = [...replaces, ...again];
-            return { changes, replaces: all, updates: updates.filter((u) => !again.includes(u)), deleteBeforeReplace: all.length > 0 };
+            return diffByTable(WORKSPACE_MEMBER_DIFF, ol, nw);
         },
         async create(inputs) {
             const w = { org: org(), ...admin(inputs.workspaceId) };

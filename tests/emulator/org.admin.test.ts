@@ -23,8 +23,15 @@ describe("emulator: organization administration", () => {
             assert.equal(made.status, 200);
             assert.equal(made.body.tenant_handle, "team-a");
             assert.equal(made.body.is_deleted, false);
-            const renamed = await raw(em, "PATCH", `/api/v1/workspaces/${made.body.id}`, { tenantId: null, body: { display_name: "Team B" } });
+            // An operation on the workspace: X-Tenant-Id must name it (docs/service.md R7 rule 4).
+            const unnamed = await raw(em, "PATCH", `/api/v1/workspaces/${made.body.id}`, { tenantId: null, body: { display_name: "Team B" } });
+            assert.equal(unnamed.status, 403);
+            assert.match(unnamed.body.detail, new RegExp(`operation on that workspace: send X-Tenant-Id: ${made.body.id} \\(the request named none\\)`));
+            const other = await raw(em, "PATCH", `/api/v1/workspaces/${made.body.id}`, { tenantId: TEST_TENANT, body: { display_name: "Team B" } });
+            assert.equal(other.status, 403);
+            const renamed = await raw(em, "PATCH", `/api/v1/workspaces/${made.body.id}`, { tenantId: made.body.id, body: { display_name: "Team B" } });
             assert.equal(renamed.body.display_name, "Team B");
+            assert.equal(renamed.body.role_id, undefined, "a rename answers the workspace (Tenant), not the caller's role in it");
             const names = (await raw(em, "GET", "/api/v1/workspaces", { tenantId: null })).body.map((w: { display_name: string }) => w.display_name);
             assert.deepEqual(names.sort(), ["Default Workspace", "Team B"]);
             const extra = await raw(em, "POST", "/api/v1/workspaces", { tenantId: null, body: { display_name: "x", description: "d" } });
@@ -39,7 +46,8 @@ describe("emulator: organization administration", () => {
             const d = await raw(em, "POST", "/v2/deployments", { tenantId: ws, body: githubBody("held-dep") });
             await raw(em, "POST", "/sessions", { tenantId: ws, body: { name: "held-project" } });
             const ds = await raw(em, "POST", "/api/v1/datasets", { tenantId: ws, body: { name: "held-dataset" } });
-            const refused = await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { tenantId: null });
+            assert.equal((await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { tenantId: null })).status, 403, "a delete without X-Tenant-Id naming it");
+            const refused = await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { tenantId: ws });
             assert.equal(refused.status, 409);
             assert.match(refused.body.detail, /deployments \[held-dep\].*tracing projects \[held-project\].*datasets \[held-dataset\]/);
             em.controlPlane.setTiming({ speed: "immediate" });
@@ -47,7 +55,7 @@ describe("emulator: organization administration", () => {
             const project = (await raw(em, "GET", "/sessions?name=held-project", { tenantId: ws })).body[0];
             await raw(em, "DELETE", `/sessions/${project.id}`, { tenantId: ws });
             await raw(em, "DELETE", `/api/v1/datasets/${ds.body.id}`, { tenantId: ws });
-            assert.equal((await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { tenantId: null })).status, 200);
+            assert.equal((await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { tenantId: ws })).status, 200);
             const listed = await raw(em, "GET", "/api/v1/workspaces?include_deleted=true", { tenantId: null });
             assert.equal(listed.body.find((w: { id: string }) => w.id === ws).is_deleted, true);
             assert.equal(
@@ -125,7 +133,9 @@ describe("emulator: organization administration", () => {
             assert.deepEqual([active.length, active[0].email, active[0].role_name], [1, "ada@example.com", "WORKSPACE_USER"]);
             const viewer = await roleId(em, "WORKSPACE_VIEWER");
             const patched = await raw(em, "PATCH", `/api/v1/workspaces/current/members/${active[0].id}`, { tenantId: ws, body: { role_id: viewer } });
-            assert.equal(patched.body.role_id, viewer);
+            assert.deepEqual(patched.body, {}, "the service answers a role change with no member");
+            const reread = (await raw(em, "GET", "/api/v1/workspaces/current/members/active?emails=ada@example.com", { tenantId: ws })).body;
+            assert.equal(reread[0].role_id, viewer);
             assert.equal((await raw(em, "GET", "/api/v1/workspaces/current/members/pending", { tenantId: ws })).body.length, 0);
         });
 

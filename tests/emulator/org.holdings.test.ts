@@ -39,7 +39,7 @@ describe("emulator: a workspace holding bulk-export objects", function () {
             start_time: "2026-11-01T00:00:00Z",
             end_time: "2026-11-02T00:00:00Z",
         });
-        const refused = await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { tenantId: null });
+        const refused = await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { tenantId: ws });
         assert.equal(refused.status, 409);
         assert.match(
             refused.body.detail,
@@ -49,7 +49,7 @@ describe("emulator: a workspace holding bulk-export objects", function () {
         assert.equal(await be.deleteDestination(destination.id), "deleted");
         await raw(em, "DELETE", `/sessions/${project.id}`, { tenantId: ws });
         await admin(em, "PUT", "/bulk-exports/limits", { paused: false });
-        const deleted = await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { tenantId: null });
+        const deleted = await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { tenantId: ws });
         assert.equal(deleted.status, 200, deleted.text);
     });
 });

@@ -107,18 +107,21 @@ describe("emulator: service keys made through the API", () => {
         assert.deepEqual(await everyArea(em, orgAdmin.key, ws), [200, 200, 200, 200, 200, 200]);
     });
 
-    it("a workspace-scoped key cannot manage workspaces: the error says an organization-scoped key is needed", async () => {
+    it("workspaces: a workspace-scoped key makes none (an organization-scoped key is needed); renaming or deleting one is its own workspace's Admin's", async () => {
         const ws = await newWorkspace(em);
-        const { key } = await newKey(em, { workspaces: [ws] });
-        for (const [m, p] of [
-            ["POST", "/api/v1/workspaces"],
-            ["PATCH", `/api/v1/workspaces/${ws}`],
-            ["DELETE", `/api/v1/workspaces/${ws}`],
-        ] as const) {
-            const res = await raw(em, m, p, { apiKey: key, tenantId: ws, body: { display_name: "w" } });
-            assert.equal(res.status, 403, `${m} ${p}`);
-            assert.match(res.body.detail, /needs an organization-scoped API key .* this key is scoped to workspaces/);
-        }
+        const admin = await newKey(em, { workspaces: [ws] });
+        const made = await raw(em, "POST", "/api/v1/workspaces", { apiKey: admin.key, tenantId: ws, body: { display_name: "w" } });
+        assert.equal(made.status, 403);
+        assert.match(made.body.detail, /needs an organization-scoped API key .* this key is scoped to workspaces/);
+        const viewer = await newKey(em, { workspaces: [ws], role_id: await roleId(em, "WORKSPACE_VIEWER") });
+        const refused = await raw(em, "PATCH", `/api/v1/workspaces/${ws}`, { apiKey: viewer.key, tenantId: ws, body: { display_name: "w" } });
+        assert.deepEqual([refused.status, refused.body.detail], [403, "This API key's role WORKSPACE_VIEWER lacks the permission workspaces:manage."]);
+        const elsewhere = await newWorkspace(em);
+        const away = await raw(em, "PATCH", `/api/v1/workspaces/${elsewhere}`, { apiKey: admin.key, tenantId: elsewhere, body: { display_name: "w" } });
+        assert.deepEqual([away.status, away.body.detail], [403, `This API key has no access to workspace ${elsewhere}.`]);
+        const renamed = await raw(em, "PATCH", `/api/v1/workspaces/${ws}`, { apiKey: admin.key, tenantId: ws, body: { display_name: "renamed" } });
+        assert.equal(renamed.status, 200);
+        assert.equal((await raw(em, "DELETE", `/api/v1/workspaces/${ws}`, { apiKey: admin.key, tenantId: ws })).status, 200);
     });
 
     it("roles: a Viewer key reads but may not create (403 naming the permission); PATCH of its role lets it", async () => {

@@ -49,29 +49,41 @@ export type AccessScope = (typeof ACCESS_SCOPES)[number];
 const crud = (resource: string, actions = ["create", "read", "update", "delete"]) => actions.map((a) => `${resource}:${a}`);
 
 /**
- * Workspace permissions, as the operations reference names them (docs/service.md R7): what a custom role may
- * hold, checked at preview (the emulator knows the same ones; the service may know more).
+ * The workspace permissions this provider knows (docs/service.md R7): every workspace permission of the service's
+ * own description (`authz_internal.Permission`, May 2026: tests/contract checks that each is here) and the newer
+ * names the documentation and the operations reference give. A custom role's permissions are checked against it
+ * at preview: a name it lacks is a warning (the service may know more), and the service's answer decides.
  */
 export const WORKSPACE_PERMISSIONS: readonly string[] = [
+    ...crud("annotation-queues"),
+    ...crud("charts"),
+    ...crud("datasets", ["create", "read", "update", "delete", "download", "share"]),
+    "datasets:tag_on_create",
+    ...crud("deployments"),
+    ...crud("feedback"),
+    ...crud("feedback-configs"),
+    "experiments:run",
+    ...crud("issues"),
     ...crud("projects"),
     "projects:tag_on_create",
     "projects:increase-trace-tier",
     "projects:decrease-trace-tier",
-    ...crud("runs", ["create", "read", "share", "delete"]),
-    ...crud("rules"),
-    ...crud("datasets", ["create", "read", "update", "delete", "download", "share"]),
-    "datasets:tag_on_create",
-    ...crud("feedback"),
-    ...crud("annotation-queues"),
-    ...crud("prompts", ["create", "read", "update", "delete", "tag"]),
+    ...crud("prompts", ["create", "read", "update", "delete", "share", "tag"]),
     "prompts:tag_on_create",
-    ...crud("charts"),
-    ...crud("deployments"),
+    ...crud("rules"),
+    ...crud("runs", ["create", "read", "share", "delete", "read-stats"]),
+    ...crud("sandboxes", ["create", "read", "update", "delete", "exec"]),
     "workspaces:read",
     "workspaces:manage",
     "workspaces:manage-members",
+    "workspaces:manage-secrets",
+    "workspaces:manage-keys",
+    "workspaces:manage-model-configs",
+    ...crud("alerts"),
     "bulk-exports:read",
     "bulk-exports:manage",
+    ...crud("mcp-servers", ["create", "read", "update", "delete", "invoke"]),
+    "gateway:invoke",
     "fleet:read-admin-config",
     "fleet:write-admin-config",
 ];
@@ -111,13 +123,19 @@ export type Role = z.infer<typeof RoleSchema>;
 /** One entry of GET /api/v1/orgs/permissions. */
 export const PermissionSchema = z.object({ name: z.string(), description: nullableString, access_scope: z.enum(ACCESS_SCOPES) }).passthrough();
 
-/** POST /api/v1/orgs/current/members body (and each item of `/batch`): an invitation by email. */
+/**
+ * POST /api/v1/orgs/current/members body (and each item of `/batch`, and of the workspace's `/batch`): an
+ * invitation by email. `read_only` (deprecated), `password` and `full_name` are the description's, taken and unused.
+ */
 export const OrgInviteRequestSchema = z
     .object({
         email: z.string(),
         role_id: uuid.nullish(),
         workspace_ids: z.array(uuid).nullish(),
         workspace_role_id: uuid.nullish(),
+        read_only: z.boolean().nullish(),
+        password: nullableString,
+        full_name: nullableString,
     })
     .strict();
 export type OrgInviteRequest = z.infer<typeof OrgInviteRequestSchema>;
@@ -128,21 +146,29 @@ export const WorkspaceMemberRequestSchema = z
         user_id: uuid.nullish(),
         org_identity_id: uuid.nullish(),
         ls_user_id: uuid.nullish(),
+        read_only: z.boolean().nullish(),
         role_id: uuid.nullish(),
     })
     .strict();
 export type WorkspaceMemberRequest = z.infer<typeof WorkspaceMemberRequestSchema>;
 
-/** PATCH of a member (organization or workspace): the new role. */
-export const MemberRoleRequestSchema = z.object({ role_id: uuid }).strict();
+/** PATCH of a workspace's member: the new role (`read_only`, deprecated, taken and unused). Also of a pending one's role. */
+export const MemberRoleRequestSchema = z.object({ role_id: uuid, read_only: z.boolean().nullish() }).strict();
 
-/** An active member: `id` is the identity id the PATCH and DELETE paths take. */
+/** PATCH of an organization's member: the new organization role, if any (`full_name` and `password` are a person's own, taken and unused). */
+export const OrgMemberPatchRequestSchema = z.object({ role_id: uuid.nullish(), full_name: nullableString, password: nullableString }).strict();
+
+/**
+ * An active member: `id` is the identity id the PATCH and DELETE paths take. The description lets `email` be
+ * null, and lists `is_disabled` members: no member, for this provider.
+ */
 export const MemberSchema = z
     .object({
         id: z.string(),
         user_id: nullableString,
         ls_user_id: nullableString,
-        email: z.string(),
+        email: nullableString,
+        is_disabled: z.boolean().nullish(),
         full_name: nullableString,
         role_id: nullableString,
         role_name: nullableString,
@@ -151,6 +177,10 @@ export const MemberSchema = z
     })
     .passthrough();
 export type Member = z.infer<typeof MemberSchema>;
+
+/** What adding a member to a workspace answers: the identity there, without the person's email. */
+export const IdentitySchema = z.object({ id: z.string(), user_id: nullableString, role_id: nullableString }).passthrough();
+export type Identity = z.infer<typeof IdentitySchema>;
 
 /** An invitation not yet accepted: a pending member. */
 export const PendingMemberSchema = z
@@ -169,15 +199,21 @@ export const PendingMemberSchema = z
     .passthrough();
 export type PendingMember = z.infer<typeof PendingMemberSchema>;
 
-/** POST /api/v1/orgs/current/service-keys body. No `workspaces`: an organization-scoped key. */
+/**
+ * POST /api/v1/orgs/current/service-keys body. No `workspaces`: an organization-scoped key. `description`
+ * defaults to the service's words; `read_only` (deprecated) and `default_workspace_id` (for personal tokens) are
+ * the description's, taken and unused.
+ */
 export const ServiceKeyCreateRequestSchema = z
     .object({
-        description: z.string().trim().min(1),
+        description: z.string().trim().min(1).default("Default API key"),
         /** An ISO 8601 date-time; one not in the future is refused (400). */
         expires_at: nullableString,
         role_id: uuid.nullish(),
         org_role_id: uuid.nullish(),
         workspaces: z.array(uuid).min(1).nullish(),
+        read_only: z.boolean().nullish(),
+        default_workspace_id: uuid.nullish(),
     })
     .strict();
 export type ServiceKeyCreateRequest = z.infer<typeof ServiceKeyCreateRequestSchema>;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { TableDiffResult } from "../../../provider/kit/diff";
 import { checkRole, createRoleProvider } from "../../../provider/role/provider";
 import { withEnv } from "../../helpers/async";
-import { TEST_TENANT, raw, rejection, uniqueName } from "../../helpers/emulator";
+import { TEST_TENANT, admin, raw, rejection, uniqueName } from "../../helpers/emulator";
 import { orgEmulator, writes } from "../../helpers/orgProviders";
 
 const READER = ["projects:read", "runs:read", "datasets:read"];
@@ -27,17 +27,20 @@ describe("Role", function () {
 
     it("check: an unknown permission names the nearest one, an organization permission is refused, none at all too; nothing sent", async () => {
         em().admin.requests.length = 0;
-        const r = await provider().check!({}, { name: "reader", permissions: ["projects:reed", "organization:manage", "runs:read"] });
+        const r = checkRole({ name: "reader", permissions: ["projects:reed", "organization:manage", "runs:read"] });
         assert.deepEqual(
             r.failures?.map((f) => [f.property, f.reason]),
             [
-                ["permissions[0]", 'unknown permission "projects:reed": did you mean "projects:read"? (docs/role.md lists the workspace permissions)'],
                 [
                     "permissions[1]",
                     '"organization:manage" is an organization permission: custom roles hold workspace permissions only (an organization role is given to a member by the organization, not by a Role)',
                 ],
             ],
         );
+        // A name the provider does not know may be a newer one the service knows: a warning, and the service decides.
+        assert.deepEqual(r.warnings, [
+            'permissions[0]: "projects:reed" is no workspace permission this provider knows: did you mean "projects:read"? (docs/role.md lists them). Sent as it is: the service decides, and names it if it refuses it.',
+        ]);
         assert.deepEqual(
             checkRole({ name: "r", permissions: [] }).failures?.map((f) => f.reason),
             ["permissions must name at least one workspace permission"],
@@ -52,6 +55,22 @@ describe("Role", function () {
             "a built-in role's name fails at preview, not at up",
         );
         assert.deepEqual(writes(em()), []);
+    });
+
+    it("permissions: the docs' newer names pass without a word; one only a newer service knows is warned of and taken; one nobody knows fails at up, named", async () => {
+        const secrets = checkRole({ name: "secret-writers", permissions: ["workspaces:manage-secrets", "workspaces:read"] });
+        assert.deepEqual([secrets.failures, secrets.warnings], [[], []]);
+        const made = await provider().create(checked({ name: uniqueName("secrets"), permissions: ["workspaces:manage-secrets"] }));
+        assert.deepEqual(made.outs.permissions, ["workspaces:manage-secrets"]);
+
+        await admin(em(), "PUT", "/org/permissions", { extra: ["agents:run"] });
+        const newer = checkRole({ name: "agents", permissions: ["agents:run"] });
+        assert.deepEqual([newer.failures, newer.warnings.length], [[], 1]);
+        const taken = await provider().create(newer.inputs as never);
+        assert.deepEqual(taken.outs.permissions, ["agents:run"], "the service knows it: the role is made");
+
+        const err = String(await rejection(() => provider().create(checked({ name: uniqueName("typo"), permissions: ["projects:reed"] }))));
+        assert.equal(err, "Error: Role: permissions: the service refused them: Unknown permission(s): projects:reed. (nothing was changed)");
     });
 
     it("diff: the permissions are a set (another order is no change); a rename, a description, a permission more update in place", async () => {

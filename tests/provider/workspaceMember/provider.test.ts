@@ -101,7 +101,7 @@ describe("WorkspaceMember", function () {
         await p.delete!(made.id, updated.outs); // already gone: done
     });
 
-    it("anybody else is invited: pending, kept across refresh and never invited again; a new role replaces it (deleting first); accepted -> active; delete removes", async () => {
+    it("anybody else is invited into the workspace: pending, kept across refresh and never invited again; a new role changes in place; accepted -> active; delete removes", async () => {
         const p = provider();
         const e = email();
         const custom = await raw(em(), "POST", "/api/v1/orgs/current/roles", {
@@ -120,8 +120,27 @@ describe("WorkspaceMember", function () {
         }
         assert.deepEqual(writes(em()), [], "refresh sends nothing");
 
-        const d = await diff(made.outs, await checked({ email: e, roleId: "WORKSPACE_VIEWER" }));
-        assert.deepEqual([d.replaces, d.updates, d.deleteBeforeReplace], [["roleId"], [], true]);
+        const viewer = await checked({ email: e, roleId: "WORKSPACE_VIEWER" });
+        const d = await diff(made.outs, viewer);
+        assert.deepEqual([d.replaces, d.updates, d.deleteBeforeReplace], [[], ["roleId"], undefined], "a pending invitation's role changes in place");
+        em().admin.requests.length = 0;
+        const moved = await p.update!(made.id, made.outs, viewer);
+        const [still] = await orgPending();
+        assert.deepEqual(
+            [still.id, still.workspace_role_id],
+            [made.outs.identityId, await roleId(em(), "WORKSPACE_VIEWER")],
+            "the same invitation: no second email",
+        );
+        assert.deepEqual(
+            writes(em()).map((r) => `${r.method} ${r.path}`),
+            [`PATCH /api/v1/workspaces/current/members/${made.outs.identityId}/pending`],
+        );
+
+        // An installation older than that change: the invitation is cancelled and sent again, with a warning.
+        em().addFault({ method: "PATCH", path: "/pending$", kind: "status", status: 404, body: { detail: "Not Found" } });
+        const again = await p.update!(made.id, moved.outs, await checked({ email: e, roleId: custom.body.id }));
+        const [resent] = await orgPending();
+        assert.deepEqual([again.outs.status, resent.workspace_role_id, resent.id === made.outs.identityId], ["pending", custom.body.id, false]);
 
         await admin(em(), "POST", "/org/invitations/accept", { email: e });
         const accepted = await p.read!(made.id, made.outs);
@@ -192,7 +211,7 @@ describe("WorkspaceMember", function () {
         );
 
         const f = email();
-        em().addFault({ method: "POST", path: "^/api/v1/orgs/current/members$", kind: "status", status: 502, when: "after" });
+        em().addFault({ method: "POST", path: "^/api/v1/workspaces/current/members/batch$", kind: "status", status: 502, when: "after" });
         const made = await provider().create(await checked({ email: f, roleId: "WORKSPACE_USER" }));
         const mine = (await orgPending()).filter((x: { email: string }) => x.email === f);
         assert.deepEqual([mine.length, mine[0].id, made.outs.status], [1, made.outs.identityId, "pending"]);

@@ -56,7 +56,7 @@ describe("WorkspaceSecret", function () {
         assert.deepEqual((await d({ workspaceId: "99999999-8888-4777-8666-555555555555" })).replaces, ["workspaceId"]);
     });
 
-    it("create, refresh (the value kept from the state), update (one PUT), delete; in another workspace too", async () => {
+    it("create, refresh (the value kept from the state), update (one POST upsert, the description's), delete; in another workspace too", async () => {
         const p = provider();
         const key = uniqueName("OPENAI_API_KEY");
         const made = await p.create(checked({ key, value: VALUE }));
@@ -65,7 +65,7 @@ describe("WorkspaceSecret", function () {
 
         em().admin.requests.length = 0;
         const updated = await p.update!(made.id, made.outs, checked({ key, value: "rotated" }));
-        assert.deepEqual([await stored(key), writes(em()).map((r) => r.method)], ["rotated", ["PUT"]]);
+        assert.deepEqual([await stored(key), writes(em()).map((r) => `${r.method} ${r.path}`)], ["rotated", ["POST /api/v1/workspaces/current/secrets"]]);
         await p.delete!(made.id, updated.outs);
         assert.deepEqual([await keys(), await p.read!(made.id, updated.outs)], [[], {}]);
         await p.delete!(made.id, updated.outs); // already gone: done
@@ -77,7 +77,7 @@ describe("WorkspaceSecret", function () {
         assert.deepEqual(await keys(ws), []);
     });
 
-    it("import by key or <workspaceId>/<key>: the value unknown, set by the first up (one PUT)", async () => {
+    it("import by key or <workspaceId>/<key>: the value unknown, set by the first up (one upsert)", async () => {
         const ws = await newWorkspace(em());
         await raw(em(), "PUT", "/api/v1/workspaces/current/secrets/IMPORTED", { tenantId: ws, body: { value: "theirs" } });
         await raw(em(), "PUT", "/api/v1/workspaces/current/secrets/MINE", { body: { value: "theirs" } });
@@ -107,15 +107,25 @@ describe("WorkspaceSecret", function () {
 
     it("a lost answer is sent again harmlessly (an upsert: one secret); the value is in no error, even one the service echoes", async () => {
         const key = uniqueName("LOST");
-        em().addFault({ method: "PUT", path: "^/api/v1/workspaces/current/secrets/", kind: "status", status: 502, when: "after" });
+        em().addFault({ method: "POST", path: "^/api/v1/workspaces/current/secrets$", kind: "status", status: 502, when: "after" });
         await provider().create(checked({ key, value: VALUE }));
         assert.deepEqual([await keys(), await stored(key)], [[key], VALUE]);
 
-        em().addFault({ method: "PUT", path: "^/api/v1/workspaces/current/secrets/", kind: "status", status: 400, body: { detail: `refused ${VALUE}` } });
+        em().addFault({ method: "POST", path: "^/api/v1/workspaces/current/secrets$", kind: "status", status: 400, body: { detail: `refused ${VALUE}` } });
         const err = await rejection(() =>
             provider().update!(key, { key, value: "old", tenantId: TEST_TENANT, schemaVersion: 1 }, checked({ key, value: VALUE })),
         );
         assert.match(String(err), /refused/);
         assert.doesNotMatch(`${String(err)} ${JSON.stringify(err)}`, new RegExp(VALUE));
+    });
+
+    it("a new value keeps the hosts a person set for the secret (configs): the upsert never restores the default hosts", async () => {
+        const key = uniqueName("HOSTED");
+        const made = await provider().create(checked({ key, value: VALUE }));
+        const hosts = [{ host_pattern: "api.openai.com", header_name: "Authorization", header_value_template: "Bearer {value}" }];
+        await raw(em(), "PUT", `/api/v1/workspaces/current/secrets/${key}`, { body: { configs: hosts } });
+        await provider().update!(made.id, made.outs, checked({ key, value: "rotated" }));
+        const listed = (await raw(em(), "GET", "/api/v1/workspaces/current/secrets?include_configs=true", {})).body.find((x: { key: string }) => x.key === key);
+        assert.deepEqual([await stored(key), listed.configs], ["rotated", hosts]);
     });
 });
