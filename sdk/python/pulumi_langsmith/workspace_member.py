@@ -26,7 +26,7 @@ class WorkspaceMemberArgs:
         The set of arguments for constructing a WorkspaceMember resource.
 
         :param pulumi.Input[_builtins.str] email: The person's email, compared trimmed and ignoring case. Checked at preview. A change replaces the member.
-        :param pulumi.Input[_builtins.str] role_id: The workspace role: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place for an active member; a pending invitation is sent again (the service cannot change its role).
+        :param pulumi.Input[_builtins.str] role_id: The workspace role: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place, a pending invitation's too (an installation that cannot change one cancels it and invites again, with a warning).
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         pulumi.set(__self__, "email", email)
@@ -50,7 +50,7 @@ class WorkspaceMemberArgs:
     @pulumi.getter(name="roleId")
     def role_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The workspace role: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place for an active member; a pending invitation is sent again (the service cannot change its role).
+        The workspace role: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place, a pending invitation's too (an installation that cannot change one cancels it and invites again, with a warning).
         """
         return pulumi.get(self, "role_id")
 
@@ -87,7 +87,7 @@ class WorkspaceMember(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] email: The person's email, compared trimmed and ignoring case. Checked at preview. A change replaces the member.
-        :param pulumi.Input[_builtins.str] role_id: The workspace role: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place for an active member; a pending invitation is sent again (the service cannot change its role).
+        :param pulumi.Input[_builtins.str] role_id: The workspace role: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place, a pending invitation's too (an installation that cannot change one cancels it and invites again, with a warning).
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
@@ -190,7 +190,7 @@ class WorkspaceMember(pulumi.CustomResource):
     @pulumi.getter(name="roleId")
     def role_id(self) -> pulumi.Output[_builtins.str]:
         """
-        The workspace role: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place for an active member; a pending invitation is sent again (the service cannot change its role).
+        The workspace role: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place, a pending invitation's too (an installation that cannot change one cancels it and invites again, with a warning).
         """
         return pulumi.get(self, "role_id")
 
