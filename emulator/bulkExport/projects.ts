@@ -32,6 +32,8 @@ export interface TracingProject {
     experiment?: boolean;
     /** What `/api/v1/sessions` says of it (sessions.ts); a generated project without a name is answered as `project-<id>`. */
     session?: SessionFields;
+    /** Deleted through the API: gone once the emulator's clock passes this ISO time (the service cleans up later). */
+    deleting_until?: string;
 }
 
 /** A project's fields as the sessions API holds them. */

@@ -149,7 +149,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     const controlPlane = controlPlaneArea({ clock, timing: o.timing, deploymentUrl: (d) => `${baseUrl()}${AGENTS_PREFIX}/${d.id}`, dialect, stateDir });
     const bulkExport = bulkExportArea({ ...o.bulkExport, clock, stateDir }, dialect);
     const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer, stateDir });
-    const datasets = datasetsArea({ clock, stateDir });
+    const experiments = (tenantId: string, datasetId: string) =>
+        [...bulkExport.model.projects.values()].filter((p) => p.tenant_id === tenantId && p.session?.reference_dataset_id === datasetId).length;
+    const datasets = datasetsArea({ clock, stateDir, sessionCount: experiments });
     const org = orgArea({
         clock,
         stateDir,
@@ -275,7 +277,11 @@ function workspaceHoldings(cp: ControlPlaneModel, bulkExport: BulkExportArea, da
                     .filter((d) => d.tenant_id === ws)
                     .map((d) => d.name),
             },
-            { kind: "tracing projects", names: [...m.projects.values()].filter((x) => x.tenant_id === ws).map((x) => sessionView(m, x, ws).name) },
+            {
+                kind: "tracing projects",
+                // A project being deleted (the service cleans up later) is no longer held.
+                names: [...m.projects.values()].filter((x) => x.tenant_id === ws && !x.deleting_until).map((x) => sessionView(m, x, ws).name),
+            },
             { kind: "datasets", names: datasets.model.list(ws, {}).map((d) => d.name) },
             { kind: "bulk-export destinations", names: m.listDestinations(ws).map((d) => d.display_name ?? d.id ?? "") },
             {

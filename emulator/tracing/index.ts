@@ -12,10 +12,11 @@ import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../pr
 import type { Area } from "../core/area";
 import { Multipart } from "../core/body";
 import { EmulatorError, invalidField, requireUuid } from "../core/errors";
-import { page, parse, type RequestContext, type Router } from "../core/http";
+import { page, parse, type Reply, type RequestContext, type Router } from "../core/http";
 import type { BulkExportModel } from "../bulkExport/model";
+import { ORGANIZATION_ID } from "../org/model";
 import { exportRow } from "./exportable";
-import { createSession, deleteSession, listSessions, projectOf, readSession, updateSession } from "./sessions";
+import { createSession, deleteSession, listSessions, projectOf, readSession, sweepDeleted, updateSession } from "./sessions";
 import { opOfPatch, opOfPost, opsOfBatch, opsOfMultipart, type RunOp } from "./wire";
 
 /**
@@ -58,9 +59,11 @@ export function tracingArea(model: BulkExportModel): Area {
 }
 
 function runRoutes(router: Router, model: BulkExportModel): void {
-    const ingest = (c: RequestContext, ops: RunOp[]) => {
+    /** Ingestion is accepted (202); a run's PATCH answers 200, as the service's description has it. */
+    const ingest = (c: RequestContext, ops: RunOp[], status = 202) => {
+        sweepDeleted(model);
         model.traced.apply(c.tenantId, ops, (op) => projectOf(model, c.tenantId, op));
-        return { status: 202, body: {} };
+        return { status, body: {} };
     };
     router
         .onApi("POST", "/runs/multipart", (c) => {
@@ -69,34 +72,34 @@ function runRoutes(router: Router, model: BulkExportModel): void {
         })
         .onApi("POST", "/runs/batch", (c) => ingest(c, opsOfBatch(c.body)))
         .onApi("POST", "/runs", (c) => ingest(c, [opOfPost(c.body)]))
-        .onApi("PATCH", "/runs/{run_id}", (c) => ingest(c, [opOfPatch(requireUuid(c.params.run_id, "run_id").toLowerCase(), c.body)]))
+        .onApi("PATCH", "/runs/{run_id}", (c) => ingest(c, [opOfPatch(requireUuid(c.params.run_id, "run_id").toLowerCase(), c.body)], 200))
         .onApi("GET", "/runs/{run_id}", (c) => {
             const id = requireUuid(c.params.run_id, "run_id").toLowerCase();
             const run = model.traced.get(c.tenantId, id);
             const row = run && exportRow(run, model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");
             if (!row) throw new EmulatorError(404, { detail: `Run ${id} not found` });
-            return { status: 200, body: row };
+            // Where the UI shows the run (`RunSchema.app_path`, required there).
+            return { status: 200, body: { ...row, app_path: `/o/${ORGANIZATION_ID}/projects/p/${row.session_id}/r/${row.id}?trace_id=${row.trace_id}` } };
         });
 }
 
 function sessionRoutes(router: Router, model: BulkExportModel): void {
     const id = (c: RequestContext) => requireUuid(c.params.session_id, "session_id");
-    router
-        .onApi("POST", "/sessions", (c) => ({
-            status: 200,
-            body: createSession(model, c.tenantId, parse(SessionCreateRequestSchema, c.body, "body"), flag(c, "upsert")),
-        }))
-        .onApi("GET", "/sessions", (c) => {
-            const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
-            return { status: 200, body: page(c, listSessions(model, c.tenantId, q), { defaultLimit: 100 }) };
-        })
-        .onApi("GET", "/sessions/{session_id}", (c) => ({ status: 200, body: readSession(model, c.tenantId, id(c)) }))
-        .onApi("PATCH", "/sessions/{session_id}", (c) => ({
-            status: 200,
-            body: updateSession(model, c.tenantId, id(c), parse(SessionUpdateRequestSchema, c.body, "body")),
-        }))
-        .onApi("DELETE", "/sessions/{session_id}", (c) => {
-            deleteSession(model, c.tenantId, id(c));
-            return { status: 202, body: {} };
-        });
+    // Every session route first drops the projects whose deletion finished (sessions.ts `sweepDeleted`).
+    const on = (method: string, template: string, answer: (c: RequestContext) => Reply) =>
+        router.onApi(method, template, (c) => (sweepDeleted(model), answer(c)));
+    on("POST", "/sessions", (c) => ({
+        status: 200,
+        body: createSession(model, c.tenantId, parse(SessionCreateRequestSchema, c.body, "body"), flag(c, "upsert")),
+    }));
+    on("GET", "/sessions", (c) => {
+        const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
+        return { status: 200, body: page(c, listSessions(model, c.tenantId, q), { defaultLimit: 100 }) };
+    });
+    on("GET", "/sessions/{session_id}", (c) => ({ status: 200, body: readSession(model, c.tenantId, id(c)) }));
+    on("PATCH", "/sessions/{session_id}", (c) => ({
+        status: 200,
+        body: updateSession(model, c.tenantId, id(c), parse(SessionUpdateRequestSchema, c.body, "body")),
+    }));
+    on("DELETE", "/sessions/{session_id}", (c) => (deleteSession(model, c.tenantId, id(c)), { status: 202, body: {} }));
 }

@@ -3,8 +3,10 @@
  * first use when a traced run names one (`projectOf`). They are the projects bulk export reads
  * (bulkExport/projects.ts): one made here holds no generated runs, only those traced into it. A name is
  * unique in a workspace (409, or with `?upsert=true` the project of that name, updated with what was
- * given); an update of a field leaves the others as they are (null or absent changes nothing); a delete is
- * answered at once and the project is gone, its traced runs with it.
+ * given); an update of a field leaves the others as they are (null or absent changes nothing). A delete is
+ * accepted (202) and finishes later, as on the service: for `SESSION_CLEANUP_MS` of the emulator's clock the
+ * project still reads, lists and holds its name, then it is gone, its traced runs with it (`sweepDeleted`).
+ * A create and an update answer the project without its counters (`run_count`, ...), as the service's do.
  *
  * The experiment fields the official clients may send (`num_examples`, `num_repetitions`, `evaluator_keys`,
  * `tag_value_ids`) are taken and not kept. Not emulated: the counters of the real service (latency, tokens,
@@ -12,12 +14,15 @@
  */
 import { randomUUID } from "node:crypto";
 import type { SessionCreateRequest, SessionUpdateRequest } from "../../provider/api/schemas/sessions";
-import { EmulatorError, conflict } from "../core/errors";
+import { conflict } from "../core/errors";
 import type { BulkExportModel } from "../bulkExport/model";
 import type { TracingProject } from "../bulkExport/projects";
 import type { RunOp } from "./wire";
 
 const nameOf = (p: TracingProject) => p.session?.name ?? `project-${p.session_id.slice(0, 8)}`;
+
+/** How long a deleted project takes to be gone, on the emulator's clock (docs/service.md R5: the service cleans up asynchronously). */
+export const SESSION_CLEANUP_MS = 1_000;
 
 /** A project as the service answers it. */
 export function sessionView(model: BulkExportModel, p: TracingProject, tenantId: string) {
@@ -44,14 +49,31 @@ const named = (model: BulkExportModel, tenantId: string, name: string) => [...mo
 
 type SessionView = ReturnType<typeof sessionView>;
 
+/** A project as a create or an update answers it (`TracerSessionWithoutVirtualFields`): no counters. */
+function writeView(view: SessionView) {
+    const { run_count: _runs, last_run_start_time: _last, ...written } = view;
+    return written;
+}
+
+/** Drops the projects whose deletion has finished (their time on the clock passed); every session route calls it first. */
+export function sweepDeleted(model: BulkExportModel): void {
+    const now = model.now();
+    const done = [...model.projects.values()].filter((p) => p.deleting_until && p.deleting_until <= now);
+    for (const p of done) {
+        model.projects.delete(p.session_id);
+        model.traced.dropProject(p.session_id);
+    }
+    if (done.length) model.save();
+}
+
 /** POST /sessions: a new project, or with `upsert` the one of that name brought up to date. */
-export function createSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest, upsert = false): SessionView {
+export function createSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest, upsert = false) {
     const { num_examples, num_repetitions, evaluator_keys, tag_value_ids, ...fields } = body;
     const taken = named(model, tenantId, fields.name);
     if (taken && upsert)
         return updateSession(model, tenantId, taken.session_id, { description: fields.description, extra: fields.extra, trace_tier: fields.trace_tier });
-    if (taken) throw conflict(`Session with name ${fields.name} already exists.`);
-    return sessionView(model, makeSession(model, tenantId, fields), tenantId);
+    if (taken) throw conflict("Session already exists.");
+    return writeView(sessionView(model, makeSession(model, tenantId, fields), tenantId));
 }
 
 function makeSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest): TracingProject {
@@ -99,18 +121,18 @@ export function listSessions(model: BulkExportModel, tenantId: string, q: { name
         .sort((a, b) => b.start_time.localeCompare(a.start_time));
 }
 
-export function updateSession(model: BulkExportModel, tenantId: string, id: string, body: SessionUpdateRequest): SessionView {
+export function updateSession(model: BulkExportModel, tenantId: string, id: string, body: SessionUpdateRequest) {
     const p = model.project(tenantId, id);
-    if (body.name && body.name !== nameOf(p) && named(model, tenantId, body.name)) throw conflict(`Session with name ${body.name} already exists.`);
+    if (body.name && body.name !== nameOf(p) && named(model, tenantId, body.name)) throw conflict("Session already exists.");
     const given = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null && v !== undefined));
     p.session = { ...(p.session ?? { name: nameOf(p), created: p.start }), ...given };
     model.save();
-    return sessionView(model, p, tenantId);
+    return writeView(sessionView(model, p, tenantId));
 }
 
+/** DELETE /sessions/{id}: accepted; the project goes `SESSION_CLEANUP_MS` later (a second delete meanwhile is accepted too). */
 export function deleteSession(model: BulkExportModel, tenantId: string, id: string): void {
-    model.project(tenantId, id);
-    if (!model.projects.delete(id)) throw new EmulatorError(404, { detail: `Tracing project ${id} not found` });
-    model.traced.dropProject(id);
+    const p = model.project(tenantId, id);
+    p.deleting_until ??= new Date(model.clock.now() + SESSION_CLEANUP_MS).toISOString();
     model.save();
 }

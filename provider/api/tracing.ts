@@ -5,12 +5,15 @@
  * (reconcile.ts): never two objects for one create.
  */
 import { randomUUID } from "node:crypto";
-import type { z } from "zod";
+import { z } from "zod";
 import { HttpClient, type HttpClientOptions } from "./client";
 import { undefinedOn404 } from "./errors";
 import { createOnce } from "./reconcile";
 import { DatasetListSchema, DatasetSchema, type Dataset, type DatasetCreateRequest, type DatasetUpdateRequest } from "./schemas/datasets";
 import { SessionListSchema, SessionSchema, type Session, type SessionCreateRequest, type SessionUpdateRequest } from "./schemas/sessions";
+
+/** What a create or an update answers, taken for no more than an object with an id: the object is read back. */
+const Written = z.object({ id: z.string() }).passthrough();
 
 /** The calls of one kind of named object of the tracing API, at `base` (`/api/v1/sessions`), its answers parsed with `schema`. */
 class NamedObjects<T extends { id: string; name: string }, C extends { id?: string | null }, U> {
@@ -24,11 +27,16 @@ class NamedObjects<T extends { id: string; name: string }, C extends { id?: stri
 
     private at = (id: string) => `${this.base}/${encodeURIComponent(id)}`;
 
-    /** Creates one under an id made here (`body.id`, else a new one); a lost answer is looked up by it, never resent blindly. */
+    /**
+     * Creates one under an id made here (`body.id`, else a new one); a lost answer is looked up by it, never resent
+     * blindly. Read back: a create answers less than a read (no counters, docs/service.md R5).
+     */
     async create(body: C): Promise<{ value: T; adopted: boolean }> {
         const wire = { ...body, id: body.id ?? randomUUID() };
-        const send = async () =>
-            (await this.http.request("POST", this.base, { body: wire, schema: this.schema, expect: [200, 201], deadline: this.deadline })).data;
+        const send = async () => {
+            await this.http.request("POST", this.base, { body: wire, schema: Written, expect: [200, 201], deadline: this.deadline });
+            return this.get(wire.id);
+        };
         const { value, adopted } = await createOnce(send, () => this.tryGet(wire.id), this.http.reconcileOptions(this.deadline));
         return { value, adopted };
     }
@@ -48,9 +56,10 @@ class NamedObjects<T extends { id: string; name: string }, C extends { id?: stri
         return found.find((o) => o.name === name);
     }
 
-    /** Changes the given fields (absent ones stay). Idempotent. */
+    /** Changes the given fields (absent ones stay), then reads the object back (an update answers less than a read). Idempotent. */
     async update(id: string, body: U): Promise<T> {
-        return (await this.http.request("PATCH", this.at(id), { body, schema: this.schema, deadline: this.deadline })).data;
+        await this.http.request("PATCH", this.at(id), { body, schema: Written, deadline: this.deadline });
+        return this.get(id);
     }
 
     /** Deletes one; one already gone is done. */

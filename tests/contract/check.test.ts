@@ -85,6 +85,20 @@ describe("contract check", () => {
         assert.match(violations(exchange({ body: { name: "p" } })).join("\n"), /a body was sent to an operation that takes none/);
     });
 
+    it("known departures: a field newer than the description and a test's probe are counted apart; the same words elsewhere fail", () => {
+        const check = new ContractCheck(descriptions);
+        const allExperiments = { bulk_export_destination_id: SESSION_ID, start_time: "2026-11-01T00:00:00Z", all_experiments: true };
+        check.judge(exchange({ method: "POST", path: "/api/v1/bulk-exports", body: allExperiments, status: 422, response: { detail: [] } }));
+        check.judge(exchange({ path: "/v2/ok", status: 403, response: { detail: "X-Tenant-Id header is required." } }));
+        assert.deepEqual([check.figures.newerFields, check.figures.probes, check.violations], [1, 1, []]);
+        const bare = violations(
+            exchange({ method: "POST", path: "/api/v1/bulk-exports", body: { all_experiments: true }, response: { detail: [] }, status: 422 }),
+        );
+        assert.match(bare.join("\n"), /required property 'start_time'/);
+        assert.doesNotMatch(bare.join("\n"), /session_id/);
+        assert.match(violations(exchange({ path: "/v2/elsewhere", status: 404, response: { detail: "Not Found" } })).join("\n"), /no operation/);
+    });
+
     describe("with a real emulator", () => {
         let emulator: Emulator;
         let dir: string;

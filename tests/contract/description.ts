@@ -105,7 +105,8 @@ export class Descriptions {
         const out = [...this.securityViolations(op, x), ...this.parameterViolations(op, x, "path"), ...this.parameterViolations(op, x, "query")];
         const content = op.raw.requestBody?.content as Json | undefined;
         if (x.body === undefined) {
-            if (op.raw.requestBody?.required) out.push("the operation requires a body; none was sent");
+            // A dropped connection (status 0) may have cut the body off before the emulator read it.
+            if (op.raw.requestBody?.required && x.status !== 0) out.push("the operation requires a body; none was sent");
         } else if (!content) {
             out.push("a body was sent to an operation that takes none");
         } else if (content["application/json"]) {
@@ -123,10 +124,12 @@ export class Descriptions {
                 if (newerStatus(op.key, x.status)) return [];
                 return [`status ${x.status} is not among the operation's answers (${Object.keys(op.raw.responses ?? {}).join(", ")})`];
             }
-            const detail = x.response && typeof x.response === "object" && "detail" in (x.response as Json);
-            return detail ? [] : [`error ${x.status} without the service's error shape {"detail": ...}: ${clip(x.response)}`];
+            return errorShaped(x) ? [] : [`error ${x.status} without the service's error shape {"detail": ...}: ${clip(x.response)}`];
         }
         const schema = declared.content?.["application/json"]?.schema;
+        // An error the description declares without a schema (the control plane's 404: an example only) takes the service's error shape.
+        if (!schema && x.status >= 400)
+            return errorShaped(x) ? [] : [`error ${x.status} without the service's error shape {"detail": ...}: ${clip(x.response)}`];
         if (!schema) return x.response === undefined ? [] : [`status ${x.status} declares no body; one was answered`];
         if (x.response === undefined) return [`status ${x.status} declares a body; none was answered`];
         const pointer = `/paths/${pointerToken(op.template)}/${op.method.toLowerCase()}/responses/${x.status}/content/application~1json/schema`;
@@ -175,6 +178,9 @@ export class Descriptions {
         return validate(subject) ? [] : summarize(validate.errors ?? [], where, subject);
     }
 }
+
+/** The service's error answer: `{"detail": ...}`. */
+const errorShaped = (x: Exchange) => Boolean(x.response && typeof x.response === "object" && "detail" in (x.response as Json));
 
 function newAjv(coerce: boolean): Ajv2020 {
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, coerceTypes: coerce ? "array" : false });

@@ -45,6 +45,52 @@ export const NEWER_OPERATIONS: readonly NewerOperation[] = [
     },
 ];
 
+/**
+ * Fields and values newer than the description, in the operations it has: a violation of `side` whose message
+ * matches, in one of `operations` (`METHOD template`), is the service being newer, not the emulator or a client wrong.
+ */
+export interface NewerField {
+    operations: readonly string[];
+    side: "request" | "answer";
+    message: RegExp;
+    why: string;
+}
+
+const EXPORTS = [
+    "POST /api/v1/bulk-exports",
+    "GET /api/v1/bulk-exports",
+    "GET /api/v1/bulk-exports/{bulk_export_id}",
+    "PATCH /api/v1/bulk-exports/{bulk_export_id}",
+];
+const DEPLOYMENTS = ["POST /v2/deployments", "GET /v2/deployments", "GET /v2/deployments/{deployment_id}", "PATCH /v2/deployments/{deployment_id}"];
+
+export const NEWER_FIELDS: readonly NewerField[] = [
+    {
+        operations: EXPORTS,
+        side: "request",
+        message: /^body \/: must have required property 'session_id'$/,
+        why: "an export of every experiment sends `all_experiments: true` and no `session_id` (docs/service.md R5)",
+    },
+    {
+        operations: EXPORTS,
+        side: "answer",
+        message: /^answer (\/\d+)?\/session_id: must be string, got null$/,
+        why: "an export of every experiment names no session (docs/service.md R5)",
+    },
+    {
+        operations: DEPLOYMENTS,
+        side: "request",
+        message: /\/source_config\/deployment_type: must be (equal to one of the allowed values|null), got "(dev_zero|dev_free_zero|serverless)"$/,
+        why: "deployment types newer than the description's three (docs/service.md R2: an open set)",
+    },
+    {
+        operations: DEPLOYMENTS,
+        side: "answer",
+        message: /\/source_config\/deployment_type: must be (equal to one of the allowed values|null), got "(dev_zero|dev_free_zero|serverless)"$/,
+        why: "deployment types newer than the description's three (docs/service.md R2: an open set)",
+    },
+];
+
 /** Statuses newer than the description, by `METHOD template` of the description's operation. */
 export const NEWER_STATUSES: Readonly<Record<string, { statuses: number[]; why: string }>> = {
     "DELETE /api/v1/sessions/{session_id}": {
@@ -61,6 +107,11 @@ const compiled = NEWER_OPERATIONS.map((n) => ({
 /** The listed newer operation `method path` targets, if any (the path as sent, or under `/api/v1`). */
 export function newerOperation(method: string, path: string): NewerOperation | undefined {
     return compiled.find((n) => n.method === method && (n.pattern.test(path) || n.pattern.test(`/api/v1${path}`)));
+}
+
+/** The listed newer field a violation is, if any. */
+export function newerField(operation: string, side: "request" | "answer", message: string): NewerField | undefined {
+    return NEWER_FIELDS.find((n) => n.side === side && n.operations.includes(operation) && n.message.test(message));
 }
 
 export function newerStatus(operationKey: string, status: number): boolean {
