@@ -154,6 +154,9 @@ export class ControlPlaneModel {
     patchDeployment(tenantId: string, id: string, patch: DeploymentPatchRequest): DeploymentView {
         const d = this.find(tenantId, id);
         if (d.deleteRequestedAt !== undefined) throw badRequest(`Deployment ID ${id} is being deleted.`);
+        // **Decided** (docs/service.md R2): a revision's own source, where it is not the deployment's, is the CLI's to make.
+        if (patch.revision_source && patch.revision_source !== d.source)
+            throw badRequest(`revision_source ${patch.revision_source}: a revision of another source than the deployment's (${d.source}) is made by the LangGraph CLI.`);
         const sc = patchedSourceConfig(d.source, d.sourceConfig, patch.source_config);
         const latest = this.latest(d);
         const rcPatch = patch.source_revision_config ?? {};

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatasetCreateRequest, DatasetUpdateRequest } from "../../provider/api/schemas/datasets";
 import type { Clock } from "../core/clock";
-import { EmulatorError, conflict } from "../core/errors";
+import { EmulatorError, conflict, notImplemented } from "../core/errors";
 import { Store } from "../core/store";
 
 export interface DatasetRecord {
@@ -94,9 +94,11 @@ export class DatasetsModel {
 
     update(tenantId: string, id: string, body: DatasetUpdateRequest): DatasetRecord {
         const d = this.get(tenantId, id);
+        if (body.patch_examples && Object.keys(body.patch_examples).length) throw notImplemented("patch_examples (a dataset's examples)");
+        const { patch_examples: _examples, ...fields } = body;
         if (body.name && body.name !== d.name && this.list(tenantId, { name: body.name }).length)
             throw conflict(`Dataset with name ${body.name} already exists.`);
-        for (const [k, v] of Object.entries(body)) if (v !== undefined) (d as unknown as Record<string, unknown>)[k] = v;
+        for (const [k, v] of Object.entries(fields)) if (v !== undefined) (d as unknown as Record<string, unknown>)[k] = v;
         d.modified_at = this.clock.iso();
         this.save();
         return d;

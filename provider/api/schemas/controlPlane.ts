@@ -197,9 +197,10 @@ export const DeploymentCreateRequestSchema = z
     .strict();
 export type DeploymentCreateRequest = z.infer<typeof DeploymentCreateRequestSchema>;
 
-/** PATCH /v2/deployments/{id} body: every field nullable; nulls mean "unchanged". */
+/** PATCH /v2/deployments/{id} body: every field nullable; nulls mean "unchanged". `revision_source`: the description's, the deployment's own source only (the CLI makes the others). */
 export const DeploymentPatchRequestSchema = z
     .object({
+        revision_source: z.enum(["github", "internal_docker", "internal_source"]).nullish(),
         source_config: SourceConfigRequestSchema.nullish(),
         source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
         secrets: z.array(SecretSchema.strict()).nullish(),

@@ -33,7 +33,10 @@ export const DatasetCreateRequestSchema = z
     .strict();
 export type DatasetCreateRequest = z.infer<typeof DatasetCreateRequestSchema>;
 
-/** PATCH /api/v1/datasets/{id} body: absent fields are left as they are. */
+/**
+ * PATCH /api/v1/datasets/{id} body: absent fields are left as they are. `patch_examples` changes examples, which
+ * the emulator does not keep (501 when given); `transformations` and `baseline_experiment_id` are kept.
+ */
 export const DatasetUpdateRequestSchema = z
     .object({
         name: nullableString,
@@ -41,6 +44,9 @@ export const DatasetUpdateRequestSchema = z
         inputs_schema_definition: jsonObject,
         outputs_schema_definition: jsonObject,
         metadata: jsonObject,
+        transformations: z.array(z.unknown()).nullish(),
+        baseline_experiment_id: nullableString,
+        patch_examples: jsonObject,
     })
     .strict();
 export type DatasetUpdateRequest = z.infer<typeof DatasetUpdateRequestSchema>;

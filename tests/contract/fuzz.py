@@ -1,0 +1,93 @@
+"""A property-based run of LangSmith's own OpenAPI descriptions against a running emulator (schemathesis).
+
+Over the operations the provider calls (fuzzed.json; the contract check fails a call of our clients that is not
+listed there), it sends what the descriptions allow (and, for robustness, what they do not), with a fixed seed so
+that a run can be repeated, and fails on:
+- a server error (501 excepted: what the emulator does not emulate, emulator/COVERAGE.md);
+- an answer whose body does not fit the description's schema for its status;
+- data the description allows refused as malformed (fuzz_checks.py).
+
+Each description is fuzzed from a copy with one change: a property's `{"$ref": ".../Missing"}` alternative is
+dropped. It stands for "absent" in the service's framework (a default of `{"__missing__": ...}`), not for a value
+a client sends.
+
+    python tests/contract/fuzz.py --url http://127.0.0.1:8787 --api-key KEY --tenant WORKSPACE_ID [--seed N] [--max-examples N]
+
+Prints schemathesis's summary per description and exits 1 when any check failed.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECKS = "response_schema_conformance,not_a_server_error_but_501,valid_data_not_refused_as_invalid"
+
+
+def without_missing(node):
+    """The description with every `Missing` alternative of an `anyOf` dropped."""
+    if isinstance(node, list):
+        return [without_missing(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: without_missing(v) for k, v in node.items()}
+    if "anyOf" in out:
+        out["anyOf"] = [m for m in out["anyOf"] if not (isinstance(m, dict) and m.get("$ref", "").endswith("/Missing"))]
+        if isinstance(out.get("default"), dict) and "__missing__" in out["default"]:
+            del out["default"]
+    return out
+
+
+def operation_ids(doc, keys):
+    ids = []
+    for key in keys:
+        method, path = key.split(" ", 1)
+        op = doc["paths"].get(path, {}).get(method.lower())
+        if op is None:
+            sys.exit(f"fuzzed.json names {key}, which the description lacks")
+        ids.append(op["operationId"])
+    return ids
+
+
+def fuzz(name, keys, args, workdir):
+    doc = without_missing(json.load(open(os.path.join(HERE, "descriptions", f"{name}.openapi.json"))))
+    path = os.path.join(workdir, f"{name}.openapi.json")
+    json.dump(doc, open(path, "w"))
+    command = [
+        os.path.join(os.path.dirname(sys.executable), "schemathesis"), "run", path, "--url", args.url,
+        "--checks", CHECKS, "--exclude-checks", "not_a_server_error",
+        "--phases", "examples,coverage,fuzzing", "--mode", "all",
+        "--max-examples", str(args.max_examples), "--seed", str(args.seed), "--workers", "1",
+        "--generation-database", "none", "--no-color",
+        "--header", f"X-Api-Key: {args.api_key}", "--header", f"X-Tenant-Id: {args.tenant}",
+    ]
+    for op_id in operation_ids(doc, keys):
+        command += ["--include-operation-id", op_id]
+    env = {**os.environ, "PYTHONPATH": HERE, "SCHEMATHESIS_HOOKS": "fuzz_checks", "LANGSMITH_FUZZ_DESCRIPTION": path}
+    run = subprocess.run(command, env=env, capture_output=True, text=True, cwd=workdir)
+    summary = run.stdout[run.stdout.find("= FAILURES ="):] if "= FAILURES =" in run.stdout else run.stdout[run.stdout.find("= SUMMARY ="):]
+    print(f"--- {name}: {len(keys)} operations, seed {args.seed}, at most {args.max_examples} examples each\n{summary.strip()}")
+    if run.returncode not in (0, 1):
+        print(run.stderr[-3000:], file=sys.stderr)
+    return run.returncode
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--url", required=True)
+    p.add_argument("--api-key", required=True)
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--seed", type=int, default=20261126)
+    p.add_argument("--max-examples", type=int, default=25)
+    args = p.parse_args()
+    operations = json.load(open(os.path.join(HERE, "fuzzed.json")))
+    with tempfile.TemporaryDirectory(prefix="langsmith-fuzz-") as workdir:
+        codes = [fuzz(name, keys, args, workdir) for name, keys in operations.items()]
+    sys.exit(0 if all(c == 0 for c in codes) else 1)
+
+
+if __name__ == "__main__":
+    main()
