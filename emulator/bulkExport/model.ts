@@ -188,6 +188,7 @@ export class BulkExportModel {
             throw invalidField(["body", "destination_type"], "Input should be 's3'", "literal_error");
         }
         checkDisplayName(body.display_name);
+        if (body.config.aws_role_arn) throw badRequest("aws_role_arn is only available on LangSmith SaaS hosted on GCP: give credentials instead.");
         if (body.credentials?.session_token != null) this.requireVersion("session_token", ["body", "credentials", "session_token"]);
         if (!body.credentials && !selfHosted) {
             throw badRequest("Credentials are required: environment credentials are only available on self-hosted installations.");
@@ -501,7 +502,7 @@ function checkRange(b: ExportCreateRequest): { start: number; end?: number } {
             throw invalidField(["body", "interval_hours"], "interval_hours must be between 1 and 168", "value_error");
         return { start };
     }
-    if (b.end_time == null) throw invalidField(["body", "end_time"], "end_time is required for one-off exports (or set interval_hours)", "missing");
+    if (b.end_time == null) throw invalidField(["body", "end_time"], "end_time is required for one-off exports (or set interval_hours)");
     const end = Date.parse(b.end_time);
     if (Number.isNaN(end)) throw invalidField(["body", "end_time"], "Input should be a valid datetime", "datetime_parsing");
     if (!(start < end)) throw invalidField(["body", "end_time"], "end_time must be after start_time");

@@ -45,6 +45,7 @@ import {
     patchedSourceConfig,
     requireCreateFields,
     requireManagedSource,
+    refuseCliRevisionFields,
     requireSourceOfInstallation,
     revisionConfigFrom,
     type Installation,
@@ -102,6 +103,7 @@ export class ControlPlaneModel {
     createDeployment(tenantId: string, req: DeploymentCreateRequest, installation: Installation = "cloud"): DeploymentView {
         const source = requireManagedSource(req.source, ["body", "source"]);
         requireSourceOfInstallation(source, installation);
+        refuseCliRevisionFields(req.source_revision_config);
         const sc = { ...req.source_config } as Record<string, unknown>;
         const rc = revisionConfigFrom(req.source_revision_config);
         requireCreateFields(source, sc, rc);
@@ -156,9 +158,12 @@ export class ControlPlaneModel {
         if (d.deleteRequestedAt !== undefined) throw badRequest(`Deployment ID ${id} is being deleted.`);
         // **Decided** (docs/service.md R2): a revision's own source, where it is not the deployment's, is the CLI's to make.
         if (patch.revision_source && patch.revision_source !== d.source)
-            throw badRequest(`revision_source ${patch.revision_source}: a revision of another source than the deployment's (${d.source}) is made by the LangGraph CLI.`);
+            throw badRequest(
+                `revision_source ${patch.revision_source}: a revision of another source than the deployment's (${d.source}) is made by the LangGraph CLI.`,
+            );
         const sc = patchedSourceConfig(d.source, d.sourceConfig, patch.source_config);
         const latest = this.latest(d);
+        refuseCliRevisionFields(patch.source_revision_config);
         const rcPatch = patch.source_revision_config ?? {};
         const wantPath = rcPatch.langgraph_config_path ?? rcPatch.graph_config_path;
         const rc: StoredRevisionConfig = {

@@ -67,6 +67,11 @@ export function requireCreateFields(source: WireSource, sc: Record<string, unkno
 }
 
 /** Rules that depend on the source; `rc` holds only the revision fields the request sets. */
+/** A revision field of the CLI-managed `internal_source` deployments, which this API neither makes nor patches (400). */
+export function refuseCliRevisionFields(rc: { source_tarball_path?: string | null } | null | undefined): void {
+    if (rc?.source_tarball_path != null) throw badRequest("source_tarball_path only applies to internal_source deployments, which the LangGraph CLI manages.");
+}
+
 export function checkSourceRules(
     source: WireSource,
     sc: Record<string, unknown>,

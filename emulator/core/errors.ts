@@ -46,7 +46,9 @@ export function fromZod(error: z.ZodError, prefix: string): EmulatorError {
                 return i.keys.map((k) => ({ loc: [...loc, k], msg: "Extra inputs are not permitted", type: "extra_forbidden" }));
             }
             const missing = i.code === "invalid_type" && /received undefined/.test(i.message);
-            return [{ loc, msg: missing ? "Field required" : i.message, type: missing ? "missing" : i.code }];
+            // A refinement is a rule of the service's own (schemas/common.ts), which its framework calls a value_error.
+            const type = missing ? "missing" : i.code === "custom" ? "value_error" : i.code;
+            return [{ loc, msg: missing ? "Field required" : i.message, type }];
         }),
     );
 }

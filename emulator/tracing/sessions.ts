@@ -68,7 +68,10 @@ export function sweepDeleted(model: BulkExportModel): void {
 
 /** POST /sessions: a new project, or with `upsert` the one of that name brought up to date. */
 export function createSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest, upsert = false) {
-    const { num_examples, num_repetitions, evaluator_keys, tag_value_ids, ...fields } = body;
+    const { num_examples, num_repetitions, evaluator_keys, tag_value_ids, ...given } = body;
+    // No name: the service names it; here after its id, as a generated project is named.
+    const id = given.id ?? randomUUID();
+    const fields = { ...given, id, name: given.name ?? `project-${id.slice(0, 8)}` };
     const taken = named(model, tenantId, fields.name);
     if (taken && upsert)
         return updateSession(model, tenantId, taken.session_id, { description: fields.description, extra: fields.extra, trace_tier: fields.trace_tier });
@@ -76,7 +79,7 @@ export function createSession(model: BulkExportModel, tenantId: string, body: Se
     return writeView(sessionView(model, makeSession(model, tenantId, fields), tenantId));
 }
 
-function makeSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest): TracingProject {
+function makeSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest & { name: string }): TracingProject {
     const now = model.now();
     return model.addProject({
         session_id: body.id ?? randomUUID(),

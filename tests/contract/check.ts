@@ -7,7 +7,8 @@
  * - every **answer** the emulator gave to an operation of a description, whoever asked (the official clients,
  *   tests' raw requests): its status is one the operation declares and its body fits the schema.
  * Answers made by injected faults and streamed answers are not judged; the agent servers' API
- * (`/__agents/...`) is not in these descriptions and is only counted.
+ * (`/__agents/...`) is not in these descriptions and is only counted. Every operation our clients call must be
+ * one the fuzzer covers (fuzzed.json).
  *
  * `npm test` runs it after the tests (`node ... tests/contract/check.ts <dir>`): it prints its figures and the
  * violations grouped by operation and message, and exits 1 when there is any.
@@ -18,6 +19,13 @@ import type { Exchange } from "../../emulator/core/exchangeLog";
 import { Descriptions } from "./description";
 import { newerField, newerOperation } from "./newer";
 import { probeOf } from "./probes";
+
+/** The operations the fuzzer covers (fuzz.py): each one our clients call must be among them. */
+const FUZZED = new Set(
+    Object.entries(JSON.parse(readFileSync(join(__dirname, "fuzzed.json"), "utf8")) as Record<string, string[]>).flatMap(([d, keys]) =>
+        keys.map((k) => `${d} ${k}`),
+    ),
+);
 
 /** A user agent our clients send (provider/api/client.ts), and only they. */
 export const OUR_USER_AGENT = /^pulumi-langsmith\b/;
@@ -81,6 +89,8 @@ export class ContractCheck {
         this.figures.operationsSeen.add(op.key);
         if (ours) {
             this.figures.requestsValidated++;
+            if (!FUZZED.has(`${op.description} ${op.key}`))
+                this.add(op.key, "request", "our clients call it, and the fuzzer does not cover it (tests/contract/fuzzed.json)", x);
             for (const m of this.descriptions.requestViolations(op, x)) this.add(op.key, "request", m, x);
         }
         if (x.status === 0 || x.injected || x.streamed) return void this.figures.skipped++;

@@ -7,7 +7,12 @@
  */
 import assert from "node:assert/strict";
 import type { z } from "zod";
-import { DestinationCreateRequestSchema, DestinationUpdateRequestSchema, ExportCreateRequestSchema, ExportUpdateRequestSchema } from "../../provider/api/schemas/bulkExport";
+import {
+    DestinationCreateRequestSchema,
+    DestinationUpdateRequestSchema,
+    ExportCreateRequestSchema,
+    ExportUpdateRequestSchema,
+} from "../../provider/api/schemas/bulkExport";
 import { DeploymentCreateRequestSchema, DeploymentPatchRequestSchema } from "../../provider/api/schemas/controlPlane";
 import { DatasetCreateRequestSchema, DatasetUpdateRequestSchema } from "../../provider/api/schemas/datasets";
 import {
@@ -68,7 +73,11 @@ function zodKeys(schema: z.ZodType): string[] {
 /** The property names a request body schema of the description declares, through `$ref`, arrays and `anyOf`. */
 function describedKeys(doc: Json, schema: Json | undefined): string[] {
     let s = schema;
-    while (s?.$ref) s = s.$ref.slice(2).split("/").reduce((n: Json, t: string) => n[t], doc);
+    while (s?.$ref)
+        s = s.$ref
+            .slice(2)
+            .split("/")
+            .reduce((n: Json, t: string) => n[t], doc);
     if (!s) return [];
     if (s.type === "array") return describedKeys(doc, s.items);
     if (s.anyOf) return s.anyOf.flatMap((m: Json) => describedKeys(doc, m));

@@ -92,6 +92,10 @@ const destinationConfigFields = {
         .object({ addressing_style: z.enum(["auto", "virtual", "path"]).nullish() })
         .passthrough()
         .nullish(),
+    /** The description's: extra arguments of the S3 calls, kept as given. */
+    s3_additional_kwargs: z.record(z.string(), z.unknown()).nullish(),
+    /** The description's: a role to assume instead of keys, on SaaS hosted on GCP only (docs/service.md R5): refused elsewhere (400). */
+    aws_role_arn: nullableString,
 };
 export const DestinationConfigSchema = z.object(destinationConfigFields).passthrough();
 export type DestinationConfig = z.infer<typeof DestinationConfigSchema>;
@@ -161,8 +165,8 @@ export const ExportCreateRequestSchema = z
     .strict();
 export type ExportCreateRequest = z.infer<typeof ExportCreateRequestSchema>;
 
-/** PATCH /api/v1/bulk-exports/{id} body: only cancellation exists. */
-export const ExportUpdateRequestSchema = z.object({ status: z.literal("Cancelled") }).strict();
+/** PATCH /api/v1/bulk-exports/{id} body: only cancellation exists (the description's default status). */
+export const ExportUpdateRequestSchema = z.object({ status: z.literal("Cancelled").default("Cancelled") }).strict();
 
 export const ExportSchema = z
     .object({

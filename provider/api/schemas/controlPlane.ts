@@ -11,6 +11,7 @@
  * both (see `normalizeSource` and `graphConfigPathOf`).
  */
 import { z } from "zod";
+import { filledString } from "./common";
 
 /** Revision statuses (docs/service.md 3.1). */
 export const REVISION_STATUSES = [
@@ -119,6 +120,8 @@ const revisionConfigFields = {
     langgraph_config_path: nullableString,
     graph_config_path: nullableString,
     image_uri: nullableString,
+    /** The description's: an uploaded tarball of an `internal_source` deployment (the CLI's); refused for the others. */
+    source_tarball_path: nullableString,
 };
 export const SourceRevisionConfigSchema = z.object({ ...revisionConfigFields, repo_commit_sha: nullableString }).passthrough();
 export type SourceRevisionConfig = z.infer<typeof SourceRevisionConfigSchema>;
@@ -187,7 +190,7 @@ const SecretReferencesSchema = z.array(SecretReferenceSchema).nullish();
 /** POST /v2/deployments body. */
 export const DeploymentCreateRequestSchema = z
     .object({
-        name: z.string().min(1),
+        name: filledString,
         source: SourceSchema,
         source_config: SourceConfigRequestSchema,
         source_revision_config: SourceRevisionConfigRequestSchema,

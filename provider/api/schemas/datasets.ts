@@ -5,6 +5,7 @@
  * fixed at creation; its examples are data, not infrastructure (the SDKs write them).
  */
 import { z } from "zod";
+import { dateTime, filledString } from "./common";
 
 const nullableString = z.string().nullish();
 const jsonObject = z.record(z.string(), z.unknown()).nullish();
@@ -19,14 +20,14 @@ export const DATA_TYPES = ["kv", "llm", "chat"] as const;
 export const DatasetCreateRequestSchema = z
     .object({
         id: nullableString,
-        name: z.string().min(1),
+        name: filledString,
         description: nullableString,
         data_type: z.enum(DATA_TYPES).nullish(),
         inputs_schema_definition: jsonObject,
         outputs_schema_definition: jsonObject,
         transformations: z.array(z.unknown()).nullish(),
         tag_value_ids: z.array(z.string()).nullish(),
-        created_at: nullableString,
+        created_at: dateTime.nullish(),
         externally_managed: z.boolean().nullish(),
         extra: jsonObject,
     })

@@ -5,6 +5,7 @@
  * `description`, fails its tests); answers are tolerant of fields this provider does not read.
  */
 import { z } from "zod";
+import { filledString } from "./common";
 
 const nullableString = z.string().nullish();
 /** A uuid of any version (the service takes caller-chosen ids such as `1111...`), as its framework checks one. */
@@ -99,7 +100,7 @@ export const BUILT_IN_ORGANIZATION_ROLES = ["ORGANIZATION_ADMIN", "ORGANIZATION_
 /** POST and PATCH /api/v1/orgs/current/roles body: a custom workspace role. */
 export const RoleRequestSchema = z
     .object({
-        display_name: z.string().trim().min(1),
+        display_name: filledString,
         description: z.string(),
         permissions: z.array(z.string()),
     })
@@ -211,7 +212,10 @@ export const ServiceKeyCreateRequestSchema = z
         expires_at: nullableString,
         role_id: uuid.nullish(),
         org_role_id: uuid.nullish(),
-        workspaces: z.array(uuid).min(1).nullish(),
+        workspaces: z
+            .array(uuid)
+            .refine((ids) => ids.length > 0, "must name at least one workspace (leave it out for an organization-scoped key)")
+            .nullish(),
         read_only: z.boolean().nullish(),
         default_workspace_id: uuid.nullish(),
     })
@@ -245,7 +249,7 @@ export type ServiceKey = z.infer<typeof ServiceKeySchema>;
 const SecretConfigSchema = z.object({ host_pattern: z.string().min(1), header_name: nullableString, header_value_template: nullableString }).strict();
 
 /** POST /api/v1/workspaces/current/secrets body: upserts; a null value deletes that key. */
-export const SecretsUpsertRequestSchema = z.array(z.object({ key: z.string().min(1), value: z.string().nullable() }).strict());
+export const SecretsUpsertRequestSchema = z.array(z.object({ key: filledString, value: z.string().nullable() }).strict());
 export type SecretsUpsertRequest = z.infer<typeof SecretsUpsertRequestSchema>;
 
 /** PUT /api/v1/workspaces/current/secrets/{key} body: `value` required to create, omitted to keep. */

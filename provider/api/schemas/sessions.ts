@@ -5,6 +5,7 @@
  * unique in its workspace; `trace_tier` is its retention.
  */
 import { z } from "zod";
+import { dateTime, filledString } from "./common";
 
 const nullableString = z.string().nullish();
 const metadata = z.record(z.string(), z.unknown()).nullish();
@@ -12,18 +13,18 @@ const metadata = z.record(z.string(), z.unknown()).nullish();
 /** Retention of a project's traces: long-lived (400 days) or short-lived (14 days). */
 export const TRACE_TIERS = ["longlived", "shortlived"] as const;
 
-/** POST /api/v1/sessions body. */
+/** POST /api/v1/sessions body. Without a name the service names the project itself (the emulator: `project-<id>`). */
 export const SessionCreateRequestSchema = z
     .object({
         id: nullableString,
-        name: z.string().min(1),
+        name: filledString.nullish(),
         description: nullableString,
         extra: metadata,
         reference_dataset_id: nullableString,
         default_dataset_id: nullableString,
         trace_tier: z.enum(TRACE_TIERS).nullish(),
-        start_time: nullableString,
-        end_time: nullableString,
+        start_time: dateTime.nullish(),
+        end_time: dateTime.nullish(),
         // An experiment's figures, sent by the official clients' create_project (not by this provider).
         num_examples: z.number().int().nullish(),
         num_repetitions: z.number().int().nullish(),
@@ -41,7 +42,7 @@ export const SessionUpdateRequestSchema = z
         extra: metadata,
         default_dataset_id: nullableString,
         trace_tier: z.enum(TRACE_TIERS).nullish(),
-        end_time: nullableString,
+        end_time: dateTime.nullish(),
     })
     .strict();
 export type SessionUpdateRequest = z.infer<typeof SessionUpdateRequestSchema>;
