@@ -209,7 +209,7 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 const before = deployments().map((d) => d.id);
                 const refused = await cli("up", "--yes", "--skip-preview", "--replace", urn);
                 assert.notEqual(refused.code, 0, refused.stdout + refused.stderr);
-                assert.match(refused.stdout, /the one this stack is replacing \(`pulumi up --replace`\).*set the resource option deleteBeforeReplace/);
+                assert.match(refused.stdout, /being replaced \(`pulumi up --replace`.*set the resource option deleteBeforeReplace/);
                 assert.deepEqual(
                     deployments().map((d) => d.id),
                     before,
