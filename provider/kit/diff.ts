@@ -39,6 +39,19 @@ export function byName<T extends { name: string }>(list: T[] | unknown): T[] | u
     return [...(list as T[])].sort((a, b) => (a?.name < b?.name ? -1 : a?.name > b?.name ? 1 : 0));
 }
 
+/**
+ * A list compared as a set (a field's `compareAs`): sorted, so that the service answering another order is no
+ * change; with `unique`, a value given twice counts once; with `caseless`, strings compare in lower case (ids
+ * the service answers so), the unknown sentinel aside. Non-lists (the unknown sentinel) pass as they are.
+ */
+export function asSet(o: { unique?: boolean; caseless?: boolean } = {}): (v: unknown) => unknown {
+    return (v) => {
+        if (!Array.isArray(v)) return v;
+        const items = o.caseless ? v.map((x) => (typeof x === "string" && known(x) ? x.toLowerCase() : x)) : [...v];
+        return (o.unique ? [...new Set(items)] : items).sort();
+    };
+}
+
 /** A timestamp as the instant it names (ISO 8601, milliseconds, UTC); anything else as it is. */
 export const instant = (v: unknown): unknown => (typeof v === "string" && known(v) && Number.isFinite(Date.parse(v)) ? new Date(v).toISOString() : v);
 
