@@ -58,6 +58,8 @@ describe("provider: the create after an interrupted run", function () {
             assert.ok(err.message.includes(`deployment ${first.id}`), err.message);
             assert.ok(err.message.includes(`\`LANGSMITH_ADOPT_IDS=${first.id} pulumi up\``), err.message);
             assert.ok(err.message.includes(`adoptId: "${first.id}"`), err.message);
+            assert.match(err.message, /`pulumi up --continue-on-error` runs every create, so that one run names every object to take over/);
+            assert.match(err.message, /set the resource option deleteBeforeReplace/, "a replacement may meet it too");
             assert.match(err.message, /another `name`/);
             assert.equal(named(name).length, 1);
         });
