@@ -3,9 +3,12 @@
  * dynamic resources store a require of, and its provider) and every function. Both front doors (the dynamic
  * resource classes, the native plugin), the schema generator (kit/schema.ts), the docs check and the tests
  * read it. Adding a resource is a folder and a line here (and its forwarder in providers/, and its exports
- * in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so.
+ * in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so,
+ * and by `adoptable` (kit/adoption.ts) where it can take an object over.
  */
+import { adoptable } from "./kit/adoption";
 import { autonamed } from "./kit/autoname";
+import { canonicalJson } from "./kit/diff";
 import { workspace } from "./workspace/declare";
 import { workspaceProvider } from "./workspace/provider";
 import type * as pulumi from "@pulumi/pulumi";
@@ -19,7 +22,7 @@ import { dataset } from "./dataset/declare";
 import { getDataset, getDatasetFunction } from "./dataset/lookups";
 import { datasetProvider } from "./dataset/provider";
 import { cron } from "./cron/declare";
-import { cronProvider } from "./cron/provider";
+import { cronIdentity, cronProvider } from "./cron/provider";
 import { deployment } from "./deployment/declare";
 import { getDeployment, getDeploymentFunction, getDeploymentRevisions, getDeploymentRevisionsFunction } from "./deployment/lookups";
 import { deploymentProvider } from "./deployment/provider";
@@ -36,7 +39,7 @@ import { roleProvider } from "./role/provider";
 import { tracingProject } from "./tracingProject/declare";
 import { getTracingProject, getTracingProjectFunction } from "./tracingProject/lookups";
 import { tracingProjectProvider } from "./tracingProject/provider";
-import { workspaceMember } from "./workspaceMember/declare";
+import { normalEmail, workspaceMember } from "./workspaceMember/declare";
 import { workspaceMemberProvider } from "./workspaceMember/provider";
 import { workspaceSecret } from "./workspaceSecret/declare";
 import { workspaceSecretProvider } from "./workspaceSecret/provider";
@@ -67,22 +70,46 @@ export interface Registered<D extends ResourceDeclaration = ResourceDeclaration>
     provider: pulumi.dynamic.ResourceProvider;
 }
 
-/** The resources, by the type name the forwarders and `require("pulumi-langsmith/impl").forward` use. */
+/** What most resources' objects are known by: their name (kit/adoption.ts). */
+const byName = (i: Record<string, any>) => i.name as string | undefined;
+
+/**
+ * The resources, by the type name the forwarders and `require("pulumi-langsmith/impl").forward` use. Each provider
+ * that can take an object over (LANGSMITH_ADOPT_IDS, or a running export) is wrapped by `adoptable` with what its
+ * objects are known by, so that it never takes one a resource of the stack holds (kit/adoption.ts); a service
+ * key's adoption makes a new key and deletes the one named, so it has nothing to guard.
+ */
 export const RESOURCES = {
-    deployment: { declaration: deployment, forwarder: deploymentForwarder, provider: autonamed(deployment, deploymentProvider) },
-    exportDestination: { declaration: exportDestination, forwarder: exportDestinationForwarder, provider: exportDestinationProvider },
-    scheduledExport: { declaration: scheduledExport, forwarder: scheduledExportForwarder, provider: scheduledExportProvider },
-    bulkExport: { declaration: bulkExport, forwarder: bulkExportForwarder, provider: bulkExportProvider },
+    deployment: { declaration: deployment, forwarder: deploymentForwarder, provider: adoptable(deployment, autonamed(deployment, deploymentProvider), byName) },
+    exportDestination: {
+        declaration: exportDestination,
+        forwarder: exportDestinationForwarder,
+        provider: adoptable(exportDestination, exportDestinationProvider, (i) => canonicalJson([i.displayName, i.config])),
+    },
+    scheduledExport: { declaration: scheduledExport, forwarder: scheduledExportForwarder, provider: adoptable(scheduledExport, scheduledExportProvider) },
+    bulkExport: { declaration: bulkExport, forwarder: bulkExportForwarder, provider: adoptable(bulkExport, bulkExportProvider) },
     agentServerCheck: { declaration: agentServerCheck, forwarder: agentServerCheckForwarder, provider: agentServerCheckProvider },
-    tracingProject: { declaration: tracingProject, forwarder: tracingProjectForwarder, provider: autonamed(tracingProject, tracingProjectProvider) },
-    dataset: { declaration: dataset, forwarder: datasetForwarder, provider: autonamed(dataset, datasetProvider) },
-    assistant: { declaration: assistant, forwarder: assistantForwarder, provider: assistantProvider },
-    cron: { declaration: cron, forwarder: cronForwarder, provider: cronProvider },
-    workspace: { declaration: workspace, forwarder: workspaceForwarder, provider: workspaceProvider },
+    tracingProject: {
+        declaration: tracingProject,
+        forwarder: tracingProjectForwarder,
+        provider: adoptable(tracingProject, autonamed(tracingProject, tracingProjectProvider), byName),
+    },
+    dataset: { declaration: dataset, forwarder: datasetForwarder, provider: adoptable(dataset, autonamed(dataset, datasetProvider), byName) },
+    assistant: { declaration: assistant, forwarder: assistantForwarder, provider: adoptable(assistant, assistantProvider, (i) => `${i.url}|${i.assistantId}`) },
+    cron: { declaration: cron, forwarder: cronForwarder, provider: adoptable(cron, cronProvider, cronIdentity) },
+    workspace: { declaration: workspace, forwarder: workspaceForwarder, provider: adoptable(workspace, workspaceProvider, (i) => i.displayName) },
     serviceKey: { declaration: serviceKey, forwarder: serviceKeyForwarder, provider: serviceKeyProvider },
-    role: { declaration: role, forwarder: roleForwarder, provider: roleProvider },
-    workspaceSecret: { declaration: workspaceSecret, forwarder: workspaceSecretForwarder, provider: workspaceSecretProvider },
-    workspaceMember: { declaration: workspaceMember, forwarder: workspaceMemberForwarder, provider: workspaceMemberProvider },
+    role: { declaration: role, forwarder: roleForwarder, provider: adoptable(role, roleProvider, byName) },
+    workspaceSecret: {
+        declaration: workspaceSecret,
+        forwarder: workspaceSecretForwarder,
+        provider: adoptable(workspaceSecret, workspaceSecretProvider, (i) => i.key),
+    },
+    workspaceMember: {
+        declaration: workspaceMember,
+        forwarder: workspaceMemberForwarder,
+        provider: adoptable(workspaceMember, workspaceMemberProvider, (i) => String(normalEmail(i.email))),
+    },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

@@ -3,12 +3,12 @@
  * the same way) share: the run configuration both declare; the check of the server's address, and what an
  * address not known at preview means for a diff; their errors name the server's address; their import id names
  * it too (the server is the resource's `url`, which an id alone does not give); what the server answers empty
- * is read as absent, and an empty value the program gives is taken as absent too.
+ * is read as absent, and an empty value the program gives is taken as absent too (kit/fields.ts `emptiesAsAbsent`).
  */
 import { NotAnAgentServerError, type AgentServerClient } from "../api/agentServer";
 import type { Checker } from "../kit/check";
 import { any, list, map, number, object, string, type OnChange } from "../kit/declare";
-import { isObject } from "../kit/fields";
+import { unknownMeansChanged } from "../kit/preview";
 import { UNKNOWN } from "../kit/unknown";
 
 /** A run configuration (`config`: what the graph's runs start with), with what a change of it does. */
@@ -35,22 +35,12 @@ export function checkServerUrl(c: Checker, url: unknown): void {
 /**
  * A diff whose `url` is not known yet (a deployment's `customUrl` in the preview of its update: the dynamic
  * provider previews no outputs) says "update", not "replace": a new revision keeps the server's address, and
- * `pulumi up` diffs again once it is known, replacing when it did change.
+ * `pulumi up` diffs again once it is known, replacing when it did change. Under the native plugin, whose
+ * previews answer the URL an update keeps, an unknown one is a new server (a deployment replaced): "replace".
  */
 export function urlMayStay<D extends { replaces: string[]; updates: string[] }>(d: D, news: { url?: unknown }): D {
-    if (news.url !== UNKNOWN || !d.replaces.includes("url")) return d;
+    if (news.url !== UNKNOWN || !d.replaces.includes("url") || unknownMeansChanged()) return d;
     return { ...d, replaces: d.replaces.filter((k) => k !== "url"), updates: [...d.updates, "url"] };
-}
-
-/**
- * The checked inputs without the empty values the program gave (`""`, `{}`, `[]`, at the top and in the objects
- * named in `nested`): the server answers them as absent, and a refresh would otherwise see a change for ever.
- */
-export function emptiesAsAbsent(inputs: Record<string, unknown>, nested: string[] = []): Record<string, unknown> {
-    const out = { ...inputs };
-    for (const k of nested) if (isObject(out[k])) out[k] = withoutEmpty(out[k] as Record<string, unknown>);
-    // Once: a nested object left empty goes with the top's empties.
-    return withoutEmpty(out);
 }
 
 /**
@@ -88,16 +78,6 @@ export function splitImportId(id: string, url: string | undefined, resource: str
         `${resource}: import it with the id ${form} (the agent server's URL, a bar, then its id on that server), e.g. ` +
             `\`pulumi import langsmith:index:${resource} name 'https://agent.example.com|0b4a...'\`; got ${JSON.stringify(id)}`,
     );
-}
-
-/**
- * `o` without the values the server answers for "none": nulls, empty strings, lists and objects. Only `o`'s own
- * entries: the values inside a map are the program's (a metadata value `""` is a value).
- */
-export function withoutEmpty(o: Record<string, unknown>): Record<string, unknown> {
-    const empty = (v: unknown) =>
-        v === undefined || v === null || v === "" || (Array.isArray(v) && !v.length) || (typeof v === "object" && !Object.keys(v as object).length);
-    return Object.fromEntries(Object.entries(o).filter(([, v]) => !empty(v)));
 }
 
 /** A map without its null values: the keys a PATCH removed from metadata the server merges (`mergedAway`). */

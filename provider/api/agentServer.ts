@@ -118,14 +118,15 @@ export class AgentServerClient {
 
     /**
      * Creates a cron, on `threadId` when given (its runs share that thread) or stateless (a new thread per run).
-     * After a lost answer, the identical cron made since the first attempt is taken as ours.
+     * After a lost answer, the identical cron made since the first attempt is taken as ours (the same assistant,
+     * thread, schedule and input, and whatever else `same` asks of it).
      */
-    async createCron(body: CronCreateRequest, threadId?: string): Promise<Cron> {
+    async createCron(body: CronCreateRequest, threadId?: string, same: (c: Cron) => boolean = () => true): Promise<Cron> {
         const p = threadId ? `/threads/${encodeURIComponent(threadId)}/runs/crons` : "/runs/crons";
         const since = Date.now();
         const send = async () => (await this.http.request("POST", p, { body, schema: CronSchema })).data;
         const identity = { assistantId: body.assistant_id, threadId, schedule: body.schedule, payload: body.input };
-        const findOurs = async () => (await this.findCrons(identity)).find((c) => createdSince(this.http, c.created_at, since));
+        const findOurs = async () => (await this.findCrons(identity)).find((c) => same(c) && createdSince(this.http, c.created_at, since));
         return (await createOnce(send, findOurs, this.http.reconcileOptions())).value;
     }
 

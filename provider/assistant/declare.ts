@@ -29,7 +29,7 @@ export const assistant = resource({
         }),
         assistantId: string(
             "Its id on the server (a uuid), what runs and crons name as `assistant_id`. Default: one chosen when it is made and kept while it lives, so that it is known at preview (a dependent `Cron` does not plan a change it will not make). A change replaces the assistant.",
-            { onChange: "replace", wire: "assistant_id", filled: true },
+            { onChange: "replace", wire: "assistant_id", filled: true, fromIdentity: true },
         ),
         name: string(`Its name, shown in the UI and matched by \`assistants.search\`. ${newVersion}`, { required: true, onChange: "update" }),
         description: string(`What it is for. ${newVersion}`, { onChange: "update" }),

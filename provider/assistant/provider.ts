@@ -1,9 +1,10 @@
 /**
  * The Assistant's dynamic provider (its fields: declare.ts). Its id is chosen at `check` (known at preview, and
- * derived from the server, graph and name: `idOf`). A create first asks the address whether it is an agent server
- * (`GET /ok`: an address that is not one fails naming it and what answered), then creates it under that id (a
- * lost answer is looked up by it, never resent); one the server already holds under that id (an interrupted
- * `pulumi up` of this stack, or another, made it) is refused unless LANGSMITH_ADOPT_IDS names it. An update is
+ * derived from the server, graph and the resource's URN: `idOf`). A create first asks the address whether it is an
+ * agent server (`GET /ok`: an address that is not one fails naming it and what answered), then creates it under
+ * that id (a lost answer is looked up by it, never resent); one the server already holds under that id (an
+ * interrupted `pulumi up` of this resource made it, or the program gave an id already taken) is refused unless
+ * LANGSMITH_ADOPT_IDS names it. An update is
  * one PATCH of what changed: the server makes it a new version. `read` with `<url>|<assistantId>` is
  * `pulumi import`.
  */
@@ -12,35 +13,28 @@ import type { AgentServerClient } from "../api/agentServer";
 import { ConflictError } from "../api/errors";
 import { uuid5, type Assistant, type AssistantUpdateRequest } from "../api/schemas/agentServer";
 import { Checker, UUID_RE, isSet } from "../kit/check";
-import { isObject } from "../kit/fields";
+import { emptiesAsAbsent, isObject, withoutEmpty } from "../kit/fields";
 import { UNKNOWN, known } from "../kit/unknown";
 import type { ProviderOf } from "../kit/declare";
 import { diffByTable, diffTableOf, sameValue } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { Service } from "../kit/service";
 import { fromWire, toWire } from "../kit/wire";
-import {
-    checkServerUrl,
-    emptiesAsAbsent,
-    foundOrGone,
-    mergedAway,
-    onAgentServer,
-    splitImportId,
-    urlMayStay,
-    withoutEmpty,
-    withoutNulls,
-} from "../agentServerObjects/shared";
+import { withoutIdentity } from "../kit/autoname";
+import { unknownMeansChanged } from "../kit/preview";
+import { checkServerUrl, foundOrGone, mergedAway, onAgentServer, splitImportId, urlMayStay, withoutNulls } from "../agentServerObjects/shared";
 import { SCHEMA_VERSION, assistant, type AssistantInputs, type AssistantOutputs } from "./declare";
 
 export const ASSISTANT_DIFF = diffTableOf(assistant.inputs);
 
-export function checkAssistant(news: Record<string, unknown>, olds: Record<string, unknown> = {}): pulumi.dynamic.CheckResult {
+export function checkAssistant(args: Record<string, unknown>, olds: Record<string, unknown> = {}): pulumi.dynamic.CheckResult {
     const c = new Checker();
+    const { identity, inputs: news } = withoutIdentity(args);
     const inputs = emptiesAsAbsent(c.declaration("Assistant", assistant.inputs, news), ["config"]);
     const given = c.str(news.assistantId, "assistantId");
     c.matches(given, UUID_RE, "assistantId", `assistantId must be a uuid (got ${JSON.stringify(news.assistantId)})`);
     // The server answers ids in lower case: an id given in upper case would differ from it for ever.
-    inputs.assistantId = idOf(olds, { ...news, assistantId: typeof given === "string" && known(given) ? given.toLowerCase() : given });
+    inputs.assistantId = idOf(olds, { ...news, assistantId: typeof given === "string" && known(given) ? given.toLowerCase() : given }, identity);
     checkServerUrl(c, news.url);
     const configurable = isObject(news.config) ? news.config.configurable : undefined;
     if (filled(configurable) && filled(news.context))
@@ -54,17 +48,22 @@ export function checkAssistant(news: Record<string, unknown>, olds: Record<strin
 /**
  * The assistant's id, chosen here rather than by the server, so that it is known at preview (a dependent `Cron`
  * or `AgentServerCheck` plans no change it will not make): the program's; else the one it has while it is not
- * replaced (the same graph, on the same server or one not known yet: a rename keeps it, and so does a new
- * revision of the deployment, whose URL the preview does not know); else derived from the server, graph and
- * name, so that the create a killed `pulumi up` left behind has the id the next one asks for, and is found
- * (`takeOver`), never made twice. Unknown while any of those is not known.
+ * replaced (the same graph, on the same server or, through the dynamic provider, one not known yet: a rename
+ * keeps it, and so does a new revision of the deployment, whose URL that preview does not know); else derived
+ * from the server, the graph and the resource's identity (its URN, which the front doors hand in: kit/
+ * autoname.ts), so that the create a killed `pulumi up` left behind has the id the next one asks for, and is
+ * found (`takeOver`), never made twice; and no other resource derives it (one given a name another assistant
+ * was renamed away from, say). Without an identity (a check called directly), from the name instead. Unknown
+ * while any of those is not known.
  */
-function idOf(olds: Record<string, unknown>, news: Record<string, unknown>): unknown {
+function idOf(olds: Record<string, unknown>, news: Record<string, unknown>, identity: string | undefined): unknown {
     if (isSet(news.assistantId)) return news.assistantId;
-    const kept = olds.assistantId && known(news.graphId) && sameValue(olds.graphId, news.graphId) && (!known(news.url) || sameValue(olds.url, news.url));
+    const sameServer = known(news.url) ? sameValue(olds.url, news.url) : !unknownMeansChanged();
+    const kept = olds.assistantId && known(news.graphId) && sameValue(olds.graphId, news.graphId) && sameServer;
     if (kept) return olds.assistantId;
-    if (![news.url, news.graphId, news.name].every(known)) return UNKNOWN;
-    return uuid5(ASSISTANT_IDS, `${news.url}|${news.graphId}|${news.name}`);
+    const basis = identity ?? news.name;
+    if (![news.url, news.graphId, basis].every(known)) return UNKNOWN;
+    return uuid5(ASSISTANT_IDS, `${news.url}|${news.graphId}|${basis}`);
 }
 
 /** The namespace of the assistant ids this provider derives (a uuid of its own). */
@@ -136,7 +135,8 @@ export function createAssistantProvider(o: { server?: (url: string) => AgentServ
 
 /**
  * The assistant that already has the id this one was to have (a 409): the id is derived from the server, graph
- * and name (`idOf`), so a killed `pulumi up` of this stack made it, or another stack of the same assistant did.
+ * and the resource's URN (`idOf`), so a killed `pulumi up` of this resource made it (or the program's own
+ * `assistantId` is taken).
  * Taken in (set to the program's: a new version) when LANGSMITH_ADOPT_IDS names it; otherwise refused with
  * its id, since the server keeps no mark of which stack made an assistant.
  */
@@ -149,9 +149,10 @@ async function takeOver(s: AgentServerClient, i: AssistantInputs): Promise<Assis
     throw new Error(
         alreadyExistsMessage({
             what: `the server already holds assistant ${held.assistant_id} of graph ${JSON.stringify(held.graph_id)} named ${JSON.stringify(held.name)} (created ${held.created_at})`,
-            existing: "it has the id this program's assistant of that graph and name takes on this server",
+            existing:
+                "it has the id this resource takes on this server (derived from the server, the graph and the resource's URN, unless the program gives `assistantId`)",
             id: held.assistant_id,
-            ifTheirs: "give this one another name (or another `assistantId`)",
+            ifTheirs: "give this one another `assistantId` (or leave it out)",
             why: "the server keeps no mark of which stack made an assistant, so the provider cannot tell one this stack's interrupted run made from another's.",
         }),
     );

@@ -14,7 +14,7 @@ import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from
 import { isFinalExportStatus, sameStatus, type BulkExportRecord, type ExportRun } from "../api/schemas/bulkExport";
 import { cancelReason, operationsSignal } from "../kit/cancellation";
 import { diffByTable, diffTableOf } from "../kit/diff";
-import { declaredInputs } from "../kit/declare";
+import { declaredInputs, isImport } from "../kit/declare";
 import { ResourceInitError, messageOf } from "../kit/initError";
 import { waitLimitS } from "../kit/timeouts";
 import { Service } from "../kit/service";
@@ -73,7 +73,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             // The inputs only: the outputs recorded beside them (status, the counters) are not the program's.
             const inputs = declaredInputs(bulkExport, {
                 ...exportInputsFromService(e, recorded),
-                endTime: recorded.endTime,
+                endTime: recorded.endTime ?? (isImport(props) ? (e.end_time ?? undefined) : undefined),
                 waitForCompletion: recorded.waitForCompletion,
                 timeouts: recorded.timeouts,
             });

@@ -1,8 +1,8 @@
 /**
  * The Cron's dynamic provider (its fields: declare.ts). Its schedule is parsed at preview by the one cron
  * parser the emulator runs too (api/cron.ts): a typo fails showing where. A create first asks the address
- * whether it is an agent server, then refuses to make a second cron identical to one the server holds (same
- * assistant, thread, schedule and input: an interrupted `pulumi up` of this stack, or another, made it;
+ * whether it is an agent server, then refuses to make a second cron identical to one the server holds (the same
+ * runs at the same times: an interrupted `pulumi up` of this stack, or another, made it;
  * LANGSMITH_ADOPT_IDS takes it in), then creates it; the server chooses a cron's id, so a lost answer is looked
  * up as the identical cron made since, never resent blindly. An update is one PATCH of what changed. `read`
  * with `<url>|<cronId>` is `pulumi import`.
@@ -11,20 +11,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AgentServerClient } from "../api/agentServer";
 import { CronSyntaxError, isTimeZone, parseCron } from "../api/cron";
 import { resolvedAssistantId, type Cron, type CronCreateRequest, type CronUpdateRequest } from "../api/schemas/agentServer";
-import {
-    checkServerUrl,
-    emptiesAsAbsent,
-    foundOrGone,
-    mergedAway,
-    onAgentServer,
-    splitImportId,
-    urlMayStay,
-    withoutEmpty,
-    withoutNulls,
-} from "../agentServerObjects/shared";
+import { checkServerUrl, foundOrGone, mergedAway, onAgentServer, splitImportId, urlMayStay, withoutNulls } from "../agentServerObjects/shared";
 import { Checker, UUID_RE } from "../kit/check";
+import { emptiesAsAbsent, withoutEmpty } from "../kit/fields";
 import type { ProviderOf } from "../kit/declare";
-import { diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
+import { canonicalJson, changedRows, diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { known } from "../kit/unknown";
 import { Service } from "../kit/service";
@@ -81,7 +72,7 @@ export function createCronProvider(o: { server?: (url: string) => AgentServerCli
                     const patch = changesTo(inputsOf(held, inputs.url, inputs), inputs);
                     return Object.keys(patch).length ? s.updateCron(held.cron_id, patch) : held;
                 }
-                return s.createCron(createBody(inputs), inputs.threadId);
+                return s.createCron(createBody(inputs), inputs.threadId, (c) => identical(c, inputs));
             });
             return { id: made.cron_id, outs: outputs(inputs, made) };
         },
@@ -118,21 +109,36 @@ async function current(s: AgentServerClient, id: string, where: CronInputs): Pro
 }
 
 /**
- * A cron identical to the one to create (same assistant, thread, schedule and input) that the server already
- * holds: adopted when LANGSMITH_ADOPT_IDS names it; otherwise the create is refused with its id, since the
- * server keeps no mark of which stack made a cron, and a second would run everything twice.
+ * The fields that say what a cron runs and when, as diff compares them: every field but its metadata and what
+ * becomes of a stateless run's thread (two crons differing only in those would run every run twice).
+ */
+const CRON_FIELDS = [...CRON_DIFF.replaceOn, ...CRON_DIFF.updateOn].filter(([p]) => p !== "metadata" && p !== "onRunCompleted");
+
+/** What a cron is known by (kit/adoption.ts): its server and what it runs when. */
+export const cronIdentity = (i: Record<string, unknown>): string => canonicalJson([i.url, ...CRON_FIELDS.map(([, get]) => get(i))]);
+
+/** Whether the server's cron `c` runs what these inputs run, when they run it (a lost create's answer, or one a killed run made). */
+const identical = (c: Cron, i: CronInputs) => changedRows(CRON_FIELDS, inputsOf(c, i.url, i), i).length === 0;
+
+/**
+ * A cron identical to the one to create (the assistant, thread, schedule, time zone, input, configuration,
+ * context, end and `enabled`: all that says what runs when) that the server already holds: adopted when
+ * LANGSMITH_ADOPT_IDS names it (its metadata then set to the program's); otherwise the create is refused with its
+ * id, since the server keeps no mark of which stack made a cron, and a second would run everything twice. A cron
+ * differing in any of those is another.
  */
 async function heldByAnother(s: AgentServerClient, i: CronInputs): Promise<Cron | undefined> {
-    const held = await s.findCrons({ assistantId: i.assistantId, threadId: i.threadId, schedule: i.schedule, payload: i.input });
+    const alike = await s.findCrons({ assistantId: i.assistantId, threadId: i.threadId, schedule: i.schedule, payload: i.input });
+    const held = alike.filter((c) => identical(c, i));
     const adopted = held.find((c) => adoptionAsked(c.cron_id));
     if (adopted || !held.length) return adopted;
     const h = held[0];
     throw new Error(
         alreadyExistsMessage({
-            what: `the server already holds cron ${h.cron_id} running assistant ${i.assistantId} at ${JSON.stringify(i.schedule)}${i.threadId ? ` on thread ${i.threadId}` : ""} with the same input (created ${h.created_at})`,
+            what: `the server already holds cron ${h.cron_id} running assistant ${i.assistantId} at ${JSON.stringify(i.schedule)}${i.threadId ? ` on thread ${i.threadId}` : ""}, identical in what it runs and when (created ${h.created_at})`,
             existing: "a second would run every scheduled run twice",
             id: h.cron_id,
-            ifTheirs: "change this one's schedule or input, or delete the other",
+            ifTheirs: "change one of this one's fields (its schedule, time zone, input...), or delete the other",
             why: "the server keeps no mark of which stack made a cron, so the provider cannot tell one this stack's interrupted run made from another's.",
         }),
     );

@@ -8,6 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { Dataset, DatasetCreateRequest, DatasetUpdateRequest } from "../api/schemas/datasets";
 import type { TracingClient } from "../api/tracing";
 import { Checker } from "../kit/check";
+import { emptiesAsAbsent } from "../kit/fields";
 import type { ProviderOf } from "../kit/declare";
 import { diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
 import { createUniquelyNamed } from "../kit/interrupted";
@@ -42,7 +43,8 @@ function notJsonSchema(v: Record<string, unknown>): string | undefined {
 
 export function checkDataset(news: Record<string, unknown>) {
     const c = new Checker();
-    const inputs = c.declaration("Dataset", dataset.inputs, news);
+    // The service answers an empty description, schema or metadata as none (`inputsOf`): given empty, it is none.
+    const inputs = emptiesAsAbsent(c.declaration("Dataset", dataset.inputs, news));
     // Optional to the program (kit/autoname.ts fills it before this check), required here.
     c.str(news.name, "name", true);
     for (const key of ["inputsSchema", "outputsSchema"] as const) {

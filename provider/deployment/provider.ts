@@ -18,9 +18,9 @@ import { REVISION_FAILED, type Deployment, type DeploymentPatchRequest, type Rev
 import { cancelReason, operationsSignal } from "../kit/cancellation";
 import { changedRows, sameValue } from "../kit/diff";
 import { ResourceInitError, messageOf } from "../kit/initError";
-import { ADOPT_IDS_VARIABLE, adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
+import { tookOver } from "../kit/adoption";
+import { REPLACING_HINT, adoptionAsked, alreadyExistsMessage } from "../kit/interrupted";
 import { waitLimitS } from "../kit/timeouts";
-import { warn } from "../kit/warn";
 import { Service } from "../kit/service";
 import { checkDeployment, installationKind } from "./check";
 import { DEPLOYMENT_DIFF, diffDeployment } from "./diff";
@@ -113,7 +113,6 @@ export function createDeploymentProvider(o: DeploymentProviderOptions = {}): pul
         },
 
         async delete(id, props) {
-            if (takenOverThisRun.has(id)) return warn(keptForItsTaker(id));
             const timeoutS = waitLimitS(readState(props).timeouts?.delete, DEFAULT_TIMEOUTS.delete);
             await deleteAndWait(withinTimeout(timeoutS), id, timeoutS, o);
         },
@@ -129,7 +128,8 @@ async function createOrAdopt(ctx: SettleContext): Promise<{ id: string; outs: De
     const { cp, inputs, o } = ctx;
     const adopted = async (adoptId: string) => {
         const deployment = await adopt(cp, { ...inputs, adoptId }, ctx.rawProvider);
-        takenOverThisRun.add(deployment.id);
+        // A delete of it in this run (the resource `pulumi up --replace` replaces) is then its new holder's: kit/adoption.ts.
+        tookOver();
         return { id: deployment.id, outs: await settle({ ...ctx, learn: true }, deployment) };
     };
     if (inputs.adoptId) return adopted(inputs.adoptId);
@@ -137,17 +137,6 @@ async function createOrAdopt(ctx: SettleContext): Promise<{ id: string; outs: De
     const made = await cp.createDeployment(createRequest(inputs)).catch((e) => nameTaken(cp, inputs, e));
     if (typeof made === "string") return adopted(made);
     return { id: made.deployment.id, outs: await settle({ ...ctx, startedAt, learn: false }, made.deployment) };
-}
-
-/**
- * The deployments a create of this run took over (`adoptId`, LANGSMITH_ADOPT_IDS). A provider process serves
- * one run, so a delete of one of them in the same run is the replaced resource's: adopting the deployment
- * that `pulumi up --replace` was about to delete must not end with it deleted under its new owner.
- */
-const takenOverThisRun = new Set<string>();
-
-function keptForItsTaker(id: string): string {
-    return `Deployment ${id}: not deleted, a create of this run took it over (adoptId or ${ADOPT_IDS_VARIABLE}); the resource that held it leaves the stack and the one that took it over keeps it.`;
 }
 
 /**
@@ -358,19 +347,11 @@ async function nameTaken(cp: ControlPlaneClient, inputs: DeploymentInputs, e: un
                 existing: "made from the same source, repository and deployment type as this program",
                 id: found.id,
                 adopt: `\`adoptId: "${found.id}"\` on the resource`,
-                ifTheirs: `give this deployment another \`name\`. ${REPLACING_HINT}`,
+                ifTheirs: "give this deployment another `name`",
                 why: "the service keeps no mark of which stack made a deployment, so the provider cannot tell a deployment this stack's interrupted run made from one another stack made under the same name.",
             }),
     );
 }
-
-/**
- * A forced replacement of a deployment that keeps its name (`pulumi up --replace`, which asks the provider no
- * diff, so its `deleteBeforeReplace` is not heard) creates the new one while the old one holds the name.
- */
-const REPLACING_HINT =
-    "If the deployment holding the name is the one this stack is replacing (`pulumi up --replace`), the old one must go first: " +
-    "set the resource option deleteBeforeReplace (TypeScript `deleteBeforeReplace: true`, Python `delete_before_replace=True`, YAML `options: {deleteBeforeReplace: true}`) and run it again.";
 
 /** The default provider object (what `require("pulumi-langsmith/impl").forward` serves). */
 /** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */

@@ -5,10 +5,11 @@
  * secret in the state even when the program passed plain values, and so are its secret outputs (a service
  * key's `key`); the provider object handed to Pulumi is
  * the resource's frozen forwarder, which captures nothing. A name the program leaves out is handed to the check
- * as the autoname of the resource's project, stack, type and logical name (kit/autoname.ts).
+ * as the autoname of the resource's project, stack, type and logical name, and that identity itself to a
+ * resource that derives a field from it (kit/autoname.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { AUTONAME, autoname, autonamedField } from "../kit/autoname";
+import { AUTONAME, IDENTITY, autoname, autonamedField, identityDerived } from "../kit/autoname";
 import { outputNames, secretInputs, secretOutputs, type Args, type OutputProperties, type ResourceDeclaration } from "../kit/declare";
 import type { Registered } from "../registry";
 
@@ -31,9 +32,9 @@ export function dynamicResource<D extends ResourceDeclaration>(r: Registered<D>)
                 const value = given[k] ?? d.inputs[k].default;
                 props[k] = value === undefined ? undefined : pulumi.secret(value);
             }
-            if (autonamed && given[autonamed[0]] === undefined) {
-                props[AUTONAME] = autoname(autonamed[1], name, [pulumi.getProject(), pulumi.getStack(), d.name, name].join("/"));
-            }
+            const identity = [pulumi.getProject(), pulumi.getStack(), d.name, name].join("/");
+            if (autonamed && given[autonamed[0]] === undefined) props[AUTONAME] = autoname(autonamed[1], name, identity);
+            if (identityDerived(d)) props[IDENTITY] = identity;
             const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs(d)];
             super(forwarder, name, props, { ...opts, additionalSecretOutputs }, "langsmith", d.name);
         }

@@ -12,7 +12,9 @@
  *
  * The front doors hand the check the name to use under `__autoname` (the dynamic class, from the logical
  * name; the plugin, from the URN or the engine's `pulumi:autonaming` proposal); `autonamed` fills the field
- * with it before the resource's own check sees the inputs.
+ * with it before the resource's own check sees the inputs. A declaration with a field derived from the
+ * resource's identity (`fromIdentity`: an assistant's id) is handed that identity under `__identity` (the
+ * plugin: the URN; the dynamic class: project, stack, type and logical name), which its check reads and drops.
  */
 import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
@@ -20,6 +22,18 @@ import type { ResourceDeclaration, StringField } from "./declare";
 
 /** The input the front doors add: the name to give a resource whose program gives none. */
 export const AUTONAME = "__autoname";
+
+/** The input the front doors add for a declaration with a field derived from the resource's identity (`identityDerived`). */
+export const IDENTITY = "__identity";
+
+/** Whether a declaration has a field derived from the resource's identity (declare.ts `fromIdentity`). */
+export const identityDerived = (d: ResourceDeclaration): boolean => Object.values(d.inputs).some((f) => f.fromIdentity);
+
+/** The identity a front door hands the check, and the inputs without it. */
+export function withoutIdentity(news: Record<string, unknown>): { identity: string | undefined; inputs: Record<string, unknown> } {
+    const { [IDENTITY]: identity, ...inputs } = news;
+    return { identity: typeof identity === "string" && identity !== "" ? identity : undefined, inputs };
+}
 
 /** How a field is autonamed: the service's rules for it. */
 export interface AutonameRule {

@@ -46,6 +46,11 @@ interface FieldOptions {
     default?: unknown;
     /** An input the resource's check always fills when the program leaves it out (an id the provider chooses): present once checked, and in the outputs. */
     filled?: boolean;
+    /**
+     * A filled input the check derives from the resource's identity (its URN), which the front doors hand it under
+     * `__identity` (autoname.ts): two resources never derive the same value, and one resource always does.
+     */
+    fromIdentity?: boolean;
     /** What a change does (inputs only; a nested object's fields may each say it instead of the object). */
     onChange?: OnChange;
     /** The value diff compares instead of the value itself (a set as a sorted list, a timestamp as its instant). */
@@ -244,6 +249,9 @@ export const secretOutputs = (d: ResourceDeclaration): string[] => [...secretInp
 export function declaredInputs<D extends ResourceDeclaration>(d: D, o: Record<string, unknown>): Inputs<D> {
     return Object.fromEntries(Object.entries(o).filter(([k, v]) => k in d.inputs && v !== undefined)) as Inputs<D>;
 }
+
+/** Whether a read is an import: no state (the native plugin sends `{}`, the dynamic-provider host may send nothing). */
+export const isImport = (stored: Record<string, unknown> | undefined): boolean => !stored || Object.keys(stored).length === 0;
 
 /** What the engine hands a dynamic provider beside the declared values: the serialized provider object. */
 export type Stored = { __provider?: unknown };

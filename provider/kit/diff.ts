@@ -12,6 +12,9 @@ export function sameValue(a: unknown, b: unknown): boolean {
     return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
+/** `v` as one string, equal for two values exactly when `sameValue` says they are (an object's identity: kit/adoption.ts). */
+export const canonicalJson = (v: unknown): string => JSON.stringify(canonical(v));
+
 function canonical(v: unknown): unknown {
     if (v === null || v === undefined || v === "") return null;
     if (Array.isArray(v)) return v.map(canonical);
@@ -34,6 +37,19 @@ function canonical(v: unknown): unknown {
 export function byName<T extends { name: string }>(list: T[] | unknown): T[] | unknown {
     if (!Array.isArray(list)) return list;
     return [...(list as T[])].sort((a, b) => (a?.name < b?.name ? -1 : a?.name > b?.name ? 1 : 0));
+}
+
+/**
+ * A list compared as a set (a field's `compareAs`): sorted, so that the service answering another order is no
+ * change; with `unique`, a value given twice counts once; with `caseless`, strings compare in lower case (ids
+ * the service answers so), the unknown sentinel aside. Non-lists (the unknown sentinel) pass as they are.
+ */
+export function asSet(o: { unique?: boolean; caseless?: boolean } = {}): (v: unknown) => unknown {
+    return (v) => {
+        if (!Array.isArray(v)) return v;
+        const items = o.caseless ? v.map((x) => (typeof x === "string" && known(x) ? x.toLowerCase() : x)) : [...v];
+        return (o.unique ? [...new Set(items)] : items).sort();
+    };
 }
 
 /** A timestamp as the instant it names (ISO 8601, milliseconds, UTC); anything else as it is. */
@@ -105,6 +121,15 @@ export function diffByTable(
     const replaces = changedRows(table.replaceOn, olds, news);
     const updates = changedRows(table.updateOn, olds, news);
     return { changes: replaces.length + updates.length > 0, replaces, updates };
+}
+
+/**
+ * `news` with each of `keys` the program leaves out taken from `olds`: a field whose absence means "not managed
+ * here" (a workspace's handle, a project's trace tier that an import read) is then not compared.
+ */
+export function leftOutKept<N extends Record<string, unknown>>(olds: Record<string, unknown>, news: N, keys: readonly string[]): N {
+    const kept = keys.filter((k) => (news[k] === undefined || news[k] === null) && olds[k] !== undefined);
+    return kept.length ? { ...news, ...Object.fromEntries(kept.map((k) => [k, olds[k]])) } : news;
 }
 
 /** The object without its undefined fields. */

@@ -3,7 +3,8 @@
  * declare, the type failures with their property paths, and the value normalized (aliases mapped to the
  * wire values, defaults filled, fields that do not apply dropped). check.ts's Checker runs them first; a
  * resource's own check then adds the rules a declaration cannot say. Pulumi's unknown sentinel passes
- * everywhere and stays in place (diff must see "will change", not "removed").
+ * everywhere and stays in place (diff must see "will change", not "removed"). And the empty values a program gives
+ * that the service answers as absent (`emptiesAsAbsent`), taken as absent.
  */
 import type { Field, Fields, StringField } from "./declare";
 import { known } from "./unknown";
@@ -125,4 +126,25 @@ function normalizedField(f: Field, v: unknown, root: Obj): unknown {
     if (f.kind === "object" && isObject(v)) return normalized(f.fields, v, root);
     if (f.kind === "list" && Array.isArray(v)) return v.map((x) => normalizedField(f.items, x, root) ?? x);
     return v;
+}
+
+/**
+ * The checked inputs without the empty values the program gave (`""`, `{}`, `[]`, at the top and in the objects
+ * named in `nested`): the service answers them as absent, and a refresh would otherwise see a change for ever.
+ */
+export function emptiesAsAbsent(inputs: Record<string, unknown>, nested: string[] = []): Record<string, unknown> {
+    const out = { ...inputs };
+    for (const k of nested) if (isObject(out[k])) out[k] = withoutEmpty(out[k] as Record<string, unknown>);
+    // Once: a nested object left empty goes with the top's empties.
+    return withoutEmpty(out);
+}
+
+/**
+ * `o` without the values a service answers for "none": nulls, empty strings, lists and objects. Only `o`'s own
+ * entries: the values inside a map are the program's (a metadata value `""` is a value).
+ */
+export function withoutEmpty(o: Record<string, unknown>): Record<string, unknown> {
+    const empty = (v: unknown) =>
+        v === undefined || v === null || v === "" || (Array.isArray(v) && !v.length) || (typeof v === "object" && !Object.keys(v as object).length);
+    return Object.fromEntries(Object.entries(o).filter(([, v]) => !empty(v)));
 }

@@ -9,16 +9,41 @@
  *   identical destination). Pulumi's own way, `pulumi refresh --import-pending-creates <urn> <id>`, drops
  *   the pending create without recording the object in Pulumi 3.259 (tests/e2e/interrupted.test.ts found
  *   it), so the provider offers this one, which works in every language and needs no program change;
- * - the words of the refusal, when it cannot tell and is not told, and of the warning, when it takes one over.
+ * - the words of the refusal, when it cannot tell and is not told, and of the warning, when it takes one over;
+ * - never an object a resource of this stack holds (adoption.ts): that refusal names `deleteBeforeReplace`.
  */
+import { heldByThisStack, tookOver } from "./adoption";
 
 /** The environment variable that names the objects to take over. */
 export const ADOPT_IDS_VARIABLE = "LANGSMITH_ADOPT_IDS";
 
-/** Whether the person running this `pulumi up` said object `id` is this stack's (`LANGSMITH_ADOPT_IDS`, ids separated by commas or spaces). */
+/**
+ * Whether the person running this `pulumi up` said object `id` is this stack's (`LANGSMITH_ADOPT_IDS`, ids
+ * separated by commas or spaces) and it may be taken: never when a resource of this stack holds it (adoption.ts).
+ * A yes marks the create in progress as taking it over.
+ */
 export function adoptionAsked(id: string): boolean {
-    return (process.env[ADOPT_IDS_VARIABLE] ?? "").split(/[\s,]+/).includes(id);
+    if (!(process.env[ADOPT_IDS_VARIABLE] ?? "").split(/[\s,]+/).includes(id) || heldByThisStack()) return false;
+    tookOver();
+    return true;
 }
+
+/**
+ * What to do when the object a create meets is the one this very resource holds, replaced by `pulumi up
+ * --replace` (which asks the provider no diff, so no `deleteBeforeReplace` of its own is heard).
+ */
+export const REPLACING_HINT =
+    "If it is this very resource's, being replaced (`pulumi up --replace`, or `pulumi state taint`), the old one must go first: " +
+    "set the resource option deleteBeforeReplace (TypeScript `deleteBeforeReplace: true`, Python `delete_before_replace=True`, YAML `options: {deleteBeforeReplace: true}`) and run it again.";
+
+/**
+ * Several objects of one program meet this after a killed run, and Pulumi stops starting steps at the first
+ * errors: `--continue-on-error` lets every create run, so that one run names every object to take over.
+ */
+export const ALL_AT_ONCE_HINT =
+    "Other resources of this run may meet the same: `pulumi up --continue-on-error` runs every create, so that one run names every object to take over, and one `" +
+    ADOPT_IDS_VARIABLE +
+    "=<id>,<id>,... pulumi up` takes them all in (docs/recovery.md).";
 
 /**
  * The refusal to create `what` beside an identical object the service already holds, when the provider cannot
@@ -35,11 +60,21 @@ export function alreadyExistsMessage(o: {
     adopt?: string;
     ifOurs?: string;
 }): string {
+    if (heldByThisStack()) {
+        return [
+            `${o.what}: ${o.existing}.`,
+            `A resource of this stack holds it (this run read it in the stack's state): most likely this very resource, replaced by \`pulumi up --replace\`, which makes the new object while the old one still holds it and deletes the old one after. It is not taken over, even if ${ADOPT_IDS_VARIABLE} names it: the replacement would delete it right after.`,
+            `${REPLACING_HINT} If another resource of this stack holds it, ${o.ifTheirs}.`,
+            "Nothing was created.",
+        ].join("\n");
+    }
     return [
         `${o.what}: ${o.existing}.`,
         `If ${o.ifOurs ?? "an interrupted `pulumi up` of this stack made it (a killed or cancelled run; `pulumi up` then warns of a pending create)"}, ` +
             `take it into the stack: \`${ADOPT_IDS_VARIABLE}=${o.id} pulumi up\` (the ids of every object to take over, separated by commas)` +
-            (o.adopt ? `, or set ${o.adopt}.` : "."),
+            (o.adopt ? `, or set ${o.adopt}.` : ".") +
+            ` ${ALL_AT_ONCE_HINT}`,
+        `${REPLACING_HINT}`,
         `If it belongs to someone else, ${o.ifTheirs}.`,
         `Nothing was created: ${o.why}`,
     ].join("\n");

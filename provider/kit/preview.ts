@@ -5,6 +5,7 @@
  * answered none, and the engine took every output of an updated resource for unknown: a new revision of a
  * deployment showed its dependents' `url` unknown, and an `Assistant` on it planned a change it would not make.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { computedNames, type ResourceDeclaration } from "./declare";
 import { UNKNOWN } from "./unknown";
 
@@ -21,3 +22,17 @@ export function previewOutputs(d: ResourceDeclaration, news: Record<string, unkn
     }
     return out;
 }
+
+/** Set while the native plugin runs a check or a diff: its engine was answered these previews. */
+const previewed = new AsyncLocalStorage<boolean>();
+
+/** Runs `fn` as a call of a front door whose previews of creates and updates answer outputs (the native plugin). */
+export const withPreviewedOutputs = <T>(fn: () => T): T => previewed.run(true, fn);
+
+/**
+ * Whether an input that another resource's output feeds, not known in a preview, will change: true under the
+ * native plugin, whose previews answer every output an update keeps (`previewOutputs`), so that only a
+ * created or replaced resource (or a changed output) leaves it unknown. The dynamic-provider host previews no
+ * outputs: there an update leaves it unknown too, and it may stay the same.
+ */
+export const unknownMeansChanged = (): boolean => previewed.getStore() === true;

@@ -25,7 +25,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import { UUID_RE } from "../api/values";
 import { configuredWorkspaceId, type ConfigSource } from "../config";
-import { string } from "./declare";
+import { isImport, string } from "./declare";
 import { sameValue } from "./diff";
 import { ResourceInitError } from "./initError";
 import { known } from "./unknown";
@@ -108,7 +108,7 @@ export function inItsWorkspace(p: pulumi.dynamic.ResourceProvider, o: WorkspaceO
             return recorded(ws, () => inWorkspace(ws, () => p.create(inputs)).then((r) => ({ ...r, outs: withWorkspaceId(r.outs, ws) })));
         },
         async read(id, props) {
-            const imported = !props || Object.keys(props).length === 0 ? splitWorkspaceId(id) : undefined;
+            const imported = isImport(props) ? splitWorkspaceId(id) : undefined;
             const ws = imported ? imported.workspaceId : props?.workspaceId;
             const r = await inWorkspace(ws, () => p.read!(imported ? imported.rest : id, props));
             if (!r.id) return r;

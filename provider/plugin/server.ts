@@ -15,7 +15,8 @@
  *
  * Previews: Configure answers `supportsPreview: true`, and the previews of Create and Update answer the outputs
  * as far as they are known before the operation runs (kit/preview.ts: an update keeps the outputs its
- * declaration says it keeps), so a dependent of an updated resource sees them.
+ * declaration says it keeps), so a dependent of an updated resource sees them; and its checks and diffs run
+ * knowing so (`withPreviewedOutputs`): a value still unknown then is one that changes.
  *
  * Warnings a resource's check, diff, create or update sends are that resource's (kit/warn.ts `aboutResource`):
  * the CLI shows them under it, not under the stack.
@@ -34,10 +35,10 @@ import { ResourceInitError } from "../kit/initError";
 import type { TableDiffResult } from "../kit/diff";
 import { withEngineTimeout } from "../kit/timeouts";
 import { aboutResource } from "../kit/warn";
-import { AUTONAME, autoname, autonamedField } from "../kit/autoname";
+import { AUTONAME, IDENTITY, autoname, autonamedField, identityDerived } from "../kit/autoname";
 import { Service } from "../kit/service";
 import { secretOutputs, type ResourceDeclaration } from "../kit/declare";
-import { previewOutputs } from "../kit/preview";
+import { previewOutputs, withPreviewedOutputs } from "../kit/preview";
 import { FUNCTIONS, RESOURCES, type RegisteredFunction } from "../registry";
 import { checkConfig, configSource, diffConfig } from "./config";
 import { conceal, reveal, type Secrets } from "./secrets";
@@ -236,10 +237,15 @@ function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpl
                 const { plain: news, secrets } = revealFor(req, js(req.getNews()));
                 const name = nameFor(req);
                 if (name !== undefined) news[AUTONAME] = name;
-                const r = await aboutResource(req.getUrn(), () => providerOf(req).check!(reveal(js(req.getOlds())).plain, news));
+                const declaration = DECLARATIONS_BY_TOKEN.get(typeOf(req));
+                if (declaration && identityDerived(declaration)) news[IDENTITY] = req.getUrn();
+                const olds = reveal(js(req.getOlds())).plain;
+                const r = await aboutResource(req.getUrn(), () => withPreviewedOutputs(() => providerOf(req).check!(olds, news)));
                 const resp = new proto.CheckResponse();
-                // The checked inputs keep the program's secrets where they were: the state keeps them encrypted.
-                resp.setInputs(struct(conceal(r.inputs ?? news, secrets)) as never);
+                // The checked inputs keep the program's secrets where they were: the state keeps them encrypted. The
+                // identity handed in is the check's to read, never an input.
+                const { [IDENTITY]: _, ...inputs } = (r.inputs ?? news) as Props;
+                resp.setInputs(struct(conceal(inputs, secrets)) as never);
                 resp.setFailuresList((r.failures ?? []).map(failure));
                 return resp;
             });
@@ -249,7 +255,9 @@ function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpl
                 const req = call.request;
                 const olds = reveal(js(req.getOlds())).plain;
                 const news = reveal(js(req.getNews())).plain;
-                const r = (await aboutResource(req.getUrn(), () => providerOf(req).diff!(req.getId(), olds, news))) as TableDiffResult;
+                const r = (await aboutResource(req.getUrn(), () =>
+                    withPreviewedOutputs(() => providerOf(req).diff!(req.getId(), olds, news)),
+                )) as TableDiffResult;
                 const resp = new proto.DiffResponse();
                 const C = proto.DiffResponse.DiffChanges;
                 resp.setChanges(r.changes === true ? C.DIFF_SOME : r.changes === false ? C.DIFF_NONE : C.DIFF_UNKNOWN);

@@ -5,13 +5,12 @@
  * cannot say (the permissions checked at preview).
  */
 import { list, number, resource, string, type Inputs, type Outputs } from "../kit/declare";
+import { asSet } from "../kit/diff";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
 
 /** A set of names as diff compares it: sorted, each once (the unknown sentinel passes as it is). */
-const asSet = (v: unknown) => (Array.isArray(v) ? [...new Set(v)].sort() : v);
-
 export const role = resource({
     name: "Role",
     description:
@@ -26,7 +25,7 @@ export const role = resource({
         permissions: list(
             "The workspace permissions it grants (`projects:read`, `datasets:create`, ...: docs/role.md lists them), checked at preview. A set: their order is no change. Updated in place.",
             string("A workspace permission."),
-            { required: true, onChange: "update", compareAs: asSet },
+            { required: true, onChange: "update", compareAs: asSet({ unique: true }) },
         ),
     },
     outputs: {

@@ -26,7 +26,7 @@ import { isFinalExportStatus, type BulkExportRecord, type Destination } from "..
 import { diffByTable, diffTableOf } from "../kit/diff";
 import { ResourceInitError, messageOf } from "../kit/initError";
 import { declaredInputs } from "../kit/declare";
-import { known } from "../kit/unknown";
+import { UNKNOWN, known } from "../kit/unknown";
 import { warn } from "../kit/warn";
 import { Service } from "../kit/service";
 import { checkScheduledExport } from "../traceExport/check";
@@ -178,7 +178,16 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             return service.check(() => checkScheduledExport(news), "tracing");
         },
         async diff(id, olds, news) {
-            const { changes, replaces, updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);
+            const table = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);
+            const { changes } = table;
+            let { replaces, updates } = table;
+            // The project's id not known: it is being replaced. The engine asks so when the project keeps its name
+            // and is deleted first (docs/tracingProject.md): planned as an update, the export would still read it
+            // and its delete would be refused at every `up`; a replacement is cancelled before the project goes.
+            if (news.sessionId === UNKNOWN && updates.includes("sessionId")) {
+                replaces = [...replaces, "sessionId"];
+                updates = updates.filter((u) => u !== "sessionId");
+            }
             // Cancelled or failed outside Pulumi (seen by refresh): an update re-creates it.
             const stopped = typeof olds.status === "string" && isFinalExportStatus(olds.status);
             if (stopped || updates.some((u) => !LOCAL_ONLY.includes(u))) {

@@ -6,7 +6,7 @@
  * service, in the create's answer: it is a secret output, kept encrypted in the state. provider.ts holds what a
  * table cannot say (roles by name, the lost answer, the identical key).
  */
-import { instant } from "../kit/diff";
+import { asSet, instant } from "../kit/diff";
 import { list, number, resource, string, type Inputs, type Outputs } from "../kit/declare";
 import { UNKNOWN } from "../kit/unknown";
 
@@ -18,9 +18,6 @@ export const organizationScoped = (i: Record<string, unknown>): boolean =>
     i.workspaceIds === UNKNOWN || !Array.isArray(i.workspaceIds) || i.workspaceIds.length === 0;
 
 /** A list of ids as the set it is (sorted, lower case): the service keeps no order and no duplicate. */
-const asSet = (v: unknown): unknown =>
-    Array.isArray(v) ? [...new Set(v.map((x) => (typeof x === "string" && x !== UNKNOWN ? x.toLowerCase() : x)))].sort() : v;
-
 export const serviceKey = resource({
     name: "ServiceKey",
     description:
@@ -33,7 +30,7 @@ export const serviceKey = resource({
         workspaceIds: list(
             "The workspaces (ids) the key may act in: a workspace-scoped key. Left out, the key is organization-scoped (every workspace, and `orgRoleId` in the organization). A change makes a new key.",
             string("A workspace id (a uuid)."),
-            { onChange: "replace", compareAs: asSet },
+            { onChange: "replace", compareAs: asSet({ unique: true, caseless: true }) },
         ),
         roleId: string(
             "The key's workspace role: a role's id (a uuid: a custom role's), or a built-in role's name, `WORKSPACE_ADMIN` (the default), `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. Changed in place.",

@@ -7,10 +7,9 @@
 import { canonicalFilter } from "../api/filter";
 import { COMPRESSIONS, EXPORTABLE_FIELDS, FORMAT_VERSIONS } from "../api/schemas/bulkExport";
 import { list, string, type OnChange, type Shape } from "../kit/declare";
-import { instant } from "../kit/diff";
+import { asSet, instant } from "../kit/diff";
 import { known } from "../kit/unknown";
 
-const asSet = (v: unknown): unknown => (Array.isArray(v) ? [...v].sort() : v);
 const parsedFilter = (v: unknown): unknown => (typeof v === "string" && known(v) ? canonicalFilter(v) : v);
 
 /**
@@ -31,7 +30,7 @@ export function exportArguments<C extends OnChange, R extends boolean>(onChange:
             compareAs: instant,
         }),
         filter: string('Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.', { onChange, compareAs: parsedFilter }),
-        exportFields: list(`Columns to export (${EXPORTABLE_FIELDS.join(", ")}); absent: all.`, string("A column."), { onChange, compareAs: asSet }),
+        exportFields: list(`Columns to export (${EXPORTABLE_FIELDS.join(", ")}); absent: all.`, string("A column."), { onChange, compareAs: asSet() }),
         formatVersion: string("`v1` (default) or `v2_beta` (typed columns).", { values: FORMAT_VERSIONS, default: "v1", onChange }),
         compression: string("Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.", { values: COMPRESSIONS, onChange }),
     };

@@ -7,6 +7,7 @@
  */
 import type { BulkExportClient } from "../api/bulkExport";
 import type { BulkExportRecord, ExportCreateRequest } from "../api/schemas/bulkExport";
+import { tookOver } from "../kit/adoption";
 import { takenOverWarning } from "../kit/interrupted";
 import { warn } from "../kit/warn";
 import { rethrowExplained } from "./wire";
@@ -15,6 +16,8 @@ import { rethrowExplained } from "./wire";
 export async function startExport(be: BulkExportClient, body: ExportCreateRequest, resource: "ScheduledExport" | "BulkExport"): Promise<BulkExportRecord> {
     const running = await be.findRunningExport(body);
     if (running) {
+        // Its delete in this run (a `pulumi up --replace` of the resource that holds it) is the new holder's: kept.
+        tookOver();
         const what = body.interval_hours ? `a schedule every ${body.interval_hours} h from ${body.start_time}` : `${body.start_time} to ${body.end_time}`;
         await warn(
             takenOverWarning(

@@ -15,6 +15,7 @@ import {
     type VersionedField,
 } from "../api/schemas/bulkExport";
 import { prune } from "../kit/diff";
+import { isImport } from "../kit/declare";
 import { normalized } from "../kit/fields";
 import { messageOf } from "../kit/initError";
 import { fromWire, toWire } from "../kit/wire";
@@ -78,7 +79,8 @@ export function exportInputsFromService(
     return prune({
         ...recorded,
         ...read,
-        startTime: recorded.startTime,
+        // The program's start (a schedule's exports re-created since start later); an import has none: the export's.
+        startTime: isImport(recorded) ? e.start_time : recorded.startTime,
         allExperiments: e.all_experiments ? true : e.all_experiments === false ? undefined : recorded.allExperiments,
         formatVersion: read.formatVersion ?? "v1",
         compression: recorded.compression === undefined ? undefined : read.compression,

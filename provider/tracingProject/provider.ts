@@ -16,8 +16,9 @@ import type { Session, SessionUpdateRequest } from "../api/schemas/sessions";
 import type { TracingClient } from "../api/tracing";
 import { cancelReason, operationsSignal } from "../kit/cancellation";
 import { Checker, UUID_RE } from "../kit/check";
-import type { ProviderOf } from "../kit/declare";
-import { diffByTable, diffTableOf, prune, sameValue } from "../kit/diff";
+import { emptiesAsAbsent } from "../kit/fields";
+import { isImport, type ProviderOf } from "../kit/declare";
+import { diffByTable, diffTableOf, leftOutKept, prune, sameValue } from "../kit/diff";
 import { createUniquelyNamed } from "../kit/interrupted";
 import { Service } from "../kit/service";
 import { waitLimitS } from "../kit/timeouts";
@@ -43,7 +44,8 @@ export interface TracingProjectProviderOptions {
 
 export function checkTracingProject(news: Record<string, unknown>) {
     const c = new Checker();
-    const inputs = c.declaration("TracingProject", tracingProject.inputs, news);
+    // The service answers an empty description or metadata as none (`inputsFrom`): given empty, it is none.
+    const inputs = emptiesAsAbsent(c.declaration("TracingProject", tracingProject.inputs, news));
     // Optional to the program (kit/autoname.ts fills it before this check), required here.
     c.str(news.name, "name", true);
     c.matches(news.referenceDatasetId as string, UUID_RE, "referenceDatasetId", "referenceDatasetId must be a dataset id (a uuid)");
@@ -63,7 +65,8 @@ export function createTracingProjectProvider(o: TracingProjectProviderOptions = 
             return service.check(() => checkTracingProject(news), "tracing");
         },
         async diff(_id, olds, news) {
-            const { changes, replaces, updates } = diffByTable(TRACING_PROJECT_DIFF, olds, news);
+            // A trace tier left out is not managed (refresh reads it only when managed; an import reads it): not compared.
+            const { changes, replaces, updates } = diffByTable(TRACING_PROJECT_DIFF, olds, leftOutKept(olds, news, ["traceTier"]));
             // Names are unique in a workspace: a replacement that keeps the name deletes first.
             return { changes, replaces, updates, deleteBeforeReplace: sameValue(olds.name, news.name) };
         },
@@ -119,7 +122,7 @@ function patchOf(olds: Partial<TracingProjectInputs>, news: TracingProjectInputs
 /** The inputs as the service says them (refresh, import); the trace tier only when the program manages it (or on import). */
 function inputsFrom(s: Session, recorded?: Partial<TracingProjectOutputs>): TracingProjectInputs {
     const metadata = (s.extra as { metadata?: Record<string, unknown> } | null | undefined)?.metadata;
-    const managesTier = !recorded || recorded.traceTier !== undefined;
+    const managesTier = isImport(recorded) || recorded?.traceTier !== undefined;
     return prune({
         name: s.name,
         description: s.description || undefined,

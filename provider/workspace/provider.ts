@@ -10,8 +10,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { OrganizationClient } from "../api/organization";
 import type { Workspace } from "../api/schemas/organization";
 import { Checker } from "../kit/check";
-import type { ProviderOf } from "../kit/declare";
-import { diffByTable, diffTableOf, sameValue } from "../kit/diff";
+import { isImport, type ProviderOf } from "../kit/declare";
+import { diffByTable, diffTableOf, leftOutKept, sameValue } from "../kit/diff";
 import { alreadyExistsMessage, adoptionAsked, takenOverWarning } from "../kit/interrupted";
 import { known } from "../kit/unknown";
 import { Service } from "../kit/service";
@@ -41,7 +41,8 @@ export function createWorkspaceProvider(o: { organization?: () => OrganizationCl
             return service.check(() => checkWorkspace(news), "organization");
         },
         async diff(_id, olds, news) {
-            const { changes, replaces, updates } = diffByTable(WORKSPACE_DIFF, olds, news);
+            // A handle left out is not compared (one the service gave, or an import read): docs/workspace.md.
+            const { changes, replaces, updates } = diffByTable(WORKSPACE_DIFF, olds, leftOutKept(olds, news, ["tenantHandle"]));
             // A new workspace under the same name would be refused beside the old one (create keeps names unique): delete first.
             return { changes, replaces, updates, deleteBeforeReplace: sameValue(olds.displayName, news.displayName) };
         },
@@ -95,8 +96,7 @@ async function takeOver(holder: Workspace, inputs: WorkspaceInputs): Promise<Wor
                 what,
                 existing: "this provider keeps workspace names unique, so that a `pulumi up` stopped after the service made one never makes a second",
                 id: holder.id,
-                ifTheirs:
-                    "give this one another displayName (and if it is this stack's own workspace, replaced by `pulumi up --replace`, set the resource option `deleteBeforeReplace` and run it again)",
+                ifTheirs: "give this one another displayName",
                 why: "the service keeps no mark of which stack made a workspace.",
             }),
         );
@@ -115,9 +115,7 @@ async function takeOver(holder: Workspace, inputs: WorkspaceInputs): Promise<Wor
  * (should the service give every workspace one, it would otherwise replace the workspace); import reads it.
  */
 function inputsOf(w: Workspace, stored: Partial<WorkspaceOutputs> | undefined): WorkspaceInputs {
-    // An import has no state: the plugin sends `{}`, the dynamic host may send nothing.
-    const imported = !stored || Object.keys(stored).length === 0;
-    const handle = w.tenant_handle && (imported || stored.tenantHandle !== undefined) ? { tenantHandle: w.tenant_handle } : {};
+    const handle = w.tenant_handle && (isImport(stored) || stored?.tenantHandle !== undefined) ? { tenantHandle: w.tenant_handle } : {};
     return { displayName: w.display_name, ...handle };
 }
 

@@ -161,13 +161,13 @@ async function inLine(w: Where, email: string, f: Found, roleId: string): Promis
     return join(w, email, roleId);
 }
 
-/** The refusal of a create beside the person already in the workspace (LANGSMITH_ADOPT_IDS=<email> takes them in). */
+/** The refusal of a create beside the person already in the workspace (LANGSMITH_ADOPT_IDS=<workspaceId>/<email> takes them in). */
 function alreadyThere(email: string, ws: string, here: Found): Error {
     return new Error(
         alreadyExistsMessage({
             what: `WorkspaceMember: ${email} is already ${here.status === "pending" ? "invited to" : "a member of"} workspace ${ws} (role ${here.roleId})`,
             existing: "a person is in a workspace once",
-            id: email,
+            id: `${ws}/${email}`,
             ifTheirs: "leave them to what manages them, or take them into this stack with `pulumi import` (docs/workspaceMember.md)",
             why: "the service keeps no mark of which stack added a member, so the provider cannot tell one this stack's interrupted run added from another's.",
         }),
@@ -209,7 +209,8 @@ export function createWorkspaceMemberProvider(o: WorkspaceMemberProviderOptions 
             const role = resolveRole(await w.org.listRoles(), inputs.roleId);
             const email = emailOf(inputs.email);
             const here = await find(w.client, email);
-            if (here && !adoptionAsked(email)) throw alreadyThere(email, w.ws, here);
+            // Adopted as `<workspaceId>/<email>`: an email alone would name that person in every workspace of the program.
+            if (here && !adoptionAsked(`${w.ws}/${email}`)) throw alreadyThere(email, w.ws, here);
             const f = here ? await inLine(w, email, here, role.id) : await join(w, email, role.id);
             return { id: email, outs: outputs(inputs, w.ws, role.id, f) };
         },

@@ -1,7 +1,7 @@
 /**
  * The WorkspaceSecret's dynamic provider (its fields: declare.ts). A create lists the workspace's keys first:
  * the service's PUT overwrites silently, so a key the workspace already holds is refused (unless
- * LANGSMITH_ADOPT_IDS names it) rather than its value replaced; then one PUT, an idempotent upsert, so a
+ * LANGSMITH_ADOPT_IDS names it, as `<workspaceId>/<key>`) rather than its value replaced; then one PUT, an idempotent upsert, so a
  * lost answer retried does no harm. The resource's id is the key. The value is never readable: refresh
  * finds the key (gone when the workspace no longer lists it) and keeps the value of the state. `read`
  * with only an id is `pulumi import` (`<key>` or `<workspaceId>/<key>`): the value is then unknown, and the
@@ -54,14 +54,14 @@ export function createWorkspaceSecretProvider(o: WorkspaceSecretProviderOptions 
         },
         async create(inputs) {
             const { ws, client } = admin(inputs.workspaceId);
-            if ((await client.listSecretKeys()).includes(inputs.key) && !adoptionAsked(inputs.key)) {
+            // Adopted as `<workspaceId>/<key>`: a key alone would name that key in every workspace of the program.
+            if ((await client.listSecretKeys()).includes(inputs.key) && !adoptionAsked(`${ws}/${inputs.key}`)) {
                 throw new Error(
                     alreadyExistsMessage({
                         what: `WorkspaceSecret: workspace ${ws} already holds a secret named ${JSON.stringify(inputs.key)}`,
                         existing: "keys are unique in a workspace, and setting one overwrites its value",
-                        id: inputs.key,
-                        ifTheirs:
-                            "give this one another key (and if it is this stack's own secret, replaced by `pulumi up --replace`, set the resource option `deleteBeforeReplace` and run it again)",
+                        id: `${ws}/${inputs.key}`,
+                        ifTheirs: "give this one another key",
                         why: "the service keeps no mark of who set a secret (and never answers its value), so the provider cannot tell one this stack's interrupted run set from another's; its value was left as it is.",
                     }),
                 );

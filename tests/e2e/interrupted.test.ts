@@ -122,7 +122,7 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 assert.ok(running().filter((e) => e.interval_hours).length <= 1, "two schedules running: every window exported twice");
             }
 
-            it("killed while creating the deployments and the destination: the next up names them and what to do; LANGSMITH_ADOPT_IDS takes them in and up converges", async () => {
+            it("killed while creating the deployments and the destination: the next up (--continue-on-error) names them all and what to do; one LANGSMITH_ADOPT_IDS run takes them in and up converges", async () => {
                 await faults([
                     // The destination shows up 1.5 s after its POST, whose answer is lost; its list answers slowly.
                     { method: "POST", path: "^/api/v1/bulk-exports/destinations$", kind: "drop", when: "during", latencyMs: 1_500 },
@@ -132,9 +132,11 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 await clearFaults();
                 assert.equal((await pendingCreates()).length >= 3, true, "the kill left pending creates");
 
-                const up = await cli("up", "--yes", "--skip-preview");
+                // The recipe of docs/recovery.md: every create runs, so that one run names every object to take in.
+                const up = await cli("up", "--yes", "--skip-preview", "--continue-on-error");
                 assert.notEqual(up.code, 0);
                 const text = up.stdout + up.stderr;
+                assert.match(text, /`pulumi up --continue-on-error` runs every create/, "the refusal says how to meet them all in one run");
                 assert.match(text, /409 Conflict: Deployment with name kill-\S+-d0 already exists/);
                 assert.match(text, /the workspace already holds destination/);
                 assert.equal(deployments().length, 2, "a deployment made twice");
@@ -209,7 +211,7 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 const before = deployments().map((d) => d.id);
                 const refused = await cli("up", "--yes", "--skip-preview", "--replace", urn);
                 assert.notEqual(refused.code, 0, refused.stdout + refused.stderr);
-                assert.match(refused.stdout, /the one this stack is replacing \(`pulumi up --replace`\).*set the resource option deleteBeforeReplace/);
+                assert.match(refused.stdout, /being replaced \(`pulumi up --replace`.*set the resource option deleteBeforeReplace/);
                 assert.deepEqual(
                     deployments().map((d) => d.id),
                     before,

@@ -165,6 +165,22 @@ describe("Assistant", function () {
         assert.match(checkAssistant({ ...base(), assistantId: "support" }).failures![0].reason, /assistantId must be a uuid/);
     });
 
+    it("check: the id is derived from the resource's identity (its URN): a new assistant given the name another was renamed away from is made, not refused", async () => {
+        const urn = (n: string) => `urn:pulumi:dev::p::langsmith:index:Assistant::${n}`;
+        const first = { ...base(), __identity: urn("first") };
+        const a = checkAssistant(first).inputs as typeof first & { assistantId: string };
+        assert.equal(checkAssistant(first).inputs!.assistantId, a.assistantId, "one resource always derives the same id");
+        const made = await provider().create(a);
+        const renamed = checkAssistant({ ...first, name: `${first.name}-2` }, a).inputs as typeof a;
+        assert.equal(renamed.assistantId, a.assistantId, "a rename keeps it");
+        await provider().update!(made.id, made.outs, renamed);
+        const second = checkAssistant({ ...base(), name: first.name, __identity: urn("second") }).inputs as typeof a;
+        assert.notEqual(second.assistantId, a.assistantId);
+        const other = await provider().create(second);
+        assert.deepEqual([other.id, (await server().getAssistant(other.id)).name], [second.assistantId, first.name]);
+        for (const m of [made, other]) await provider().delete!(m.id, m.outs);
+    });
+
     it("create: an assistant the server holds under the id (a killed up made it) is refused with its id; LANGSMITH_ADOPT_IDS takes it in, set to the program's", async () => {
         const inputs = checked({ ...base(), metadata: { owner: "program" } });
         const other = await server().createAssistant({

@@ -130,6 +130,24 @@ describe("Cron", function () {
         }
     });
 
+    it("create: crons differing only in time zone, configuration, context, end or enabled are two crons, each made; neither taken for the other", async () => {
+        const at = schedule();
+        const one = checked({ url, assistantId: "agent", schedule: at, input: INPUT });
+        const variants = [
+            { timezone: "Europe/Paris" },
+            { config: { tags: ["b"] } },
+            { context: { model: "b" } },
+            { endTime: "2099-01-01T00:00:00Z" },
+            { enabled: false },
+        ].map((v) => checked({ ...one, ...v }));
+        const made = [await provider().create(one)];
+        for (const v of variants) made.push(await provider().create(v));
+        assert.equal(new Set(made.map((m) => m.id)).size, 1 + variants.length, "each its own cron");
+        const again = await rejection(() => provider().create(variants[0]));
+        assert.match(again.message, new RegExp(`already holds cron ${made[1].id} .*identical in what it runs and when`), "an identical one is still refused");
+        for (const m of made) await provider().delete!(m.id, m.outs);
+    });
+
     it("check: empty values are absent (the server answers them so); threadId is a uuid, in lower case; diff: a url not known yet is an update", async () => {
         const inputs = checked({
             url,

@@ -88,6 +88,17 @@ describe("Dataset", function () {
         await p.delete!(made.id, made.outs); // already gone: done
     });
 
+    it("check: an empty description, schema or metadata is none, as the service answers it: a refresh after the create plans nothing", async () => {
+        const p = provider();
+        const inputs = checked({ name: uniqueName("empty"), description: "", inputsSchema: {}, outputsSchema: {}, metadata: {} });
+        assert.deepEqual(inputs, { name: inputs.name, dataType: "kv" });
+        const made = await p.create(inputs);
+        const read = await p.read!(made.id, made.outs);
+        const d = await p.diff!(made.id, read.props as never, inputs);
+        assert.equal(d.changes, false, JSON.stringify(d));
+        await p.delete!(made.id, made.outs);
+    });
+
     it("create: a name the workspace holds is refused with the dataset's id; LANGSMITH_ADOPT_IDS takes it in; getDataset finds it by name", async () => {
         const name = uniqueName("taken");
         const { dataset } = await client().createDataset({ name });

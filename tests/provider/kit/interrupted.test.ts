@@ -14,6 +14,8 @@ import { createBulkExportProvider } from "../../../provider/bulkExport/provider"
 import { createExportDestinationProvider } from "../../../provider/exportDestination/provider";
 import { createScheduledExportProvider } from "../../../provider/scheduledExport/provider";
 import { checkDeployment, createDeploymentProvider } from "../../../provider/deployment/index";
+import { deployment } from "../../../provider/deployment/declare";
+import { adoptable } from "../../../provider/kit/adoption";
 import { TEST_API_KEY, TEST_TENANT, admin, bulkExportClient, rejection, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 import { stderrOf, withEnv } from "../../helpers/async";
 import { startMinio, type MinioServer } from "../../helpers/minio";
@@ -56,6 +58,8 @@ describe("provider: the create after an interrupted run", function () {
             assert.ok(err.message.includes(`deployment ${first.id}`), err.message);
             assert.ok(err.message.includes(`\`LANGSMITH_ADOPT_IDS=${first.id} pulumi up\``), err.message);
             assert.ok(err.message.includes(`adoptId: "${first.id}"`), err.message);
+            assert.match(err.message, /`pulumi up --continue-on-error` runs every create, so that one run names every object to take over/);
+            assert.match(err.message, /set the resource option deleteBeforeReplace/, "a replacement may meet it too");
             assert.match(err.message, /another `name`/);
             assert.equal(named(name).length, 1);
         });
@@ -73,10 +77,10 @@ describe("provider: the create after an interrupted run", function () {
         it("delete: a deployment a create of this run took over (pulumi up --replace with LANGSMITH_ADOPT_IDS) is kept, with a warning", async () => {
             const name = uniqueName("replaced");
             const first = await provider().create!(inputs(name));
-            const p = provider();
+            const p = adoptable(deployment, provider());
             await withEnv({ LANGSMITH_ADOPT_IDS: first.id }, () => p.create!(inputs(name)));
             const warned = await stderrOf(() => p.delete!(first.id, { ...first.outs, __provider: "p" }));
-            assert.match(warned, new RegExp(`Deployment ${first.id}: not deleted, a create of this run took it over`));
+            assert.match(warned, new RegExp(`Deployment ${first.id}: not deleted: a create of this run took it over`));
             assert.deepEqual(
                 named(name).map((d) => [d.id, d.status]),
                 [[first.id, "READY"]],
@@ -90,7 +94,7 @@ describe("provider: the create after an interrupted run", function () {
                 const err = await rejection(() => provider().create!(inputs(name, repoUrl)));
                 assert.match(
                     err.message,
-                    /the one this stack is replacing \(`pulumi up --replace`\), the old one must go first: set the resource option deleteBeforeReplace/,
+                    /being replaced \(`pulumi up --replace`, or `pulumi state taint`\), the old one must go first: set the resource option deleteBeforeReplace/,
                 );
             }
         });

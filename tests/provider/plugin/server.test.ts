@@ -74,6 +74,37 @@ describe("plugin gRPC service", () => {
         });
     });
 
+    it("Diff: an Assistant or Cron whose url is unknown (its Deployment replaced: the plugin previews the URL an update keeps) replaces; through the dynamic provider it may stay", async () => {
+        const plugin = resourceProviderService({ providers: PROVIDERS_BY_TOKEN, schema: "{}", version: "0.1.0" }) as Record<string, any>;
+        const url = "https://agent-a.example.com";
+        const olds = {
+            assistant: { url, graphId: "agent", name: "support", assistantId: "0b4a0000-0000-4000-8000-000000000001" },
+            cron: { url, assistantId: "0b4a0000-0000-4000-8000-000000000001", schedule: "0 9 * * *", enabled: true },
+        };
+        for (const [type, old] of Object.entries(olds) as Array<["assistant" | "cron", Record<string, unknown>]>) {
+            const token = `langsmith:index:${type === "assistant" ? "Assistant" : "Cron"}`;
+            const urn = `urn:pulumi:dev::p::${token}::x`;
+            const checkReq = new proto.CheckRequest();
+            checkReq.setUrn(urn);
+            checkReq.setOlds(Struct.fromJavaScript(old as any));
+            const { assistantId: _, ...given } = old;
+            checkReq.setNews(Struct.fromJavaScript({ ...(type === "cron" ? old : given), url: UNKNOWN } as any));
+            const checked = await call(plugin, "check", checkReq);
+            assert.equal(checked.err, null);
+            const news = checked.resp.getInputs().toJavaScript();
+            const req = new proto.DiffRequest();
+            req.setUrn(urn);
+            req.setId("x1");
+            req.setOlds(Struct.fromJavaScript(old as any));
+            req.setNews(Struct.fromJavaScript(news));
+            const { err, resp } = await call(plugin, "diff", req);
+            assert.equal(err, null);
+            assert.ok(resp.getReplacesList().includes("url"), `${type}: the plugin's preview says replace (${resp.getReplacesList()})`);
+            const dynamic = (await RESOURCES[type].provider.diff!("x1", old, { ...old, url: UNKNOWN })) as { replaces: string[] };
+            assert.ok(!dynamic.replaces.includes("url"), `${type}: the dynamic provider's preview, which knows no output of an update, says update`);
+        }
+    });
+
     it("Diff: a property that replaces and also changes in place (credentials from the environment's to keys) is shown as replacing", async () => {
         const s = resourceProviderService({
             providers: { "langsmith:index:ExportDestination": exportDestinationProvider },

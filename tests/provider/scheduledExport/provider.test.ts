@@ -6,6 +6,7 @@
  * lost answers made once each; the cloud's quota; a destination delete refused while a schedule runs.
  */
 import assert from "node:assert/strict";
+import { UNKNOWN } from "../../../provider/kit/unknown";
 import { ResourceInitError } from "../../../provider/kit/initError";
 import { createExportDestinationProvider } from "../../../provider/exportDestination/provider";
 import { createScheduledExportProvider } from "../../../provider/scheduledExport/provider";
@@ -36,6 +37,12 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
                 .filter((e) => exportIds.includes(e.source_bulk_export_id ?? ""))
                 .map((e) => [Date.parse(e.start_time), Date.parse(e.end_time!)] as const)
                 .sort((a, b) => a[0] - b[0]);
+
+        it("diff: a project being replaced (its id unknown: the engine asks so when the project, keeping its name, is deleted first) replaces the export, cancelled first", async () => {
+            const olds = { ...scheduleInputs("00000000-0000-4000-8000-00000000de57", "2026-10-01T00:00:00Z"), status: "IntervalScheduled" };
+            const d = await scheduled().diff!("e1", olds as never, { ...olds, sessionId: UNKNOWN } as never);
+            assert.deepEqual([d.changes, d.replaces, (d as { updates?: string[] }).updates, d.deleteBeforeReplace], [true, ["sessionId"], [], true]);
+        });
 
         it("a filter change cancels the export and starts a new one where the old one's last window ended: every window once, no gap", async () => {
             const p = scheduled();

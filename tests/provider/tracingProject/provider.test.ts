@@ -52,6 +52,17 @@ describe("TracingProject", function () {
         assert.deepEqual([d.replaces, d.deleteBeforeReplace], [["referenceDatasetId"], true]);
     });
 
+    it("check: an empty description or metadata is none, as the service answers it: a refresh after the create plans nothing", async () => {
+        const p = provider();
+        const inputs = checked({ name: uniqueName("empty"), description: "", metadata: {} });
+        assert.deepEqual(inputs, { name: inputs.name });
+        const made = await p.create(inputs);
+        const read = await p.read!(made.id, made.outs);
+        const d = await p.diff!(made.id, read.props as never, inputs);
+        assert.equal(d.changes, false, JSON.stringify(d));
+        await p.delete!(made.id, made.outs);
+    });
+
     it("create, read, update (a rename, in place), read by id alone (import), delete (waited until gone)", async () => {
         const p = provider();
         const name = uniqueName("traces");

@@ -184,7 +184,7 @@ describe("WorkspaceMember", function () {
         assert.deepEqual(await provider().read!("nobody@example.com"), {});
     });
 
-    it("create beside a member already there is refused; LANGSMITH_ADOPT_IDS=<email> takes them in with the program's role", async () => {
+    it("create beside a member already there is refused; LANGSMITH_ADOPT_IDS=<workspaceId>/<email> takes them in with the program's role", async () => {
         const e = await orgMember();
         await raw(em(), "POST", "/api/v1/workspaces/current/members", {
             body: {
@@ -195,9 +195,10 @@ describe("WorkspaceMember", function () {
         const inputs = await checked({ email: e, roleId: "WORKSPACE_VIEWER" });
         assert.match(
             String(await rejection(() => provider().create(inputs))),
-            new RegExp(`${e} is already a member of workspace ${TEST_TENANT}[\\s\\S]*LANGSMITH_ADOPT_IDS=${e}`),
+            new RegExp(`${e} is already a member of workspace ${TEST_TENANT}[\\s\\S]*LANGSMITH_ADOPT_IDS=${TEST_TENANT}/${e}`),
         );
-        const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: e }, () => provider().create(inputs));
+        await rejection(() => withEnv({ LANGSMITH_ADOPT_IDS: e }, () => provider().create(inputs)));
+        const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: `${TEST_TENANT}/${e}` }, () => provider().create(inputs));
         assert.deepEqual([adopted.outs.status, (await workspaceMembers())[0].role_id], ["active", await roleId(em(), "WORKSPACE_VIEWER")]);
     });
 

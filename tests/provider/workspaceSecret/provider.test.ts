@@ -94,14 +94,16 @@ describe("WorkspaceSecret", function () {
         assert.deepEqual(await p.read!("NONE"), {});
     });
 
-    it("create: a key the workspace holds is refused (its value untouched); LANGSMITH_ADOPT_IDS=<key> takes it in and sets the value", async () => {
+    it("create: a key the workspace holds is refused (its value untouched); LANGSMITH_ADOPT_IDS=<workspaceId>/<key> takes it in and sets the value, the key alone does not", async () => {
         const key = uniqueName("TAKEN");
         await raw(em(), "PUT", `/api/v1/workspaces/current/secrets/${key}`, { body: { value: "theirs" } });
         const err = String(await rejection(() => provider().create(checked({ key, value: VALUE }))));
-        assert.match(err, new RegExp(`already holds a secret named "${key}"[\\s\\S]*LANGSMITH_ADOPT_IDS=${key} pulumi up`));
+        assert.match(err, new RegExp(`already holds a secret named "${key}"[\\s\\S]*LANGSMITH_ADOPT_IDS=${TEST_TENANT}/${key} pulumi up`));
         assert.doesNotMatch(err, new RegExp(VALUE));
         assert.equal(await stored(key), "theirs");
-        const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: key }, () => provider().create(checked({ key, value: VALUE })));
+        await rejection(() => withEnv({ LANGSMITH_ADOPT_IDS: key }, () => provider().create(checked({ key, value: VALUE }))));
+        assert.equal(await stored(key), "theirs", "a key alone names no workspace: not taken");
+        const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: `${TEST_TENANT}/${key}` }, () => provider().create(checked({ key, value: VALUE })));
         assert.deepEqual([adopted.id, await stored(key)], [key, VALUE]);
     });
 

@@ -1,0 +1,79 @@
+/**
+ * What keeps an adoption (LANGSMITH_ADOPT_IDS, interrupted.ts) from taking an object this stack already holds.
+ * `pulumi up --replace` asks the provider no diff, so the new object is created while the old one still holds its
+ * name (or its derived id): the create meets the old object, and adopting it would hand the new resource the very
+ * object the engine deletes right after (`up` succeeds, and what it manages is gone). So, per provider process
+ * (one `pulumi up`: the native plugin, or the dynamic-provider host):
+ *
+ * - every check that has olds (a resource of the stack's state) notes the identity of the object its olds name
+ *   (`identity`: a name, a key, a server and id), in its workspace;
+ * - a create whose object has a noted identity runs marked `held`: `adoptionAsked` then says no whatever
+ *   LANGSMITH_ADOPT_IDS says, and the refusal (`alreadyExistsMessage`) names `deleteBeforeReplace`;
+ * - a create that takes an object over (`adoptionAsked` said yes, or `tookOver`) records its id, and a delete
+ *   of that id in the same run (the resource that held it before, whatever the checks saw: one renamed without
+ *   an alias, say) leaves it to its new holder, with a warning.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceDeclaration } from "./declare";
+import { warn } from "./warn";
+import { given } from "./workspace";
+
+/** The identity of the object a resource's inputs (or its olds) name, as its create looks for a holder; undefined: none to say. */
+export type IdentityOf = (inputs: Record<string, any>) => string | undefined;
+
+/** The create in progress: whether a resource of this stack holds its object, and whether it took one over. */
+interface Creating {
+    held: boolean;
+    tookOver: boolean;
+}
+
+const creating = new AsyncLocalStorage<Creating>();
+/** Identities of the objects this run's checks read in the stack's state. */
+const heldByStack = new Set<string>();
+/** The objects creates of this run took over, by type, workspace and id. */
+const takenOver = new Set<string>();
+
+/** Whether a resource of this stack holds the object of the create in progress (no adoption then). */
+export const heldByThisStack = (): boolean => creating.getStore()?.held === true;
+
+/** Marks the create in progress as taking the object it answers over (its delete in this run is then the new holder's). */
+export function tookOver(): void {
+    const c = creating.getStore();
+    if (c) c.tookOver = true;
+}
+
+const ws = (o: Record<string, unknown> | undefined) => (given(o?.workspaceId) ? o.workspaceId : given(o?.tenantId) ? o.tenantId : "");
+
+/**
+ * `p` with the adoption guard of the module comment: checks note the objects the stack holds, creates run
+ * marked, deletes of what a create of this run took over are skipped. `identity` says what a resource's
+ * object is known by (omitted: only the delete guard).
+ */
+export function adoptable<P extends pulumi.dynamic.ResourceProvider>(d: ResourceDeclaration, p: P, identity?: IdentityOf): P {
+    const key = (i: Record<string, unknown>) => {
+        const id = identity?.(i);
+        return id === undefined ? undefined : JSON.stringify([d.name, given(i.workspaceId) ? i.workspaceId : "", id]);
+    };
+    const check = p.check?.bind(p);
+    return Object.assign(Object.create(p) as P, {
+        async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
+            const k = olds && Object.keys(olds).length ? key(olds) : undefined;
+            if (k) heldByStack.add(k);
+            return check ? check(olds, news) : { inputs: news };
+        },
+        async create(inputs: Record<string, unknown>) {
+            const k = key(inputs);
+            const c: Creating = { held: k !== undefined && heldByStack.has(k), tookOver: false };
+            const r = await creating.run(c, () => p.create(inputs));
+            if (c.tookOver) takenOver.add(JSON.stringify([d.name, ws(r.outs), r.id]));
+            return r;
+        },
+        async delete(id: string, props: Record<string, unknown>) {
+            if (!takenOver.has(JSON.stringify([d.name, ws(props), id]))) return p.delete?.(id, props);
+            await warn(
+                `${d.name} ${id}: not deleted: a create of this run took it over, so the resource that held it leaves the stack and the one that took it over keeps it.`,
+            );
+        },
+    });
+}

@@ -1,0 +1,201 @@
+/**
+ * The registered providers (registry.ts: the ones both front doors serve, with their workspace, autoname and
+ * adoption wrappers) driven as the engine drives them, against one emulator (control plane, agent server,
+ * tracing, bulk export, organization) and MinIO, over HTTP:
+ *
+ * - `pulumi import` of every resource, then a program that declares the same object: no change planned. Each
+ *   object is made, read back by its import id with the empty properties the native plugin sends (`{}`: the
+ *   dynamic-provider host may send nothing, a narrower case), and the program's arguments are checked against
+ *   the imported inputs and diffed against the imported outputs, as at the first `up` after the import. What
+ *   the service never answers (a secret value) is the one change allowed, and said so per resource.
+ * - `pulumi up --replace` (the engine checks with the old inputs, asks no diff, creates, then deletes the old):
+ *   the create meets the resource's own object and is refused naming `deleteBeforeReplace`, even when
+ *   LANGSMITH_ADOPT_IDS names it, so the object is never taken over and then deleted; an object a create of the
+ *   run did take over is kept by the delete of the resource that held it (kit/adoption.ts).
+ */
+import assert from "node:assert/strict";
+import type * as pulumi from "@pulumi/pulumi";
+import { RESOURCES, type ResourceType } from "../../../provider/registry";
+import { setClientOverrides } from "../../../provider/kit/service";
+import type { TableDiffResult } from "../../../provider/kit/diff";
+import { PROJECT } from "../../helpers/bulkExportProviders";
+import { github } from "../../helpers/deploymentInputs";
+import { TEST_API_KEY, TEST_SETTLE_MS, TEST_TENANT, githubBody, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
+import { startMinio, type MinioServer } from "../../helpers/minio";
+import { withEnv } from "../../helpers/async";
+
+const VARS = ["LANGSMITH_API_KEY", "LANGSMITH_ENDPOINT", "LANGSMITH_CONTROL_PLANE_URL", "LANGSMITH_WORKSPACE_ID", "LANGSMITH_ADOPT_IDS"] as const;
+
+/** One resource's case: the program's arguments, the import id of the object made, the changes allowed (and why). */
+interface Case {
+    args: () => Record<string, unknown>;
+    importId?: (id: string, outs: Record<string, any>) => string;
+    /** Properties the first `up` after an import may still change: what the service never answers. */
+    allowed?: string[];
+}
+
+describe("registered providers: import, and pulumi up --replace", function () {
+    this.timeout(60_000);
+    let em: Emulator;
+    let minio: MinioServer;
+    let url: string;
+    let saved: Record<string, string | undefined> = {};
+    const made: Array<{ type: ResourceType; id: string; outs: Record<string, unknown> }> = [];
+
+    before(async () => {
+        minio = await startMinio();
+        em = await startTestEmulator({ keyWorkspaceId: TEST_TENANT, timing: { speed: "immediate" }, bulkExport: { projects: [PROJECT] } });
+        saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
+        Object.assign(process.env, {
+            LANGSMITH_API_KEY: TEST_API_KEY,
+            LANGSMITH_ENDPOINT: em.url,
+            LANGSMITH_CONTROL_PLANE_URL: em.url,
+            LANGSMITH_WORKSPACE_ID: TEST_TENANT,
+        });
+        delete process.env.LANGSMITH_ADOPT_IDS;
+        setClientOverrides({ retryBaseMs: 5, retryMaxMs: 20, settleMs: TEST_SETTLE_MS });
+        url = (await raw(em, "POST", "/v2/deployments", { body: githubBody() })).body.source_config.custom_url;
+    });
+    after(async () => {
+        for (const m of made.reverse()) await RESOURCES[m.type].provider.delete!(m.id, m.outs).catch(() => undefined);
+        setClientOverrides({});
+        for (const k of VARS) {
+            if (saved[k] === undefined) delete process.env[k];
+            else process.env[k] = saved[k];
+        }
+        await em?.close();
+        await minio?.stop();
+    });
+
+    const provider = (type: ResourceType) => RESOURCES[type].provider as Required<pulumi.dynamic.ResourceProvider>;
+    async function checked(type: ResourceType, olds: Record<string, unknown>, args: Record<string, unknown>): Promise<Record<string, any>> {
+        const r = await provider(type).check(olds, args);
+        assert.deepEqual(r.failures ?? [], [], `${type}: check failed`);
+        return r.inputs as Record<string, any>;
+    }
+    /** Makes the object of `args` as a program would, and records it for the clean-up. */
+    async function make(type: ResourceType, args: Record<string, unknown>): Promise<{ id: string; outs: Record<string, any> }> {
+        const r = await provider(type).create(await checked(type, {}, args));
+        made.push({ type, id: r.id, outs: r.outs });
+        return r as { id: string; outs: Record<string, any> };
+    }
+
+    let destinationId = "";
+    let assistantId = "";
+    const destination = () => ({
+        displayName: uniqueName("dest"),
+        config: { bucketName: "exports", prefix: uniqueName("imp"), endpointUrl: minio.endpoint, includeBucketInPrefix: false },
+        credentials: { accessKeyId: minio.users.writeDelete.accessKeyId, secretAccessKey: minio.users.writeDelete.secretAccessKey },
+    });
+    const agentServer = (id: string) => `${url}|${id}`;
+
+    const CASES: Record<ResourceType, Case | string> = {
+        deployment: {
+            args: () => github({ name: uniqueName("imp"), sourceConfig: { buildOnPush: true }, sourceRevisionConfig: { repoRef: "release" } }),
+        },
+        exportDestination: { args: destination, allowed: ["credentials"] },
+        scheduledExport: {
+            args: () => ({ destinationId, sessionId: PROJECT.session_id, startTime: "2026-10-01T00:00:00Z", intervalHours: 24 }),
+        },
+        bulkExport: {
+            args: () => ({ destinationId, sessionId: PROJECT.session_id, startTime: "2026-10-01T00:00:00Z", endTime: "2026-10-01T01:00:00Z" }),
+        },
+        agentServerCheck: "a check run at `up`, with nothing on the service to import",
+        tracingProject: {
+            args: () => ({ name: uniqueName("imp"), description: "traces", metadata: { team: "a" }, traceTier: "shortlived" }),
+        },
+        dataset: {
+            args: () => ({ name: uniqueName("imp"), description: "golden", dataType: "chat", inputsSchema: { type: "object" }, metadata: { team: "a" } }),
+        },
+        assistant: {
+            args: () => ({ url, graphId: "agent", name: uniqueName("imp"), description: "d", context: { model: "m" }, metadata: { team: "a" } }),
+            importId: (id) => agentServer(id),
+        },
+        cron: {
+            args: () => ({ url, assistantId, schedule: "17 3 * * *", timezone: "Europe/Paris", input: { q: 1 }, metadata: { team: "a" }, enabled: false }),
+            importId: (id) => agentServer(id),
+        },
+        workspace: { args: () => ({ displayName: uniqueName("imp"), tenantHandle: uniqueName("h") }) },
+        serviceKey: { args: () => ({ description: uniqueName("imp"), orgRoleId: "ORGANIZATION_VIEWER" }) },
+        role: { args: () => ({ name: uniqueName("imp"), description: "reads", permissions: ["runs:read", "projects:read"] }) },
+        workspaceSecret: { args: () => ({ key: uniqueName("IMP").toUpperCase().replace(/-/g, "_"), value: "s3cret" }), allowed: ["value"] },
+        workspaceMember: { args: () => ({ email: `${uniqueName("imp")}@example.com`, roleId: "WORKSPACE_USER" }) },
+    };
+
+    for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
+        if (typeof c === "string") {
+            it(`${type}: not importable (${c})`, () => assert.ok(RESOURCES[type]));
+            continue;
+        }
+        it(`${type}: imported with the plugin's empty properties, then declared as it is: no change`, async () => {
+            const args = c.args();
+            const m = await make(type, args);
+            if (type === "exportDestination") destinationId = m.id;
+            if (type === "assistant") assistantId = m.outs.assistantId;
+            const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
+            assert.equal(imported.id, m.id, `${type}: the import found no object`);
+            const news = await checked(type, imported.inputs as Record<string, unknown>, args);
+            const d = (await provider(type).diff(m.id, imported.props, news)) as TableDiffResult;
+            const changed = [...(d.replaces ?? []), ...(d.updates ?? [])].filter((k) => !(c.allowed ?? []).some((a) => k === a || k.startsWith(`${a}.`)));
+            assert.deepEqual(changed, [], `${type}: the first up after the import plans ${JSON.stringify(d)}`);
+        });
+    }
+
+    it("workspace: imported with its handle, declared by displayName alone (a handle left out is not compared): no change", async () => {
+        const args = { displayName: uniqueName("imp"), tenantHandle: uniqueName("h") };
+        const m = await make("workspace", args);
+        const imported = await provider("workspace").read(m.id, {});
+        assert.equal(imported.inputs?.tenantHandle, args.tenantHandle, "import reads the handle");
+        const news = await checked("workspace", imported.inputs as Record<string, unknown>, { displayName: args.displayName });
+        const d = await provider("workspace").diff(m.id, imported.props, news);
+        assert.deepEqual([d.changes, d.replaces], [false, []]);
+    });
+
+    it("tracingProject: an import through the plugin reads the trace tier; a program that leaves it out does not manage it", async () => {
+        const args = { name: uniqueName("imp"), traceTier: "shortlived" };
+        const m = await make("tracingProject", args);
+        const imported = await provider("tracingProject").read(m.id, {});
+        assert.equal(imported.inputs?.traceTier, "shortlived");
+        const news = await checked("tracingProject", imported.inputs as Record<string, unknown>, { name: args.name });
+        assert.equal((await provider("tracingProject").diff(m.id, imported.props, news)).changes, false);
+    });
+
+    /** What `pulumi up --replace` of a resource does until its create: check with the old inputs, then create. */
+    async function replaced(type: ResourceType, args: Record<string, unknown>, adoptIds: string): Promise<string> {
+        const olds = await checked(type, {}, args);
+        const news = await checked(type, olds, args);
+        const e = await withEnv({ LANGSMITH_ADOPT_IDS: adoptIds }, () => provider(type).create(news)).then(
+            () => undefined,
+            (x: Error) => x,
+        );
+        assert.ok(e, `${type}: the replacement's create took the object it replaces`);
+        return e.message;
+    }
+
+    const REPLACED: Array<[ResourceType, () => Record<string, unknown>, (id: string, outs: Record<string, any>) => string]> = [
+        ["tracingProject", () => ({ name: uniqueName("rep") }), (id) => id],
+        ["dataset", () => ({ name: uniqueName("rep") }), (id) => id],
+        ["assistant", () => ({ url, graphId: "agent", name: uniqueName("rep"), __identity: `urn:${uniqueName("a")}` }), (id) => id],
+        ["workspace", () => ({ displayName: uniqueName("rep") }), (id) => id],
+        ["workspaceSecret", () => ({ key: uniqueName("REP").toUpperCase().replace(/-/g, "_"), value: "v" }), (_id, outs) => `${outs.tenantId}/${outs.key}`],
+    ];
+    for (const [type, args, adoptId] of REPLACED) {
+        it(`${type}: pulumi up --replace meets its own object: refused naming deleteBeforeReplace, even with LANGSMITH_ADOPT_IDS; nothing taken or lost`, async () => {
+            const a = args();
+            const m = await make(type, a);
+            const message = await replaced(type, a, adoptId(m.id, m.outs));
+            assert.match(message, /A resource of this stack holds it/);
+            assert.match(message, /set the resource option deleteBeforeReplace/);
+            assert.ok((await provider(type).read(m.id, m.outs)).id, `${type}: the object is gone`);
+        });
+    }
+
+    it("a create of the run that took an object over keeps it from the delete of the resource that held it (one renamed without an alias)", async () => {
+        const a = { name: uniqueName("moved") };
+        const m = await make("tracingProject", a);
+        const taken = await withEnv({ LANGSMITH_ADOPT_IDS: m.id }, async () => provider("tracingProject").create(await checked("tracingProject", {}, a)));
+        assert.equal(taken.id, m.id);
+        await provider("tracingProject").delete(m.id, m.outs);
+        assert.ok((await provider("tracingProject").read(m.id, m.outs)).id, "deleted under the resource that took it over");
+    });
+});
