@@ -59,7 +59,7 @@ export function tracingArea(model: BulkExportModel): Area {
 }
 
 function runRoutes(router: Router, model: BulkExportModel): void {
-    /** Ingestion is accepted (202); a run's PATCH answers 200, as the service's description has it. */
+    /** Ingestion is accepted (202); a run's PATCH under `/api/v1` answers 200 (the description has both). */
     const ingest = (c: RequestContext, ops: RunOp[], status = 202) => {
         sweepDeleted(model);
         model.traced.apply(c.tenantId, ops, (op) => projectOf(model, c.tenantId, op));
@@ -72,8 +72,11 @@ function runRoutes(router: Router, model: BulkExportModel): void {
         })
         .onApi("POST", "/runs/batch", (c) => ingest(c, opsOfBatch(c.body)))
         .onApi("POST", "/runs", (c) => ingest(c, [opOfPost(c.body)]))
-        .onApi("PATCH", "/runs/{run_id}", (c) => ingest(c, [opOfPatch(requireUuid(c.params.run_id, "run_id").toLowerCase(), c.body)], 200))
+        .onApi("PATCH", "/runs/{run_id}", (c) =>
+            ingest(c, [opOfPatch(requireUuid(c.params.run_id, "run_id").toLowerCase(), c.body)], c.path.startsWith("/api/v1/") ? 200 : 202),
+        )
         .onApi("GET", "/runs/{run_id}", (c) => {
+            sweepDeleted(model);
             const id = requireUuid(c.params.run_id, "run_id").toLowerCase();
             const run = model.traced.get(c.tenantId, id);
             const row = run && exportRow(run, model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");

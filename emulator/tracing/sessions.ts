@@ -4,8 +4,9 @@
  * (bulkExport/projects.ts): one made here holds no generated runs, only those traced into it. A name is
  * unique in a workspace (409, or with `?upsert=true` the project of that name, updated with what was
  * given); an update of a field leaves the others as they are (null or absent changes nothing). A delete is
- * accepted (202) and finishes later, as on the service: for `SESSION_CLEANUP_MS` of the emulator's clock the
- * project still reads, lists and holds its name, then it is gone, its traced runs with it (`sweepDeleted`).
+ * accepted (202) and finishes later, as on the service: at once the project no longer lists and its name is free;
+ * for `SESSION_CLEANUP_MS` of the emulator's clock it still reads by id (what a client waiting for the delete
+ * sees), then it is gone, its traced runs with it (`sweepDeleted`).
  * A create and an update answer the project without its counters (`run_count`, ...), as the service's do.
  *
  * The experiment fields the official clients may send (`num_examples`, `num_repetitions`, `evaluator_keys`,
@@ -45,7 +46,9 @@ export function sessionView(model: BulkExportModel, p: TracingProject, tenantId:
 }
 
 const visible = (p: TracingProject, tenantId: string) => !p.tenant_id || p.tenant_id === tenantId;
-const named = (model: BulkExportModel, tenantId: string, name: string) => [...model.projects.values()].find((p) => visible(p, tenantId) && nameOf(p) === name);
+/** Listed and found by name: visible and not being deleted. */
+const listed = (p: TracingProject, tenantId: string) => visible(p, tenantId) && !p.deleting_until;
+const named = (model: BulkExportModel, tenantId: string, name: string) => [...model.projects.values()].find((p) => listed(p, tenantId) && nameOf(p) === name);
 
 type SessionView = ReturnType<typeof sessionView>;
 
@@ -116,7 +119,7 @@ export function readSession(model: BulkExportModel, tenantId: string, id: string
 /** The workspace's projects, newest first; `name` exact, `name_contains` case-insensitive. */
 export function listSessions(model: BulkExportModel, tenantId: string, q: { name?: string; nameContains?: string }): SessionView[] {
     return [...model.projects.values()]
-        .filter((p) => visible(p, tenantId))
+        .filter((p) => listed(p, tenantId))
         .map((p) => sessionView(model, p, tenantId))
         .filter(
             (s) => (q.name === undefined || s.name === q.name) && (q.nameContains === undefined || s.name.toLowerCase().includes(q.nameContains.toLowerCase())),
