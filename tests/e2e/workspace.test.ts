@@ -7,7 +7,9 @@
  * deployment and a tracing project in it; the team's stack, with that key alone, makes an export of the
  * project into a bucket; the key works in its workspace and nowhere else; moving its expiry rotates it (the new
  * key made first, the old one 401 afterwards) and the team's stack goes on with the new one; destroy leaves
- * nothing, and the key is refused. No key, secret or storage credential is in any state or output.
+ * nothing, and the key is refused. No key, secret or storage credential is in any state or output. And access
+ * as code in Python (examples/python-workspace-access) against a server that holds to LangSmith's description
+ * alone (tests/contract/describedOnly.ts): a workspace, a role that writes secrets, a secret, a member.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -15,7 +17,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
-import { raw } from "../helpers/emulator";
+import { startDescribedOnly } from "../contract/describedOnly";
+import { admin as emulatorAdmin, raw } from "../helpers/emulator";
 import { startMinio, type MinioServer } from "../helpers/minio";
 import { createProject, createPythonProject, type PulumiProject } from "../helpers/project";
 
@@ -173,6 +176,56 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
         } finally {
             admin.remove();
             team.remove();
+        }
+    });
+
+    it("Python, against a server that holds to LangSmith's description alone: a workspace, a role that writes secrets, a secret, a member; rename, role change, drift check, destroy", async () => {
+        const described = await startDescribedOnly(em.url);
+        const access = createPythonProject("python-workspace-access");
+        const openai = `sk-${randomUUID()}`;
+        const email = `lead-${randomUUID().slice(0, 8)}@example.com`;
+        const asAdmin = { apiKey: ADMIN_KEY, tenantId: null };
+        try {
+            access.useBackend(`file://${backend}`);
+            const stack = `access-${randomUUID().slice(0, 8)}`;
+            await access.initStack(
+                stack,
+                { "langsmith:controlPlaneUrl": described.url, "langsmith:endpoint": described.url, "python-workspace-access:leadEmail": email },
+                { "langsmith:apiKey": ADMIN_KEY, "python-workspace-access:openaiApiKey": openai },
+            );
+            let printed = (await access.pulumi(["up", "--yes", "--stack", stack])).stdout;
+            const out = await access.outputs(stack);
+            assert.equal(out.leadStatus, "pending", "invited: not yet in the organization");
+            assert.deepEqual(await emulatorAdmin(em, "GET", `/org/secrets/${out.workspaceId}/OPENAI_API_KEY`), { value: openai });
+            const role = (await raw(em, "GET", "/api/v1/orgs/current/roles", asAdmin)).body.find((r: { id: string }) => r.id === out.roleId);
+            assert.deepEqual(role.permissions, ["workspaces:read", "workspaces:manage-secrets"]);
+
+            // The lead accepts; the rename goes to the workspace itself (X-Tenant-Id naming it), the role change is read back.
+            await emulatorAdmin(em, "POST", "/org/invitations/accept", { email });
+            await access.pulumi(["config", "set", "python-workspace-access:team", "platform", "--stack", stack]);
+            await access.pulumi(["config", "set", "python-workspace-access:leadRole", "WORKSPACE_VIEWER", "--stack", stack]);
+            printed += (await access.pulumi(["up", "--yes", "--refresh", "--stack", stack])).stdout;
+            const named = (await raw(em, "GET", "/api/v1/workspaces", asAdmin)).body.find((w: { id: string }) => w.id === out.workspaceId);
+            assert.equal(named.display_name, "platform team");
+            const lead = (await raw(em, "GET", `/api/v1/workspaces/current/members/active?emails=${email}`, { apiKey: ADMIN_KEY, tenantId: out.workspaceId }))
+                .body;
+            assert.deepEqual(
+                lead.map((m: { role_name: string }) => m.role_name),
+                ["WORKSPACE_VIEWER"],
+            );
+            assert.equal((await access.outputs(stack)).leadStatus, "active");
+            printed += (await access.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", stack])).stdout;
+
+            await assertNoSecret(access, stack, [ADMIN_KEY, openai], printed);
+            await access.pulumi(["destroy", "--yes", "--stack", stack]);
+            assert.ok(!(await workspaces()).some((w) => w.id === out.workspaceId), "the workspace is gone");
+            assert.equal(
+                (await raw(em, "GET", "/api/v1/orgs/current/roles", asAdmin)).body.find((r: { id: string }) => r.id === out.roleId),
+                undefined,
+            );
+        } finally {
+            access.remove();
+            await described.close();
         }
     });
 });
