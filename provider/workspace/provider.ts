@@ -8,7 +8,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { OrganizationClient } from "../api/organization";
-import type { Workspace } from "../api/schemas/organization";
+import { WORKSPACE_NAME, type Workspace } from "../api/schemas/organization";
 import { Checker } from "../kit/check";
 import { isImport, type ProviderOf } from "../kit/declare";
 import { diffByTable, diffTableOf, leftOutKept, sameValue } from "../kit/diff";
@@ -25,6 +25,8 @@ export function checkWorkspace(news: Record<string, unknown>) {
     const inputs = c.declaration("Workspace", workspace.inputs, news);
     const name = news.displayName;
     if (typeof name === "string" && known(name) && name.trim() === "") c.fail("displayName", "displayName must not be empty");
+    else if (typeof name === "string" && known(name) && !WORKSPACE_NAME.test(name))
+        c.fail("displayName", `displayName ${JSON.stringify(name)} may hold only letters, digits, spaces and - _ ' @ ( ) (the service refuses anything else)`);
     const handle = news.tenantHandle;
     if (typeof handle === "string" && known(handle) && handle.trim() === "") c.fail("tenantHandle", "tenantHandle must not be empty: leave it out instead");
     return c.done(inputs);

@@ -11,10 +11,14 @@ const nullableString = z.string().nullish();
 /** A uuid of any version (the service takes caller-chosen ids such as `1111...`), as its framework checks one. */
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Input should be a valid UUID");
 
+/** What a workspace's display name may hold (the service's description: letters, digits, `-_ '@()` and spaces). */
+export const WORKSPACE_NAME = /^[a-zA-Z0-9\-_ '@()]+$/;
+const workspaceName = z.string().regex(WORKSPACE_NAME, "String should match pattern '^[a-zA-Z0-9\\-_ '@()]+$'");
+
 /** POST /api/v1/workspaces body. `id` and `tenant_handle` are fixed once the workspace exists. */
 export const WorkspaceCreateRequestSchema = z
     .object({
-        display_name: z.string().trim().min(1),
+        display_name: workspaceName,
         id: uuid.nullish(),
         tenant_handle: nullableString,
     })
@@ -22,7 +26,7 @@ export const WorkspaceCreateRequestSchema = z
 export type WorkspaceCreateRequest = z.infer<typeof WorkspaceCreateRequestSchema>;
 
 /** PATCH /api/v1/workspaces/{id} body: the name is all that changes. */
-export const WorkspaceUpdateRequestSchema = z.object({ display_name: z.string().trim().min(1) }).strict();
+export const WorkspaceUpdateRequestSchema = z.object({ display_name: workspaceName }).strict();
 export type WorkspaceUpdateRequest = z.infer<typeof WorkspaceUpdateRequestSchema>;
 
 /** A workspace as the service answers it (the list adds the caller's role in it). */

@@ -34,6 +34,9 @@ describe("Workspace", function () {
         );
         assert.match(r.failures![0].reason, /unknown argument "description" of Workspace/);
         assert.deepEqual(checkWorkspace({ displayName: "team" }).failures, []);
+        assert.deepEqual(checkWorkspace({ displayName: "Support (EU) - O'Brien's @team" }).failures, []);
+        // The service's description holds display names to a pattern: a slash or a dot fails at preview.
+        assert.match(checkWorkspace({ displayName: "support/eu" }).failures![0].reason, /may hold only letters, digits, spaces and - _ ' @ \( \)/);
     });
 
     it("diff: a rename updates in place; another handle replaces, deleting first while the name stays (the new one would be refused beside it)", async () => {
