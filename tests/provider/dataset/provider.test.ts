@@ -75,8 +75,11 @@ describe("Dataset", function () {
         assert.deepEqual((await p.read!(made.id, made.outs)).inputs, inputs, "nothing changed reads back as the inputs");
 
         const news = checked({ ...inputs, name: `${name}-v2`, description: undefined });
-        await p.update!(made.id, made.outs, news);
+        const updated = await p.update!(made.id, made.outs, news);
         assert.deepEqual([(await client().getDataset(made.id)).name, (await client().getDataset(made.id)).description], [`${name}-v2`, ""]);
+        // The service's update answers no counters or modification time: they come from a read, never null.
+        assert.equal(updated.outs.exampleCount, 0);
+        assert.equal(typeof updated.outs.modifiedAt, "string");
         await client().updateDataset(made.id, { metadata: { owner: "edited in the UI" } });
         assert.deepEqual((await p.read!(made.id)).inputs, { ...news, metadata: { owner: "edited in the UI" } }, "import and drift read every argument");
 

@@ -154,6 +154,24 @@ describe("WorkspaceMember", function () {
         assert.deepEqual(await workspaceMembers(), []);
     });
 
+    it("a workspace's own Admin key (scoped to it) invites into it, where the organization-level invitation is refused to it", async () => {
+        const ws = await newWorkspace(em());
+        const key = (await raw(em(), "POST", "/api/v1/orgs/current/service-keys", { tenantId: null, body: { description: "ws admin", workspaces: [ws] } })).body
+            .key;
+        const e = email();
+        const orgLevel = await raw(em(), "POST", "/api/v1/orgs/current/members", { apiKey: key, tenantId: ws, body: { email: e, workspace_ids: [ws] } });
+        assert.equal(orgLevel.status, 403);
+        const made = await withEnv({ LANGSMITH_API_KEY: key, LANGSMITH_WORKSPACE_ID: ws }, async () =>
+            provider().create(await checked({ email: e, roleId: "WORKSPACE_USER" })),
+        );
+        assert.deepEqual([made.outs.status, made.outs.tenantId], ["pending", ws]);
+        const pending = await get("/api/v1/workspaces/current/members/pending", ws);
+        assert.deepEqual(
+            pending.map((x: { email: string; role_name: string }) => [x.email, x.role_name]),
+            [[e, "WORKSPACE_USER"]],
+        );
+    });
+
     it("delete cancels a pending invitation; a stale pending state updated after acceptance changes the role in place", async () => {
         const p = provider();
         const e = email();
