@@ -26,7 +26,6 @@ import {
     WorkspaceSecretSchema,
     type Identity,
     type Member,
-    type OrgInviteRequest,
     type PendingMember,
     type Role,
     type RoleRequest,
@@ -126,11 +125,6 @@ export class OrganizationClient {
         return this.get(ROLES, z.array(RoleSchema));
     }
 
-    /** The permissions the service knows, each with where it applies. */
-    listPermissions(): Promise<Array<{ name: string; access_scope: string }>> {
-        return this.get("/api/v1/orgs/permissions", z.array(z.object({ name: z.string(), access_scope: z.string() }).passthrough()));
-    }
-
     /** Creates a custom role; display names are unique, so a lost answer is looked up by its name (made since). */
     async createRole(body: RoleRequest): Promise<Role> {
         const { value } = await createOnce(
@@ -194,17 +188,6 @@ export class OrganizationClient {
     async listOrgMembers(): Promise<{ members: Array<Member & { email: string }>; pending: PendingMember[] }> {
         const all = await this.get(ORG_MEMBERS, z.object({ members: z.array(MemberSchema), pending: z.array(PendingMemberSchema) }).passthrough());
         return { members: all.members.filter((m): m is Member & { email: string } => Boolean(m.email) && !m.is_disabled), pending: all.pending };
-    }
-
-    /** Invites someone to the organization (and the workspaces it names): a pending member until they accept. A lost answer is looked up by the email. */
-    async invite(body: OrgInviteRequest): Promise<PendingMember> {
-        const email = body.email.trim().toLowerCase();
-        const { value } = await createOnce(
-            () => this.send("POST", ORG_MEMBERS, body, PendingMemberSchema),
-            async () => (await this.listOrgMembers()).pending.find((p) => p.email.toLowerCase() === email),
-            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: isConflict },
-        );
-        return value;
     }
 
     /**
