@@ -83,7 +83,7 @@ describe("e2e: the emulator installed with --omit=optional (no DuckDB, no S3 cli
         const body = {
             destination_type: "s3" as const,
             display_name: "nope",
-            config: { bucket_name: "b", prefix: "p", endpoint_url: "http://127.0.0.1:9" },
+            config: { bucket_name: "bkt", prefix: "p", endpoint_url: "http://127.0.0.1:9" },
             credentials: { access_key_id: "a", secret_access_key: "s" },
         };
         const e = await rejection(() => be.createDestination(body));

@@ -76,7 +76,7 @@ describe("emulator: control plane", () => {
                 body: {
                     destination_type: "objstore",
                     display_name: "d",
-                    config: { bucket_name: "b", prefix: "" },
+                    config: { bucket_name: "bkt", prefix: "" },
                     credentials: { access_key_id: "a", secret_access_key: "s" },
                 },
             });
@@ -108,7 +108,7 @@ describe("emulator: control plane", () => {
                     body: {
                         destination_type: "objstore",
                         display_name: "d",
-                        config: { bucket_name: "b", prefix: "", endpoint_url: "http://127.0.0.1:9" },
+                        config: { bucket_name: "bkt", prefix: "", endpoint_url: "http://127.0.0.1:9" },
                         credentials: { access_key_id: "a", secret_access_key: "s" },
                     },
                 });

@@ -83,7 +83,8 @@ const nullableString = z.string().nullish();
 // ---- destinations ----
 
 const destinationConfigFields = {
-    bucket_name: nullableString,
+    /** 3 to 63 characters (the service's description; S3's own rule). */
+    bucket_name: z.string().min(3).max(63).nullish(),
     prefix: z.string().nullish(),
     region: nullableString,
     endpoint_url: nullableString,
