@@ -24,7 +24,7 @@
 import { HttpClient } from "../provider/api/client";
 import { ControlPlaneClient } from "../provider/api/controlPlane";
 import type { RevisionStatus } from "../provider/api/schemas/controlPlane";
-import { checkDeployment, createDeploymentProvider } from "../provider/deployment/index";
+import { checkDeployment, createDeploymentProvider } from "../provider/controlPlane/deployment/index";
 import { startEmulator, type Emulator } from "../emulator/core/server";
 import { printTable, rng, summary } from "./util";
 

@@ -9,7 +9,7 @@
  * It never outlives that engine, stops on SIGINT/SIGTERM and honours Cancel (kit/watchdog.ts and
  * cancellation.ts).
  */
-import { PROVIDERS } from "../impl";
+import { PROVIDERS } from "../dynamic/frozen/impl";
 import { guardProcess, setEngineAddress } from "../kit/watchdog";
 import { serve } from "./server";
 

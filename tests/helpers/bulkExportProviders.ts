@@ -4,9 +4,9 @@
  * file, the providers of ExportDestination, ScheduledExport and BulkExport over the emulator's bulk-export
  * API, and the inputs of a destination writing into MinIO's `exports` bucket.
  */
-import { createBulkExportProvider } from "../../provider/bulkExport/provider";
-import { createExportDestinationProvider } from "../../provider/exportDestination/provider";
-import { createScheduledExportProvider } from "../../provider/scheduledExport/provider";
+import { createBulkExportProvider } from "../../provider/tracing/bulkExport/provider";
+import { createExportDestinationProvider } from "../../provider/tracing/exportDestination/provider";
+import { createScheduledExportProvider } from "../../provider/tracing/scheduledExport/provider";
 import { admin, bulkExportClient, startTestEmulator, type Emulator } from "./emulator";
 import { startMinio, type MinioServer } from "./minio";
 

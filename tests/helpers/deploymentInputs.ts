@@ -6,7 +6,7 @@
  * and what the engine hands the provider (checked inputs and recorded outputs, with `__provider`).
  */
 import assert from "node:assert/strict";
-import { SCHEMA_VERSION, checkDeployment, diffDeployment, readState, type DeploymentOutputs } from "../../provider/deployment/index";
+import { SCHEMA_VERSION, checkDeployment, diffDeployment, readState, type DeploymentOutputs } from "../../provider/controlPlane/deployment/index";
 
 export const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
 export const DEPLOYMENT_ID = "aaaaaaaa-0000-4000-8000-000000000001";

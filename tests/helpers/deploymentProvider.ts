@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { HttpClient } from "../../provider/api/client";
 import { ControlPlaneClient } from "../../provider/api/controlPlane";
-import { createDeploymentProvider } from "../../provider/deployment/index";
+import { createDeploymentProvider } from "../../provider/controlPlane/deployment/index";
 import { inputsOf } from "./deploymentInputs";
 import { TEST_API_KEY, TEST_TENANT, startTestEmulator, type Emulator } from "./emulator";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { probeInterrupt } from "../../../provider/api/agentServerProbe";
-import { checkAgentServerCheck, createAgentServerCheckProvider } from "../../../provider/agentServerCheck/provider";
+import { checkAgentServerCheck, createAgentServerCheckProvider } from "../../../provider/agentServer/agentServerCheck/provider";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 import { TEST_API_KEY, admin, githubBody, raw, rejection, startTestEmulator, type Emulator } from "../../helpers/emulator";
 

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { AgentServerClient } from "../../../provider/api/agentServer";
-import { checkAssistant, createAssistantProvider } from "../../../provider/assistant/provider";
+import { checkAssistant, createAssistantProvider } from "../../../provider/agentServer/assistant/provider";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 import { withEnv } from "../../helpers/async";
 import { TEST_API_KEY, admin, githubBody, raw, rejection, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";

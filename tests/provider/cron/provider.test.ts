@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { AgentServerClient } from "../../../provider/api/agentServer";
 import { systemAssistantId } from "../../../provider/api/schemas/agentServer";
-import { checkCron, createCronProvider } from "../../../provider/cron/provider";
+import { checkCron, createCronProvider } from "../../../provider/agentServer/cron/provider";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 import { withEnv } from "../../helpers/async";
 import { TEST_API_KEY, admin, githubBody, raw, rejection, startTestEmulator, type Emulator } from "../../helpers/emulator";

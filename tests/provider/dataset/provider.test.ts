@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { HttpClient } from "../../../provider/api/client";
 import { DatasetSchema } from "../../../provider/api/schemas/datasets";
 import { TracingClient } from "../../../provider/api/tracing";
-import { getDataset } from "../../../provider/dataset/lookups";
-import { checkDataset, createDatasetProvider } from "../../../provider/dataset/provider";
+import { getDataset } from "../../../provider/tracing/dataset/lookups";
+import { checkDataset, createDatasetProvider } from "../../../provider/tracing/dataset/provider";
 import { withEnv } from "../../helpers/async";
 import { TEST_API_KEY, TEST_TENANT, rejection, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 

@@ -4,7 +4,7 @@
  * normalization of what the program gave, and unknown values during preview.
  */
 import assert from "node:assert/strict";
-import { checkDeployment, installationKind } from "../../../provider/deployment/index";
+import { checkDeployment, installationKind } from "../../../provider/controlPlane/deployment/index";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 import { DEPLOYMENT_ID, INTEGRATION, checked, diff, docker, github, stateOf, withPath } from "../../helpers/deploymentInputs";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { ControlPlaneClient } from "../../../provider/api/controlPlane";
-import { SCHEMA_VERSION, createDeploymentProvider } from "../../../provider/deployment/index";
+import { SCHEMA_VERSION, createDeploymentProvider } from "../../../provider/controlPlane/deployment/index";
 import { ResourceInitError } from "../../../provider/kit/initError";
 import { githubBody, rejection, uniqueName, type Emulator } from "../../helpers/emulator";
 import { INTEGRATION, PROVIDER, SECRET, dockerArgs, githubArgs, inputsOf, recorded } from "../../helpers/deploymentInputs";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { ControlPlaneClient } from "../../../provider/api/controlPlane";
-import { createDeploymentProvider } from "../../../provider/deployment/index";
+import { createDeploymentProvider } from "../../../provider/controlPlane/deployment/index";
 import { rejection, uniqueName, type Emulator } from "../../helpers/emulator";
 import { githubArgs, recorded } from "../../helpers/deploymentInputs";
 import { FAST_PHASES, MISSING_ID, useDeploymentProvider, type Provider } from "../../helpers/deploymentProvider";

@@ -4,7 +4,7 @@
  * refused at preview, and how a recorded state of any version is read.
  */
 import assert from "node:assert/strict";
-import { diffDeployment, readState } from "../../../provider/deployment/index";
+import { diffDeployment, readState } from "../../../provider/controlPlane/deployment/index";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 import { INTEGRATION, checked, diff, docker, github, stateOf, withPath } from "../../helpers/deploymentInputs";
 

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { ConfigError } from "../../../provider/config";
-import { configure } from "../../../provider/impl";
+import { configure } from "../../../provider/dynamic/frozen/impl";
 import { setClientOverrides } from "../../../provider/kit/service";
 import { providers } from "../../../provider/index";
 import { withEnv } from "../../helpers/async";

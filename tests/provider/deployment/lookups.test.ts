@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { getDeployment, getDeploymentRevisions } from "../../../provider/deployment/lookups";
+import { getDeployment, getDeploymentRevisions } from "../../../provider/controlPlane/deployment/lookups";
 import { resourceProviderService } from "../../../provider/plugin/server";
 import { TEST_API_KEY, TEST_TENANT, clientForSource, dockerBody, rejection, startTestEmulator, type Emulator } from "../../helpers/emulator";
 

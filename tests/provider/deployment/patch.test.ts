@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Deployment } from "../../../provider/api/schemas/controlPlane";
-import { patchRequest, type DeploymentInputs } from "../../../provider/deployment/index";
+import { patchRequest, type DeploymentInputs } from "../../../provider/controlPlane/deployment/index";
 import { DEPLOYMENT_ID, INTEGRATION, REVISION_ID, checked, docker, github } from "../../helpers/deploymentInputs";
 
 describe("Deployment provider (pure)", () => {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { HttpClient } from "../../../provider/api/client";
 import { ControlPlaneClient } from "../../../provider/api/controlPlane";
-import { checkDeployment, createDeploymentProvider, diffDeployment, readState } from "../../../provider/deployment/index";
+import { checkDeployment, createDeploymentProvider, diffDeployment, readState } from "../../../provider/controlPlane/deployment/index";
 import { TEST_API_KEY, TEST_TENANT, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 
 const INTEGRATION = "00000000-0000-4000-8000-00000000beef";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { ControlPlaneClient } from "../../../provider/api/controlPlane";
-import { checkDeployment } from "../../../provider/deployment/index";
+import { checkDeployment } from "../../../provider/controlPlane/deployment/index";
 import { ResourceInitError } from "../../../provider/kit/initError";
 import { rejection, uniqueName, type Emulator } from "../../helpers/emulator";
 import { PROVIDER, SECRET, dockerArgs, githubArgs, inputsOf, recorded } from "../../helpers/deploymentInputs";

@@ -22,8 +22,8 @@ import {
     nextReadMs,
     readState,
     withDeployPhase,
-} from "../../../provider/deployment/index";
-import { normalCdf, predictive, quantileMs, tQuantile } from "../../../provider/deployment/predict";
+} from "../../../provider/controlPlane/deployment/index";
+import { normalCdf, predictive, quantileMs, tQuantile } from "../../../provider/controlPlane/deployment/predict";
 import { waitLimitS, withEngineTimeout } from "../../../provider/kit/timeouts";
 import { TEST_API_KEY, TEST_TENANT, rejection, sleep, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { PROVIDERS } from "../../../provider/impl";
+import { PROVIDERS } from "../../../provider/dynamic/frozen/impl";
 import { tokenOf } from "../../../provider/plugin/main";
 import { SCHEMA_PATH, generateSchema, schemaText } from "../../../scripts/schema";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { TableDiffResult } from "../../../provider/kit/diff";
-import { checkRole, createRoleProvider } from "../../../provider/role/provider";
+import { checkRole, createRoleProvider } from "../../../provider/organization/role/provider";
 import { withEnv } from "../../helpers/async";
 import { TEST_TENANT, admin, raw, rejection, uniqueName } from "../../helpers/emulator";
 import { orgEmulator, writes } from "../../helpers/orgProviders";

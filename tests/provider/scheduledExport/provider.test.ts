@@ -8,9 +8,9 @@
 import assert from "node:assert/strict";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 import { ResourceInitError } from "../../../provider/kit/initError";
-import { createExportDestinationProvider } from "../../../provider/exportDestination/provider";
-import { createScheduledExportProvider } from "../../../provider/scheduledExport/provider";
-import type { ScheduledExportOutputs } from "../../../provider/scheduledExport/declare";
+import { createExportDestinationProvider } from "../../../provider/tracing/exportDestination/provider";
+import { createScheduledExportProvider } from "../../../provider/tracing/scheduledExport/provider";
+import type { ScheduledExportOutputs } from "../../../provider/tracing/scheduledExport/declare";
 import { stderrOf } from "../../helpers/async";
 import { PROJECT, useBulkExportProviders } from "../../helpers/bulkExportProviders";
 import { admin, bulkExportClient, rejection, sleep, type Emulator } from "../../helpers/emulator";

@@ -4,8 +4,8 @@
  * sentinel passes (preview of a program whose destination is created in the same `up`).
  */
 import assert from "node:assert/strict";
-import { checkBulkExport, checkScheduledExport } from "../../../provider/traceExport/check";
-import { checkExportDestination } from "../../../provider/exportDestination/check";
+import { checkBulkExport, checkScheduledExport } from "../../../provider/tracing/traceExport/check";
+import { checkExportDestination } from "../../../provider/tracing/exportDestination/check";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 
 const DEST = { displayName: "traces", config: { bucketName: "bkt", prefix: "p" }, credentials: { accessKeyId: "AKIA", secretAccessKey: "s3cr3t" } };

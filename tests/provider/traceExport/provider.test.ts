@@ -7,10 +7,10 @@
  * refreshed, and replaced when its filter changes.
  */
 import assert from "node:assert/strict";
-import { checkBulkExport } from "../../../provider/traceExport/check";
+import { checkBulkExport } from "../../../provider/tracing/traceExport/check";
 import { ResourceInitError } from "../../../provider/kit/initError";
-import { createBulkExportProvider } from "../../../provider/bulkExport/provider";
-import { createExportDestinationProvider } from "../../../provider/exportDestination/provider";
+import { createBulkExportProvider } from "../../../provider/tracing/bulkExport/provider";
+import { createExportDestinationProvider } from "../../../provider/tracing/exportDestination/provider";
 import { withEnv } from "../../helpers/async";
 import { settle } from "../../helpers/bulkExport";
 import { PROJECT, useBulkExportProviders } from "../../helpers/bulkExportProviders";

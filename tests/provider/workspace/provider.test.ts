@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { HttpClient } from "../../../provider/api/client";
 import { OrganizationClient } from "../../../provider/api/organization";
-import { checkWorkspace, createWorkspaceProvider } from "../../../provider/workspace/provider";
+import { checkWorkspace, createWorkspaceProvider } from "../../../provider/organization/workspace/provider";
 import { rejection, withEnv } from "../../helpers/async";
 import { TEST_API_KEY, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { TableDiffResult } from "../../../provider/kit/diff";
 import { UNKNOWN } from "../../../provider/kit/unknown";
-import { checkWorkspaceMember, createWorkspaceMemberProvider } from "../../../provider/workspaceMember/provider";
+import { checkWorkspaceMember, createWorkspaceMemberProvider } from "../../../provider/organization/workspaceMember/provider";
 import { withEnv } from "../../helpers/async";
 import { TEST_TENANT, admin, raw, rejection, uniqueName } from "../../helpers/emulator";
 import { newWorkspace, roleId } from "../../helpers/org";

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { TableDiffResult } from "../../../provider/kit/diff";
-import { checkWorkspaceSecret, createWorkspaceSecretProvider } from "../../../provider/workspaceSecret/provider";
+import { checkWorkspaceSecret, createWorkspaceSecretProvider } from "../../../provider/organization/workspaceSecret/provider";
 import { withEnv } from "../../helpers/async";
 import { TEST_TENANT, admin, raw, rejection, uniqueName } from "../../helpers/emulator";
 import { newWorkspace } from "../../helpers/org";
