@@ -2,8 +2,8 @@
  * THE list of what this package serves: every resource (its declaration, the frozen forwarder module its
  * dynamic resources store a require of, and its provider) and every function. Both front doors (the dynamic
  * resource classes, the native plugin), the schema generator (kit/schema.ts), the docs check and the tests
- * read it. Adding a resource is a folder and a line here (and its forwarder in providers/, and its exports
- * in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so,
+ * read it. Adding a resource is a folder in its service area's (controlPlane/, agentServer/, tracing/,
+ * organization/) and a line here (and its forwarder in dynamic/frozen/, and its exports in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so,
  * and by `adoptable` (kit/adoption.ts) where it can take an object over.
  */
 import { adoptable } from "./kit/adoption";
@@ -63,7 +63,7 @@ export interface Registered<D extends ResourceDeclaration = ResourceDeclaration>
     declaration: D;
     /**
      * The provider object Pulumi serializes into the state of each dynamic resource: the exports of the
-     * frozen module `providers/<type>` (providers/forward.ts says why a module of its own).
+     * frozen module `pulumi-langsmith/providers/<type>` (dynamic/frozen/forward.ts says why a module of its own).
      */
     forwarder: pulumi.dynamic.ResourceProvider;
     /** The implementation, as a dynamic provider (the native plugin serves the same object). */

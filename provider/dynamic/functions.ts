@@ -2,7 +2,7 @@
  * The functions programs call to look up deployments and their revisions (the Terraform provider's data
  * sources): `getDeployment` and `getDeploymentRevisions`, each returning an Output, with their arguments
  * and results. They read the same configuration as the resources (`langsmith:*` stack config, else the
- * `LANGSMITH_*` environment variables). Their work is provider/deployment/lookups.ts; docs/functions.md.
+ * `LANGSMITH_*` environment variables). Their work is provider/controlPlane/deployment/lookups.ts; docs/functions.md.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { FunctionArgs, FunctionResult } from "../kit/declare";

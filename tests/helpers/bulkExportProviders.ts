@@ -1,5 +1,5 @@
 /**
- * The fixture of the bulk-export resources' provider tests (tests/provider/traceExport/provider.test.ts and
+ * The fixture of the bulk-export resources' provider tests (tests/provider/tracing/traceExport/provider.test.ts and
  * scheduledExport.test.ts): the hooks that start a real MinIO and an emulator with one tracing project per
  * file, the providers of ExportDestination, ScheduledExport and BulkExport over the emulator's bulk-export
  * API, and the inputs of a destination writing into MinIO's `exports` bucket.

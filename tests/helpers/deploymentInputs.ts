@@ -1,5 +1,5 @@
 /**
- * The inputs of the Deployment provider's tests. For the pure ones (tests/provider/deployment/check,
+ * The inputs of the Deployment provider's tests. For the pure ones (tests/provider/controlPlane/deployment/check,
  * .diff and .patch.test.ts): Args-shaped inputs of a github and an external_docker deployment, their checked
  * form, the state a successful create would have stored, and the diff of a state against inputs. For those
  * against the emulator (deploymentProvider.ts has their hooks): the same inputs under a name of the test's,

@@ -1,6 +1,9 @@
 /**
- * Never move or rename this file (existing states name it). The provider objects handed to `dynamic.Resource`: one generic forwarder, serving every resource type
- * by name, and one one-line module per type (`providers/<type>.ts`) whose exports *are* that forwarder.
+ * Never rename this folder's modules or the `forward` entry point: existing states name them. This folder holds
+ * what the states of dynamic resources `require` (frozen: their names and exports stay as released). The
+ * provider objects handed to `dynamic.Resource`: one generic forwarder, serving every resource type by name,
+ * and one one-line module per type (`<type>.ts`) whose exports *are* that forwarder; impl.ts is the entry
+ * point every forwarder calls (`require("pulumi-langsmith/impl")`).
  *
  * Why a module per type: Pulumi serializes the provider object into the state of every resource
  * (`__provider`, stored twice: inputs and outputs) and runs that old copy on refresh and delete. When
@@ -12,11 +15,11 @@
  *
  * @pulumi/pulumi before 3.251 finds the package's package.json at the first `pulumi-langsmith` of the
  * module's absolute path; when the program's own directory carries that name too, it misses the `exports`
- * map and names the module by its file, `pulumi-langsmith/dist/provider/providers/<type>.js`. The package
- * exports that path as well, so such a state is a require() of the package all the same.
- *
- * Never rename these modules (nor their files under dist/) or the `forward` entry point: existing states
- * name them.
+ * map and names the module by its file: `pulumi-langsmith/dist/provider/providers/<type>.js` (0.1.0),
+ * `pulumi-langsmith/dist/provider/dynamic/frozen/<type>.js` (0.2.0 on, this folder's place). The package exports
+ * every one of these paths (package.json `exports`: `./impl`, `./providers/*`, and both file paths), so such a
+ * state is a require() of the package all the same. The folder may move only with those paths mapped to
+ * its new place (tests/provider/dynamic/frozen.test.ts checks every path a release wrote).
  */
 import type * as pulumi from "@pulumi/pulumi";
 

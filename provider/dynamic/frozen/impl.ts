@@ -1,8 +1,9 @@
 /**
- * Never move this file: it is the entry point the serialized providers of every existing state load at run
- * time (`require("pulumi-langsmith/impl")`, package.json `exports["./impl"]`).
+ * The entry point the serialized providers of every existing state load at run time
+ * (`require("pulumi-langsmith/impl")`): never rename it, and never move it without package.json
+ * `exports["./impl"]` following (0.1.0 had it at provider/impl/index.ts).
  *
- * `forward(type, method, args)` serves every resource type by name (see providers/forward.ts). The
+ * `forward(type, method, args)` serves every resource type by name (see forward.ts). The
  * per-type objects (`deployment`) and `configure` stay exported for states written by 0.1.0, whose
  * serialized providers call `require("pulumi-langsmith/impl").deployment.check(...)`: never remove them.
  */

@@ -1,4 +1,4 @@
-/** Never move or rename this file: the states of existing stacks `require` it. The serialized provider of a resource type (forward.ts says why a module of its own). */
+/** Never rename this module: the states of existing stacks `require` it (forward.ts says by which paths). The serialized provider of a resource type (forward.ts says why a module of its own). */
 import { forwarder } from "./forward";
 
 export = forwarder("workspaceSecret");

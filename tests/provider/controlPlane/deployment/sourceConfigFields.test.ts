@@ -1,5 +1,5 @@
 /**
- * The source-config fields added by declaring them once (provider/deployment/declare.ts): `listenerId` and
+ * The source-config fields added by declaring them once (provider/controlPlane/deployment/declare.ts): `listenerId` and
  * `listenerConfig.k8sNamespace` (hybrid deployments: `external_docker`, fixed at creation) and
  * `installCommand` / `buildCommand` (JS graphs built from `github`, updated in place). Check, diff and the
  * wire in both directions come from the declaration; the emulator, in the real dialect, takes what is sent.

@@ -341,7 +341,7 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await admin(em, "PUT", "/bulk-exports/limits", { paused: true });
             const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 24 * HOUR).toISOString();
             const plain = await p.create(scheduleInputs(destinationId, start));
-            // An hour earlier: an identical schedule would be taken over, not made twice (provider/traceExport/start.ts).
+            // An hour earlier: an identical schedule would be taken over, not made twice (provider/tracing/traceExport/start.ts).
             const eager = await p.create({ ...scheduleInputs(destinationId, new Date(Date.parse(start) - HOUR).toISOString()), cancelSpawnedOnDelete: true });
             await admin(em, "PUT", "/bulk-exports/limits", { paused: false, exportsPerWorkspace: 1 });
             await sleep(100);
