@@ -144,9 +144,15 @@ async function heldByAnother(s: AgentServerClient, i: CronInputs): Promise<Cron 
     );
 }
 
+/**
+ * The create body as an object type: the API's interface, which TypeScript never takes for a record of its fields
+ * (what `toWire` answers), field for field.
+ */
+type CronCreateBody = { [K in keyof CronCreateRequest]: CronCreateRequest[K] };
+
 /** The create body: the declaration's mapping (url and thread travel in the address). */
 function createBody(i: CronInputs): CronCreateRequest {
-    return toWire(cron.inputs, i) as unknown as CronCreateRequest;
+    return toWire(cron.inputs, i) as CronCreateBody;
 }
 
 /** The PATCH of what changed; a removed input, configuration, context or metadata is sent empty, a removed end as null. */

@@ -23,15 +23,21 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-const METHODS = ["configure", "check", "diff", "create", "read", "update", "delete"] as const;
-
 /** A provider whose every method calls `require("pulumi-langsmith/impl").forward(type, method, args)`. */
 export function forwarder(type: string): pulumi.dynamic.ResourceProvider {
-    const method = (name: string) => {
+    const method = (name: keyof pulumi.dynamic.ResourceProvider) => {
         // biome-ignore lint/complexity/useArrowFunction: Pulumi writes this function's text into the states of programs run from a checkout; it stays as those states hold it.
         return function (...args: unknown[]) {
             return require("pulumi-langsmith/impl").forward(type, name, args);
         };
     };
-    return Object.fromEntries(METHODS.map((m) => [m, method(m)])) as unknown as pulumi.dynamic.ResourceProvider;
+    return {
+        configure: method("configure"),
+        check: method("check"),
+        diff: method("diff"),
+        create: method("create"),
+        read: method("read"),
+        update: method("update"),
+        delete: method("delete"),
+    };
 }

@@ -36,10 +36,11 @@ export function configure(req: { config: ConfigSource }): Promise<void> {
 export function forward(type: string, method: string, args: unknown[]): unknown {
     guardProcess();
     hearDynamicHost();
-    const provider = PROVIDERS[type] as unknown as Record<string, unknown> | undefined;
+    const provider: pulumi.dynamic.ResourceProvider | undefined = PROVIDERS[type];
     if (!provider) throw new Error(`pulumi-langsmith has no resource type ${JSON.stringify(type)}: was the state written by a newer version?`);
-    const fn = provider[method];
+    // The method a state names, looked up by name: what it is is known only once found.
+    const fn: unknown = Reflect.get(provider, method);
     if (typeof fn !== "function") throw new Error(`pulumi-langsmith: resource type ${type} has no method ${method}`);
-    const result: unknown = fn.apply(provider, args);
+    const result: unknown = Reflect.apply(fn, provider, args);
     return result instanceof Promise ? track(result) : result;
 }
