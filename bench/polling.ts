@@ -2,7 +2,7 @@
  * Polling benchmark: how late `pulumi up` notices that a revision is DEPLOYED (lag, from the emulator's
  * DEPLOYED transition to the provider's return), and how many API calls a wait costs, for three
  * strategies side by side on the same deployments:
- *   - ours: the provider's own schedule (provider/deployment/wait.ts),
+ *   - ours: the provider's own schedule (provider/controlPlane/deployment/wait.ts),
  *   - fixed 5 s (the official Terraform provider),
  *   - fixed 60 s (the docs' CI/CD example script).
  *
@@ -24,7 +24,7 @@
 import { HttpClient } from "../provider/api/client";
 import { ControlPlaneClient } from "../provider/api/controlPlane";
 import type { RevisionStatus } from "../provider/api/schemas/controlPlane";
-import { checkDeployment, createDeploymentProvider } from "../provider/deployment/index";
+import { checkDeployment, createDeploymentProvider } from "../provider/controlPlane/deployment/index";
 import { startEmulator, type Emulator } from "../emulator/core/server";
 import { printTable, rng, summary } from "./util";
 

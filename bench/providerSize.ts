@@ -67,7 +67,7 @@ export async function providerSizeBench(): Promise<void> {
         true,
     );
     const { Deployment } = await import("../provider/dynamic/resources");
-    const { deploymentProvider } = await import("../provider/deployment/index");
+    const { deploymentProvider } = await import("../provider/controlPlane/deployment/index");
     new Deployment("checkout", { name: "bench", source: "github", sourceRevisionConfig: { repoRef: "main", graphConfigPath: "langgraph.json" } });
     class Naive extends pulumi.dynamic.Resource {
         constructor(name: string) {

@@ -7,7 +7,7 @@
  */
 import { HttpClient } from "../provider/api/client";
 import { ControlPlaneClient } from "../provider/api/controlPlane";
-import { checkDeployment, createDeploymentProvider } from "../provider/deployment/index";
+import { checkDeployment, createDeploymentProvider } from "../provider/controlPlane/deployment/index";
 import { startEmulator } from "../emulator/core/server";
 import { printTable } from "./util";
 

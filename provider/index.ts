@@ -57,7 +57,7 @@ export {
     type WorkspaceMemberArgs,
     type WorkspaceSecretArgs,
 } from "./dynamic/resources";
-export type { DeploymentInputs, DeploymentOutputs } from "./deployment/declare";
+export type { DeploymentInputs, DeploymentOutputs } from "./controlPlane/deployment/declare";
 export {
     getDataset,
     getDeployment,

@@ -2,68 +2,68 @@
  * THE list of what this package serves: every resource (its declaration, the frozen forwarder module its
  * dynamic resources store a require of, and its provider) and every function. Both front doors (the dynamic
  * resource classes, the native plugin), the schema generator (kit/schema.ts), the docs check and the tests
- * read it. Adding a resource is a folder and a line here (and its forwarder in providers/, and its exports
- * in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so,
+ * read it. Adding a resource is a folder in its service area's (controlPlane/, agentServer/, tracing/,
+ * organization/) and a line here (and its forwarder in dynamic/frozen/, and its exports in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so,
  * and by `adoptable` (kit/adoption.ts) where it can take an object over.
  */
 import { adoptable } from "./kit/adoption";
 import { autonamed } from "./kit/autoname";
 import { canonicalJson } from "./kit/diff";
-import { workspace } from "./workspace/declare";
-import { workspaceProvider } from "./workspace/provider";
+import { workspace } from "./organization/workspace/declare";
+import { workspaceProvider } from "./organization/workspace/provider";
 import type * as pulumi from "@pulumi/pulumi";
-import { agentServerCheck } from "./agentServerCheck/declare";
-import { agentServerCheckProvider } from "./agentServerCheck/provider";
-import { assistant } from "./assistant/declare";
-import { assistantProvider } from "./assistant/provider";
-import { bulkExport } from "./bulkExport/declare";
-import { bulkExportProvider } from "./bulkExport/provider";
-import { dataset } from "./dataset/declare";
-import { getDataset, getDatasetFunction } from "./dataset/lookups";
-import { datasetProvider } from "./dataset/provider";
-import { cron } from "./cron/declare";
-import { cronIdentity, cronProvider } from "./cron/provider";
-import { deployment } from "./deployment/declare";
-import { getDeployment, getDeploymentFunction, getDeploymentRevisions, getDeploymentRevisionsFunction } from "./deployment/lookups";
-import { deploymentProvider } from "./deployment/provider";
-import { exportDestination } from "./exportDestination/declare";
-import { exportDestinationProvider } from "./exportDestination/provider";
+import { agentServerCheck } from "./agentServer/agentServerCheck/declare";
+import { agentServerCheckProvider } from "./agentServer/agentServerCheck/provider";
+import { assistant } from "./agentServer/assistant/declare";
+import { assistantProvider } from "./agentServer/assistant/provider";
+import { bulkExport } from "./tracing/bulkExport/declare";
+import { bulkExportProvider } from "./tracing/bulkExport/provider";
+import { dataset } from "./tracing/dataset/declare";
+import { getDataset, getDatasetFunction } from "./tracing/dataset/lookups";
+import { datasetProvider } from "./tracing/dataset/provider";
+import { cron } from "./agentServer/cron/declare";
+import { cronIdentity, cronProvider } from "./agentServer/cron/provider";
+import { deployment } from "./controlPlane/deployment/declare";
+import { getDeployment, getDeploymentFunction, getDeploymentRevisions, getDeploymentRevisionsFunction } from "./controlPlane/deployment/lookups";
+import { deploymentProvider } from "./controlPlane/deployment/provider";
+import { exportDestination } from "./tracing/exportDestination/declare";
+import { exportDestinationProvider } from "./tracing/exportDestination/provider";
 import type { FunctionDeclaration, FunctionInputs, ResourceDeclaration } from "./kit/declare";
 import type { Service } from "./kit/service";
-import { scheduledExport } from "./scheduledExport/declare";
-import { scheduledExportProvider } from "./scheduledExport/provider";
-import { serviceKey } from "./serviceKey/declare";
-import { serviceKeyProvider } from "./serviceKey/provider";
-import { role } from "./role/declare";
-import { roleProvider } from "./role/provider";
-import { tracingProject } from "./tracingProject/declare";
-import { getTracingProject, getTracingProjectFunction } from "./tracingProject/lookups";
-import { tracingProjectProvider } from "./tracingProject/provider";
-import { normalEmail, workspaceMember } from "./workspaceMember/declare";
-import { workspaceMemberProvider } from "./workspaceMember/provider";
-import { workspaceSecret } from "./workspaceSecret/declare";
-import { workspaceSecretProvider } from "./workspaceSecret/provider";
-import agentServerCheckForwarder = require("./providers/agentServerCheck");
-import assistantForwarder = require("./providers/assistant");
-import bulkExportForwarder = require("./providers/bulkExport");
-import cronForwarder = require("./providers/cron");
-import datasetForwarder = require("./providers/dataset");
-import deploymentForwarder = require("./providers/deployment");
-import exportDestinationForwarder = require("./providers/exportDestination");
-import scheduledExportForwarder = require("./providers/scheduledExport");
-import serviceKeyForwarder = require("./providers/serviceKey");
-import tracingProjectForwarder = require("./providers/tracingProject");
-import workspaceForwarder = require("./providers/workspace");
-import roleForwarder = require("./providers/role");
-import workspaceMemberForwarder = require("./providers/workspaceMember");
-import workspaceSecretForwarder = require("./providers/workspaceSecret");
+import { scheduledExport } from "./tracing/scheduledExport/declare";
+import { scheduledExportProvider } from "./tracing/scheduledExport/provider";
+import { serviceKey } from "./organization/serviceKey/declare";
+import { serviceKeyProvider } from "./organization/serviceKey/provider";
+import { role } from "./organization/role/declare";
+import { roleProvider } from "./organization/role/provider";
+import { tracingProject } from "./tracing/tracingProject/declare";
+import { getTracingProject, getTracingProjectFunction } from "./tracing/tracingProject/lookups";
+import { tracingProjectProvider } from "./tracing/tracingProject/provider";
+import { normalEmail, workspaceMember } from "./organization/workspaceMember/declare";
+import { workspaceMemberProvider } from "./organization/workspaceMember/provider";
+import { workspaceSecret } from "./organization/workspaceSecret/declare";
+import { workspaceSecretProvider } from "./organization/workspaceSecret/provider";
+import agentServerCheckForwarder = require("./dynamic/frozen/agentServerCheck");
+import assistantForwarder = require("./dynamic/frozen/assistant");
+import bulkExportForwarder = require("./dynamic/frozen/bulkExport");
+import cronForwarder = require("./dynamic/frozen/cron");
+import datasetForwarder = require("./dynamic/frozen/dataset");
+import deploymentForwarder = require("./dynamic/frozen/deployment");
+import exportDestinationForwarder = require("./dynamic/frozen/exportDestination");
+import scheduledExportForwarder = require("./dynamic/frozen/scheduledExport");
+import serviceKeyForwarder = require("./dynamic/frozen/serviceKey");
+import tracingProjectForwarder = require("./dynamic/frozen/tracingProject");
+import workspaceForwarder = require("./dynamic/frozen/workspace");
+import roleForwarder = require("./dynamic/frozen/role");
+import workspaceMemberForwarder = require("./dynamic/frozen/workspaceMember");
+import workspaceSecretForwarder = require("./dynamic/frozen/workspaceSecret");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
     declaration: D;
     /**
      * The provider object Pulumi serializes into the state of each dynamic resource: the exports of the
-     * frozen module `providers/<type>` (providers/forward.ts says why a module of its own).
+     * frozen module `pulumi-langsmith/providers/<type>` (dynamic/frozen/forward.ts says why a module of its own).
      */
     forwarder: pulumi.dynamic.ResourceProvider;
     /** The implementation, as a dynamic provider (the native plugin serves the same object). */

@@ -23,7 +23,7 @@ import { CronSyntaxError, isTimeZone, nextRun, parseCron } from "../../provider/
 import type { Clock } from "../core/clock";
 import { EmulatorError, badRequest, notImplemented } from "../core/errors";
 import { jsonContains, selected, type Assistants } from "./assistants";
-import type { RunRequest } from "./model";
+import type { RunRequest } from "./input";
 import { invalid } from "./validation";
 
 /** The most fires one cron makes in one request; a longer backlog (a clock pushed far) is skipped. */

@@ -5,7 +5,10 @@
 import { randomUUID } from "node:crypto";
 import { messageText } from "../../provider/api/values";
 import { invalidField } from "../core/errors";
-import type { MultitaskStrategy } from "./model";
+
+/** What a run does when its thread already has one in progress (the run request's `multitask_strategy`). */
+export const MULTITASK_STRATEGIES = ["reject", "interrupt", "rollback", "enqueue"] as const;
+export type MultitaskStrategy = (typeof MULTITASK_STRATEGIES)[number];
 
 export interface Message {
     type: "human" | "ai";

@@ -40,14 +40,12 @@ import { EmulatorError, conflict, invalidField } from "../core/errors";
 import type { Store } from "../core/store";
 import { Assistants, jsonContains, type AssistantsSnapshot, type StoredAssistant } from "./assistants";
 import { Crons, type StoredCron } from "./crons";
-import { inputMessages, lastText, type Message, type RunRequest } from "./input";
+import { inputMessages, lastText, type Message, type MultitaskStrategy, type RunRequest } from "./input";
 import { DEFAULT_AGENT_SETTINGS, type AgentServerSettings } from "./settings";
 
-export type { Message, RunRequest } from "./input";
+export { MULTITASK_STRATEGIES, type Message, type MultitaskStrategy, type RunRequest } from "./input";
 export { DEFAULT_AGENT_SETTINGS, type AgentServerSettings } from "./settings";
 
-export const MULTITASK_STRATEGIES = ["reject", "interrupt", "rollback", "enqueue"] as const;
-export type MultitaskStrategy = (typeof MULTITASK_STRATEGIES)[number];
 export type RunStatus = "pending" | "running" | "success" | "error" | "timeout" | "interrupted";
 
 interface StoredRun {

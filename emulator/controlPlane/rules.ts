@@ -3,7 +3,7 @@
  * source an installation deploys, fields that apply to one source only, fields fixed at creation, tag refs
  * with build_on_push, secrets. These re-state, deliberately, rules the provider's `check` enforces before
  * any request: the emulator is an independent check of the provider, so it never imports them from
- * provider/impl. Each function throws the service's error or returns what the model stores.
+ * provider/controlPlane/deployment. Each function throws the service's error or returns what the model stores.
  */
 import {
     KNOWN_DEPLOYMENT_TYPES,

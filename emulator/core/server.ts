@@ -184,15 +184,49 @@ interface HandlerParts {
     exchanges: ExchangeLog;
 }
 
+/** A request as the layers see it: its URL, and its path without the self-hosted prefix (which it keeps apart). */
+interface Incoming {
+    req: IncomingMessage;
+    url: URL;
+    path: string;
+    prefix: string;
+}
+
 /**
  * The layers every request passes, in order: strip the self-hosted prefix, take an injected fault,
  * authenticate (unless /__admin), refuse what no area emulates (501), route, answer; every request is logged.
  */
 function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+    const { tenantOf, answer } = routing(p);
+    return async (req, res) => {
+        const url = new URL(req.url ?? "/", "http://emulator");
+        const r: Incoming = { req, url, ...stripPrefix(url.pathname) };
+        const tenantId = tenantOf(r); // as the request found it, before its answer changes anything
+        const fault = r.path.startsWith("/__admin/") ? undefined : p.admin.takeFault(req.method ?? "GET", r.path);
+        const seen: { body?: unknown } = {};
+        const { reply, dropped } = await withFault(fault, (body) => answer(r, seen, body), req);
+        if (p.exchanges.enabled) {
+            // A request refused before its route read the body (a 401, a fault) is logged with it all the same.
+            if (seen.body === undefined && !req.readableEnded) seen.body = await readBody(req).catch(() => undefined);
+            p.exchanges.record(req, url, r.path, r.prefix, seen.body, reply, { dropped, injected: fault !== undefined && fault.kind !== "latency" });
+        }
+        p.admin.log({ method: req.method ?? "GET", path: r.path, prefix: r.prefix, status: dropped ? 0 : reply.status, at: p.clock.iso(), tenantId });
+        if (p.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
+        if (dropped) req.socket.destroy();
+        else send(res, reply);
+    };
+}
+
+/**
+ * The layers after the fault: authenticate (unless /__admin), refuse what no area emulates (501), route. `answer`
+ * takes the body already read (a `during` fault reads it before the answer is lost) and keeps the body the route
+ * saw in `seen`, for the exchange log; `tenantOf` is the workspace a request speaks to, for the request log.
+ */
+function routing(p: HandlerParts) {
     const notEmulated = p.areas.flatMap((a) => a.notEmulated ?? []);
     const tenantless = p.areas.flatMap((a) => a.tenantless ?? []);
     const keyScoped = p.areas.flatMap((a) => a.keyWorkspace ?? []);
-    const authRequest = (req: IncomingMessage, path: string) => ({
+    const authRequest = ({ req, path }: Incoming) => ({
         method: req.method ?? "GET",
         path,
         key: header(req, "x-api-key") || undefined,
@@ -200,15 +234,11 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
         needsTenant: !tenantless.some((re) => re.test(path)),
         keyScoped: keyScoped.some((re) => re.test(path)),
     });
-
-    /**
-     * Answers a request; `body`: already read (a `during` fault reads it before the answer is lost). The body
-     * the route saw is kept in `seen` for the exchange log.
-     */
-    async function answer(req: IncomingMessage, url: URL, path: string, prefix: string, seen: { body?: unknown }, body?: unknown): Promise<Reply> {
+    async function answer(r: Incoming, seen: { body?: unknown }, body?: unknown): Promise<Reply> {
+        const { req, path } = r;
         let access: ReturnType<OrgArea["auth"]["check"]> | undefined;
         if (!path.startsWith("/__admin/")) {
-            access = p.org.auth.check(authRequest(req, path));
+            access = p.org.auth.check(authRequest(r));
             if (notEmulated.some((re) => re.test(path))) throw notImplemented(`${req.method} ${path}`);
         }
         const { route, params } = p.router.match(req.method ?? "GET", path);
@@ -216,33 +246,16 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
             method: req.method ?? "GET",
             path,
             params,
-            query: url.searchParams,
+            query: r.url.searchParams,
             headers: req.headers,
             body: (seen.body = body ?? (await readBody(req))),
             tenantId: access?.tenantId ?? "",
-            installation: prefix === SELF_HOSTED_PREFIX ? "self-hosted" : "cloud",
+            installation: r.prefix === SELF_HOSTED_PREFIX ? "self-hosted" : "cloud",
             principal: access?.principal,
         };
         return route.handler(ctx);
     }
-
-    return async (req, res) => {
-        const url = new URL(req.url ?? "/", "http://emulator");
-        const { path, prefix } = stripPrefix(url.pathname);
-        const tenantId = p.org.auth.tenantOf(authRequest(req, path));
-        const fault = path.startsWith("/__admin/") ? undefined : p.admin.takeFault(req.method ?? "GET", path);
-        const seen: { body?: unknown } = {};
-        const { reply, dropped } = await withFault(fault, (body) => answer(req, url, path, prefix, seen, body), req);
-        if (p.exchanges.enabled) {
-            // A request refused before its route read the body (a 401, a fault) is logged with it all the same.
-            if (seen.body === undefined && !req.readableEnded) seen.body = await readBody(req).catch(() => undefined);
-            p.exchanges.record(req, url, path, prefix, seen.body, reply, { dropped, injected: fault !== undefined && fault.kind !== "latency" });
-        }
-        p.admin.log({ method: req.method ?? "GET", path, prefix, status: dropped ? 0 : reply.status, at: p.clock.iso(), tenantId });
-        if (p.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
-        if (dropped) req.socket.destroy();
-        else send(res, reply);
-    };
+    return { answer, tenantOf: (r: Incoming) => p.org.auth.tenantOf(authRequest(r)) };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -24,6 +24,17 @@ export interface DatasetRecord {
     outputs_schema_definition: Record<string, unknown> | null;
     metadata: Record<string, unknown> | null;
     example_count: number;
+    /** Kept as a PATCH gives them (the emulator does nothing with them). */
+    transformations?: unknown[] | null;
+    baseline_experiment_id?: string | null;
+}
+
+/** Sets each field `changes` gives; one absent or undefined is left as it is. */
+function assignGiven<T extends object>(target: T, changes: { [K in keyof T]?: T[K] }): void {
+    for (const k in changes) {
+        const v = changes[k];
+        if (v !== undefined) target[k] = v;
+    }
 }
 
 /** The metadata of a create: `extra.metadata`, where the official clients put it. */
@@ -95,10 +106,13 @@ export class DatasetsModel {
     update(tenantId: string, id: string, body: DatasetUpdateRequest): DatasetRecord {
         const d = this.get(tenantId, id);
         if (body.patch_examples && Object.keys(body.patch_examples).length) throw notImplemented("patch_examples (a dataset's examples)");
-        const { patch_examples: _examples, ...fields } = body;
-        if (body.name && body.name !== d.name && this.list(tenantId, { name: body.name }).length)
-            throw conflict(`Dataset with name ${body.name} already exists.`);
-        for (const [k, v] of Object.entries(fields)) if (v !== undefined) (d as unknown as Record<string, unknown>)[k] = v;
+        const { patch_examples: _examples, name, ...fields } = body;
+        // A null name leaves the name as it is: a dataset always has one (the description's answer requires it).
+        if (name !== undefined && name !== null) {
+            if (name !== d.name && this.list(tenantId, { name }).length) throw conflict(`Dataset with name ${name} already exists.`);
+            d.name = name;
+        }
+        assignGiven(d, fields);
         d.modified_at = this.clock.iso();
         this.save();
         return d;

@@ -2,7 +2,7 @@
  * The functions programs call to look up deployments and their revisions (the Terraform provider's data
  * sources): `getDeployment` and `getDeploymentRevisions`, each returning an Output, with their arguments
  * and results. They read the same configuration as the resources (`langsmith:*` stack config, else the
- * `LANGSMITH_*` environment variables). Their work is provider/deployment/lookups.ts; docs/functions.md.
+ * `LANGSMITH_*` environment variables). Their work is provider/controlPlane/deployment/lookups.ts; docs/functions.md.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { FunctionArgs, FunctionResult } from "../kit/declare";
@@ -29,22 +29,22 @@ const client = async (workspaceId?: string) => (await service()).in(workspaceId)
 
 /** Looks up a deployment by id. */
 export function getDeployment(args: GetDeploymentArgs): pulumi.Output<GetDeploymentResult> {
-    return pulumi.output(args).apply(async (a) => (await import("../deployment/lookups")).getDeployment(await client(a.workspaceId), a));
+    return pulumi.output(args).apply(async (a) => (await import("../controlPlane/deployment/lookups")).getDeployment(await client(a.workspaceId), a));
 }
 
 /** Lists a deployment's revisions, latest first. */
 export function getDeploymentRevisions(args: GetDeploymentRevisionsArgs): pulumi.Output<GetDeploymentRevisionsResult> {
-    return pulumi.output(args).apply(async (a) => (await import("../deployment/lookups")).getDeploymentRevisions(await client(a.workspaceId), a));
+    return pulumi.output(args).apply(async (a) => (await import("../controlPlane/deployment/lookups")).getDeploymentRevisions(await client(a.workspaceId), a));
 }
 
 /** Looks up a tracing project by its exact name. */
 export function getTracingProject(args: GetTracingProjectArgs): pulumi.Output<GetTracingProjectResult> {
     return pulumi
         .output(args)
-        .apply(async (a) => (await import("../tracingProject/lookups")).getTracingProject((await service()).in(a.workspaceId).projects(), a));
+        .apply(async (a) => (await import("../tracing/tracingProject/lookups")).getTracingProject((await service()).in(a.workspaceId).projects(), a));
 }
 
 /** Looks up a dataset by its exact name. */
 export function getDataset(args: GetDatasetArgs): pulumi.Output<GetDatasetResult> {
-    return pulumi.output(args).apply(async (a) => (await import("../dataset/lookups")).getDataset((await service()).in(a.workspaceId).projects(), a));
+    return pulumi.output(args).apply(async (a) => (await import("../tracing/dataset/lookups")).getDataset((await service()).in(a.workspaceId).projects(), a));
 }

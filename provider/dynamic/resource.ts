@@ -39,6 +39,8 @@ export function dynamicResource<D extends ResourceDeclaration>(r: Registered<D>)
             super(forwarder, name, props, { ...opts, additionalSecretOutputs }, "langsmith", d.name);
         }
     }
-    // The outputs are properties Pulumi sets at run time (one per name announced above): TypeScript cannot see them.
-    return DeclaredResource as unknown as ResourceClass<D>;
+    // What TypeScript sees of the class: a constructor of dynamic resources. Its instances also have the declaration's
+    // outputs, properties Pulumi sets at run time (one per name announced above), which TypeScript cannot see: said here.
+    const made: new (name: string, args: Args<D>, opts?: pulumi.CustomResourceOptions) => pulumi.dynamic.Resource = DeclaredResource;
+    return made as ResourceClass<D>;
 }

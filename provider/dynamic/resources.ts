@@ -3,7 +3,7 @@
  * (resource.ts), with the names of their argument types. Their documentation: docs/<resource>.md.
  */
 import type { ArgShape, Args, ArgValue } from "../kit/declare";
-import type { exportArguments } from "../traceExport/declare";
+import type { exportArguments } from "../tracing/traceExport/declare";
 import { RESOURCES } from "../registry";
 import { dynamicResource } from "./resource";
 

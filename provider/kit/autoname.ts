@@ -18,7 +18,7 @@
  */
 import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceDeclaration, StringField } from "./declare";
+import type { AutonameRule, ResourceDeclaration } from "./declare";
 
 /** The input the front doors add: the name to give a resource whose program gives none. */
 export const AUTONAME = "__autoname";
@@ -35,19 +35,10 @@ export function withoutIdentity(news: Record<string, unknown>): { identity: stri
     return { identity: typeof identity === "string" && identity !== "" ? identity : undefined, inputs };
 }
 
-/** How a field is autonamed: the service's rules for it. */
-export interface AutonameRule {
-    /** The longest name the service takes (the logical name is cut to fit the suffix). */
-    maxLength?: number;
-    /** The logical name made into one the service takes (`My_Agent` -> `my-agent`). */
-    normalize?: (logical: string) => string;
-}
-
 /** The autonamed field of a declaration and its rule, if it has one. */
 export function autonamedField(d: ResourceDeclaration): [string, AutonameRule] | undefined {
     for (const [key, f] of Object.entries(d.inputs)) {
-        const rule = (f as StringField & { autoname?: AutonameRule }).autoname;
-        if (rule) return [key, rule];
+        if (f.kind === "string" && f.autoname) return [key, f.autoname];
     }
     return undefined;
 }

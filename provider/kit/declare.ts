@@ -10,7 +10,6 @@
  * const name = string("Deployment name.", { required: true, onChange: "replace" });
  * ```
  */
-import type { AutonameRule } from "./autoname";
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
@@ -66,6 +65,14 @@ interface FieldOptions {
      * (preview.ts). A function says when, given the old outputs and the new inputs.
      */
     stable?: boolean | ((olds: Record<string, any>, news: Record<string, any>) => boolean);
+}
+
+/** How a field is autonamed: the service's rules for it (autoname.ts names the resource by them). */
+export interface AutonameRule {
+    /** The longest name the service takes (the logical name is cut to fit the suffix). */
+    maxLength?: number;
+    /** The logical name made into one the service takes (`My_Agent` -> `my-agent`). */
+    normalize?: (logical: string) => string;
 }
 
 export type Fields = Record<string, Field>;

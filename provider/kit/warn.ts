@@ -33,7 +33,9 @@ export function aboutResource<T>(urn: string, fn: () => Promise<T>): Promise<T> 
 export async function warn(message: string): Promise<void> {
     connect();
     const urn = operationOf.getStore();
-    // `@pulumi/pulumi/log` reads a resource's URN only: this stands for the resource.
+    // `@pulumi/pulumi/log` reads a resource's URN only (`resource.urn.promise()`): this stands for the resource. The one
+    // cast through unknown left: an Output's `promise()` is missing from @pulumi/pulumi's types, so no type of what
+    // the log reads relates to `Resource`.
     const resource = urn ? ({ urn: { promise: () => Promise.resolve(urn) } } as unknown as pulumi.Resource) : undefined;
     await log.warn(message, resource);
 }

@@ -1,7 +1,7 @@
 /**
  * A provider process never outlives its engine, and stops on SIGINT/SIGTERM: where the engine listens, a
  * watchdog on it, and `guardProcess()`, which both front doors call (the native plugin in its main, the
- * dynamic resources the first time Pulumi's dynamic-provider host calls `forward`, provider/impl/index.ts).
+ * dynamic resources the first time Pulumi's dynamic-provider host calls `forward`, provider/dynamic/frozen/impl.ts).
  *
  * Without it, a `pulumi` CLI killed with SIGKILL mid-`up` leaves its provider processes waiting for
  * revisions and exports for minutes. Pulumi's own Go plugins watch the engine

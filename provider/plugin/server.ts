@@ -1,6 +1,6 @@
 /**
  * The native provider plugin `pulumi-resource-langsmith`: Pulumi's ResourceProvider gRPC service over the
- * very objects the dynamic resources use (provider/impl: check, diff tables, replace rules, waits,
+ * very objects the dynamic resources use (registry.ts: check, diff tables, replace rules, waits,
  * reconcile, errors). This file only translates between gRPC messages and those objects; no behaviour of
  * a resource lives here.
  *

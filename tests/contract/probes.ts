@@ -48,7 +48,7 @@ export const PROBES: readonly Probe[] = [
         request: /^GET \/v2\/deployments\/[0-9a-f-]+\/revisions\/[0-9a-f-]+$/,
         side: "answer",
         message: /^answer \/created_at: must match format "date-time", got/,
-        test: "tests/provider/deployment/wait.test.ts: a revision timestamp the provider cannot read (set through /__admin) is waited on all the same",
+        test: "tests/provider/controlPlane/deployment/wait.test.ts: a revision timestamp the provider cannot read (set through /__admin) is waited on all the same",
     },
 ];
 

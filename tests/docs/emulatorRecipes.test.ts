@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createDeploymentProvider, checkDeployment } from "../../provider/deployment/index";
+import { createDeploymentProvider, checkDeployment } from "../../provider/controlPlane/deployment/index";
 import { admin, bulkExportClient, controlPlaneClient, githubBody, linkedProject, raw, sleep, uniqueName } from "../helpers/emulator";
 import { settle } from "../helpers/bulkExport";
 import { RecipePage, runRecipe, stopGroup, type RecipeRun } from "../helpers/docRecipes";

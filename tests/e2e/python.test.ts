@@ -123,7 +123,7 @@ describe("e2e: Python programs through the native plugin", function () {
             const before = em.admin.requests.filter((r) => r.tenantId === s.workspace).length;
             const pv = await project.pulumi(["preview", "--stack", s.stack], { allowFailure: true });
             assert.notEqual(pv.code, 0);
-            // checkDeployment's words (provider/deployment/check.ts), as the dynamic Deployment shows them.
+            // checkDeployment's words (provider/controlPlane/deployment/check.ts), as the dynamic Deployment shows them.
             assert.match(pv.stdout + pv.stderr, /name "Not_A_Name" may only contain lowercase letters, digits and hyphens \(\[a-z0-9-\]\)/);
             assert.equal(em.admin.requests.filter((r) => r.tenantId === s.workspace).length, before, "a request reached the service");
         });

@@ -104,7 +104,7 @@ describe("e2e: a new user's program: the project template and the README's insta
         // the path (this test's directory has one), misses, and names the module by its file: the package
         // exports that path too, so the state still holds a require() of the package, not a copy of it.
         const [resource] = (await p.exportStack("dev")).deployment.resources.filter((r: { type: string }) => r.type.endsWith(":Deployment"));
-        assert.match(resource.inputs.__provider, /require\("pulumi-langsmith\/(providers\/deployment|dist\/provider\/providers\/deployment\.js)"\)/);
+        assert.match(resource.inputs.__provider, /require\("pulumi-langsmith\/(providers\/deployment|dist\/provider\/dynamic\/frozen\/deployment\.js)"\)/);
         await p.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", "dev"], typeChecked);
         const destroyed = await p.pulumi(["destroy", "--yes", "--remove", "--stack", "dev"], typeChecked);
         assert.doesNotMatch(destroyed.stdout + destroyed.stderr, /pulumi stack rm/);

@@ -1,12 +1,12 @@
 /**
- * The fixture of the bulk-export resources' provider tests (tests/provider/traceExport/provider.test.ts and
+ * The fixture of the bulk-export resources' provider tests (tests/provider/tracing/traceExport/provider.test.ts and
  * scheduledExport.test.ts): the hooks that start a real MinIO and an emulator with one tracing project per
  * file, the providers of ExportDestination, ScheduledExport and BulkExport over the emulator's bulk-export
  * API, and the inputs of a destination writing into MinIO's `exports` bucket.
  */
-import { createBulkExportProvider } from "../../provider/bulkExport/provider";
-import { createExportDestinationProvider } from "../../provider/exportDestination/provider";
-import { createScheduledExportProvider } from "../../provider/scheduledExport/provider";
+import { createBulkExportProvider } from "../../provider/tracing/bulkExport/provider";
+import { createExportDestinationProvider } from "../../provider/tracing/exportDestination/provider";
+import { createScheduledExportProvider } from "../../provider/tracing/scheduledExport/provider";
 import { admin, bulkExportClient, startTestEmulator, type Emulator } from "./emulator";
 import { startMinio, type MinioServer } from "./minio";
 

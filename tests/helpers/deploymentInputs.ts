@@ -1,12 +1,12 @@
 /**
- * The inputs of the Deployment provider's tests. For the pure ones (tests/provider/deployment/check,
+ * The inputs of the Deployment provider's tests. For the pure ones (tests/provider/controlPlane/deployment/check,
  * .diff and .patch.test.ts): Args-shaped inputs of a github and an external_docker deployment, their checked
  * form, the state a successful create would have stored, and the diff of a state against inputs. For those
  * against the emulator (deploymentProvider.ts has their hooks): the same inputs under a name of the test's,
  * and what the engine hands the provider (checked inputs and recorded outputs, with `__provider`).
  */
 import assert from "node:assert/strict";
-import { SCHEMA_VERSION, checkDeployment, diffDeployment, readState, type DeploymentOutputs } from "../../provider/deployment/index";
+import { SCHEMA_VERSION, checkDeployment, diffDeployment, readState, type DeploymentOutputs } from "../../provider/controlPlane/deployment/index";
 
 export const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
 export const DEPLOYMENT_ID = "aaaaaaaa-0000-4000-8000-000000000001";

@@ -1,5 +1,5 @@
 /**
- * The fixture of the Deployment provider's tests against the emulator (tests/provider/deployment/create,
+ * The fixture of the Deployment provider's tests against the emulator (tests/provider/controlPlane/deployment/create,
  * .update, .read, .delete and .exported.test.ts): the hooks that start one emulator per file and make a fresh
  * client and fresh providers before each test, and the helpers that read the emulator and create through a
  * provider. The inputs those tests give are in deploymentInputs.ts.
@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { HttpClient } from "../../provider/api/client";
 import { ControlPlaneClient } from "../../provider/api/controlPlane";
-import { createDeploymentProvider } from "../../provider/deployment/index";
+import { createDeploymentProvider } from "../../provider/controlPlane/deployment/index";
 import { inputsOf } from "./deploymentInputs";
 import { TEST_API_KEY, TEST_TENANT, startTestEmulator, type Emulator } from "./emulator";
 

@@ -42,7 +42,7 @@ export const RevisionStatusSchema = z.union([z.enum(REVISION_STATUSES), z.string
  * - `failed`: the three values containing FAILED, terminal failures (docs/service.md 3.1).
  * - `superseded`: a newer revision took over before this one was deployed (SKIPPED before its build began,
  *   INTERRUPTED after). Terminal for this revision, but not an answer for a caller that wanted its
- *   configuration deployed: such a caller follows the newer revision (see provider/deployment/wait.ts).
+ *   configuration deployed: such a caller follows the newer revision (see provider/controlPlane/deployment/wait.ts).
  */
 export const REVISION_STATUS_KIND: Readonly<Record<RevisionStatus, "pending" | "deployed" | "failed" | "superseded">> = {
     CREATING: "pending",

@@ -10,11 +10,11 @@
 import assert from "node:assert/strict";
 import { HttpClient } from "../../../provider/api/client";
 import { ControlPlaneClient } from "../../../provider/api/controlPlane";
-import { createBulkExportProvider } from "../../../provider/bulkExport/provider";
-import { createExportDestinationProvider } from "../../../provider/exportDestination/provider";
-import { createScheduledExportProvider } from "../../../provider/scheduledExport/provider";
-import { checkDeployment, createDeploymentProvider } from "../../../provider/deployment/index";
-import { deployment } from "../../../provider/deployment/declare";
+import { createBulkExportProvider } from "../../../provider/tracing/bulkExport/provider";
+import { createExportDestinationProvider } from "../../../provider/tracing/exportDestination/provider";
+import { createScheduledExportProvider } from "../../../provider/tracing/scheduledExport/provider";
+import { checkDeployment, createDeploymentProvider } from "../../../provider/controlPlane/deployment/index";
+import { deployment } from "../../../provider/controlPlane/deployment/declare";
 import { adoptable } from "../../../provider/kit/adoption";
 import { TEST_API_KEY, TEST_TENANT, admin, bulkExportClient, rejection, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 import { stderrOf, withEnv } from "../../helpers/async";

@@ -10,8 +10,8 @@
 import assert from "node:assert/strict";
 import { MockAgent } from "undici";
 import { AuthenticationError, ConnectionError } from "../../../provider/api/errors";
-import { forward } from "../../../provider/impl";
-import { configure } from "../../../provider/impl";
+import { forward } from "../../../provider/dynamic/frozen/impl";
+import { configure } from "../../../provider/dynamic/frozen/impl";
 import { resolveServiceConfig } from "../../../provider/config";
 import { bulkExportClient, controlPlaneClient, setClientOverrides } from "../../../provider/kit/service";
 import { rejection, startTestEmulator, TEST_TENANT, type Emulator } from "../../helpers/emulator";

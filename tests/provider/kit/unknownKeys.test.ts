@@ -9,9 +9,9 @@ import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { PROVIDERS, forward } from "../../../provider/impl";
+import { PROVIDERS, forward } from "../../../provider/dynamic/frozen/impl";
 import { UNKNOWN } from "../../../provider/kit/unknown";
-import { configure } from "../../../provider/impl";
+import { configure } from "../../../provider/dynamic/frozen/impl";
 import { tokenOf } from "../../../provider/plugin/main";
 import { resourceProviderService } from "../../../provider/plugin/server";
 

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HttpClient } from "../../../provider/api/client";
 import { TracingClient } from "../../../provider/api/tracing";
-import { createDeploymentProvider } from "../../../provider/deployment/provider";
+import { createDeploymentProvider } from "../../../provider/controlPlane/deployment/provider";
 import { inItsWorkspace, operationWorkspace } from "../../../provider/kit/workspace";
 import { resourceProviderService } from "../../../provider/plugin/server";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";

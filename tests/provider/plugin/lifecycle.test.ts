@@ -237,7 +237,7 @@ describe("provider process lifecycle: the engine, signals, Cancel", function () 
         try {
             const p = await startProvider([DYNAMIC_HOST, engine.address], { cwd: project });
             const client = new ResourceProviderClient(`127.0.0.1:${p.port}`, grpc.credentials.createInsecure());
-            // What Pulumi stores for a Deployment: a require() of the package's forwarder (provider/providers/forward.ts).
+            // What Pulumi stores for a Deployment: a require() of the package's forwarder (provider/dynamic/frozen/forward.ts).
             const provider = `exports.handler = function () { return require("pulumi-langsmith/providers/deployment"); };`;
             const configure = new proto.ConfigureRequest();
             configure.setArgs(Struct.fromJavaScript({}));

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { PROVIDERS } from "../../../provider/impl";
+import { PROVIDERS } from "../../../provider/dynamic/frozen/impl";
 import { tokenOf } from "../../../provider/plugin/main";
 import { SCHEMA_PATH, generateSchema, schemaText } from "../../../scripts/schema";
 
@@ -16,7 +16,7 @@ describe("plugin schema", () => {
         assert.equal(readFileSync(SCHEMA_PATH, "utf8"), schemaText());
     });
 
-    it("every resource of the schema is served by a provider of provider/impl, and every provider has a resource", () => {
+    it("every resource of the schema is served by a provider of the registry, and every provider has a resource", () => {
         assert.deepEqual(Object.keys(schema.resources).sort(), Object.keys(PROVIDERS).map(tokenOf).sort());
     });
 

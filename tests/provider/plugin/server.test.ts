@@ -12,8 +12,8 @@ import { ResourceInitError } from "../../../provider/kit/initError";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 import { warn } from "../../../provider/kit/warn";
 import * as pulumiSdk from "@pulumi/pulumi";
-import { exportDestinationProvider } from "../../../provider/exportDestination/provider";
-import { deploymentProvider } from "../../../provider/deployment/index";
+import { exportDestinationProvider } from "../../../provider/tracing/exportDestination/provider";
+import { deploymentProvider } from "../../../provider/controlPlane/deployment/index";
 import { resourceProviderService } from "../../../provider/plugin/server";
 import { RESOURCES } from "../../../provider/registry";
 

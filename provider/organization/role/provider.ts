@@ -1,0 +1,147 @@
+/**
+ * The Role's dynamic provider (its fields: declare.ts). Its permissions are checked at preview against the
+ * workspace permissions this provider knows (docs/service.md R7: the service's description and its newer names):
+ * an organization permission fails (custom roles hold workspace permissions only); a name the provider does not
+ * know is a warning naming the nearest known one, since the service may know more, and the service's answer
+ * decides (its refusal names `permissions` and keeps its words). A create beside a role of the same name is refused with its id unless
+ * LANGSMITH_ADOPT_IDS names it (then it is set to the program's); a lost answer is looked up by the name
+ * (api/organization.ts `createRole`). An update sends the three fields (the service's PATCH takes them so). A
+ * delete the service refuses while a member, an invitation or a service key holds the role says so in its words.
+ * `read` with only an id is `pulumi import`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { BadRequestError, ConflictError } from "../../api/errors";
+import type { OrganizationClient } from "../../api/organization";
+import { ORGANIZATION_PERMISSIONS, WORKSPACE_PERMISSIONS, type Role, type RoleRequest } from "../../api/schemas/organization";
+import { Checker } from "../../kit/check";
+import type { ProviderOf } from "../../kit/declare";
+import { diffByTable, diffTableOf, sameValue } from "../../kit/diff";
+import { adoptionAsked, alreadyExistsMessage } from "../../kit/interrupted";
+import { Service } from "../../kit/service";
+import { nearest } from "../../kit/spelling";
+import { known } from "../../kit/unknown";
+import { SCHEMA_VERSION, role, type RoleInputs, type RoleOutputs } from "./declare";
+
+export const ROLE_DIFF = diffTableOf(role.inputs);
+
+export interface RoleProviderOptions {
+    /** The organization's administration client (default: the configured service's). */
+    organization?: () => OrganizationClient;
+}
+
+/** The display names of the built-in roles (docs/service.md R7), the same in every organization: a custom role cannot take one. */
+const BUILT_IN_ROLE_NAMES = ["Organization Admin", "Organization Operator", "Organization User", "Organization Viewer", "Admin", "Editor", "Viewer"];
+
+/** Why `p` cannot be in a custom role (`fail`), or why it may not be (`warn`: a name this provider does not know), or undefined. */
+function permissionProblem(p: string): { fail?: string; warn?: string } | undefined {
+    if (WORKSPACE_PERMISSIONS.includes(p)) return undefined;
+    if (ORGANIZATION_PERMISSIONS.includes(p))
+        return {
+            fail: `${JSON.stringify(p)} is an organization permission: custom roles hold workspace permissions only (an organization role is given to a member by the organization, not by a Role)`,
+        };
+    return {
+        warn: `${JSON.stringify(p)} is no workspace permission this provider knows: did you mean ${JSON.stringify(nearest(p, WORKSPACE_PERMISSIONS))}? (docs/role.md lists them). Sent as it is: the service decides, and names it if it refuses it.`,
+    };
+}
+
+export function checkRole(news: Record<string, unknown>) {
+    const c = new Checker();
+    const inputs = c.declaration("Role", role.inputs, news);
+    const perms = news.permissions;
+    if (Array.isArray(perms)) {
+        if (perms.length === 0) c.fail("permissions", "permissions must name at least one workspace permission");
+        perms.forEach((p, i) => {
+            const why = typeof p === "string" && known(p) ? permissionProblem(p) : undefined;
+            if (why?.fail) c.fail(`permissions[${i}]`, why.fail);
+            if (why?.warn) c.warn(`permissions[${i}]`, why.warn);
+        });
+    }
+    if (typeof news.name === "string" && news.name.trim() !== news.name) c.fail("name", `name ${JSON.stringify(news.name)} must not begin or end with spaces`);
+    else if (typeof news.name === "string" && BUILT_IN_ROLE_NAMES.includes(news.name))
+        c.fail("name", `name ${JSON.stringify(news.name)} is a built-in role's (${BUILT_IN_ROLE_NAMES.join(", ")}): give this one another name`);
+    return c.done(inputs);
+}
+
+export function createRoleProvider(o: RoleProviderOptions = {}): pulumi.dynamic.ResourceProvider {
+    let service = new Service();
+    const org = o.organization ?? (() => service.organization());
+    const provider: ProviderOf<typeof role> = {
+        async configure(req) {
+            service = new Service(req.config);
+        },
+        async check(_olds, news) {
+            return service.check(() => checkRole(news), "organization");
+        },
+        async diff(_id, olds, news) {
+            return diffByTable(ROLE_DIFF, olds, news);
+        },
+        async create(inputs) {
+            const client = org();
+            const holder = (await client.listRoles()).find((r) => r.display_name === inputs.name);
+            const r = await refusedPermissions(holder ? adopted(client, holder, inputs) : client.createRole(body(inputs)));
+            return { id: r.id, outs: outputs(inputs, r) };
+        },
+        async read(id, props) {
+            const r = (await org().listRoles()).find((x) => x.id === id);
+            if (!r) return {};
+            const inputs = inputsOf(r, props);
+            return { id, props: outputs(inputs, r), inputs };
+        },
+        async update(id, _olds, news) {
+            return { outs: outputs(news, await refusedPermissions(org().updateRole(id, body(news)))) };
+        },
+        async delete(id) {
+            await org()
+                .deleteRole(id)
+                .catch((e: unknown) => {
+                    if (e instanceof ConflictError)
+                        throw new Error(`Role ${id}: the service refuses to delete it while it is held (${e.detail}): remove those first.`);
+                    throw e;
+                });
+        },
+    };
+    return provider;
+}
+
+/** A role write the service refuses (400) for its permissions, said of the property, in the service's words. */
+async function refusedPermissions(write: Promise<Role>): Promise<Role> {
+    return write.catch((e: unknown) => {
+        if (e instanceof BadRequestError && /permission/i.test(e.detail))
+            throw new Error(`Role: permissions: the service refused them: ${e.detail} (nothing was changed)`);
+        throw e;
+    });
+}
+
+/** The role that already has the program's name: taken in when LANGSMITH_ADOPT_IDS names it, refused otherwise (a built-in one always). */
+async function adopted(client: OrganizationClient, holder: Role, inputs: RoleInputs): Promise<Role> {
+    if (!holder.organization_id)
+        throw new Error(`Role: ${JSON.stringify(inputs.name)} is the name of the built-in role ${holder.name}: give this one another name.`);
+    if (adoptionAsked(holder.id)) return client.updateRole(holder.id, body(inputs));
+    throw new Error(
+        alreadyExistsMessage({
+            what: `Role: the organization already holds custom role ${holder.id} named ${JSON.stringify(inputs.name)}`,
+            existing: "role names are unique in an organization",
+            id: holder.id,
+            ifTheirs: "give this one another name",
+            why: "the service keeps no mark of which stack made a role, so the provider cannot tell one this stack's interrupted run made from another's.",
+        }),
+    );
+}
+
+const body = (i: RoleInputs): RoleRequest => ({ display_name: i.name, description: i.description ?? "", permissions: i.permissions });
+
+/** The inputs as the service says them; the permissions in the state's order when they are the same set. */
+function inputsOf(r: Role, props: Partial<RoleOutputs> | undefined): RoleInputs {
+    const sameSet = props?.permissions && sameValue([...new Set(props.permissions)].sort(), [...new Set(r.permissions)].sort());
+    return {
+        name: r.display_name,
+        ...(r.description ? { description: r.description } : {}),
+        permissions: sameSet ? props.permissions! : [...r.permissions].sort(),
+    };
+}
+
+function outputs(i: RoleInputs, r: Role): RoleOutputs {
+    return { ...i, roleName: r.name, accessScope: r.access_scope, schemaVersion: SCHEMA_VERSION };
+}
+
+export const roleProvider = createRoleProvider();
