@@ -26,7 +26,7 @@ source scripts/lib/setup.sh
 # --- 1. Python language host ---
 # Linked next to the CLI like the Node.js host (setup.sh), where the engine looks first. A full Pulumi
 # installation on PATH ships its own, used as is.
-cli_dir="$(dirname "$(command -v pulumi)")"
+cli_dir="$(pulumi_cli_dir)"
 if [ -x "$cli_dir/pulumi-language-python" ]; then
   say "pulumi-language-python at $cli_dir"
 else

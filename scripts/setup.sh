@@ -94,7 +94,7 @@ command -v pulumi-resource-pulumi-nodejs >/dev/null || { say "pulumi-resource-pu
 # --- 4. Node.js language host ---
 # A full Pulumi installation ships one next to its CLI; the CLI built here gets one built here, linked next
 # to it (where the engine looks first, without a warning on every run).
-cli_dir="$(dirname "$(command -v pulumi)")"
+cli_dir="$(pulumi_cli_dir)"
 if [ -x "$cli_dir/pulumi-language-nodejs" ]; then
   say "pulumi-language-nodejs at $cli_dir"
 else
