@@ -10,9 +10,9 @@ source scripts/lib/setup.sh
 say "next: source $root/scripts/env.sh (puts them on PATH in this shell), then npm run stack (the main job) or npm test"
 if bash scripts/setup-test-tools.sh --check 2>/dev/null; then
   say "Python examples (a virtualenv with pulumi_langsmith on PATH, and PULUMI_HOME with the native plugin, after that source): in another shell,"
-  say "  npm run emulator -- --sandbox; then cd examples/python-quickstart (or python-minio-export), paste the lines it prints,"
-  say "  pulumi config set integrationId <uuid> (the keys each example reads are at the top of its __main__.py), and pulumi up"
-  say "  the same for Pulumi YAML in examples/yaml-quickstart (its keys are at the top of its Pulumi.yaml; openaiApiKey with --secret)"
+  say "  npm run emulator -- --sandbox; then cd examples/python-sandbox (it reads every key the sandbox prints), paste the lines it prints,"
+  say "  and pulumi up (python-quickstart and python-minio-export take those lines too; the keys each example reads are at the top of its Pulumi.yaml)"
+  say "  the same for Pulumi YAML in examples/yaml-sandbox (yaml-quickstart also wants openaiApiKey, with --secret)"
 else
   say "(the first npm test also builds the test tools, the Python toolchain, the YAML host and MinIO: about 7 minutes more; bash scripts/setup.sh --all builds them now, and the Python examples need them)"
 fi

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Set-up of the Python toolchain, cached under ~/.cache/pulumi-langsmith (run by scripts/setup-test-tools.sh,
 # after scripts/setup.sh):
-#   1. The Python language host `pulumi-language-python`, unless one is already next to the CLI: built from
-#      the Go module proxy through the wrapper module in scripts/language-host (sdk/v3 v3.68.0, like the
-#      Node.js host; see the comments there), with its executor script `pulumi-language-python-exec` beside
-#      it, both linked next to the CLI. The host runs programs with the first python3 on PATH (it ignores
-#      Pulumi.yaml's `virtualenv` option), hence the venv first on PATH.
+#   1. The Python language host `pulumi-language-python`, unless another installation's is next to the CLI
+#      (scripts/lib/python-host.sh): built from the Go module proxy through the wrapper module in
+#      scripts/language-host (sdk/v3 v3.68.0, like the Node.js host; see the comments there), with its
+#      executor beside it: this project's scripts/language-host/pulumi-language-python-exec (a program the
+#      engine stops ends without a traceback), which runs Pulumi's own, copied from that module as
+#      `pulumi-language-python-exec-upstream`; linked next to the CLI, and built again when those sources
+#      change. The host runs programs with the first python3 on PATH (it ignores Pulumi.yaml's `virtualenv`
+#      option), hence the venv first on PATH.
 #   2. The SDK generator `langsmith-sdkgen` (`langsmith-sdkgen <schema.json> <out dir>`): pkg/v3 v3.259.0's
 #      Python code generator, built through the wrapper module in scripts/sdkgen (see main.go there), and
 #      rebuilt when that module's sources change.
@@ -24,32 +27,8 @@ setup_name=setup-python
 source scripts/lib/setup.sh
 
 # --- 1. Python language host ---
-# Linked next to the CLI like the Node.js host (setup.sh), where the engine looks first. A full Pulumi
-# installation on PATH ships its own, used as is.
-cli_dir="$(dirname "$(command -v pulumi)")"
-if [ -x "$cli_dir/pulumi-language-python" ]; then
-  say "pulumi-language-python at $cli_dir"
-else
-  host_dir="$PULUMI_LANGSMITH_CACHE/language-host-$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION"
-  if [ ! -x "$host_dir/bin/pulumi-language-python" ] || [ ! -x "$host_dir/bin/pulumi-language-python-exec" ]; then
-    say "building the Python language host v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION (runs the Python examples for the CLI, in the e2e tests) from the Go module proxy; under a minute after setup.sh's builds"
-    mkdir -p "$host_dir/bin"
-    go_build language-host-python "the Python language host" scripts/language-host \
-        -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION" \
-        -o "$host_dir/bin/pulumi-language-python.tmp" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
-    # The host runs every program through this script, which it looks for beside its own (symlink-resolved)
-    # binary. It ships in the module, whose files the module cache keeps read-only: copy it, then make it
-    # executable.
-    sdk_dir="$(cd scripts/language-host && GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
-    cp "$sdk_dir/python/cmd/pulumi-language-python-exec" "$host_dir/bin/pulumi-language-python-exec.tmp"
-    chmod 755 "$host_dir/bin/pulumi-language-python-exec.tmp"
-    mv "$host_dir/bin/pulumi-language-python-exec.tmp" "$host_dir/bin/pulumi-language-python-exec"
-    mv "$host_dir/bin/pulumi-language-python.tmp" "$host_dir/bin/pulumi-language-python"
-  fi
-  ln -sf "$host_dir/bin/pulumi-language-python" "$cli_dir/pulumi-language-python"
-  ln -sf "$host_dir/bin/pulumi-language-python-exec" "$cli_dir/pulumi-language-python-exec"
-  say "pulumi-language-python v$PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION linked next to $(command -v pulumi)"
-fi
+source scripts/lib/python-host.sh
+setup_python_host
 
 # --- 2. langsmith-sdkgen ---
 pinned="$(awk '$1 == "github.com/pulumi/pulumi/pkg/v3" { print $2 }' scripts/sdkgen/go.mod)"

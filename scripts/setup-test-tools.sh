@@ -15,6 +15,10 @@ if [ "${1:-}" = --check ]; then
     && [ -x "$PULUMI_LANGSMITH_MINIO_ADMIN" ] && [ -x "$(dirname "$(command -v pulumi)")/pulumi-language-yaml" ]
   exit
 fi
+# The hosts are linked next to the CLI: without one, stop before building anything.
+setup_name=setup-test-tools
+source scripts/lib/setup.sh
+pulumi_cli_dir >/dev/null
 bash scripts/setup-python.sh
 bash scripts/setup-yaml.sh
 bash scripts/setup-bulk-export.sh

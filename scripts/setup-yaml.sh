@@ -19,7 +19,7 @@ if [ "$pinned" != "v$PULUMI_LANGSMITH_YAML_HOST_VERSION" ]; then
   say "scripts/yaml-host/go.mod pins pulumi-yaml $pinned but scripts/env.sh says v$PULUMI_LANGSMITH_YAML_HOST_VERSION: keep them equal"
   exit 1
 fi
-cli_dir="$(dirname "$(command -v pulumi)")"
+cli_dir="$(pulumi_cli_dir)"
 if [ -x "$cli_dir/pulumi-language-yaml" ] && [ ! -L "$cli_dir/pulumi-language-yaml" ]; then
   say "pulumi-language-yaml at $cli_dir"
   exit 0

@@ -29,8 +29,15 @@ case "${1:-}" in
   *) say "unknown option $1 (usage: bash scripts/setup.sh [--all])"; exit 2 ;;
 esac
 started=$SECONDS
-say "setting up what \`npm run stack\` needs: Node.js 22, the npm packages, the Pulumi CLI and its Node.js language host"
-say "(cached under $PULUMI_LANGSMITH_CACHE; a cold run takes 6 to 7 minutes on 2 cores, a warm one seconds)"
+# Cold figures on 2 cores: 6 min 19 s and 6 min 48 s without --all on an idle machine, 9 to 10 minutes on a
+# busy one; with --all 14 min 51 s and 17 min 20 s on busy ones (the README's table).
+if $all; then
+  say "setting up what \`npm run stack\` and the tests need: Node.js 22, the npm packages, the Pulumi CLI and its Node.js language host, then the test tools (the Python toolchain, the YAML language host, MinIO)"
+  say "(cached under $PULUMI_LANGSMITH_CACHE; with --all a cold run takes 13 to 18 minutes on 2 cores, the more the busier the machine; a warm one seconds)"
+else
+  say "setting up what \`npm run stack\` needs: Node.js 22, the npm packages, the Pulumi CLI and its Node.js language host"
+  say "(cached under $PULUMI_LANGSMITH_CACHE; a cold run takes 6 to 10 minutes on 2 cores, the more the busier the machine; a warm one seconds; --all adds the test tools, 5 to 8 minutes more)"
+fi
 
 # --- 1. Node 22 ---
 node_dir="$PULUMI_LANGSMITH_CACHE/node-$PULUMI_LANGSMITH_NODE_VERSION"
@@ -77,7 +84,7 @@ else
     say "@pulumi/pulumi is $sdk_version but the CLI recipe is for $PULUMI_LANGSMITH_PULUMI_VERSION: keep them equal"
     exit 1
   fi
-  say "3/4 building the Pulumi CLI v$PULUMI_LANGSMITH_PULUMI_VERSION from source (no prebuilt binary can be downloaded here): it fetches about 250 Go modules from the Go module proxy, then compiles; about 5 minutes the first time"
+  say "3/4 building the Pulumi CLI v$PULUMI_LANGSMITH_PULUMI_VERSION from source (no prebuilt binary can be downloaded here): it fetches about 250 Go modules from the Go module proxy, then compiles; 5 to 10 minutes the first time, the more the busier the machine"
   mkdir -p "$pulumi_dir/bin"
   go_build pulumi-cli "the Pulumi CLI" scripts/pulumi-cli \
       -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_LANGSMITH_PULUMI_VERSION" \
@@ -94,7 +101,7 @@ command -v pulumi-resource-pulumi-nodejs >/dev/null || { say "pulumi-resource-pu
 # --- 4. Node.js language host ---
 # A full Pulumi installation ships one next to its CLI; the CLI built here gets one built here, linked next
 # to it (where the engine looks first, without a warning on every run).
-cli_dir="$(dirname "$(command -v pulumi)")"
+cli_dir="$(pulumi_cli_dir)"
 if [ -x "$cli_dir/pulumi-language-nodejs" ]; then
   say "pulumi-language-nodejs at $cli_dir"
 else

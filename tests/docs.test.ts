@@ -1,7 +1,8 @@
 /**
  * Every argument and output a resource or function declares (provider/registry.ts, at every depth) is named
  * in its doc, so the docs cannot fall behind the declarations; every doc has the sections a user looks
- * for; and the README links every doc in docs/. (That the docs' code type-checks: tests/e2e/examples.test.ts;
+ * for; docs/nativePlugin.md installs package.json's version (issue 39 item 8); and the README links every doc
+ * in docs/. (That the docs' code type-checks: tests/e2e/examples.test.ts;
  * that docs/emulator.md's recipes work: tests/docs/emulatorRecipes.test.ts.)
  */
 import assert from "node:assert/strict";
@@ -60,6 +61,20 @@ describe("docs: every resource argument and every section a user looks for", () 
             );
         });
     }
+    it("docs/nativePlugin.md installs the version npm run release writes (package.json's), named in one line", () => {
+        const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version as string;
+        const doc = readFileSync(join(ROOT, "docs", "nativePlugin.md"), "utf8");
+        assert.deepEqual(
+            [...doc.matchAll(/^version=(\S+)/gm)].map((m) => m[1]),
+            [version],
+            "one version= line, package.json's version",
+        );
+        // The install lines take it from there: no file name or install names a version of its own.
+        assert.match(doc, /^pulumi plugin install resource langsmith \$version --file pulumi-resource-langsmith-v\$version-linux-amd64\.tar\.gz$/m);
+        assert.match(doc, /^pip install pulumi_langsmith-\$version-py3-none-any\.whl/m);
+        assert.equal(doc.match(/pulumi-resource-langsmith-v\d|pulumi_langsmith-\d|install resource langsmith \d/g), null);
+    });
+
     it("the README links every doc in docs/ (resource docs and the others, such as emulator.md)", () => {
         const readme = readFileSync(join(ROOT, "README.md"), "utf8");
         const docs = readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md"));

@@ -1,14 +1,16 @@
 /**
  * `langsmith-emulator --sandbox`: what a user's own Pulumi program needs to run against the emulator, from
  * one command. Besides the emulator (../main.ts starts it with what this answers):
- * - one API key (`--api-key`, else a generated one) and one workspace id;
+ * - one API key (`--api-key`, else a generated one), one workspace id and one GitHub integration id (the
+ *   emulator takes any uuid as one; a github `Deployment` needs it);
  * - a MinIO server (`--minio <path>`, else `$PULUMI_LANGSMITH_MINIO` as scripts/env.sh sets it, else `minio`
  *   on PATH) on a free loopback port, its data in `<state-dir>/minio` or in a temporary directory removed
  *   when the emulator stops, with the bucket `langsmith-exports` and root credentials the program is given;
  *   bulk export's `--aws-endpoint` points at it, so a destination without `endpointUrl` lands there too;
  * - a generated tracing project of the last seven whole UTC days (1,000 runs a day), so an export has rows;
  * - the lines to paste into the program's directory (`pulumiLines`): a stack of its own, the provider's
- *   `langsmith:` settings, and the program's own keys for the bucket and the tracing project; and the
+ *   `langsmith:` settings, and the program's own keys for the GitHub integration, the bucket and the tracing
+ *   project (examples/python-sandbox and examples/yaml-sandbox read every one of them); and the
  *   environment the official langsmith clients read (`tracingLines`), so the user's traced code writes
  *   into the same workspace (the emulator's key workspace is the sandbox's).
  * No MinIO found: one line says so and how to get one, and the control plane is served without it. With
@@ -67,6 +69,8 @@ export interface SandboxStorage {
 export interface Sandbox {
     apiKey: string;
     workspaceId: string;
+    /** The GitHub integration id a `Deployment` from GitHub names (`sourceConfig.integrationId`). */
+    integrationId: string;
     /** The generated tracing project (with its id). */
     project: Required<Pick<TracingProjectInput, "session_id" | "start" | "end" | "count">>;
     /** Absent: no MinIO (none found, or bulk export is off). */
@@ -89,6 +93,7 @@ export const SANDBOX_PASSPHRASE = "sandbox";
 interface Settings {
     apiKey: string;
     workspaceId: string;
+    integrationId: string;
     project: Sandbox["project"];
     root: S3Credentials;
     /** MinIO's last port, taken again when free: the destinations a stack made name it. */
@@ -96,7 +101,8 @@ interface Settings {
 }
 
 /** What `sandbox.json` holds: the settings with the two secrets sealed. */
-interface Saved extends Omit<Settings, "apiKey" | "root"> {
+interface Saved extends Omit<Settings, "apiKey" | "root" | "integrationId"> {
+    integrationId?: string;
     apiKey: Sealed;
     root: { accessKeyId: string; secretAccessKey: Sealed };
 }
@@ -112,15 +118,17 @@ class SettingsFile {
     /** The values of an earlier start on this state directory, or new ones (saved). */
     load(): Settings {
         const saved = this.store.load();
-        if (saved)
-            return {
-                ...saved,
-                apiKey: this.store.open(saved.apiKey),
-                root: { accessKeyId: saved.root.accessKeyId, secretAccessKey: this.store.open(saved.root.secretAccessKey) },
-            };
-        const fresh = newSettings();
-        this.save(fresh);
-        return fresh;
+        const settings: Settings = saved
+            ? {
+                  ...saved,
+                  integrationId: saved.integrationId ?? randomUUID(),
+                  apiKey: this.store.open<string>(saved.apiKey),
+                  root: { accessKeyId: saved.root.accessKeyId, secretAccessKey: this.store.open<string>(saved.root.secretAccessKey) },
+              }
+            : newSettings();
+        // New, or made before the integration id was printed: saved, so every later start prints the same.
+        if (!saved?.integrationId) this.save(settings);
+        return settings;
     }
 
     save(s: Settings): void {
@@ -132,13 +140,14 @@ class SettingsFile {
     }
 }
 
-/** A new key, workspace, MinIO root and tracing project (the last seven whole UTC days). */
+/** A new key, workspace, GitHub integration, MinIO root and tracing project (the last seven whole UTC days). */
 function newSettings(): Settings {
     const today = Date.parse(new Date().toISOString().slice(0, 10) + "T00:00:00Z");
     const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
     return {
         apiKey: `lsv2_sk_emulator_${randomBytes(16).toString("hex")}`,
         workspaceId: randomUUID(),
+        integrationId: randomUUID(),
         project: { session_id: randomUUID(), start: iso(today - PROJECT_DAYS * 86_400_000), end: iso(today), count: PROJECT_DAYS * RUNS_PER_DAY },
         root: { accessKeyId: `sandbox${randomBytes(4).toString("hex")}`, secretAccessKey: randomBytes(20).toString("hex") },
     };
@@ -220,7 +229,7 @@ export async function startSandbox(o: SandboxOptions): Promise<Sandbox> {
     const pulumiState = { dir: o.stateDir ? join(o.stateDir, "pulumi") : mkdtempSync(join(tmpdir(), "langsmith-sandbox-pulumi-")), kept: !!o.stateDir };
     mkdirSync(pulumiState.dir, { recursive: true });
     const removeState = async () => void (pulumiState.kept || rmSync(pulumiState.dir, { recursive: true, force: true }));
-    const base = { apiKey: o.apiKey ?? s.apiKey, workspaceId: s.workspaceId, project: s.project, pulumiState };
+    const base = { apiKey: o.apiKey ?? s.apiKey, workspaceId: s.workspaceId, integrationId: s.integrationId, project: s.project, pulumiState };
     const binary = o.storage ? minioBinary(o.minio) : undefined;
     if (!binary) return { ...base, notice: o.storage ? NO_MINIO : undefined, stop: removeState };
     try {
@@ -241,8 +250,8 @@ function configLines(plain: Array<[string, string]>, secret: Array<[string, stri
  * The lines to paste into a Pulumi program's directory, in order: where the stack's state lives and its
  * passphrase (for this shell: they work in a fresh home without `pulumi login`, and keep the sandbox's
  * stack apart from any other backend), select (or create) the stack `emulator`, the provider's settings,
- * then the program's own keys (the README's program reads them): the tracing project and, with storage, the
- * bucket.
+ * then the program's own keys (examples/python-sandbox and examples/yaml-sandbox read every one; the README's
+ * program those of an export): the GitHub integration, the tracing project and, with storage, the bucket.
  */
 export function pulumiLines(sb: Sandbox, url: string): string[] {
     const backend = `file://${sb.pulumiState.dir}?metadata=skip`;
@@ -262,6 +271,7 @@ export function pulumiLines(sb: Sandbox, url: string): string[] {
     );
     lines.push(
         ...configLines([
+            ["integrationId", sb.integrationId],
             ["tracingProjectId", sb.project.session_id],
             ["exportStart", sb.project.start],
             ["exportEnd", sb.project.end],
@@ -280,7 +290,12 @@ export function pulumiLines(sb: Sandbox, url: string): string[] {
     return lines;
 }
 
-/** What the command prints after its JSON line: what runs where, the lines to paste, and how it stops. */
+/** The programs that read every key the lines set (tests/docs/sandboxKeys.test.ts holds them to it). */
+export const SANDBOX_PROGRAMS =
+    "Programs that read every key above (a Deployment, a tracing project, a destination, a schedule and an export): " +
+    "examples/python-sandbox (Python) and examples/yaml-sandbox (YAML) of pulumi-langsmith.";
+
+/** What the command prints after its JSON line: what runs where, the lines to paste, the programs that read them, and how it stops. */
 export function instructions(sb: Sandbox, url: string): string {
     const st = sb.storage;
     const runs = sb.project.count.toLocaleString("en-US");
@@ -297,7 +312,7 @@ export function instructions(sb: Sandbox, url: string): string {
           : [`MinIO's data: ${st.dataDir} (kept: start again with the same --state-dir and --port to carry on).`];
     const tail = [...data, `Ctrl-C stops the emulator${st ? " and MinIO" : ""}.`];
     const traced = ["Traced code (the official langsmith clients, Python or JS) reads these:", ...tracingLines(sb, url)];
-    return [...head, "", ...pulumiLines(sb, url), "", ...traced, "", ...tail].join("\n") + "\n";
+    return [...head, "", ...pulumiLines(sb, url), "", SANDBOX_PROGRAMS, "", ...traced, "", ...tail].join("\n") + "\n";
 }
 
 /** The environment the official langsmith clients read: where to send traces, with which key and workspace. */

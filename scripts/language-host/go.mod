@@ -4,7 +4,8 @@
 // not served by the proxy this project can reach; github.com/pulumi/pulumi/sdk/v3 still carried both as
 // packages up to v3.68.0, the version pinned here. Those older hosts run programs for CLI v3.259.0:
 // @pulumi/pulumi 3.259.0 on Node 22, and the Python SDK pulumi 3.272.0 (see the README for their known
-// limits).
+// limits). Beside this file, pulumi-language-python-exec is this project's executor for the Python host (its
+// opening comment says why), installed with it by scripts/lib/python-host.sh.
 module pulumi-langsmith/language-host
 
 go 1.25.11

@@ -1,5 +1,6 @@
-# Sourced by the set-up scripts (setup.sh, setup-python.sh, setup-bulk-export.sh): how they talk while they
-# work. A long step says what it builds, why, and about how long it takes; its own output (a Go build
+# Sourced by the set-up scripts (setup.sh, setup-python.sh, setup-yaml.sh, setup-bulk-export.sh,
+# setup-test-tools.sh): how they talk while they work, and where the CLI is (pulumi_cli_dir). A long step
+# says what it builds, why, and about how long it takes; its own output (a Go build
 # prints a `go: downloading` line per module, pip its progress) goes to a log file under the cache, and
 # every 30 seconds (PULUMI_LANGSMITH_SETUP_TICK) one line says how long it has run and how far it got; a
 # failure prints the log's end. The caller sets `setup_name` (the prefix of its lines) before sourcing this.
@@ -64,4 +65,16 @@ go_build() {
   local name="$1" what="$2" dir="$3"
   shift 3
   run_logged "$name" "$what" env -C "$dir" CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath "$@"
+}
+
+# The directory of the `pulumi` CLI on PATH, where the language hosts are linked (scripts/env.sh puts the CLI that
+# scripts/setup.sh builds on PATH). None: says so and fails, rather than link the hosts into the current
+# directory (`dirname ""` is `.`).
+pulumi_cli_dir() {
+  local cli
+  if ! cli="$(command -v pulumi)"; then
+    say "no pulumi CLI on PATH, nor the one scripts/setup.sh builds ($PULUMI_LANGSMITH_CACHE/pulumi-$PULUMI_LANGSMITH_PULUMI_VERSION/bin/pulumi): run bash scripts/setup.sh first (or put a Pulumi CLI on PATH)"
+    return 1
+  fi
+  dirname "$cli"
 }

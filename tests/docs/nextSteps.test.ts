@@ -15,10 +15,12 @@ describe("docs: what scripts/setup.sh says to run next", () => {
         // It speaks on stderr, as every step of setup.sh does.
         const out = execFileSync("bash", ["-c", "bash scripts/next-steps.sh 2>&1"], { cwd: ROOT, encoding: "utf8" });
         assert.match(out, /npm run stack \(the main job\) or npm test/);
-        assert.match(out, /Python examples .*\n.*npm run emulator -- --sandbox; then cd examples\/python-quickstart \(or python-minio-export\)/);
-        for (const example of ["python-quickstart", "python-minio-export"]) assert.ok(existsSync(join(ROOT, "examples", example, "__main__.py")), example);
+        assert.match(out, /Python examples .*\n.*npm run emulator -- --sandbox; then cd examples\/python-sandbox \(it reads every key the sandbox prints\)/);
+        for (const example of ["python-sandbox", "python-quickstart", "python-minio-export"])
+            assert.ok(existsSync(join(ROOT, "examples", example, "__main__.py")), example);
         assert.match(readFileSync(join(ROOT, "examples", "python-quickstart", "__main__.py"), "utf8"), /config\.require\("integrationId"\)/);
-        assert.match(out, /the same for Pulumi YAML in examples\/yaml-quickstart/);
+        assert.match(out, /the same for Pulumi YAML in examples\/yaml-sandbox \(yaml-quickstart also wants openaiApiKey/);
+        assert.ok(existsSync(join(ROOT, "examples", "yaml-sandbox", "Pulumi.yaml")));
         assert.match(
             readFileSync(join(ROOT, "examples", "yaml-quickstart", "Pulumi.yaml"), "utf8"),
             /^config:\n {2}integrationId:\n(.*\n)*? {2}openaiApiKey:\n {4}type: string\n {4}secret: true/m,

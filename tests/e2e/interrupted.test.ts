@@ -245,6 +245,10 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
                 const interrupted = await killedWhen(project, ["up", "--yes", "--skip-preview", "--stack", stack], () => named(3) !== undefined, "SIGINT");
                 assert.notEqual(statusOf(3), "DEPLOYED", "Ctrl-C waited for the build");
                 assert.match(interrupted.stdout, /cancelled/);
+                // The engine stops the language host with SIGINT to its process group: the program ends without
+                // a traceback (Python: scripts/language-host/pulumi-language-python-exec, issue 43, which
+                // tests/e2e/python.test.ts checks in twenty failed previews).
+                assert.doesNotMatch(interrupted.stdout + interrupted.stderr, /Traceback|KeyboardInterrupt/, "a normal cancel printed a traceback");
                 assert.equal(await inState(3), named(3)!.id);
 
                 const up = await cli("up", "--yes", "--skip-preview");

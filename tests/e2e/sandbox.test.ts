@@ -9,7 +9,10 @@
  * TracingProject, a Dataset, a destination and an hourly ScheduledExport of the project in one `up`, its
  * trace.py run as its header says (the official Python client, with the printed `LANGSMITH_` variables),
  * the official JS client tracing into the same project, both clients reading the project and the dataset
- * back by name, and the hour's window exported with exactly those runs. Last, SIGTERM to npx stops the emulator and MinIO and removes
+ * back by name, and the hour's window exported with exactly those runs. Then the programs the sandbox names,
+ * examples/yaml-sandbox and examples/python-sandbox, with the same lines (every key of them: a GitHub
+ * Deployment through the printed integration id, a TracingProject, a destination, a schedule, an export):
+ * `up`, a clean preview, `destroy`. Last, SIGTERM to npx stops the emulator and MinIO and removes
  * MinIO's temporary data.
  */
 import assert from "node:assert/strict";
@@ -20,7 +23,7 @@ import { join } from "node:path";
 import { ListObjectsV2Command, GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Client } from "langsmith";
 import { traceable } from "langsmith/traceable";
-import { createProject, type PulumiProject } from "../helpers/project";
+import { createProject, createPythonProject, createYamlProject, type PulumiProject } from "../helpers/project";
 import { RecipePage, startRecipe, type RunningRecipe } from "../helpers/docRecipes";
 import { raw } from "../helpers/emulator";
 import { pythonPath, readParquet } from "../helpers/pyarrow";
@@ -143,6 +146,7 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
         const sample = README.blocks.find((b) => b.lang === "text" && b.code.startsWith("export PULUMI_BACKEND_URL"))!;
         assert.deepEqual(keysOf(lines), keysOf(sample.code.trim().split("\n")), "the README shows the lines the command prints");
         config = Object.fromEntries(lines.filter((l) => l.startsWith("pulumi config set ")).map((l) => l.split(" ").slice(-2) as [string, string]));
+        assert.match(sandbox.stdout(), /^Programs that read every key above .*examples\/python-sandbox .*examples\/yaml-sandbox /m);
         for (const key of ["bucket", "s3Endpoint", "s3Region", "s3AccessKeyId", "s3SecretAccessKey", "tracingProjectId", "exportStart", "exportEnd"]) {
             assert.ok(PROGRAM.code.includes(`"${key}"`), `the README's program does not read ${key}`);
         }
@@ -205,6 +209,34 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
             example.remove();
         }
     });
+    for (const [example, create] of [
+        ["yaml-sandbox", createYamlProject],
+        ["python-sandbox", createPythonProject],
+    ] as const) {
+        it(`examples/${example}, which the sandbox names, with the same lines: a deployment through the printed integration id, a project, a destination, a schedule and an export; a clean preview; destroy`, async () => {
+            const program = create(example);
+            try {
+                await paste(
+                    program,
+                    printed.filter((l) => l.startsWith("pulumi ") || l.startsWith("export PULUMI_")),
+                );
+                await program.pulumi(["up", "--yes"]);
+                const out = await program.outputs("emulator");
+                assert.equal(out.revisionStatus, "DEPLOYED");
+                assert.equal(out.rowsWritten, 7_000, "the whole range, exportStart to exportEnd");
+                assert.ok(out.scheduleExportId && out.projectName, JSON.stringify(out));
+                const live = await raw({ url: config["langsmith:controlPlaneUrl"] }, "GET", "/v2/deployments?limit=100", auth());
+                const made = (live.body as { resources: Array<{ name: string; source_config: { integration_id: string } }> }).resources.find(
+                    (d) => d.name === "sandbox-emulator",
+                );
+                assert.equal(made?.source_config.integration_id, config.integrationId, "the deployment names the printed integration id");
+                await program.pulumi(["preview", "--expect-no-changes"]);
+                await program.pulumi(["destroy", "--yes"]);
+            } finally {
+                program.remove();
+            }
+        });
+    }
     it("SIGTERM to npx (the process the README's command is) stops the emulator, and MinIO with it, and removes MinIO's temporary data", async () => {
         assert.ok(sandbox, "the sandbox did not start");
         const dataDir = /^MinIO's data: (\S+) /m.exec(sandbox!.stdout())![1];

@@ -2,11 +2,13 @@
  * The set-up talks (scripts/lib/setup.sh, sourced by scripts/setup.sh and the test tools' scripts): a long
  * step's own output goes to a log under the cache while one line at every tick says how long it has run and
  * how far it got; a failed step prints its log's end and keeps its exit status; and scripts/setup.sh itself
- * ends with what is ready and what to run next, answers --help, and refuses an unknown option.
+ * ends with what is ready and what to run next, answers --help, and refuses an unknown option. Its first lines say
+ * how long a cold run takes, with --all too (issue 39 item 12); the test tools' set-up without any pulumi
+ * CLI stops saying so instead of linking the language hosts into the current directory (item 11).
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -71,6 +73,7 @@ describe("set-up that talks (scripts/lib/setup.sh, scripts/setup.sh)", function 
         assert.equal(r.status, 0, r.stderr);
         assert.match(r.stderr, /^\[setup\] ready in \d+ s: node v2\d\.[\d.]+, pulumi v3\.\d+\.\d+, the build in dist\/\.$/m);
         assert.match(r.stderr, new RegExp(`^\\[setup\\] next: source ${ROOT}/scripts/env\\.sh .*npm run stack`, "m"));
+        assert.match(r.stderr.split("\n")[1], /a cold run takes 6 to 10 minutes on 2 cores.*--all adds the test tools, 5 to 8 minutes more\)$/);
         const help = spawnSync("bash", ["scripts/setup.sh", "--help"], { cwd: ROOT, encoding: "utf8" });
         assert.equal(help.status, 0);
         assert.match(help.stdout, /^One-time set-up on a fresh machine of what the main job/);
@@ -78,5 +81,42 @@ describe("set-up that talks (scripts/lib/setup.sh, scripts/setup.sh)", function 
         const bad = spawnSync("bash", ["scripts/setup.sh", "--nope"], { cwd: ROOT, encoding: "utf8" });
         assert.equal(bad.status, 2);
         assert.match(bad.stderr, /unknown option --nope \(usage: bash scripts\/setup\.sh \[--all\]\)/);
+    });
+
+    it("setup.sh --all (warm) says at once how long a cold run of everything takes, with a range", () => {
+        const r = spawnSync("bash", ["scripts/setup.sh", "--all"], { cwd: ROOT, encoding: "utf8" });
+        assert.equal(r.status, 0, r.stderr);
+        const [first, second] = r.stderr.split("\n");
+        assert.match(first, /^\[setup\] setting up what `npm run stack` and the tests need: .*then the test tools/);
+        assert.match(
+            second,
+            /^\[setup\] \(cached under \S+; with --all a cold run takes 13 to 18 minutes on 2 cores, the more the busier the machine; a warm one seconds\)$/,
+        );
+    });
+
+    it("the test tools' set-up with no pulumi CLI on PATH nor built stops at once, saying so, and links nothing into the checkout or the current directory", () => {
+        const path = (process.env.PATH ?? "")
+            .split(":")
+            .filter((d) => !existsSync(join(d, "pulumi")))
+            .join(":");
+        const cwd = mkdtempSync(join(tmpdir(), "pulumi-langsmith-cwd-"));
+        try {
+            // Go without modules or a proxy: a set-up that went on to build a host would fail at once, not fetch.
+            const env = { ...process.env, PATH: path, PULUMI_LANGSMITH_CACHE: cache, GOMODCACHE: join(cache, "gomod"), GOPROXY: "off" };
+            const r = spawnSync("bash", [join(ROOT, "scripts", "setup-test-tools.sh")], { cwd, encoding: "utf8", env, timeout: 60_000 });
+            assert.equal(r.status, 1, r.stderr);
+            assert.match(
+                r.stderr,
+                /no pulumi CLI on PATH, nor the one scripts\/setup\.sh builds \(\S+\/pulumi-3\.\d+\.\d+\/bin\/pulumi\): run bash scripts\/setup\.sh first/,
+            );
+            for (const dir of [ROOT, cwd])
+                assert.deepEqual(
+                    readdirSync(dir).filter((f) => f.startsWith("pulumi-language-")),
+                    [],
+                    dir,
+                );
+        } finally {
+            rmSync(cwd, { recursive: true, force: true });
+        }
     });
 });

@@ -100,6 +100,19 @@ export const ORGANIZATION_PERMISSIONS: readonly string[] = ["organization:manage
 export const BUILT_IN_WORKSPACE_ROLES = ["WORKSPACE_ADMIN", "WORKSPACE_USER", "WORKSPACE_VIEWER"] as const;
 /** The built-in organization roles by `name`, likewise. */
 export const BUILT_IN_ORGANIZATION_ROLES = ["ORGANIZATION_ADMIN", "ORGANIZATION_OPERATOR", "ORGANIZATION_USER", "ORGANIZATION_VIEWER"] as const;
+/**
+ * Each built-in role's `display_name`, the word the UI shows (docs/service.md R7 "Roles and permissions"):
+ * a user who knows the Editor role has to be told that its name is `WORKSPACE_USER`.
+ */
+export const BUILT_IN_ROLE_TITLES: Record<(typeof BUILT_IN_WORKSPACE_ROLES | typeof BUILT_IN_ORGANIZATION_ROLES)[number], string> = {
+    ORGANIZATION_ADMIN: "Organization Admin",
+    ORGANIZATION_OPERATOR: "Organization Operator",
+    ORGANIZATION_USER: "Organization User",
+    ORGANIZATION_VIEWER: "Organization Viewer",
+    WORKSPACE_ADMIN: "Admin",
+    WORKSPACE_USER: "Editor",
+    WORKSPACE_VIEWER: "Viewer",
+};
 
 /** POST and PATCH /api/v1/orgs/current/roles body: a custom workspace role. */
 export const RoleRequestSchema = z

@@ -12,7 +12,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { BadRequestError, ConflictError } from "../../api/errors";
 import type { OrganizationClient } from "../../api/organization";
-import { ORGANIZATION_PERMISSIONS, WORKSPACE_PERMISSIONS, type Role, type RoleRequest } from "../../api/schemas/organization";
+import { BUILT_IN_ROLE_TITLES, ORGANIZATION_PERMISSIONS, WORKSPACE_PERMISSIONS, type Role, type RoleRequest } from "../../api/schemas/organization";
 import { Checker } from "../../kit/check";
 import type { ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, sameValue } from "../../kit/diff";
@@ -30,7 +30,7 @@ export interface RoleProviderOptions {
 }
 
 /** The display names of the built-in roles (docs/service.md R7), the same in every organization: a custom role cannot take one. */
-const BUILT_IN_ROLE_NAMES = ["Organization Admin", "Organization Operator", "Organization User", "Organization Viewer", "Admin", "Editor", "Viewer"];
+const BUILT_IN_ROLE_NAMES = Object.values(BUILT_IN_ROLE_TITLES);
 
 /** Why `p` cannot be in a custom role (`fail`), or why it may not be (`warn`: a name this provider does not know), or undefined. */
 function permissionProblem(p: string): { fail?: string; warn?: string } | undefined {

@@ -6,7 +6,7 @@
  * with it (a uuid the organization does not have), the uuid a create or an update sends, and the name or id a
  * refresh reads back.
  */
-import { BUILT_IN_ORGANIZATION_ROLES, BUILT_IN_WORKSPACE_ROLES, type AccessScope, type Role } from "../../api/schemas/organization";
+import { BUILT_IN_ORGANIZATION_ROLES, BUILT_IN_ROLE_TITLES, BUILT_IN_WORKSPACE_ROLES, type AccessScope, type Role } from "../../api/schemas/organization";
 import { UUID_RE } from "../../api/values";
 
 /** The two role inputs, with the scope of the roles each takes. */
@@ -22,17 +22,30 @@ const inputOf = (scope: AccessScope) => ROLE_INPUTS.find(([, s]) => s === scope)
 /** `an organization role`, `a workspace role`. */
 const aRole = (scope: AccessScope) => `${scope === "organization" ? "an" : "a"} ${scope} role`;
 
+/** The built-in roles of `scope` with the names the UI shows: `WORKSPACE_ADMIN (Admin), WORKSPACE_USER (Editor), ...`. */
+export function builtInRoleList(scope: AccessScope): string {
+    return BUILT_IN[scope].map((n) => `${n} (${BUILT_IN_ROLE_TITLES[n as keyof typeof BUILT_IN_ROLE_TITLES]})`).join(", ");
+}
+
+/**
+ * What a value that is no built-in role's name of `scope` may have meant, as the end of an error, or "": the
+ * UI's name of one, in any case (`editor`: `Editor is WORKSPACE_USER`), or a name in another case or without
+ * its scope (`viewer` for an organization role: `ORGANIZATION_VIEWER`).
+ */
+export function builtInRoleHint(value: string, scope: AccessScope): string {
+    const word = (s: string) => s.toUpperCase().replace(/[\s_-]+/g, "_");
+    const titled = BUILT_IN[scope].find((n) => word(BUILT_IN_ROLE_TITLES[n as keyof typeof BUILT_IN_ROLE_TITLES]) === word(value));
+    if (titled) return `: the UI's ${BUILT_IN_ROLE_TITLES[titled as keyof typeof BUILT_IN_ROLE_TITLES]} role is ${titled}`;
+    const meant = BUILT_IN[scope].find((n) => n === word(value) || n === `${scope.toUpperCase()}_${word(value)}`);
+    return meant ? `: did you mean ${meant}?` : "";
+}
+
 /** Why `value` cannot name a role of `scope`, seen without the organization's list; undefined when it may. */
 export function roleSpellingProblem(property: string, value: string, scope: AccessScope): string | undefined {
     if (UUID_RE.test(value) || BUILT_IN[scope].includes(value)) return undefined;
     if (BUILT_IN[other(scope)].includes(value))
         return `${property}: ${value} is ${aRole(other(scope))}; ${property} takes ${aRole(scope)} (set ${value} as ${inputOf(other(scope))})`;
-    const upper = value.toUpperCase().replace(/[\s-]+/g, "_");
-    const meant = BUILT_IN[scope].find((n) => n === upper || n === `${scope.toUpperCase()}_${upper}`);
-    return (
-        `${property} must be a role's id (a uuid) or one of ${BUILT_IN[scope].join(", ")} (got ${JSON.stringify(value)})` +
-        (meant ? `: did you mean ${meant}?` : "")
-    );
+    return `${property} must be a role's id (a uuid) or one of ${builtInRoleList(scope)}; got ${JSON.stringify(value)}${builtInRoleHint(value, scope)}`;
 }
 
 /** The role `value` names in `roles` (by id, any case, or a built-in role's name), whatever its scope. */

@@ -22,6 +22,7 @@ import { diffByTable, diffTableOf, prune } from "../../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
 import { nearest } from "../../kit/spelling";
+import { builtInRoleHint, builtInRoleList } from "../serviceKey/roles";
 import { known } from "../../kit/unknown";
 import { warn } from "../../kit/warn";
 import { checkWorkspaceId, located, noneInGoneWorkspace, withWorkspaces, workspaceAdmins } from "../../kit/workspaceAdmin";
@@ -62,7 +63,7 @@ function emailProblem(email: string): string | undefined {
 function roleProblem(roleId: string, roles: Role[] | undefined): string | undefined {
     if ((BUILT_IN_WORKSPACE_ROLES as readonly string[]).includes(roleId)) return undefined;
     if (!UUID_RE.test(roleId))
-        return `roleId ${JSON.stringify(roleId)} is neither a role id (a uuid) nor a built-in workspace role: did you mean ${JSON.stringify(nearest(roleId, BUILT_IN_WORKSPACE_ROLES))}? (${BUILT_IN_WORKSPACE_ROLES.join(", ")})`;
+        return `roleId ${JSON.stringify(roleId)} is neither a role id (a uuid) nor a built-in workspace role (${builtInRoleList("workspace")})${builtInRoleHint(roleId, "workspace") || `: did you mean ${nearest(roleId, BUILT_IN_WORKSPACE_ROLES)}?`}`;
     const r = roles?.find((x) => x.id === roleId);
     if (roles && !r) return `roleId ${roleId} is no role of the organization (its roles: GET /api/v1/orgs/current/roles)`;
     if (r && r.access_scope !== "workspace") return `roleId ${roleId} is the organization role ${r.name}: a member of a workspace holds a workspace role`;

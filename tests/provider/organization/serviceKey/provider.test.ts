@@ -96,13 +96,17 @@ describe("ServiceKey", function () {
         assert.deepEqual(reasons({ description: "ci", workspaceIds: [ws], orgRoleId: "ORGANIZATION_ADMIN" }), [
             ["orgRoleId", "orgRoleId applies only to organization-scoped keys (without workspaceIds): a workspace-scoped key has no organization role"],
         ]);
+        // The UI calls WORKSPACE_USER Editor: the error says so (issue 39 item 10).
         assert.deepEqual(reasons({ description: "ci", roleId: "editor" }), [
-            ["roleId", 'roleId must be a role\'s id (a uuid) or one of WORKSPACE_ADMIN, WORKSPACE_USER, WORKSPACE_VIEWER (got "editor")'],
-        ]);
-        assert.deepEqual(reasons({ description: "ci", roleId: "viewer", orgRoleId: "WORKSPACE_USER" }), [
             [
                 "roleId",
-                'roleId must be a role\'s id (a uuid) or one of WORKSPACE_ADMIN, WORKSPACE_USER, WORKSPACE_VIEWER (got "viewer"): did you mean WORKSPACE_VIEWER?',
+                "roleId must be a role's id (a uuid) or one of WORKSPACE_ADMIN (Admin), WORKSPACE_USER (Editor), WORKSPACE_VIEWER (Viewer); got \"editor\": the UI's Editor role is WORKSPACE_USER",
+            ],
+        ]);
+        assert.deepEqual(reasons({ description: "ci", roleId: "workspace_viewer", orgRoleId: "WORKSPACE_USER" }), [
+            [
+                "roleId",
+                'roleId must be a role\'s id (a uuid) or one of WORKSPACE_ADMIN (Admin), WORKSPACE_USER (Editor), WORKSPACE_VIEWER (Viewer); got "workspace_viewer": did you mean WORKSPACE_VIEWER?',
             ],
             ["orgRoleId", "orgRoleId: WORKSPACE_USER is a workspace role; orgRoleId takes an organization role (set WORKSPACE_USER as roleId)"],
         ]);

@@ -47,7 +47,14 @@ describe("WorkspaceMember", function () {
             ["email", 'email "alice@" is not an email address the service takes: "" is not a domain name'],
             [
                 "roleId",
-                'roleId "WORKSPACE_VEIWER" is neither a role id (a uuid) nor a built-in workspace role: did you mean "WORKSPACE_VIEWER"? (WORKSPACE_ADMIN, WORKSPACE_USER, WORKSPACE_VIEWER)',
+                'roleId "WORKSPACE_VEIWER" is neither a role id (a uuid) nor a built-in workspace role (WORKSPACE_ADMIN (Admin), WORKSPACE_USER (Editor), WORKSPACE_VIEWER (Viewer)): did you mean WORKSPACE_VIEWER?',
+            ],
+        ]);
+        // The UI's name of a built-in role, in any case: the error names the role it is (issue 39 item 10).
+        assert.deepEqual(await fails({ email: "a@example.com", roleId: "editor" }), [
+            [
+                "roleId",
+                'roleId "editor" is neither a role id (a uuid) nor a built-in workspace role (WORKSPACE_ADMIN (Admin), WORKSPACE_USER (Editor), WORKSPACE_VIEWER (Viewer)): the UI\'s Editor role is WORKSPACE_USER',
             ],
         ]);
         assert.match(String((await fails({ email: "a b@example.com", roleId: "WORKSPACE_USER" }))?.[0][1]), /no spaces/);
