@@ -35,7 +35,9 @@ export interface TreeFigures {
     peakMb: number;
     /** CPU seconds (user + system) of those processes, as last seen. */
     markerCpuS: number;
-    /** CPU seconds of every other process under the root (the CLI's engine, the language host, the program). */
+    /** CPU seconds of the root process itself (the CLI: the engine). */
+    rootCpuS: number;
+    /** CPU seconds of every other process under the root (the language host, the program). */
     otherCpuS: number;
     /** CPU seconds the sampling itself cost this process (to take off what this process's own CPU says). */
     samplerCpuS: number;
@@ -71,12 +73,12 @@ function descendants(root: number): number[] {
 /**
  * Samples, until stopped, the processes under `root()` (a command's pid, once it is started): those whose
  * command line contains `marker` (the provider: `pulumi-resource-langsmith`, or `dynamic-provider`) for their
- * peak memory and CPU, the others for their CPU. Only the command's own tree: the same plugin run by another
+ * peak memory and CPU, the root and the others for their CPU. Only the command's own tree: the same plugin run by another
  * stack on the machine is not counted. The tree is listed again every second (a scan of /proc), its
  * processes read every 100 ms.
  */
 export function sampleTree(root: () => number | undefined, marker: string): { stop(): TreeFigures } {
-    const seen = new Map<number, { marker: boolean; kb: number; ticks: number }>();
+    const seen = new Map<number, { marker: boolean; root: boolean; kb: number; ticks: number }>();
     let pids: number[] = [];
     let tick = 0;
     let samplerUs = 0;
@@ -92,7 +94,7 @@ export function sampleTree(root: () => number | undefined, marker: string): { st
                 if (!stat) continue;
                 const isMarker = was?.marker ?? readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
                 const kb = isMarker ? Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) : 0;
-                seen.set(pid, { marker: isMarker, kb: Math.max(was?.kb ?? 0, kb), ticks: stat.ticks });
+                seen.set(pid, { marker: isMarker, root: pid === top, kb: Math.max(was?.kb ?? 0, kb), ticks: stat.ticks });
             } catch {
                 // the process ended between its reads
             }
@@ -110,7 +112,8 @@ export function sampleTree(root: () => number | undefined, marker: string): { st
             return {
                 peakMb: Math.max(0, ...all.map((x) => x.kb)) / 1024,
                 markerCpuS: cpu(all.filter((x) => x.marker)),
-                otherCpuS: cpu(all.filter((x) => !x.marker)),
+                rootCpuS: cpu(all.filter((x) => x.root)),
+                otherCpuS: cpu(all.filter((x) => !x.marker && !x.root)),
                 samplerCpuS: samplerUs / 1e6,
             };
         },
