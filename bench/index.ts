@@ -53,6 +53,11 @@ const BENCHES: Record<string, Bench> = {
         about: "100 Deployments through the native plugin (Python) and the dynamic resources: wall time, state bytes, memory (bench/native.ts)",
         run: async () => (await import("./native")).nativeBench(),
     },
+    scale: {
+        tools: true,
+        about: "one stack of 100 and 1,000 mixed resources through the native plugin: preview, up, refresh, destroy; wall time, plugin peak RSS, state bytes per resource, growth (bench/scale.ts; BENCH_SCALE_SIZES)",
+        run: async () => (await import("./scale")).scaleBench(),
+    },
     state: {
         about: "--state-dir: snapshot size and time per change with 1,000 deployments, 1,000 threads (bench/stateDir.ts)",
         run: async () => (await import("./stateDir")).stateDirBench(),

@@ -4,7 +4,8 @@
  * bench/programs/deployments), side by side, with the real CLI against the emulator (revisions deploy at
  * once, so the figures are the provider's own cost): wall time of `up`, `refresh` and `destroy`, the
  * state's bytes per Deployment, and the peak memory (VmHWM) of the provider process (the plugin
- * `pulumi-resource-langsmith`, or Pulumi's dynamic-provider host that runs the dynamic resources).
+ * `pulumi-resource-langsmith`, or Pulumi's dynamic-provider host that runs the dynamic resources), found under
+ * the CLI's own process tree (bench/util.ts `timedPulumi`).
  *
  * With BENCH_PLUGIN_ARCHIVE=<a linux-amd64 archive of `npm run release`>, the Python program also runs a third
  * time, with that archive installed (`pulumi plugin install --file`) into a PULUMI_HOME of its own: the
@@ -12,39 +13,16 @@
  * says how long each takes from its start to the port line the engine waits for (median of 5 starts).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { startEmulator, type Emulator } from "../emulator/core/server";
 import { CHECKOUT_PULUMI_HOME, createProject, createPythonProject, type PulumiProject } from "../tests/helpers/project";
-import { printTable } from "./util";
+import { printTable, timedPulumi } from "./util";
 
 const COUNT = Number(process.env.BENCH_DEPLOYMENTS ?? 100);
 const API_KEY = "bench-key";
-
-/** Peak resident memory (VmHWM, MB) of the processes whose command line contains `marker`, sampled until stopped. */
-function peakMemory(marker: string): { stop(): number } {
-    const peaks = new Map<string, number>();
-    const sample = () => {
-        for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-            try {
-                if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker)) continue;
-                const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-                peaks.set(pid, Math.max(peaks.get(pid) ?? 0, kb));
-            } catch {
-                // the process ended between listing and reading
-            }
-        }
-    };
-    const timer = setInterval(sample, 100);
-    return {
-        stop() {
-            clearInterval(timer);
-            return Math.max(0, ...peaks.values()) / 1024;
-        },
-    };
-}
 
 interface Front {
     label: string;
@@ -67,9 +45,8 @@ async function run(em: Emulator, f: Front): Promise<string[]> {
         { "langsmith:apiKey": API_KEY, "deployments:openaiApiKey": "sk-bench" },
     );
     const timed = async (args: string[]) => {
-        const memory = peakMemory(f.marker);
-        const r = await f.project.pulumi([...args, "--stack", stack]);
-        return { s: r.ms / 1000, mb: memory.stop() };
+        const r = await timedPulumi(f.project, [...args, "--stack", stack], f.marker);
+        return { s: r.s, mb: r.peakMb };
     };
     const up = await timed(["up", "--yes", "--skip-preview"]);
     const exported = await f.project.exportStack(stack);

@@ -63,7 +63,7 @@ const RunListQuery = z.object({
 });
 
 export function agentServerRoutes(router: Router, model: AgentServerModel, controlPlane: ControlPlaneModel): void {
-    const served = (id: string) => controlPlane.servingDeployment(id) !== undefined;
+    const served = (id: string) => controlPlane.isServing(id);
     /** The deployment id of a request, once its server is known to answer and its model has caught up. */
     const serving = (c: RequestContext) => {
         const id = c.params.deployment_id;

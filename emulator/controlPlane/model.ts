@@ -283,10 +283,16 @@ export class ControlPlaneModel {
      * DEPLOYED revision (the one it serves); undefined otherwise.
      */
     servingDeployment(id: string): DeploymentView | undefined {
+        return this.isServing(id) ? this.show(this.deployments.get(id)!) : undefined;
+    }
+
+    /**
+     * Whether `servingDeployment(id)` answers one, without making its view (no times formatted): what the agent
+     * servers ask of every deployment holding their objects, on every request.
+     */
+    isServing(id: string): boolean {
         const d = this.deployments.get(id);
-        if (!d || !this.exists(d) || d.deleteRequestedAt !== undefined) return undefined;
-        const v = this.show(d);
-        return v.active_revision_id ? v : undefined;
+        return !!d && this.exists(d) && d.deleteRequestedAt === undefined && d.revisions.some((r) => r.machine.status() === "DEPLOYED");
     }
 
     allDeployments(): DeploymentView[] {

@@ -27,6 +27,7 @@ import { datasetsArea, type DatasetsArea } from "../datasets";
 import { orgArea, type OrgArea } from "../org";
 import type { Holdings } from "../org/model";
 import { tracingArea } from "../tracing";
+import { SESSION_CLEANUP_MS } from "../tracing/sessions";
 import { sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
@@ -160,7 +161,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         keyWorkspace: workspaceOfKey(o),
         deploymentWorkspace: (id) => controlPlane.model.servingDeployment(id)?.tenant_id,
     });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model), datasets, org];
+    // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
+    const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model, cleanupMs), datasets, org];
     return { controlPlane, bulkExport, agentServer, datasets, org, areas };
 }
 

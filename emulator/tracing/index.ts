@@ -16,7 +16,7 @@ import { page, parse, type Reply, type RequestContext, type Router } from "../co
 import type { BulkExportModel } from "../bulkExport/model";
 import { ORGANIZATION_ID } from "../org/model";
 import { exportRow } from "./exportable";
-import { createSession, deleteSession, listSessions, projectOf, readSession, sweepDeleted, updateSession } from "./sessions";
+import { SESSION_CLEANUP_MS, createSession, deleteSession, listSessions, projectOf, readSession, sweepDeleted, updateSession } from "./sessions";
 import { opOfPatch, opOfPost, opsOfBatch, opsOfMultipart, type RunOp } from "./wire";
 
 /**
@@ -41,7 +41,8 @@ export const SERVER_INFO = {
 /** `true`, `True`, `1`: a query flag as both clients spell it. */
 const flag = (c: RequestContext, name: string) => /^(true|1)$/i.test(c.query.get(name) ?? "");
 
-export function tracingArea(model: BulkExportModel): Area {
+/** `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete. */
+export function tracingArea(model: BulkExportModel, cleanupMs: () => number = () => SESSION_CLEANUP_MS): Area {
     return {
         name: "tracing",
         keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/],
@@ -52,7 +53,7 @@ export function tracingArea(model: BulkExportModel): Area {
         register(router) {
             router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));
             runRoutes(router, model);
-            sessionRoutes(router, model);
+            sessionRoutes(router, model, cleanupMs);
         },
         reset: () => undefined,
     };
@@ -86,7 +87,7 @@ function runRoutes(router: Router, model: BulkExportModel): void {
         });
 }
 
-function sessionRoutes(router: Router, model: BulkExportModel): void {
+function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number): void {
     const id = (c: RequestContext) => requireUuid(c.params.session_id, "session_id");
     // Every session route first drops the projects whose deletion finished (sessions.ts `sweepDeleted`).
     const on = (method: string, template: string, answer: (c: RequestContext) => Reply) =>
@@ -104,5 +105,5 @@ function sessionRoutes(router: Router, model: BulkExportModel): void {
         status: 200,
         body: updateSession(model, c.tenantId, id(c), parse(SessionUpdateRequestSchema, c.body, "body")),
     }));
-    on("DELETE", "/sessions/{session_id}", (c) => (deleteSession(model, c.tenantId, id(c)), { status: 202, body: {} }));
+    on("DELETE", "/sessions/{session_id}", (c) => (deleteSession(model, c.tenantId, id(c), cleanupMs()), { status: 202, body: {} }));
 }

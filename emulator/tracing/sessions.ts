@@ -5,8 +5,8 @@
  * unique in a workspace (409, or with `?upsert=true` the project of that name, updated with what was
  * given); an update of a field leaves the others as they are (null or absent changes nothing). A delete is
  * accepted (202) and finishes later, as on the service: at once the project no longer lists and its name is free;
- * for `SESSION_CLEANUP_MS` of the emulator's clock it still reads by id (what a client waiting for the delete
- * sees), then it is gone, its traced runs with it (`sweepDeleted`).
+ * for `SESSION_CLEANUP_MS` of the emulator's clock (none at `--speed immediate`) it still reads by id (what a
+ * client waiting for the delete sees), then it is gone, its traced runs with it (`sweepDeleted`).
  * A create and an update answer the project without its counters (`run_count`, ...), as the service's do.
  *
  * The experiment fields the official clients may send (`num_examples`, `num_repetitions`, `evaluator_keys`,
@@ -136,9 +136,12 @@ export function updateSession(model: BulkExportModel, tenantId: string, id: stri
     return writeView(sessionView(model, p, tenantId));
 }
 
-/** DELETE /sessions/{id}: accepted; the project goes `SESSION_CLEANUP_MS` later (a second delete meanwhile is accepted too). */
-export function deleteSession(model: BulkExportModel, tenantId: string, id: string): void {
+/**
+ * DELETE /sessions/{id}: accepted; the project goes `cleanupMs` later (`SESSION_CLEANUP_MS`; 0 at `--speed
+ * immediate`, as a deleted deployment then goes at once); a second delete meanwhile is accepted too.
+ */
+export function deleteSession(model: BulkExportModel, tenantId: string, id: string, cleanupMs = SESSION_CLEANUP_MS): void {
     const p = model.project(tenantId, id);
-    p.deleting_until ??= new Date(model.clock.now() + SESSION_CLEANUP_MS).toISOString();
+    p.deleting_until ??= new Date(model.clock.now() + cleanupMs).toISOString();
     model.save();
 }

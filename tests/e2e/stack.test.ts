@@ -22,7 +22,7 @@ import { processExists as alive } from "../helpers/async";
 const ROOT = join(__dirname, "../..");
 /** `npm run stack` without npm in front (package.json's command): the script itself is the child (bash execs node), for a signal to it alone. */
 const STACK_SCRIPT = ["bash", "scripts/with-env.sh", "node", "-r", "ts-node/register/transpile-only", "scripts/stack.ts"];
-const BENCHES = ["polling", "bytes", "ratelimit", "parquet", "export", "preview", "agent", "native", "state"];
+const BENCHES = ["polling", "bytes", "ratelimit", "parquet", "export", "preview", "agent", "native", "scale", "state"];
 
 interface Interrupt {
     /** Sent once the output matches this. */

@@ -514,6 +514,22 @@ describe("emulator tracing: /sessions", () => {
         await ingest(em, postOf(randomUUID(), name));
         assert.equal((await sessionNamed(em, name)).run_count, 1, "the name made anew holds only the new run");
     });
+
+    it("at --speed immediate a deleted project is gone at once, as a deleted deployment is; back to timed, the clean-up takes its time again", async () => {
+        const fast = await startTestEmulator({ timing: { speed: "immediate" } });
+        try {
+            const deleted = async () => {
+                const made = await postSession(fast, { name: uniqueName("immediate") });
+                assert.equal((await raw(fast, "DELETE", `/api/v1/sessions/${made.body.id}`)).status, 202);
+                return (await raw(fast, "GET", `/api/v1/sessions/${made.body.id}`)).status;
+            };
+            assert.equal(await deleted(), 404);
+            fast.setTiming({ speed: "timed" });
+            assert.equal(await deleted(), 200, "still being deleted");
+        } finally {
+            await fast.close();
+        }
+    });
 });
 
 describe("emulator tracing: traced-runs.jsonl across restarts", () => {
