@@ -110,8 +110,7 @@ export class Descriptions {
         } else if (!content) {
             out.push("a body was sent to an operation that takes none");
         } else if (content["application/json"]) {
-            const pointer = `/paths/${pointerToken(op.template)}/${op.method.toLowerCase()}/requestBody/content/application~1json/schema`;
-            out.push(...this.judge(op.description, pointer, x.body, "body"));
+            out.push(...this.judge(op.description, pointerOf(op, "requestBody/content/application~1json/schema"), x.body, "body"));
         }
         return out;
     }
@@ -124,16 +123,14 @@ export class Descriptions {
                 if (newerStatus(op.key, x.status)) return [];
                 return [`status ${x.status} is not among the operation's answers (${Object.keys(op.raw.responses ?? {}).join(", ")})`];
             }
-            return errorShaped(x) ? [] : [`error ${x.status} without the service's error shape {"detail": ...}: ${clip(x.response)}`];
+            return errorShapeViolations(x);
         }
         const schema = declared.content?.["application/json"]?.schema;
         // An error the description declares without a schema (the control plane's 404: an example only) takes the service's error shape.
-        if (!schema && x.status >= 400)
-            return errorShaped(x) ? [] : [`error ${x.status} without the service's error shape {"detail": ...}: ${clip(x.response)}`];
+        if (!schema && x.status >= 400) return errorShapeViolations(x);
         if (!schema) return x.response === undefined ? [] : [`status ${x.status} declares no body; one was answered`];
         if (x.response === undefined) return [`status ${x.status} declares a body; none was answered`];
-        const pointer = `/paths/${pointerToken(op.template)}/${op.method.toLowerCase()}/responses/${x.status}/content/application~1json/schema`;
-        return this.judge(op.description, pointer, x.response, "answer");
+        return this.judge(op.description, pointerOf(op, `responses/${x.status}/content/application~1json/schema`), x.response, "answer");
     }
 
     private securityViolations(op: Operation, x: Exchange): string[] {
@@ -159,7 +156,7 @@ export class Descriptions {
                 if (p.required) out.push(`${where}: the required parameter ${p.name} is missing`);
                 continue;
             }
-            const pointer = `/paths/${pointerToken(op.template)}/${op.method.toLowerCase()}/parameters/${(op.raw.parameters as Json[]).indexOf(p)}/schema`;
+            const pointer = pointerOf(op, `parameters/${(op.raw.parameters as Json[]).indexOf(p)}/schema`);
             out.push(...this.judge(op.description, pointer, values[p.name], `${where} ${p.name}`, this.paramAjv));
         }
         return out;
@@ -179,8 +176,14 @@ export class Descriptions {
     }
 }
 
-/** The service's error answer: `{"detail": ...}`. */
-const errorShaped = (x: Exchange) => Boolean(x.response && typeof x.response === "object" && "detail" in (x.response as Json));
+/** An error answer not in the service's shape, `{"detail": ...}`, in words; empty when it is. */
+function errorShapeViolations(x: Exchange): string[] {
+    const shaped = Boolean(x.response && typeof x.response === "object" && "detail" in (x.response as Json));
+    return shaped ? [] : [`error ${x.status} without the service's error shape {"detail": ...}: ${clip(x.response)}`];
+}
+
+/** A JSON pointer into the operation's part of its description (`rest`: below the method, already escaped). */
+const pointerOf = (op: Operation, rest: string) => `/paths/${pointerToken(op.template)}/${op.method.toLowerCase()}/${rest}`;
 
 function newAjv(coerce: boolean): Ajv2020 {
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, coerceTypes: coerce ? "array" : false });
