@@ -82,6 +82,12 @@ export function orAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Pr
     });
 }
 
+/**
+ * Delays that start at `firstMs` and double up to `capMs`, by attempt: an operation that ends at once is seen
+ * at once, and one that takes minutes costs a few reads more than reading every `capMs` from the start.
+ */
+export const doubling = (firstMs: number, capMs: number) => (attempt: number) => Math.min(capMs, firstMs * 2 ** attempt);
+
 /** Polls `get()` until a done or failed status, or the timeout, or `signal` is aborted. */
 export async function pollUntil<T>(get: () => Promise<T>, states: PollStates, o: PollOptions<T>): Promise<T> {
     const now = o.now ?? Date.now;

@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ProviderOf } from "../../kit/declare";
 import { patchIsApplied, type ControlPlaneClient } from "../../api/controlPlane";
 import { ConflictError } from "../../api/errors";
-import { PollCancelledError, PollFailedError, PollTimeoutError, pollUntil } from "../../api/poll";
+import { PollCancelledError, PollFailedError, PollTimeoutError, doubling, pollUntil } from "../../api/poll";
 import { REVISION_FAILED, type Deployment, type DeploymentPatchRequest, type Revision } from "../../api/schemas/controlPlane";
 import { cancelReason, operationsSignal } from "../../kit/cancellation";
 import { changedRows, sameValue } from "../../kit/diff";
@@ -35,7 +35,7 @@ export interface DeploymentProviderOptions {
     pollInterval?: (status: string, attempt: number) => number;
     /** The clock the waits measure time by (benchmarks run on the emulator's clock). */
     now?: () => number;
-    /** Delay between reads while waiting for a deleted deployment to disappear. */
+    /** Delay between reads while waiting for a deleted deployment to disappear (default GONE_READS). */
     deletePollMs?: number;
     client?: () => ControlPlaneClient;
     sleep?: (ms: number) => Promise<void>;
@@ -267,13 +267,22 @@ async function redeploy(cp: ControlPlaneClient, id: string, revisionId: string, 
     return cp.redeployRevision(id, revisionId, current.latest_revision_id);
 }
 
+/** Reads of a deleted deployment until it is gone: 250 ms after the DELETE, then twice as long each time, up to 2 s. */
+const GONE_READS = doubling(250, 2_000);
+
 /** DELETE, then (deletion is asynchronous) wait until the deployment answers 404; gone already is done. */
 async function deleteAndWait(cp: ControlPlaneClient, id: string, timeoutS: number, o: DeploymentProviderOptions): Promise<void> {
     if (!(await cp.deleteDeployment(id))) return;
     await pollUntil(
         async () => ((await cp.tryGetDeployment(id)) ? "PRESENT" : "GONE"),
         { done: ["GONE"], failed: [] },
-        { timeoutMs: timeoutS * 1000, interval: () => o.deletePollMs ?? 2000, statusOf: (s) => s, sleep: o.sleep, signal: o.signal ?? operationsSignal },
+        {
+            timeoutMs: timeoutS * 1000,
+            interval: (_s, n) => o.deletePollMs ?? GONE_READS(n),
+            statusOf: (s) => s,
+            sleep: o.sleep,
+            signal: o.signal ?? operationsSignal,
+        },
     ).catch((e) => {
         if (e instanceof PollTimeoutError) throw new Error(`deployment ${id} was deleted but still exists after ${timeoutS}s; it may finish later`);
         if (e instanceof PollCancelledError) {

@@ -34,6 +34,20 @@ describe("Deployment provider against the emulator", function () {
             assert.equal(gets[0], 200);
         });
 
+        it("delete: the deleted deployment is read 250 ms after the DELETE, then twice as long each time up to every 2 s", async () => {
+            em.setTiming({ speed: "timed", phaseMs: FAST_PHASES, deleteMs: 60_000 });
+            const { id, outs } = await create(githubArgs(uniqueName("del-pace")));
+            const delays: number[] = [];
+            const ac = new AbortController();
+            const sleep = async (ms: number) => {
+                if (delays.push(ms) >= 6) ac.abort(new Error("enough reads"));
+                await new Promise((r) => setTimeout(r, 5));
+            };
+            const e = await rejection(() => createDeploymentProvider({ client: () => cp, sleep, signal: ac.signal }).delete!(id, recorded(outs)));
+            assert.match(e.message, /cancelled \(enough reads\)/);
+            assert.deepEqual(delays, [250, 500, 1000, 2000, 2000, 2000]);
+        });
+
         it("delete: 404 is done (deleting twice is fine)", async () => {
             const name = uniqueName("del-twice");
             const { id, outs } = await create(githubArgs(name));

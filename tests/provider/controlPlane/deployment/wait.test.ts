@@ -299,6 +299,21 @@ describe("Deployment provider: a revision wait on odd timestamps", function () {
         });
     }
 
+    it("create (no history): the first reads come 1, 2, 4 and 8 s apart, then every 10 s until the revision deploys", async () => {
+        em.setTiming({ speed: "manual" });
+        const delays: number[] = [];
+        const stop = new AbortController();
+        const sleep = async (ms: number) => {
+            if (delays.push(ms) >= 6) stop.abort(new Error("enough reads"));
+            await new Promise((r) => setTimeout(r, 5));
+        };
+        const provider = createDeploymentProvider({ client: () => cp, debug: (m) => debugLines.push(m), sleep, signal: stop.signal });
+        const e = await rejection(() => provider.create!(githubInputs(uniqueName("first-reads"))));
+        assert.ok(e instanceof ResourceInitError && /cancelled/.test(e.message), String(e));
+        assert.deepEqual(delays, [1000, 2000, 4000, 8000, 10_000, 10_000]);
+        assert.deepEqual(debugLines, []);
+    });
+
     const now = () => new Date().toISOString();
     const oddCases: Array<[string, () => void, number[] | undefined, RegExp]> = [
         [
