@@ -17,7 +17,7 @@
  * process keeps answering. Every command's output is kept (`transcript`) for leak checks.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 
@@ -61,6 +61,18 @@ export class CliError extends Error {
         super(`pulumi ${result.args.join(" ")} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
         this.name = "CliError";
     }
+}
+
+/**
+ * A command line as the transcript keeps it: the values given with `--secret` are ours, not Pulumi's output
+ * (`config set --secret k -- v`, `config set --secret k v`, `config set-all --secret k=v`), and are not kept.
+ */
+function withoutSecretValues(args: string[]): string[] {
+    const at = args.indexOf("--secret");
+    if (at < 0) return args;
+    if (args[1] === "set-all") return args.map((a, i) => (args[i - 1] === "--secret" ? `${a.split("=")[0]}=[secret]` : a));
+    const value = args.includes("--") ? args.indexOf("--") + 1 : at + 2;
+    return args.map((a, i) => (i === value ? "[secret]" : a));
 }
 
 export class PulumiProject {
@@ -142,10 +154,11 @@ export class PulumiProject {
             child.on("error", j);
             child.on("close", (c) => r(c ?? 1));
         });
-        // The command line of `config set --secret k -- v` is ours, not Pulumi's output: its value is not kept.
-        const shown = args.includes("--secret") ? [...args.slice(0, -1), "[secret]"] : args;
+        const shown = withoutSecretValues(args);
         const result = { args: shown, code, stdout, stderr, ms: Date.now() - started };
         this.transcript.push(`$ pulumi ${shown.join(" ")}`, stdout, stderr);
+        if (process.env.PULUMI_LANGSMITH_CLI_TIMES)
+            appendFileSync(process.env.PULUMI_LANGSMITH_CLI_TIMES, `${result.ms}\t${basename(this.dir)}\t${shown.slice(0, 3).join(" ")}\n`);
         if (`${stdout}${stderr}`.includes(FROM_PATH)) throw new Error(`pulumi ${shown.join(" ")}: the engine took a plugin from PATH\n${stdout}\n${stderr}`);
         if (code !== 0 && !o.allowFailure) throw new CliError(result);
         return result;
@@ -160,9 +173,11 @@ export class PulumiProject {
         await this.setConfig(stack, config, secretConfig, o);
     }
 
+    /** Every value in one `pulumi config set-all` (a command each costs a second of the CLI's start and the passphrase). */
     async setConfig(stack: string, config: Record<string, string> = {}, secretConfig: Record<string, string> = {}, o: CliOptions = {}): Promise<void> {
-        for (const [k, v] of Object.entries(config)) await this.pulumi(["config", "set", "--stack", stack, "--plaintext", k, "--", v], o);
-        for (const [k, v] of Object.entries(secretConfig)) await this.pulumi(["config", "set", "--stack", stack, "--secret", k, "--", v], o);
+        const pairs = (flag: string, values: Record<string, string>) => Object.entries(values).flatMap(([k, v]) => [flag, `${k}=${v}`]);
+        const all = [...pairs("--plaintext", config), ...pairs("--secret", secretConfig)];
+        if (all.length) await this.pulumi(["config", "set-all", "--stack", stack, ...all], o);
     }
 
     /** `pulumi stack export` (secrets stay encrypted): what is stored. */
