@@ -19,6 +19,9 @@ npm run -s build
 # The checkout's native plugin, installed into its PULUMI_HOME (scripts/dev-plugin.sh): the engine never takes it from PATH.
 bash scripts/dev-plugin.sh
 export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true
+# Node's on-disk cache of compiled modules (Node 22), shared by every node process the tests start (the programs, the
+# dynamic-provider host, the native plugin): loading @pulumi/pulumi and typescript costs half the CPU with it.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PULUMI_LANGSMITH_CACHE/node-compile-cache}"
 # The e2e tests' copies of an example share one npm install of the packed checkout (tests/helpers/project.ts).
 PULUMI_LANGSMITH_INSTALL_CACHE="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-langsmith-installs-XXXXXX")"
 export PULUMI_LANGSMITH_INSTALL_CACHE
