@@ -34,11 +34,12 @@ describe("emulator: control plane", () => {
         });
 
         it("delete: with a small deleteMs the deployment answers 404 after real time passes", async () => {
-            em.setTiming({ speed: "timed", deleteMs: 30 });
+            // A second: room for the read after the DELETE on a loaded machine.
+            em.setTiming({ speed: "timed", deleteMs: 1_000 });
             const { deployment: d } = await clientForSource(em, "external_docker").createDeployment(dockerBody());
             assert.equal(await cp.deleteDeployment(d.id), true);
             assert.equal((await cp.getDeployment(d.id)).status, "AWAITING_DELETE");
-            await sleep(60);
+            await sleep(1_100);
             assert.equal(await cp.tryGetDeployment(d.id), undefined);
         });
 

@@ -11,7 +11,8 @@ import { ResourceInitError } from "../../../../provider/kit/initError";
 import { createExportDestinationProvider } from "../../../../provider/tracing/exportDestination/provider";
 import { createScheduledExportProvider } from "../../../../provider/tracing/scheduledExport/provider";
 import type { ScheduledExportOutputs } from "../../../../provider/tracing/scheduledExport/declare";
-import { stderrOf } from "../../../helpers/async";
+import { isFinalExportStatus } from "../../../../provider/api/schemas/bulkExport";
+import { eventually, stderrOf } from "../../../helpers/async";
 import { PROJECT, useBulkExportProviders } from "../../../helpers/bulkExportProviders";
 import { admin, bulkExportClient, rejection, sleep, type Emulator } from "../../../helpers/emulator";
 
@@ -37,6 +38,15 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
                 .filter((e) => exportIds.includes(e.source_bulk_export_id ?? ""))
                 .map((e) => [Date.parse(e.start_time), Date.parse(e.end_time!)] as const)
                 .sort((a, b) => a[0] - b[0]);
+        /**
+         * Until export `id` has spawned `n` windows and each has ended: the emulator's worker runs on real time, and
+         * a fixed sleep is too short on a loaded machine.
+         */
+        async function windowsEnded(id: string, n: number): Promise<void> {
+            const spawned = () => [...em.bulkExport.model.exports.values()].filter((e) => e.source_bulk_export_id === id);
+            const ended = await eventually(() => spawned().length >= n && spawned().every((e) => isFinalExportStatus(e.status)));
+            assert.ok(ended, `export ${id}: ${spawned().length} windows spawned, ${n} awaited, not all ended`);
+        }
 
         it("diff: a project being replaced (its id unknown: the engine asks so when the project, keeping its name, is deleted first) replaces the export, cancelled first", async () => {
             const olds = { ...scheduleInputs("00000000-0000-4000-8000-00000000de57", "2026-10-01T00:00:00Z"), status: "IntervalScheduled" };
@@ -50,7 +60,7 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 20 * HOUR).toISOString();
             const inputs = scheduleInputs(destinationId, start);
             const created = await p.create(inputs);
-            await sleep(300);
+            await windowsEnded(created.id, 3);
             const outs = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
             assert.equal(outs.exportId, created.id);
             assert.equal(outs.spawnedCount, 3, "20 hours at 6 per window: three whole windows");
@@ -64,7 +74,7 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             assert.equal((await client().getExport(created.id)).status, "Cancelled");
             assert.equal((await client().getExport(after.exportId)).filter, news.filter);
             await admin(em, "POST", "/clock/advance", { ms: 12 * HOUR });
-            await sleep(300);
+            await windowsEnded(after.exportId, 2);
             const all = await windows([created.id, after.exportId]);
             assert.equal(all.length, 5);
             for (let i = 1; i < all.length; i++) assert.equal(all[i][0], all[i - 1][1], `window ${i} does not start where ${i - 1} ended`);
@@ -168,12 +178,12 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 20 * HOUR).toISOString();
             const inputs = scheduleInputs(destinationId, start);
             const created = await p.create(inputs);
-            await sleep(200);
+            await windowsEnded(created.id, 3);
             const a1 = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
             assert.equal(a1.lastWindowEnd, new Date(Date.parse(start) + 18 * HOUR).toISOString());
             const { outs: b } = await p.update!(created.id, a1, { ...inputs, sessionId: other.session_id });
             assert.equal(b.effectiveStartTime, start, "a project never exported starts at startTime: none of its windows skipped");
-            await sleep(200);
+            await windowsEnded(b.exportId, 3);
             const b1 = (await p.read!(created.id, b)).props as ScheduledExportOutputs;
             assert.equal(b1.lastWindowEnd, new Date(Date.parse(start) + 18 * HOUR).toISOString());
             const { outs: a2 } = await p.update!(created.id, b1, inputs);
@@ -215,11 +225,11 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             const at = (h: number) => new Date(Date.parse(start) + h * HOUR).toISOString();
             const inputs = scheduleInputs(await newDestination("failed-tail"), start);
             const created = await p.create(inputs);
-            await sleep(200);
+            await windowsEnded(created.id, 3);
             // The next two windows fail (storage errors are not retried by the service).
             await admin(em, "POST", "/bulk-exports/failure-rules", { kind: "storage", times: 2 });
             await admin(em, "POST", "/clock/advance", { ms: 12 * HOUR });
-            await sleep(300);
+            await windowsEnded(created.id, 5);
             const a = (await p.read!(created.id, created.outs)).props as ScheduledExportOutputs;
             assert.deepEqual(a.spawnedStatuses, { Completed: 3, Failed: 2 });
             assert.equal(a.lastWindowEnd, at(18), "failed windows are not exported");
@@ -227,7 +237,7 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             await admin(em, "POST", "/bulk-exports/failure-rules", { kind: "storage", times: 2 });
             const { outs: b } = await p.update!(created.id, a, { ...inputs, filter: 'eq(run_type, "llm")' });
             assert.equal(b.effectiveStartTime, at(18), "the failed windows are exported again");
-            await sleep(300);
+            await windowsEnded(b.exportId, 2);
             const b1 = (await p.read!(created.id, b)).props as ScheduledExportOutputs;
             assert.deepEqual(b1.spawnedStatuses, { Failed: 2 });
             const { outs: c } = await p.update!(created.id, b1, inputs);
