@@ -2,7 +2,8 @@
  * pulumi-langsmith: Pulumi resources for LangSmith: Deployment (control plane), the objects on a deployed
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
- * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
+ * PromptVersion, PromptTag); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -25,6 +26,9 @@ export {
     Dataset,
     Deployment,
     ExportDestination,
+    Prompt,
+    PromptTag,
+    PromptVersion,
     Role,
     ScheduledExport,
     ServiceKey,
@@ -48,6 +52,9 @@ export {
     type ExportDestinationArgs,
     type ExportDestinationConfig,
     type ExportDestinationCredentials,
+    type PromptArgs,
+    type PromptTagArgs,
+    type PromptVersionArgs,
     type RoleArgs,
     type RunConfig,
     type ScheduledExportArgs,

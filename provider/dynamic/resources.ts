@@ -90,3 +90,18 @@ export type RoleArgs = Args<Declared<"role">>;
 export const WorkspaceMember = dynamicResource(RESOURCES.workspaceMember);
 export type WorkspaceMember = InstanceType<typeof WorkspaceMember>;
 export type WorkspaceMemberArgs = Args<Declared<"workspaceMember">>;
+
+/** A prompt of the prompt hub: docs/prompt.md. */
+export const Prompt = dynamicResource(RESOURCES.prompt);
+export type Prompt = InstanceType<typeof Prompt>;
+export type PromptArgs = Args<Declared<"prompt">>;
+
+/** A version (commit) of a prompt: docs/promptVersion.md. */
+export const PromptVersion = dynamicResource(RESOURCES.promptVersion);
+export type PromptVersion = InstanceType<typeof PromptVersion>;
+export type PromptVersionArgs = Args<Declared<"promptVersion">>;
+
+/** A commit tag of a prompt: docs/promptTag.md. */
+export const PromptTag = dynamicResource(RESOURCES.promptTag);
+export type PromptTag = InstanceType<typeof PromptTag>;
+export type PromptTagArgs = Args<Declared<"promptTag">>;
