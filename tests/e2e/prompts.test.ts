@@ -4,7 +4,9 @@
  * create and `prod` to update in place, nothing replaced or deleted; the official Python client then pulls
  * `handle:prod` and gets the second manifest, pulls the first by its hash, and lists each commit once); the drift
  * check green, also after a commit made elsewhere; release 3 with the CLI killed once the commit is made and before
- * the tag moves, then `up` again: one commit, not two, and `prod` on it; destroy leaves no prompt.
+ * the tag moves, then `up` again: one commit, not two, and `prod` on it; destroy leaves no prompt. And the Python
+ * and YAML twins (examples/python-prompt-promotion, examples/yaml-prompt-promotion) through the native plugin: a
+ * promotion in place, pulled by the Python client, the drift check, destroy.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -16,7 +18,7 @@ import { killedWhen } from "../helpers/cli";
 import { raw } from "../helpers/emulator";
 import { chatManifest } from "../helpers/prompts";
 import { pythonPath } from "../helpers/pyarrow";
-import { createProject, type PulumiProject } from "../helpers/project";
+import { createProject, createPythonProject, createYamlProject, type PulumiProject } from "../helpers/project";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const PULL = join(__dirname, "..", "emulator", "prompts", "prompt_client.py");
@@ -122,4 +124,59 @@ describe("e2e: a prompt promoted by pulumi up (real CLI, examples/prompt-promoti
         assert.equal(repo(), undefined);
         assert.equal((await raw(em, "GET", `/api/v1/repos/-/${handle}`, { apiKey: API_KEY, tenantId: workspace })).status, 404);
     });
+});
+
+describe("e2e: a prompt promoted by pulumi up, in Python and in YAML (the native plugin)", function () {
+    this.timeout(10 * 60_000);
+    let em: Emulator;
+    const workspace = randomUUID();
+    before(async () => {
+        em = await startEmulator({ apiKeys: [API_KEY] });
+    });
+    after(() => em?.close());
+
+    /** The prod text the Python client pulls, and the prompt's commits, newest first. */
+    const pulled = async (handle: string) => {
+        const { stdout } = await promisify(execFile)(pythonPath(), [PULL, em.url, API_KEY, workspace, `${handle}:prod`]);
+        const lines = stdout
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l) as { call: string; result: any });
+        return { text: String(lines[0].result.text), commits: lines[1].result as string[] };
+    };
+
+    for (const lang of ["python", "yaml"] as const) {
+        it(`${lang}: the first release, then a promotion in place (one version more or the tag moved), pulled by the client; the drift check; destroy`, async () => {
+            const name = `${lang}-prompt-promotion`;
+            // The checkout's generated SDK, ahead of the one the shared virtualenv holds (another checkout's, maybe).
+            const project = lang === "python" ? createPythonProject(name) : createYamlProject(name);
+            project.useEnv({ PYTHONPATH: join(__dirname, "..", "..", "sdk", "python") });
+            const stack = `prompts-${randomUUID().slice(0, 8)}`;
+            const handle = `${lang}-${randomUUID().slice(0, 6)}`;
+            const step = lang === "python" ? { key: `${name}:release`, first: "1", next: "2" } : { key: `${name}:promoted`, first: "0", next: "1" };
+            const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
+            try {
+                await project.initStack(
+                    stack,
+                    { "langsmith:endpoint": em.url, "langsmith:workspaceId": workspace, [`${name}:handle`]: handle, [step.key]: step.first },
+                    { "langsmith:apiKey": API_KEY },
+                );
+                await cli("up", "--yes", "--skip-preview");
+                assert.match((await pulled(handle)).text, /politely[.:]/);
+                await cli("config", "set", step.key, step.next);
+                const preview = await cli("preview", "--diff");
+                assert.match(preview.stdout, /~ 1 to update/);
+                assert.doesNotMatch(preview.stdout, /to replace|to delete/);
+                await cli("up", "--yes", "--skip-preview");
+                const after = await pulled(handle);
+                assert.match(after.text, /three sentences at most/);
+                assert.equal(after.commits.length, 2);
+                await cli("preview", "--refresh", "--expect-no-changes");
+                await cli("destroy", "--yes", "--skip-preview");
+                assert.equal(em.prompts.model.findRepo(workspace, handle), undefined);
+            } finally {
+                project.remove();
+            }
+        });
+    }
 });
