@@ -3,7 +3,7 @@
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
- * PromptVersion, PromptTag); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * PromptVersion, PromptTag, PromptWebhook); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -29,6 +29,7 @@ export {
     Prompt,
     PromptTag,
     PromptVersion,
+    PromptWebhook,
     Role,
     ScheduledExport,
     ServiceKey,
@@ -55,6 +56,7 @@ export {
     type PromptArgs,
     type PromptTagArgs,
     type PromptVersionArgs,
+    type PromptWebhookArgs,
     type RoleArgs,
     type RunConfig,
     type ScheduledExportArgs,

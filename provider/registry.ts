@@ -48,6 +48,8 @@ import { promptProvider } from "./prompts/prompt/provider";
 import { promptTag } from "./prompts/promptTag/declare";
 import { promptTagProvider } from "./prompts/promptTag/provider";
 import { promptVersion } from "./prompts/promptVersion/declare";
+import { promptWebhook } from "./prompts/promptWebhook/declare";
+import { promptWebhookIdentity, promptWebhookProvider } from "./prompts/promptWebhook/provider";
 import { promptVersionIdentity, promptVersionProvider } from "./prompts/promptVersion/provider";
 import agentServerCheckForwarder = require("./dynamic/frozen/agentServerCheck");
 import assistantForwarder = require("./dynamic/frozen/assistant");
@@ -66,6 +68,7 @@ import workspaceSecretForwarder = require("./dynamic/frozen/workspaceSecret");
 import promptForwarder = require("./dynamic/frozen/prompt");
 import promptVersionForwarder = require("./dynamic/frozen/promptVersion");
 import promptTagForwarder = require("./dynamic/frozen/promptTag");
+import promptWebhookForwarder = require("./dynamic/frozen/promptWebhook");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -129,6 +132,11 @@ export const RESOURCES = {
         declaration: promptTag,
         forwarder: promptTagForwarder,
         provider: adoptable(promptTag, promptTagProvider, (i) => `${i.promptHandle}:${i.name}`),
+    },
+    promptWebhook: {
+        declaration: promptWebhook,
+        forwarder: promptWebhookForwarder,
+        provider: adoptable(promptWebhook, promptWebhookProvider, promptWebhookIdentity),
     },
 } as const satisfies Record<string, Registered>;
 

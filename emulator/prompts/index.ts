@@ -11,12 +11,15 @@ import {
     RepoUpdateRequestSchema,
     TagCreateRequestSchema,
     TagUpdateRequestSchema,
+    WebhookCreateRequestSchema,
+    WebhookUpdateRequestSchema,
 } from "../../provider/api/schemas/prompts";
 import type { Area } from "../core/area";
 import type { Clock } from "../core/clock";
-import { EmulatorError, invalidField } from "../core/errors";
+import { EmulatorError, invalidField, requireUuid } from "../core/errors";
 import { page, pagination, parse, type RequestContext, type Router } from "../core/http";
 import { type CommitRecord, PromptsModel, type RepoRecord, type TagRecord } from "./model";
+import { PromptWebhooks } from "./webhooks";
 
 /** What the hub knows of a workspace: its name and handle (the organization area's). */
 export interface HubWorkspace {
@@ -27,12 +30,14 @@ export interface HubWorkspace {
 
 export interface PromptsArea extends Area {
     readonly model: PromptsModel;
+    readonly webhooks: PromptWebhooks;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function promptsArea(o: { clock: Clock; stateDir?: string; workspace: (tenantId: string) => HubWorkspace }): PromptsArea {
     const model = new PromptsModel(o.clock, o.stateDir);
+    const webhooks = new PromptWebhooks(o.clock, o.stateDir);
     const handleOf = (tenantId: string) => o.workspace(tenantId).tenant_handle;
     /** The repository a path names, in the caller's workspace. */
     const repoOf = (c: RequestContext): RepoRecord => {
@@ -44,9 +49,14 @@ export function promptsArea(o: { clock: Clock; stateDir?: string; workspace: (te
     return {
         name: "prompts",
         model,
+        webhooks,
         // As on the tracing API, a request without `X-Tenant-Id` speaks to the API key's own workspace.
-        keyWorkspace: [/^(\/api\/v1)?\/(settings|repos|commits)(\/|$)/],
-        notEmulated: [/^(\/api\/v1)?\/repos\/[^/]+\/[^/]+\/(fork|owners|optimization-jobs)/, /^(\/api\/v1)?\/repos\/optimize-job/],
+        keyWorkspace: [/^(\/api\/v1)?\/(settings|repos|commits|prompt-webhooks)(\/|$)/],
+        notEmulated: [
+            /^(\/api\/v1)?\/prompt-webhooks\/test\/?$/,
+            /^(\/api\/v1)?\/repos\/[^/]+\/[^/]+\/(fork|owners|optimization-jobs)/,
+            /^(\/api\/v1)?\/repos\/optimize-job/,
+        ],
         register(router) {
             router
                 .onApi("GET", "/settings", (c) => ({ status: 200, body: { id: c.tenantId, ...o.workspace(c.tenantId) } }))
@@ -67,10 +77,22 @@ export function promptsArea(o: { clock: Clock; stateDir?: string; workspace: (te
                     model.deleteRepo(c.tenantId, repoOf(c).repo_handle);
                     return { status: 200, body: {} };
                 });
-            registerCommits(router, model, repoOf, views);
-            registerTags(router, model, repoOf, views);
+            const fire = (c: RequestContext, event: string, repo: RepoRecord, commit: CommitRecord, extra: Record<string, unknown> = {}) =>
+                webhooks.fire(
+                    c.tenantId,
+                    event,
+                    repo.id,
+                    { prompt_id: repo.id, prompt_handle: repo.repo_handle, commit_hash: commit.commit_hash, ...extra },
+                    (c.body as { skip_webhooks?: unknown } | undefined)?.skip_webhooks,
+                );
+            registerCommits(router, model, repoOf, views, fire);
+            registerTags(router, model, repoOf, views, fire);
+            registerWebhooks(router, webhooks);
         },
-        reset: () => model.reset(),
+        reset: () => {
+            model.reset();
+            webhooks.reset();
+        },
     };
 }
 
@@ -102,9 +124,11 @@ function viewsOf(model: PromptsModel, handleOf: (tenantId: string) => string | n
     };
 }
 type Views = ReturnType<typeof viewsOf>;
+/** Calls the webhooks an event fires (webhooks.ts). */
+type Fire = (c: RequestContext, event: string, repo: RepoRecord, commit: CommitRecord, extra?: Record<string, unknown>) => void;
 
 /** `/commits/{owner}/{repo}[/{commit}]`: list (newest first, paged), create on the latest, read by hash, tag or `latest`. */
-function registerCommits(router: Router, model: PromptsModel, repoOf: (c: RequestContext) => RepoRecord, views: Views): void {
+function registerCommits(router: Router, model: PromptsModel, repoOf: (c: RequestContext) => RepoRecord, views: Views, fire: Fire): void {
     router
         .onApi("GET", "/commits/{owner}/{repo}", (c) => {
             const repo = repoOf(c);
@@ -115,8 +139,9 @@ function registerCommits(router: Router, model: PromptsModel, repoOf: (c: Reques
         })
         .onApi("POST", "/commits/{owner}/{repo}", (c) => {
             const repo = repoOf(c);
-            const body = parse(CommitCreateRequestSchema, c.body, "body");
-            return { status: 201, body: { commit: views.commit(model.createCommit(repo, body)) } };
+            const made = model.createCommit(repo, parse(CommitCreateRequestSchema, c.body, "body"));
+            fire(c, "commit", repo, made);
+            return { status: 201, body: { commit: views.commit(made) } };
         })
         .onApi("GET", "/commits/{owner}/{repo}/{commit}", (c) => {
             const found = model.resolve(repoOf(c), c.params.commit);
@@ -135,7 +160,7 @@ function registerCommits(router: Router, model: PromptsModel, repoOf: (c: Reques
 }
 
 /** `/repos/{owner}/{repo}/tags[/{tag_name}]`: list, create (409 on a name held), read, move (PATCH), delete. */
-function registerTags(router: Router, model: PromptsModel, repoOf: (c: RequestContext) => RepoRecord, views: Views): void {
+function registerTags(router: Router, model: PromptsModel, repoOf: (c: RequestContext) => RepoRecord, views: Views, fire: Fire): void {
     const commitId = (v: string) => {
         if (!UUID.test(v)) throw invalidField(["body", "commit_id"], "Input should be a valid UUID", "uuid_parsing");
         return v;
@@ -144,17 +169,41 @@ function registerTags(router: Router, model: PromptsModel, repoOf: (c: RequestCo
         .onApi("GET", "/repos/{owner}/{repo}/tags", (c) => ({ status: 200, body: model.tags(repoOf(c)).map(views.tag) }))
         .onApi("POST", "/repos/{owner}/{repo}/tags", (c) => {
             const body = parse(TagCreateRequestSchema, c.body, "body");
-            return { status: 200, body: views.tag(model.createTag(repoOf(c), body.tag_name, commitId(body.commit_id))) };
+            const repo = repoOf(c);
+            const t = model.createTag(repo, body.tag_name, commitId(body.commit_id));
+            fire(c, "tag:create", repo, model.commitById(repo, t.commit_id), { tag_name: t.tag_name });
+            return { status: 200, body: views.tag(t) };
         })
         .onApi("GET", "/repos/{owner}/{repo}/tags/{tag_name}", (c) => ({ status: 200, body: views.tag(model.tag(repoOf(c), c.params.tag_name)) }))
         .onApi("PATCH", "/repos/{owner}/{repo}/tags/{tag_name}", (c) => {
             const body = parse(TagUpdateRequestSchema, c.body, "body");
-            return { status: 200, body: views.tag(model.moveTag(repoOf(c), c.params.tag_name, commitId(body.commit_id))) };
+            const repo = repoOf(c);
+            const t = model.moveTag(repo, c.params.tag_name, commitId(body.commit_id));
+            fire(c, "tag:update", repo, model.commitById(repo, t.commit_id), { tag_name: t.tag_name });
+            return { status: 200, body: views.tag(t) };
         })
         .onApi("DELETE", "/repos/{owner}/{repo}/tags/{tag_name}", (c) => {
             model.deleteTag(repoOf(c), c.params.tag_name);
             return { status: 200, body: {} };
         });
+}
+
+/** `/prompt-webhooks[/{webhook_id}]` (docs/service.md R8.6), and `GET /__admin/prompts/webhook-deliveries`: the calls made. */
+function registerWebhooks(router: Router, webhooks: PromptWebhooks): void {
+    const id = (c: RequestContext) => requireUuid(c.params.webhook_id, "webhook_id");
+    router
+        .onApi("GET", "/prompt-webhooks", (c) => ({ status: 200, body: webhooks.list(c.tenantId) }))
+        .onApi("POST", "/prompt-webhooks", (c) => ({ status: 200, body: webhooks.create(c.tenantId, parse(WebhookCreateRequestSchema, c.body, "body")) }))
+        .onApi("GET", "/prompt-webhooks/{webhook_id}", (c) => ({ status: 200, body: webhooks.get(c.tenantId, id(c)) }))
+        .onApi("PATCH", "/prompt-webhooks/{webhook_id}", (c) => ({
+            status: 200,
+            body: webhooks.update(c.tenantId, id(c), parse(WebhookUpdateRequestSchema, c.body, "body")),
+        }))
+        .onApi("DELETE", "/prompt-webhooks/{webhook_id}", (c) => {
+            webhooks.delete(c.tenantId, id(c));
+            return { status: 200, body: {} };
+        })
+        .on("GET", "/__admin/prompts/webhook-deliveries", () => ({ status: 200, body: webhooks.deliveries }), { public: true });
 }
 
 /** The list's filters, refused 422 as the service's framework refuses a value outside their enums. */

@@ -7,6 +7,7 @@
  * A commit names its parent, and the service takes only the latest (R8.2): `createCommit` is given the parent its
  * caller read just before, never one remembered from an earlier run.
  */
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { HttpClient, type HttpClientOptions } from "./client";
 import { ConflictError, undefinedOn404 } from "./errors";
@@ -26,10 +27,16 @@ import {
     type RepoCreateRequest,
     type RepoUpdateRequest,
     type Tag,
+    WebhookListSchema,
+    WebhookSchema,
+    type Webhook,
+    type WebhookCreateRequest,
+    type WebhookUpdateRequest,
 } from "./schemas/prompts";
 
 const REPOS = "/api/v1/repos/-";
 const COMMITS = "/api/v1/commits/-";
+const WEBHOOKS = "/api/v1/prompt-webhooks";
 const DELETED = [200, 202, 204];
 const Nothing = z.unknown();
 const isConflict = (e: unknown) => e instanceof ConflictError;
@@ -181,5 +188,34 @@ export class PromptsClient {
 
     deleteTag(handle: string, name: string): Promise<void> {
         return this.remove(at(REPOS, handle, "tags", name));
+    }
+
+    // ---- webhooks ----
+
+    listWebhooks(): Promise<Webhook[]> {
+        return this.get(WEBHOOKS, WebhookListSchema);
+    }
+
+    tryGetWebhook(id: string): Promise<Webhook | undefined> {
+        return this.get(at(WEBHOOKS, id), WebhookSchema).catch(undefinedOn404);
+    }
+
+    /** Makes a webhook under an id made here: a lost answer is looked up by it, never sent again blindly. */
+    async createWebhook(body: WebhookCreateRequest, secrets: readonly string[] = []): Promise<Webhook> {
+        const wire = { ...body, id: body.id ?? randomUUID() };
+        const { value } = await createOnce(
+            () => this.http.request("POST", WEBHOOKS, { body: wire, schema: WebhookSchema, deadline: this.deadline, secrets }).then((r) => r.data),
+            () => this.tryGetWebhook(wire.id),
+            this.http.reconcileOptions(this.deadline),
+        );
+        return value;
+    }
+
+    updateWebhook(id: string, body: WebhookUpdateRequest, secrets: readonly string[] = []): Promise<Webhook> {
+        return this.http.request("PATCH", at(WEBHOOKS, id), { body, schema: WebhookSchema, deadline: this.deadline, secrets }).then((r) => r.data);
+    }
+
+    deleteWebhook(id: string): Promise<void> {
+        return this.remove(at(WEBHOOKS, id));
     }
 }

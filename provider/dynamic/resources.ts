@@ -105,3 +105,8 @@ export type PromptVersionArgs = Args<Declared<"promptVersion">>;
 export const PromptTag = dynamicResource(RESOURCES.promptTag);
 export type PromptTag = InstanceType<typeof PromptTag>;
 export type PromptTagArgs = Args<Declared<"promptTag">>;
+
+/** A URL the prompt hub calls on commits and tag moves: docs/promptWebhook.md. */
+export const PromptWebhook = dynamicResource(RESOURCES.promptWebhook);
+export type PromptWebhook = InstanceType<typeof PromptWebhook>;
+export type PromptWebhookArgs = Args<Declared<"promptWebhook">>;

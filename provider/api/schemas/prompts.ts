@@ -138,3 +138,51 @@ export const TagListSchema = z.array(TagSchema);
 /** The workspace as the hub sees it (`GET /api/v1/settings`): its handle names its public prompts' owner. */
 export const HubSettingsSchema = z.object({ id: z.string(), display_name: z.string(), tenant_handle: nullableString }).passthrough();
 export type HubSettings = z.infer<typeof HubSettingsSchema>;
+
+/** What fires a prompt webhook (`EPromptWebhookTrigger`): a commit, a tag made, a tag moved. */
+export const WEBHOOK_TRIGGERS = ["commit", "tag:create", "tag:update"] as const;
+
+const uuidList = z.array(z.string()).nullish();
+const headerMap = z.record(z.string(), z.unknown()).nullish();
+
+/** POST /api/v1/prompt-webhooks body (`PromptWebhookCreate`). */
+export const WebhookCreateRequestSchema = z
+    .object({
+        id: z.string().nullish(),
+        url: z.string().min(1),
+        headers: headerMap,
+        include_prompts: uuidList,
+        exclude_prompts: uuidList,
+        triggers: z.array(z.enum(WEBHOOK_TRIGGERS)).optional(),
+    })
+    .strict();
+export type WebhookCreateRequest = z.infer<typeof WebhookCreateRequestSchema>;
+
+/** PATCH /api/v1/prompt-webhooks/{webhook_id} body (`PromptWebhookUpdate`): absent fields stay. */
+export const WebhookUpdateRequestSchema = z
+    .object({
+        url: z.string().min(1).nullish(),
+        headers: headerMap,
+        include_prompts: uuidList,
+        exclude_prompts: uuidList,
+        triggers: z.array(z.enum(WEBHOOK_TRIGGERS)).nullish(),
+    })
+    .strict();
+export type WebhookUpdateRequest = z.infer<typeof WebhookUpdateRequestSchema>;
+
+/** A prompt webhook as the service answers it (`PromptWebhook`). */
+export const WebhookSchema = z
+    .object({
+        id: z.string(),
+        tenant_id: z.string(),
+        url: z.string(),
+        headers: z.record(z.string(), z.unknown()).nullish(),
+        include_prompts: z.array(z.string()).nullish(),
+        exclude_prompts: z.array(z.string()).nullish(),
+        triggers: z.array(z.string()).nullish(),
+        created_at: z.string(),
+        updated_at: z.string(),
+    })
+    .passthrough();
+export type Webhook = z.infer<typeof WebhookSchema>;
+export const WebhookListSchema = z.array(WebhookSchema);

@@ -20,6 +20,7 @@ from .get_tracing_project import *
 from .prompt import *
 from .prompt_tag import *
 from .prompt_version import *
+from .prompt_webhook import *
 from .provider import *
 from .role import *
 from .scheduled_export import *
@@ -56,6 +57,7 @@ _utilities.register(
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",
    "langsmith:index:PromptVersion": "PromptVersion",
+   "langsmith:index:PromptWebhook": "PromptWebhook",
    "langsmith:index:Role": "Role",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",

@@ -130,6 +130,9 @@ describe("registered providers: import, and pulumi up --replace", function () {
             args: () => ({ promptHandle, manifest: chatManifest("imported"), description: "first" }),
         },
         promptTag: { args: () => ({ promptHandle, name: "prod", commitHash: promptCommit }) },
+        promptWebhook: {
+            args: () => ({ url: `https://hooks.example.com/${uniqueName("imp")}`, headers: { Authorization: "Bearer t" }, triggers: ["tag:update", "commit"] }),
+        },
     };
 
     for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
