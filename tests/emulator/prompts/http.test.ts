@@ -4,7 +4,8 @@
  * commits (the first without a parent, every later one on the latest: a stale or missing parent 409), read by hash,
  * hash prefix, tag or `latest`, listed newest first; tags (made, a second of the same name 409, moved by PATCH, a
  * commit of another prompt 404, deleted); the whole hub across a restart on the same `--state-dir`; and the official
- * Python client pulling a tagged prompt and one by hash, and listing the commits, before and after the tag moves.
+ * Python client pulling a tagged prompt and one by hash, and listing the commits, before and after the tag moves;
+ * the official JS client pulling the same.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -12,6 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { Client } from "langsmith";
 import { TEST_API_KEY, TEST_TENANT, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 import { chatManifest } from "../../helpers/prompts";
 import { pythonPath } from "../../helpers/pyarrow";
@@ -144,6 +146,20 @@ describe("emulator: the prompt hub", function () {
         await raw(em, "PATCH", `/api/v1/repos/-/${handle}/tags/prod`, { body: { commit_id: second.id } });
         const after = await python(`${handle}:prod`);
         assert.match(after.get(`pull ${handle}:prod`).text, /version two/);
+    });
+
+    it("the official JS client pulls handle:tag and a commit by hash, and lists the commits", async () => {
+        const handle = uniqueName("js");
+        const [first, second] = await promptWith(em, handle, ["js one", "js two"]);
+        await raw(em, "POST", `/api/v1/repos/-/${handle}/tags`, { body: { tag_name: "prod", commit_id: second.id } });
+        const js = new Client({ apiUrl: em.url, apiKey: TEST_API_KEY, workspaceId: TEST_TENANT });
+        const tagged = await js.pullPromptCommit(`${handle}:prod`, { skipCache: true });
+        assert.equal(tagged.commit_hash, second.commit_hash);
+        assert.equal((tagged.manifest as any).kwargs.messages[0].kwargs.prompt.kwargs.template, "js two");
+        assert.equal((await js.pullPromptCommit(`${handle}:${first.commit_hash}`, { skipCache: true })).commit_hash, first.commit_hash);
+        const listed: string[] = [];
+        for await (const c of js.listCommits(handle)) listed.push(c.commit_hash);
+        assert.deepEqual(listed, [second.commit_hash, first.commit_hash]);
     });
 
     it("keeps repositories, commits and tags in --state-dir across a restart", async () => {
