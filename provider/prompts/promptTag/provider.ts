@@ -49,7 +49,9 @@ export function createPromptTagProvider(o: { prompts?: () => PromptsClient } = {
             service = new Service(req.config);
         },
         async check(_olds, news) {
-            return service.check(() => checkPromptTag(news), "tracing");
+            const r = await service.check(() => checkPromptTag(news), "tracing");
+            const why = r.failures?.length ? undefined : await foreignVersion(prompts, news);
+            return why ? { ...r, failures: [{ property: "commitHash", reason: why }] } : r;
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(PROMPT_TAG_DIFF, olds, news);
@@ -92,6 +94,23 @@ export function createPromptTagProvider(o: { prompts?: () => PromptsClient } = {
         },
     };
     return provider;
+}
+
+/**
+ * At preview, when the prompt exists and the hash is known (a version made by an earlier `up`, a hash written in the
+ * program): why the hash is not one of the prompt's versions, or undefined. A read that fails says nothing (a
+ * preview offline goes on; `up` checks again before it sends anything).
+ */
+async function foreignVersion(prompts: () => PromptsClient, news: Record<string, unknown>): Promise<string | undefined> {
+    const { promptHandle: handle, commitHash: hash } = news;
+    if (typeof handle !== "string" || typeof hash !== "string" || !known(handle) || !known(hash)) return undefined;
+    try {
+        const pc = prompts();
+        if (!(await pc.tryGetRepo(handle)) || (await pc.findCommit(handle, hash))) return undefined;
+        return `commitHash ${hash} is not a version of prompt ${handle}: a tag names a version of its own prompt (give the commitHash of a PromptVersion whose promptHandle is ${handle})`;
+    } catch {
+        return undefined;
+    }
 }
 
 /** The id of the commit the tag is to name, which must be one of its prompt's (docs/service.md R8.4). */

@@ -200,13 +200,24 @@ describe("Prompt, PromptVersion, PromptTag", function () {
         assert.equal((await raw(em(), "GET", `/api/v1/repos/-/${handle}/tags/prod`)).status, 404);
     });
 
-    it("PromptTag: a version of another prompt is refused in words, nothing sent; a tag already on that version (an interrupted run) is taken; on another, refused", async () => {
+    it("PromptTag: a version of another prompt is refused in words at preview and at up, nothing sent; a tag already on that version (an interrupted run) is taken; on another, refused", async () => {
         const { handle } = await newPrompt();
         const other = await newPrompt();
         const foreign = await newVersion(other.handle, "theirs");
         em().admin.requests.length = 0;
-        const foreignTag = await checked(tag, { promptHandle: handle, name: "prod", commitHash: foreign.outs.commitHash });
+        const foreignTag = { promptHandle: handle, name: "prod", commitHash: foreign.outs.commitHash };
         em().admin.requests.length = 0;
+        const atPreview = await tag.check({}, foreignTag);
+        assert.deepEqual(
+            atPreview.failures?.map((f) => [f.property, f.reason.replace(foreign.outs.commitHash, "<hash>")]),
+            [
+                [
+                    "commitHash",
+                    `commitHash <hash> is not a version of prompt ${handle}: a tag names a version of its own prompt (give the commitHash of a PromptVersion whose promptHandle is ${handle})`,
+                ],
+            ],
+        );
+        // At up too (the hash unknown at preview: another version made in the same run).
         const refused = await failure(() => tag.create(foreignTag));
         assert.match(refused, new RegExp(`is not a version of prompt ${handle}: a tag names a version of its own prompt`));
         assert.deepEqual(writes(em()), []);
