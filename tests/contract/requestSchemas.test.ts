@@ -28,6 +28,15 @@ import {
     WorkspaceMemberRequestSchema,
     WorkspaceUpdateRequestSchema,
 } from "../../provider/api/schemas/organization";
+import {
+    CommitCreateRequestSchema,
+    RepoCreateRequestSchema,
+    RepoUpdateRequestSchema,
+    TagCreateRequestSchema,
+    TagUpdateRequestSchema,
+    WebhookCreateRequestSchema,
+    WebhookUpdateRequestSchema,
+} from "../../provider/api/schemas/prompts";
 import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../provider/api/schemas/sessions";
 import { Descriptions } from "./description";
 
@@ -58,6 +67,13 @@ const PARSED: Array<[string, z.ZodType]> = [
     ["PATCH /api/v1/bulk-exports/{bulk_export_id}", ExportUpdateRequestSchema],
     ["POST /v2/deployments", DeploymentCreateRequestSchema],
     ["PATCH /v2/deployments/{deployment_id}", DeploymentPatchRequestSchema],
+    ["POST /api/v1/repos", RepoCreateRequestSchema],
+    ["PATCH /api/v1/repos/{owner}/{repo}", RepoUpdateRequestSchema],
+    ["POST /commits/{owner}/{repo}", CommitCreateRequestSchema],
+    ["POST /api/v1/repos/{owner}/{repo}/tags", TagCreateRequestSchema],
+    ["PATCH /api/v1/repos/{owner}/{repo}/tags/{tag_name}", TagUpdateRequestSchema],
+    ["POST /api/v1/prompt-webhooks", WebhookCreateRequestSchema],
+    ["PATCH /api/v1/prompt-webhooks/{webhook_id}", WebhookUpdateRequestSchema],
 ];
 
 /** The field names of a zod object schema, through arrays, optionals, defaults and pipes. */
