@@ -3,7 +3,7 @@
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
- * PromptVersion, PromptTag, PromptWebhook); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -26,6 +26,7 @@ export {
     Dataset,
     Deployment,
     ExportDestination,
+    ModelConfiguration,
     Prompt,
     PromptTag,
     PromptVersion,
@@ -53,6 +54,7 @@ export {
     type ExportDestinationArgs,
     type ExportDestinationConfig,
     type ExportDestinationCredentials,
+    type ModelConfigurationArgs,
     type PromptArgs,
     type PromptTagArgs,
     type PromptVersionArgs,

@@ -49,6 +49,8 @@ import { promptTag } from "./prompts/promptTag/declare";
 import { promptTagProvider } from "./prompts/promptTag/provider";
 import { promptVersion } from "./prompts/promptVersion/declare";
 import { promptWebhook } from "./prompts/promptWebhook/declare";
+import { modelConfiguration } from "./prompts/modelConfiguration/declare";
+import { modelConfigurationProvider } from "./prompts/modelConfiguration/provider";
 import { promptWebhookIdentity, promptWebhookProvider } from "./prompts/promptWebhook/provider";
 import { promptVersionIdentity, promptVersionProvider } from "./prompts/promptVersion/provider";
 import agentServerCheckForwarder = require("./dynamic/frozen/agentServerCheck");
@@ -69,6 +71,7 @@ import promptForwarder = require("./dynamic/frozen/prompt");
 import promptVersionForwarder = require("./dynamic/frozen/promptVersion");
 import promptTagForwarder = require("./dynamic/frozen/promptTag");
 import promptWebhookForwarder = require("./dynamic/frozen/promptWebhook");
+import modelConfigurationForwarder = require("./dynamic/frozen/modelConfiguration");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -137,6 +140,11 @@ export const RESOURCES = {
         declaration: promptWebhook,
         forwarder: promptWebhookForwarder,
         provider: adoptable(promptWebhook, promptWebhookProvider, promptWebhookIdentity),
+    },
+    modelConfiguration: {
+        declaration: modelConfiguration,
+        forwarder: modelConfigurationForwarder,
+        provider: adoptable(modelConfiguration, modelConfigurationProvider, byName),
     },
 } as const satisfies Record<string, Registered>;
 

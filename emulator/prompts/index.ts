@@ -19,6 +19,7 @@ import type { Clock } from "../core/clock";
 import { EmulatorError, invalidField, requireUuid } from "../core/errors";
 import { page, pagination, parse, type RequestContext, type Router } from "../core/http";
 import { type CommitRecord, PromptsModel, type RepoRecord, type TagRecord } from "./model";
+import { PlaygroundSettings } from "./playground";
 import { PromptWebhooks } from "./webhooks";
 
 /** What the hub knows of a workspace: its name and handle (the organization area's). */
@@ -31,6 +32,7 @@ export interface HubWorkspace {
 export interface PromptsArea extends Area {
     readonly model: PromptsModel;
     readonly webhooks: PromptWebhooks;
+    readonly playground: PlaygroundSettings;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,6 +40,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function promptsArea(o: { clock: Clock; stateDir?: string; workspace: (tenantId: string) => HubWorkspace }): PromptsArea {
     const model = new PromptsModel(o.clock, o.stateDir);
     const webhooks = new PromptWebhooks(o.clock, o.stateDir);
+    const playground = new PlaygroundSettings(o.clock, o.stateDir);
     const handleOf = (tenantId: string) => o.workspace(tenantId).tenant_handle;
     /** The repository a path names, in the caller's workspace. */
     const repoOf = (c: RequestContext): RepoRecord => {
@@ -50,8 +53,9 @@ export function promptsArea(o: { clock: Clock; stateDir?: string; workspace: (te
         name: "prompts",
         model,
         webhooks,
+        playground,
         // As on the tracing API, a request without `X-Tenant-Id` speaks to the API key's own workspace.
-        keyWorkspace: [/^(\/api\/v1)?\/(settings|repos|commits|prompt-webhooks)(\/|$)/],
+        keyWorkspace: [/^(\/api\/v1)?\/(settings|repos|commits|prompt-webhooks|playground-settings)(\/|$)/],
         notEmulated: [
             /^(\/api\/v1)?\/prompt-webhooks\/test\/?$/,
             /^(\/api\/v1)?\/repos\/[^/]+\/[^/]+\/(fork|owners|optimization-jobs)/,
@@ -88,10 +92,12 @@ export function promptsArea(o: { clock: Clock; stateDir?: string; workspace: (te
             registerCommits(router, model, repoOf, views, fire);
             registerTags(router, model, repoOf, views, fire);
             registerWebhooks(router, webhooks);
+            playground.register(router);
         },
         reset: () => {
             model.reset();
             webhooks.reset();
+            playground.reset();
         },
     };
 }

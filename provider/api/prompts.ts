@@ -10,6 +10,13 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { HttpClient, type HttpClientOptions } from "./client";
+import {
+    PlaygroundSettingsListSchema,
+    PlaygroundSettingsSchema,
+    type PlaygroundCreateRequest,
+    type PlaygroundSettings,
+    type PlaygroundUpdateRequest,
+} from "./schemas/playground";
 import { ConflictError, undefinedOn404 } from "./errors";
 import { createOnce } from "./reconcile";
 import {
@@ -37,6 +44,7 @@ import {
 const REPOS = "/api/v1/repos/-";
 const COMMITS = "/api/v1/commits/-";
 const WEBHOOKS = "/api/v1/prompt-webhooks";
+const PLAYGROUND = "/api/v1/playground-settings";
 const DELETED = [200, 202, 204];
 const Nothing = z.unknown();
 const isConflict = (e: unknown) => e instanceof ConflictError;
@@ -217,5 +225,33 @@ export class PromptsClient {
 
     deleteWebhook(id: string): Promise<void> {
         return this.remove(at(WEBHOOKS, id));
+    }
+
+    // ---- the playground's saved model configurations ----
+
+    listModelConfigurations(): Promise<PlaygroundSettings[]> {
+        return this.get(PLAYGROUND, PlaygroundSettingsListSchema);
+    }
+
+    tryGetModelConfiguration(id: string): Promise<PlaygroundSettings | undefined> {
+        return this.get(at(PLAYGROUND, id), PlaygroundSettingsSchema).catch(undefinedOn404);
+    }
+
+    /** Makes one; after a lost answer, the one of that name and those settings made since is ours. */
+    async createModelConfiguration(body: PlaygroundCreateRequest): Promise<PlaygroundSettings> {
+        const { value } = await createOnce(
+            () => this.send("POST", PLAYGROUND, body, PlaygroundSettingsSchema),
+            async () => (await this.listModelConfigurations()).find((p) => p.name === body.name && sorted(p.settings) === sorted(body.settings)),
+            this.http.reconcileOptions(this.deadline),
+        );
+        return value;
+    }
+
+    updateModelConfiguration(id: string, body: PlaygroundUpdateRequest): Promise<PlaygroundSettings> {
+        return this.send("PATCH", at(PLAYGROUND, id), body, PlaygroundSettingsSchema);
+    }
+
+    deleteModelConfiguration(id: string): Promise<void> {
+        return this.remove(at(PLAYGROUND, id));
     }
 }

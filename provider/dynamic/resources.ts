@@ -110,3 +110,8 @@ export type PromptTagArgs = Args<Declared<"promptTag">>;
 export const PromptWebhook = dynamicResource(RESOURCES.promptWebhook);
 export type PromptWebhook = InstanceType<typeof PromptWebhook>;
 export type PromptWebhookArgs = Args<Declared<"promptWebhook">>;
+
+/** A model configuration saved in the playground: docs/modelConfiguration.md. */
+export const ModelConfiguration = dynamicResource(RESOURCES.modelConfiguration);
+export type ModelConfiguration = InstanceType<typeof ModelConfiguration>;
+export type ModelConfigurationArgs = Args<Declared<"modelConfiguration">>;

@@ -28,6 +28,7 @@ import {
     WorkspaceMemberRequestSchema,
     WorkspaceUpdateRequestSchema,
 } from "../../provider/api/schemas/organization";
+import { PlaygroundCreateRequestSchema, PlaygroundUpdateRequestSchema } from "../../provider/api/schemas/playground";
 import {
     CommitCreateRequestSchema,
     RepoCreateRequestSchema,
@@ -74,6 +75,8 @@ const PARSED: Array<[string, z.ZodType]> = [
     ["PATCH /api/v1/repos/{owner}/{repo}/tags/{tag_name}", TagUpdateRequestSchema],
     ["POST /api/v1/prompt-webhooks", WebhookCreateRequestSchema],
     ["PATCH /api/v1/prompt-webhooks/{webhook_id}", WebhookUpdateRequestSchema],
+    ["POST /api/v1/playground-settings", PlaygroundCreateRequestSchema],
+    ["PATCH /api/v1/playground-settings/{playground_settings_id}", PlaygroundUpdateRequestSchema],
 ];
 
 /** The field names of a zod object schema, through arrays, optionals, defaults and pipes. */

@@ -17,6 +17,7 @@ from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
 from .get_tracing_project import *
+from .model_configuration import *
 from .prompt import *
 from .prompt_tag import *
 from .prompt_version import *
@@ -54,6 +55,7 @@ _utilities.register(
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
+   "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",
    "langsmith:index:PromptVersion": "PromptVersion",

@@ -130,6 +130,16 @@ describe("registered providers: import, and pulumi up --replace", function () {
             args: () => ({ promptHandle, manifest: chatManifest("imported"), description: "first" }),
         },
         promptTag: { args: () => ({ promptHandle, name: "prod", commitHash: promptCommit }) },
+        modelConfiguration: {
+            args: () => ({
+                name: uniqueName("imp"),
+                description: "d",
+                model: "anthropic:claude-sonnet-4-5",
+                apiKeySecret: "ANTHROPIC_API_KEY",
+                baseUrl: "https://proxy.example.com",
+                settings: { temperature: 0.2 },
+            }),
+        },
         promptWebhook: {
             args: () => ({ url: `https://hooks.example.com/${uniqueName("imp")}`, headers: { Authorization: "Bearer t" }, triggers: ["tag:update", "commit"] }),
         },
