@@ -2,7 +2,8 @@
  * pulumi-langsmith: Pulumi resources for LangSmith: Deployment (control plane), the objects on a deployed
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
- * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
+ * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -25,6 +26,11 @@ export {
     Dataset,
     Deployment,
     ExportDestination,
+    ModelConfiguration,
+    Prompt,
+    PromptTag,
+    PromptVersion,
+    PromptWebhook,
     Role,
     ScheduledExport,
     ServiceKey,
@@ -48,6 +54,11 @@ export {
     type ExportDestinationArgs,
     type ExportDestinationConfig,
     type ExportDestinationCredentials,
+    type ModelConfigurationArgs,
+    type PromptArgs,
+    type PromptTagArgs,
+    type PromptVersionArgs,
+    type PromptWebhookArgs,
     type RoleArgs,
     type RunConfig,
     type ScheduledExportArgs,

@@ -3,7 +3,7 @@
  * dynamic resources store a require of, and its provider) and every function. Both front doors (the dynamic
  * resource classes, the native plugin), the schema generator (kit/schema.ts), the docs check and the tests
  * read it. Adding a resource is a folder in its service area's (controlPlane/, agentServer/, tracing/,
- * organization/) and a line here (and its forwarder in dynamic/frozen/, and its exports in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so,
+ * organization/, prompts/) and a line here (and its forwarder in dynamic/frozen/, and its exports in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so,
  * and by `adoptable` (kit/adoption.ts) where it can take an object over.
  */
 import { adoptable } from "./kit/adoption";
@@ -43,6 +43,16 @@ import { normalEmail, workspaceMember } from "./organization/workspaceMember/dec
 import { workspaceMemberProvider } from "./organization/workspaceMember/provider";
 import { workspaceSecret } from "./organization/workspaceSecret/declare";
 import { workspaceSecretProvider } from "./organization/workspaceSecret/provider";
+import { prompt } from "./prompts/prompt/declare";
+import { promptProvider } from "./prompts/prompt/provider";
+import { promptTag } from "./prompts/promptTag/declare";
+import { promptTagProvider } from "./prompts/promptTag/provider";
+import { promptVersion } from "./prompts/promptVersion/declare";
+import { promptWebhook } from "./prompts/promptWebhook/declare";
+import { modelConfiguration } from "./prompts/modelConfiguration/declare";
+import { modelConfigurationProvider } from "./prompts/modelConfiguration/provider";
+import { promptWebhookIdentity, promptWebhookProvider } from "./prompts/promptWebhook/provider";
+import { promptVersionIdentity, promptVersionProvider } from "./prompts/promptVersion/provider";
 import agentServerCheckForwarder = require("./dynamic/frozen/agentServerCheck");
 import assistantForwarder = require("./dynamic/frozen/assistant");
 import bulkExportForwarder = require("./dynamic/frozen/bulkExport");
@@ -57,6 +67,11 @@ import workspaceForwarder = require("./dynamic/frozen/workspace");
 import roleForwarder = require("./dynamic/frozen/role");
 import workspaceMemberForwarder = require("./dynamic/frozen/workspaceMember");
 import workspaceSecretForwarder = require("./dynamic/frozen/workspaceSecret");
+import promptForwarder = require("./dynamic/frozen/prompt");
+import promptVersionForwarder = require("./dynamic/frozen/promptVersion");
+import promptTagForwarder = require("./dynamic/frozen/promptTag");
+import promptWebhookForwarder = require("./dynamic/frozen/promptWebhook");
+import modelConfigurationForwarder = require("./dynamic/frozen/modelConfiguration");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -109,6 +124,27 @@ export const RESOURCES = {
         declaration: workspaceMember,
         forwarder: workspaceMemberForwarder,
         provider: adoptable(workspaceMember, workspaceMemberProvider, (i) => String(normalEmail(i.email))),
+    },
+    prompt: { declaration: prompt, forwarder: promptForwarder, provider: adoptable(prompt, promptProvider, (i) => i.handle) },
+    promptVersion: {
+        declaration: promptVersion,
+        forwarder: promptVersionForwarder,
+        provider: adoptable(promptVersion, promptVersionProvider, promptVersionIdentity),
+    },
+    promptTag: {
+        declaration: promptTag,
+        forwarder: promptTagForwarder,
+        provider: adoptable(promptTag, promptTagProvider, (i) => `${i.promptHandle}:${i.name}`),
+    },
+    promptWebhook: {
+        declaration: promptWebhook,
+        forwarder: promptWebhookForwarder,
+        provider: adoptable(promptWebhook, promptWebhookProvider, promptWebhookIdentity),
+    },
+    modelConfiguration: {
+        declaration: modelConfiguration,
+        forwarder: modelConfigurationForwarder,
+        provider: adoptable(modelConfiguration, modelConfigurationProvider, byName),
     },
 } as const satisfies Record<string, Registered>;
 

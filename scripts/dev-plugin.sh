@@ -23,7 +23,8 @@ exec -a \"\$0\" $(printf '%q' "$(command -v node)") $(printf '%q' "$root/dist/pr
 "
 # The engine caches a plugin's schema by name and version (YAML programs and codegen read it): a build whose
 # declarations changed under the same version must not be read through the old one.
-rm -f "$PULUMI_HOME/schemas/langsmith-$version.json"
+# The CLI 3.259 keeps it beside the plugins (`plugins/schema-langsmith-<version>-.json`), older ones under schemas/.
+rm -f "$PULUMI_HOME/schemas/langsmith-$version.json" "$PULUMI_HOME/plugins/schema-langsmith-$version-"*.json
 if [ "$(cat "$installed" 2>/dev/null)" = "${script%$'\n'}" ]; then exit 0; fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

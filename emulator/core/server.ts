@@ -25,6 +25,7 @@ import type { BulkExportOptions } from "../bulkExport/model";
 import { controlPlaneArea } from "../controlPlane";
 import { datasetsArea, type DatasetsArea } from "../datasets";
 import { orgArea, type OrgArea } from "../org";
+import { promptsArea, type PromptsArea } from "../prompts";
 import type { Holdings } from "../org/model";
 import { tracingArea } from "../tracing";
 import { SESSION_CLEANUP_MS } from "../tracing/sessions";
@@ -80,6 +81,7 @@ export interface Emulator {
     readonly agentServer: AgentServerArea;
     readonly datasets: DatasetsArea;
     readonly org: OrgArea;
+    readonly prompts: PromptsArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -128,6 +130,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         datasets: parts.datasets,
         agentServer: parts.agentServer,
         org: parts.org,
+        prompts: parts.prompts,
         admin,
         clock,
         reset,
@@ -163,8 +166,19 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     });
     // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
     const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model, cleanupMs), datasets, org];
-    return { controlPlane, bulkExport, agentServer, datasets, org, areas };
+    const prompts = promptsArea({ clock, stateDir, workspace: (ws) => hubWorkspace(org, ws) });
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model, cleanupMs), datasets, org, prompts];
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, areas };
+}
+
+/** A workspace as the prompt hub names it: the organization's record, else the key's default workspace as it starts. */
+function hubWorkspace(org: OrgArea, ws: string) {
+    const w = org.model.workspace(ws);
+    return {
+        display_name: w?.display_name ?? "Default Workspace",
+        tenant_handle: w?.tenant_handle ?? null,
+        created_at: w?.created_at ?? "2026-01-01T00:00:00.000Z",
+    };
 }
 
 /** Listens on `o.port` (0: a free one) of `o.host`; answers the port. */

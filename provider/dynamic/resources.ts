@@ -90,3 +90,28 @@ export type RoleArgs = Args<Declared<"role">>;
 export const WorkspaceMember = dynamicResource(RESOURCES.workspaceMember);
 export type WorkspaceMember = InstanceType<typeof WorkspaceMember>;
 export type WorkspaceMemberArgs = Args<Declared<"workspaceMember">>;
+
+/** A prompt of the prompt hub: docs/prompt.md. */
+export const Prompt = dynamicResource(RESOURCES.prompt);
+export type Prompt = InstanceType<typeof Prompt>;
+export type PromptArgs = Args<Declared<"prompt">>;
+
+/** A version (commit) of a prompt: docs/promptVersion.md. */
+export const PromptVersion = dynamicResource(RESOURCES.promptVersion);
+export type PromptVersion = InstanceType<typeof PromptVersion>;
+export type PromptVersionArgs = Args<Declared<"promptVersion">>;
+
+/** A commit tag of a prompt: docs/promptTag.md. */
+export const PromptTag = dynamicResource(RESOURCES.promptTag);
+export type PromptTag = InstanceType<typeof PromptTag>;
+export type PromptTagArgs = Args<Declared<"promptTag">>;
+
+/** A URL the prompt hub calls on commits and tag moves: docs/promptWebhook.md. */
+export const PromptWebhook = dynamicResource(RESOURCES.promptWebhook);
+export type PromptWebhook = InstanceType<typeof PromptWebhook>;
+export type PromptWebhookArgs = Args<Declared<"promptWebhook">>;
+
+/** A model configuration saved in the playground: docs/modelConfiguration.md. */
+export const ModelConfiguration = dynamicResource(RESOURCES.modelConfiguration);
+export type ModelConfiguration = InstanceType<typeof ModelConfiguration>;
+export type ModelConfigurationArgs = Args<Declared<"modelConfiguration">>;

@@ -10,6 +10,7 @@ import { AgentServerClient } from "../api/agentServer";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { OrganizationClient } from "../api/organization";
+import { PromptsClient } from "../api/prompts";
 import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
 import { ConfigError, resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
@@ -64,6 +65,11 @@ export class Service {
     /** The tracing API's projects (sessions). */
     projects(): TracingClient {
         return tracingClient(this.config());
+    }
+
+    /** The prompt hub of the workspace (docs/service.md R8): repositories, commits, tags. */
+    prompts(): PromptsClient {
+        return promptsClient(this.config());
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */
@@ -183,6 +189,19 @@ export function controlPlaneClient(cfg: ServiceConfig): ControlPlaneClient {
 export function tracingClient(cfg: ServiceConfig): TracingClient {
     return cached(["tracing projects", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
         TracingClient.connect({
+            baseUrl: cfg.endpoint,
+            apiKey: cfg.apiKey,
+            tenantId: cfg.workspaceId,
+            sources: clientSources(cfg, "endpoint"),
+            ...clientOverrides,
+        }),
+    );
+}
+
+/** The prompt-hub client of a service configuration: the tracing API. */
+export function promptsClient(cfg: ServiceConfig): PromptsClient {
+    return cached(["prompts", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
+        PromptsClient.connect({
             baseUrl: cfg.endpoint,
             apiKey: cfg.apiKey,
             tenantId: cfg.workspaceId,

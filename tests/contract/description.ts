@@ -90,10 +90,11 @@ export class Descriptions {
 
     /**
      * The operation `method path` targets: the path as sent, or under `/api/v1` (the service answers the tracing
-     * API without that prefix too, and the official clients use both). The most literal match wins.
+     * API without that prefix too, and the official clients use both), or without it (the prompt hub's commits,
+     * which the description writes without the prefix: docs/service.md R8). The most literal match wins.
      */
     find(method: string, path: string): Operation | undefined {
-        for (const p of [path, `/api/v1${path}`]) {
+        for (const p of pathForms(path)) {
             const hits = this.operations.filter((o) => o.method === method && o.pattern.test(p));
             if (hits.length) return hits.sort((a, b) => b.literals - a.literals)[0];
         }
@@ -196,10 +197,15 @@ function templatePattern(template: string): RegExp {
     return new RegExp(`^${body}/?$`);
 }
 
+/** A path as sent, under `/api/v1`, and without it: the forms the service answers the tracing API at. */
+const pathForms = (path: string) => [path, `/api/v1${path}`, ...(path.startsWith("/api/v1/") ? [path.slice("/api/v1".length)] : [])];
+
 function pathParams(op: Operation, path: string): Json {
     const names = [...op.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     const re = new RegExp(`^${op.template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)")}/?$`);
-    const m = re.exec(path) ?? re.exec(`/api/v1${path}`);
+    const m = pathForms(path)
+        .map((p) => re.exec(p))
+        .find((x) => x !== null);
     return Object.fromEntries(names.map((n, i) => [n, m ? decodeURIComponent(m[i + 1]) : undefined]));
 }
 

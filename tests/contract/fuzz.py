@@ -7,11 +7,12 @@ that a run can be repeated, and fails on:
 - an answer whose body does not fit the description's schema for its status;
 - data the description allows refused as malformed (fuzz_checks.py).
 
-Each description is fuzzed from a copy with one change: a property's `{"$ref": ".../Missing"}` alternative is
-dropped. It stands for "absent" in the service's framework (a default of `{"__missing__": ...}`), not for a value
-a client sends.
+Each description is fuzzed from a copy with these changes: a property's `{"$ref": ".../Missing"}` alternative is
+dropped (it stands for "absent" in the service's framework, a default of `{"__missing__": ...}`, not for a value
+a client sends); an operation without an operationId gets one; a path parameter its template names and the
+operation omits is declared a string (`named`).
 
-    python tests/contract/fuzz.py --url http://127.0.0.1:8787 --api-key KEY --tenant WORKSPACE_ID [--seed N] [--max-examples N]
+    python tests/contract/fuzz.py --url http://127.0.0.1:8787 --api-key KEY --tenant WORKSPACE_ID [--seed N] [--max-examples N] [--only REGEX]
 
 Prints schemathesis's summary per description and exits 1 when any check failed.
 """
@@ -19,6 +20,7 @@ Prints schemathesis's summary per description and exits 1 when any check failed.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -41,6 +43,23 @@ def without_missing(node):
     return out
 
 
+def named(doc):
+    """The description with an operationId for each operation that has none (the prompt hub's commits), so that it
+    can be selected like the others, and each path parameter its template names declared (the reads of a prompt's
+    tags omit `owner`), which schemathesis refuses to run without."""
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            if not (isinstance(op, dict) and "responses" in op):
+                continue
+            if "operationId" not in op:
+                op["operationId"] = f"{method}_{path}".replace("/", "_").replace("{", "").replace("}", "")
+            declared = {p.get("name") for p in op.get("parameters", []) if p.get("in") == "path"}
+            for name in re.findall(r"\{([^}]+)\}", path):
+                if name not in declared:
+                    op.setdefault("parameters", []).append({"name": name, "in": "path", "required": True, "schema": {"type": "string"}})
+    return doc
+
+
 def operation_ids(doc, keys):
     ids = []
     for key in keys:
@@ -53,7 +72,7 @@ def operation_ids(doc, keys):
 
 
 def fuzz(name, keys, args, workdir):
-    doc = without_missing(json.load(open(os.path.join(HERE, "descriptions", f"{name}.openapi.json"))))
+    doc = named(without_missing(json.load(open(os.path.join(HERE, "descriptions", f"{name}.openapi.json")))))
     path = os.path.join(workdir, f"{name}.openapi.json")
     json.dump(doc, open(path, "w"))
     command = [
@@ -82,8 +101,12 @@ def main():
     p.add_argument("--tenant", required=True)
     p.add_argument("--seed", type=int, default=20261126)
     p.add_argument("--max-examples", type=int, default=25)
+    p.add_argument("--only", help="a regular expression: fuzz only the operations (`METHOD path`) it matches")
     args = p.parse_args()
     operations = json.load(open(os.path.join(HERE, "fuzzed.json")))
+    if args.only:
+        operations = {d: [k for k in keys if re.search(args.only, k)] for d, keys in operations.items()}
+        operations = {d: keys for d, keys in operations.items() if keys}
     with tempfile.TemporaryDirectory(prefix="langsmith-fuzz-") as workdir:
         codes = [fuzz(name, keys, args, workdir) for name, keys in operations.items()]
     sys.exit(0 if all(c == 0 for c in codes) else 1)

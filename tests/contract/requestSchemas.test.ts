@@ -28,6 +28,16 @@ import {
     WorkspaceMemberRequestSchema,
     WorkspaceUpdateRequestSchema,
 } from "../../provider/api/schemas/organization";
+import { PlaygroundCreateRequestSchema, PlaygroundUpdateRequestSchema } from "../../provider/api/schemas/playground";
+import {
+    CommitCreateRequestSchema,
+    RepoCreateRequestSchema,
+    RepoUpdateRequestSchema,
+    TagCreateRequestSchema,
+    TagUpdateRequestSchema,
+    WebhookCreateRequestSchema,
+    WebhookUpdateRequestSchema,
+} from "../../provider/api/schemas/prompts";
 import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../provider/api/schemas/sessions";
 import { Descriptions } from "./description";
 
@@ -58,6 +68,15 @@ const PARSED: Array<[string, z.ZodType]> = [
     ["PATCH /api/v1/bulk-exports/{bulk_export_id}", ExportUpdateRequestSchema],
     ["POST /v2/deployments", DeploymentCreateRequestSchema],
     ["PATCH /v2/deployments/{deployment_id}", DeploymentPatchRequestSchema],
+    ["POST /api/v1/repos", RepoCreateRequestSchema],
+    ["PATCH /api/v1/repos/{owner}/{repo}", RepoUpdateRequestSchema],
+    ["POST /commits/{owner}/{repo}", CommitCreateRequestSchema],
+    ["POST /api/v1/repos/{owner}/{repo}/tags", TagCreateRequestSchema],
+    ["PATCH /api/v1/repos/{owner}/{repo}/tags/{tag_name}", TagUpdateRequestSchema],
+    ["POST /api/v1/prompt-webhooks", WebhookCreateRequestSchema],
+    ["PATCH /api/v1/prompt-webhooks/{webhook_id}", WebhookUpdateRequestSchema],
+    ["POST /api/v1/playground-settings", PlaygroundCreateRequestSchema],
+    ["PATCH /api/v1/playground-settings/{playground_settings_id}", PlaygroundUpdateRequestSchema],
 ];
 
 /** The field names of a zod object schema, through arrays, optionals, defaults and pipes. */

@@ -17,6 +17,11 @@ from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
 from .get_tracing_project import *
+from .model_configuration import *
+from .prompt import *
+from .prompt_tag import *
+from .prompt_version import *
+from .prompt_webhook import *
 from .provider import *
 from .role import *
 from .scheduled_export import *
@@ -50,6 +55,11 @@ _utilities.register(
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
+   "langsmith:index:ModelConfiguration": "ModelConfiguration",
+   "langsmith:index:Prompt": "Prompt",
+   "langsmith:index:PromptTag": "PromptTag",
+   "langsmith:index:PromptVersion": "PromptVersion",
+   "langsmith:index:PromptWebhook": "PromptWebhook",
    "langsmith:index:Role": "Role",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",

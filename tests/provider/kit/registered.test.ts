@@ -23,6 +23,7 @@ import { github } from "../../helpers/deploymentInputs";
 import { TEST_API_KEY, TEST_SETTLE_MS, TEST_TENANT, githubBody, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 import { startMinio, type MinioServer } from "../../helpers/minio";
 import { withEnv } from "../../helpers/async";
+import { chatManifest } from "../../helpers/prompts";
 
 const VARS = ["LANGSMITH_API_KEY", "LANGSMITH_ENDPOINT", "LANGSMITH_CONTROL_PLANE_URL", "LANGSMITH_WORKSPACE_ID", "LANGSMITH_ADOPT_IDS"] as const;
 
@@ -88,6 +89,8 @@ describe("registered providers: import, and pulumi up --replace", function () {
         credentials: { accessKeyId: minio.users.writeDelete.accessKeyId, secretAccessKey: minio.users.writeDelete.secretAccessKey },
     });
     const agentServer = (id: string) => `${url}|${id}`;
+    let promptHandle = "";
+    let promptCommit = "";
 
     const CASES: Record<ResourceType, Case | string> = {
         deployment: {
@@ -120,6 +123,26 @@ describe("registered providers: import, and pulumi up --replace", function () {
         role: { args: () => ({ name: uniqueName("imp"), description: "reads", permissions: ["runs:read", "projects:read"] }) },
         workspaceSecret: { args: () => ({ key: uniqueName("IMP").toUpperCase().replace(/-/g, "_"), value: "s3cret" }), allowed: ["value"] },
         workspaceMember: { args: () => ({ email: `${uniqueName("imp")}@example.com`, roleId: "WORKSPACE_USER" }) },
+        prompt: {
+            args: () => ({ handle: (promptHandle = uniqueName("imp")), description: "d", readme: "# r", tags: ["b", "a"], isArchived: true }),
+        },
+        promptVersion: {
+            args: () => ({ promptHandle, manifest: chatManifest("imported"), description: "first" }),
+        },
+        promptTag: { args: () => ({ promptHandle, name: "prod", commitHash: promptCommit }) },
+        modelConfiguration: {
+            args: () => ({
+                name: uniqueName("imp"),
+                description: "d",
+                model: "anthropic:claude-sonnet-4-5",
+                apiKeySecret: "ANTHROPIC_API_KEY",
+                baseUrl: "https://proxy.example.com",
+                settings: { temperature: 0.2 },
+            }),
+        },
+        promptWebhook: {
+            args: () => ({ url: `https://hooks.example.com/${uniqueName("imp")}`, headers: { Authorization: "Bearer t" }, triggers: ["tag:update", "commit"] }),
+        },
     };
 
     for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
@@ -132,6 +155,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
             const m = await make(type, args);
             if (type === "exportDestination") destinationId = m.id;
             if (type === "assistant") assistantId = m.outs.assistantId;
+            if (type === "promptVersion") promptCommit = m.outs.commitHash;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
             const news = await checked(type, imported.inputs as Record<string, unknown>, args);
@@ -177,6 +201,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
         ["dataset", () => ({ name: uniqueName("rep") }), (id) => id],
         ["assistant", () => ({ url, graphId: "agent", name: uniqueName("rep"), __identity: `urn:${uniqueName("a")}` }), (id) => id],
         ["workspace", () => ({ displayName: uniqueName("rep") }), (id) => id],
+        ["prompt", () => ({ handle: uniqueName("rep") }), (id) => id],
         ["workspaceSecret", () => ({ key: uniqueName("REP").toUpperCase().replace(/-/g, "_"), value: "v" }), (_id, outs) => `${outs.tenantId}/${outs.key}`],
     ];
     for (const [type, args, adoptId] of REPLACED) {

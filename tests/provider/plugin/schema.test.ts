@@ -49,10 +49,11 @@ describe("plugin schema", () => {
         assert.equal(schema.resources["langsmith:index:ServiceKey"].properties.key.secret, true, "a computed output (a service key) secret too");
         const secretCount = (JSON.stringify(schema).match(/"secret":true/g) ?? []).length;
         assert.equal(schema.resources["langsmith:index:WorkspaceSecret"].properties.value.secret, true);
+        assert.equal(schema.resources["langsmith:index:PromptWebhook"].inputProperties.headers.secret, true);
         assert.equal(
             secretCount,
-            9,
-            "secrets, credentials and a WorkspaceSecret's value (inputs and outputs), a service key's key, apiKey (config and provider): nothing else",
+            11,
+            "secrets, credentials, a WorkspaceSecret's value and a PromptWebhook's headers (inputs and outputs), a service key's key, apiKey (config and provider): nothing else",
         );
     });
 
