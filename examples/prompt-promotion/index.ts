@@ -1,8 +1,9 @@
 /**
  * A prompt promoted by `pulumi up`: the prompt `support` of the workspace's prompt hub, one version per entry of
  * RELEASES (each written on the one before), and the `prod` tag the support agent pulls (`client.pull_prompt(
- * "support:prod")`) on the last. A release is a pull request that adds an entry: its preview shows one version to
- * create and `prod` to update in place; its `up` makes the version, then moves the tag to it.
+ * "support:prod")`) on the last. A release is a pull request that adds an entry, run by the workflow of
+ * examples/ci/pulumi-langsmith.yml: its preview on the pull request shows one version to create and `prod` to update
+ * in place; its `up` on merge makes the version, then moves the tag to it.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as langsmith from "pulumi-langsmith";

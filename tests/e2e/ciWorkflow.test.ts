@@ -6,24 +6,13 @@
  * injected outside Pulumi.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { createProject, type PulumiProject } from "../helpers/project";
+import { runStep, step } from "../helpers/workflow";
 
-const WORKFLOW = join(__dirname, "..", "..", "examples", "ci", "pulumi-langsmith.yml");
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
-
-/** The `run:` line of the step with this name. */
-function step(name: string): string {
-    const text = readFileSync(WORKFLOW, "utf8");
-    const m = new RegExp(`- name: ${name}\\n(?:\\s+if: .*\\n)?\\s+run: (.*)`).exec(text);
-    if (!m) throw new Error(`no step "${name}" in ${WORKFLOW}`);
-    return m[1];
-}
 
 describe("e2e: the CI workflow of examples/ci, its pulumi lines as written", function () {
     this.timeout(10 * 60_000);
@@ -39,16 +28,7 @@ describe("e2e: the CI workflow of examples/ci, its pulumi lines as written", fun
         project?.remove();
     });
 
-    /** Runs one workflow line with bash, as the runner would. */
-    const run = (line: string, stack: string) =>
-        new Promise<{ code: number; output: string }>((resolve, reject) => {
-            const child = spawn("bash", ["-c", line], { cwd: project.dir, env: { ...project.env, STACK: stack, LANGSMITH_API_KEY: API_KEY } });
-            let output = "";
-            child.stdout.on("data", (d) => (output += d));
-            child.stderr.on("data", (d) => (output += d));
-            child.on("error", reject);
-            child.on("close", (code) => resolve({ code: code ?? 1, output }));
-        });
+    const run = (line: string, stack: string) => runStep(project, line, { STACK: stack, LANGSMITH_API_KEY: API_KEY });
 
     it("pull request preview, up on main, and the scheduled drift check with and without drift", async () => {
         const stack = `ci-${randomUUID().slice(0, 8)}`;

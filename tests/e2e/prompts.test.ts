@@ -19,6 +19,7 @@ import { raw } from "../helpers/emulator";
 import { chatManifest } from "../helpers/prompts";
 import { pythonPath } from "../helpers/pyarrow";
 import { createProject, createPythonProject, createYamlProject, type PulumiProject } from "../helpers/project";
+import { runStep, step } from "../helpers/workflow";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const PULL = join(__dirname, "..", "emulator", "prompts", "prompt_client.py");
@@ -77,13 +78,16 @@ describe("e2e: a prompt promoted by pulumi up (real CLI, examples/prompt-promoti
         assert.match(pulled.get(`pull ${handle}:prod`).text, /Answer the customer's question politely\.$/m);
     });
 
-    it("release 2 in one up: the preview plans one version and prod moved in place; the client pulls the second by tag, the first by hash, each commit listed once", async () => {
+    it("release 2 through the CI workflow (examples/ci): its pull-request preview plans one version and prod moved in place, its up on main does it; the client pulls the second by tag, the first by hash, each commit listed once", async () => {
         await cli("config", "set", "prompt-promotion:release", "2");
-        const preview = await cli("preview", "--diff");
-        assert.match(preview.stdout, /\+ 1 to create/);
-        assert.match(preview.stdout, /~ 1 to update/);
-        assert.doesNotMatch(preview.stdout, /to replace|to delete/);
-        await cli("up", "--yes", "--skip-preview");
+        const vars = { STACK: stack, LANGSMITH_API_KEY: API_KEY };
+        const preview = await runStep(project, step("preview \\(pull request\\)"), vars);
+        assert.equal(preview.code, 0, preview.output);
+        assert.match(preview.output, /\+ 1 to create/);
+        assert.match(preview.output, /~ 1 to update/);
+        assert.doesNotMatch(preview.output, /to replace|to delete/);
+        const up = await runStep(project, step("up \\(main\\)"), vars);
+        assert.equal(up.code, 0, up.output);
         const [first, second] = (await output("commits")) as string[];
         assert.deepEqual(commits(), [second, first]);
         assert.equal(await output("prodCommit"), second);

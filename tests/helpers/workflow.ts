@@ -1,0 +1,31 @@
+/**
+ * The CI workflow users copy (examples/ci/pulumi-langsmith.yml), its `pulumi` lines run as written: `step(name)`
+ * is the `run:` line of a step, `runStep` runs one with bash in a program's directory, with the variables the
+ * workflow sets (STACK, LANGSMITH_API_KEY) over the program's own environment (its backend and passphrase).
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PulumiProject } from "./project";
+
+export const WORKFLOW = join(__dirname, "..", "..", "examples", "ci", "pulumi-langsmith.yml");
+
+/** The `run:` line of the step with this name (a regular expression's source). */
+export function step(name: string): string {
+    const text = readFileSync(WORKFLOW, "utf8");
+    const m = new RegExp(`- name: ${name}\\n(?:\\s+if: .*\\n)?\\s+run: (.*)`).exec(text);
+    if (!m) throw new Error(`no step "${name}" in ${WORKFLOW}`);
+    return m[1];
+}
+
+/** Runs one workflow line with bash, as the runner would; resolves with its exit code and everything it printed. */
+export function runStep(project: PulumiProject, line: string, vars: { STACK: string; LANGSMITH_API_KEY: string }): Promise<{ code: number; output: string }> {
+    return new Promise((resolve, reject) => {
+        const child = spawn("bash", ["-c", line], { cwd: project.dir, env: { ...project.env, ...vars } });
+        let output = "";
+        child.stdout.on("data", (d) => (output += d));
+        child.stderr.on("data", (d) => (output += d));
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code: code ?? 1, output }));
+    });
+}
