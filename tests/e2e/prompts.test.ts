@@ -9,20 +9,16 @@
  * promotion in place, pulled by the Python client, the drift check, destroy.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { killedWhen } from "../helpers/cli";
 import { raw } from "../helpers/emulator";
-import { chatManifest } from "../helpers/prompts";
-import { pythonPath } from "../helpers/pyarrow";
+import { chatManifest, pulledByPython } from "../helpers/prompts";
 import { createProject, createPythonProject, createYamlProject, type PulumiProject } from "../helpers/project";
 import { runStep, step } from "../helpers/workflow";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
-const PULL = join(__dirname, "..", "emulator", "prompts", "prompt_client.py");
 
 describe("e2e: a prompt promoted by pulumi up (real CLI, examples/prompt-promotion)", function () {
     this.timeout(10 * 60_000);
@@ -37,17 +33,8 @@ describe("e2e: a prompt promoted by pulumi up (real CLI, examples/prompt-promoti
         const r = repo();
         return r ? em.prompts.model.commits(r).map((c) => c.commit_hash) : [];
     };
-    /** What the official Python client answers for each identifier (tests/emulator/prompts/prompt_client.py). */
-    const python = async (...ids: string[]) => {
-        const { stdout } = await promisify(execFile)(pythonPath(), [PULL, em.url, API_KEY, workspace, ...ids]);
-        return new Map(
-            stdout
-                .trim()
-                .split("\n")
-                .map((l) => JSON.parse(l) as { call: string; result: any })
-                .map((l) => [l.call, l.result]),
-        );
-    };
+    /** What the official Python client answers for each identifier. */
+    const python = (...ids: string[]) => pulledByPython(em.url, API_KEY, workspace, ...ids);
     const output = async (name: string) => JSON.parse((await cli("stack", "output", name, "--json")).stdout);
 
     before(async () => {
@@ -141,12 +128,8 @@ describe("e2e: a prompt promoted by pulumi up, in Python and in YAML (the native
 
     /** The prod text the Python client pulls, and the prompt's commits, newest first. */
     const pulled = async (handle: string) => {
-        const { stdout } = await promisify(execFile)(pythonPath(), [PULL, em.url, API_KEY, workspace, `${handle}:prod`]);
-        const lines = stdout
-            .trim()
-            .split("\n")
-            .map((l) => JSON.parse(l) as { call: string; result: any });
-        return { text: String(lines[0].result.text), commits: lines[1].result as string[] };
+        const got = await pulledByPython(em.url, API_KEY, workspace, `${handle}:prod`);
+        return { text: String(got.get(`pull ${handle}:prod`).text), commits: got.get("list_prompt_commits") as string[] };
     };
 
     for (const lang of ["python", "yaml"] as const) {

@@ -1,7 +1,27 @@
 /**
  * Prompt manifests as LangChain serializes them (what `langchain_core.load.dumps` writes for a
- * `ChatPromptTemplate.from_messages([("system", ...), ("human", ...)])`), for the prompt hub's tests.
+ * `ChatPromptTemplate.from_messages([("system", ...), ("human", ...)])`), for the prompt hub's tests, and what the
+ * official Python client pulls (`pulledByPython`).
  */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { pythonPath } from "./pyarrow";
+
+const PULL = join(__dirname, "..", "emulator", "prompts", "prompt_client.py");
+
+/**
+ * What the official Python client answers for each identifier (`handle:tag`, `handle:<hash>`, `handle`), by call
+ * (`pull <id>`, `list_prompt_commits`): tests/emulator/prompts/prompt_client.py against `url` as `workspace`.
+ */
+export async function pulledByPython(url: string, apiKey: string, workspace: string, ...ids: string[]): Promise<Map<string, any>> {
+    const { stdout } = await promisify(execFile)(pythonPath(), [PULL, url, apiKey, workspace, ...ids]);
+    const lines = stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { call: string; result: unknown });
+    return new Map(lines.map((l) => [l.call, l.result]));
+}
 
 /** A `PromptTemplate` of `template` whose variables are `vars`. */
 export function promptTemplate(template: string, vars: string[]) {

@@ -8,17 +8,12 @@
  * the official JS client pulling the same.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { Client } from "langsmith";
 import { TEST_API_KEY, TEST_TENANT, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
-import { chatManifest } from "../../helpers/prompts";
-import { pythonPath } from "../../helpers/pyarrow";
-
-const SCRIPT = join(__dirname, "prompt_client.py");
+import { chatManifest, pulledByPython } from "../../helpers/prompts";
 
 /** A new prompt with one commit per manifest, each on the latest; answers the commits as made. */
 async function promptWith(em: Emulator, handle: string, systems: string[]): Promise<Array<{ id: string; commit_hash: string }>> {
@@ -128,16 +123,7 @@ describe("emulator: the prompt hub", function () {
         const handle = uniqueName("pulled");
         const [first, second] = await promptWith(em, handle, ["You are {role}, version one.", "You are {role}, version two."]);
         await raw(em, "POST", `/api/v1/repos/-/${handle}/tags`, { body: { tag_name: "prod", commit_id: first.id } });
-        const python = async (...ids: string[]) => {
-            const { stdout } = await promisify(execFile)(pythonPath(), [SCRIPT, em.url, TEST_API_KEY, TEST_TENANT, ...ids]);
-            return new Map(
-                stdout
-                    .trim()
-                    .split("\n")
-                    .map((l) => JSON.parse(l) as { call: string; result: any })
-                    .map((l) => [l.call, l.result]),
-            );
-        };
+        const python = (...ids: string[]) => pulledByPython(em.url, TEST_API_KEY, TEST_TENANT, ...ids);
         const before = await python(`${handle}:prod`, `${handle}:${second.commit_hash}`);
         assert.equal(before.get(`pull ${handle}:prod`).class, "ChatPromptTemplate", JSON.stringify(before.get(`pull ${handle}:prod`)));
         assert.match(before.get(`pull ${handle}:prod`).text, /version one/);
