@@ -21,7 +21,7 @@ import { Service } from "../../kit/service";
 import { checkBulkExport } from "../traceExport/check";
 import { DEFAULT_EXPORT_TIMEOUTS, SCHEMA_VERSION, bulkExport, type BulkExportInputs, type BulkExportOutputs } from "./declare";
 import { startExport } from "../traceExport/start";
-import { explain, exportInputsFromService, exportRequest } from "../traceExport/wire";
+import { explain, exportInputsFromService, exportRequest, leftOutUnmanaged } from "../traceExport/wire";
 import { inItsWorkspace } from "../../kit/workspace";
 
 export const BULK_EXPORT_DIFF = diffTableOf(bulkExport.inputs);
@@ -51,7 +51,7 @@ export function createBulkExportProvider(o: BulkExportProviderOptions = {}): pul
             return service.check(() => checkBulkExport(news), "tracing");
         },
         async diff(_id, olds, news) {
-            const { changes, replaces, updates } = diffByTable(BULK_EXPORT_DIFF, olds, news);
+            const { changes, replaces, updates } = diffByTable(BULK_EXPORT_DIFF, olds, leftOutUnmanaged(olds, news));
             // A failed, cancelled or timed-out export is made again; one not seen to the end is waited on.
             const redo = REDO.some((s) => sameStatus(olds.status as string, s));
             const unsettled = !isFinalExportStatus(olds.status as string) && news.waitForCompletion !== false;

@@ -32,7 +32,7 @@ import { Service } from "../../kit/service";
 import { checkScheduledExport } from "../traceExport/check";
 import { SCHEMA_VERSION, scheduledExport, type ScheduledExportInputs, type ScheduledExportOutputs } from "./declare";
 import { startExport } from "../traceExport/start";
-import { configFromService, explain, exportInputsFromService, exportRequest } from "../traceExport/wire";
+import { configFromService, explain, exportInputsFromService, exportRequest, leftOutUnmanaged } from "../traceExport/wire";
 import { inItsWorkspace } from "../../kit/workspace";
 
 /** Every field of the export itself: a change re-creates it (in `update`, under the same resource id). */
@@ -178,7 +178,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             return service.check(() => checkScheduledExport(news), "tracing");
         },
         async diff(id, olds, news) {
-            const table = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);
+            const table = diffByTable(SCHEDULED_EXPORT_DIFF, olds, leftOutUnmanaged(olds, news));
             const { changes } = table;
             let { replaces, updates } = table;
             // The project's id not known: it is being replaced. The engine asks so when the project keeps its name
@@ -210,9 +210,9 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             const e = await be.tryGetExport((props as Partial<ScheduledExportOutputs> | undefined)?.exportId ?? id);
             if (!e) return {};
             // `pulumi import` records nothing: the schedule starts where the service says it does.
-            const recorded: Partial<ScheduledExportOutputs> =
-                props?.startTime === undefined ? { ...props, startTime: e.start_time, effectiveStartTime: e.start_time } : props;
-            const read = { ...recorded, ...exportInputsFromService(e, recorded), intervalHours: e.interval_hours ?? recorded.intervalHours };
+            const imported = props?.startTime === undefined;
+            const recorded: Partial<ScheduledExportOutputs> = imported ? { ...props, startTime: e.start_time, effectiveStartTime: e.start_time } : props;
+            const read = { ...recorded, ...exportInputsFromService(e, recorded, imported), intervalHours: e.interval_hours ?? recorded.intervalHours };
             const program = declaredInputs(scheduledExport, read);
             return { id, props: await outputs(be, program, e, historyOf(recorded)), inputs: { ...program } };
         },
@@ -221,7 +221,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             const news = newsRaw;
             const be = client();
             const current = await be.tryGetExport(olds.exportId ?? id);
-            const { updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, news);
+            const { updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, leftOutUnmanaged(olds, news));
             const recreate = !current || isFinalExportStatus(current.status) || updates.some((u) => !LOCAL_ONLY.includes(u));
             if (!recreate) return { outs: await outputs(be, news, current!, historyOf(olds)) };
             return { outs: await recreateExport(be, id, olds, news, current, newsRaw.__provider) };

@@ -32,7 +32,10 @@ export function exportArguments<C extends OnChange, R extends boolean>(onChange:
         filter: string('Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.', { onChange, compareAs: parsedFilter }),
         exportFields: list(`Columns to export (${EXPORTABLE_FIELDS.join(", ")}); absent: all.`, string("A column."), { onChange, compareAs: asSet() }),
         formatVersion: string("`v1` (default) or `v2_beta` (typed columns).", { values: FORMAT_VERSIONS, default: "v1", onChange }),
-        compression: string("Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.", { values: COMPRESSIONS, onChange }),
+        compression: string(
+            "Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default, and not managed (another codec read by an import or a refresh is no change).",
+            { values: COMPRESSIONS, onChange },
+        ),
     };
 }
 

@@ -14,7 +14,7 @@ import {
     type ExportCreateRequest,
     type VersionedField,
 } from "../../api/schemas/bulkExport";
-import { prune } from "../../kit/diff";
+import { leftOutKept, prune } from "../../kit/diff";
 import { isImport } from "../../kit/declare";
 import { normalized } from "../../kit/fields";
 import { messageOf } from "../../kit/initError";
@@ -67,10 +67,14 @@ export function exportRequest(
     }) as ExportCreateRequest;
 }
 
-/** Inputs as the export on the service says (refresh); `startTime` is the program's (a resumed schedule starts later). */
+/**
+ * Inputs as the export on the service says (refresh, or `pulumi import` when `imported`); `startTime` is the
+ * program's (a resumed schedule starts later).
+ */
 export function exportInputsFromService(
     e: BulkExportRecord,
     recorded: Partial<ExportInputs> & { allExperiments?: boolean },
+    imported = isImport(recorded),
 ): Partial<ExportInputs> & { allExperiments?: boolean } {
     const fields = exportArguments("replace", false);
     const wire = fromWire(fields, e);
@@ -80,12 +84,20 @@ export function exportInputsFromService(
         ...recorded,
         ...read,
         // The program's start (a schedule's exports re-created since start later); an import has none: the export's.
-        startTime: isImport(recorded) ? e.start_time : recorded.startTime,
+        startTime: imported ? e.start_time : recorded.startTime,
         allExperiments: e.all_experiments ? true : e.all_experiments === false ? undefined : recorded.allExperiments,
         formatVersion: read.formatVersion ?? "v1",
-        compression: recorded.compression === undefined ? undefined : read.compression,
+        // An import reads the codec (a program that names it plans no change; one that leaves it out does not manage it:
+        // `leftOutUnmanaged`); a refresh, only when the program names it.
+        compression: recorded.compression === undefined && !imported ? undefined : read.compression,
     });
 }
+
+/**
+ * The program's inputs as compared with the state: a codec the program leaves out is not managed (absent means the
+ * service's default, which differs by installation, so the codec an import read is no change).
+ */
+export const leftOutUnmanaged = <N extends Record<string, unknown>>(olds: Record<string, unknown>, news: N): N => leftOutKept(olds, news, ["compression"]);
 
 const DESTINATION_HINTS: Array<[RegExp, string]> = [
     [

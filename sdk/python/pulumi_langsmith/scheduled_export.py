@@ -38,7 +38,7 @@ class ScheduledExportArgs:
         :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid).
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
         :param pulumi.Input[_builtins.bool] cancel_spawned_on_delete: On delete, also cancel the spawned exports that are not final (default false: they finish).
-        :param pulumi.Input[_builtins.str] compression: Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
+        :param pulumi.Input[_builtins.str] compression: Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default, and not managed (another codec read by an import or a refresh is no change).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
@@ -128,7 +128,7 @@ class ScheduledExportArgs:
     @pulumi.getter
     def compression(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
+        Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default, and not managed (another codec read by an import or a refresh is no change).
         """
         return pulumi.get(self, "compression")
 
@@ -221,7 +221,7 @@ class ScheduledExport(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] cancel_spawned_on_delete: On delete, also cancel the spawned exports that are not final (default false: they finish).
-        :param pulumi.Input[_builtins.str] compression: Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
+        :param pulumi.Input[_builtins.str] compression: Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default, and not managed (another codec read by an import or a refresh is no change).
         :param pulumi.Input[_builtins.str] destination_id: The ExportDestination's id.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
@@ -358,7 +358,7 @@ class ScheduledExport(pulumi.CustomResource):
     @pulumi.getter
     def compression(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default.
+        Parquet codec: `none`, `gzip`, `snappy` or `zstandard`; absent: the service's default, and not managed (another codec read by an import or a refresh is no change).
         """
         return pulumi.get(self, "compression")
 

@@ -33,7 +33,25 @@ interface Case {
     importId?: (id: string, outs: Record<string, any>) => string;
     /** Properties the first `up` after an import may still change: what the service never answers. */
     allowed?: string[];
+    /** The arguments with no optional field, where the required fields alone do not make a valid object. */
+    bare?: () => Record<string, unknown>;
+    /** Optional inputs `args` leaves out, each with where it is tested instead (the rest are set: see UNSET). */
+    unset?: Record<string, string>;
 }
+
+/** Optional inputs of every resource that say how the provider works, not what the object holds, and where they are tested. */
+const UNSET: Record<string, string> = {
+    workspaceId: "the provider's workspace here; another one: tests/e2e/workspace.test.ts",
+    timeouts: "how long to wait (tests/e2e/interrupted.test.ts)",
+    waitForDeployed: "whether to wait (tests/provider/controlPlane/deployment)",
+    waitForCompletion: "as waitForDeployed (tests/provider/tracing/bulkExport)",
+    adoptId: "taking an object over (tests/provider/kit/adoption)",
+    cancelSpawnedOnDelete: "what a delete does (tests/provider/tracing/scheduledExport)",
+    resumeAtNewDestination: "what a destination change does (tests/provider/tracing/scheduledExport)",
+};
+
+/** The optional columns, codec and format an export may set. */
+const exportOptions = { filter: 'eq(run_type, "llm")', exportFields: ["id", "name", "run_type"], formatVersion: "v2_beta", compression: "zstandard" };
 
 describe("registered providers: import, and pulumi up --replace", function () {
     this.timeout(60_000);
@@ -89,45 +107,104 @@ describe("registered providers: import, and pulumi up --replace", function () {
         credentials: { accessKeyId: minio.users.writeDelete.accessKeyId, secretAccessKey: minio.users.writeDelete.secretAccessKey },
     });
     const agentServer = (id: string) => `${url}|${id}`;
+    let cronsMade = 0;
+    /** Exports differ by their window: one identical to a running one is taken over, not made. */
+    let bulkMade = 0;
     let promptHandle = "";
     let promptCommit = "";
 
     const CASES: Record<ResourceType, Case | string> = {
         deployment: {
             args: () => github({ name: uniqueName("imp"), sourceConfig: { buildOnPush: true }, sourceRevisionConfig: { repoRef: "release" } }),
+            bare: () => github({ name: uniqueName("bare") }),
+            unset: {
+                secrets: "values the service never answers (tests/e2e/deployment.test.ts)",
+                secretReferences: "self-hosted installations' Kubernetes Secrets (tests/e2e/deployment.test.ts)",
+                rollbackToRevisionId: "a redeploy of an earlier revision (tests/e2e/deployment.test.ts)",
+            },
         },
-        exportDestination: { args: destination, allowed: ["credentials"] },
+        exportDestination: {
+            args: destination,
+            allowed: ["credentials"],
+            bare: () => ({ ...destination(), config: { bucketName: "exports", endpointUrl: minio.endpoint } }),
+        },
         scheduledExport: {
-            args: () => ({ destinationId, sessionId: PROJECT.session_id, startTime: "2026-10-01T00:00:00Z", intervalHours: 24 }),
+            args: () => ({ destinationId, sessionId: PROJECT.session_id, startTime: "2026-10-01T00:00:00Z", intervalHours: 24, ...exportOptions }),
+            bare: () => ({ destinationId, sessionId: PROJECT.session_id, startTime: `2026-10-0${3 + bulkMade++}T00:00:00Z`, intervalHours: 24 }),
         },
         bulkExport: {
-            args: () => ({ destinationId, sessionId: PROJECT.session_id, startTime: "2026-10-01T00:00:00Z", endTime: "2026-10-01T01:00:00Z" }),
+            args: () => ({
+                destinationId,
+                sessionId: PROJECT.session_id,
+                startTime: "2026-10-01T00:00:00Z",
+                endTime: "2026-10-01T01:00:00Z",
+                ...exportOptions,
+            }),
+            bare: () => ({ destinationId, sessionId: PROJECT.session_id, startTime: "2026-10-02T00:00:00Z", endTime: `2026-10-02T0${1 + bulkMade++}:00:00Z` }),
+            unset: { allExperiments: "instead of sessionId (tests/e2e/bulkExport.test.ts exports every experiment)" },
         },
         agentServerCheck: "a check run at `up`, with nothing on the service to import",
         tracingProject: {
             args: () => ({ name: uniqueName("imp"), description: "traces", metadata: { team: "a" }, traceTier: "shortlived" }),
+            unset: { referenceDatasetId: "an experiment's project (tests/provider/tracing/tracingProject/provider.test.ts)" },
         },
         dataset: {
-            args: () => ({ name: uniqueName("imp"), description: "golden", dataType: "chat", inputsSchema: { type: "object" }, metadata: { team: "a" } }),
+            args: () => ({
+                name: uniqueName("imp"),
+                description: "golden",
+                dataType: "chat",
+                inputsSchema: { type: "object" },
+                outputsSchema: { type: "object", properties: { answer: { type: "string" } } },
+                metadata: { team: "a" },
+            }),
         },
         assistant: {
-            args: () => ({ url, graphId: "agent", name: uniqueName("imp"), description: "d", context: { model: "m" }, metadata: { team: "a" } }),
+            args: () => ({
+                url,
+                graphId: "agent",
+                name: uniqueName("imp"),
+                description: "d",
+                config: { recursionLimit: 12, tags: ["t"] },
+                context: { model: "m" },
+                metadata: { team: "a" },
+            }),
+            unset: { assistantId: "the server's id, chosen by a program only to take one over (tests/provider/agentServer/assistant)" },
             importId: (id) => agentServer(id),
         },
         cron: {
-            args: () => ({ url, assistantId, schedule: "17 3 * * *", timezone: "Europe/Paris", input: { q: 1 }, metadata: { team: "a" }, enabled: false }),
+            // Another minute each time: two identical crons are refused (one would run every run twice).
+            args: () => ({
+                url,
+                assistantId,
+                schedule: `${17 + cronsMade++} 3 * * *`,
+                timezone: "Europe/Paris",
+                input: { q: 1 },
+                metadata: { team: "a" },
+                enabled: false,
+            }),
+            bare: () => ({ url, assistantId, schedule: "29 4 * * *" }),
+            unset: {
+                threadId: "a cron on one thread (tests/provider/agentServer/cron/provider.test.ts)",
+                config: "the assistant's configuration (tests/provider/agentServer/cron/provider.test.ts)",
+                context: "as config",
+                endTime: "as config",
+                onRunCompleted: "as config",
+            },
             importId: (id) => agentServer(id),
         },
         workspace: { args: () => ({ displayName: uniqueName("imp"), tenantHandle: uniqueName("h") }) },
-        serviceKey: { args: () => ({ description: uniqueName("imp"), orgRoleId: "ORGANIZATION_VIEWER" }) },
+        serviceKey: {
+            args: () => ({ description: uniqueName("imp"), orgRoleId: "ORGANIZATION_VIEWER", expiresAt: "2030-01-01T00:00:00Z" }),
+            unset: { workspaceIds: "a workspace-scoped key, with roleId (tests/e2e/workspace.test.ts)", roleId: "as workspaceIds" },
+        },
         role: { args: () => ({ name: uniqueName("imp"), description: "reads", permissions: ["runs:read", "projects:read"] }) },
         workspaceSecret: { args: () => ({ key: uniqueName("IMP").toUpperCase().replace(/-/g, "_"), value: "s3cret" }), allowed: ["value"] },
         workspaceMember: { args: () => ({ email: `${uniqueName("imp")}@example.com`, roleId: "WORKSPACE_USER" }) },
         prompt: {
-            args: () => ({ handle: (promptHandle = uniqueName("imp")), description: "d", readme: "# r", tags: ["b", "a"], isArchived: true }),
+            args: () => ({ handle: uniqueName("imp"), description: "d", readme: "# r", tags: ["b", "a"], isPublic: true, isArchived: true }),
         },
         promptVersion: {
-            args: () => ({ promptHandle, manifest: chatManifest("imported"), description: "first" }),
+            args: () => ({ promptHandle, manifest: chatManifest(uniqueName("imported")), description: "first" }),
         },
         promptTag: { args: () => ({ promptHandle, name: "prod", commitHash: promptCommit }) },
         modelConfiguration: {
@@ -142,6 +219,10 @@ describe("registered providers: import, and pulumi up --replace", function () {
         },
         promptWebhook: {
             args: () => ({ url: `https://hooks.example.com/${uniqueName("imp")}`, headers: { Authorization: "Bearer t" }, triggers: ["tag:update", "commit"] }),
+            unset: {
+                includePrompts: "a webhook of some prompts (tests/provider/prompts/webhook.test.ts)",
+                excludePrompts: "as includePrompts (the two exclude each other)",
+            },
         },
     };
 
@@ -155,6 +236,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
             const m = await make(type, args);
             if (type === "exportDestination") destinationId = m.id;
             if (type === "assistant") assistantId = m.outs.assistantId;
+            if (type === "prompt") promptHandle = m.outs.handle;
             if (type === "promptVersion") promptCommit = m.outs.commitHash;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
@@ -162,6 +244,32 @@ describe("registered providers: import, and pulumi up --replace", function () {
             const d = (await provider(type).diff(m.id, imported.props, news)) as TableDiffResult;
             const changed = [...(d.replaces ?? []), ...(d.updates ?? [])].filter((k) => !(c.allowed ?? []).some((a) => k === a || k.startsWith(`${a}.`)));
             assert.deepEqual(changed, [], `${type}: the first up after the import plans ${JSON.stringify(d)}`);
+        });
+    }
+
+    /**
+     * The case's arguments with its required fields alone (a declaration's `required`, and the names the engine's
+     * autonaming fills, which these tests give), unless the case names its own.
+     */
+    const bare = (type: ResourceType, c: Case): Record<string, unknown> => {
+        if (c.bare) return c.bare();
+        const inputs = RESOURCES[type].declaration.inputs as Record<string, { required?: boolean; autoname?: unknown }>;
+        return Object.fromEntries(Object.entries(c.args()).filter(([k]) => inputs[k]?.required || inputs[k]?.autoname));
+    };
+    for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
+        if (typeof c === "string") continue;
+        it(`${type}: the drift check (refresh, then the same program) plans nothing, with every optional field set and with none`, async () => {
+            const inputs = RESOURCES[type].declaration.inputs as Record<string, { required?: boolean }>;
+            const left = Object.keys(inputs).filter((k) => !inputs[k].required && !(k in c.args()) && !UNSET[k] && !c.unset?.[k]);
+            assert.deepEqual(left, [], `${type}: optional inputs neither set here nor said where they are tested`);
+            for (const args of [c.args(), bare(type, c)]) {
+                const m = await make(type, args);
+                const refreshed = await provider(type).read(m.id, m.outs);
+                assert.equal(refreshed.id, m.id, `${type}: the refresh lost the object`);
+                const news = await checked(type, refreshed.inputs as Record<string, unknown>, args);
+                const d = (await provider(type).diff(m.id, refreshed.props, news)) as TableDiffResult;
+                assert.deepEqual([d.changes, d.replaces ?? []], [false, []], `${type} ${JSON.stringify(Object.keys(args))}: ${JSON.stringify(d)}`);
+            }
         });
     }
 
@@ -182,6 +290,18 @@ describe("registered providers: import, and pulumi up --replace", function () {
         assert.equal(imported.inputs?.traceTier, "shortlived");
         const news = await checked("tracingProject", imported.inputs as Record<string, unknown>, { name: args.name });
         assert.equal((await provider("tracingProject").diff(m.id, imported.props, news)).changes, false);
+    });
+
+    it("scheduledExport and bulkExport: an import reads the codec; a program that leaves it out does not manage it (no export made again)", async () => {
+        for (const type of ["scheduledExport", "bulkExport"] as const) {
+            const args = CASES[type] as Case;
+            const m = await make(type, { ...args.bare!(), compression: "gzip" });
+            const imported = await provider(type).read(m.id, {});
+            assert.equal(imported.inputs?.compression, "gzip", `${type}: the import did not read the codec`);
+            const { compression: _, ...without } = imported.inputs as Record<string, unknown>;
+            const d = await provider(type).diff(m.id, imported.props, await checked(type, imported.inputs as Record<string, unknown>, without));
+            assert.deepEqual([d.changes, d.replaces ?? []], [false, []], `${type}: ${JSON.stringify(d)}`);
+        }
     });
 
     /** What `pulumi up --replace` of a resource does until its create: check with the old inputs, then create. */
