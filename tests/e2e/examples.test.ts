@@ -1,6 +1,7 @@
 /**
- * What users copy, checked as they would use it. Every example under examples/ is installed on its own
- * (its package.json, the packed package) and type-checked with its own tsconfig; aws-s3-export's unit
+ * What users copy, checked as they would use it. Every example under examples/ is type-checked with its own
+ * dependencies (its package.json, the packed package) and tsconfig: those whose set-up is quickstart's together,
+ * in one install of quickstart and one tsc run, the others each in its own install; aws-s3-export's unit
  * tests run with `npm test` as its README comment says; the README's program runs as written with the
  * real CLI against the emulator; and every TypeScript snippet in the README and docs/ type-checks against
  * the installed package, so an argument renamed in the code cannot stay in the docs. The Python examples
@@ -10,7 +11,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
@@ -32,6 +33,19 @@ function run(cmd: string, args: string[], cwd: string): Promise<{ code: number; 
     });
 }
 const typeCheck = (dir: string, ...args: string[]) => run("npx", ["--no-install", "tsc", "--noEmit", ...args], dir);
+
+/** Whether two examples' dependencies and tsconfig are the same (then one install type-checks both). */
+function sameSetUp(a: string, b: string): boolean {
+    const read = (e: string, f: string) => JSON.parse(readFileSync(join(ROOT, "examples", e, f), "utf8"));
+    const setUp = (e: string) => {
+        const { dependencies, devDependencies } = read(e, "package.json");
+        const { files: _, ...config } = read(e, "tsconfig.json");
+        return JSON.stringify([dependencies, devDependencies, config]);
+    };
+    return setUp(a) === setUp(b);
+}
+
+const partition = <T>(xs: T[], p: (x: T) => boolean): [T[], T[]] => [xs.filter(p), xs.filter((x) => !p(x))];
 
 /** The ```ts blocks of a Markdown file, in order. */
 function tsBlocks(file: string): string[] {
@@ -99,7 +113,25 @@ describe("e2e: examples, the README's program and the docs' snippets, as users g
         assert.ok(EXAMPLES.length >= 4 && EXAMPLES.includes("aws-s3-export"), EXAMPLES.join(", "));
     });
 
-    for (const example of EXAMPLES) {
+    // The examples whose dependencies and tsconfig are quickstart's are type-checked together, in quickstart's
+    // installed copy (one install, one tsc: what each would get on its own); the others each on their own.
+    const [alike, apart] = partition(EXAMPLES, (e) => sameSetUp(e, "quickstart"));
+    it(`type-check: ${alike.join(", ")} with quickstart's dependencies and tsconfig (the same as theirs), in one tsc run`, async () => {
+        const dir = installed("quickstart").dir;
+        const files = alike.flatMap((e) => {
+            const config = JSON.parse(readFileSync(join(ROOT, "examples", e, "tsconfig.json"), "utf8"));
+            mkdirSync(join(dir, "alike", e), { recursive: true });
+            return (config.files as string[]).map((f) => {
+                copyFileSync(join(ROOT, "examples", e, f), join(dir, "alike", e, f));
+                return `alike/${e}/${f}`;
+            });
+        });
+        const config = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8"));
+        writeFileSync(join(dir, "tsconfig.alike.json"), JSON.stringify({ ...config, files }));
+        const r = await typeCheck(dir, "-p", "tsconfig.alike.json");
+        assert.equal(r.code, 0, r.output);
+    });
+    for (const example of apart) {
         it(`type-check: ${example} with its own dependencies and tsconfig`, async () => {
             const r = await typeCheck(installed(example).dir, "-p", ".");
             assert.equal(r.code, 0, r.output);
