@@ -3,7 +3,8 @@
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
- * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); usage
+ * limits and retention (UsageLimit, WorkspaceRetention, OrganizationRetention); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -27,6 +28,7 @@ export {
     Deployment,
     ExportDestination,
     ModelConfiguration,
+    OrganizationRetention,
     Prompt,
     PromptTag,
     PromptVersion,
@@ -35,8 +37,10 @@ export {
     ScheduledExport,
     ServiceKey,
     TracingProject,
+    UsageLimit,
     Workspace,
     WorkspaceMember,
+    WorkspaceRetention,
     WorkspaceSecret,
     type AgentServerCheckArgs,
     type AssistantArgs,
@@ -67,6 +71,9 @@ export {
     type WorkspaceArgs,
     type WorkspaceMemberArgs,
     type WorkspaceSecretArgs,
+    type UsageLimitArgs,
+    type WorkspaceRetentionArgs,
+    type OrganizationRetentionArgs,
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./controlPlane/deployment/declare";
 export {

@@ -72,6 +72,15 @@ import promptVersionForwarder = require("./dynamic/frozen/promptVersion");
 import promptTagForwarder = require("./dynamic/frozen/promptTag");
 import promptWebhookForwarder = require("./dynamic/frozen/promptWebhook");
 import modelConfigurationForwarder = require("./dynamic/frozen/modelConfiguration");
+import { usageLimit } from "./organization/usageLimit/declare";
+import { usageLimitProvider } from "./organization/usageLimit/provider";
+import { workspaceRetention } from "./organization/workspaceRetention/declare";
+import { workspaceRetentionProvider } from "./organization/workspaceRetention/provider";
+import { organizationRetention } from "./organization/organizationRetention/declare";
+import { organizationRetentionProvider } from "./organization/organizationRetention/provider";
+import usageLimitForwarder = require("./dynamic/frozen/usageLimit");
+import workspaceRetentionForwarder = require("./dynamic/frozen/workspaceRetention");
+import organizationRetentionForwarder = require("./dynamic/frozen/organizationRetention");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -145,6 +154,17 @@ export const RESOURCES = {
         declaration: modelConfiguration,
         forwarder: modelConfigurationForwarder,
         provider: adoptable(modelConfiguration, modelConfigurationProvider, byName),
+    },
+    usageLimit: { declaration: usageLimit, forwarder: usageLimitForwarder, provider: adoptable(usageLimit, usageLimitProvider, (i) => i.limitType) },
+    workspaceRetention: {
+        declaration: workspaceRetention,
+        forwarder: workspaceRetentionForwarder,
+        provider: adoptable(workspaceRetention, workspaceRetentionProvider),
+    },
+    organizationRetention: {
+        declaration: organizationRetention,
+        forwarder: organizationRetentionForwarder,
+        provider: adoptable(organizationRetention, organizationRetentionProvider),
     },
 } as const satisfies Record<string, Registered>;
 

@@ -115,3 +115,18 @@ export type PromptWebhookArgs = Args<Declared<"promptWebhook">>;
 export const ModelConfiguration = dynamicResource(RESOURCES.modelConfiguration);
 export type ModelConfiguration = InstanceType<typeof ModelConfiguration>;
 export type ModelConfigurationArgs = Args<Declared<"modelConfiguration">>;
+
+/** A monthly cap on a workspace's traces: docs/usageLimit.md. */
+export const UsageLimit = dynamicResource(RESOURCES.usageLimit);
+export type UsageLimit = InstanceType<typeof UsageLimit>;
+export type UsageLimitArgs = Args<Declared<"usageLimit">>;
+
+/** A workspace's retention settings: docs/workspaceRetention.md. */
+export const WorkspaceRetention = dynamicResource(RESOURCES.workspaceRetention);
+export type WorkspaceRetention = InstanceType<typeof WorkspaceRetention>;
+export type WorkspaceRetentionArgs = Args<Declared<"workspaceRetention">>;
+
+/** The organization's retention settings: docs/organizationRetention.md. */
+export const OrganizationRetention = dynamicResource(RESOURCES.organizationRetention);
+export type OrganizationRetention = InstanceType<typeof OrganizationRetention>;
+export type OrganizationRetentionArgs = Args<Declared<"organizationRetention">>;

@@ -143,6 +143,9 @@ describe("registered providers: import, and pulumi up --replace", function () {
         promptWebhook: {
             args: () => ({ url: `https://hooks.example.com/${uniqueName("imp")}`, headers: { Authorization: "Bearer t" }, triggers: ["tag:update", "commit"] }),
         },
+        usageLimit: { args: () => ({ limitType: "monthly_longlived_traces", limitValue: 1_000_000 }), importId: (id, outs) => `${outs.tenantId}/${id}` },
+        workspaceRetention: { args: () => ({ defaultTraceTier: "longlived", longLivedTtlDays: 30 }) },
+        organizationRetention: { args: () => ({ defaultTraceTier: "longlived" }), importId: () => "current" },
     };
 
     for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
