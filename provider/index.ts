@@ -4,7 +4,8 @@
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
  * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); usage
- * limits and retention (UsageLimit, WorkspaceRetention, OrganizationRetention); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * limits and retention (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members
+ * (OrganizationMember); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -28,6 +29,7 @@ export {
     Deployment,
     ExportDestination,
     ModelConfiguration,
+    OrganizationMember,
     OrganizationRetention,
     Prompt,
     PromptTag,
@@ -74,6 +76,7 @@ export {
     type UsageLimitArgs,
     type WorkspaceRetentionArgs,
     type OrganizationRetentionArgs,
+    type OrganizationMemberArgs,
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./controlPlane/deployment/declare";
 export {

@@ -81,6 +81,9 @@ import { organizationRetentionProvider } from "./organization/organizationRetent
 import usageLimitForwarder = require("./dynamic/frozen/usageLimit");
 import workspaceRetentionForwarder = require("./dynamic/frozen/workspaceRetention");
 import organizationRetentionForwarder = require("./dynamic/frozen/organizationRetention");
+import { organizationMember } from "./organization/organizationMember/declare";
+import { organizationMemberProvider } from "./organization/organizationMember/provider";
+import organizationMemberForwarder = require("./dynamic/frozen/organizationMember");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -165,6 +168,11 @@ export const RESOURCES = {
         declaration: organizationRetention,
         forwarder: organizationRetentionForwarder,
         provider: adoptable(organizationRetention, organizationRetentionProvider),
+    },
+    organizationMember: {
+        declaration: organizationMember,
+        forwarder: organizationMemberForwarder,
+        provider: adoptable(organizationMember, organizationMemberProvider, (i) => String(normalEmail(i.email))),
     },
 } as const satisfies Record<string, Registered>;
 

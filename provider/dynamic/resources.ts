@@ -130,3 +130,8 @@ export type WorkspaceRetentionArgs = Args<Declared<"workspaceRetention">>;
 export const OrganizationRetention = dynamicResource(RESOURCES.organizationRetention);
 export type OrganizationRetention = InstanceType<typeof OrganizationRetention>;
 export type OrganizationRetentionArgs = Args<Declared<"organizationRetention">>;
+
+/** A member of the organization (or a pending invitation to it): docs/organizationMember.md. */
+export const OrganizationMember = dynamicResource(RESOURCES.organizationMember);
+export type OrganizationMember = InstanceType<typeof OrganizationMember>;
+export type OrganizationMemberArgs = Args<Declared<"organizationMember">>;

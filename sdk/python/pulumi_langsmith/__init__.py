@@ -18,6 +18,7 @@ from .get_deployment import *
 from .get_deployment_revisions import *
 from .get_tracing_project import *
 from .model_configuration import *
+from .organization_member import *
 from .organization_retention import *
 from .prompt import *
 from .prompt_tag import *
@@ -59,6 +60,7 @@ _utilities.register(
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
+   "langsmith:index:OrganizationMember": "OrganizationMember",
    "langsmith:index:OrganizationRetention": "OrganizationRetention",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",

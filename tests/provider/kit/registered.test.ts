@@ -146,6 +146,14 @@ describe("registered providers: import, and pulumi up --replace", function () {
         usageLimit: { args: () => ({ limitType: "monthly_longlived_traces", limitValue: 1_000_000 }), importId: (id, outs) => `${outs.tenantId}/${id}` },
         workspaceRetention: { args: () => ({ defaultTraceTier: "longlived", longLivedTtlDays: 30 }) },
         organizationRetention: { args: () => ({ defaultTraceTier: "longlived" }), importId: () => "current" },
+        organizationMember: {
+            args: () => ({
+                email: `${uniqueName("imp")}@example.com`,
+                roleId: "ORGANIZATION_VIEWER",
+                workspaceIds: [TEST_TENANT],
+                workspaceRoleId: "WORKSPACE_USER",
+            }),
+        },
     };
 
     for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
