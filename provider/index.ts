@@ -5,7 +5,7 @@
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
  * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); usage
  * limits and retention (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members
- * (OrganizationMember); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * (OrganizationMember), the listeners of hybrid installations (Listener); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -28,6 +28,7 @@ export {
     Dataset,
     Deployment,
     ExportDestination,
+    Listener,
     ModelConfiguration,
     OrganizationMember,
     OrganizationRetention,
@@ -77,6 +78,7 @@ export {
     type WorkspaceRetentionArgs,
     type OrganizationRetentionArgs,
     type OrganizationMemberArgs,
+    type ListenerArgs,
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./controlPlane/deployment/declare";
 export {

@@ -84,6 +84,9 @@ import organizationRetentionForwarder = require("./dynamic/frozen/organizationRe
 import { organizationMember } from "./organization/organizationMember/declare";
 import { organizationMemberProvider } from "./organization/organizationMember/provider";
 import organizationMemberForwarder = require("./dynamic/frozen/organizationMember");
+import { listener } from "./controlPlane/listener/declare";
+import { listenerProvider } from "./controlPlane/listener/provider";
+import listenerForwarder = require("./dynamic/frozen/listener");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -174,6 +177,7 @@ export const RESOURCES = {
         forwarder: organizationMemberForwarder,
         provider: adoptable(organizationMember, organizationMemberProvider, (i) => String(normalEmail(i.email))),
     },
+    listener: { declaration: listener, forwarder: listenerForwarder, provider: adoptable(listener, listenerProvider, (i) => i.computeId) },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

@@ -107,7 +107,7 @@ type Need = { scope: "organization" | "workspace"; permission: string };
 
 /** Workspace paths and the resource their permissions name (docs/service.md R7 rule 6). */
 const RESOURCES: Array<[RegExp, string]> = [
-    [/^\/v2\/deployments/, "deployments"],
+    [/^\/v2\/(deployments|listeners)/, "deployments"],
     [/^(\/api\/v1)?\/sessions/, "projects"],
     [/^(\/api\/v1)?\/runs/, "runs"],
     [/^(\/api\/v1)?\/datasets/, "datasets"],

@@ -135,3 +135,8 @@ export type OrganizationRetentionArgs = Args<Declared<"organizationRetention">>;
 export const OrganizationMember = dynamicResource(RESOURCES.organizationMember);
 export type OrganizationMember = InstanceType<typeof OrganizationMember>;
 export type OrganizationMemberArgs = Args<Declared<"organizationMember">>;
+
+/** A listener of a hybrid installation (the compute deployments run on): docs/listener.md. */
+export const Listener = dynamicResource(RESOURCES.listener);
+export type Listener = InstanceType<typeof Listener>;
+export type ListenerArgs = Args<Declared<"listener">>;

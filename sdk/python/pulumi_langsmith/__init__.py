@@ -17,6 +17,7 @@ from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
 from .get_tracing_project import *
+from .listener import *
 from .model_configuration import *
 from .organization_member import *
 from .organization_retention import *
@@ -59,6 +60,7 @@ _utilities.register(
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
+   "langsmith:index:Listener": "Listener",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:OrganizationMember": "OrganizationMember",
    "langsmith:index:OrganizationRetention": "OrganizationRetention",

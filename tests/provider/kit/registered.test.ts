@@ -146,6 +146,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
         usageLimit: { args: () => ({ limitType: "monthly_longlived_traces", limitValue: 1_000_000 }), importId: (id, outs) => `${outs.tenantId}/${id}` },
         workspaceRetention: { args: () => ({ defaultTraceTier: "longlived", longLivedTtlDays: 30 }) },
         organizationRetention: { args: () => ({ defaultTraceTier: "longlived" }), importId: () => "current" },
+        listener: { args: () => ({ computeId: uniqueName("cluster"), k8sNamespaces: ["agents", "batch"] }) },
         organizationMember: {
             args: () => ({
                 email: `${uniqueName("imp")}@example.com`,
