@@ -33,6 +33,11 @@ export class SettingsClient {
         readonly deadline?: number,
     ) {}
 
+    /** The settings of the workspace (or organization) an administration client speaks to, over its HTTP client. */
+    static of(admin: { http: HttpClient; deadline?: number }): SettingsClient {
+        return new SettingsClient(admin.http, admin.deadline);
+    }
+
     private get<T>(p: string, schema: z.ZodType<T>): Promise<T> {
         return this.http.request("GET", p, { schema, deadline: this.deadline }).then((r) => r.data);
     }

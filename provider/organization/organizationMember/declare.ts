@@ -5,7 +5,7 @@
  * API). provider.ts holds what a table cannot say.
  */
 import { list, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
-import { MEMBER_STATUSES, normalEmail } from "../workspaceMember/declare";
+import { emailField, memberOutputs } from "../workspaceMember/declare";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -15,11 +15,7 @@ export const organizationMember = resource({
     description:
         "A member of the LangSmith organization, by email, with an organization role and the workspaces they join (with one workspace role in each). Anybody not yet in the organization is invited (a pending member until they accept by email): `status` says which. Removing it ends the membership, or cancels the invitation.",
     inputs: {
-        email: string("The person's email, compared trimmed and ignoring case. Checked at preview. A change replaces the member.", {
-            required: true,
-            onChange: "replace",
-            compareAs: normalEmail,
-        }),
+        email: emailField,
         roleId: string(
             "The organization role: a role's id or a built-in one by name, `ORGANIZATION_ADMIN`, `ORGANIZATION_OPERATOR`, `ORGANIZATION_USER` or `ORGANIZATION_VIEWER`. A workspace role here fails at preview. Changed in place (a pending invitation is sent again, with a warning).",
             { default: "ORGANIZATION_USER", onChange: "update" },
@@ -38,11 +34,7 @@ export const organizationMember = resource({
         ),
     },
     outputs: {
-        status: string("`active` (in the organization) or `pending` (invited, not yet accepted). An acceptance shows at the next refresh; never a change.", {
-            values: MEMBER_STATUSES,
-        }),
-        identityId: string("The member's identity id in the organization (active), or the invitation's id (pending)."),
-        userId: string("The member's user id; null while pending.", { nullable: true }),
+        ...memberOutputs("the organization"),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },
 });

@@ -33,10 +33,7 @@ export function checkOrganizationRetention(olds: Record<string, unknown> | undef
 
 export function createOrganizationRetentionProvider(o: OrganizationRetentionProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     let service = new Service();
-    const settings = () => {
-        const client = o.organization ? o.organization() : service.organization();
-        return new SettingsClient(client.http, client.deadline);
-    };
+    const settings = () => SettingsClient.of(o.organization ? o.organization() : service.organization());
     const provider: ProviderOf<typeof organizationRetention> = {
         async configure(req) {
             service = new Service(req.config);

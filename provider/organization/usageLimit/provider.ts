@@ -56,7 +56,7 @@ export function createUsageLimitProvider(o: UsageLimitProviderOptions = {}): pul
     const admin = workspaceAdmins(() => service, "UsageLimit", o.admin);
     const settings = (workspaceId?: string) => {
         const { ws, client } = admin(workspaceId);
-        return { ws, client: new SettingsClient(client.http, client.deadline) };
+        return { ws, client: SettingsClient.of(client) };
     };
     const provider: ProviderOf<typeof usageLimit> = {
         async configure(req) {

@@ -43,7 +43,7 @@ export function createWorkspaceRetentionProvider(o: WorkspaceRetentionProviderOp
     const admin = workspaceAdmins(() => service, "WorkspaceRetention", o.admin);
     const settings = (workspaceId?: string) => {
         const { ws, client } = admin(workspaceId);
-        return { ws, client: new SettingsClient(client.http, client.deadline) };
+        return { ws, client: SettingsClient.of(client) };
     };
     const put = async (client: SettingsClient, i: WorkspaceRetentionInputs) => {
         await client.putWorkspaceRetention(retentionBody(i));
