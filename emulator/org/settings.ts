@@ -157,6 +157,7 @@ function daysView(org: OrgModel, tenantId: string) {
 
 function putDays(org: OrgModel, tenantId: string, body: unknown) {
     const days = parse(LonglivedDaysUpdateSchema, body, "body").longlived_ttl_days;
+    if (days === undefined) return daysView(org, tenantId);
     if (days < 1) throw new EmulatorError(400, { error: `longlived_ttl_days must be 1 or more (got ${days})` });
     org.state.settings.longlivedDays[tenantId] = days;
     org.save();

@@ -7,6 +7,8 @@
  */
 import { z } from "zod";
 
+/** An integer of any size, as the service's framework takes one (zod's `int()` stops at the safe integers). */
+const integer = z.number().refine((v) => Number.isInteger(v), "Input should be a valid integer");
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Input should be a valid UUID");
 
 /** The kinds of usage limit: all traces of a month, or the long-lived (extended retention) ones. One of each per workspace. */
@@ -26,7 +28,7 @@ export const SHORTLIVED_DAYS = 14;
 export const UsageLimitUpsertSchema = z
     .object({
         limit_type: z.enum(USAGE_LIMIT_TYPES),
-        limit_value: z.number().int(),
+        limit_value: integer,
         id: uuid.optional(),
     })
     .strict();
@@ -71,8 +73,8 @@ export const TtlSettingsSchema = z
     .passthrough();
 export type TtlSettings = z.infer<typeof TtlSettingsSchema>;
 
-/** PUT /workspaces/current/ttl-settings body: the days a workspace keeps its long-lived traces. */
-export const LonglivedDaysUpdateSchema = z.object({ longlived_ttl_days: z.number().int() }).strict();
+/** PUT /workspaces/current/ttl-settings body: the days a workspace keeps its long-lived traces (absent: unchanged, as the description allows). */
+export const LonglivedDaysUpdateSchema = z.object({ longlived_ttl_days: integer.optional() }).strict();
 
 /** GET and PUT /workspaces/current/ttl-settings answer: `is_custom` false while the default holds. */
 export const LonglivedDaysSchema = z.object({ tenant_id: z.string(), longlived_ttl_days: z.number(), is_custom: z.boolean() }).passthrough();
