@@ -3,7 +3,9 @@
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
- * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); usage
+ * limits and retention (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members
+ * (OrganizationMember), the listeners of hybrid installations (Listener); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -26,7 +28,10 @@ export {
     Dataset,
     Deployment,
     ExportDestination,
+    Listener,
     ModelConfiguration,
+    OrganizationMember,
+    OrganizationRetention,
     Prompt,
     PromptTag,
     PromptVersion,
@@ -35,8 +40,10 @@ export {
     ScheduledExport,
     ServiceKey,
     TracingProject,
+    UsageLimit,
     Workspace,
     WorkspaceMember,
+    WorkspaceRetention,
     WorkspaceSecret,
     type AgentServerCheckArgs,
     type AssistantArgs,
@@ -67,6 +74,11 @@ export {
     type WorkspaceArgs,
     type WorkspaceMemberArgs,
     type WorkspaceSecretArgs,
+    type UsageLimitArgs,
+    type WorkspaceRetentionArgs,
+    type OrganizationRetentionArgs,
+    type OrganizationMemberArgs,
+    type ListenerArgs,
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./controlPlane/deployment/declare";
 export {

@@ -72,6 +72,21 @@ import promptVersionForwarder = require("./dynamic/frozen/promptVersion");
 import promptTagForwarder = require("./dynamic/frozen/promptTag");
 import promptWebhookForwarder = require("./dynamic/frozen/promptWebhook");
 import modelConfigurationForwarder = require("./dynamic/frozen/modelConfiguration");
+import { usageLimit } from "./organization/usageLimit/declare";
+import { usageLimitProvider } from "./organization/usageLimit/provider";
+import { workspaceRetention } from "./organization/workspaceRetention/declare";
+import { workspaceRetentionProvider } from "./organization/workspaceRetention/provider";
+import { organizationRetention } from "./organization/organizationRetention/declare";
+import { organizationRetentionProvider } from "./organization/organizationRetention/provider";
+import usageLimitForwarder = require("./dynamic/frozen/usageLimit");
+import workspaceRetentionForwarder = require("./dynamic/frozen/workspaceRetention");
+import organizationRetentionForwarder = require("./dynamic/frozen/organizationRetention");
+import { organizationMember } from "./organization/organizationMember/declare";
+import { organizationMemberProvider } from "./organization/organizationMember/provider";
+import organizationMemberForwarder = require("./dynamic/frozen/organizationMember");
+import { listener } from "./controlPlane/listener/declare";
+import { listenerProvider } from "./controlPlane/listener/provider";
+import listenerForwarder = require("./dynamic/frozen/listener");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -146,6 +161,23 @@ export const RESOURCES = {
         forwarder: modelConfigurationForwarder,
         provider: adoptable(modelConfiguration, modelConfigurationProvider, byName),
     },
+    usageLimit: { declaration: usageLimit, forwarder: usageLimitForwarder, provider: adoptable(usageLimit, usageLimitProvider, (i) => i.limitType) },
+    workspaceRetention: {
+        declaration: workspaceRetention,
+        forwarder: workspaceRetentionForwarder,
+        provider: adoptable(workspaceRetention, workspaceRetentionProvider),
+    },
+    organizationRetention: {
+        declaration: organizationRetention,
+        forwarder: organizationRetentionForwarder,
+        provider: adoptable(organizationRetention, organizationRetentionProvider),
+    },
+    organizationMember: {
+        declaration: organizationMember,
+        forwarder: organizationMemberForwarder,
+        provider: adoptable(organizationMember, organizationMemberProvider, (i) => String(normalEmail(i.email))),
+    },
+    listener: { declaration: listener, forwarder: listenerForwarder, provider: adoptable(listener, listenerProvider, (i) => i.computeId) },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

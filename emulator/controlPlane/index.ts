@@ -6,12 +6,14 @@ import type { Area } from "../core/area";
 import type { Clock } from "../core/clock";
 import type { Dialect } from "../core/dialect";
 import { controlPlaneAdminRoutes } from "./admin";
+import { Listeners } from "./listeners";
 import { ControlPlaneModel } from "./model";
 import { DEFAULT_TIMING, mergeTiming, type ControlPlaneTiming } from "./revisions";
 import { controlPlaneRoutes } from "./routes";
 
 export interface ControlPlaneArea extends Area {
     readonly model: ControlPlaneModel;
+    readonly listeners: Listeners;
 }
 
 export function controlPlaneArea(o: {
@@ -22,18 +24,21 @@ export function controlPlaneArea(o: {
     stateDir?: string;
 }): ControlPlaneArea {
     const model = new ControlPlaneModel({ clock: o.clock, timing: o.timing, deploymentUrl: o.deploymentUrl, stateDir: o.stateDir });
+    const listeners = new Listeners(o.clock, (ws, id) => model.deploymentsOnListener(ws, id), o.stateDir);
     return {
         name: "control plane",
         model,
+        listeners,
         register(router) {
-            controlPlaneRoutes(router, model, o.dialect);
+            controlPlaneRoutes(router, model, o.dialect, listeners);
             controlPlaneAdminRoutes(router, model);
         },
         reset() {
             model.reset();
+            listeners.reset();
             model.timing = mergeTiming(DEFAULT_TIMING, o.timing);
         },
         // docs/service.md 4.1: groups named without paths or payloads; the real API's bulk DELETE.
-        notEmulated: [/^\/v1\//, /^\/v2\/listeners/, /^\/v2\/auth/],
+        notEmulated: [/^\/v1\//, /^\/v2\/auth/],
     };
 }

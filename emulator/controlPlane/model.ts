@@ -14,7 +14,8 @@
  * With a state directory (`--state-dir`) every change is saved before it is answered, and the store is read
  * back at construction (persist.ts says what is kept and how; secret values only sealed).
  *
- * Not emulated: repository-host integrations and listeners (ids are accepted as opaque strings), real
+ * Listeners are listeners.ts's (a deployment's `listener_id` must name one). Not emulated: repository-host
+ * integrations (ids are accepted as opaque strings), real
  * builds (a commit sha is derived from repo, ref and a counter), the Kubernetes Secrets that secret references
  * name (stored and answered, never resolved),
  * the agent servers at `custom_url` (501 until the agent-server area serves them), tracing projects
@@ -293,6 +294,13 @@ export class ControlPlaneModel {
     isServing(id: string): boolean {
         const d = this.deployments.get(id);
         return !!d && this.exists(d) && d.deleteRequestedAt === undefined && d.revisions.some((r) => r.machine.status() === "DEPLOYED");
+    }
+
+    /** The live deployments of a workspace on a listener (`source_config.listener_id`), with their namespace there. */
+    deploymentsOnListener(tenantId: string, listenerId: string): Array<{ name: string; namespace?: string }> {
+        return [...this.deployments.values()]
+            .filter((d) => d.tenantId === tenantId && this.exists(d) && d.sourceConfig.listener_id === listenerId)
+            .map((d) => ({ name: d.name, namespace: (d.sourceConfig.listener_config as { k8s_namespace?: string } | null)?.k8s_namespace }));
     }
 
     allDeployments(): DeploymentView[] {

@@ -4,18 +4,23 @@
  */
 import { z } from "zod";
 import { DeploymentCreateRequestSchema, DeploymentPatchRequestSchema } from "../../provider/api/schemas/controlPlane";
+import { ListenerCreateRequestSchema, ListenerPatchRequestSchema } from "../../provider/api/schemas/listeners";
 import { refuseDeploymentStandIns, type Dialect } from "../core/dialect";
 import { notImplemented, requireUuid } from "../core/errors";
 import { pagination, parse, type Router } from "../core/http";
+import type { Listeners } from "./listeners";
 import type { ControlPlaneModel } from "./model";
 
 const nonNullBody = z.object({}).passthrough();
 
-export function controlPlaneRoutes(router: Router, model: ControlPlaneModel, dialect: Dialect): void {
+export function controlPlaneRoutes(router: Router, model: ControlPlaneModel, dialect: Dialect, listeners: Listeners): void {
+    listenerRoutes(router, listeners);
     router
         .on("POST", "/v2/deployments", (c) => {
             const body = parse(DeploymentCreateRequestSchema, c.body, "body");
             refuseDeploymentStandIns(dialect, body);
+            const sc = body.source_config;
+            if (sc?.listener_id) listeners.requireFor(c.tenantId, sc.listener_id, sc.listener_config?.k8s_namespace);
             return { status: 201, body: model.createDeployment(c.tenantId, body, c.installation) };
         })
         .on("GET", "/v2/deployments", (c) => ({
@@ -59,4 +64,21 @@ export function controlPlaneRoutes(router: Router, model: ControlPlaneModel, dia
             const rid = requireUuid(c.params.revision_id, "revision_id");
             return { status: 200, body: model.redeployRevision(c.tenantId, id, rid) };
         });
+}
+
+/** Listeners (docs/service.md R10): POST and GET published; PATCH and DELETE by id **decided**, as the rest of `/v2`. */
+function listenerRoutes(router: Router, listeners: Listeners): void {
+    const id = (c: { params: Record<string, string> }) => requireUuid(c.params.listener_id, "listener_id");
+    router
+        .on("POST", "/v2/listeners", (c) => ({ status: 201, body: listeners.create(c.tenantId, parse(ListenerCreateRequestSchema, c.body, "body")) }))
+        .on("GET", "/v2/listeners", (c) => {
+            const { limit, offset } = pagination(c.query);
+            return { status: 200, body: { resources: listeners.list(c.tenantId).slice(offset, offset + limit), offset } };
+        })
+        .on("GET", "/v2/listeners/{listener_id}", (c) => ({ status: 200, body: listeners.get(c.tenantId, id(c)) }))
+        .on("PATCH", "/v2/listeners/{listener_id}", (c) => ({
+            status: 200,
+            body: listeners.patch(c.tenantId, id(c), parse(ListenerPatchRequestSchema, c.body, "body")),
+        }))
+        .on("DELETE", "/v2/listeners/{listener_id}", (c) => (listeners.delete(c.tenantId, id(c)), { status: 204 }));
 }

@@ -27,6 +27,7 @@ import { datasetsArea, type DatasetsArea } from "../datasets";
 import { orgArea, type OrgArea } from "../org";
 import { promptsArea, type PromptsArea } from "../prompts";
 import type { Holdings } from "../org/model";
+import { admit, defaultTier } from "../org/settings";
 import { tracingArea } from "../tracing";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
@@ -162,11 +163,27 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         apiKeys: o.apiKeys,
         keyWorkspace: workspaceOfKey(o),
         deploymentWorkspace: (id) => controlPlane.model.servingDeployment(id)?.tenant_id,
+        applyTier: (tenantId, tier, keep) => {
+            for (const p of bulkExport.model.projects.values())
+                if (p.session && p.tenant_id && (tenantId === undefined ? keep(p.tenant_id) : p.tenant_id === tenantId)) p.session.trace_tier = tier;
+            bulkExport.model.save();
+        },
     });
     // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
     const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
     const prompts = promptsArea({ clock, stateDir, workspace: (ws) => hubWorkspace(org, ws) });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model, cleanupMs), datasets, org, prompts];
+    const areas: Area[] = [
+        controlPlane,
+        agentServer,
+        bulkExport,
+        tracingArea(bulkExport.model, cleanupMs, {
+            defaultTier: (ws) => defaultTier(org.model, ws),
+            admit: (ws, traces, longlived) => admit(org.model, ws, traces, longlived),
+        }),
+        datasets,
+        org,
+        prompts,
+    ];
     return { controlPlane, bulkExport, agentServer, datasets, org, prompts, areas };
 }
 

@@ -107,13 +107,14 @@ type Need = { scope: "organization" | "workspace"; permission: string };
 
 /** Workspace paths and the resource their permissions name (docs/service.md R7 rule 6). */
 const RESOURCES: Array<[RegExp, string]> = [
-    [/^\/v2\/deployments/, "deployments"],
+    [/^\/v2\/(deployments|listeners)/, "deployments"],
     [/^(\/api\/v1)?\/sessions/, "projects"],
     [/^(\/api\/v1)?\/runs/, "runs"],
     [/^(\/api\/v1)?\/datasets/, "datasets"],
     [/^\/api\/v1\/bulk-exports/, "bulk-exports"],
     [/^\/api\/v1\/workspaces\/current\/members/, "members"],
     [/^\/api\/v1\/workspaces\/current\/secrets/, "secrets"],
+    [/^(\/api\/v1\/(usage-limits|ttl-settings)|\/workspaces\/current\/ttl-settings)/, "settings"],
 ];
 const ACTIONS: Record<string, string> = { GET: "read", HEAD: "read", POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" };
 
@@ -141,6 +142,7 @@ export function required(method: string, path: string): Need | undefined {
     if (resource === "bulk-exports") return ws(read ? "bulk-exports:read" : "bulk-exports:manage");
     if (resource === "members") return ws(read ? "workspaces:read" : "workspaces:manage-members");
     if (resource === "secrets") return ws(read ? "workspaces:read" : "workspaces:manage-secrets");
+    if (resource === "settings") return ws(read ? "workspaces:read" : "workspaces:manage");
     if (resource === "deployments" && /\/redeploy\/?$/.test(path)) return ws("deployments:update");
     return ws(`${resource}:${ACTIONS[method] ?? "read"}`);
 }

@@ -1,6 +1,6 @@
 /**
- * The organization area (docs/service.md R7): workspaces, roles, members and invitations, service keys and
- * workspace secrets of the one organization the emulator serves (model.ts). Its model also authenticates every
+ * The organization area (docs/service.md R7, R9): workspaces, roles, members and invitations, service keys,
+ * usage limits and retention settings (settings.ts) and workspace secrets of the one organization the emulator serves (model.ts). Its model also authenticates every
  * request of every area (auth.ts): the server asks it who a key speaks for.
  */
 import type { Area } from "../core/area";
@@ -8,6 +8,7 @@ import type { Clock } from "../core/clock";
 import { Authenticator } from "./auth";
 import { type Holdings, OrgModel } from "./model";
 import { orgRoutes } from "./routes";
+import { settingsRoutes, type ApplyTier } from "./settings";
 
 export interface OrgArea extends Area {
     readonly model: OrgModel;
@@ -25,6 +26,8 @@ export interface OrgOptions {
     keyWorkspace: (key: string) => string;
     /** The workspace of a deployment whose agent server answers (`/__agents/{id}`). */
     deploymentWorkspace?: (deploymentId: string) => string | undefined;
+    /** Sets the retention tier of existing projects (a TTL setting applied to all projects: settings.ts). */
+    applyTier?: ApplyTier;
 }
 
 export function orgArea(o: OrgOptions): OrgArea {
@@ -36,8 +39,11 @@ export function orgArea(o: OrgOptions): OrgArea {
         auth,
         // Organization paths; `/api/v1/workspaces/current/...` are a workspace's.
         tenantless: [/^\/api\/v1\/workspaces\/?$/, /^\/api\/v1\/workspaces\/(?!current(\/|$))[^/]+\/?$/, /^\/api\/v1\/orgs\//],
-        keyWorkspace: [/^\/api\/v1\/workspaces\/current\//],
-        register: (router) => orgRoutes(router, model, auth),
+        keyWorkspace: [/^\/api\/v1\/workspaces\/current\//, /^\/workspaces\/current\//],
+        register: (router) => {
+            orgRoutes(router, model, auth);
+            settingsRoutes(router, model, o.applyTier ?? (() => undefined));
+        },
         reset: () => model.reset(),
     };
 }

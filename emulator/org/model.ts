@@ -16,6 +16,7 @@ import { EmulatorError, badRequest, conflict } from "../core/errors";
 import { stableUuid } from "../core/ids";
 import { Store, type Sealed } from "../core/store";
 import { BUILT_IN_ROLES, permissionsProblem } from "./roles";
+import { emptySettings, type SettingsState } from "./settings";
 
 export const ORGANIZATION_ID = stableUuid("the organization", "4", "8");
 
@@ -80,9 +81,11 @@ export interface OrgState {
     revoked: string[];
     /** Workspace id -> secret key -> sealed value. */
     secrets: Record<string, Record<string, SecretRecord>>;
+    /** Usage limits and retention (settings.ts). */
+    settings: SettingsState;
 }
 
-const empty = (): OrgState => ({ workspaces: [], customRoles: [], members: [], invites: [], keys: [], revoked: [], secrets: {} });
+const empty = (): OrgState => ({ workspaces: [], customRoles: [], members: [], invites: [], keys: [], revoked: [], secrets: {}, settings: emptySettings() });
 
 /** What a workspace still holds, by kind (`deployments`, `tracing projects`, ...), named. */
 export type Holdings = (workspaceId: string) => Array<{ kind: string; names: string[] }>;
@@ -99,7 +102,8 @@ export class OrgModel {
         stateDir?: string,
     ) {
         this.store = new Store(stateDir, "org.json");
-        this.state = { ...empty(), ...this.store.load() };
+        const saved = this.store.load();
+        this.state = { ...empty(), ...saved, settings: { ...emptySettings(), ...saved?.settings } };
     }
 
     reset(): void {
@@ -168,6 +172,10 @@ export class OrgModel {
         for (const m of this.state.members) delete m.workspaces[id];
         for (const i of this.state.invites) i.workspace_ids = i.workspace_ids.filter((x) => x !== id);
         delete this.state.secrets[id];
+        const settings = this.state.settings;
+        settings.usageLimits = settings.usageLimits.filter((l) => l.tenant_id !== id);
+        delete settings.ttl[id];
+        delete settings.longlivedDays[id];
         this.save();
     }
 

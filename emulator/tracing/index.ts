@@ -16,7 +16,7 @@ import { page, parse, type Reply, type RequestContext, type Router } from "../co
 import type { BulkExportModel } from "../bulkExport/model";
 import { ORGANIZATION_ID } from "../org/model";
 import { exportRow } from "./exportable";
-import { SESSION_CLEANUP_MS, createSession, deleteSession, listSessions, projectOf, readSession, sweepDeleted, updateSession } from "./sessions";
+import { SESSION_CLEANUP_MS, createSession, deleteSession, listSessions, projectOf, readSession, sweepDeleted, tierOf, updateSession } from "./sessions";
 import { opOfPatch, opOfPost, opsOfBatch, opsOfMultipart, type RunOp } from "./wire";
 
 /**
@@ -41,8 +41,18 @@ export const SERVER_INFO = {
 /** `true`, `True`, `1`: a query flag as both clients spell it. */
 const flag = (c: RequestContext, name: string) => /^(true|1)$/i.test(c.query.get(name) ?? "");
 
+/** What the organization's settings decide for tracing (docs/service.md R9; emulator/org/settings.ts). */
+export interface TracingRules {
+    /** The tier of a new project whose create names none. */
+    defaultTier(tenantId: string): "longlived" | "shortlived";
+    /** Admits the new traces of one ingest request (answers how to count them once kept), or throws the refusal (429) of a usage limit. */
+    admit(tenantId: string, traces: number, longlived: number): () => void;
+}
+
+const NO_RULES: TracingRules = { defaultTier: () => "longlived", admit: () => () => undefined };
+
 /** `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete. */
-export function tracingArea(model: BulkExportModel, cleanupMs: () => number = () => SESSION_CLEANUP_MS): Area {
+export function tracingArea(model: BulkExportModel, cleanupMs: () => number = () => SESSION_CLEANUP_MS, rules: TracingRules = NO_RULES): Area {
     return {
         name: "tracing",
         keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/],
@@ -52,18 +62,29 @@ export function tracingArea(model: BulkExportModel, cleanupMs: () => number = ()
         ],
         register(router) {
             router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));
-            runRoutes(router, model);
-            sessionRoutes(router, model, cleanupMs);
+            runRoutes(router, model, rules);
+            sessionRoutes(router, model, cleanupMs, rules);
         },
         reset: () => undefined,
     };
 }
 
-function runRoutes(router: Router, model: BulkExportModel): void {
-    /** Ingestion is accepted (202); a run's PATCH under `/api/v1` answers 200 (the description has both). */
+/** The new traces of one request (root runs not seen before), and how many go to long-lived projects. */
+function newTraces(model: BulkExportModel, tenantId: string, ops: RunOp[], tier: "longlived" | "shortlived") {
+    const roots = ops.filter((op) => op.kind === "post" && !op.fields.parent_run_id && !model.traced.get(tenantId, op.id));
+    const ids = new Map(roots.map((op) => [op.id, tierOf(model, tenantId, op, tier)]));
+    return { traces: ids.size, longlived: [...ids.values()].filter((t) => t === "longlived").length };
+}
+
+function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules): void {
+    /** Ingestion is accepted (202), unless a usage limit refuses it whole; a run's PATCH under `/api/v1` answers 200 (the description has both). */
     const ingest = (c: RequestContext, ops: RunOp[], status = 202) => {
         sweepDeleted(model);
-        model.traced.apply(c.tenantId, ops, (op) => projectOf(model, c.tenantId, op));
+        const tier = rules.defaultTier(c.tenantId);
+        const fresh = newTraces(model, c.tenantId, ops, tier);
+        const counted = rules.admit(c.tenantId, fresh.traces, fresh.longlived);
+        model.traced.apply(c.tenantId, ops, (op) => projectOf(model, c.tenantId, op, tier));
+        counted();
         return { status, body: {} };
     };
     router
@@ -87,14 +108,14 @@ function runRoutes(router: Router, model: BulkExportModel): void {
         });
 }
 
-function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number): void {
+function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number, rules: TracingRules): void {
     const id = (c: RequestContext) => requireUuid(c.params.session_id, "session_id");
     // Every session route first drops the projects whose deletion finished (sessions.ts `sweepDeleted`).
     const on = (method: string, template: string, answer: (c: RequestContext) => Reply) =>
         router.onApi(method, template, (c) => (sweepDeleted(model), answer(c)));
     on("POST", "/sessions", (c) => ({
         status: 200,
-        body: createSession(model, c.tenantId, parse(SessionCreateRequestSchema, c.body, "body"), flag(c, "upsert")),
+        body: createSession(model, c.tenantId, parse(SessionCreateRequestSchema, c.body, "body"), flag(c, "upsert"), rules.defaultTier(c.tenantId)),
     }));
     on("GET", "/sessions", (c) => {
         const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };

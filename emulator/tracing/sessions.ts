@@ -20,6 +20,8 @@ import type { BulkExportModel } from "../bulkExport/model";
 import type { TracingProject } from "../bulkExport/projects";
 import type { RunOp } from "./wire";
 
+type TraceTier = "longlived" | "shortlived";
+
 const nameOf = (p: TracingProject) => p.session?.name ?? `project-${p.session_id.slice(0, 8)}`;
 
 /** How long a deleted project takes to be gone, on the emulator's clock (docs/service.md R5: the service cleans up asynchronously). */
@@ -69,8 +71,8 @@ export function sweepDeleted(model: BulkExportModel): void {
     if (done.length) model.save();
 }
 
-/** POST /sessions: a new project, or with `upsert` the one of that name brought up to date. */
-export function createSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest, upsert = false) {
+/** POST /sessions: a new project (`tier` when the body names none), or with `upsert` the one of that name brought up to date. */
+export function createSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest, upsert = false, tier: TraceTier = "longlived") {
     const { num_examples, num_repetitions, evaluator_keys, tag_value_ids, ...given } = body;
     // No name: the service names it; here after its id, as a generated project is named.
     const id = given.id ?? randomUUID();
@@ -79,7 +81,7 @@ export function createSession(model: BulkExportModel, tenantId: string, body: Se
     if (taken && upsert)
         return updateSession(model, tenantId, taken.session_id, { description: fields.description, extra: fields.extra, trace_tier: fields.trace_tier });
     if (taken) throw conflict("Session already exists.");
-    return writeView(sessionView(model, makeSession(model, tenantId, fields), tenantId));
+    return writeView(sessionView(model, makeSession(model, tenantId, { ...fields, trace_tier: fields.trace_tier ?? tier }), tenantId));
 }
 
 function makeSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest & { name: string }): TracingProject {
@@ -104,12 +106,18 @@ function makeSession(model: BulkExportModel, tenantId: string, body: SessionCrea
 
 /**
  * The project a traced run is filed under: the one it names by id (404 when the workspace has none), else
- * the one of its `session_name`, or of the name `default` when it gives none, made on first use.
+ * the one of its `session_name`, or of the name `default` when it gives none, made on first use (of `tier`).
  */
-export function projectOf(model: BulkExportModel, tenantId: string, op: RunOp): string {
+export function projectOf(model: BulkExportModel, tenantId: string, op: RunOp, tier: TraceTier = "longlived"): string {
     if (op.session.id) return model.project(tenantId, op.session.id).session_id;
     const name = op.session.name ?? "default";
-    return (named(model, tenantId, name) ?? makeSession(model, tenantId, { name })).session_id;
+    return (named(model, tenantId, name) ?? makeSession(model, tenantId, { name, trace_tier: tier })).session_id;
+}
+
+/** The tier of the project a run would be filed under (`tier`: a new project's). */
+export function tierOf(model: BulkExportModel, tenantId: string, op: RunOp, tier: TraceTier): TraceTier {
+    const p = op.session.id ? model.projects.get(op.session.id) : named(model, tenantId, op.session.name ?? "default");
+    return (p?.session?.trace_tier as TraceTier | undefined) ?? (p ? "longlived" : tier);
 }
 
 export function readSession(model: BulkExportModel, tenantId: string, id: string): SessionView {

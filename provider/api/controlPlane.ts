@@ -26,6 +26,7 @@ import {
     type Revision,
     type RevisionList,
 } from "./schemas/controlPlane";
+import { ListenerListSchema, ListenerSchema, type Listener, type ListenerCreateRequest, type ListenerPatchRequest } from "./schemas/listeners";
 
 /** Page size used when walking lists (the service allows 1..100). */
 const PAGE = 100;
@@ -210,6 +211,48 @@ export class ControlPlaneClient {
             return config(latest) === config(target) ? this.getDeployment(id) : undefined;
         };
         return (await createOnce(send, ours(Date.now()), this.http.reconcileOptions(this.deadline))).value;
+    }
+
+    // ---- listeners (docs/service.md R10) ----
+
+    /** The workspace's listeners, every page. */
+    async listListeners(): Promise<Listener[]> {
+        const all: Listener[] = [];
+        for (let offset = 0; ; offset += PAGE) {
+            const page = (
+                await this.http.request("GET", "/v2/listeners", { query: { limit: PAGE, offset }, schema: ListenerListSchema, deadline: this.deadline })
+            ).data.resources;
+            all.push(...page);
+            if (page.length < PAGE) return all;
+        }
+    }
+
+    /** The listener, or undefined when the workspace has none of that id. */
+    tryGetListener(id: string): Promise<Listener | undefined> {
+        return this.http
+            .request("GET", path`/v2/listeners/${id}`, { schema: ListenerSchema, deadline: this.deadline })
+            .then((r) => r.data)
+            .catch(undefinedOn404);
+    }
+
+    /** Registers a listener; `compute_id` is unique in a workspace, so a lost answer is looked up by it (a 409 on the resend: ours). */
+    async createListener(body: ListenerCreateRequest): Promise<Listener> {
+        const { value } = await createOnce(
+            async () => (await this.http.request("POST", "/v2/listeners", { body, schema: ListenerSchema, expect: [200, 201], deadline: this.deadline })).data,
+            async () => (await this.listListeners()).find((l) => l.compute_id === body.compute_id),
+            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: (e) => e instanceof ConflictError },
+        );
+        return value;
+    }
+
+    /** Changes a listener's namespaces (**decided** path: docs/service.md R10). */
+    async patchListener(id: string, body: ListenerPatchRequest): Promise<Listener> {
+        return (await this.http.request("PATCH", path`/v2/listeners/${id}`, { body, schema: ListenerSchema, deadline: this.deadline })).data;
+    }
+
+    /** Deletes a listener (**decided** path); one already gone is done. The service refuses (409) while deployments use it. */
+    async deleteListener(id: string): Promise<void> {
+        await this.http.request("DELETE", path`/v2/listeners/${id}`, { expect: [200, 202, 204], deadline: this.deadline }).catch(undefinedOn404);
     }
 }
 

@@ -26,6 +26,7 @@ import {
     WorkspaceSecretSchema,
     type Identity,
     type Member,
+    type OrgInviteRequest,
     type PendingMember,
     type Role,
     type RoleRequest,
@@ -188,6 +189,44 @@ export class OrganizationClient {
     async listOrgMembers(): Promise<{ members: Array<Member & { email: string }>; pending: PendingMember[] }> {
         const all = await this.get(ORG_MEMBERS, z.object({ members: z.array(MemberSchema), pending: z.array(PendingMemberSchema) }).passthrough());
         return { members: all.members.filter((m): m is Member & { email: string } => Boolean(m.email) && !m.is_disabled), pending: all.pending };
+    }
+
+    /** The organization's active member (not disabled) and pending invitation of `email`, asked of the service by it. */
+    async findOrgPerson(email: string): Promise<{ member?: Member & { email: string }; pending?: PendingMember }> {
+        const e = email.trim().toLowerCase();
+        const same = (x: { email?: string | null }) => x.email?.trim().toLowerCase() === e;
+        const active = await this.get(`${ORG_MEMBERS}/active`, z.array(MemberSchema), { emails: e });
+        const member = active.find((m): m is Member & { email: string } => same(m) && !m.is_disabled);
+        const pending = member ? undefined : (await this.get(`${ORG_MEMBERS}/pending`, z.array(PendingMemberSchema), { emails: e })).find(same);
+        return { member, pending };
+    }
+
+    /**
+     * Invites someone to the organization with an organization role, naming the workspaces they join on accepting
+     * and their role there: a pending member until they accept. A lost answer is looked up by the email.
+     */
+    async inviteToOrganization(body: OrgInviteRequest): Promise<PendingMember> {
+        const { value } = await createOnce(
+            () => this.send("POST", ORG_MEMBERS, body, PendingMemberSchema),
+            async () => (await this.findOrgPerson(body.email)).pending,
+            { ...this.http.reconcileOptions(this.deadline), reconcileAlso: isConflict },
+        );
+        return value;
+    }
+
+    /** Changes an active organization member's organization role; the service answers no member (`{}`). */
+    async setOrgMemberRole(identityId: string, roleId: string): Promise<void> {
+        await this.send("PATCH", at(ORG_MEMBERS, identityId), { role_id: roleId }, Nothing);
+    }
+
+    /** Ends a membership of the organization (every workspace's with it); one already gone is done. */
+    removeOrgMember(identityId: string): Promise<void> {
+        return this.remove(at(ORG_MEMBERS, identityId));
+    }
+
+    /** Cancels an invitation to the organization; one already gone is done. */
+    cancelOrgInvite(id: string): Promise<void> {
+        return this.remove(at(ORG_MEMBERS, id, "pending"));
     }
 
     /**

@@ -115,3 +115,28 @@ export type PromptWebhookArgs = Args<Declared<"promptWebhook">>;
 export const ModelConfiguration = dynamicResource(RESOURCES.modelConfiguration);
 export type ModelConfiguration = InstanceType<typeof ModelConfiguration>;
 export type ModelConfigurationArgs = Args<Declared<"modelConfiguration">>;
+
+/** A monthly cap on a workspace's traces: docs/usageLimit.md. */
+export const UsageLimit = dynamicResource(RESOURCES.usageLimit);
+export type UsageLimit = InstanceType<typeof UsageLimit>;
+export type UsageLimitArgs = Args<Declared<"usageLimit">>;
+
+/** A workspace's retention settings: docs/workspaceRetention.md. */
+export const WorkspaceRetention = dynamicResource(RESOURCES.workspaceRetention);
+export type WorkspaceRetention = InstanceType<typeof WorkspaceRetention>;
+export type WorkspaceRetentionArgs = Args<Declared<"workspaceRetention">>;
+
+/** The organization's retention settings: docs/organizationRetention.md. */
+export const OrganizationRetention = dynamicResource(RESOURCES.organizationRetention);
+export type OrganizationRetention = InstanceType<typeof OrganizationRetention>;
+export type OrganizationRetentionArgs = Args<Declared<"organizationRetention">>;
+
+/** A member of the organization (or a pending invitation to it): docs/organizationMember.md. */
+export const OrganizationMember = dynamicResource(RESOURCES.organizationMember);
+export type OrganizationMember = InstanceType<typeof OrganizationMember>;
+export type OrganizationMemberArgs = Args<Declared<"organizationMember">>;
+
+/** A listener of a hybrid installation (the compute deployments run on): docs/listener.md. */
+export const Listener = dynamicResource(RESOURCES.listener);
+export type Listener = InstanceType<typeof Listener>;
+export type ListenerArgs = Args<Declared<"listener">>;

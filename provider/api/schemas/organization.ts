@@ -192,6 +192,8 @@ export const MemberSchema = z
         role_name: nullableString,
         tenant_id: nullableString,
         created_at: nullableString,
+        /** An organization member's workspaces (the organization's lists only). */
+        tenant_ids: z.array(z.string()).nullish(),
     })
     .passthrough();
 export type Member = z.infer<typeof MemberSchema>;
@@ -210,6 +212,7 @@ export const PendingMemberSchema = z
         org_role_id: nullableString,
         org_role_name: nullableString,
         workspace_ids: z.array(z.string()).nullish(),
+        workspace_role_id: nullableString,
         tenant_id: nullableString,
         organization_id: nullableString,
         created_at: nullableString,

@@ -18,7 +18,7 @@ export const ROLE_INPUTS = [
 /** The built-in roles a program may name instead of a uuid (docs/service.md R7 "Roles and permissions"), by scope. */
 const BUILT_IN: Record<AccessScope, readonly string[]> = { workspace: BUILT_IN_WORKSPACE_ROLES, organization: BUILT_IN_ORGANIZATION_ROLES };
 const other = (scope: AccessScope): AccessScope => (scope === "workspace" ? "organization" : "workspace");
-const inputOf = (scope: AccessScope) => ROLE_INPUTS.find(([, s]) => s === scope)![0];
+const inputOf = (scope: AccessScope, inputs: ReadonlyArray<readonly [string, AccessScope]>) => inputs.find(([, s]) => s === scope)![0];
 /** `an organization role`, `a workspace role`. */
 const aRole = (scope: AccessScope) => `${scope === "organization" ? "an" : "a"} ${scope} role`;
 
@@ -41,10 +41,15 @@ export function builtInRoleHint(value: string, scope: AccessScope): string {
 }
 
 /** Why `value` cannot name a role of `scope`, seen without the organization's list; undefined when it may. */
-export function roleSpellingProblem(property: string, value: string, scope: AccessScope): string | undefined {
+export function roleSpellingProblem(
+    property: string,
+    value: string,
+    scope: AccessScope,
+    inputs: ReadonlyArray<readonly [string, AccessScope]> = ROLE_INPUTS,
+): string | undefined {
     if (UUID_RE.test(value) || BUILT_IN[scope].includes(value)) return undefined;
     if (BUILT_IN[other(scope)].includes(value))
-        return `${property}: ${value} is ${aRole(other(scope))}; ${property} takes ${aRole(scope)} (set ${value} as ${inputOf(other(scope))})`;
+        return `${property}: ${value} is ${aRole(other(scope))}; ${property} takes ${aRole(scope)} (set ${value} as ${inputOf(other(scope), inputs)})`;
     return `${property} must be a role's id (a uuid) or one of ${builtInRoleList(scope)}; got ${JSON.stringify(value)}${builtInRoleHint(value, scope)}`;
 }
 
@@ -67,9 +72,9 @@ export function roleProblem(roles: readonly Role[], property: string, value: str
 }
 
 /** The id of the role of `scope` that `value` names: what the service is sent; an Error naming the roles there are when there is none. */
-export function roleIdFor(roles: readonly Role[], property: string, value: string, scope: AccessScope): string {
+export function roleIdFor(roles: readonly Role[], property: string, value: string, scope: AccessScope, resource = "ServiceKey"): string {
     const problem = roleProblem(roles, property, value, scope);
-    if (problem) throw new Error(`ServiceKey: ${problem}. Nothing was sent.`);
+    if (problem) throw new Error(`${resource}: ${problem}. Nothing was sent.`);
     return findRole(roles, value)!.id;
 }
 

@@ -51,7 +51,7 @@ const ROLES_AT_PREVIEW_MS = 3_000;
 const emailOf = (v: string) => normalEmail(v) as string;
 
 /** Why the service's email type would refuse `email`, or undefined. */
-function emailProblem(email: string): string | undefined {
+export function emailProblem(email: string): string | undefined {
     const at = email.trim().split("@");
     if (at.length !== 2) return "it must have exactly one @";
     if (at[0] === "" || /\s/.test(email.trim())) return "it must have something before the @, and no spaces";
@@ -176,7 +176,7 @@ function alreadyThere(email: string, ws: string, here: Found): Error {
 }
 
 /** The organization's roles when `roleId` is a role id to look up at preview; undefined otherwise, and when they cannot be read in time (`up` says so then). */
-async function rolesAtPreview(org: () => OrganizationClient, roleId: unknown): Promise<Role[] | undefined> {
+export async function rolesAtPreview(org: () => OrganizationClient, roleId: unknown): Promise<Role[] | undefined> {
     if (typeof roleId !== "string" || !known(roleId) || !UUID_RE.test(roleId)) return undefined;
     return Promise.resolve()
         .then(() =>

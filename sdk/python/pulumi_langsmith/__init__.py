@@ -17,7 +17,10 @@ from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
 from .get_tracing_project import *
+from .listener import *
 from .model_configuration import *
+from .organization_member import *
+from .organization_retention import *
 from .prompt import *
 from .prompt_tag import *
 from .prompt_version import *
@@ -27,8 +30,10 @@ from .role import *
 from .scheduled_export import *
 from .service_key import *
 from .tracing_project import *
+from .usage_limit import *
 from .workspace import *
 from .workspace_member import *
+from .workspace_retention import *
 from .workspace_secret import *
 from ._inputs import *
 from . import outputs
@@ -55,7 +60,10 @@ _utilities.register(
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
+   "langsmith:index:Listener": "Listener",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
+   "langsmith:index:OrganizationMember": "OrganizationMember",
+   "langsmith:index:OrganizationRetention": "OrganizationRetention",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",
    "langsmith:index:PromptVersion": "PromptVersion",
@@ -64,8 +72,10 @@ _utilities.register(
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",
    "langsmith:index:TracingProject": "TracingProject",
+   "langsmith:index:UsageLimit": "UsageLimit",
    "langsmith:index:Workspace": "Workspace",
    "langsmith:index:WorkspaceMember": "WorkspaceMember",
+   "langsmith:index:WorkspaceRetention": "WorkspaceRetention",
    "langsmith:index:WorkspaceSecret": "WorkspaceSecret"
   }
  }

@@ -224,6 +224,18 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 excludePrompts: "as includePrompts (the two exclude each other)",
             },
         },
+        usageLimit: { args: () => ({ limitType: "monthly_longlived_traces", limitValue: 1_000_000 }), importId: (id, outs) => `${outs.tenantId}/${id}` },
+        workspaceRetention: { args: () => ({ defaultTraceTier: "longlived", longLivedTtlDays: 30 }) },
+        organizationRetention: { args: () => ({ defaultTraceTier: "longlived" }), importId: () => "current" },
+        listener: { args: () => ({ computeId: uniqueName("cluster"), k8sNamespaces: ["agents", "batch"] }) },
+        organizationMember: {
+            args: () => ({
+                email: `${uniqueName("imp")}@example.com`,
+                roleId: "ORGANIZATION_VIEWER",
+                workspaceIds: [TEST_TENANT],
+                workspaceRoleId: "WORKSPACE_USER",
+            }),
+        },
     };
 
     for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {

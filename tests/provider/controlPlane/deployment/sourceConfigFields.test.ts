@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { HttpClient } from "../../../../provider/api/client";
 import { ControlPlaneClient } from "../../../../provider/api/controlPlane";
 import { checkDeployment, createDeploymentProvider, diffDeployment, readState } from "../../../../provider/controlPlane/deployment/index";
-import { TEST_API_KEY, TEST_TENANT, startTestEmulator, uniqueName, type Emulator } from "../../../helpers/emulator";
+import { TEST_API_KEY, TEST_TENANT, raw, rejection, startTestEmulator, uniqueName, type Emulator } from "../../../helpers/emulator";
 
 const INTEGRATION = "00000000-0000-4000-8000-00000000beef";
 const LISTENER = "00000000-0000-4000-8000-0000000115e7";
@@ -90,15 +90,25 @@ describe("Deployment: listenerId, listenerConfig, installCommand, buildCommand",
             assert.equal(read.inputs.sourceConfig.buildCommand, "yarn build:prod");
         });
 
-        it("create (self-hosted): listenerId and listenerConfig are sent, stored and read back", async () => {
+        it("create (self-hosted): listenerId and listenerConfig are sent, stored and read back; an unknown listener or namespace is refused (400)", async () => {
             const p = providerAt(`${em.url}/api-host`);
             const name = uniqueName("hybrid");
-            const made = await p.create(checked(docker(name, { listenerId: LISTENER, listenerConfig: { k8sNamespace: "agents" } })));
-            assert.equal(stored(name).source_config.listener_id, LISTENER);
+            const unknown = String(
+                await rejection(() => p.create(checked(docker(name, { listenerId: LISTENER, listenerConfig: { k8sNamespace: "agents" } })))),
+            );
+            assert.match(unknown, new RegExp(`400 Bad Request: Listener ID ${LISTENER} not found`));
+            const body = { compute_type: "k8s", compute_id: uniqueName("cluster"), compute_config: { k8s_namespaces: ["agents"] } };
+            const listener = (await raw(em, "POST", "/api-host/v2/listeners", { body })).body.id;
+            const elsewhere = String(
+                await rejection(() => p.create(checked(docker(name, { listenerId: listener, listenerConfig: { k8sNamespace: "other" } })))),
+            );
+            assert.match(elsewhere, /Namespace other is not one of listener .*\(agents\)/);
+            const made = await p.create(checked(docker(name, { listenerId: listener, listenerConfig: { k8sNamespace: "agents" } })));
+            assert.equal(stored(name).source_config.listener_id, listener);
             assert.deepEqual(stored(name).source_config.listener_config, { k8s_namespace: "agents" });
             const read = await p.read!(made.id, { ...made.outs, __provider: "p" });
             assert.deepEqual(read.inputs.sourceConfig.listenerConfig, { k8sNamespace: "agents" });
-            assert.equal(read.inputs.sourceConfig.listenerId, LISTENER);
+            assert.equal(read.inputs.sourceConfig.listenerId, listener);
         });
     });
 });

@@ -1,0 +1,101 @@
+/**
+ * The WorkspaceRetention's dynamic provider (its fields: declare.ts). A workspace's retention settings exist
+ * once (retention.ts): a create puts the program's (`PUT /api/v1/ttl-settings`, and the long-lived days when
+ * given, `PUT /workspaces/current/ttl-settings`), a delete puts the service's defaults back (the days only when
+ * this resource set them). Both are PUTs that replace: sending one again does no harm. The resource's id is the
+ * workspace's; `read` with only an id is `pulumi import` (the workspace id: its settings, the defaults when it
+ * has none of its own; the days when they differ from the default).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { OrganizationClient } from "../../api/organization";
+import { SettingsClient } from "../../api/settings";
+import { DEFAULT_LONGLIVED_DAYS } from "../../api/schemas/settings";
+import { tookOver } from "../../kit/adoption";
+import { Checker } from "../../kit/check";
+import { isImport, type ProviderOf } from "../../kit/declare";
+import { diffByTable, diffTableOf, prune } from "../../kit/diff";
+import { Service } from "../../kit/service";
+import { known } from "../../kit/unknown";
+import { checkWorkspaceId, withWorkspaces, workspaceAdmins } from "../../kit/workspaceAdmin";
+import { RETENTION_DEFAULTS, retentionBody, retentionInputs, warnTakeover } from "../retention";
+import { SCHEMA_VERSION, workspaceRetention, type WorkspaceRetentionInputs, type WorkspaceRetentionOutputs } from "./declare";
+
+export const WORKSPACE_RETENTION_DIFF = diffTableOf(workspaceRetention.inputs);
+
+export interface WorkspaceRetentionProviderOptions {
+    /** The administration client of a workspace (default: the configured service's, `X-Tenant-Id` = that workspace). */
+    admin?: (workspaceId: string) => OrganizationClient;
+}
+
+export function checkWorkspaceRetention(olds: Record<string, unknown> | undefined, news: Record<string, unknown>, providerWorkspace: string | undefined) {
+    const c = new Checker();
+    const inputs = c.declaration("WorkspaceRetention", workspaceRetention.inputs, news);
+    const days = news.longLivedTtlDays;
+    if (typeof days === "number" && known(days) && days < 1) c.fail("longLivedTtlDays", `longLivedTtlDays ${days}: long-lived traces are kept 1 day or more`);
+    checkWorkspaceId(c, news.workspaceId, providerWorkspace, "WorkspaceRetention");
+    warnTakeover(c, olds, "The workspace", true);
+    return c.done(inputs);
+}
+
+export function createWorkspaceRetentionProvider(o: WorkspaceRetentionProviderOptions = {}): pulumi.dynamic.ResourceProvider {
+    let service = new Service();
+    const configured = () => service.config().workspaceId;
+    const admin = workspaceAdmins(() => service, "WorkspaceRetention", o.admin);
+    const settings = (workspaceId?: string) => {
+        const { ws, client } = admin(workspaceId);
+        return { ws, client: SettingsClient.of(client) };
+    };
+    const put = async (client: SettingsClient, i: WorkspaceRetentionInputs) => {
+        await client.putWorkspaceRetention(retentionBody(i));
+        if (i.longLivedTtlDays !== undefined) await client.putLonglivedDays(i.longLivedTtlDays);
+    };
+    const provider: ProviderOf<typeof workspaceRetention> = {
+        async configure(req) {
+            service = new Service(req.config);
+        },
+        async check(olds, news) {
+            return service.check((cfg) => checkWorkspaceRetention(olds, news, cfg.workspaceId), "organization");
+        },
+        async diff(_id, olds, news) {
+            const [ol, nw] = withWorkspaces(olds, news, configured);
+            return diffByTable(WORKSPACE_RETENTION_DIFF, ol, nw);
+        },
+        async create(inputs) {
+            const { ws, client } = settings(inputs.workspaceId);
+            await put(client, inputs);
+            // Taken over: the delete of a resource that held them before, in this run (`up --replace`, a rename), leaves them be.
+            tookOver();
+            return { id: ws, outs: outputs(inputs, ws) };
+        },
+        async read(id, props) {
+            const imported = isImport(props);
+            const { ws, client } = settings(props?.tenantId ?? id);
+            const days = await client.longlivedDays();
+            // The days as the service says them when this resource sets them, or (an import) when they are not the default.
+            const managesDays = imported ? days.is_custom : props?.longLivedTtlDays !== undefined;
+            const inputs = prune({
+                ...retentionInputs(await client.workspaceRetention()),
+                longLivedTtlDays: managesDays ? days.longlived_ttl_days : undefined,
+                workspaceId: imported ? id : props?.workspaceId,
+            }) as WorkspaceRetentionInputs;
+            return { id, props: outputs(inputs, ws), inputs };
+        },
+        async update(_id, olds, news) {
+            const { ws, client } = settings(olds.tenantId ?? news.workspaceId);
+            await put(client, news);
+            return { outs: outputs(news, ws) };
+        },
+        async delete(id, props) {
+            const { client } = settings(props.tenantId ?? id);
+            await client.putWorkspaceRetention(RETENTION_DEFAULTS);
+            if (props.longLivedTtlDays !== undefined) await client.putLonglivedDays(DEFAULT_LONGLIVED_DAYS);
+        },
+    };
+    return provider;
+}
+
+function outputs(i: WorkspaceRetentionInputs, tenantId: string): WorkspaceRetentionOutputs {
+    return { ...i, tenantId, schemaVersion: SCHEMA_VERSION };
+}
+
+export const workspaceRetentionProvider = createWorkspaceRetentionProvider();
