@@ -225,9 +225,9 @@ describe("registered providers: import, and pulumi up --replace", function () {
             },
         },
         usageLimit: { args: () => ({ limitType: "monthly_longlived_traces", limitValue: 1_000_000 }), importId: (id, outs) => `${outs.tenantId}/${id}` },
-        workspaceRetention: { args: () => ({ defaultTraceTier: "longlived", longLivedTtlDays: 30 }) },
-        organizationRetention: { args: () => ({ defaultTraceTier: "longlived" }), importId: () => "current" },
-        listener: { args: () => ({ computeId: uniqueName("cluster"), k8sNamespaces: ["agents", "batch"] }) },
+        workspaceRetention: { args: () => ({ defaultTraceTier: "longlived", longLivedTtlDays: 30, applyToAllProjects: true }) },
+        organizationRetention: { args: () => ({ defaultTraceTier: "longlived", applyToAllProjects: true }), importId: () => "current" },
+        listener: { args: () => ({ computeType: "k8s", computeId: uniqueName("cluster"), k8sNamespaces: ["agents", "batch"] }) },
         organizationMember: {
             args: () => ({
                 email: `${uniqueName("imp")}@example.com`,
@@ -238,11 +238,41 @@ describe("registered providers: import, and pulumi up --replace", function () {
         },
     };
 
+    /**
+     * The case's arguments with its required fields alone (a declaration's `required`, and the names the engine's
+     * autonaming fills, which these tests give), unless the case names its own.
+     */
+    const bare = (type: ResourceType, c: Case): Record<string, unknown> => {
+        if (c.bare) return c.bare();
+        const inputs = RESOURCES[type].declaration.inputs as Record<string, { required?: boolean; autoname?: unknown }>;
+        return Object.fromEntries(Object.entries(c.args()).filter(([k]) => inputs[k]?.required || inputs[k]?.autoname));
+    };
+
     for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
         if (typeof c === "string") {
             it(`${type}: not importable (${c})`, () => assert.ok(RESOURCES[type]));
             continue;
         }
+        // Before the import's object is made, and each object deleted once checked: one of a kind per workspace
+        // (a usage limit of a type, the retention settings) leaves room for the next.
+        it(`${type}: the drift check (refresh, then the same program) plans nothing, with every optional field set and with none`, async () => {
+            const inputs = RESOURCES[type].declaration.inputs as Record<string, { required?: boolean }>;
+            const left = Object.keys(inputs).filter((k) => !inputs[k].required && !(k in c.args()) && !UNSET[k] && !c.unset?.[k]);
+            assert.deepEqual(left, [], `${type}: optional inputs neither set here nor said where they are tested`);
+            for (const args of [c.args(), bare(type, c)]) {
+                const m = await make(type, args);
+                const refreshed = await provider(type).read(m.id, m.outs);
+                assert.equal(refreshed.id, m.id, `${type}: the refresh lost the object`);
+                const news = await checked(type, refreshed.inputs as Record<string, unknown>, args);
+                const d = (await provider(type).diff(m.id, refreshed.props, news)) as TableDiffResult;
+                assert.deepEqual([d.changes, d.replaces ?? []], [false, []], `${type} ${JSON.stringify(Object.keys(args))}: ${JSON.stringify(d)}`);
+                await provider(type).delete(m.id, m.outs);
+                made.splice(
+                    made.findIndex((x) => x.id === m.id),
+                    1,
+                );
+            }
+        });
         it(`${type}: imported with the plugin's empty properties, then declared as it is: no change`, async () => {
             const args = c.args();
             const m = await make(type, args);
@@ -256,32 +286,6 @@ describe("registered providers: import, and pulumi up --replace", function () {
             const d = (await provider(type).diff(m.id, imported.props, news)) as TableDiffResult;
             const changed = [...(d.replaces ?? []), ...(d.updates ?? [])].filter((k) => !(c.allowed ?? []).some((a) => k === a || k.startsWith(`${a}.`)));
             assert.deepEqual(changed, [], `${type}: the first up after the import plans ${JSON.stringify(d)}`);
-        });
-    }
-
-    /**
-     * The case's arguments with its required fields alone (a declaration's `required`, and the names the engine's
-     * autonaming fills, which these tests give), unless the case names its own.
-     */
-    const bare = (type: ResourceType, c: Case): Record<string, unknown> => {
-        if (c.bare) return c.bare();
-        const inputs = RESOURCES[type].declaration.inputs as Record<string, { required?: boolean; autoname?: unknown }>;
-        return Object.fromEntries(Object.entries(c.args()).filter(([k]) => inputs[k]?.required || inputs[k]?.autoname));
-    };
-    for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
-        if (typeof c === "string") continue;
-        it(`${type}: the drift check (refresh, then the same program) plans nothing, with every optional field set and with none`, async () => {
-            const inputs = RESOURCES[type].declaration.inputs as Record<string, { required?: boolean }>;
-            const left = Object.keys(inputs).filter((k) => !inputs[k].required && !(k in c.args()) && !UNSET[k] && !c.unset?.[k]);
-            assert.deepEqual(left, [], `${type}: optional inputs neither set here nor said where they are tested`);
-            for (const args of [c.args(), bare(type, c)]) {
-                const m = await make(type, args);
-                const refreshed = await provider(type).read(m.id, m.outs);
-                assert.equal(refreshed.id, m.id, `${type}: the refresh lost the object`);
-                const news = await checked(type, refreshed.inputs as Record<string, unknown>, args);
-                const d = (await provider(type).diff(m.id, refreshed.props, news)) as TableDiffResult;
-                assert.deepEqual([d.changes, d.replaces ?? []], [false, []], `${type} ${JSON.stringify(Object.keys(args))}: ${JSON.stringify(d)}`);
-            }
         });
     }
 
