@@ -26,6 +26,7 @@ import { controlPlaneArea } from "../controlPlane";
 import { datasetsArea, type DatasetsArea } from "../datasets";
 import { orgArea, type OrgArea } from "../org";
 import { promptsArea, type PromptsArea } from "../prompts";
+import { type AutomationsArea, automationsArea } from "../evaluation/automations";
 import type { Holdings } from "../org/model";
 import { tracingArea } from "../tracing";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
@@ -81,6 +82,7 @@ export interface Emulator {
     readonly datasets: DatasetsArea;
     readonly org: OrgArea;
     readonly prompts: PromptsArea;
+    readonly automations: AutomationsArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -130,6 +132,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         agentServer: parts.agentServer,
         org: parts.org,
         prompts: parts.prompts,
+        automations: parts.automations,
         admin,
         clock,
         reset,
@@ -166,8 +169,51 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
     const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
     const prompts = promptsArea({ clock, stateDir, workspace: (ws) => hubWorkspace(org, ws) });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model, cleanupMs), datasets, org, prompts];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, areas };
+    const automations = automationsFor(clock, stateDir, bulkExport, datasets);
+    // The automations route `/runs/rules` before the tracing area's `/runs/{run_id}` would take it.
+    const tracing = tracingArea(bulkExport.model, cleanupMs, automations.onIngest);
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts];
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, automations, areas };
+}
+
+/** The automations, wired to what their rules name and write: projects and runs, datasets and their examples, queues, feedback. */
+function automationsFor(clock: Clock, stateDir: string | undefined, bulkExport: BulkExportArea, datasets: DatasetsArea): AutomationsArea {
+    const m = bulkExport.model;
+    const live = (tenantId: string, id: string) => {
+        const p = m.projects.get(id);
+        return p && p.tenant_id === tenantId && !p.deleting_until ? p : undefined;
+    };
+    const dataset = (tenantId: string, id: string) => {
+        const d = datasets.model.datasets.get(id);
+        return d && d.tenant_id === tenantId ? d : undefined;
+    };
+    const noQueues = () => {
+        throw new Error("annotation queues are not emulated yet");
+    };
+    return automationsArea({
+        clock,
+        stateDir,
+        targets: {
+            session: (t, id) => {
+                const p = live(t, id);
+                return p && sessionView(m, p, t).name;
+            },
+            dataset: (t, id) => dataset(t, id)?.name,
+            queue: () => undefined,
+        },
+        sinks: {
+            run: (t, id) => m.traced.get(t, id),
+            runsOf: (s) => m.traced.of(s),
+            datasetOf: (s) => m.projects.get(s)?.session?.reference_dataset_id ?? undefined,
+            addToQueue: noQueues,
+            addExample: (t, datasetId, row) => {
+                if (!dataset(t, datasetId)) throw new Error(`dataset ${datasetId} not found`);
+                datasets.examples.add(t, datasetId, { inputs: row.inputs, outputs: row.outputs ?? null, metadata: null, source_run_id: row.id });
+            },
+            addFeedback: noQueues,
+            scoresOf: () => [],
+        },
+    });
 }
 
 /** A workspace as the prompt hub names it: the organization's record, else the key's default workspace as it starts. */

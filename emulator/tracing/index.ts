@@ -41,29 +41,38 @@ export const SERVER_INFO = {
 /** `true`, `True`, `1`: a query flag as both clients spell it. */
 const flag = (c: RequestContext, name: string) => /^(true|1)$/i.test(c.query.get(name) ?? "");
 
-/** `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete. */
-export function tracingArea(model: BulkExportModel, cleanupMs: () => number = () => SESSION_CLEANUP_MS): Area {
+/**
+ * `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete.
+ * `onIngest`: told the ids of the runs each ingestion touched, after they are stored (the rule engine: it takes
+ * them later, off the request's path).
+ */
+export function tracingArea(
+    model: BulkExportModel,
+    cleanupMs: () => number = () => SESSION_CLEANUP_MS,
+    onIngest: (tenantId: string, runIds: string[]) => void = () => undefined,
+): Area {
     return {
         name: "tracing",
         keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/],
-        notEmulated: [
-            /^(\/api\/v1)?\/runs\/(query|stats|group|rules|share|[^/]+\/(share|feedback))/,
-            /^(\/api\/v1)?\/sessions\/[^/]+\/(dashboard|views|insights)/,
-        ],
+        notEmulated: [/^(\/api\/v1)?\/runs\/(query|stats|group|share|[^/]+\/(share|feedback))/, /^(\/api\/v1)?\/sessions\/[^/]+\/(dashboard|views|insights)/],
         register(router) {
             router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));
-            runRoutes(router, model);
+            runRoutes(router, model, onIngest);
             sessionRoutes(router, model, cleanupMs);
         },
         reset: () => undefined,
     };
 }
 
-function runRoutes(router: Router, model: BulkExportModel): void {
+function runRoutes(router: Router, model: BulkExportModel, onIngest: (tenantId: string, runIds: string[]) => void): void {
     /** Ingestion is accepted (202); a run's PATCH under `/api/v1` answers 200 (the description has both). */
     const ingest = (c: RequestContext, ops: RunOp[], status = 202) => {
         sweepDeleted(model);
         model.traced.apply(c.tenantId, ops, (op) => projectOf(model, c.tenantId, op));
+        onIngest(
+            c.tenantId,
+            ops.map((op) => op.id),
+        );
         return { status, body: {} };
     };
     router
