@@ -24,10 +24,11 @@ import { bulkExportArea, type BulkExportArea } from "../bulkExport";
 import type { BulkExportOptions } from "../bulkExport/model";
 import { controlPlaneArea } from "../controlPlane";
 import { datasetsArea, type DatasetsArea } from "../datasets";
+import { evaluationArea, type EvaluationArea } from "../evaluation";
 import { orgArea, type OrgArea } from "../org";
 import { promptsArea, type PromptsArea } from "../prompts";
 import type { Holdings } from "../org/model";
-import { tracingArea } from "../tracing";
+import { runView, tracingArea } from "../tracing";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
@@ -81,6 +82,7 @@ export interface Emulator {
     readonly datasets: DatasetsArea;
     readonly org: OrgArea;
     readonly prompts: PromptsArea;
+    readonly evaluation: EvaluationArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -130,6 +132,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         agentServer: parts.agentServer,
         org: parts.org,
         prompts: parts.prompts,
+        evaluation: parts.evaluation,
         admin,
         clock,
         reset,
@@ -166,8 +169,30 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
     const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
     const prompts = promptsArea({ clock, stateDir, workspace: (ws) => hubWorkspace(org, ws) });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model, cleanupMs), datasets, org, prompts];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, areas };
+    const evaluation = evaluationArea({ clock, stateDir, links: evaluationLinks(bulkExport, datasets) });
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model, cleanupMs), datasets, org, prompts, evaluation];
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, areas };
+}
+
+/** What the evaluation area reads of the others: the workspace's traced runs and its datasets. */
+function evaluationLinks(bulkExport: BulkExportArea, datasets: DatasetsArea) {
+    const traced = (tenantId: string, id: string) => bulkExport.model.traced.get(tenantId, id);
+    return {
+        run(tenantId: string, id: string) {
+            const r = traced(tenantId, id);
+            return (
+                r && {
+                    id: r.id,
+                    session_id: r.session_id,
+                    trace_id: r.trace_id ?? r.id,
+                    parent_run_id: r.parent_run_id ?? null,
+                    start_time: r.start_time ?? null,
+                }
+            );
+        },
+        runView: (tenantId: string, id: string) => runView(bulkExport.model, tenantId, id),
+        datasetExists: (tenantId: string, id: string) => datasets.model.list(tenantId, {}).some((d) => d.id === id),
+    };
 }
 
 /** A workspace as the prompt hub names it: the organization's record, else the key's default workspace as it starts. */
