@@ -24,11 +24,12 @@ import { bulkExportArea, type BulkExportArea } from "../bulkExport";
 import type { BulkExportOptions } from "../bulkExport/model";
 import { controlPlaneArea } from "../controlPlane";
 import { datasetsArea, type DatasetsArea } from "../datasets";
+import { evaluationArea, type EvaluationArea } from "../evaluation";
 import { orgArea, type OrgArea } from "../org";
 import { promptsArea, type PromptsArea } from "../prompts";
 import { type AutomationsArea, automationsArea } from "../evaluation/automations";
 import type { Holdings } from "../org/model";
-import { tracingArea } from "../tracing";
+import { runView, tracingArea } from "../tracing";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
@@ -82,6 +83,7 @@ export interface Emulator {
     readonly datasets: DatasetsArea;
     readonly org: OrgArea;
     readonly prompts: PromptsArea;
+    readonly evaluation: EvaluationArea;
     readonly automations: AutomationsArea;
     readonly admin: AdminState;
     readonly clock: Clock;
@@ -132,6 +134,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         agentServer: parts.agentServer,
         org: parts.org,
         prompts: parts.prompts,
+        evaluation: parts.evaluation,
         automations: parts.automations,
         admin,
         clock,
@@ -169,15 +172,22 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
     const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
     const prompts = promptsArea({ clock, stateDir, workspace: (ws) => hubWorkspace(org, ws) });
-    const automations = automationsFor(clock, stateDir, bulkExport, datasets);
+    const evaluation = evaluationArea({ clock, stateDir, links: evaluationLinks(bulkExport, datasets) });
+    const automations = automationsFor(clock, stateDir, bulkExport, datasets, evaluation);
     // The automations route `/runs/rules` before the tracing area's `/runs/{run_id}` would take it.
     const tracing = tracingArea(bulkExport.model, cleanupMs, automations.onIngest);
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, automations, areas };
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation];
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, areas };
 }
 
 /** The automations, wired to what their rules name and write: projects and runs, datasets and their examples, queues, feedback. */
-function automationsFor(clock: Clock, stateDir: string | undefined, bulkExport: BulkExportArea, datasets: DatasetsArea): AutomationsArea {
+function automationsFor(
+    clock: Clock,
+    stateDir: string | undefined,
+    bulkExport: BulkExportArea,
+    datasets: DatasetsArea,
+    evaluation: EvaluationArea,
+): AutomationsArea {
     const m = bulkExport.model;
     const live = (tenantId: string, id: string) => {
         const p = m.projects.get(id);
@@ -187,9 +197,7 @@ function automationsFor(clock: Clock, stateDir: string | undefined, bulkExport: 
         const d = datasets.model.datasets.get(id);
         return d && d.tenant_id === tenantId ? d : undefined;
     };
-    const noQueues = () => {
-        throw new Error("annotation queues are not emulated yet");
-    };
+    const queue = (tenantId: string, id: string) => evaluation.model.listQueues(tenantId, { ids: [id], desc: false })[0];
     return automationsArea({
         clock,
         stateDir,
@@ -199,21 +207,53 @@ function automationsFor(clock: Clock, stateDir: string | undefined, bulkExport: 
                 return p && sessionView(m, p, t).name;
             },
             dataset: (t, id) => dataset(t, id)?.name,
-            queue: () => undefined,
+            queue: (t, id) => queue(t, id)?.name,
         },
         sinks: {
             run: (t, id) => m.traced.get(t, id),
             runsOf: (s) => m.traced.of(s),
             datasetOf: (s) => m.projects.get(s)?.session?.reference_dataset_id ?? undefined,
-            addToQueue: noQueues,
+            addToQueue: (t, queueId, runId) => void evaluation.model.addRunsToQueue(t, queueId, [{ run_id: runId }]),
             addExample: (t, datasetId, row) => {
                 if (!dataset(t, datasetId)) throw new Error(`dataset ${datasetId} not found`);
                 datasets.examples.add(t, datasetId, { inputs: row.inputs, outputs: row.outputs ?? null, metadata: null, source_run_id: row.id });
             },
-            addFeedback: noQueues,
-            scoresOf: () => [],
+            addFeedback: (t, f) =>
+                void evaluation.feedback.storeFeedback(t, {
+                    key: f.key,
+                    run_id: f.run_id,
+                    trace_id: f.trace_id,
+                    score: f.score,
+                    value: f.value,
+                    feedback_source: f.source,
+                }),
+            scoresOf: (t, runId, key) =>
+                evaluation.feedback
+                    .list(t, { runs: [runId], keys: key ? [key] : [], sessions: [], sources: [] })
+                    .flatMap((f) => (typeof f.score === "number" ? [f.score] : [])),
         },
     });
+}
+
+/** What the evaluation area reads of the others: the workspace's traced runs and its datasets. */
+function evaluationLinks(bulkExport: BulkExportArea, datasets: DatasetsArea) {
+    const traced = (tenantId: string, id: string) => bulkExport.model.traced.get(tenantId, id);
+    return {
+        run(tenantId: string, id: string) {
+            const r = traced(tenantId, id);
+            return (
+                r && {
+                    id: r.id,
+                    session_id: r.session_id,
+                    trace_id: r.trace_id ?? r.id,
+                    parent_run_id: r.parent_run_id ?? null,
+                    start_time: r.start_time ?? null,
+                }
+            );
+        },
+        runView: (tenantId: string, id: string) => runView(bulkExport.model, tenantId, id),
+        datasetExists: (tenantId: string, id: string) => datasets.model.list(tenantId, {}).some((d) => d.id === id),
+    };
 }
 
 /** A workspace as the prompt hub names it: the organization's record, else the key's default workspace as it starts. */

@@ -1,5 +1,5 @@
 /**
- * A dataset's examples, as far as the emulator makes them (docs/service.md R9.4): only a run rule adds them (its
+ * A dataset's examples, as far as the emulator makes them (docs/service.md R10.4): only a run rule adds them (its
  * `add_to_dataset_id` action: the run's inputs and outputs, the run as `source_run_id`), and they are read back by
  * the official clients' `list_examples` (`GET /examples?dataset=`) and `read_example` (`GET /examples/{id}`). Writing
  * examples through the API is not emulated (501). A deleted dataset's examples go with it. Kept in `--state-dir`

@@ -1,5 +1,5 @@
 /**
- * Alert rules on a tracing project (docs/service.md R9.3): `POST /api/v1/platform/alerts/{session_id}`,
+ * Alert rules on a tracing project (docs/service.md R10.3): `POST /api/v1/platform/alerts/{session_id}`,
  * `GET`/`PATCH`/`DELETE .../{session_id}/{alert_rule_id}` (the description's `alerts.*`). A rule measures an
  * attribute of the project's runs that ended in its window (`window_minutes`), aggregated, against a threshold;
  * it needs at least one action (400 otherwise). Each action's `config` is kept as an object (a JSON string is

@@ -1,5 +1,5 @@
 /**
- * The automations area (docs/service.md R9): saved evaluators, run rules, alert rules (routes: rules.ts) and the
+ * The automations area (docs/service.md R10): saved evaluators, run rules, alert rules (routes: rules.ts) and the
  * engine that applies the rules to the runs traced into the emulator (engine.ts). The tracing area hands the
  * engine the ids of the runs each ingestion touched (`onIngest`); what the engine writes elsewhere (queues,
  * examples, feedback) goes through `sinks`, given by the server.

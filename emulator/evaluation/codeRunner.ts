@@ -1,5 +1,5 @@
 /**
- * Runs a code evaluator on a run (docs/service.md R9.4, decided): in a separate process, `python3 -I` or `node`,
+ * Runs a code evaluator on a run (docs/service.md R10.4, decided): in a separate process, `python3 -I` or `node`,
  * never in the emulator's own. The sandbox, honestly: an empty environment (no API key, no proxy settings), a
  * fresh temporary directory as its working directory, a time limit (5 s, SIGKILL after), at most 64 KB of
  * output, and no network where the machine lets an unprivileged user make a network namespace (`unshare -rn`:

@@ -1,5 +1,5 @@
 /**
- * The rule engine (docs/service.md R9.4): what the service does with a run traced into a project that has run
+ * The rule engine (docs/service.md R10.4): what the service does with a run traced into a project that has run
  * rules. Ingestion only hands it the ids of the runs a request touched (`notify`, a push onto a list): the work
  * happens after the request is answered, in slices between other requests (setImmediate), so ingestion's
  * critical section does not grow with the rules (`npm run bench -- rules`).

@@ -1,5 +1,5 @@
 /**
- * Saved evaluators (docs/service.md R9.1): `/api/v1/platform/evaluators[/{id}]` (the description's
+ * Saved evaluators (docs/service.md R10.1): `/api/v1/platform/evaluators[/{id}]` (the description's
  * `/v1/platform/evaluators`), an LLM-as-judge (a hub prompt and its variable mapping) or code (`python` or
  * `javascript`). The answer lists the run rules using it (`run_rules`); a delete while a rule uses it is refused
  * with 409 naming the rules (`delete_run_rules=true` deletes them with it). Code is kept normalised

@@ -1,5 +1,5 @@
 /**
- * The automations' routes (docs/service.md R9): saved evaluators (`/platform/evaluators`), run rules
+ * The automations' routes (docs/service.md R10): saved evaluators (`/platform/evaluators`), run rules
  * (`/runs/rules`) and alert rules (`/platform/alerts/{session_id}`), on the tracing API under `/api/v1` and under
  * no prefix (Router.onApi); and the
  * test-only `/__admin/evaluation` (the engine's fault switches, its state, the webhook calls it made).

@@ -1,5 +1,5 @@
 /**
- * Run rules (automations, docs/service.md R9.2): `/api/v1/runs/rules[/{id}]` as the description has them
+ * Run rules (automations, docs/service.md R10.2): `/api/v1/runs/rules[/{id}]` as the description has them
  * (`RunRulesCreateSchema`, `RunRulesSchema`), and their logs (`/runs/rules/{id}/logs`, what the engine did with
  * each run: engine.ts). A rule is on one tracing project or one dataset (422 otherwise), samples at a rate in
  * 0..1, reads filters of the bulk-export grammar (the shared parser: a filter that does not parse is a 422 with

@@ -88,12 +88,18 @@ function runRoutes(router: Router, model: BulkExportModel, onIngest: (tenantId: 
         .onApi("GET", "/runs/{run_id}", (c) => {
             sweepDeleted(model);
             const id = requireUuid(c.params.run_id, "run_id").toLowerCase();
-            const run = model.traced.get(c.tenantId, id);
-            const row = run && exportRow(run, model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");
-            if (!row) throw new EmulatorError(404, { detail: `Run ${id} not found` });
-            // Where the UI shows the run (`RunSchema.app_path`, required there).
-            return { status: 200, body: { ...row, app_path: `/o/${ORGANIZATION_ID}/projects/p/${row.session_id}/r/${row.id}?trace_id=${row.trace_id}` } };
+            const view = runView(model, c.tenantId, id);
+            if (!view) throw new EmulatorError(404, { detail: `Run ${id} not found` });
+            return { status: 200, body: view };
         });
+}
+
+/** A traced run as `GET /runs/{id}` answers it (`RunSchema`), or undefined when the workspace has not traced it (all of it). */
+export function runView(model: BulkExportModel, tenantId: string, id: string) {
+    const run = model.traced.get(tenantId, id);
+    const row = run && exportRow(run, model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");
+    // Where the UI shows the run (`RunSchema.app_path`, required there).
+    return row && { ...row, app_path: `/o/${ORGANIZATION_ID}/projects/p/${row.session_id}/r/${row.id}?trace_id=${row.trace_id}` };
 }
 
 function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number): void {

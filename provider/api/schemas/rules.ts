@@ -1,5 +1,5 @@
 /**
- * The wire contract of the automations (docs/service.md R9): saved evaluators (`/api/v1/platform/evaluators`,
+ * The wire contract of the automations (docs/service.md R10): saved evaluators (`/api/v1/platform/evaluators`,
  * `evaluators.*` in the description), run rules (`/api/v1/runs/rules`, `RunRules*Schema`) and alert rules
  * (`/api/v1/platform/alerts/{session_id}`, `alerts.*`). Requests are strict (the emulator refuses an unknown
  * field); answers are tolerant of fields this provider does not read.
@@ -179,7 +179,7 @@ export const AlertSchema = z
 export type Alert = z.infer<typeof AlertSchema>;
 
 /**
- * How the service keeps an evaluator's code (docs/service.md R9.1, decided): line ends as `\n`, no whitespace at
+ * How the service keeps an evaluator's code (docs/service.md R10.1, decided): line ends as `\n`, no whitespace at
  * the end of a line or of the code. The provider compares code through it, so what the service rewrote never diffs.
  */
 export const normalizeCode = (code: string): string =>

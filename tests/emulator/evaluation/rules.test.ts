@@ -3,7 +3,7 @@
  * one listed, a delete while in use refused with 409 naming the rule), run rules (the service's 422s: a filter
  * that does not parse, a rate outside 0..1, a saved and an inline evaluator together; 404 for what the workspace
  * lacks), alert rules (no action: 400); the engine applying a rule to traced runs (filter, deterministic
- * sampling, examples in the dataset, webhook calls, the code evaluator's scores, an LLM evaluator skipped and
+ * sampling, the annotation queue, examples in the dataset, webhook calls, the code evaluator's scores stored as feedback, an LLM evaluator skipped and
  * said so, the fault switches); and everything across a restart on the same `--state-dir`, secrets sealed.
  */
 import assert from "node:assert/strict";
@@ -133,9 +133,10 @@ describe("emulator: automations (evaluators, run rules, alerts, the engine)", fu
         assert.equal((await raw(em, "GET", `/api/v1/runs/rules?session_id=${project.id}`)).body.length, 0);
     });
 
-    it("the engine: matching runs sampled deterministically, added to the dataset, sent to the webhook, scored; an LLM evaluator skipped with the reason", async () => {
+    it("the engine: matching runs sampled deterministically, added to the queue and the dataset, sent to the webhook, scored; an LLM evaluator skipped with the reason", async () => {
         const project = await madeProject(em);
         const dataset = (await raw(em, "POST", "/api/v1/datasets", { body: { name: uniqueName("ds") } })).body;
+        const queue = (await raw(em, "POST", "/api/v1/annotation-queues", { body: { name: uniqueName("q") } })).body;
         const rule = await raw(em, "POST", "/api/v1/runs/rules", {
             body: {
                 display_name: "llm runs",
@@ -143,6 +144,7 @@ describe("emulator: automations (evaluators, run rules, alerts, the engine)", fu
                 session_id: project.id,
                 filter: 'eq(run_type, "llm")',
                 add_to_dataset_id: dataset.id,
+                add_to_annotation_queue_id: queue.id,
                 webhooks: [{ url: hook.url, headers: { authorization: "Bearer hook-secret" } }],
                 code_evaluators: [{ code: CODE }],
             },
@@ -157,6 +159,16 @@ describe("emulator: automations (evaluators, run rules, alerts, the engine)", fu
         assert.ok(expected.length > 0 && expected.length < 10, `a rate of 0.5 keeps some of the 10 LLM runs: ${expected.length}`);
         const examples = await raw(em, "GET", `/api/v1/examples?dataset=${dataset.id}`);
         assert.deepEqual(examples.body.map((e: any) => e.source_run_id).sort(), [...expected].sort());
+        const queued = await raw(em, "GET", `/api/v1/annotation-queues/${queue.id}/runs`);
+        assert.deepEqual(queued.body.map((r: any) => r.id).sort(), [...expected].sort());
+        assert.equal(rule.body.add_to_annotation_queue_name, queue.name);
+        for (const id of expected) {
+            const scores = (await raw(em, "GET", `/api/v1/feedback?run=${id}&source=auto_eval`)).body;
+            assert.deepEqual(scores.map((f: any) => [f.key, f.score ?? f.value]).sort(), [
+                ["label", "ok"],
+                ["short", 1],
+            ]);
+        }
         const logs = await raw(em, "GET", `/api/v1/runs/rules/${rule.body.id}/logs`);
         assert.deepEqual(logs.body.map((l: any) => l.run_id).sort(), [...expected].sort());
         assert.ok(
