@@ -213,10 +213,19 @@ function automationsFor(
             run: (t, id) => m.traced.get(t, id),
             runsOf: (s) => m.traced.of(s),
             datasetOf: (s) => m.projects.get(s)?.session?.reference_dataset_id ?? undefined,
-            addToQueue: (t, queueId, runId) => void evaluation.model.addRunsToQueue(t, queueId, [{ run_id: runId }]),
-            addExample: (t, datasetId, row) => {
+            addToQueue: (t, queueId, runIds) =>
+                void evaluation.model.addRunsToQueue(
+                    t,
+                    queueId,
+                    runIds.map((run_id) => ({ run_id })),
+                ),
+            addExamples: (t, datasetId, rows) => {
                 if (!dataset(t, datasetId)) throw new Error(`dataset ${datasetId} not found`);
-                datasets.examples.add(t, datasetId, { inputs: row.inputs, outputs: row.outputs ?? null, metadata: null, source_run_id: row.id });
+                datasets.examples.add(
+                    t,
+                    datasetId,
+                    rows.map((r) => ({ inputs: r.inputs, outputs: r.outputs ?? null, metadata: null, source_run_id: r.id })),
+                );
             },
             addFeedback: (t, f) =>
                 void evaluation.feedback.storeFeedback(t, {

@@ -43,10 +43,13 @@ export class Examples {
         this.store.save({ examples: this.items });
     }
 
-    add(tenantId: string, datasetId: string, e: Pick<ExampleRecord, "inputs" | "outputs" | "metadata" | "source_run_id">): ExampleRecord {
+    /** Adds examples to a dataset, saved once. */
+    add(tenantId: string, datasetId: string, given: Array<Pick<ExampleRecord, "inputs" | "outputs" | "metadata" | "source_run_id">>): ExampleRecord[] {
         const now = this.clock.iso();
-        const made: ExampleRecord = { id: randomUUID(), tenant_id: tenantId, dataset_id: datasetId, ...e, created_at: now, modified_at: now };
-        this.items.push(made);
+        const made = given.map(
+            (e): ExampleRecord => ({ id: randomUUID(), tenant_id: tenantId, dataset_id: datasetId, ...e, created_at: now, modified_at: now }),
+        );
+        this.items.push(...made);
         this.save();
         return made;
     }

@@ -22,7 +22,6 @@
  * Fault switches (`PUT /__admin/evaluation`): `paused` holds every run until switched off; `codeEvaluators:
  * "unavailable"` makes every code evaluation fail with an error in the log, as a service whose sandbox is down.
  */
-import { createHash } from "node:crypto";
 import { type FilterExpr, parseFilter } from "../../provider/api/filter";
 import type { Clock } from "../core/clock";
 import { type FilterableRun, matches } from "../bulkExport/filterEval";
@@ -48,7 +47,37 @@ export type Row = FilterableRun & {
     outputs: Record<string, unknown> | null;
     total_cost: number | null;
 };
-const rowOf = (run: TracedRun | undefined): Row | undefined => (run ? (exportRow(run, "longlived") as Row | undefined) : undefined);
+/** What exportRow derives at a cost (times parsed and printed, events scanned): read on demand, by a filter that names them. */
+const DERIVED = ["dotted_order", "parent_run_ids", "first_token_time"] as const;
+
+/**
+ * A run as a rule reads it: its exported row (tracing/exportable.ts) with the costly derived fields computed only
+ * when read. Most rules never read them, and the engine builds a row for nearly every run of a project with rules.
+ */
+function rowOf(run: TracedRun | undefined): Row | undefined {
+    if (!run || run.name === undefined || run.run_type === undefined || run.start_time === undefined) return undefined;
+    const prompt = run.prompt_tokens ?? 0;
+    const completion = run.completion_tokens ?? 0;
+    let whole: ReturnType<typeof exportRow>;
+    const row = {
+        ...run,
+        trace_id: run.trace_id ?? run.id,
+        parent_run_id: run.parent_run_id ?? null,
+        end_time: run.end_time ?? null,
+        status: run.error !== undefined ? "error" : run.end_time !== undefined ? "success" : "pending",
+        is_root: !run.parent_run_id,
+        inputs: run.inputs ?? {},
+        outputs: run.outputs ?? null,
+        error: run.error ?? null,
+        extra: { metadata: {}, ...run.extra },
+        tags: run.tags ?? [],
+        feedback_stats: null,
+        total_tokens: run.total_tokens ?? prompt + completion,
+        total_cost: null,
+    } as Row;
+    for (const f of DERIVED) Object.defineProperty(row, f, { enumerable: true, get: () => (whole ??= exportRow(run, "longlived"))?.[f] });
+    return row;
+}
 
 /** What the engine reads and writes in the other areas (the tracing store, the queues, the datasets, the feedback). */
 export interface EngineSinks {
@@ -56,8 +85,8 @@ export interface EngineSinks {
     runsOf(sessionId: string): readonly TracedRun[];
     /** The dataset a project is an experiment of, if any. */
     datasetOf(sessionId: string): string | undefined;
-    addToQueue(tenantId: string, queueId: string, runId: string): void;
-    addExample(tenantId: string, datasetId: string, row: Row): void;
+    addToQueue(tenantId: string, queueId: string, runIds: string[]): void;
+    addExamples(tenantId: string, datasetId: string, rows: Row[]): void;
     addFeedback(
         tenantId: string,
         f: { run_id: string; trace_id: string; key: string; score: number | null; value: string | null; source: Record<string, unknown> },
@@ -95,21 +124,59 @@ export interface EngineSettings {
     codeEvaluators: "run" | "unavailable";
 }
 
-/** Where a run and rule fall in 0..1: the same pair always alike (tests count with it). */
-export function sampleOf(ruleId: string, runId: string): number {
-    return createHash("sha1").update(`${ruleId}:${runId}`).digest().readUInt32BE(0) / 2 ** 32;
+/** FNV-1a, 32 bits. */
+function fnv(s: string): number {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    return h >>> 0;
 }
 
-const SLICE = 200;
+/**
+ * Where a run and rule fall in 0..1: the FNV-1a hashes of the two ids, mixed (murmur3's finalizer), so the same pair
+ * always decides alike (tests count with it) and a run's hash is made once for all the rules of its project.
+ */
+export function sampleOf(ruleId: string, runId: string | number): number {
+    let h = (typeof runId === "number" ? runId : fnv(runId)) ^ fnv(ruleId);
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    return ((h ^ (h >>> 16)) >>> 0) / 2 ** 32;
+}
+
+/** What the runs of a slice add to one queue or dataset, and the logs that say how it went. */
+type Pending = { rows: Row[]; logs: RuleLog[] };
+class SliceWrites {
+    constructor(readonly at: string) {}
+    readonly queues = new Map<string, Pending>();
+    readonly datasets = new Map<string, Pending>();
+    readonly hooks = new Map<RunRuleRecord, Row[]>();
+    add(to: Map<string, Pending>, key: string, row: Row, log: RuleLog): void {
+        const p = to.get(key) ?? { rows: [], logs: [] };
+        if (!to.has(key)) to.set(key, p);
+        p.rows.push(row);
+        p.logs.push(log);
+    }
+}
+
+/** A slice takes at most this many runs, or this many ms. */
+const SLICE = 500;
+const SLICE_MS = 3;
+/** While ingestion is busy (a run came in the last BUSY_MS), one slice per BUSY_MS... */
+const BUSY_MS = 25;
+/** ...unless this many runs wait: then at full speed (the backlog's memory bounded). */
+const MAX_BACKLOG = 100_000;
 const MAX_CODE_AT_ONCE = 2;
 
 export class RuleEngine {
+    /** The runs handed over and not taken yet, from `head` on (a list read from the front, compacted now and then). */
     private pending: Array<[string, string]> = [];
-    private readonly applied = new Set<string>();
+    private head = 0;
+    /** The runs taken (by tenant and id): each once, whatever its later patches. */
+    private readonly taken = new Set<string>();
     readonly logs: RuleLog[] = [];
     readonly deliveries: RuleDelivery[] = [];
     readonly settings: EngineSettings = { paused: false, codeEvaluators: "run" };
     private scheduled = false;
+    private lastIngest = 0;
     private running = 0;
     private readonly codeQueue: Array<() => Promise<void>> = [];
     private readonly filters = new Map<string, FilterExpr>();
@@ -129,21 +196,30 @@ export class RuleEngine {
 
     /** Ingestion's one call: the runs a request touched, taken later. */
     notify(tenantId: string, runIds: Iterable<string>): void {
+        this.lastIngest = performance.now();
         for (const id of runIds) this.pending.push([tenantId, id]);
         this.schedule();
     }
 
     private schedule(): void {
-        if (this.scheduled || this.settings.paused || !this.pending.length) {
+        if (this.scheduled || this.settings.paused || !this.waiting()) {
             this.settle();
             return;
         }
         this.scheduled = true;
-        setImmediate(() => {
+        const run = () => {
             this.scheduled = false;
             this.slice();
             this.schedule();
-        });
+        };
+        // While runs keep coming, a slice every BUSY_MS (ingestion first); once they stop, or the backlog is large, at once.
+        const busy = performance.now() - this.lastIngest < BUSY_MS && this.waiting() < MAX_BACKLOG;
+        if (busy) setTimeout(run, BUSY_MS);
+        else setImmediate(run);
+    }
+
+    private waiting(): number {
+        return this.pending.length - this.head;
     }
 
     /** Switches the fault switches; taking runs again once unpaused. */
@@ -160,11 +236,11 @@ export class RuleEngine {
     }
 
     status() {
-        return { pending: this.pending.length, evaluating: this.running + this.codeQueue.length, ...this.settings };
+        return { pending: this.waiting(), evaluating: this.running + this.codeQueue.length, ...this.settings };
     }
 
     private isIdle(): boolean {
-        return (this.settings.paused || !this.pending.length) && !this.scheduled && this.running === 0 && !this.codeQueue.length;
+        return (this.settings.paused || !this.waiting()) && !this.scheduled && this.running === 0 && !this.codeQueue.length;
     }
 
     private settle(): void {
@@ -174,7 +250,8 @@ export class RuleEngine {
 
     reset(): void {
         this.pending = [];
-        this.applied.clear();
+        this.head = 0;
+        this.taken.clear();
         this.logs.length = 0;
         this.deliveries.length = 0;
         this.codeQueue.length = 0;
@@ -185,21 +262,38 @@ export class RuleEngine {
         clearInterval(this.timer);
     }
 
-    /** Takes up to SLICE runs: each against its project's rules; one webhook call per rule for the slice. */
+    /**
+     * Takes up to SLICE runs: each against its project's rules, once; what the rules add to a queue or a dataset
+     * is added once per target for the slice, and each rule's webhooks are called once for it.
+     */
     private slice(): void {
-        const batch = this.pending.splice(0, SLICE);
-        const hooks = new Map<RunRuleRecord, Row[]>();
-        for (const [tenantId, id] of batch) {
+        const writes = new SliceWrites(this.clock.iso());
+        const t0 = performance.now();
+        let taken = 0;
+        while (this.waiting() && taken < SLICE && (taken % 50 || performance.now() - t0 < SLICE_MS)) {
+            const [tenantId, id] = this.pending[this.head++];
+            taken++;
             const run = this.sinks.run(tenantId, id);
             if (!run?.end_time) continue;
             const rules = this.rulesOf(tenantId, run.session_id);
-            if (!rules.length) continue;
-            const row = rowOf(run);
-            if (!row) continue;
-            for (const rule of rules) if (this.takes(rule, row)) this.apply(rule, row, hooks);
+            const key = `${tenantId}/${id}`;
+            if (!rules.length || this.taken.has(key)) continue;
+            this.taken.add(key);
+            let row: Row | undefined;
+            const runHash = fnv(id);
+            for (const rule of rules) {
+                // Sampled first: a hash costs less than the row and its filters, and most runs are sampled out.
+                if (sampleOf(rule.id, runHash) >= rule.sampling_rate) continue;
+                row ??= rowOf(run);
+                if (row && this.matchesRule(rule, row)) this.apply(rule, row, writes);
+            }
         }
-        for (const [rule, rows] of hooks) this.callWebhooks(rule, rows);
-        if (batch.length) this.alerts.evaluate(this.measure);
+        if (this.head > 4096 && this.head * 2 > this.pending.length) {
+            this.pending = this.pending.slice(this.head);
+            this.head = 0;
+        }
+        this.flush(writes);
+        if (taken) this.alerts.evaluate(this.measure);
     }
 
     private rulesOf(tenantId: string, sessionId: string): RunRuleRecord[] {
@@ -208,22 +302,15 @@ export class RuleEngine {
         return dataset ? [...own, ...this.rules.ofDataset(tenantId, dataset)] : own;
     }
 
-    /** Whether a rule takes a run: not taken before, its filters match, sampled in. */
-    private takes(rule: RunRuleRecord, row: Row): boolean {
-        const key = `${rule.id}/${row.id}`;
-        if (this.applied.has(key)) return false;
-        this.applied.add(key);
+    /** Whether a run passes a rule's filters: its own, its trace root's, some run of its tree's. */
+    private matchesRule(rule: RunRuleRecord, row: Row): boolean {
         if (!this.holds(rule.filter, row)) return false;
-        if (rule.trace_filter) {
-            const root = this.sinks.run(row.tenant_id, row.trace_id);
-            const rootRow = rowOf(root);
-            if (!rootRow || !this.holds(rule.trace_filter, rootRow)) return false;
-        }
+        if (rule.trace_filter && !this.holds(rule.trace_filter, rowOf(this.sinks.run(row.tenant_id, row.trace_id)))) return false;
         if (rule.tree_filter) {
             const tree = this.sinks.runsOf(row.session_id).filter((r) => (r.trace_id ?? r.id) === row.trace_id);
             if (!tree.some((r) => this.holds(rule.tree_filter, rowOf(r)))) return false;
         }
-        return sampleOf(rule.id, row.id) < rule.sampling_rate;
+        return true;
     }
 
     private holds(filter: string | null | undefined, run: FilterableRun | undefined): boolean {
@@ -234,8 +321,8 @@ export class RuleEngine {
         return matches(expr, run);
     }
 
-    private apply(rule: RunRuleRecord, row: Row, hooks: Map<RunRuleRecord, Row[]>): void {
-        const now = this.clock.iso();
+    private apply(rule: RunRuleRecord, row: Row, writes: SliceWrites): void {
+        const now = writes.at;
         const log: RuleLog = {
             rule_id: rule.id,
             run_id: row.id,
@@ -251,27 +338,45 @@ export class RuleEngine {
             webhooks: null,
         };
         this.logs.push(log);
-        const attempt = (what: () => void): Outcome => {
-            try {
-                what();
-                return { outcome: "success" };
-            } catch (e) {
-                return { outcome: "error", payload: { error: (e as Error).message } };
-            }
-        };
-        if (rule.add_to_annotation_queue_id) {
-            const queue = rule.add_to_annotation_queue_id;
-            log.add_to_annotation_queue = attempt(() => this.sinks.addToQueue(row.tenant_id, queue, row.id));
-        }
-        if (rule.add_to_dataset_id) {
-            const dataset = rule.add_to_dataset_id;
-            log.add_to_dataset = attempt(() => this.sinks.addExample(row.tenant_id, dataset, row));
-        }
+        if (rule.add_to_annotation_queue_id) writes.add(writes.queues, `${row.tenant_id}/${rule.add_to_annotation_queue_id}`, row, log);
+        if (rule.add_to_dataset_id) writes.add(writes.datasets, `${row.tenant_id}/${rule.add_to_dataset_id}`, row, log);
         if (rule.webhooks.length) {
-            hooks.set(rule, [...(hooks.get(rule) ?? []), row]);
+            writes.hooks.set(rule, [...(writes.hooks.get(rule) ?? []), row]);
             log.webhooks = { outcome: "success", payload: { urls: rule.webhooks.length } };
         }
         this.evaluate(rule, row, log);
+    }
+
+    /** The slice's additions, one call per queue and per dataset (their outcome in each run's log), and its webhook calls. */
+    private flush(writes: SliceWrites): void {
+        const each = (
+            targets: Map<string, Pending>,
+            write: (tenantId: string, target: string, rows: Row[]) => void,
+            field: "add_to_annotation_queue" | "add_to_dataset",
+        ) => {
+            for (const [key, { rows, logs }] of targets) {
+                const [tenantId, target] = key.split("/");
+                let outcome: Outcome = { outcome: "success" };
+                try {
+                    write(tenantId, target, rows);
+                } catch (e) {
+                    outcome = { outcome: "error", payload: { error: (e as Error).message } };
+                }
+                for (const l of logs) l[field] = outcome;
+            }
+        };
+        each(
+            writes.queues,
+            (t, q, rows) =>
+                this.sinks.addToQueue(
+                    t,
+                    q,
+                    rows.map((r) => r.id),
+                ),
+            "add_to_annotation_queue",
+        );
+        each(writes.datasets, (t, d, rows) => this.sinks.addExamples(t, d, rows), "add_to_dataset");
+        for (const [rule, rows] of writes.hooks) this.callWebhooks(rule, rows);
     }
 
     /** The rule's evaluators on the run: code ones queued for the sandbox; LLM ones skipped with the reason. */

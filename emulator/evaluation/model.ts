@@ -279,10 +279,11 @@ export class EvaluationModel {
         const q = this.queue(tenantId, queueId);
         const missing = runs.find((r) => !this.links.run(tenantId, r.run_id.toLowerCase()));
         if (missing) throw notFound(`Run ${missing.run_id} not found`);
-        const held = this.queueRuns(q);
+        // By run id, once per call: a rule engine adds runs to a queue of thousands (bench/ruleEngine.ts).
+        const held = new Map(this.queueRuns(q).map((x) => [x.run_id, x]));
         const out = runs.map((r) => {
             const runId = r.run_id.toLowerCase();
-            const found = held.find((x) => x.run_id === runId);
+            const found = held.get(runId);
             if (found) return found;
             const made: QueueRunRecord = {
                 id: randomUUID(),
@@ -292,7 +293,7 @@ export class EvaluationModel {
                 last_reviewed_time: null,
                 source_proposed_example_id: r.source_proposed_example_id ?? null,
             };
-            held.push(made);
+            held.set(runId, made);
             this.state.queueRuns.push(made);
             return made;
         });
