@@ -3,7 +3,8 @@
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
- * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); automations
+ * (Evaluator, RunRule, AlertRule); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -27,6 +28,9 @@ export {
     Deployment,
     ExportDestination,
     ModelConfiguration,
+    Evaluator,
+    RunRule,
+    AlertRule,
     Prompt,
     PromptTag,
     PromptVersion,
@@ -55,6 +59,9 @@ export {
     type ExportDestinationConfig,
     type ExportDestinationCredentials,
     type ModelConfigurationArgs,
+    type EvaluatorArgs,
+    type RunRuleArgs,
+    type AlertRuleArgs,
     type PromptArgs,
     type PromptTagArgs,
     type PromptVersionArgs,

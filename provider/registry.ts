@@ -72,6 +72,15 @@ import promptVersionForwarder = require("./dynamic/frozen/promptVersion");
 import promptTagForwarder = require("./dynamic/frozen/promptTag");
 import promptWebhookForwarder = require("./dynamic/frozen/promptWebhook");
 import modelConfigurationForwarder = require("./dynamic/frozen/modelConfiguration");
+import { evaluator } from "./evaluation/evaluator/declare";
+import { evaluatorProvider } from "./evaluation/evaluator/provider";
+import { runRule } from "./evaluation/runRule/declare";
+import { runRuleProvider } from "./evaluation/runRule/provider";
+import { alertRule } from "./evaluation/alertRule/declare";
+import { alertRuleProvider } from "./evaluation/alertRule/provider";
+import evaluatorForwarder = require("./dynamic/frozen/evaluator");
+import runRuleForwarder = require("./dynamic/frozen/runRule");
+import alertRuleForwarder = require("./dynamic/frozen/alertRule");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -146,6 +155,9 @@ export const RESOURCES = {
         forwarder: modelConfigurationForwarder,
         provider: adoptable(modelConfiguration, modelConfigurationProvider, byName),
     },
+    evaluator: { declaration: evaluator, forwarder: evaluatorForwarder, provider: adoptable(evaluator, evaluatorProvider, byName) },
+    runRule: { declaration: runRule, forwarder: runRuleForwarder, provider: adoptable(runRule, runRuleProvider) },
+    alertRule: { declaration: alertRule, forwarder: alertRuleForwarder, provider: adoptable(alertRule, alertRuleProvider) },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

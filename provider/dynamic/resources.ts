@@ -115,3 +115,18 @@ export type PromptWebhookArgs = Args<Declared<"promptWebhook">>;
 export const ModelConfiguration = dynamicResource(RESOURCES.modelConfiguration);
 export type ModelConfiguration = InstanceType<typeof ModelConfiguration>;
 export type ModelConfigurationArgs = Args<Declared<"modelConfiguration">>;
+
+/** A saved evaluator (LLM-as-judge or code) run rules score with: docs/evaluator.md. */
+export const Evaluator = dynamicResource(RESOURCES.evaluator);
+export type Evaluator = InstanceType<typeof Evaluator>;
+export type EvaluatorArgs = Args<Declared<"evaluator">>;
+
+/** An automation on a tracing project: filter, sample, queue, dataset, webhooks, evaluators: docs/runRule.md. */
+export const RunRule = dynamicResource(RESOURCES.runRule);
+export type RunRule = InstanceType<typeof RunRule>;
+export type RunRuleArgs = Args<Declared<"runRule">>;
+
+/** An alert on a tracing project's runs: docs/alertRule.md. */
+export const AlertRule = dynamicResource(RESOURCES.alertRule);
+export type AlertRule = InstanceType<typeof AlertRule>;
+export type AlertRuleArgs = Args<Declared<"alertRule">>;

@@ -11,6 +11,7 @@ import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { OrganizationClient } from "../api/organization";
 import { PromptsClient } from "../api/prompts";
+import { RulesClient } from "../api/rules";
 import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
 import { ConfigError, resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
@@ -70,6 +71,11 @@ export class Service {
     /** The prompt hub of the workspace (docs/service.md R8): repositories, commits, tags. */
     prompts(): PromptsClient {
         return promptsClient(this.config());
+    }
+
+    /** The automations: saved evaluators, run rules, alert rules. */
+    rules(): RulesClient {
+        return rulesClient(this.config());
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */
@@ -202,6 +208,19 @@ export function tracingClient(cfg: ServiceConfig): TracingClient {
 export function promptsClient(cfg: ServiceConfig): PromptsClient {
     return cached(["prompts", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
         PromptsClient.connect({
+            baseUrl: cfg.endpoint,
+            apiKey: cfg.apiKey,
+            tenantId: cfg.workspaceId,
+            sources: clientSources(cfg, "endpoint"),
+            ...clientOverrides,
+        }),
+    );
+}
+
+/** The automations client of a service configuration: the tracing API. */
+export function rulesClient(cfg: ServiceConfig): RulesClient {
+    return cached(["rules", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
+        RulesClient.connect({
             baseUrl: cfg.endpoint,
             apiKey: cfg.apiKey,
             tenantId: cfg.workspaceId,

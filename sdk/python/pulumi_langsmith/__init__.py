@@ -7,11 +7,13 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from .agent_server_check import *
+from .alert_rule import *
 from .assistant import *
 from .bulk_export import *
 from .cron import *
 from .dataset import *
 from .deployment import *
+from .evaluator import *
 from .export_destination import *
 from .get_dataset import *
 from .get_deployment import *
@@ -24,6 +26,7 @@ from .prompt_version import *
 from .prompt_webhook import *
 from .provider import *
 from .role import *
+from .run_rule import *
 from .scheduled_export import *
 from .service_key import *
 from .tracing_project import *
@@ -49,11 +52,13 @@ _utilities.register(
   "fqn": "pulumi_langsmith",
   "classes": {
    "langsmith:index:AgentServerCheck": "AgentServerCheck",
+   "langsmith:index:AlertRule": "AlertRule",
    "langsmith:index:Assistant": "Assistant",
    "langsmith:index:BulkExport": "BulkExport",
    "langsmith:index:Cron": "Cron",
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
+   "langsmith:index:Evaluator": "Evaluator",
    "langsmith:index:ExportDestination": "ExportDestination",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:Prompt": "Prompt",
@@ -61,6 +66,7 @@ _utilities.register(
    "langsmith:index:PromptVersion": "PromptVersion",
    "langsmith:index:PromptWebhook": "PromptWebhook",
    "langsmith:index:Role": "Role",
+   "langsmith:index:RunRule": "RunRule",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",
    "langsmith:index:TracingProject": "TracingProject",

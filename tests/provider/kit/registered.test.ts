@@ -91,6 +91,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
     const agentServer = (id: string) => `${url}|${id}`;
     let promptHandle = "";
     let promptCommit = "";
+    let projectId = "";
 
     const CASES: Record<ResourceType, Case | string> = {
         deployment: {
@@ -143,6 +144,29 @@ describe("registered providers: import, and pulumi up --replace", function () {
         promptWebhook: {
             args: () => ({ url: `https://hooks.example.com/${uniqueName("imp")}`, headers: { Authorization: "Bearer t" }, triggers: ["tag:update", "commit"] }),
         },
+        evaluator: { args: () => ({ name: uniqueName("imp"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}   \n" }) },
+        runRule: {
+            args: () => ({
+                name: uniqueName("imp"),
+                sessionId: projectId,
+                samplingRate: 0.5,
+                filter: 'eq(run_type, "llm")',
+                codeEvaluators: [{ code: "def perform_eval(run, example):\r\n    return {'ok': 1}\n" }],
+                webhooks: [{ url: "https://hooks.example.com/r", headers: { authorization: "Bearer t" } }],
+            }),
+        },
+        alertRule: {
+            args: () => ({
+                sessionId: projectId,
+                name: uniqueName("imp"),
+                attribute: "latency",
+                aggregation: "avg",
+                windowMinutes: 10,
+                operator: "gt",
+                threshold: 2,
+                actions: [{ target: "webhook", url: "https://hooks.example.com/a", headers: { "x-token": "t" } }],
+            }),
+        },
     };
 
     for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
@@ -156,6 +180,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
             if (type === "exportDestination") destinationId = m.id;
             if (type === "assistant") assistantId = m.outs.assistantId;
             if (type === "promptVersion") promptCommit = m.outs.commitHash;
+            if (type === "tracingProject") projectId = m.id;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
             const news = await checked(type, imported.inputs as Record<string, unknown>, args);
