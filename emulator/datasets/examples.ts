@@ -12,6 +12,8 @@ import { Store } from "../core/store";
 
 export interface ExampleRecord {
     id: string;
+    /** `Example.name` (required in the description): the service names an example by its position, `#<n>` (**decided**). */
+    name: string;
     tenant_id: string;
     dataset_id: string;
     inputs: Record<string, unknown>;
@@ -46,8 +48,17 @@ export class Examples {
     /** Adds examples to a dataset, saved once. */
     add(tenantId: string, datasetId: string, given: Array<Pick<ExampleRecord, "inputs" | "outputs" | "metadata" | "source_run_id">>): ExampleRecord[] {
         const now = this.clock.iso();
+        const held = this.count(tenantId, datasetId);
         const made = given.map(
-            (e): ExampleRecord => ({ id: randomUUID(), tenant_id: tenantId, dataset_id: datasetId, ...e, created_at: now, modified_at: now }),
+            (e, i): ExampleRecord => ({
+                id: randomUUID(),
+                name: `#${held + i + 1}`,
+                tenant_id: tenantId,
+                dataset_id: datasetId,
+                ...e,
+                created_at: now,
+                modified_at: now,
+            }),
         );
         this.items.push(...made);
         this.save();

@@ -24,8 +24,11 @@ export interface EvaluatorRecord {
     updated_at: string;
 }
 
-/** A platform path's refusal: `{error}` (`evaluators.ErrorResponse`, `alerts.ErrorResponse`). */
-export const platformError = (status: number, error: string) => new EmulatorError(status, { error });
+/**
+ * A platform path's refusal: `{error}` (`evaluators.ErrorResponse`, `alerts.ErrorResponse`), with the words also as
+ * `detail`, the shape every other path of the API answers and the clients read (**decided**).
+ */
+export const platformError = (status: number, error: string) => new EmulatorError(status, { error, detail: error });
 
 export class Evaluators {
     private items: EvaluatorRecord[] = [];

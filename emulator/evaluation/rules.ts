@@ -148,11 +148,12 @@ function registerAlerts(router: Router, p: RuleParts): void {
     onPlatform(router, "PATCH", "/alerts/{session_id}/{alert_rule_id}", (c) => {
         const body = parse(AlertWriteRequestSchema, c.body, "body");
         p.alerts.update(c.tenantId, c.params.session_id, c.params.alert_rule_id, body);
-        return { status: 200, body: { message: "alert rule updated" } };
+        // The description's answer (a map whose values are both strings and objects) admits only `{}`.
+        return { status: 200, body: {} };
     });
     onPlatform(router, "DELETE", "/alerts/{session_id}/{alert_rule_id}", (c) => {
         p.alerts.delete(c.tenantId, c.params.session_id, c.params.alert_rule_id);
-        return { status: 200, body: { message: "alert rule deleted" } };
+        return { status: 200, body: {} };
     });
 }
 
