@@ -4,7 +4,7 @@
  * that does not parse, a rate outside 0..1, a saved and an inline evaluator together; 404 for what the workspace
  * lacks), alert rules (no action: 400); the engine applying a rule to traced runs (filter, deterministic
  * sampling, the annotation queue, examples in the dataset, webhook calls, the code evaluator's scores stored as feedback, an LLM evaluator skipped and
- * said so, the fault switches); and everything across a restart on the same `--state-dir`, secrets sealed.
+ * said so, the fault switches; the official Python client's traces judged by it); and everything across a restart on the same `--state-dir`, secrets sealed.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -13,8 +13,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { sampleOf } from "../../../emulator/evaluation/engine";
-import { admin, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
+import { TEST_API_KEY, TEST_TENANT, admin, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
+import { pythonPath } from "../../helpers/pyarrow";
 
 const CODE = "def perform_eval(run, example):   \r\n    return {'short': len(str(run['outputs'])) < 40, 'label': 'ok'}\n\n";
 
@@ -183,6 +186,25 @@ describe("emulator: automations (evaluators, run rules, alerts, the engine)", fu
         const sent = hook.calls.filter((c) => c.body.rule_id === rule.body.id);
         assert.deepEqual(sent.flatMap((c) => c.body.runs.map((r: any) => r.id)).sort(), [...expected].sort());
         assert.equal(sent[0].headers.authorization, "Bearer hook-secret");
+    });
+
+    it("the official Python client's traces (multipart): exactly its LLM runs in the queue, each scored under the key; the chains neither", async () => {
+        const project = await madeProject(em);
+        const queue = (await raw(em, "POST", "/api/v1/annotation-queues", { body: { name: uniqueName("q") } })).body;
+        const code = "def perform_eval(run, example):\n    return {'concise': 1 if len(str(run['outputs']['answer'])) <= 40 else 0}";
+        const ev = (await raw(em, "POST", "/api/v1/platform/evaluators", { body: { name: uniqueName("concise"), type: "code", code_evaluator: { code } } }))
+            .body;
+        const body = { display_name: "llm", sampling_rate: 1, session_id: project.id, filter: 'eq(run_type, "llm")', add_to_annotation_queue_id: queue.id };
+        assert.equal((await raw(em, "POST", "/api/v1/runs/rules", { body: { ...body, evaluator_id: ev.evaluator.id } })).status, 200);
+        const args = [join(__dirname, "rules_client.py"), em.url, TEST_API_KEY, TEST_TENANT, project.name, queue.id, "concise"];
+        const { stdout } = await promisify(execFile)(pythonPath(), args);
+        const seen = JSON.parse(stdout.trim().split("\n").at(-1) as string);
+        assert.deepEqual([...seen.queued].sort(), [...seen.llm].sort());
+        assert.deepEqual(
+            seen.llm.map((id: string) => seen.scores[id]),
+            [1, 0, 1],
+        );
+        assert.ok(seen.chains.every((id: string) => !(id in seen.scores)));
     });
 
     it("alert rules: no action 400; a run count over its threshold calls the webhook once per window", async () => {
