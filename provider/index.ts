@@ -3,7 +3,7 @@
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
- * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); evaluation and review (FeedbackConfig, AnnotationQueue); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -20,12 +20,14 @@ import { RESOURCES } from "./registry";
 
 export {
     AgentServerCheck,
+    AnnotationQueue,
     Assistant,
     BulkExport,
     Cron,
     Dataset,
     Deployment,
     ExportDestination,
+    FeedbackConfig,
     ModelConfiguration,
     Prompt,
     PromptTag,
@@ -39,6 +41,7 @@ export {
     WorkspaceMember,
     WorkspaceSecret,
     type AgentServerCheckArgs,
+    type AnnotationQueueArgs,
     type AssistantArgs,
     type BulkExportArgs,
     type BulkExportTimeouts,
@@ -54,6 +57,7 @@ export {
     type ExportDestinationArgs,
     type ExportDestinationConfig,
     type ExportDestinationCredentials,
+    type FeedbackConfigArgs,
     type ModelConfigurationArgs,
     type PromptArgs,
     type PromptTagArgs,

@@ -115,3 +115,13 @@ export type PromptWebhookArgs = Args<Declared<"promptWebhook">>;
 export const ModelConfiguration = dynamicResource(RESOURCES.modelConfiguration);
 export type ModelConfiguration = InstanceType<typeof ModelConfiguration>;
 export type ModelConfigurationArgs = Args<Declared<"modelConfiguration">>;
+
+/** What scores a feedback key takes: docs/feedbackConfig.md. */
+export const FeedbackConfig = dynamicResource(RESOURCES.feedbackConfig);
+export type FeedbackConfig = InstanceType<typeof FeedbackConfig>;
+export type FeedbackConfigArgs = Args<Declared<"feedbackConfig">>;
+
+/** A review queue of traced runs: docs/annotationQueue.md. */
+export const AnnotationQueue = dynamicResource(RESOURCES.annotationQueue);
+export type AnnotationQueue = InstanceType<typeof AnnotationQueue>;
+export type AnnotationQueueArgs = Args<Declared<"annotationQueue">>;

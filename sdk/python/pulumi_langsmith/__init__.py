@@ -7,12 +7,14 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from .agent_server_check import *
+from .annotation_queue import *
 from .assistant import *
 from .bulk_export import *
 from .cron import *
 from .dataset import *
 from .deployment import *
 from .export_destination import *
+from .feedback_config import *
 from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
@@ -49,12 +51,14 @@ _utilities.register(
   "fqn": "pulumi_langsmith",
   "classes": {
    "langsmith:index:AgentServerCheck": "AgentServerCheck",
+   "langsmith:index:AnnotationQueue": "AnnotationQueue",
    "langsmith:index:Assistant": "Assistant",
    "langsmith:index:BulkExport": "BulkExport",
    "langsmith:index:Cron": "Cron",
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:ExportDestination": "ExportDestination",
+   "langsmith:index:FeedbackConfig": "FeedbackConfig",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",

@@ -143,6 +143,25 @@ describe("registered providers: import, and pulumi up --replace", function () {
         promptWebhook: {
             args: () => ({ url: `https://hooks.example.com/${uniqueName("imp")}`, headers: { Authorization: "Bearer t" }, triggers: ["tag:update", "commit"] }),
         },
+        feedbackConfig: {
+            args: () => ({
+                feedbackKey: uniqueName("imp"),
+                type: "categorical",
+                categories: [{ value: 0, label: "no" }, { value: 1 }],
+                isLowerScoreBetter: true,
+            }),
+        },
+        annotationQueue: {
+            args: () => ({
+                name: uniqueName("imp"),
+                description: "d",
+                rubricInstructions: "r",
+                rubricItems: [{ feedbackKey: "correctness", valueDescriptions: { a: "b" }, isRequired: false }],
+                numReviewersPerItem: 3,
+                enableReservations: false,
+                metadata: { team: "a" },
+            }),
+        },
     };
 
     for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
@@ -202,6 +221,8 @@ describe("registered providers: import, and pulumi up --replace", function () {
         ["assistant", () => ({ url, graphId: "agent", name: uniqueName("rep"), __identity: `urn:${uniqueName("a")}` }), (id) => id],
         ["workspace", () => ({ displayName: uniqueName("rep") }), (id) => id],
         ["prompt", () => ({ handle: uniqueName("rep") }), (id) => id],
+        ["feedbackConfig", () => ({ feedbackKey: uniqueName("rep"), type: "freeform" }), (id) => id],
+        ["annotationQueue", () => ({ name: uniqueName("rep") }), (id) => id],
         ["workspaceSecret", () => ({ key: uniqueName("REP").toUpperCase().replace(/-/g, "_"), value: "v" }), (_id, outs) => `${outs.tenantId}/${outs.key}`],
     ];
     for (const [type, args, adoptId] of REPLACED) {
