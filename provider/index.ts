@@ -3,8 +3,9 @@
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
- * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); automations
- * (Evaluator, RunRule, AlertRule); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); evaluation and
+ * review (FeedbackConfig, AnnotationQueue); automations (Evaluator, RunRule, AlertRule); and look-ups (getDeployment,
+ * getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -21,12 +22,14 @@ import { RESOURCES } from "./registry";
 
 export {
     AgentServerCheck,
+    AnnotationQueue,
     Assistant,
     BulkExport,
     Cron,
     Dataset,
     Deployment,
     ExportDestination,
+    FeedbackConfig,
     ModelConfiguration,
     Evaluator,
     RunRule,
@@ -43,6 +46,7 @@ export {
     WorkspaceMember,
     WorkspaceSecret,
     type AgentServerCheckArgs,
+    type AnnotationQueueArgs,
     type AssistantArgs,
     type BulkExportArgs,
     type BulkExportTimeouts,
@@ -58,6 +62,7 @@ export {
     type ExportDestinationArgs,
     type ExportDestinationConfig,
     type ExportDestinationCredentials,
+    type FeedbackConfigArgs,
     type ModelConfigurationArgs,
     type EvaluatorArgs,
     type RunRuleArgs,

@@ -130,3 +130,12 @@ export type RunRuleArgs = Args<Declared<"runRule">>;
 export const AlertRule = dynamicResource(RESOURCES.alertRule);
 export type AlertRule = InstanceType<typeof AlertRule>;
 export type AlertRuleArgs = Args<Declared<"alertRule">>;
+/** What scores a feedback key takes: docs/feedbackConfig.md. */
+export const FeedbackConfig = dynamicResource(RESOURCES.feedbackConfig);
+export type FeedbackConfig = InstanceType<typeof FeedbackConfig>;
+export type FeedbackConfigArgs = Args<Declared<"feedbackConfig">>;
+
+/** A review queue of traced runs: docs/annotationQueue.md. */
+export const AnnotationQueue = dynamicResource(RESOURCES.annotationQueue);
+export type AnnotationQueue = InstanceType<typeof AnnotationQueue>;
+export type AnnotationQueueArgs = Args<Declared<"annotationQueue">>;

@@ -50,8 +50,9 @@ export function feedbackConfigProblems(c: FeedbackConfigBody): Array<[field: "mi
     }
     if (c.type === "categorical") {
         const values = (c.categories ?? []).map((x) => x.value);
-        if (values.length === 0) out.push(["categories", "a categorical key needs at least one category"]);
-        else if (new Set(values).size !== values.length) out.push(["categories", "two categories have the same value"]);
+        const twice = values.find((v, i) => values.indexOf(v) !== i);
+        if (values.length === 0) out.push(["categories", "categories must hold at least one category for a categorical key"]);
+        else if (twice !== undefined) out.push(["categories", `categories must have distinct values (${twice} is there twice)`]);
     }
     if (c.type === "freeform" && c.categories?.length) out.push(["categories", "categories belong to a categorical key, not a freeform one"]);
     return out;

@@ -8,6 +8,7 @@ import typing
 # Export this package's modules as members:
 from .agent_server_check import *
 from .alert_rule import *
+from .annotation_queue import *
 from .assistant import *
 from .bulk_export import *
 from .cron import *
@@ -15,6 +16,7 @@ from .dataset import *
 from .deployment import *
 from .evaluator import *
 from .export_destination import *
+from .feedback_config import *
 from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
@@ -53,6 +55,7 @@ _utilities.register(
   "classes": {
    "langsmith:index:AgentServerCheck": "AgentServerCheck",
    "langsmith:index:AlertRule": "AlertRule",
+   "langsmith:index:AnnotationQueue": "AnnotationQueue",
    "langsmith:index:Assistant": "Assistant",
    "langsmith:index:BulkExport": "BulkExport",
    "langsmith:index:Cron": "Cron",
@@ -60,6 +63,7 @@ _utilities.register(
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:Evaluator": "Evaluator",
    "langsmith:index:ExportDestination": "ExportDestination",
+   "langsmith:index:FeedbackConfig": "FeedbackConfig",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",

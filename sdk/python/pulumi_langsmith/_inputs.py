@@ -17,6 +17,8 @@ from . import _utilities
 __all__ = [
     'AlertRuleActionArgs',
     'AlertRuleActionArgsDict',
+    'AnnotationQueueRubricItemArgs',
+    'AnnotationQueueRubricItemArgsDict',
     'BulkExportTimeoutsArgs',
     'BulkExportTimeoutsArgsDict',
     'DeploymentListenerConfigArgs',
@@ -35,6 +37,8 @@ __all__ = [
     'ExportDestinationConfigArgsDict',
     'ExportDestinationCredentialsArgs',
     'ExportDestinationCredentialsArgsDict',
+    'FeedbackCategoryArgs',
+    'FeedbackCategoryArgsDict',
     'RunConfigArgs',
     'RunConfigArgsDict',
     'RunRuleCodeEvaluatorArgs',
@@ -156,6 +160,139 @@ class AlertRuleActionArgs:
     @url.setter
     def url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "url", value)
+
+
+class AnnotationQueueRubricItemArgsDict(TypedDict):
+    """
+    A feedback key of the rubric, with what its scores mean.
+    """
+    feedback_key: pulumi.Input[_builtins.str]
+    """
+    The feedback key scored.
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    What the key measures, as reviewers read it.
+    """
+    is_assertion: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the key is a pass/fail assertion.
+    """
+    is_required: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether a reviewer must score it.
+    """
+    score_descriptions: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    What each score means to a reviewer, by score.
+    """
+    value_descriptions: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    What each value means to a reviewer, by value.
+    """
+
+@pulumi.input_type
+class AnnotationQueueRubricItemArgs:
+    def __init__(__self__, *,
+                 feedback_key: pulumi.Input[_builtins.str],
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 is_assertion: pulumi.Input[Optional[_builtins.bool]] = None,
+                 is_required: pulumi.Input[Optional[_builtins.bool]] = None,
+                 score_descriptions: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 value_descriptions: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        A feedback key of the rubric, with what its scores mean.
+
+        :param pulumi.Input[_builtins.str] feedback_key: The feedback key scored.
+        :param pulumi.Input[_builtins.str] description: What the key measures, as reviewers read it.
+        :param pulumi.Input[_builtins.bool] is_assertion: Whether the key is a pass/fail assertion.
+        :param pulumi.Input[_builtins.bool] is_required: Whether a reviewer must score it.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] score_descriptions: What each score means to a reviewer, by score.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] value_descriptions: What each value means to a reviewer, by value.
+        """
+        pulumi.set(__self__, "feedback_key", feedback_key)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if is_assertion is not None:
+            pulumi.set(__self__, "is_assertion", is_assertion)
+        if is_required is not None:
+            pulumi.set(__self__, "is_required", is_required)
+        if score_descriptions is not None:
+            pulumi.set(__self__, "score_descriptions", score_descriptions)
+        if value_descriptions is not None:
+            pulumi.set(__self__, "value_descriptions", value_descriptions)
+
+    @_builtins.property
+    @pulumi.getter(name="feedbackKey")
+    def feedback_key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The feedback key scored.
+        """
+        return pulumi.get(self, "feedback_key")
+
+    @feedback_key.setter
+    def feedback_key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "feedback_key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What the key measures, as reviewers read it.
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter(name="isAssertion")
+    def is_assertion(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the key is a pass/fail assertion.
+        """
+        return pulumi.get(self, "is_assertion")
+
+    @is_assertion.setter
+    def is_assertion(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "is_assertion", value)
+
+    @_builtins.property
+    @pulumi.getter(name="isRequired")
+    def is_required(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether a reviewer must score it.
+        """
+        return pulumi.get(self, "is_required")
+
+    @is_required.setter
+    def is_required(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "is_required", value)
+
+    @_builtins.property
+    @pulumi.getter(name="scoreDescriptions")
+    def score_descriptions(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        What each score means to a reviewer, by score.
+        """
+        return pulumi.get(self, "score_descriptions")
+
+    @score_descriptions.setter
+    def score_descriptions(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "score_descriptions", value)
+
+    @_builtins.property
+    @pulumi.getter(name="valueDescriptions")
+    def value_descriptions(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        What each value means to a reviewer, by value.
+        """
+        return pulumi.get(self, "value_descriptions")
+
+    @value_descriptions.setter
+    def value_descriptions(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "value_descriptions", value)
 
 
 class BulkExportTimeoutsArgsDict(TypedDict):
@@ -954,6 +1091,59 @@ class ExportDestinationCredentialsArgs:
     @session_token.setter
     def session_token(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "session_token", value)
+
+
+class FeedbackCategoryArgsDict(TypedDict):
+    """
+    A category: its score and the label a reviewer picks.
+    """
+    value: pulumi.Input[_builtins.float]
+    """
+    The score the category stands for.
+    """
+    label: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    What a reviewer sees (`correct`).
+    """
+
+@pulumi.input_type
+class FeedbackCategoryArgs:
+    def __init__(__self__, *,
+                 value: pulumi.Input[_builtins.float],
+                 label: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A category: its score and the label a reviewer picks.
+
+        :param pulumi.Input[_builtins.float] value: The score the category stands for.
+        :param pulumi.Input[_builtins.str] label: What a reviewer sees (`correct`).
+        """
+        pulumi.set(__self__, "value", value)
+        if label is not None:
+            pulumi.set(__self__, "label", label)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.float]:
+        """
+        The score the category stands for.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.float]):
+        pulumi.set(self, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What a reviewer sees (`correct`).
+        """
+        return pulumi.get(self, "label")
+
+    @label.setter
+    def label(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "label", value)
 
 
 class RunConfigArgsDict(TypedDict):

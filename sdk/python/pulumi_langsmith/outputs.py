@@ -17,6 +17,7 @@ from . import outputs
 
 __all__ = [
     'AlertRuleAction',
+    'AnnotationQueueRubricItem',
     'BulkExportTimeouts',
     'DeploymentListenerConfig',
     'DeploymentSecret',
@@ -26,6 +27,7 @@ __all__ = [
     'DeploymentTimeouts',
     'ExportDestinationConfig',
     'ExportDestinationCredentials',
+    'FeedbackCategory',
     'RevisionInfo',
     'RunConfig',
     'RunRuleCodeEvaluator',
@@ -119,6 +121,114 @@ class AlertRuleAction(dict):
         The URL a `webhook` calls.
         """
         return pulumi.get(self, "url")
+
+
+@pulumi.output_type
+class AnnotationQueueRubricItem(dict):
+    """
+    A feedback key of the rubric, with what its scores mean.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "feedbackKey":
+            suggest = "feedback_key"
+        elif key == "isAssertion":
+            suggest = "is_assertion"
+        elif key == "isRequired":
+            suggest = "is_required"
+        elif key == "scoreDescriptions":
+            suggest = "score_descriptions"
+        elif key == "valueDescriptions":
+            suggest = "value_descriptions"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AnnotationQueueRubricItem. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AnnotationQueueRubricItem.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AnnotationQueueRubricItem.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 feedback_key: _builtins.str,
+                 description: Optional[_builtins.str] = None,
+                 is_assertion: Optional[_builtins.bool] = None,
+                 is_required: Optional[_builtins.bool] = None,
+                 score_descriptions: Optional[Mapping[str, _builtins.str]] = None,
+                 value_descriptions: Optional[Mapping[str, _builtins.str]] = None):
+        """
+        A feedback key of the rubric, with what its scores mean.
+
+        :param _builtins.str feedback_key: The feedback key scored.
+        :param _builtins.str description: What the key measures, as reviewers read it.
+        :param _builtins.bool is_assertion: Whether the key is a pass/fail assertion.
+        :param _builtins.bool is_required: Whether a reviewer must score it.
+        :param Mapping[str, _builtins.str] score_descriptions: What each score means to a reviewer, by score.
+        :param Mapping[str, _builtins.str] value_descriptions: What each value means to a reviewer, by value.
+        """
+        pulumi.set(__self__, "feedback_key", feedback_key)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if is_assertion is not None:
+            pulumi.set(__self__, "is_assertion", is_assertion)
+        if is_required is not None:
+            pulumi.set(__self__, "is_required", is_required)
+        if score_descriptions is not None:
+            pulumi.set(__self__, "score_descriptions", score_descriptions)
+        if value_descriptions is not None:
+            pulumi.set(__self__, "value_descriptions", value_descriptions)
+
+    @_builtins.property
+    @pulumi.getter(name="feedbackKey")
+    def feedback_key(self) -> _builtins.str:
+        """
+        The feedback key scored.
+        """
+        return pulumi.get(self, "feedback_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What the key measures, as reviewers read it.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="isAssertion")
+    def is_assertion(self) -> Optional[_builtins.bool]:
+        """
+        Whether the key is a pass/fail assertion.
+        """
+        return pulumi.get(self, "is_assertion")
+
+    @_builtins.property
+    @pulumi.getter(name="isRequired")
+    def is_required(self) -> Optional[_builtins.bool]:
+        """
+        Whether a reviewer must score it.
+        """
+        return pulumi.get(self, "is_required")
+
+    @_builtins.property
+    @pulumi.getter(name="scoreDescriptions")
+    def score_descriptions(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        What each score means to a reviewer, by score.
+        """
+        return pulumi.get(self, "score_descriptions")
+
+    @_builtins.property
+    @pulumi.getter(name="valueDescriptions")
+    def value_descriptions(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        What each value means to a reviewer, by value.
+        """
+        return pulumi.get(self, "value_descriptions")
 
 
 @pulumi.output_type
@@ -763,6 +873,41 @@ class ExportDestinationCredentials(dict):
         For temporary credentials (self-hosted from 0.10.34 / application 0.10.91).
         """
         return pulumi.get(self, "session_token")
+
+
+@pulumi.output_type
+class FeedbackCategory(dict):
+    """
+    A category: its score and the label a reviewer picks.
+    """
+    def __init__(__self__, *,
+                 value: _builtins.float,
+                 label: Optional[_builtins.str] = None):
+        """
+        A category: its score and the label a reviewer picks.
+
+        :param _builtins.float value: The score the category stands for.
+        :param _builtins.str label: What a reviewer sees (`correct`).
+        """
+        pulumi.set(__self__, "value", value)
+        if label is not None:
+            pulumi.set(__self__, "label", label)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.float:
+        """
+        The score the category stands for.
+        """
+        return pulumi.get(self, "value")
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> Optional[_builtins.str]:
+        """
+        What a reviewer sees (`correct`).
+        """
+        return pulumi.get(self, "label")
 
 
 @pulumi.output_type

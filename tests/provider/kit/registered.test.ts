@@ -165,6 +165,23 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 operator: "gt",
                 threshold: 2,
                 actions: [{ target: "webhook", url: "https://hooks.example.com/a", headers: { "x-token": "t" } }],
+        feedbackConfig: {
+            args: () => ({
+                feedbackKey: uniqueName("imp"),
+                type: "categorical",
+                categories: [{ value: 0, label: "no" }, { value: 1 }],
+                isLowerScoreBetter: true,
+            }),
+        },
+        annotationQueue: {
+            args: () => ({
+                name: uniqueName("imp"),
+                description: "d",
+                rubricInstructions: "r",
+                rubricItems: [{ feedbackKey: "correctness", valueDescriptions: { a: "b" }, isRequired: false }],
+                numReviewersPerItem: 3,
+                enableReservations: false,
+                metadata: { team: "a" },
             }),
         },
     };
@@ -227,6 +244,8 @@ describe("registered providers: import, and pulumi up --replace", function () {
         ["assistant", () => ({ url, graphId: "agent", name: uniqueName("rep"), __identity: `urn:${uniqueName("a")}` }), (id) => id],
         ["workspace", () => ({ displayName: uniqueName("rep") }), (id) => id],
         ["prompt", () => ({ handle: uniqueName("rep") }), (id) => id],
+        ["feedbackConfig", () => ({ feedbackKey: uniqueName("rep"), type: "freeform" }), (id) => id],
+        ["annotationQueue", () => ({ name: uniqueName("rep") }), (id) => id],
         ["workspaceSecret", () => ({ key: uniqueName("REP").toUpperCase().replace(/-/g, "_"), value: "v" }), (_id, outs) => `${outs.tenantId}/${outs.key}`],
     ];
     for (const [type, args, adoptId] of REPLACED) {
