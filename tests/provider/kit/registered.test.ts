@@ -165,6 +165,8 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 operator: "gt",
                 threshold: 2,
                 actions: [{ target: "webhook", url: "https://hooks.example.com/a", headers: { "x-token": "t" } }],
+            }),
+        },
         feedbackConfig: {
             args: () => ({
                 feedbackKey: uniqueName("imp"),
