@@ -67,6 +67,10 @@ const BENCHES: Record<string, Bench> = {
         about: "runs traced by the official clients: 10,000 ingested (Python zstd and plain, JS), their bulk export beside generated runs, the emulator's memory with 100,000 stored and its restart (bench/tracedRuns.ts)",
         run: async () => (await import("./tracedRuns")).tracedRunsBench(),
     },
+    rules: {
+        about: "run rules on ingestion: runs per second into a project with ten rules beside one with none (bench/ruleEngine.ts; BENCH_RULES_N)",
+        run: async () => (await import("./ruleEngine")).ruleEngineBench(),
+    },
 };
 
 /** What --help prints: the command, then each benchmark with what it measures (wrapped at 100 columns). */

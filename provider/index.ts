@@ -3,9 +3,10 @@
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
- * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); usage
- * limits and retention (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members
- * (OrganizationMember), the listeners of hybrid installations (Listener); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); evaluation and
+ * review (FeedbackConfig, AnnotationQueue); automations (Evaluator, RunRule, AlertRule); usage limits and retention
+ * (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members (OrganizationMember), the
+ * listeners of hybrid installations (Listener); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -22,6 +23,7 @@ import { RESOURCES } from "./registry";
 
 export {
     AgentServerCheck,
+    AnnotationQueue,
     Assistant,
     BulkExport,
     Cron,
@@ -32,6 +34,10 @@ export {
     ModelConfiguration,
     OrganizationMember,
     OrganizationRetention,
+    FeedbackConfig,
+    Evaluator,
+    RunRule,
+    AlertRule,
     Prompt,
     PromptTag,
     PromptVersion,
@@ -46,6 +52,7 @@ export {
     WorkspaceRetention,
     WorkspaceSecret,
     type AgentServerCheckArgs,
+    type AnnotationQueueArgs,
     type AssistantArgs,
     type BulkExportArgs,
     type BulkExportTimeouts,
@@ -61,7 +68,11 @@ export {
     type ExportDestinationArgs,
     type ExportDestinationConfig,
     type ExportDestinationCredentials,
+    type FeedbackConfigArgs,
     type ModelConfigurationArgs,
+    type EvaluatorArgs,
+    type RunRuleArgs,
+    type AlertRuleArgs,
     type PromptArgs,
     type PromptTagArgs,
     type PromptVersionArgs,

@@ -3,7 +3,7 @@
  * dynamic resources store a require of, and its provider) and every function. Both front doors (the dynamic
  * resource classes, the native plugin), the schema generator (kit/schema.ts), the docs check and the tests
  * read it. Adding a resource is a folder in its service area's (controlPlane/, agentServer/, tracing/,
- * organization/, prompts/) and a line here (and its forwarder in dynamic/frozen/, and its exports in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so,
+ * organization/, prompts/, evaluation/) and a line here (and its forwarder in dynamic/frozen/, and its exports in index.ts). A provider is wrapped by `autonamed` (kit/autoname.ts) where its declaration names a field so,
  * and by `adoptable` (kit/adoption.ts) where it can take an object over.
  */
 import { adoptable } from "./kit/adoption";
@@ -53,6 +53,10 @@ import { modelConfiguration } from "./prompts/modelConfiguration/declare";
 import { modelConfigurationProvider } from "./prompts/modelConfiguration/provider";
 import { promptWebhookIdentity, promptWebhookProvider } from "./prompts/promptWebhook/provider";
 import { promptVersionIdentity, promptVersionProvider } from "./prompts/promptVersion/provider";
+import { feedbackConfig } from "./evaluation/feedbackConfig/declare";
+import { feedbackConfigProvider } from "./evaluation/feedbackConfig/provider";
+import { annotationQueue } from "./evaluation/annotationQueue/declare";
+import { annotationQueueProvider } from "./evaluation/annotationQueue/provider";
 import agentServerCheckForwarder = require("./dynamic/frozen/agentServerCheck");
 import assistantForwarder = require("./dynamic/frozen/assistant");
 import bulkExportForwarder = require("./dynamic/frozen/bulkExport");
@@ -87,6 +91,17 @@ import organizationMemberForwarder = require("./dynamic/frozen/organizationMembe
 import { listener } from "./controlPlane/listener/declare";
 import { listenerProvider } from "./controlPlane/listener/provider";
 import listenerForwarder = require("./dynamic/frozen/listener");
+import { evaluator } from "./evaluation/evaluator/declare";
+import { evaluatorProvider } from "./evaluation/evaluator/provider";
+import { runRule } from "./evaluation/runRule/declare";
+import { runRuleProvider } from "./evaluation/runRule/provider";
+import { alertRule } from "./evaluation/alertRule/declare";
+import { alertRuleProvider } from "./evaluation/alertRule/provider";
+import evaluatorForwarder = require("./dynamic/frozen/evaluator");
+import runRuleForwarder = require("./dynamic/frozen/runRule");
+import alertRuleForwarder = require("./dynamic/frozen/alertRule");
+import feedbackConfigForwarder = require("./dynamic/frozen/feedbackConfig");
+import annotationQueueForwarder = require("./dynamic/frozen/annotationQueue");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -178,6 +193,19 @@ export const RESOURCES = {
         provider: adoptable(organizationMember, organizationMemberProvider, (i) => String(normalEmail(i.email))),
     },
     listener: { declaration: listener, forwarder: listenerForwarder, provider: adoptable(listener, listenerProvider, (i) => i.computeId) },
+    evaluator: { declaration: evaluator, forwarder: evaluatorForwarder, provider: adoptable(evaluator, evaluatorProvider, byName) },
+    runRule: { declaration: runRule, forwarder: runRuleForwarder, provider: adoptable(runRule, runRuleProvider) },
+    alertRule: { declaration: alertRule, forwarder: alertRuleForwarder, provider: adoptable(alertRule, alertRuleProvider) },
+    feedbackConfig: {
+        declaration: feedbackConfig,
+        forwarder: feedbackConfigForwarder,
+        provider: adoptable(feedbackConfig, feedbackConfigProvider, (i) => i.feedbackKey),
+    },
+    annotationQueue: {
+        declaration: annotationQueue,
+        forwarder: annotationQueueForwarder,
+        provider: adoptable(annotationQueue, annotationQueueProvider, byName),
+    },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

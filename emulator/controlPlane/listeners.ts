@@ -1,5 +1,5 @@
 /**
- * The control plane's listeners (docs/service.md R10): the compute of a hybrid installation that deployments
+ * The control plane's listeners (docs/service.md R12): the compute of a hybrid installation that deployments
  * of `external_docker` images run on, kept in `--state-dir` (`listeners.json`). `compute_type` (`k8s`) and
  * `compute_id` (unique in a workspace: 409) are fixed once made; the namespaces change by `PATCH` (**decided**:
  * the update and delete paths are not published). A deployment names a listener by `source_config.listener_id`

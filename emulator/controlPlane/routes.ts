@@ -66,7 +66,7 @@ export function controlPlaneRoutes(router: Router, model: ControlPlaneModel, dia
         });
 }
 
-/** Listeners (docs/service.md R10): POST and GET published; PATCH and DELETE by id **decided**, as the rest of `/v2`. */
+/** Listeners (docs/service.md R12): POST and GET published; PATCH and DELETE by id **decided**, as the rest of `/v2`. */
 function listenerRoutes(router: Router, listeners: Listeners): void {
     const id = (c: { params: Record<string, string> }) => requireUuid(c.params.listener_id, "listener_id");
     router

@@ -24,11 +24,13 @@ import { bulkExportArea, type BulkExportArea } from "../bulkExport";
 import type { BulkExportOptions } from "../bulkExport/model";
 import { controlPlaneArea } from "../controlPlane";
 import { datasetsArea, type DatasetsArea } from "../datasets";
+import { evaluationArea, type EvaluationArea } from "../evaluation";
 import { orgArea, type OrgArea } from "../org";
 import { promptsArea, type PromptsArea } from "../prompts";
+import { type AutomationsArea, automationsArea } from "../evaluation/automations";
 import type { Holdings } from "../org/model";
 import { admit, defaultTier } from "../org/settings";
-import { tracingArea } from "../tracing";
+import { runView, tracingArea } from "../tracing";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
@@ -82,6 +84,8 @@ export interface Emulator {
     readonly datasets: DatasetsArea;
     readonly org: OrgArea;
     readonly prompts: PromptsArea;
+    readonly evaluation: EvaluationArea;
+    readonly automations: AutomationsArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -131,6 +135,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         agentServer: parts.agentServer,
         org: parts.org,
         prompts: parts.prompts,
+        evaluation: parts.evaluation,
+        automations: parts.automations,
         admin,
         clock,
         reset,
@@ -172,19 +178,101 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
     const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
     const prompts = promptsArea({ clock, stateDir, workspace: (ws) => hubWorkspace(org, ws) });
-    const areas: Area[] = [
-        controlPlane,
-        agentServer,
-        bulkExport,
-        tracingArea(bulkExport.model, cleanupMs, {
-            defaultTier: (ws) => defaultTier(org.model, ws),
-            admit: (ws, traces, longlived) => admit(org.model, ws, traces, longlived),
-        }),
-        datasets,
-        org,
-        prompts,
-    ];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, areas };
+    const evaluation = evaluationArea({ clock, stateDir, links: evaluationLinks(bulkExport, datasets) });
+    const automations = automationsFor(clock, stateDir, bulkExport, datasets, evaluation);
+    // The automations route `/runs/rules` before the tracing area's `/runs/{run_id}` would take it.
+    const rules = {
+        defaultTier: (ws: string) => defaultTier(org.model, ws),
+        admit: (ws: string, traces: number, longlived: number) => admit(org.model, ws, traces, longlived),
+    };
+    const tracing = tracingArea(bulkExport.model, cleanupMs, rules, automations.onIngest);
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation];
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, areas };
+}
+
+/** The automations, wired to what their rules name and write: projects and runs, datasets and their examples, queues, feedback. */
+function automationsFor(
+    clock: Clock,
+    stateDir: string | undefined,
+    bulkExport: BulkExportArea,
+    datasets: DatasetsArea,
+    evaluation: EvaluationArea,
+): AutomationsArea {
+    const m = bulkExport.model;
+    const live = (tenantId: string, id: string) => {
+        const p = m.projects.get(id);
+        return p && p.tenant_id === tenantId && !p.deleting_until ? p : undefined;
+    };
+    const dataset = (tenantId: string, id: string) => {
+        const d = datasets.model.datasets.get(id);
+        return d && d.tenant_id === tenantId ? d : undefined;
+    };
+    const queue = (tenantId: string, id: string) => evaluation.model.listQueues(tenantId, { ids: [id], desc: false })[0];
+    return automationsArea({
+        clock,
+        stateDir,
+        targets: {
+            session: (t, id) => {
+                const p = live(t, id);
+                return p && sessionView(m, p, t).name;
+            },
+            dataset: (t, id) => dataset(t, id)?.name,
+            queue: (t, id) => queue(t, id)?.name,
+        },
+        sinks: {
+            run: (t, id) => m.traced.get(t, id),
+            runsOf: (s) => m.traced.of(s),
+            datasetOf: (s) => m.projects.get(s)?.session?.reference_dataset_id ?? undefined,
+            addToQueue: (t, queueId, runIds) =>
+                void evaluation.model.addRunsToQueue(
+                    t,
+                    queueId,
+                    runIds.map((run_id) => ({ run_id })),
+                ),
+            addExamples: (t, datasetId, rows) => {
+                if (!dataset(t, datasetId)) throw new Error(`dataset ${datasetId} not found`);
+                datasets.examples.add(
+                    t,
+                    datasetId,
+                    rows.map((r) => ({ inputs: r.inputs, outputs: r.outputs ?? null, metadata: null, source_run_id: r.id })),
+                );
+            },
+            addFeedback: (t, f) =>
+                void evaluation.feedback.storeFeedback(t, {
+                    key: f.key,
+                    run_id: f.run_id,
+                    trace_id: f.trace_id,
+                    score: f.score,
+                    value: f.value,
+                    feedback_source: f.source,
+                }),
+            scoresOf: (t, runId, key) =>
+                evaluation.feedback
+                    .list(t, { runs: [runId], keys: key ? [key] : [], sessions: [], sources: [] })
+                    .flatMap((f) => (typeof f.score === "number" ? [f.score] : [])),
+        },
+    });
+}
+
+/** What the evaluation area reads of the others: the workspace's traced runs and its datasets. */
+function evaluationLinks(bulkExport: BulkExportArea, datasets: DatasetsArea) {
+    const traced = (tenantId: string, id: string) => bulkExport.model.traced.get(tenantId, id);
+    return {
+        run(tenantId: string, id: string) {
+            const r = traced(tenantId, id);
+            return (
+                r && {
+                    id: r.id,
+                    session_id: r.session_id,
+                    trace_id: r.trace_id ?? r.id,
+                    parent_run_id: r.parent_run_id ?? null,
+                    start_time: r.start_time ?? null,
+                }
+            );
+        },
+        runView: (tenantId: string, id: string) => runView(bulkExport.model, tenantId, id),
+        datasetExists: (tenantId: string, id: string) => datasets.model.list(tenantId, {}).some((d) => d.id === id),
+    };
 }
 
 /** A workspace as the prompt hub names it: the organization's record, else the key's default workspace as it starts. */

@@ -6,14 +6,16 @@
 import { DatasetCreateRequestSchema, DatasetUpdateRequestSchema } from "../../provider/api/schemas/datasets";
 import type { Area } from "../core/area";
 import type { Clock } from "../core/clock";
-import { requireUuid } from "../core/errors";
-import { page, parse, type RequestContext } from "../core/http";
+import { notImplemented, requireUuid } from "../core/errors";
+import { page, parse, type RequestContext, type Router } from "../core/http";
 import { type DatasetRecord, DatasetsModel } from "./model";
+import { Examples } from "./examples";
 
 const BASE = "/datasets";
 
 export interface DatasetsArea extends Area {
     readonly model: DatasetsModel;
+    readonly examples: Examples;
 }
 
 /**
@@ -22,15 +24,18 @@ export interface DatasetsArea extends Area {
  */
 export function datasetsArea(o: { clock: Clock; stateDir?: string; sessionCount?: (tenantId: string, datasetId: string) => number }): DatasetsArea {
     const model = new DatasetsModel(o.clock, o.stateDir);
+    const examples = new Examples(o.clock, o.stateDir);
     const id = (c: RequestContext) => requireUuid(c.params.dataset_id, "dataset_id");
     /** A dataset as a read answers it (`Dataset`), with its experiments counted. */
-    const view = (d: DatasetRecord) => ({ ...d, session_count: o.sessionCount?.(d.tenant_id, d.id) ?? 0 });
+    const view = (d: DatasetRecord) => ({ ...d, example_count: examples.count(d.tenant_id, d.id), session_count: o.sessionCount?.(d.tenant_id, d.id) ?? 0 });
     /** A dataset as an update answers it (`DatasetSchemaForUpdate`): no counters, no metadata, no modification time. */
     const written = ({ modified_at: _m, example_count: _e, metadata: _md, ...d }: DatasetRecord) => d;
     return {
         name: "datasets",
         model,
-        notEmulated: [/^(\/api\/v1)?\/(examples|datasets\/[^/]+\/(tags|splits|versions|examples))/],
+        examples,
+        // Examples are read (made by run rules: examples.ts); written through the API, not emulated.
+        notEmulated: [/^(\/api\/v1)?\/(examples\/(bulk|upload|multipart|validate)|datasets\/[^/]+\/(tags|splits|versions|examples))/],
         register(router) {
             router
                 .onApi("POST", BASE, (c) => ({ status: 200, body: view(model.create(c.tenantId, parse(DatasetCreateRequestSchema, c.body, "body"))) }))
@@ -45,9 +50,28 @@ export function datasetsArea(o: { clock: Clock; stateDir?: string; sessionCount?
                 }))
                 .onApi("DELETE", `${BASE}/{dataset_id}`, (c) => {
                     model.delete(c.tenantId, id(c));
+                    examples.dropDataset(id(c));
                     return { status: 200, body: {} };
                 });
+            registerExamples(router, examples);
         },
-        reset: () => model.reset(),
+        reset: () => {
+            model.reset();
+            examples.reset();
+        },
     };
+}
+
+/** `GET /examples` (by `dataset` and `id`, paged) and `GET /examples/{id}`; their writes answer 501 (examples.ts). */
+function registerExamples(router: Router, examples: Examples): void {
+    const refuse = (c: RequestContext) => {
+        throw notImplemented(`${c.method} ${c.path}`);
+    };
+    router
+        .onApi("GET", "/examples", (c) => {
+            const q = { datasetId: c.query.get("dataset") ?? undefined, ids: c.query.getAll("id") };
+            return { status: 200, body: page(c, examples.list(c.tenantId, q), { defaultLimit: 100 }) };
+        })
+        .onApi("GET", "/examples/{example_id}", (c) => ({ status: 200, body: examples.get(c.tenantId, requireUuid(c.params.example_id, "example_id")) }));
+    for (const m of ["POST", "PATCH", "DELETE"]) router.onApi(m, "/examples", refuse).onApi(m, "/examples/{example_id}", refuse);
 }

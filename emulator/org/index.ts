@@ -1,5 +1,5 @@
 /**
- * The organization area (docs/service.md R7, R9): workspaces, roles, members and invitations, service keys,
+ * The organization area (docs/service.md R7, R11): workspaces, roles, members and invitations, service keys,
  * usage limits and retention settings (settings.ts) and workspace secrets of the one organization the emulator serves (model.ts). Its model also authenticates every
  * request of every area (auth.ts): the server asks it who a key speaks for.
  */

@@ -1,5 +1,5 @@
 /**
- * The settings that govern tracing (docs/service.md R9), kept with the organization (`org.json`):
+ * The settings that govern tracing (docs/service.md R11), kept with the organization (`org.json`):
  *
  * - **Usage limits** per workspace (`/api/v1/usage-limits`): one per type (`monthly_traces`,
  *   `monthly_longlived_traces`). `PUT` upserts: with `id` that limit changes (its type too, if no other holds
@@ -65,7 +65,7 @@ export function defaultTier(org: OrgModel, tenantId: string): RetentionTier {
 /** The days a long-lived trace of the workspace is kept. */
 export const longlivedDays = (org: OrgModel, tenantId: string): number => org.state.settings.longlivedDays[tenantId] ?? DEFAULT_LONGLIVED_DAYS;
 
-/** The refusal of ingest past a limit (decided words: docs/service.md R9). */
+/** The refusal of ingest past a limit (decided words: docs/service.md R11). */
 function overLimit(l: UsageLimit, used: number): EmulatorError {
     const what = l.limit_type === "monthly_traces" ? "traces" : "long-lived traces";
     return new EmulatorError(429, {

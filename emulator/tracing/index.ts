@@ -41,7 +41,7 @@ export const SERVER_INFO = {
 /** `true`, `True`, `1`: a query flag as both clients spell it. */
 const flag = (c: RequestContext, name: string) => /^(true|1)$/i.test(c.query.get(name) ?? "");
 
-/** What the organization's settings decide for tracing (docs/service.md R9; emulator/org/settings.ts). */
+/** What the organization's settings decide for tracing (docs/service.md R11; emulator/org/settings.ts). */
 export interface TracingRules {
     /** The tier of a new project whose create names none. */
     defaultTier(tenantId: string): "longlived" | "shortlived";
@@ -51,18 +51,24 @@ export interface TracingRules {
 
 const NO_RULES: TracingRules = { defaultTier: () => "longlived", admit: () => () => undefined };
 
-/** `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete. */
-export function tracingArea(model: BulkExportModel, cleanupMs: () => number = () => SESSION_CLEANUP_MS, rules: TracingRules = NO_RULES): Area {
+/**
+ * `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete.
+ * `rules`: the organization's settings (tiers, usage limits). `onIngest`: told the ids of the runs each ingestion
+ * touched, after they are stored (the rule engine: it takes them later, off the request's path).
+ */
+export function tracingArea(
+    model: BulkExportModel,
+    cleanupMs: () => number = () => SESSION_CLEANUP_MS,
+    rules: TracingRules = NO_RULES,
+    onIngest: (tenantId: string, runIds: string[]) => void = () => undefined,
+): Area {
     return {
         name: "tracing",
         keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/],
-        notEmulated: [
-            /^(\/api\/v1)?\/runs\/(query|stats|group|rules|share|[^/]+\/(share|feedback))/,
-            /^(\/api\/v1)?\/sessions\/[^/]+\/(dashboard|views|insights)/,
-        ],
+        notEmulated: [/^(\/api\/v1)?\/runs\/(query|stats|group|share|[^/]+\/(share|feedback))/, /^(\/api\/v1)?\/sessions\/[^/]+\/(dashboard|views|insights)/],
         register(router) {
             router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));
-            runRoutes(router, model, rules);
+            runRoutes(router, model, rules, onIngest);
             sessionRoutes(router, model, cleanupMs, rules);
         },
         reset: () => undefined,
@@ -76,7 +82,7 @@ function newTraces(model: BulkExportModel, tenantId: string, ops: RunOp[], tier:
     return { traces: ids.size, longlived: [...ids.values()].filter((t) => t === "longlived").length };
 }
 
-function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules): void {
+function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules, onIngest: (tenantId: string, runIds: string[]) => void): void {
     /** Ingestion is accepted (202), unless a usage limit refuses it whole; a run's PATCH under `/api/v1` answers 200 (the description has both). */
     const ingest = (c: RequestContext, ops: RunOp[], status = 202) => {
         sweepDeleted(model);
@@ -85,6 +91,10 @@ function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules):
         const counted = rules.admit(c.tenantId, fresh.traces, fresh.longlived);
         model.traced.apply(c.tenantId, ops, (op) => projectOf(model, c.tenantId, op, tier));
         counted();
+        onIngest(
+            c.tenantId,
+            ops.map((op) => op.id),
+        );
         return { status, body: {} };
     };
     router
@@ -100,12 +110,18 @@ function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules):
         .onApi("GET", "/runs/{run_id}", (c) => {
             sweepDeleted(model);
             const id = requireUuid(c.params.run_id, "run_id").toLowerCase();
-            const run = model.traced.get(c.tenantId, id);
-            const row = run && exportRow(run, model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");
-            if (!row) throw new EmulatorError(404, { detail: `Run ${id} not found` });
-            // Where the UI shows the run (`RunSchema.app_path`, required there).
-            return { status: 200, body: { ...row, app_path: `/o/${ORGANIZATION_ID}/projects/p/${row.session_id}/r/${row.id}?trace_id=${row.trace_id}` } };
+            const view = runView(model, c.tenantId, id);
+            if (!view) throw new EmulatorError(404, { detail: `Run ${id} not found` });
+            return { status: 200, body: view };
         });
+}
+
+/** A traced run as `GET /runs/{id}` answers it (`RunSchema`), or undefined when the workspace has not traced it (all of it). */
+export function runView(model: BulkExportModel, tenantId: string, id: string) {
+    const run = model.traced.get(tenantId, id);
+    const row = run && exportRow(run, model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");
+    // Where the UI shows the run (`RunSchema.app_path`, required there).
+    return row && { ...row, app_path: `/o/${ORGANIZATION_ID}/projects/p/${row.session_id}/r/${row.id}?trace_id=${row.trace_id}` };
 }
 
 function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number, rules: TracingRules): void {

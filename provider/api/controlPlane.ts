@@ -213,7 +213,7 @@ export class ControlPlaneClient {
         return (await createOnce(send, ours(Date.now()), this.http.reconcileOptions(this.deadline))).value;
     }
 
-    // ---- listeners (docs/service.md R10) ----
+    // ---- listeners (docs/service.md R12) ----
 
     /** The workspace's listeners, every page. */
     async listListeners(): Promise<Listener[]> {
@@ -245,7 +245,7 @@ export class ControlPlaneClient {
         return value;
     }
 
-    /** Changes a listener's namespaces (**decided** path: docs/service.md R10). */
+    /** Changes a listener's namespaces (**decided** path: docs/service.md R12). */
     async patchListener(id: string, body: ListenerPatchRequest): Promise<Listener> {
         return (await this.http.request("PATCH", path`/v2/listeners/${id}`, { body, schema: ListenerSchema, deadline: this.deadline })).data;
     }

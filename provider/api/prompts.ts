@@ -8,8 +8,8 @@
  * caller read just before, never one remembered from an earlier run.
  */
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
-import { HttpClient, type HttpClientOptions } from "./client";
+import type { HttpClientOptions } from "./client";
+import { TracingApiClient, at, sortedJson, tracingHttp } from "./tracingApi";
 import {
     PlaygroundSettingsListSchema,
     PlaygroundSettingsSchema,
@@ -45,47 +45,16 @@ const REPOS = "/api/v1/repos/-";
 const COMMITS = "/api/v1/commits/-";
 const WEBHOOKS = "/api/v1/prompt-webhooks";
 const PLAYGROUND = "/api/v1/playground-settings";
-const DELETED = [200, 202, 204];
-const Nothing = z.unknown();
 const isConflict = (e: unknown) => e instanceof ConflictError;
-const at = (base: string, ...parts: string[]) => [base, ...parts.map(encodeURIComponent)].join("/");
-/** JSON with object keys sorted: two manifests compare equal whatever order the service keeps their keys in. */
-const sorted = (v: unknown): string =>
-    JSON.stringify(v, (_k, x) =>
-        x && typeof x === "object" && !Array.isArray(x)
-            ? Object.fromEntries(
-                  Object.keys(x)
-                      .sort()
-                      .map((k) => [k, (x as Record<string, unknown>)[k]]),
-              )
-            : x,
-    );
 
-export class PromptsClient {
-    constructor(
-        readonly http: HttpClient,
-        readonly deadline?: number,
-    ) {}
-
+export class PromptsClient extends TracingApiClient {
     /** A client of the tracing API at `o.baseUrl` (`X-API-Key`, `X-Tenant-Id`). */
     static connect(o: Omit<HttpClientOptions, "apiKeyHeader">): PromptsClient {
-        return new PromptsClient(new HttpClient({ ...o, apiKeyHeader: "X-API-Key" }));
+        return new PromptsClient(tracingHttp(o));
     }
 
     withDeadline(deadline: number): PromptsClient {
         return new PromptsClient(this.http, deadline);
-    }
-
-    private get<T>(p: string, schema: z.ZodType<T>, query?: Record<string, string | number>): Promise<T> {
-        return this.http.request("GET", p, { schema, query, deadline: this.deadline }).then((r) => r.data);
-    }
-
-    private send<T>(method: string, p: string, body: unknown, schema: z.ZodType<T>, o: { idempotent?: boolean } = {}): Promise<T> {
-        return this.http.request(method, p, { body, schema, expect: [200, 201], deadline: this.deadline, ...o }).then((r) => r.data);
-    }
-
-    private async remove(p: string): Promise<void> {
-        await this.http.request("DELETE", p, { expect: DELETED, schema: Nothing, deadline: this.deadline }).catch(undefinedOn404);
     }
 
     /** The workspace as the hub sees it: its handle names the owner of its prompts. */
@@ -156,7 +125,7 @@ export class PromptsClient {
         const ours = async () => {
             const latest = await this.latestCommit(handle);
             const sameParent = (latest?.parent_commit_hash ?? null) === (body.parent_commit ?? null);
-            return latest && sameParent && sorted(latest.manifest) === sorted(body.manifest) ? latest : undefined;
+            return latest && sameParent && sortedJson(latest.manifest) === sortedJson(body.manifest) ? latest : undefined;
         };
         const { value } = await createOnce(
             async () => (await this.send("POST", at(COMMITS, handle), body, CommitCreatedSchema)).commit,
@@ -241,7 +210,7 @@ export class PromptsClient {
     async createModelConfiguration(body: PlaygroundCreateRequest): Promise<PlaygroundSettings> {
         const { value } = await createOnce(
             () => this.send("POST", PLAYGROUND, body, PlaygroundSettingsSchema),
-            async () => (await this.listModelConfigurations()).find((p) => p.name === body.name && sorted(p.settings) === sorted(body.settings)),
+            async () => (await this.listModelConfigurations()).find((p) => p.name === body.name && sortedJson(p.settings) === sortedJson(body.settings)),
             this.http.reconcileOptions(this.deadline),
         );
         return value;

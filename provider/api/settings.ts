@@ -1,5 +1,5 @@
 /**
- * The settings that govern tracing (docs/service.md R9): a workspace's usage limits, its retention settings
+ * The settings that govern tracing (docs/service.md R11): a workspace's usage limits, its retention settings
  * and long-lived days, and the organization's retention settings. Made on the HTTP client of a workspace's
  * administration (`X-Tenant-Id`: the workspace), or of the organization's for its own settings.
  *

@@ -140,3 +140,26 @@ export type OrganizationMemberArgs = Args<Declared<"organizationMember">>;
 export const Listener = dynamicResource(RESOURCES.listener);
 export type Listener = InstanceType<typeof Listener>;
 export type ListenerArgs = Args<Declared<"listener">>;
+/** A saved evaluator (LLM-as-judge or code) run rules score with: docs/evaluator.md. */
+export const Evaluator = dynamicResource(RESOURCES.evaluator);
+export type Evaluator = InstanceType<typeof Evaluator>;
+export type EvaluatorArgs = Args<Declared<"evaluator">>;
+
+/** An automation on a tracing project: filter, sample, queue, dataset, webhooks, evaluators: docs/runRule.md. */
+export const RunRule = dynamicResource(RESOURCES.runRule);
+export type RunRule = InstanceType<typeof RunRule>;
+export type RunRuleArgs = Args<Declared<"runRule">>;
+
+/** An alert on a tracing project's runs: docs/alertRule.md. */
+export const AlertRule = dynamicResource(RESOURCES.alertRule);
+export type AlertRule = InstanceType<typeof AlertRule>;
+export type AlertRuleArgs = Args<Declared<"alertRule">>;
+/** What scores a feedback key takes: docs/feedbackConfig.md. */
+export const FeedbackConfig = dynamicResource(RESOURCES.feedbackConfig);
+export type FeedbackConfig = InstanceType<typeof FeedbackConfig>;
+export type FeedbackConfigArgs = Args<Declared<"feedbackConfig">>;
+
+/** A review queue of traced runs: docs/annotationQueue.md. */
+export const AnnotationQueue = dynamicResource(RESOURCES.annotationQueue);
+export type AnnotationQueue = InstanceType<typeof AnnotationQueue>;
+export type AnnotationQueueArgs = Args<Declared<"annotationQueue">>;

@@ -11,6 +11,8 @@ import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { OrganizationClient } from "../api/organization";
 import { PromptsClient } from "../api/prompts";
+import { RulesClient } from "../api/rules";
+import { EvaluationClient } from "../api/evaluation";
 import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
 import { ConfigError, resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
@@ -70,6 +72,16 @@ export class Service {
     /** The prompt hub of the workspace (docs/service.md R8): repositories, commits, tags. */
     prompts(): PromptsClient {
         return promptsClient(this.config());
+    }
+
+    /** The automations: saved evaluators, run rules, alert rules. */
+    rules(): RulesClient {
+        return rulesClient(this.config());
+    }
+
+    /** Evaluation and review in the workspace (docs/service.md R9): feedback configs, annotation queues. */
+    evaluation(): EvaluationClient {
+        return evaluationClient(this.config());
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */
@@ -200,15 +212,24 @@ export function tracingClient(cfg: ServiceConfig): TracingClient {
 
 /** The prompt-hub client of a service configuration: the tracing API. */
 export function promptsClient(cfg: ServiceConfig): PromptsClient {
-    return cached(["prompts", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
-        PromptsClient.connect({
-            baseUrl: cfg.endpoint,
-            apiKey: cfg.apiKey,
-            tenantId: cfg.workspaceId,
-            sources: clientSources(cfg, "endpoint"),
-            ...clientOverrides,
-        }),
+    return tracingApiClient("prompts", cfg, (o) => PromptsClient.connect(o));
+}
+
+/** A client of the tracing API's objects (`X-API-Key`, the workspace's `X-Tenant-Id`), cached per kind, address, workspace and key. */
+function tracingApiClient<T>(kind: string, cfg: ServiceConfig, connect: (o: Parameters<typeof PromptsClient.connect>[0]) => T): T {
+    return cached([kind, cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
+        connect({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, sources: clientSources(cfg, "endpoint"), ...clientOverrides }),
     );
+}
+
+/** The automations client of a service configuration: the tracing API. */
+export function rulesClient(cfg: ServiceConfig): RulesClient {
+    return tracingApiClient("rules", cfg, (o) => RulesClient.connect(o));
+}
+
+/** The evaluation client of a service configuration: the tracing API. */
+export function evaluationClient(cfg: ServiceConfig): EvaluationClient {
+    return tracingApiClient("evaluation", cfg, (o) => EvaluationClient.connect(o));
 }
 
 /** The bulk-export client of a service configuration: the tracing API. */

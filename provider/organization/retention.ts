@@ -1,5 +1,5 @@
 /**
- * What WorkspaceRetention and OrganizationRetention share (docs/service.md R9): settings that exist once per
+ * What WorkspaceRetention and OrganizationRetention share (docs/service.md R11): settings that exist once per
  * scope, so that a create takes them over (whatever they were: the service's defaults, or someone's choice) and
  * a delete puts the service's defaults back, never a 404; the preview of a create says so (a warning), since
  * destroying the stack changes the workspace's or the organization's retention.

@@ -197,8 +197,16 @@ function templatePattern(template: string): RegExp {
     return new RegExp(`^${body}/?$`);
 }
 
-/** A path as sent, under `/api/v1`, and without it: the forms the service answers the tracing API at. */
-const pathForms = (path: string) => [path, `/api/v1${path}`, ...(path.startsWith("/api/v1/") ? [path.slice("/api/v1".length)] : [])];
+/**
+ * A path as sent, under `/api/v1`, and without it: the forms the service answers the tracing API at. The platform
+ * paths the description writes `/v1/platform/...` are on the API's host under `/api` (docs/service.md R10).
+ */
+const pathForms = (path: string) => [
+    path,
+    `/api/v1${path}`,
+    ...(path.startsWith("/api/v1/") ? [path.slice("/api/v1".length)] : []),
+    ...(path.startsWith("/api/v1/platform/") ? [path.slice("/api".length)] : []),
+];
 
 function pathParams(op: Operation, path: string): Json {
     const names = [...op.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);

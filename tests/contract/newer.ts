@@ -13,11 +13,11 @@ export interface NewerOperation {
 }
 
 export const NEWER_OPERATIONS: readonly NewerOperation[] = [
-    { method: "POST", path: "/v2/listeners", why: "listeners of hybrid installations (docs/service.md R10): real-service-notes §9, the official clients" },
-    { method: "GET", path: "/v2/listeners", why: "listeners (docs/service.md R10)" },
-    { method: "GET", path: "/v2/listeners/{listener_id}", why: "listeners (docs/service.md R10)" },
-    { method: "PATCH", path: "/v2/listeners/{listener_id}", why: "a listener's namespaces changed: decided (docs/service.md R10), as the rest of /v2" },
-    { method: "DELETE", path: "/v2/listeners/{listener_id}", why: "a listener deleted: decided (docs/service.md R10), as the rest of /v2" },
+    { method: "POST", path: "/v2/listeners", why: "listeners of hybrid installations (docs/service.md R12): real-service-notes §9, the official clients" },
+    { method: "GET", path: "/v2/listeners", why: "listeners (docs/service.md R12)" },
+    { method: "GET", path: "/v2/listeners/{listener_id}", why: "listeners (docs/service.md R12)" },
+    { method: "PATCH", path: "/v2/listeners/{listener_id}", why: "a listener's namespaces changed: decided (docs/service.md R12), as the rest of /v2" },
+    { method: "DELETE", path: "/v2/listeners/{listener_id}", why: "a listener deleted: decided (docs/service.md R12), as the rest of /v2" },
     {
         method: "PUT",
         path: "/api/v1/workspaces/current/secrets/{key}",

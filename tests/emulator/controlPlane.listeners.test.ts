@@ -1,5 +1,5 @@
 /**
- * The control plane's listeners on the emulated service (docs/service.md R10), over real HTTP: a computeId once
+ * The control plane's listeners on the emulated service (docs/service.md R12), over real HTTP: a computeId once
  * per workspace (409), the compute fixed (a PATCH naming it is a 422), workspaces isolated, a deployment's
  * unknown listener refused (400), kept in `--state-dir`. No official client reads listeners: the contract check
  * judges the exchanges (the paths are newer than the description: tests/contract/newer.ts).

@@ -1,5 +1,5 @@
 /**
- * Usage limits and retention on the emulated service (docs/service.md R9), over real HTTP: a limit per type and
+ * Usage limits and retention on the emulated service (docs/service.md R11), over real HTTP: a limit per type and
  * workspace (upserted, a second of a type refused), ingest past a limit refused with 429 and kept out whole;
  * retention settings that decide a new project's tier and, applied to all projects, the existing ones'; a
  * workspace's long-lived days; all kept in `--state-dir`. The official clients do not read these objects: the

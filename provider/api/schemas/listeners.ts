@@ -1,5 +1,5 @@
 /**
- * The wire contract of the control plane's listeners (docs/service.md R10): the compute of a hybrid
+ * The wire contract of the control plane's listeners (docs/service.md R12): the compute of a hybrid
  * installation (a Kubernetes cluster) that deployments of `external_docker` images run on. Request bodies are
  * strict (the emulator refuses an unknown field with 422, so `compute_type` or `compute_id` in a PATCH, both
  * fixed once made, is refused); answers are tolerant of fields this provider does not read.
@@ -21,7 +21,7 @@ export const ListenerCreateRequestSchema = z
     .strict();
 export type ListenerCreateRequest = z.infer<typeof ListenerCreateRequestSchema>;
 
-/** PATCH /v2/listeners/{id} body (**decided**: docs/service.md R10): only the namespaces change. */
+/** PATCH /v2/listeners/{id} body (**decided**: docs/service.md R12): only the namespaces change. */
 export const ListenerPatchRequestSchema = z.object({ compute_config: ComputeConfigSchema }).strict();
 export type ListenerPatchRequest = z.infer<typeof ListenerPatchRequestSchema>;
 

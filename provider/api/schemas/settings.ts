@@ -1,5 +1,5 @@
 /**
- * The wire contract of the settings that govern tracing (docs/service.md R9): usage limits per workspace
+ * The wire contract of the settings that govern tracing (docs/service.md R11): usage limits per workspace
  * (`/api/v1/usage-limits`) and the retention settings (TTL settings) of a workspace and of the organization
  * (`/api/v1/ttl-settings`, `/api/v1/orgs/ttl-settings`, and a workspace's long-lived days under
  * `/workspaces/current/ttl-settings`). Request bodies are strict (the emulator refuses an unknown field with
@@ -19,7 +19,7 @@ export type UsageLimitType = (typeof USAGE_LIMIT_TYPES)[number];
 export const RETENTION_TIERS = ["longlived", "shortlived"] as const;
 export type RetentionTier = (typeof RETENTION_TIERS)[number];
 
-/** The days a long-lived trace is kept when nobody chose otherwise (docs/service.md R9). */
+/** The days a long-lived trace is kept when nobody chose otherwise (docs/service.md R11). */
 export const DEFAULT_LONGLIVED_DAYS = 400;
 /** The days a short-lived trace is kept. */
 export const SHORTLIVED_DAYS = 14;

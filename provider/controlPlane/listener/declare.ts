@@ -1,6 +1,6 @@
 /**
  * The Listener, declared once (kit/declare.ts): the compute of a hybrid installation (a Kubernetes cluster)
- * registered with the control plane (docs/service.md R10), which `Deployment`s of `external_docker` images name
+ * registered with the control plane (docs/service.md R12), which `Deployment`s of `external_docker` images name
  * by `listenerId`. provider.ts holds what a table cannot say.
  */
 import { COMPUTE_TYPES } from "../../api/schemas/listeners";

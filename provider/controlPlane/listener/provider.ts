@@ -3,7 +3,7 @@
  * `computeId` another listener holds is refused, naming it (unless LANGSMITH_ADOPT_IDS names its id: then its
  * namespaces are set to the program's); a lost answer is looked up by the `computeId` (api/controlPlane.ts).
  * The namespaces change by `PATCH /v2/listeners/{id}` and a delete is `DELETE /v2/listeners/{id}` (both
- * **decided**: docs/service.md R10); the service refuses (409) to delete a listener deployments still use, or
+ * **decided**: docs/service.md R12); the service refuses (409) to delete a listener deployments still use, or
  * to drop a namespace one runs in, naming them, and the error keeps its words. `read` with only an id is
  * `pulumi import` (the listener's id).
  */

@@ -1,6 +1,6 @@
 /**
  * The OrganizationRetention, declared once (kit/declare.ts): the organization's retention settings
- * (docs/service.md R9), which exist once: the default trace tier of the new projects of workspaces without
+ * (docs/service.md R11), which exist once: the default trace tier of the new projects of workspaces without
  * settings of their own, and whether it was applied to their existing projects. provider.ts holds what a
  * table cannot say.
  */

@@ -1,6 +1,6 @@
 /**
  * The UsageLimit, declared once (kit/declare.ts): a cap on what a workspace may trace in a month
- * (docs/service.md R9), all traces or the long-lived ones, one of each type per workspace. provider.ts holds
+ * (docs/service.md R11), all traces or the long-lived ones, one of each type per workspace. provider.ts holds
  * what a table cannot say.
  */
 import { USAGE_LIMIT_TYPES } from "../../api/schemas/settings";

@@ -1,5 +1,5 @@
 /**
- * The WorkspaceRetention, declared once (kit/declare.ts): a workspace's retention settings (docs/service.md R9),
+ * The WorkspaceRetention, declared once (kit/declare.ts): a workspace's retention settings (docs/service.md R11),
  * which exist once per workspace: the default trace tier of its new projects, whether it was applied to every
  * existing project, and how many days its long-lived traces are kept. provider.ts holds what a table cannot say.
  */

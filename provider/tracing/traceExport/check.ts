@@ -73,25 +73,25 @@ function checkExportCommon(c: Checker, news: Record<string, unknown>): Record<st
  * failure: the service knows fields the material does not list. Only whitespace is a failure (the service
  * would refuse it; omit filter to export every run).
  */
-function checkFilter(c: Checker, v: unknown): string | undefined {
-    const filter = c.str(v, "filter");
+export function checkFilter(c: Checker, v: unknown, property = "filter", omitted = "omit filter to export every run"): string | undefined {
+    const filter = c.str(v, property);
     if (typeof filter !== "string" || !known(filter) || filter === "") return filter;
     if (filter.trim() === "") {
-        c.fail("filter", "filter is only whitespace: omit filter to export every run");
+        c.fail(property, `${property} is only whitespace: ${omitted}`);
         return filter;
     }
     try {
         const unknown = unknownFields(parseFilter(filter));
         if (unknown.length) {
             c.warn(
-                "filter",
+                property,
                 `${unknown.map((f) => JSON.stringify(f)).join(", ")} ${unknown.length > 1 ? "are not fields" : "is not a field"} this provider knows (${JSON.stringify(filter)}); ` +
-                    "the service may know it, or refuse the export: check the spelling",
+                    "the service may know it, or refuse it: check the spelling",
             );
         }
     } catch (e) {
         if (!(e instanceof FilterSyntaxError)) throw e;
-        c.fail("filter", `filter does not parse ${e.message}`);
+        c.fail(property, `${property} does not parse ${e.message}`);
     }
     return filter;
 }

@@ -7,12 +7,16 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from .agent_server_check import *
+from .alert_rule import *
+from .annotation_queue import *
 from .assistant import *
 from .bulk_export import *
 from .cron import *
 from .dataset import *
 from .deployment import *
+from .evaluator import *
 from .export_destination import *
+from .feedback_config import *
 from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
@@ -27,6 +31,7 @@ from .prompt_version import *
 from .prompt_webhook import *
 from .provider import *
 from .role import *
+from .run_rule import *
 from .scheduled_export import *
 from .service_key import *
 from .tracing_project import *
@@ -54,12 +59,16 @@ _utilities.register(
   "fqn": "pulumi_langsmith",
   "classes": {
    "langsmith:index:AgentServerCheck": "AgentServerCheck",
+   "langsmith:index:AlertRule": "AlertRule",
+   "langsmith:index:AnnotationQueue": "AnnotationQueue",
    "langsmith:index:Assistant": "Assistant",
    "langsmith:index:BulkExport": "BulkExport",
    "langsmith:index:Cron": "Cron",
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:Deployment": "Deployment",
+   "langsmith:index:Evaluator": "Evaluator",
    "langsmith:index:ExportDestination": "ExportDestination",
+   "langsmith:index:FeedbackConfig": "FeedbackConfig",
    "langsmith:index:Listener": "Listener",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:OrganizationMember": "OrganizationMember",
@@ -69,6 +78,7 @@ _utilities.register(
    "langsmith:index:PromptVersion": "PromptVersion",
    "langsmith:index:PromptWebhook": "PromptWebhook",
    "langsmith:index:Role": "Role",
+   "langsmith:index:RunRule": "RunRule",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",
    "langsmith:index:TracingProject": "TracingProject",

@@ -15,6 +15,10 @@ else:
 from . import _utilities
 
 __all__ = [
+    'AlertRuleActionArgs',
+    'AlertRuleActionArgsDict',
+    'AnnotationQueueRubricItemArgs',
+    'AnnotationQueueRubricItemArgsDict',
     'BulkExportTimeoutsArgs',
     'BulkExportTimeoutsArgsDict',
     'DeploymentListenerConfigArgs',
@@ -33,9 +37,263 @@ __all__ = [
     'ExportDestinationConfigArgsDict',
     'ExportDestinationCredentialsArgs',
     'ExportDestinationCredentialsArgsDict',
+    'FeedbackCategoryArgs',
+    'FeedbackCategoryArgsDict',
     'RunConfigArgs',
     'RunConfigArgsDict',
+    'RunRuleCodeEvaluatorArgs',
+    'RunRuleCodeEvaluatorArgsDict',
+    'RunRuleLlmEvaluatorArgs',
+    'RunRuleLlmEvaluatorArgsDict',
+    'RunRuleWebhookArgs',
+    'RunRuleWebhookArgsDict',
 ]
+
+class AlertRuleActionArgsDict(TypedDict):
+    """
+    What the alert calls when it fires.
+    """
+    target: pulumi.Input[_builtins.str]
+    """
+    `webhook`, `pagerduty` or `dynatrace` (Slack: a `webhook` on its incoming-webhook URL).
+    """
+    config: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    Further settings of the target, as the service takes them (`severity`, `summary`, ...).
+    """
+    headers: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Headers a `webhook` sends.
+    """
+    routing_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The PagerDuty integration's routing key.
+    """
+    url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The URL a `webhook` calls.
+    """
+
+@pulumi.input_type
+class AlertRuleActionArgs:
+    def __init__(__self__, *,
+                 target: pulumi.Input[_builtins.str],
+                 config: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 routing_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 url: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        What the alert calls when it fires.
+
+        :param pulumi.Input[_builtins.str] target: `webhook`, `pagerduty` or `dynatrace` (Slack: a `webhook` on its incoming-webhook URL).
+        :param pulumi.Input[Mapping[str, Any]] config: Further settings of the target, as the service takes them (`severity`, `summary`, ...).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Headers a `webhook` sends.
+        :param pulumi.Input[_builtins.str] routing_key: The PagerDuty integration's routing key.
+        :param pulumi.Input[_builtins.str] url: The URL a `webhook` calls.
+        """
+        pulumi.set(__self__, "target", target)
+        if config is not None:
+            pulumi.set(__self__, "config", config)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if routing_key is not None:
+            pulumi.set(__self__, "routing_key", routing_key)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def target(self) -> pulumi.Input[_builtins.str]:
+        """
+        `webhook`, `pagerduty` or `dynatrace` (Slack: a `webhook` on its incoming-webhook URL).
+        """
+        return pulumi.get(self, "target")
+
+    @target.setter
+    def target(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "target", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Further settings of the target, as the service takes them (`severity`, `summary`, ...).
+        """
+        return pulumi.get(self, "config")
+
+    @config.setter
+    def config(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "config", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Headers a `webhook` sends.
+        """
+        return pulumi.get(self, "headers")
+
+    @headers.setter
+    def headers(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "headers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="routingKey")
+    def routing_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The PagerDuty integration's routing key.
+        """
+        return pulumi.get(self, "routing_key")
+
+    @routing_key.setter
+    def routing_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "routing_key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The URL a `webhook` calls.
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "url", value)
+
+
+class AnnotationQueueRubricItemArgsDict(TypedDict):
+    """
+    A feedback key of the rubric, with what its scores mean.
+    """
+    feedback_key: pulumi.Input[_builtins.str]
+    """
+    The feedback key scored.
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    What the key measures, as reviewers read it.
+    """
+    is_assertion: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the key is a pass/fail assertion.
+    """
+    is_required: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether a reviewer must score it.
+    """
+    score_descriptions: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    What each score means to a reviewer, by score.
+    """
+    value_descriptions: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    What each value means to a reviewer, by value.
+    """
+
+@pulumi.input_type
+class AnnotationQueueRubricItemArgs:
+    def __init__(__self__, *,
+                 feedback_key: pulumi.Input[_builtins.str],
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 is_assertion: pulumi.Input[Optional[_builtins.bool]] = None,
+                 is_required: pulumi.Input[Optional[_builtins.bool]] = None,
+                 score_descriptions: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 value_descriptions: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        A feedback key of the rubric, with what its scores mean.
+
+        :param pulumi.Input[_builtins.str] feedback_key: The feedback key scored.
+        :param pulumi.Input[_builtins.str] description: What the key measures, as reviewers read it.
+        :param pulumi.Input[_builtins.bool] is_assertion: Whether the key is a pass/fail assertion.
+        :param pulumi.Input[_builtins.bool] is_required: Whether a reviewer must score it.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] score_descriptions: What each score means to a reviewer, by score.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] value_descriptions: What each value means to a reviewer, by value.
+        """
+        pulumi.set(__self__, "feedback_key", feedback_key)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if is_assertion is not None:
+            pulumi.set(__self__, "is_assertion", is_assertion)
+        if is_required is not None:
+            pulumi.set(__self__, "is_required", is_required)
+        if score_descriptions is not None:
+            pulumi.set(__self__, "score_descriptions", score_descriptions)
+        if value_descriptions is not None:
+            pulumi.set(__self__, "value_descriptions", value_descriptions)
+
+    @_builtins.property
+    @pulumi.getter(name="feedbackKey")
+    def feedback_key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The feedback key scored.
+        """
+        return pulumi.get(self, "feedback_key")
+
+    @feedback_key.setter
+    def feedback_key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "feedback_key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What the key measures, as reviewers read it.
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter(name="isAssertion")
+    def is_assertion(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the key is a pass/fail assertion.
+        """
+        return pulumi.get(self, "is_assertion")
+
+    @is_assertion.setter
+    def is_assertion(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "is_assertion", value)
+
+    @_builtins.property
+    @pulumi.getter(name="isRequired")
+    def is_required(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether a reviewer must score it.
+        """
+        return pulumi.get(self, "is_required")
+
+    @is_required.setter
+    def is_required(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "is_required", value)
+
+    @_builtins.property
+    @pulumi.getter(name="scoreDescriptions")
+    def score_descriptions(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        What each score means to a reviewer, by score.
+        """
+        return pulumi.get(self, "score_descriptions")
+
+    @score_descriptions.setter
+    def score_descriptions(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "score_descriptions", value)
+
+    @_builtins.property
+    @pulumi.getter(name="valueDescriptions")
+    def value_descriptions(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        What each value means to a reviewer, by value.
+        """
+        return pulumi.get(self, "value_descriptions")
+
+    @value_descriptions.setter
+    def value_descriptions(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "value_descriptions", value)
+
 
 class BulkExportTimeoutsArgsDict(TypedDict):
     """
@@ -835,6 +1093,59 @@ class ExportDestinationCredentialsArgs:
         pulumi.set(self, "session_token", value)
 
 
+class FeedbackCategoryArgsDict(TypedDict):
+    """
+    A category: its score and the label a reviewer picks.
+    """
+    value: pulumi.Input[_builtins.float]
+    """
+    The score the category stands for.
+    """
+    label: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    What a reviewer sees (`correct`).
+    """
+
+@pulumi.input_type
+class FeedbackCategoryArgs:
+    def __init__(__self__, *,
+                 value: pulumi.Input[_builtins.float],
+                 label: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A category: its score and the label a reviewer picks.
+
+        :param pulumi.Input[_builtins.float] value: The score the category stands for.
+        :param pulumi.Input[_builtins.str] label: What a reviewer sees (`correct`).
+        """
+        pulumi.set(__self__, "value", value)
+        if label is not None:
+            pulumi.set(__self__, "label", label)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.float]:
+        """
+        The score the category stands for.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.float]):
+        pulumi.set(self, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What a reviewer sees (`correct`).
+        """
+        return pulumi.get(self, "label")
+
+    @label.setter
+    def label(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "label", value)
+
+
 class RunConfigArgsDict(TypedDict):
     """
     The run configuration its runs start with. A change makes a new version of the same assistant.
@@ -907,5 +1218,225 @@ class RunConfigArgs:
     @tags.setter
     def tags(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "tags", value)
+
+
+class RunRuleCodeEvaluatorArgsDict(TypedDict):
+    """
+    An inline code evaluator.
+    """
+    code: pulumi.Input[_builtins.str]
+    """
+    Defines `perform_eval(run, example)` (Python) or `performEval(run, example)` (JavaScript) returning `{feedback_key: score}`.
+    """
+    language: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `python` (the default) or `javascript`.
+    """
+
+@pulumi.input_type
+class RunRuleCodeEvaluatorArgs:
+    def __init__(__self__, *,
+                 code: pulumi.Input[_builtins.str],
+                 language: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        An inline code evaluator.
+
+        :param pulumi.Input[_builtins.str] code: Defines `perform_eval(run, example)` (Python) or `performEval(run, example)` (JavaScript) returning `{feedback_key: score}`.
+        :param pulumi.Input[_builtins.str] language: `python` (the default) or `javascript`.
+        """
+        pulumi.set(__self__, "code", code)
+        if language is not None:
+            pulumi.set(__self__, "language", language)
+
+    @_builtins.property
+    @pulumi.getter
+    def code(self) -> pulumi.Input[_builtins.str]:
+        """
+        Defines `perform_eval(run, example)` (Python) or `performEval(run, example)` (JavaScript) returning `{feedback_key: score}`.
+        """
+        return pulumi.get(self, "code")
+
+    @code.setter
+    def code(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "code", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def language(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `python` (the default) or `javascript`.
+        """
+        return pulumi.get(self, "language")
+
+    @language.setter
+    def language(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "language", value)
+
+
+class RunRuleLlmEvaluatorArgsDict(TypedDict):
+    """
+    An inline LLM-as-judge evaluator (the service runs it with the model given; the emulator never does).
+    """
+    hub_ref: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A hub prompt (`handle` or `handle:tag`) holding the judge's instructions.
+    """
+    model: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    The model configuration the judge calls (the service's serialized chat model, or a ModelConfiguration's settings).
+    """
+    prompt: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]]
+    """
+    The judge's messages, each `[role, template]`, when not from the hub.
+    """
+    schema: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    The JSON schema of the judge's answer (its scores' keys and types).
+    """
+    variable_mapping: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    How the prompt's variables are filled from the run.
+    """
+
+@pulumi.input_type
+class RunRuleLlmEvaluatorArgs:
+    def __init__(__self__, *,
+                 hub_ref: pulumi.Input[Optional[_builtins.str]] = None,
+                 model: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 prompt: pulumi.Input[Optional[Sequence[pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]] = None,
+                 schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 variable_mapping: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        An inline LLM-as-judge evaluator (the service runs it with the model given; the emulator never does).
+
+        :param pulumi.Input[_builtins.str] hub_ref: A hub prompt (`handle` or `handle:tag`) holding the judge's instructions.
+        :param pulumi.Input[Mapping[str, Any]] model: The model configuration the judge calls (the service's serialized chat model, or a ModelConfiguration's settings).
+        :param pulumi.Input[Sequence[pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] prompt: The judge's messages, each `[role, template]`, when not from the hub.
+        :param pulumi.Input[Mapping[str, Any]] schema: The JSON schema of the judge's answer (its scores' keys and types).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] variable_mapping: How the prompt's variables are filled from the run.
+        """
+        if hub_ref is not None:
+            pulumi.set(__self__, "hub_ref", hub_ref)
+        if model is not None:
+            pulumi.set(__self__, "model", model)
+        if prompt is not None:
+            pulumi.set(__self__, "prompt", prompt)
+        if schema is not None:
+            pulumi.set(__self__, "schema", schema)
+        if variable_mapping is not None:
+            pulumi.set(__self__, "variable_mapping", variable_mapping)
+
+    @_builtins.property
+    @pulumi.getter(name="hubRef")
+    def hub_ref(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A hub prompt (`handle` or `handle:tag`) holding the judge's instructions.
+        """
+        return pulumi.get(self, "hub_ref")
+
+    @hub_ref.setter
+    def hub_ref(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "hub_ref", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def model(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        The model configuration the judge calls (the service's serialized chat model, or a ModelConfiguration's settings).
+        """
+        return pulumi.get(self, "model")
+
+    @model.setter
+    def model(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "model", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def prompt(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]:
+        """
+        The judge's messages, each `[role, template]`, when not from the hub.
+        """
+        return pulumi.get(self, "prompt")
+
+    @prompt.setter
+    def prompt(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]):
+        pulumi.set(self, "prompt", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def schema(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        The JSON schema of the judge's answer (its scores' keys and types).
+        """
+        return pulumi.get(self, "schema")
+
+    @schema.setter
+    def schema(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "schema", value)
+
+    @_builtins.property
+    @pulumi.getter(name="variableMapping")
+    def variable_mapping(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        How the prompt's variables are filled from the run.
+        """
+        return pulumi.get(self, "variable_mapping")
+
+    @variable_mapping.setter
+    def variable_mapping(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "variable_mapping", value)
+
+
+class RunRuleWebhookArgsDict(TypedDict):
+    """
+    A URL called with the runs the rule takes.
+    """
+    url: pulumi.Input[_builtins.str]
+    """
+    The http or https URL called.
+    """
+    headers: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Headers sent with each call.
+    """
+
+@pulumi.input_type
+class RunRuleWebhookArgs:
+    def __init__(__self__, *,
+                 url: pulumi.Input[_builtins.str],
+                 headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        A URL called with the runs the rule takes.
+
+        :param pulumi.Input[_builtins.str] url: The http or https URL called.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Headers sent with each call.
+        """
+        pulumi.set(__self__, "url", url)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[_builtins.str]:
+        """
+        The http or https URL called.
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Headers sent with each call.
+        """
+        return pulumi.get(self, "headers")
+
+    @headers.setter
+    def headers(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "headers", value)
 
 

@@ -16,6 +16,8 @@ from . import _utilities
 from . import outputs
 
 __all__ = [
+    'AlertRuleAction',
+    'AnnotationQueueRubricItem',
     'BulkExportTimeouts',
     'DeploymentListenerConfig',
     'DeploymentSecret',
@@ -25,9 +27,209 @@ __all__ = [
     'DeploymentTimeouts',
     'ExportDestinationConfig',
     'ExportDestinationCredentials',
+    'FeedbackCategory',
     'RevisionInfo',
     'RunConfig',
+    'RunRuleCodeEvaluator',
+    'RunRuleLlmEvaluator',
+    'RunRuleWebhook',
 ]
+
+@pulumi.output_type
+class AlertRuleAction(dict):
+    """
+    What the alert calls when it fires.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "routingKey":
+            suggest = "routing_key"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AlertRuleAction. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AlertRuleAction.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AlertRuleAction.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 target: _builtins.str,
+                 config: Optional[Mapping[str, Any]] = None,
+                 headers: Optional[Mapping[str, _builtins.str]] = None,
+                 routing_key: Optional[_builtins.str] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        What the alert calls when it fires.
+
+        :param _builtins.str target: `webhook`, `pagerduty` or `dynatrace` (Slack: a `webhook` on its incoming-webhook URL).
+        :param Mapping[str, Any] config: Further settings of the target, as the service takes them (`severity`, `summary`, ...).
+        :param Mapping[str, _builtins.str] headers: Headers a `webhook` sends.
+        :param _builtins.str routing_key: The PagerDuty integration's routing key.
+        :param _builtins.str url: The URL a `webhook` calls.
+        """
+        pulumi.set(__self__, "target", target)
+        if config is not None:
+            pulumi.set(__self__, "config", config)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if routing_key is not None:
+            pulumi.set(__self__, "routing_key", routing_key)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def target(self) -> _builtins.str:
+        """
+        `webhook`, `pagerduty` or `dynatrace` (Slack: a `webhook` on its incoming-webhook URL).
+        """
+        return pulumi.get(self, "target")
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> Optional[Mapping[str, Any]]:
+        """
+        Further settings of the target, as the service takes them (`severity`, `summary`, ...).
+        """
+        return pulumi.get(self, "config")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Headers a `webhook` sends.
+        """
+        return pulumi.get(self, "headers")
+
+    @_builtins.property
+    @pulumi.getter(name="routingKey")
+    def routing_key(self) -> Optional[_builtins.str]:
+        """
+        The PagerDuty integration's routing key.
+        """
+        return pulumi.get(self, "routing_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        The URL a `webhook` calls.
+        """
+        return pulumi.get(self, "url")
+
+
+@pulumi.output_type
+class AnnotationQueueRubricItem(dict):
+    """
+    A feedback key of the rubric, with what its scores mean.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "feedbackKey":
+            suggest = "feedback_key"
+        elif key == "isAssertion":
+            suggest = "is_assertion"
+        elif key == "isRequired":
+            suggest = "is_required"
+        elif key == "scoreDescriptions":
+            suggest = "score_descriptions"
+        elif key == "valueDescriptions":
+            suggest = "value_descriptions"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AnnotationQueueRubricItem. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AnnotationQueueRubricItem.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AnnotationQueueRubricItem.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 feedback_key: _builtins.str,
+                 description: Optional[_builtins.str] = None,
+                 is_assertion: Optional[_builtins.bool] = None,
+                 is_required: Optional[_builtins.bool] = None,
+                 score_descriptions: Optional[Mapping[str, _builtins.str]] = None,
+                 value_descriptions: Optional[Mapping[str, _builtins.str]] = None):
+        """
+        A feedback key of the rubric, with what its scores mean.
+
+        :param _builtins.str feedback_key: The feedback key scored.
+        :param _builtins.str description: What the key measures, as reviewers read it.
+        :param _builtins.bool is_assertion: Whether the key is a pass/fail assertion.
+        :param _builtins.bool is_required: Whether a reviewer must score it.
+        :param Mapping[str, _builtins.str] score_descriptions: What each score means to a reviewer, by score.
+        :param Mapping[str, _builtins.str] value_descriptions: What each value means to a reviewer, by value.
+        """
+        pulumi.set(__self__, "feedback_key", feedback_key)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if is_assertion is not None:
+            pulumi.set(__self__, "is_assertion", is_assertion)
+        if is_required is not None:
+            pulumi.set(__self__, "is_required", is_required)
+        if score_descriptions is not None:
+            pulumi.set(__self__, "score_descriptions", score_descriptions)
+        if value_descriptions is not None:
+            pulumi.set(__self__, "value_descriptions", value_descriptions)
+
+    @_builtins.property
+    @pulumi.getter(name="feedbackKey")
+    def feedback_key(self) -> _builtins.str:
+        """
+        The feedback key scored.
+        """
+        return pulumi.get(self, "feedback_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What the key measures, as reviewers read it.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="isAssertion")
+    def is_assertion(self) -> Optional[_builtins.bool]:
+        """
+        Whether the key is a pass/fail assertion.
+        """
+        return pulumi.get(self, "is_assertion")
+
+    @_builtins.property
+    @pulumi.getter(name="isRequired")
+    def is_required(self) -> Optional[_builtins.bool]:
+        """
+        Whether a reviewer must score it.
+        """
+        return pulumi.get(self, "is_required")
+
+    @_builtins.property
+    @pulumi.getter(name="scoreDescriptions")
+    def score_descriptions(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        What each score means to a reviewer, by score.
+        """
+        return pulumi.get(self, "score_descriptions")
+
+    @_builtins.property
+    @pulumi.getter(name="valueDescriptions")
+    def value_descriptions(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        What each value means to a reviewer, by value.
+        """
+        return pulumi.get(self, "value_descriptions")
+
 
 @pulumi.output_type
 class BulkExportTimeouts(dict):
@@ -674,6 +876,41 @@ class ExportDestinationCredentials(dict):
 
 
 @pulumi.output_type
+class FeedbackCategory(dict):
+    """
+    A category: its score and the label a reviewer picks.
+    """
+    def __init__(__self__, *,
+                 value: _builtins.float,
+                 label: Optional[_builtins.str] = None):
+        """
+        A category: its score and the label a reviewer picks.
+
+        :param _builtins.float value: The score the category stands for.
+        :param _builtins.str label: What a reviewer sees (`correct`).
+        """
+        pulumi.set(__self__, "value", value)
+        if label is not None:
+            pulumi.set(__self__, "label", label)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.float:
+        """
+        The score the category stands for.
+        """
+        return pulumi.get(self, "value")
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> Optional[_builtins.str]:
+        """
+        What a reviewer sees (`correct`).
+        """
+        return pulumi.get(self, "label")
+
+
+@pulumi.output_type
 class RevisionInfo(dict):
     """
     One revision of a deployment.
@@ -804,5 +1041,166 @@ class RunConfig(dict):
         Tags of the runs.
         """
         return pulumi.get(self, "tags")
+
+
+@pulumi.output_type
+class RunRuleCodeEvaluator(dict):
+    """
+    An inline code evaluator.
+    """
+    def __init__(__self__, *,
+                 code: _builtins.str,
+                 language: Optional[_builtins.str] = None):
+        """
+        An inline code evaluator.
+
+        :param _builtins.str code: Defines `perform_eval(run, example)` (Python) or `performEval(run, example)` (JavaScript) returning `{feedback_key: score}`.
+        :param _builtins.str language: `python` (the default) or `javascript`.
+        """
+        pulumi.set(__self__, "code", code)
+        if language is not None:
+            pulumi.set(__self__, "language", language)
+
+    @_builtins.property
+    @pulumi.getter
+    def code(self) -> _builtins.str:
+        """
+        Defines `perform_eval(run, example)` (Python) or `performEval(run, example)` (JavaScript) returning `{feedback_key: score}`.
+        """
+        return pulumi.get(self, "code")
+
+    @_builtins.property
+    @pulumi.getter
+    def language(self) -> Optional[_builtins.str]:
+        """
+        `python` (the default) or `javascript`.
+        """
+        return pulumi.get(self, "language")
+
+
+@pulumi.output_type
+class RunRuleLlmEvaluator(dict):
+    """
+    An inline LLM-as-judge evaluator (the service runs it with the model given; the emulator never does).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "hubRef":
+            suggest = "hub_ref"
+        elif key == "variableMapping":
+            suggest = "variable_mapping"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RunRuleLlmEvaluator. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RunRuleLlmEvaluator.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RunRuleLlmEvaluator.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 hub_ref: Optional[_builtins.str] = None,
+                 model: Optional[Mapping[str, Any]] = None,
+                 prompt: Optional[Sequence[Sequence[_builtins.str]]] = None,
+                 schema: Optional[Mapping[str, Any]] = None,
+                 variable_mapping: Optional[Mapping[str, _builtins.str]] = None):
+        """
+        An inline LLM-as-judge evaluator (the service runs it with the model given; the emulator never does).
+
+        :param _builtins.str hub_ref: A hub prompt (`handle` or `handle:tag`) holding the judge's instructions.
+        :param Mapping[str, Any] model: The model configuration the judge calls (the service's serialized chat model, or a ModelConfiguration's settings).
+        :param Sequence[Sequence[_builtins.str]] prompt: The judge's messages, each `[role, template]`, when not from the hub.
+        :param Mapping[str, Any] schema: The JSON schema of the judge's answer (its scores' keys and types).
+        :param Mapping[str, _builtins.str] variable_mapping: How the prompt's variables are filled from the run.
+        """
+        if hub_ref is not None:
+            pulumi.set(__self__, "hub_ref", hub_ref)
+        if model is not None:
+            pulumi.set(__self__, "model", model)
+        if prompt is not None:
+            pulumi.set(__self__, "prompt", prompt)
+        if schema is not None:
+            pulumi.set(__self__, "schema", schema)
+        if variable_mapping is not None:
+            pulumi.set(__self__, "variable_mapping", variable_mapping)
+
+    @_builtins.property
+    @pulumi.getter(name="hubRef")
+    def hub_ref(self) -> Optional[_builtins.str]:
+        """
+        A hub prompt (`handle` or `handle:tag`) holding the judge's instructions.
+        """
+        return pulumi.get(self, "hub_ref")
+
+    @_builtins.property
+    @pulumi.getter
+    def model(self) -> Optional[Mapping[str, Any]]:
+        """
+        The model configuration the judge calls (the service's serialized chat model, or a ModelConfiguration's settings).
+        """
+        return pulumi.get(self, "model")
+
+    @_builtins.property
+    @pulumi.getter
+    def prompt(self) -> Optional[Sequence[Sequence[_builtins.str]]]:
+        """
+        The judge's messages, each `[role, template]`, when not from the hub.
+        """
+        return pulumi.get(self, "prompt")
+
+    @_builtins.property
+    @pulumi.getter
+    def schema(self) -> Optional[Mapping[str, Any]]:
+        """
+        The JSON schema of the judge's answer (its scores' keys and types).
+        """
+        return pulumi.get(self, "schema")
+
+    @_builtins.property
+    @pulumi.getter(name="variableMapping")
+    def variable_mapping(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        How the prompt's variables are filled from the run.
+        """
+        return pulumi.get(self, "variable_mapping")
+
+
+@pulumi.output_type
+class RunRuleWebhook(dict):
+    """
+    A URL called with the runs the rule takes.
+    """
+    def __init__(__self__, *,
+                 url: _builtins.str,
+                 headers: Optional[Mapping[str, _builtins.str]] = None):
+        """
+        A URL called with the runs the rule takes.
+
+        :param _builtins.str url: The http or https URL called.
+        :param Mapping[str, _builtins.str] headers: Headers sent with each call.
+        """
+        pulumi.set(__self__, "url", url)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> _builtins.str:
+        """
+        The http or https URL called.
+        """
+        return pulumi.get(self, "url")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Headers sent with each call.
+        """
+        return pulumi.get(self, "headers")
 
 

@@ -112,6 +112,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
     let bulkMade = 0;
     let promptHandle = "";
     let promptCommit = "";
+    let projectId = "";
 
     const CASES: Record<ResourceType, Case | string> = {
         deployment: {
@@ -236,6 +237,48 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 workspaceRoleId: "WORKSPACE_USER",
             }),
         },
+        evaluator: { args: () => ({ name: uniqueName("imp"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}   \n" }) },
+        runRule: {
+            args: () => ({
+                name: uniqueName("imp"),
+                sessionId: projectId,
+                samplingRate: 0.5,
+                filter: 'eq(run_type, "llm")',
+                codeEvaluators: [{ code: "def perform_eval(run, example):\r\n    return {'ok': 1}\n" }],
+                webhooks: [{ url: "https://hooks.example.com/r", headers: { authorization: "Bearer t" } }],
+            }),
+        },
+        alertRule: {
+            args: () => ({
+                sessionId: projectId,
+                name: uniqueName("imp"),
+                attribute: "latency",
+                aggregation: "avg",
+                windowMinutes: 10,
+                operator: "gt",
+                threshold: 2,
+                actions: [{ target: "webhook", url: "https://hooks.example.com/a", headers: { "x-token": "t" } }],
+            }),
+        },
+        feedbackConfig: {
+            args: () => ({
+                feedbackKey: uniqueName("imp"),
+                type: "categorical",
+                categories: [{ value: 0, label: "no" }, { value: 1 }],
+                isLowerScoreBetter: true,
+            }),
+        },
+        annotationQueue: {
+            args: () => ({
+                name: uniqueName("imp"),
+                description: "d",
+                rubricInstructions: "r",
+                rubricItems: [{ feedbackKey: "correctness", valueDescriptions: { a: "b" }, isRequired: false }],
+                numReviewersPerItem: 3,
+                enableReservations: false,
+                metadata: { team: "a" },
+            }),
+        },
     };
 
     /**
@@ -280,6 +323,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
             if (type === "assistant") assistantId = m.outs.assistantId;
             if (type === "prompt") promptHandle = m.outs.handle;
             if (type === "promptVersion") promptCommit = m.outs.commitHash;
+            if (type === "tracingProject") projectId = m.id;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
             const news = await checked(type, imported.inputs as Record<string, unknown>, args);
@@ -338,6 +382,8 @@ describe("registered providers: import, and pulumi up --replace", function () {
         ["assistant", () => ({ url, graphId: "agent", name: uniqueName("rep"), __identity: `urn:${uniqueName("a")}` }), (id) => id],
         ["workspace", () => ({ displayName: uniqueName("rep") }), (id) => id],
         ["prompt", () => ({ handle: uniqueName("rep") }), (id) => id],
+        ["feedbackConfig", () => ({ feedbackKey: uniqueName("rep"), type: "freeform" }), (id) => id],
+        ["annotationQueue", () => ({ name: uniqueName("rep") }), (id) => id],
         ["workspaceSecret", () => ({ key: uniqueName("REP").toUpperCase().replace(/-/g, "_"), value: "v" }), (_id, outs) => `${outs.tenantId}/${outs.key}`],
     ];
     for (const [type, args, adoptId] of REPLACED) {

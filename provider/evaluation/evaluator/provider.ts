@@ -1,0 +1,98 @@
+/**
+ * The Evaluator's dynamic provider (its fields: declare.ts). A create is sent once (a lost answer: the evaluator of
+ * that name, api/rules.ts); an update is one PATCH of the name and the child of its type. Deleting one a run rule
+ * still uses is refused by the service with the rule's name (409): the provider's plans delete the rule first, since
+ * the rule's `evaluatorId` makes the evaluator its dependency. `read` with only an id is `pulumi import`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { RulesClient } from "../../api/rules";
+import type { Evaluator, EvaluatorUpdateRequest } from "../../api/schemas/rules";
+import { Checker, isSet } from "../../kit/check";
+import { isImport, type ProviderOf } from "../../kit/declare";
+import { diffByTable, diffTableOf, prune } from "../../kit/diff";
+import { emptiesAsAbsent } from "../../kit/fields";
+import { Service } from "../../kit/service";
+import { inItsWorkspace } from "../../kit/workspace";
+import { SCHEMA_VERSION, evaluator, type EvaluatorInputs, type EvaluatorOutputs } from "./declare";
+
+export const EVALUATOR_DIFF = diffTableOf(evaluator.inputs);
+
+export function checkEvaluator(news: Record<string, unknown>) {
+    const c = new Checker();
+    const inputs = emptiesAsAbsent(c.declaration("Evaluator", evaluator.inputs, news));
+    if (news.type === "code") {
+        if (!isSet(news.code)) c.fail("code", "code is required for a code evaluator: a perform_eval(run, example) returning {feedback_key: score}");
+        for (const k of ["promptHandle", "promptRef", "variableMapping"] as const)
+            if (isSet(news[k])) c.fail(k, `${k} is for an llm evaluator; this one is code`);
+    }
+    if (news.type === "llm") {
+        if (!isSet(news.promptHandle)) c.fail("promptHandle", "promptHandle is required for an llm evaluator: the hub prompt the judge follows");
+        for (const k of ["code", "language"] as const) if (isSet(news[k])) c.fail(k, `${k} is for a code evaluator; this one is llm`);
+    }
+    if (typeof news.code === "string" && isSet(news.code) && news.code.trim() === "") c.fail("code", "code is only whitespace");
+    return c.done(inputs);
+}
+
+export function createEvaluatorProvider(o: { rules?: () => RulesClient } = {}): pulumi.dynamic.ResourceProvider {
+    let service = new Service();
+    const rules = o.rules ?? (() => service.rules());
+    const provider: ProviderOf<typeof evaluator> = {
+        async configure(req) {
+            service = new Service(req.config);
+        },
+        async check(_olds, news) {
+            return service.check(() => checkEvaluator(news), "tracing");
+        },
+        async diff(_id, olds, news) {
+            return diffByTable(EVALUATOR_DIFF, olds, news);
+        },
+        async create(inputs) {
+            const e = await rules().createEvaluator({ name: inputs.name, type: inputs.type, ...child(inputs) });
+            return { id: e.id, outs: outputs(inputs, e) };
+        },
+        async read(id, props) {
+            const e = await rules().tryGetEvaluator(id);
+            if (!e) return {};
+            const inputs = (isImport(props) ? inputsOf(e) : prune({ ...inputsOf(e), workspaceId: props?.workspaceId })) as EvaluatorInputs;
+            return { id, props: outputs(inputs, e), inputs };
+        },
+        async update(id, _olds, news) {
+            const e = await rules().updateEvaluator(id, { name: news.name, ...child(news) } as EvaluatorUpdateRequest);
+            return { outs: outputs(news, e) };
+        },
+        async delete(id) {
+            await rules().deleteEvaluator(id);
+        },
+    };
+    return provider;
+}
+
+/** The child evaluator of its type, as the service takes it. */
+function child(i: EvaluatorInputs) {
+    if (i.type === "code") return { code_evaluator: { code: i.code ?? "", language: i.language ?? "python" } };
+    return {
+        llm_evaluator: prune({ prompt_repo_handle: i.promptHandle, commit_hash_or_tag: i.promptRef, variable_mapping: i.variableMapping ?? {} }),
+    };
+}
+
+/** The inputs as the service says them (refresh, import). */
+function inputsOf(e: Evaluator): EvaluatorInputs {
+    const llm = e.llm_evaluator ?? {};
+    const mapping = llm.variable_mapping as Record<string, string> | undefined;
+    return prune({
+        name: e.name,
+        type: e.type,
+        code: e.code_evaluator?.code,
+        language: e.code_evaluator?.language,
+        promptHandle: llm.prompt_repo_handle as string | undefined,
+        promptRef: llm.commit_hash_or_tag as string | undefined,
+        variableMapping: mapping && Object.keys(mapping).length ? mapping : undefined,
+    }) as EvaluatorInputs;
+}
+
+function outputs(i: EvaluatorInputs, e: Evaluator): EvaluatorOutputs {
+    return { ...i, feedbackKeys: e.feedback_keys ?? [], createdAt: e.created_at ?? "", schemaVersion: SCHEMA_VERSION };
+}
+
+/** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */
+export const evaluatorProvider = inItsWorkspace(createEvaluatorProvider());

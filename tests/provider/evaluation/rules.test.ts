@@ -1,0 +1,158 @@
+/**
+ * Evaluator, RunRule and AlertRule (provider/evaluation) against the emulator over HTTP, through the registered
+ * providers: what preview refuses at its property before any call (a filter that does not parse, with its caret; a
+ * rate outside 0..1; a saved and an inline evaluator together; an alert without an action; an evaluator of one type
+ * given the other's fields); each made, read back and imported by id (an alert by `<sessionId>:<alertId>`),
+ * changed in place, deleted; code the service normalises does not diff; an evaluator a rule still uses is refused
+ * by the service naming the rule; a lost create answer is looked up, not sent again; the secrets never in an error.
+ */
+import assert from "node:assert/strict";
+import { EVALUATOR_DIFF } from "../../../provider/evaluation/evaluator/provider";
+import { RUN_RULE_DIFF } from "../../../provider/evaluation/runRule/provider";
+import { diffByTable } from "../../../provider/kit/diff";
+import { RESOURCES } from "../../../provider/registry";
+import { raw, rejection, uniqueName } from "../../helpers/emulator";
+import { orgEmulator, writes } from "../../helpers/orgProviders";
+
+type Provider = Required<import("@pulumi/pulumi").dynamic.ResourceProvider>;
+const evaluators = RESOURCES.evaluator.provider as Provider;
+const rules = RESOURCES.runRule.provider as Provider;
+const alerts = RESOURCES.alertRule.provider as Provider;
+
+const CODE = "def perform_eval(run, example):\r\n    return {'short': len(str(run['outputs'])) < 40}   \n\n";
+
+describe("Evaluator, RunRule, AlertRule (provider level)", function () {
+    this.timeout(30_000);
+    const emulator = orgEmulator();
+    const em = () => emulator.get();
+    const failures = async (p: Provider, news: Record<string, unknown>) => ((await p.check({}, news)).failures ?? []).map((f) => [f.property, f.reason]);
+    const checked = async (p: Provider, news: Record<string, unknown>) => {
+        const r = await p.check({}, news);
+        assert.deepEqual(r.failures ?? [], []);
+        return r.inputs as Record<string, any>;
+    };
+    const project = async () => (await raw(em(), "POST", "/api/v1/sessions", { body: { name: uniqueName("proj") } })).body as { id: string; name: string };
+
+    it("check: bad input refused at its property before any call", async () => {
+        em().admin.requests.length = 0;
+        const rule = { name: "r", sessionId: "11111111-2222-4333-8444-555555555555", samplingRate: 1 };
+        const bad = await failures(rules, { ...rule, filter: 'and(eq(run_type, "llm") gt(latency, 2))', samplingRate: 1.5 });
+        assert.deepEqual(
+            bad.map(([p]) => p),
+            ["filter", "samplingRate"],
+        );
+        assert.match(bad[0][1], /filter does not parse at column 25: expected "," or "\)"\n\s+and\(eq\(run_type, "llm"\) gt\(latency, 2\)\)\n\s+\^/);
+        const both = await failures(rules, { ...rule, evaluatorId: "e", codeEvaluators: [{ code: "x" }] });
+        assert.deepEqual(both[0][0], "evaluatorId");
+        assert.match(both[0][1], /not both/);
+        assert.deepEqual(
+            (await failures(rules, { name: "r", samplingRate: 1 })).map(([p]) => p),
+            ["sessionId"],
+        );
+        const noAction = await failures(alerts, {
+            sessionId: rule.sessionId,
+            name: "a",
+            attribute: "run_count",
+            aggregation: "sum",
+            windowMinutes: 5,
+            operator: "gte",
+            threshold: 1,
+            actions: [],
+        });
+        assert.deepEqual(
+            noAction.map(([p]) => p),
+            ["actions"],
+        );
+        assert.deepEqual(
+            (await failures(evaluators, { name: "e", type: "code", promptHandle: "judge" })).map(([p]) => p),
+            ["code", "promptHandle"],
+        );
+        assert.deepEqual(writes(em()), []);
+    });
+
+    it("Evaluator: made, normalised code never diffs, imported by id, changed in place; a rule using it blocks its delete, naming the rule", async () => {
+        const inputs = await checked(evaluators, { name: uniqueName("ev"), type: "code", code: CODE });
+        const made = await evaluators.create(inputs);
+        const read = await evaluators.read(made.id, made.outs);
+        assert.equal(read.props?.code, "def perform_eval(run, example):\n    return {'short': len(str(run['outputs'])) < 40}");
+        assert.deepEqual(diffByTable(EVALUATOR_DIFF, made.outs, read.inputs ?? {}).changes, false);
+        const imported = await evaluators.read(made.id, {});
+        assert.deepEqual(imported.inputs, { name: inputs.name, type: "code", code: read.props?.code, language: "python" });
+        const renamed = await evaluators.update(made.id, made.outs, { ...inputs, name: `${inputs.name}-2` });
+        assert.equal(renamed.outs?.name, `${inputs.name}-2`);
+        const p = await project();
+        const rule = await rules.create(await checked(rules, { name: "uses it", sessionId: p.id, samplingRate: 1, evaluatorId: made.id }));
+        const refused = await rejection(() => evaluators.delete(made.id, renamed.outs ?? {}));
+        assert.match(refused.message, /409/);
+        assert.match(refused.message, new RegExp(`uses it \\(${rule.id}\\)`));
+        await rules.delete(rule.id, rule.outs);
+        await evaluators.delete(made.id, renamed.outs ?? {});
+        assert.deepEqual(await evaluators.read(made.id, renamed.outs), {});
+    });
+
+    it("RunRule: made with secret webhooks, imported by id, inline code never diffs, changed in place, deleted", async () => {
+        const p = await project();
+        const queue = (await raw(em(), "POST", "/api/v1/annotation-queues", { body: { name: uniqueName("q") } })).body;
+        const news = {
+            name: "llm runs",
+            sessionId: p.id,
+            samplingRate: 0.5,
+            filter: 'eq(run_type, "llm")',
+            addToAnnotationQueueId: queue.id,
+            codeEvaluators: [{ code: CODE }],
+            webhooks: [{ url: "https://hooks.example.com/t/secret-path", headers: { authorization: "Bearer rule-secret" } }],
+        };
+        const made = await rules.create(await checked(rules, news));
+        const read = await rules.read(made.id, made.outs);
+        assert.deepEqual(diffByTable(RUN_RULE_DIFF, made.outs, read.inputs ?? {}).changes, false);
+        const imported = await rules.read(made.id, {});
+        assert.equal(imported.inputs?.addToAnnotationQueueId, queue.id);
+        assert.deepEqual(imported.inputs?.webhooks, news.webhooks);
+        const changed = await rules.update(made.id, made.outs, { ...news, samplingRate: 1, isEnabled: false, codeEvaluators: undefined });
+        const after = (await raw(em(), "GET", `/api/v1/runs/rules?id=${made.id}`)).body[0];
+        assert.equal(after.sampling_rate, 1);
+        assert.equal(after.is_enabled, false);
+        assert.equal(after.code_evaluators, null);
+        await rules.delete(made.id, changed.outs);
+        assert.deepEqual(await rules.read(made.id, changed.outs), {});
+    });
+
+    it("RunRule: a lost create answer is looked up, not sent twice", async () => {
+        const p = await project();
+        em().addFault({ method: "POST", path: "^/api/v1/runs/rules$", kind: "status", status: 502, when: "after" });
+        const made = await rules.create(await checked(rules, { name: "once", sessionId: p.id, samplingRate: 1 }));
+        const all = (await raw(em(), "GET", `/api/v1/runs/rules?session_id=${p.id}`)).body;
+        assert.deepEqual(
+            all.map((r: any) => r.id),
+            [made.id],
+        );
+    });
+
+    it("AlertRule: made on a project, its id <sessionId>:<alertId>, imported, changed in place, deleted; the service's error shown without the secret", async () => {
+        const p = await project();
+        const news = {
+            sessionId: p.id,
+            name: "errors",
+            attribute: "error_count",
+            aggregation: "pct",
+            windowMinutes: 15,
+            operator: "gt",
+            threshold: 5,
+            actions: [
+                { target: "webhook", url: "https://hooks.example.com/alert", headers: { "x-token": "alert-secret" } },
+                { target: "pagerduty", routingKey: "pd-routing-secret", config: { severity: "critical" } },
+            ],
+        };
+        const made = await alerts.create(await checked(alerts, news));
+        assert.match(made.id, new RegExp(`^${p.id}:[0-9a-f-]{36}$`));
+        const imported = await alerts.read(made.id, {});
+        assert.deepEqual(imported.inputs, { ...news, type: "threshold" });
+        const changed = await alerts.update(made.id, made.outs, { ...news, threshold: 10 });
+        assert.equal(changed.outs?.threshold, 10);
+        const bad = await rejection(() => alerts.create({ ...news, sessionId: "11111111-2222-4333-8444-000000000000" }));
+        assert.match(bad.message, /404/);
+        assert.doesNotMatch(bad.message, /alert-secret|pd-routing-secret/);
+        await alerts.delete(made.id, changed.outs);
+        assert.deepEqual(await alerts.read(made.id, changed.outs), {});
+    });
+});
