@@ -2,7 +2,7 @@
  * Evaluation and review (docs/service.md R9): a workspace's feedback configs (named by their feedback key) and its
  * annotation queues, under `/api/v1`. Every create is sent once: a lost answer is looked up (a config by its key, a
  * queue by the id made here and sent with it) instead of being sent again blindly. The runs in a queue are data:
- * nothing here reads or changes them but `queueSize`.
+ * nothing here reads or changes them.
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
@@ -101,10 +101,5 @@ export class EvaluationClient extends TracingApiClient {
     /** Deletes a queue (and the runs in it); one already gone is done. */
     deleteQueue(id: string): Promise<void> {
         return this.remove(at(QUEUES, id));
-    }
-
-    /** How many runs the queue holds (`total_size`). */
-    async queueSize(id: string): Promise<number> {
-        return (await this.get(at(QUEUES, id, "total_size"), z.object({ size: z.number() }).passthrough())).size;
     }
 }

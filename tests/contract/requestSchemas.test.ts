@@ -39,6 +39,14 @@ import {
     WebhookUpdateRequestSchema,
 } from "../../provider/api/schemas/prompts";
 import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../provider/api/schemas/sessions";
+import {
+    AnnotationQueueCreateRequestSchema,
+    AnnotationQueueUpdateRequestSchema,
+    FeedbackConfigCreateRequestSchema,
+    FeedbackConfigUpdateRequestSchema,
+    FeedbackCreateRequestSchema,
+    QueueRunsDeleteRequestSchema,
+} from "../../provider/api/schemas/evaluation";
 import { Descriptions } from "./description";
 
 type Json = Record<string, any>;
@@ -77,6 +85,12 @@ const PARSED: Array<[string, z.ZodType]> = [
     ["PATCH /api/v1/prompt-webhooks/{webhook_id}", WebhookUpdateRequestSchema],
     ["POST /api/v1/playground-settings", PlaygroundCreateRequestSchema],
     ["PATCH /api/v1/playground-settings/{playground_settings_id}", PlaygroundUpdateRequestSchema],
+    ["POST /api/v1/feedback-configs", FeedbackConfigCreateRequestSchema],
+    ["PATCH /api/v1/feedback-configs", FeedbackConfigUpdateRequestSchema],
+    ["POST /api/v1/annotation-queues", AnnotationQueueCreateRequestSchema],
+    ["PATCH /api/v1/annotation-queues/{queue_id}", AnnotationQueueUpdateRequestSchema],
+    ["POST /api/v1/annotation-queues/{queue_id}/runs/delete", QueueRunsDeleteRequestSchema],
+    ["POST /api/v1/feedback", FeedbackCreateRequestSchema],
 ];
 
 /** The field names of a zod object schema, through arrays, optionals, defaults and pipes. */

@@ -113,13 +113,16 @@ export const RubricItemSchema = z
     .strict();
 export type RubricItem = z.infer<typeof RubricItemSchema>;
 
+/** A count the description leaves unbounded that the emulator keeps at 1 or more (docs/service.md R9.2, decided: a rule of its own, a `value_error`). */
+const atLeastOne = z.number().refine((n) => Number.isInteger(n) && n >= 1, "must be a whole number, at least 1");
+
 /** The fields a queue's create and update share. */
 const queueFields = {
     description: nullableString,
     default_dataset: uuid.nullish(),
-    num_reviewers_per_item: z.number().int().min(1).nullish(),
+    num_reviewers_per_item: atLeastOne.nullish(),
     enable_reservations: z.boolean().nullish(),
-    reservation_minutes: z.number().int().min(1).nullish(),
+    reservation_minutes: atLeastOne.nullish(),
     rubric_items: z.array(RubricItemSchema).nullish(),
     rubric_instructions: nullableString,
     metadata,
@@ -132,7 +135,7 @@ export const AnnotationQueueCreateRequestSchema = z
         id: uuid.optional(),
         created_at: dateTime.optional(),
         updated_at: dateTime.optional(),
-        reviewer_access_mode: z.enum(["any", "assigned"]).optional(),
+        reviewer_access_mode: z.string().optional(),
         session_ids: z.array(uuid).nullish(),
         ...queueFields,
     })
