@@ -3,7 +3,8 @@
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
- * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); resource tags (TagKey, TagValue, Tagging, and the
+ * `tags` argument of the objects the service tags); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset).
  *
  * ```ts
@@ -34,6 +35,9 @@ export {
     Role,
     ScheduledExport,
     ServiceKey,
+    TagKey,
+    Tagging,
+    TagValue,
     TracingProject,
     Workspace,
     WorkspaceMember,
@@ -63,6 +67,9 @@ export {
     type RunConfig,
     type ScheduledExportArgs,
     type ServiceKeyArgs,
+    type TagKeyArgs,
+    type TaggingArgs,
+    type TagValueArgs,
     type TracingProjectArgs,
     type WorkspaceArgs,
     type WorkspaceMemberArgs,

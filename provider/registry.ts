@@ -9,6 +9,7 @@
 import { adoptable } from "./kit/adoption";
 import { autonamed } from "./kit/autoname";
 import { canonicalJson } from "./kit/diff";
+import { tagged } from "./kit/tags";
 import { workspace } from "./organization/workspace/declare";
 import { workspaceProvider } from "./organization/workspace/provider";
 import type * as pulumi from "@pulumi/pulumi";
@@ -72,6 +73,15 @@ import promptVersionForwarder = require("./dynamic/frozen/promptVersion");
 import promptTagForwarder = require("./dynamic/frozen/promptTag");
 import promptWebhookForwarder = require("./dynamic/frozen/promptWebhook");
 import modelConfigurationForwarder = require("./dynamic/frozen/modelConfiguration");
+import { tagKey } from "./organization/tagKey/declare";
+import { tagKeyProvider } from "./organization/tagKey/provider";
+import { tagValue } from "./organization/tagValue/declare";
+import { tagValueProvider } from "./organization/tagValue/provider";
+import { tagging } from "./organization/tagging/declare";
+import { taggingProvider } from "./organization/tagging/provider";
+import tagKeyForwarder = require("./dynamic/frozen/tagKey");
+import tagValueForwarder = require("./dynamic/frozen/tagValue");
+import taggingForwarder = require("./dynamic/frozen/tagging");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -85,6 +95,9 @@ export interface Registered<D extends ResourceDeclaration = ResourceDeclaration>
     provider: pulumi.dynamic.ResourceProvider;
 }
 
+/** A prompt's resource tags: its `tags` are the hub's labels, and the service tags its repository id. */
+const PROMPT_TAGS = { resourceType: "prompt", field: "resourceTags", objectId: (_id: string, outs: Record<string, any>) => outs.promptId as string } as const;
+
 /** What most resources' objects are known by: their name (kit/adoption.ts). */
 const byName = (i: Record<string, any>) => i.name as string | undefined;
 
@@ -95,7 +108,11 @@ const byName = (i: Record<string, any>) => i.name as string | undefined;
  * key's adoption makes a new key and deletes the one named, so it has nothing to guard.
  */
 export const RESOURCES = {
-    deployment: { declaration: deployment, forwarder: deploymentForwarder, provider: adoptable(deployment, autonamed(deployment, deploymentProvider), byName) },
+    deployment: {
+        declaration: deployment,
+        forwarder: deploymentForwarder,
+        provider: adoptable(deployment, autonamed(deployment, tagged(deploymentProvider, { resourceType: "deployment" })), byName),
+    },
     exportDestination: {
         declaration: exportDestination,
         forwarder: exportDestinationForwarder,
@@ -107,9 +124,13 @@ export const RESOURCES = {
     tracingProject: {
         declaration: tracingProject,
         forwarder: tracingProjectForwarder,
-        provider: adoptable(tracingProject, autonamed(tracingProject, tracingProjectProvider), byName),
+        provider: adoptable(tracingProject, autonamed(tracingProject, tagged(tracingProjectProvider, { resourceType: "project" })), byName),
     },
-    dataset: { declaration: dataset, forwarder: datasetForwarder, provider: adoptable(dataset, autonamed(dataset, datasetProvider), byName) },
+    dataset: {
+        declaration: dataset,
+        forwarder: datasetForwarder,
+        provider: adoptable(dataset, autonamed(dataset, tagged(datasetProvider, { resourceType: "dataset" })), byName),
+    },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: adoptable(assistant, assistantProvider, (i) => `${i.url}|${i.assistantId}`) },
     cron: { declaration: cron, forwarder: cronForwarder, provider: adoptable(cron, cronProvider, cronIdentity) },
     workspace: { declaration: workspace, forwarder: workspaceForwarder, provider: adoptable(workspace, workspaceProvider, (i) => i.displayName) },
@@ -125,7 +146,7 @@ export const RESOURCES = {
         forwarder: workspaceMemberForwarder,
         provider: adoptable(workspaceMember, workspaceMemberProvider, (i) => String(normalEmail(i.email))),
     },
-    prompt: { declaration: prompt, forwarder: promptForwarder, provider: adoptable(prompt, promptProvider, (i) => i.handle) },
+    prompt: { declaration: prompt, forwarder: promptForwarder, provider: adoptable(prompt, tagged(promptProvider, PROMPT_TAGS), (i) => i.handle) },
     promptVersion: {
         declaration: promptVersion,
         forwarder: promptVersionForwarder,
@@ -145,6 +166,13 @@ export const RESOURCES = {
         declaration: modelConfiguration,
         forwarder: modelConfigurationForwarder,
         provider: adoptable(modelConfiguration, modelConfigurationProvider, byName),
+    },
+    tagKey: { declaration: tagKey, forwarder: tagKeyForwarder, provider: adoptable(tagKey, tagKeyProvider, (i) => i.key) },
+    tagValue: { declaration: tagValue, forwarder: tagValueForwarder, provider: adoptable(tagValue, tagValueProvider, (i) => `${i.tagKeyId}/${i.value}`) },
+    tagging: {
+        declaration: tagging,
+        forwarder: taggingForwarder,
+        provider: adoptable(tagging, taggingProvider, (i) => `${i.resourceType}/${i.resourceId}/${i.tagValueId}`),
     },
 } as const satisfies Record<string, Registered>;
 

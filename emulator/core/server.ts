@@ -26,6 +26,7 @@ import { controlPlaneArea } from "../controlPlane";
 import { datasetsArea, type DatasetsArea } from "../datasets";
 import { orgArea, type OrgArea } from "../org";
 import { promptsArea, type PromptsArea } from "../prompts";
+import { tagsArea, type TagsArea } from "../tags";
 import type { Holdings } from "../org/model";
 import { tracingArea } from "../tracing";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
@@ -81,6 +82,7 @@ export interface Emulator {
     readonly datasets: DatasetsArea;
     readonly org: OrgArea;
     readonly prompts: PromptsArea;
+    readonly tags: TagsArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -130,6 +132,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         agentServer: parts.agentServer,
         org: parts.org,
         prompts: parts.prompts,
+        tags: parts.tags,
         admin,
         clock,
         reset,
@@ -166,8 +169,10 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
     const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
     const prompts = promptsArea({ clock, stateDir, workspace: (ws) => hubWorkspace(org, ws) });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model, cleanupMs), datasets, org, prompts];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, areas };
+    const tags = tagsArea({ clock, stateDir, name: (_ws, type, id) => (type === "project" ? bulkExport.model.projects.get(id)?.session?.name : undefined) });
+    const tagged = (ws: string, valueIds: string[]) => tags.model.taggedWith(ws, "project", valueIds);
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, tracingArea(bulkExport.model, cleanupMs, tagged), datasets, org, prompts, tags];
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, tags, areas };
 }
 
 /** A workspace as the prompt hub names it: the organization's record, else the key's default workspace as it starts. */

@@ -41,8 +41,14 @@ export const SERVER_INFO = {
 /** `true`, `True`, `1`: a query flag as both clients spell it. */
 const flag = (c: RequestContext, name: string) => /^(true|1)$/i.test(c.query.get(name) ?? "");
 
-/** `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete. */
-export function tracingArea(model: BulkExportModel, cleanupMs: () => number = () => SESSION_CLEANUP_MS): Area {
+/** The projects of a workspace that carry any of the tag values given (the resource-tags area's taggings). */
+export type TaggedProjects = (tenantId: string, valueIds: string[]) => Set<string>;
+
+/**
+ * `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete;
+ * `tagged`: the taggings `GET /sessions?tag_value_id=` filters by.
+ */
+export function tracingArea(model: BulkExportModel, cleanupMs: () => number = () => SESSION_CLEANUP_MS, tagged?: TaggedProjects): Area {
     return {
         name: "tracing",
         keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/],
@@ -53,7 +59,7 @@ export function tracingArea(model: BulkExportModel, cleanupMs: () => number = ()
         register(router) {
             router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));
             runRoutes(router, model);
-            sessionRoutes(router, model, cleanupMs);
+            sessionRoutes(router, model, cleanupMs, tagged);
         },
         reset: () => undefined,
     };
@@ -87,7 +93,7 @@ function runRoutes(router: Router, model: BulkExportModel): void {
         });
 }
 
-function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number): void {
+function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number, tagged?: TaggedProjects): void {
     const id = (c: RequestContext) => requireUuid(c.params.session_id, "session_id");
     // Every session route first drops the projects whose deletion finished (sessions.ts `sweepDeleted`).
     const on = (method: string, template: string, answer: (c: RequestContext) => Reply) =>
@@ -97,7 +103,9 @@ function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => 
         body: createSession(model, c.tenantId, parse(SessionCreateRequestSchema, c.body, "body"), flag(c, "upsert")),
     }));
     on("GET", "/sessions", (c) => {
-        const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
+        const valueIds = c.query.getAll("tag_value_id").map((v) => requireUuid(v, "tag_value_id"));
+        const ids = valueIds.length ? (tagged?.(c.tenantId, valueIds) ?? new Set<string>()) : undefined;
+        const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined, ids };
         return { status: 200, body: page(c, listSessions(model, c.tenantId, q), { defaultLimit: 100 }) };
     });
     on("GET", "/sessions/{session_id}", (c) => ({ status: 200, body: readSession(model, c.tenantId, id(c)) }));

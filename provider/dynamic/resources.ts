@@ -115,3 +115,18 @@ export type PromptWebhookArgs = Args<Declared<"promptWebhook">>;
 export const ModelConfiguration = dynamicResource(RESOURCES.modelConfiguration);
 export type ModelConfiguration = InstanceType<typeof ModelConfiguration>;
 export type ModelConfigurationArgs = Args<Declared<"modelConfiguration">>;
+
+/** A resource-tag key of a workspace: docs/tagKey.md. */
+export const TagKey = dynamicResource(RESOURCES.tagKey);
+export type TagKey = InstanceType<typeof TagKey>;
+export type TagKeyArgs = Args<Declared<"tagKey">>;
+
+/** A value of a resource-tag key: docs/tagValue.md. */
+export const TagValue = dynamicResource(RESOURCES.tagValue);
+export type TagValue = InstanceType<typeof TagValue>;
+export type TagValueArgs = Args<Declared<"tagValue">>;
+
+/** A tag value on one object: docs/tagging.md. */
+export const Tagging = dynamicResource(RESOURCES.tagging);
+export type Tagging = InstanceType<typeof Tagging>;
+export type TaggingArgs = Args<Declared<"tagging">>;

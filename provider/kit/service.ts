@@ -11,6 +11,7 @@ import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { OrganizationClient } from "../api/organization";
 import { PromptsClient } from "../api/prompts";
+import { TagsClient } from "../api/tags";
 import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
 import { ConfigError, resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
@@ -70,6 +71,11 @@ export class Service {
     /** The prompt hub of the workspace (docs/service.md R8): repositories, commits, tags. */
     prompts(): PromptsClient {
         return promptsClient(this.config());
+    }
+
+    /** The workspace's resource tags (docs/service.md R9): tag keys, values, taggings. */
+    tags(): TagsClient {
+        return tagsClient(this.config());
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */
@@ -202,6 +208,19 @@ export function tracingClient(cfg: ServiceConfig): TracingClient {
 export function promptsClient(cfg: ServiceConfig): PromptsClient {
     return cached(["prompts", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
         PromptsClient.connect({
+            baseUrl: cfg.endpoint,
+            apiKey: cfg.apiKey,
+            tenantId: cfg.workspaceId,
+            sources: clientSources(cfg, "endpoint"),
+            ...clientOverrides,
+        }),
+    );
+}
+
+/** The resource-tags client of a service configuration: the tracing API, in its workspace. */
+export function tagsClient(cfg: ServiceConfig): TagsClient {
+    return cached(["tags", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
+        TagsClient.connect({
             baseUrl: cfg.endpoint,
             apiKey: cfg.apiKey,
             tenantId: cfg.workspaceId,

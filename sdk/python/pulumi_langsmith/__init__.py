@@ -26,6 +26,9 @@ from .provider import *
 from .role import *
 from .scheduled_export import *
 from .service_key import *
+from .tag_key import *
+from .tag_value import *
+from .tagging import *
 from .tracing_project import *
 from .workspace import *
 from .workspace_member import *
@@ -63,6 +66,9 @@ _utilities.register(
    "langsmith:index:Role": "Role",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",
+   "langsmith:index:TagKey": "TagKey",
+   "langsmith:index:TagValue": "TagValue",
+   "langsmith:index:Tagging": "Tagging",
    "langsmith:index:TracingProject": "TracingProject",
    "langsmith:index:Workspace": "Workspace",
    "langsmith:index:WorkspaceMember": "WorkspaceMember",

@@ -91,6 +91,8 @@ describe("registered providers: import, and pulumi up --replace", function () {
     const agentServer = (id: string) => `${url}|${id}`;
     let promptHandle = "";
     let promptCommit = "";
+    let tagKeyId = "";
+    let tagValueId = "";
 
     const CASES: Record<ResourceType, Case | string> = {
         deployment: {
@@ -105,7 +107,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
         },
         agentServerCheck: "a check run at `up`, with nothing on the service to import",
         tracingProject: {
-            args: () => ({ name: uniqueName("imp"), description: "traces", metadata: { team: "a" }, traceTier: "shortlived" }),
+            args: () => ({ name: uniqueName("imp"), description: "traces", metadata: { team: "a" }, traceTier: "shortlived", tags: { team: "imp" } }),
         },
         dataset: {
             args: () => ({ name: uniqueName("imp"), description: "golden", dataType: "chat", inputsSchema: { type: "object" }, metadata: { team: "a" } }),
@@ -124,7 +126,14 @@ describe("registered providers: import, and pulumi up --replace", function () {
         workspaceSecret: { args: () => ({ key: uniqueName("IMP").toUpperCase().replace(/-/g, "_"), value: "s3cret" }), allowed: ["value"] },
         workspaceMember: { args: () => ({ email: `${uniqueName("imp")}@example.com`, roleId: "WORKSPACE_USER" }) },
         prompt: {
-            args: () => ({ handle: (promptHandle = uniqueName("imp")), description: "d", readme: "# r", tags: ["b", "a"], isArchived: true }),
+            args: () => ({
+                handle: (promptHandle = uniqueName("imp")),
+                description: "d",
+                readme: "# r",
+                tags: ["b", "a"],
+                isArchived: true,
+                resourceTags: { team: "imp" },
+            }),
         },
         promptVersion: {
             args: () => ({ promptHandle, manifest: chatManifest("imported"), description: "first" }),
@@ -143,6 +152,13 @@ describe("registered providers: import, and pulumi up --replace", function () {
         promptWebhook: {
             args: () => ({ url: `https://hooks.example.com/${uniqueName("imp")}`, headers: { Authorization: "Bearer t" }, triggers: ["tag:update", "commit"] }),
         },
+        tagKey: { args: () => ({ key: uniqueName("imp"), description: "who owns it" }) },
+        tagValue: { args: () => ({ tagKeyId, value: "support", description: "the support team" }) },
+        // The service reads a tagging by its value on its object: its import id is compound.
+        tagging: {
+            args: () => ({ tagValueId, resourceType: "project", resourceId: PROJECT.session_id }),
+            importId: (_id, outs) => `${outs.resourceType}/${outs.resourceId}/${outs.tagValueId}`,
+        },
     };
 
     for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
@@ -156,6 +172,8 @@ describe("registered providers: import, and pulumi up --replace", function () {
             if (type === "exportDestination") destinationId = m.id;
             if (type === "assistant") assistantId = m.outs.assistantId;
             if (type === "promptVersion") promptCommit = m.outs.commitHash;
+            if (type === "tagKey") tagKeyId = m.id;
+            if (type === "tagValue") tagValueId = m.id;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
             const news = await checked(type, imported.inputs as Record<string, unknown>, args);
