@@ -5,7 +5,7 @@
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
  * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); resource tags (TagKey, TagValue, Tagging, and the
  * `tags` argument of the objects the service tags); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
- * getDataset).
+ * getDataset, getTracingProjects, getPrompt, getWorkspace, getWorkspaces, getRole, getServiceKey).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -80,7 +80,25 @@ export {
     getDataset,
     getDeployment,
     getDeploymentRevisions,
+    getPrompt,
+    getRole,
+    getServiceKey,
     getTracingProject,
+    getTracingProjects,
+    getWorkspace,
+    getWorkspaces,
+    type GetPromptArgs,
+    type GetPromptResult,
+    type GetRoleArgs,
+    type GetRoleResult,
+    type GetServiceKeyArgs,
+    type GetServiceKeyResult,
+    type GetTracingProjectsArgs,
+    type GetTracingProjectsResult,
+    type GetWorkspaceArgs,
+    type GetWorkspaceResult,
+    type GetWorkspacesArgs,
+    type GetWorkspacesResult,
     type GetDatasetArgs,
     type GetDatasetResult,
     type GetDeploymentArgs,

@@ -38,7 +38,24 @@ import { serviceKeyProvider } from "./organization/serviceKey/provider";
 import { role } from "./organization/role/declare";
 import { roleProvider } from "./organization/role/provider";
 import { tracingProject } from "./tracing/tracingProject/declare";
-import { getTracingProject, getTracingProjectFunction } from "./tracing/tracingProject/lookups";
+import {
+    getTracingProject,
+    getTracingProjectFunction,
+    getTracingProjects,
+    getTracingProjectsFunction,
+    type GetTracingProjectsArgs,
+} from "./tracing/tracingProject/lookups";
+import {
+    getRole,
+    getRoleFunction,
+    getServiceKey,
+    getServiceKeyFunction,
+    getWorkspace,
+    getWorkspaceFunction,
+    getWorkspaces,
+    getWorkspacesFunction,
+} from "./organization/lookups";
+import { getPrompt, getPromptFunction } from "./prompts/prompt/lookups";
 import { tracingProjectProvider } from "./tracing/tracingProject/provider";
 import { normalEmail, workspaceMember } from "./organization/workspaceMember/declare";
 import { workspaceMemberProvider } from "./organization/workspaceMember/provider";
@@ -199,6 +216,24 @@ export const FUNCTIONS = {
     getDataset: {
         declaration: getDatasetFunction,
         run: (s: Service, a: FunctionInputs<typeof getDatasetFunction>) => getDataset(s.in(a.workspaceId).projects(), a),
+    },
+    getTracingProjects: {
+        declaration: getTracingProjectsFunction,
+        run: (s: Service, a: GetTracingProjectsArgs) => getTracingProjects(s.in(a.workspaceId).projects(), s.in(a.workspaceId).tags(), a),
+    },
+    getPrompt: {
+        declaration: getPromptFunction,
+        run: (s: Service, a: FunctionInputs<typeof getPromptFunction>) => getPrompt(s.in(a.workspaceId).prompts(), a),
+    },
+    getWorkspace: { declaration: getWorkspaceFunction, run: (s: Service, a: FunctionInputs<typeof getWorkspaceFunction>) => getWorkspace(s.organization(), a) },
+    getWorkspaces: {
+        declaration: getWorkspacesFunction,
+        run: (s: Service, a: FunctionInputs<typeof getWorkspacesFunction>) => getWorkspaces(s.organization(), a),
+    },
+    getRole: { declaration: getRoleFunction, run: (s: Service, a: FunctionInputs<typeof getRoleFunction>) => getRole(s.organization(), a) },
+    getServiceKey: {
+        declaration: getServiceKeyFunction,
+        run: (s: Service, a: FunctionInputs<typeof getServiceKeyFunction>) => getServiceKey(s.organization(), a),
     },
 } as const satisfies Record<string, RegisteredFunction>;
 

@@ -16,7 +16,13 @@ from .export_destination import *
 from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
+from .get_prompt import *
+from .get_role import *
+from .get_service_key import *
 from .get_tracing_project import *
+from .get_tracing_projects import *
+from .get_workspace import *
+from .get_workspaces import *
 from .model_configuration import *
 from .prompt import *
 from .prompt_tag import *

@@ -35,6 +35,8 @@ __all__ = [
     'ExportDestinationCredentialsArgsDict',
     'RunConfigArgs',
     'RunConfigArgsDict',
+    'TagFilter',
+    'TagFilterDict',
 ]
 
 class BulkExportTimeoutsArgsDict(TypedDict):
@@ -907,5 +909,57 @@ class RunConfigArgs:
     @tags.setter
     def tags(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "tags", value)
+
+
+class TagFilterDict(TypedDict):
+    """
+    Only those carrying this resource tag (docs/tags.md).
+    """
+    key: _builtins.str
+    """
+    The tag's key.
+    """
+    value: _builtins.str
+    """
+    The tag's value.
+    """
+
+@pulumi.input_type
+class TagFilter:
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 value: _builtins.str):
+        """
+        Only those carrying this resource tag (docs/tags.md).
+
+        :param _builtins.str key: The tag's key.
+        :param _builtins.str value: The tag's value.
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        The tag's key.
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: _builtins.str):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        The tag's value.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: _builtins.str):
+        pulumi.set(self, "value", value)
 
 

@@ -27,6 +27,8 @@ __all__ = [
     'ExportDestinationCredentials',
     'RevisionInfo',
     'RunConfig',
+    'TracingProjectInfo',
+    'WorkspaceInfo',
 ]
 
 @pulumi.output_type
@@ -804,5 +806,189 @@ class RunConfig(dict):
         Tags of the runs.
         """
         return pulumi.get(self, "tags")
+
+
+@pulumi.output_type
+class TracingProjectInfo(dict):
+    """
+    A tracing project.
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 tenant_id: _builtins.str,
+                 description: Optional[_builtins.str] = None,
+                 reference_dataset_id: Optional[_builtins.str] = None,
+                 run_count: Optional[_builtins.float] = None,
+                 trace_tier: Optional[_builtins.str] = None):
+        """
+        A tracing project.
+
+        :param _builtins.str created_at: When it was made.
+        :param _builtins.str id: The project's id (a `ScheduledExport`'s or `BulkExport`'s `sessionId`).
+        :param _builtins.str name: Its name.
+        :param _builtins.str tenant_id: The workspace that holds it.
+        :param _builtins.str description: What it holds.
+        :param _builtins.str reference_dataset_id: For an experiment: the dataset it ran over.
+        :param _builtins.float run_count: Runs it holds, as the service counts them.
+        :param _builtins.str trace_tier: Retention of its traces (`longlived` or `shortlived`).
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "tenant_id", tenant_id)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if reference_dataset_id is not None:
+            pulumi.set(__self__, "reference_dataset_id", reference_dataset_id)
+        if run_count is not None:
+            pulumi.set(__self__, "run_count", run_count)
+        if trace_tier is not None:
+            pulumi.set(__self__, "trace_tier", trace_tier)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        When it was made.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The project's id (a `ScheduledExport`'s or `BulkExport`'s `sessionId`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantId")
+    def tenant_id(self) -> _builtins.str:
+        """
+        The workspace that holds it.
+        """
+        return pulumi.get(self, "tenant_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What it holds.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="referenceDatasetId")
+    def reference_dataset_id(self) -> Optional[_builtins.str]:
+        """
+        For an experiment: the dataset it ran over.
+        """
+        return pulumi.get(self, "reference_dataset_id")
+
+    @_builtins.property
+    @pulumi.getter(name="runCount")
+    def run_count(self) -> Optional[_builtins.float]:
+        """
+        Runs it holds, as the service counts them.
+        """
+        return pulumi.get(self, "run_count")
+
+    @_builtins.property
+    @pulumi.getter(name="traceTier")
+    def trace_tier(self) -> Optional[_builtins.str]:
+        """
+        Retention of its traces (`longlived` or `shortlived`).
+        """
+        return pulumi.get(self, "trace_tier")
+
+
+@pulumi.output_type
+class WorkspaceInfo(dict):
+    """
+    A workspace of the organization.
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 display_name: _builtins.str,
+                 id: _builtins.str,
+                 is_personal: _builtins.bool,
+                 organization_id: Optional[_builtins.str] = None,
+                 tenant_handle: Optional[_builtins.str] = None):
+        """
+        A workspace of the organization.
+
+        :param _builtins.str created_at: When it was made.
+        :param _builtins.str display_name: Its name.
+        :param _builtins.str id: The workspace's id (a resource's `workspaceId`).
+        :param _builtins.bool is_personal: Whether it is a personal workspace.
+        :param _builtins.str organization_id: The organization that holds it.
+        :param _builtins.str tenant_handle: Its prompt-hub handle, if it has one.
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "display_name", display_name)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "is_personal", is_personal)
+        if organization_id is not None:
+            pulumi.set(__self__, "organization_id", organization_id)
+        if tenant_handle is not None:
+            pulumi.set(__self__, "tenant_handle", tenant_handle)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        When it was made.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="displayName")
+    def display_name(self) -> _builtins.str:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "display_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The workspace's id (a resource's `workspaceId`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="isPersonal")
+    def is_personal(self) -> _builtins.bool:
+        """
+        Whether it is a personal workspace.
+        """
+        return pulumi.get(self, "is_personal")
+
+    @_builtins.property
+    @pulumi.getter(name="organizationId")
+    def organization_id(self) -> Optional[_builtins.str]:
+        """
+        The organization that holds it.
+        """
+        return pulumi.get(self, "organization_id")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantHandle")
+    def tenant_handle(self) -> Optional[_builtins.str]:
+        """
+        Its prompt-hub handle, if it has one.
+        """
+        return pulumi.get(self, "tenant_handle")
 
 
