@@ -4,7 +4,7 @@
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
  * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
  * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); resource tags (TagKey, TagValue, Tagging, and the
- * `tags` argument of the objects the service tags); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
+ * `tags` argument of the objects the service tags) and the access policies over them (AccessPolicy); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
  * getDataset, getTracingProjects, getPrompt, getWorkspace, getWorkspaces, getRole, getServiceKey).
  *
  * ```ts
@@ -20,6 +20,7 @@
 import { RESOURCES } from "./registry";
 
 export {
+    AccessPolicy,
     AgentServerCheck,
     Assistant,
     BulkExport,
@@ -42,6 +43,7 @@ export {
     Workspace,
     WorkspaceMember,
     WorkspaceSecret,
+    type AccessPolicyArgs,
     type AgentServerCheckArgs,
     type AssistantArgs,
     type BulkExportArgs,

@@ -99,6 +99,9 @@ import { taggingProvider } from "./organization/tagging/provider";
 import tagKeyForwarder = require("./dynamic/frozen/tagKey");
 import tagValueForwarder = require("./dynamic/frozen/tagValue");
 import taggingForwarder = require("./dynamic/frozen/tagging");
+import { accessPolicy } from "./organization/accessPolicy/declare";
+import { accessPolicyProvider } from "./organization/accessPolicy/provider";
+import accessPolicyForwarder = require("./dynamic/frozen/accessPolicy");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -191,6 +194,7 @@ export const RESOURCES = {
         forwarder: taggingForwarder,
         provider: adoptable(tagging, taggingProvider, (i) => `${i.resourceType}/${i.resourceId}/${i.tagValueId}`),
     },
+    accessPolicy: { declaration: accessPolicy, forwarder: accessPolicyForwarder, provider: adoptable(accessPolicy, accessPolicyProvider, byName) },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */

@@ -2,7 +2,8 @@
  * The resource-tags area (docs/service.md R9): `/api/v1/workspaces/current/tag-keys[/{id}[/tag-values[/{id}]]]`,
  * `/taggings[/{id}]`, `/tags` and `/tags/resource`, per workspace (`X-Tenant-Id`). Bodies parse with the strict
  * request schemas of the shared wire contract (provider/api/schemas/tags.ts); the model decides (model.ts). The
- * tracing area's project list filters by these taggings (`GET /sessions?tag_value_id=`: `taggedWith`).
+ * tracing area's project list filters by these taggings (`GET /sessions?tag_value_id=`: `taggedWith`). The
+ * organization's access policies over tags, and their attachment to roles, are policies.ts.
  */
 import { z } from "zod";
 import {
@@ -18,9 +19,11 @@ import type { Clock } from "../core/clock";
 import { requireUuid } from "../core/errors";
 import { parse, type RequestContext, type Router } from "../core/http";
 import { TagsModel, view, type TaggingRecord, type ValueRecord } from "./model";
+import { AccessPolicies } from "./policies";
 
 export interface TagsArea extends Area {
     readonly model: TagsModel;
+    readonly policies: AccessPolicies;
 }
 
 const BASE = "/api/v1/workspaces/current";
@@ -31,14 +34,20 @@ const plural = (type: string) => `${type}s`;
 
 type Namer = (tenantId: string, type: string, id: string) => string | undefined;
 
-/** `name(tenantId, type, id)`: what the answers call a tagged object (its name where the emulator knows it, else its id). */
-export function tagsArea(o: { clock: Clock; stateDir?: string; name?: Namer }): TagsArea {
+/**
+ * `name(tenantId, type, id)`: what the answers call a tagged object (its name where the emulator knows it, else its
+ * id); `roleExists(id)`: whether the organization holds a role (access policies attach to roles: policies.ts).
+ */
+export function tagsArea(o: { clock: Clock; stateDir?: string; name?: Namer; roleExists?: (id: string) => boolean }): TagsArea {
     const model = new TagsModel(o.clock, o.stateDir);
+    const policies = new AccessPolicies(o.clock, o.roleExists ?? (() => true), o.stateDir);
     const keyId = (c: RequestContext) => requireUuid(c.params.key_id, "tag_key_id");
     const valueId = (c: RequestContext) => requireUuid(c.params.value_id, "tag_value_id");
     return {
         name: "tags",
         model,
+        policies,
+        tenantless: [/^\/api\/v1\/platform\/orgs\/current\/(access-policies|roles)(\/|$)/],
         notEmulated: [/^\/api\/v1\/workspaces\/current\/tags\/resources\/?$/],
         register(router: Router) {
             router
@@ -63,8 +72,12 @@ export function tagsArea(o: { clock: Clock; stateDir?: string; name?: Namer }): 
                 .on("GET", `${BASE}/taggings`, (c) => ok(taggingsByValue(model, c, o.name)))
                 .on("GET", `${BASE}/tags`, (c) => ok(model.keys(c.tenantId).map((k) => ({ ...view(k), values: model.values(c.tenantId, k.id).map(view) }))))
                 .on("GET", `${BASE}/tags/resource`, (c) => ok(tagsOnResource(model, c)));
+            policies.register(router);
         },
-        reset: () => model.reset(),
+        reset: () => {
+            model.reset();
+            policies.reset();
+        },
     };
 }
 

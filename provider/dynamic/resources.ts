@@ -130,3 +130,8 @@ export type TagValueArgs = Args<Declared<"tagValue">>;
 export const Tagging = dynamicResource(RESOURCES.tagging);
 export type Tagging = InstanceType<typeof Tagging>;
 export type TaggingArgs = Args<Declared<"tagging">>;
+
+/** An access policy of the organization (by resource tags): docs/accessPolicy.md. */
+export const AccessPolicy = dynamicResource(RESOURCES.accessPolicy);
+export type AccessPolicy = InstanceType<typeof AccessPolicy>;
+export type AccessPolicyArgs = Args<Declared<"accessPolicy">>;

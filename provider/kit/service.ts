@@ -6,6 +6,7 @@
  * api/bulkExport.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { AccessPoliciesClient } from "../api/accessPolicies";
 import { AgentServerClient } from "../api/agentServer";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
@@ -76,6 +77,14 @@ export class Service {
     /** The workspace's resource tags (docs/service.md R9): tag keys, values, taggings. */
     tags(): TagsClient {
         return tagsClient(this.config());
+    }
+
+    /** The organization's access policies and their attachment to roles (docs/service.md R9.8): no workspace is named. */
+    accessPolicies(): AccessPoliciesClient {
+        const cfg = this.config();
+        return cached(["access policies", cfg.endpoint, cfg.apiKey, cfg.sources], () =>
+            AccessPoliciesClient.connect({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, sources: clientSources(cfg, "endpoint"), ...clientOverrides }),
+        );
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */

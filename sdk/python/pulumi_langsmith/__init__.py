@@ -6,6 +6,7 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .access_policy import *
 from .agent_server_check import *
 from .assistant import *
 from .bulk_export import *
@@ -57,6 +58,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_langsmith",
   "classes": {
+   "langsmith:index:AccessPolicy": "AccessPolicy",
    "langsmith:index:AgentServerCheck": "AgentServerCheck",
    "langsmith:index:Assistant": "Assistant",
    "langsmith:index:BulkExport": "BulkExport",

@@ -16,6 +16,8 @@ from . import _utilities
 from . import outputs
 
 __all__ = [
+    'AccessPolicyCondition',
+    'AccessPolicyConditionGroup',
     'BulkExportTimeouts',
     'DeploymentListenerConfig',
     'DeploymentSecret',
@@ -30,6 +32,114 @@ __all__ = [
     'TracingProjectInfo',
     'WorkspaceInfo',
 ]
+
+@pulumi.output_type
+class AccessPolicyCondition(dict):
+    """
+    A condition on an object's resource tags: the tag `key` compared with `value`.
+    """
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 value: _builtins.str,
+                 operator: Optional[_builtins.str] = None):
+        """
+        A condition on an object's resource tags: the tag `key` compared with `value`.
+
+        :param _builtins.str key: The tag key (`team`).
+        :param _builtins.str value: The tag value (`support`).
+        :param _builtins.str operator: `equals` (the object carries key=value) or `not_equals`; default `equals`.
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+        if operator is not None:
+            pulumi.set(__self__, "operator", operator)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        The tag key (`team`).
+        """
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        The tag value (`support`).
+        """
+        return pulumi.get(self, "value")
+
+    @_builtins.property
+    @pulumi.getter
+    def operator(self) -> Optional[_builtins.str]:
+        """
+        `equals` (the object carries key=value) or `not_equals`; default `equals`.
+        """
+        return pulumi.get(self, "operator")
+
+
+@pulumi.output_type
+class AccessPolicyConditionGroup(dict):
+    """
+    A permission on a kind of object, when the object's tags meet every condition.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "resourceType":
+            suggest = "resource_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AccessPolicyConditionGroup. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AccessPolicyConditionGroup.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AccessPolicyConditionGroup.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 conditions: Sequence['outputs.AccessPolicyCondition'],
+                 permission: _builtins.str,
+                 resource_type: _builtins.str):
+        """
+        A permission on a kind of object, when the object's tags meet every condition.
+
+        :param Sequence['AccessPolicyCondition'] conditions: The conditions, all of which must hold (at least one).
+        :param _builtins.str permission: The workspace permission it grants or denies (`projects:read`: docs/role.md lists them).
+        :param _builtins.str resource_type: The kind of object: `dashboard`, `dataset`, `deployment`, `evaluator`, `experiment`, `fleet_integration`, `mcp_server`, `project`, `prompt`, `queue`, `sandbox`.
+        """
+        pulumi.set(__self__, "conditions", conditions)
+        pulumi.set(__self__, "permission", permission)
+        pulumi.set(__self__, "resource_type", resource_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def conditions(self) -> Sequence['outputs.AccessPolicyCondition']:
+        """
+        The conditions, all of which must hold (at least one).
+        """
+        return pulumi.get(self, "conditions")
+
+    @_builtins.property
+    @pulumi.getter
+    def permission(self) -> _builtins.str:
+        """
+        The workspace permission it grants or denies (`projects:read`: docs/role.md lists them).
+        """
+        return pulumi.get(self, "permission")
+
+    @_builtins.property
+    @pulumi.getter(name="resourceType")
+    def resource_type(self) -> _builtins.str:
+        """
+        The kind of object: `dashboard`, `dataset`, `deployment`, `evaluator`, `experiment`, `fleet_integration`, `mcp_server`, `project`, `prompt`, `queue`, `sandbox`.
+        """
+        return pulumi.get(self, "resource_type")
+
 
 @pulumi.output_type
 class BulkExportTimeouts(dict):

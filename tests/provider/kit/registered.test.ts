@@ -92,9 +92,21 @@ describe("registered providers: import, and pulumi up --replace", function () {
     let promptHandle = "";
     let promptCommit = "";
     let tagKeyId = "";
+    let accessPolicyId = "";
     let tagValueId = "";
 
     const CASES: Record<ResourceType, Case | string> = {
+        // First: the role's case attaches it.
+        accessPolicy: {
+            args: () => ({
+                name: uniqueName("imp"),
+                description: "support only",
+                effect: "deny",
+                conditionGroups: [
+                    { permission: "projects:read", resourceType: "project", conditions: [{ key: "team", value: "support", operator: "not_equals" }] },
+                ],
+            }),
+        },
         deployment: {
             args: () => github({ name: uniqueName("imp"), sourceConfig: { buildOnPush: true }, sourceRevisionConfig: { repoRef: "release" } }),
         },
@@ -122,7 +134,9 @@ describe("registered providers: import, and pulumi up --replace", function () {
         },
         workspace: { args: () => ({ displayName: uniqueName("imp"), tenantHandle: uniqueName("h") }) },
         serviceKey: { args: () => ({ description: uniqueName("imp"), orgRoleId: "ORGANIZATION_VIEWER" }) },
-        role: { args: () => ({ name: uniqueName("imp"), description: "reads", permissions: ["runs:read", "projects:read"] }) },
+        role: {
+            args: () => ({ name: uniqueName("imp"), description: "reads", permissions: ["runs:read", "projects:read"], accessPolicyIds: [accessPolicyId] }),
+        },
         workspaceSecret: { args: () => ({ key: uniqueName("IMP").toUpperCase().replace(/-/g, "_"), value: "s3cret" }), allowed: ["value"] },
         workspaceMember: { args: () => ({ email: `${uniqueName("imp")}@example.com`, roleId: "WORKSPACE_USER" }) },
         prompt: {
@@ -173,6 +187,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
             if (type === "assistant") assistantId = m.outs.assistantId;
             if (type === "promptVersion") promptCommit = m.outs.commitHash;
             if (type === "tagKey") tagKeyId = m.id;
+            if (type === "accessPolicy") accessPolicyId = m.id;
             if (type === "tagValue") tagValueId = m.id;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
