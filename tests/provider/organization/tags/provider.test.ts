@@ -142,6 +142,21 @@ describe("TagKey, TagValue, Tagging and the tags argument", function () {
         assert.deepEqual(await tagsOf(p.id), ["env=dev"]);
     });
 
+    it("tags on a Dataset and a Prompt (resourceTags: its tags are the hub's labels): each tagged by its kind, a prompt by its repository's id", async () => {
+        const dataset = RESOURCES.dataset.provider as Provider;
+        const prompt = RESOURCES.prompt.provider as Provider;
+        const d = await dataset.create(await checked(dataset, { name: uniqueName("d"), tags: { team: "support" } }));
+        assert.deepEqual(await tagsOf(d.id, "dataset"), ["team=support"]);
+        const handle = uniqueName("p");
+        const p = await prompt.create(await checked(prompt, { handle, tags: ["label"], resourceTags: { team: "support" } }));
+        assert.match(p.outs.promptId, /^[0-9a-f-]{36}$/);
+        assert.deepEqual(await tagsOf(p.outs.promptId, "prompt"), ["team=support"]);
+        assert.deepEqual(p.outs.tags, ["label"], "the hub's labels are untouched");
+        assert.deepEqual((await prompt.read(handle, {} as never)).inputs?.resourceTags, { team: "support" });
+        await prompt.delete(handle, p.outs as never);
+        assert.deepEqual(await tagsOf(p.outs.promptId, "prompt"), []);
+    });
+
     it("a tagging whose answer is lost is looked up, not sent twice", async () => {
         const p = await project.create(await checked(project, { name: uniqueName("p") }));
         em().addFault({ method: "POST", path: "^/api/v1/workspaces/current/taggings$", kind: "status", status: 500, when: "after" });
