@@ -178,12 +178,15 @@ export class TagsModel {
         this.save();
     }
 
-    /** The ids of the objects of kind `type` that carry any of the values `valueIds` (the project list's `tag_value_id` filter). */
+    /** The ids of the objects of kind `type` that carry every one of the values `valueIds` (the project list's `tag_value_id` filter). */
     taggedWith(tenantId: string, type: string, valueIds: string[]): Set<string> {
-        return new Set(
-            this.taggings(tenantId)
-                .filter((t) => t.resource_type === type && valueIds.includes(t.tag_value_id))
-                .map((t) => t.resource_id),
-        );
+        const of = (v: string) =>
+            new Set(
+                this.taggings(tenantId)
+                    .filter((t) => t.resource_type === type && t.tag_value_id === v)
+                    .map((t) => t.resource_id),
+            );
+        const [first, ...rest] = valueIds.map(of);
+        return new Set([...(first ?? [])].filter((id) => rest.every((s) => s.has(id))));
     }
 }

@@ -41,7 +41,7 @@ export const SERVER_INFO = {
 /** `true`, `True`, `1`: a query flag as both clients spell it. */
 const flag = (c: RequestContext, name: string) => /^(true|1)$/i.test(c.query.get(name) ?? "");
 
-/** The projects of a workspace that carry any of the tag values given (the resource-tags area's taggings). */
+/** The projects of a workspace that carry every one of the tag values given (the resource-tags area's taggings). */
 export type TaggedProjects = (tenantId: string, valueIds: string[]) => Set<string>;
 
 /**
