@@ -1,5 +1,5 @@
 /**
- * The resource-tags area (docs/service.md R9): `/api/v1/workspaces/current/tag-keys[/{id}[/tag-values[/{id}]]]`,
+ * The resource-tags area (docs/service.md R13): `/api/v1/workspaces/current/tag-keys[/{id}[/tag-values[/{id}]]]`,
  * `/taggings[/{id}]`, `/tags` and `/tags/resource`, per workspace (`X-Tenant-Id`). Bodies parse with the strict
  * request schemas of the shared wire contract (provider/api/schemas/tags.ts); the model decides (model.ts). The
  * tracing area's project list filters by these taggings (`GET /sessions?tag_value_id=`: `taggedWith`). The

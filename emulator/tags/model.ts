@@ -1,5 +1,5 @@
 /**
- * Resource tags of each workspace (docs/service.md R9): tag keys (unique text in a workspace), their values (unique
+ * Resource tags of each workspace (docs/service.md R13): tag keys (unique text in a workspace), their values (unique
  * text under a key), and taggings (a value on an object named by its kind and id, once per value and object). A
  * deleted key takes its values and their taggings with it; a deleted value its taggings. Kept in `--state-dir`
  * (`tags.json`). Whether the tagged object exists is not checked (decided: the service's description says nothing

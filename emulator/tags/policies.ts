@@ -1,5 +1,5 @@
 /**
- * Access policies of the organization (docs/service.md R9.8): `/api/v1/platform/orgs/current/access-policies[/{id}]`
+ * Access policies of the organization (docs/service.md R13.8): `/api/v1/platform/orgs/current/access-policies[/{id}]`
  * and their attachment to roles (`.../roles/{role_id}/access-policies[/{id}]`), kept in `--state-dir`
  * (`access-policies.json`). A policy's name is unique (409); a policy still attached to a role is refused deletion
  * (409 naming the roles); an attachment to a role the organization does not hold is 404. Bodies parse with the

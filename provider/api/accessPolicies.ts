@@ -1,5 +1,5 @@
 /**
- * Access policies of the organization (docs/service.md R9.8): made, read, changed, deleted, and attached to roles.
+ * Access policies of the organization (docs/service.md R13.8): made, read, changed, deleted, and attached to roles.
  * Every create is sent once: a lost answer is looked up by the policy's name (decided unique in the organization)
  * instead of being sent again. Organization paths: no workspace is named.
  */

@@ -1,5 +1,5 @@
 /**
- * Resource tags of a workspace (docs/service.md R9): tag keys, their values, and the taggings that put a value on an
+ * Resource tags of a workspace (docs/service.md R13): tag keys, their values, and the taggings that put a value on an
  * object (a project, a dataset, a deployment, a prompt...), under `/api/v1/workspaces/current` (`X-Tenant-Id` names
  * the workspace). Every create is sent once: a lost answer is looked up (a key by its text, a value by its text
  * under its key, a tagging by its value on its object) instead of being sent again blindly. `ensureKey` and

@@ -74,12 +74,12 @@ export class Service {
         return promptsClient(this.config());
     }
 
-    /** The workspace's resource tags (docs/service.md R9): tag keys, values, taggings. */
+    /** The workspace's resource tags (docs/service.md R13): tag keys, values, taggings. */
     tags(): TagsClient {
         return tagsClient(this.config());
     }
 
-    /** The organization's access policies and their attachment to roles (docs/service.md R9.8): no workspace is named. */
+    /** The organization's access policies and their attachment to roles (docs/service.md R13.8): no workspace is named. */
     accessPolicies(): AccessPoliciesClient {
         const cfg = this.config();
         return cached(["access policies", cfg.endpoint, cfg.apiKey, cfg.sources], () =>

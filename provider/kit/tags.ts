@@ -1,5 +1,5 @@
 /**
- * Resource tags on the resources the service can tag (docs/tags.md, docs/service.md R9), declared once for all of
+ * Resource tags on the resources the service can tag (docs/tags.md, docs/service.md R13), declared once for all of
  * them: the `tags` argument (`tagsField`, `{ team: "support" }`) and the one wrapper (`tagged`) that gives it its
  * meaning, the same way for every such resource, so no resource's own code deals with it:
  *

@@ -1,5 +1,5 @@
 /**
- * The wire contract of access policies (attribute-based access control, docs/service.md R9.8): an organization's
+ * The wire contract of access policies (attribute-based access control, docs/service.md R13.8): an organization's
  * policies at `/api/v1/platform/orgs/current/access-policies[/{id}]` (real-service-notes: outside the description), an
  * effect (allow or deny) over condition groups, each a permission on a kind of object whose resource tags meet its
  * conditions; and their attachment to roles (`.../roles/{role_id}/access-policies`). Requests are strict; answers
@@ -9,7 +9,7 @@ import { z } from "zod";
 import { TAGGABLE_TYPES } from "./tags";
 
 export const POLICY_EFFECTS = ["allow", "deny"] as const;
-/** How a condition compares an object's tag (decided: docs/service.md R9.8). */
+/** How a condition compares an object's tag (decided: docs/service.md R13.8). */
 export const CONDITION_OPERATORS = ["equals", "not_equals"] as const;
 /** What a condition reads of an object: its resource tags. */
 export const TAG_ATTRIBUTE = "resource_tag_key";
@@ -47,7 +47,7 @@ export type AccessPolicyCreateRequest = z.infer<typeof AccessPolicyCreateRequest
 export const AccessPolicyUpdateRequestSchema = AccessPolicyCreateRequestSchema.partial().strict();
 export type AccessPolicyUpdateRequest = z.infer<typeof AccessPolicyUpdateRequestSchema>;
 
-/** POST roles/{role_id}/access-policies: the policies to attach (decided: docs/service.md R9.8). */
+/** POST roles/{role_id}/access-policies: the policies to attach (decided: docs/service.md R13.8). */
 export const AttachPoliciesRequestSchema = z.object({ access_policy_ids: z.array(z.string()).min(1) }).strict();
 
 export const AccessPolicySchema = z

@@ -1,5 +1,5 @@
 /**
- * The wire contract of resource tags (docs/service.md R9): a workspace's tag keys
+ * The wire contract of resource tags (docs/service.md R13): a workspace's tag keys
  * (`/api/v1/workspaces/current/tag-keys`), their values (`.../tag-keys/{id}/tag-values`), the taggings that put a
  * value on an object (`/api/v1/workspaces/current/taggings`) and the reads by object (`/tags`, `/tags/resource`).
  * Request bodies are strict (the emulator refuses an unknown field with 422); answers are tolerant of fields this

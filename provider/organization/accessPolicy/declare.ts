@@ -1,6 +1,6 @@
 /**
  * The AccessPolicy, declared once (kit/declare.ts): an attribute-based access rule of the organization
- * (docs/service.md R9.8): allow or deny, over condition groups, each a permission on a kind of object whose resource
+ * (docs/service.md R13.8): allow or deny, over condition groups, each a permission on a kind of object whose resource
  * tags meet its conditions. A `Role` takes it by `accessPolicyIds`. Everything changes in place. provider.ts holds
  * what a table cannot say (a policy with no condition refused at preview).
  */

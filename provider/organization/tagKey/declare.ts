@@ -1,5 +1,5 @@
 /**
- * The TagKey, declared once (kit/declare.ts): a resource-tag key of a workspace (docs/service.md R9), unique by its
+ * The TagKey, declared once (kit/declare.ts): a resource-tag key of a workspace (docs/service.md R13), unique by its
  * text there; its values are TagValues. Renamed and re-described in place. provider.ts holds what a table cannot say.
  */
 import { number, resource, string, type Inputs, type Outputs } from "../../kit/declare";

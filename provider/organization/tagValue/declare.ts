@@ -1,5 +1,5 @@
 /**
- * The TagValue, declared once (kit/declare.ts): a value of a resource-tag key (docs/service.md R9), unique by its
+ * The TagValue, declared once (kit/declare.ts): a value of a resource-tag key (docs/service.md R13), unique by its
  * text under its key. Its key is its identity (a change replaces it); its text and description change in place.
  */
 import { number, resource, string, type Inputs, type Outputs } from "../../kit/declare";

@@ -1,5 +1,5 @@
 /**
- * The Tagging, declared once (kit/declare.ts): a tag value put on one object of the workspace (docs/service.md R9),
+ * The Tagging, declared once (kit/declare.ts): a tag value put on one object of the workspace (docs/service.md R13),
  * named by its kind (the service's `ResourceType`: checked at preview) and id. Nothing changes in place: another
  * value or object replaces it. provider.ts holds what a table cannot say.
  */

@@ -1,5 +1,5 @@
 /**
- * The emulator's resource tags and access policies (emulator/tags/, docs/service.md R9) over HTTP, as the service's
+ * The emulator's resource tags and access policies (emulator/tags/, docs/service.md R13) over HTTP, as the service's
  * description and the decided rules say: keys and values unique (409), a kind the service cannot tag 422, one
  * tagging per value and object (409), a deleted key taking its values and taggings with it, the project list
  * filtered by `tag_value_id`; an access policy without conditions 422, attached to a role, its deletion refused while
