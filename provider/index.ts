@@ -6,8 +6,10 @@
  * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); evaluation and
  * review (FeedbackConfig, AnnotationQueue); automations (Evaluator, RunRule, AlertRule); usage limits and retention
  * (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members (OrganizationMember), the
- * listeners of hybrid installations (Listener); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject,
- * getDataset).
+ * listeners of hybrid installations (Listener); resource tags (TagKey, TagValue, Tagging, and the `tags` argument of
+ * the objects the service tags) and the access policies over them (AccessPolicy); and look-ups (getDeployment,
+ * getDeploymentRevisions, getTracingProject, getDataset, getTracingProjects, getPrompt, getWorkspace, getWorkspaces,
+ * getRole, getServiceKey).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -22,6 +24,7 @@
 import { RESOURCES } from "./registry";
 
 export {
+    AccessPolicy,
     AgentServerCheck,
     AnnotationQueue,
     Assistant,
@@ -45,12 +48,16 @@ export {
     Role,
     ScheduledExport,
     ServiceKey,
+    TagKey,
+    Tagging,
+    TagValue,
     TracingProject,
     UsageLimit,
     Workspace,
     WorkspaceMember,
     WorkspaceRetention,
     WorkspaceSecret,
+    type AccessPolicyArgs,
     type AgentServerCheckArgs,
     type AnnotationQueueArgs,
     type AssistantArgs,
@@ -81,6 +88,9 @@ export {
     type RunConfig,
     type ScheduledExportArgs,
     type ServiceKeyArgs,
+    type TagKeyArgs,
+    type TaggingArgs,
+    type TagValueArgs,
     type TracingProjectArgs,
     type WorkspaceArgs,
     type WorkspaceMemberArgs,
@@ -96,7 +106,25 @@ export {
     getDataset,
     getDeployment,
     getDeploymentRevisions,
+    getPrompt,
+    getRole,
+    getServiceKey,
     getTracingProject,
+    getTracingProjects,
+    getWorkspace,
+    getWorkspaces,
+    type GetPromptArgs,
+    type GetPromptResult,
+    type GetRoleArgs,
+    type GetRoleResult,
+    type GetServiceKeyArgs,
+    type GetServiceKeyResult,
+    type GetTracingProjectsArgs,
+    type GetTracingProjectsResult,
+    type GetWorkspaceArgs,
+    type GetWorkspaceResult,
+    type GetWorkspacesArgs,
+    type GetWorkspacesResult,
     type GetDatasetArgs,
     type GetDatasetResult,
     type GetDeploymentArgs,

@@ -9,6 +9,7 @@
 import { adoptable } from "./kit/adoption";
 import { autonamed } from "./kit/autoname";
 import { canonicalJson } from "./kit/diff";
+import { tagged } from "./kit/tags";
 import { workspace } from "./organization/workspace/declare";
 import { workspaceProvider } from "./organization/workspace/provider";
 import type * as pulumi from "@pulumi/pulumi";
@@ -37,7 +38,24 @@ import { serviceKeyProvider } from "./organization/serviceKey/provider";
 import { role } from "./organization/role/declare";
 import { roleProvider } from "./organization/role/provider";
 import { tracingProject } from "./tracing/tracingProject/declare";
-import { getTracingProject, getTracingProjectFunction } from "./tracing/tracingProject/lookups";
+import {
+    getTracingProject,
+    getTracingProjectFunction,
+    getTracingProjects,
+    getTracingProjectsFunction,
+    type GetTracingProjectsArgs,
+} from "./tracing/tracingProject/lookups";
+import {
+    getRole,
+    getRoleFunction,
+    getServiceKey,
+    getServiceKeyFunction,
+    getWorkspace,
+    getWorkspaceFunction,
+    getWorkspaces,
+    getWorkspacesFunction,
+} from "./organization/lookups";
+import { getPrompt, getPromptFunction } from "./prompts/prompt/lookups";
 import { tracingProjectProvider } from "./tracing/tracingProject/provider";
 import { normalEmail, workspaceMember } from "./organization/workspaceMember/declare";
 import { workspaceMemberProvider } from "./organization/workspaceMember/provider";
@@ -102,6 +120,18 @@ import runRuleForwarder = require("./dynamic/frozen/runRule");
 import alertRuleForwarder = require("./dynamic/frozen/alertRule");
 import feedbackConfigForwarder = require("./dynamic/frozen/feedbackConfig");
 import annotationQueueForwarder = require("./dynamic/frozen/annotationQueue");
+import { tagKey } from "./organization/tagKey/declare";
+import { tagKeyProvider } from "./organization/tagKey/provider";
+import { tagValue } from "./organization/tagValue/declare";
+import { tagValueProvider } from "./organization/tagValue/provider";
+import { tagging } from "./organization/tagging/declare";
+import { taggingProvider } from "./organization/tagging/provider";
+import tagKeyForwarder = require("./dynamic/frozen/tagKey");
+import tagValueForwarder = require("./dynamic/frozen/tagValue");
+import taggingForwarder = require("./dynamic/frozen/tagging");
+import { accessPolicy } from "./organization/accessPolicy/declare";
+import { accessPolicyProvider } from "./organization/accessPolicy/provider";
+import accessPolicyForwarder = require("./dynamic/frozen/accessPolicy");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -115,6 +145,9 @@ export interface Registered<D extends ResourceDeclaration = ResourceDeclaration>
     provider: pulumi.dynamic.ResourceProvider;
 }
 
+/** A prompt's resource tags: its `tags` are the hub's labels, and the service tags its repository id. */
+const PROMPT_TAGS = { resourceType: "prompt", field: "resourceTags", objectId: (_id: string, outs: Record<string, any>) => outs.promptId as string } as const;
+
 /** What most resources' objects are known by: their name (kit/adoption.ts). */
 const byName = (i: Record<string, any>) => i.name as string | undefined;
 
@@ -125,7 +158,11 @@ const byName = (i: Record<string, any>) => i.name as string | undefined;
  * key's adoption makes a new key and deletes the one named, so it has nothing to guard.
  */
 export const RESOURCES = {
-    deployment: { declaration: deployment, forwarder: deploymentForwarder, provider: adoptable(deployment, autonamed(deployment, deploymentProvider), byName) },
+    deployment: {
+        declaration: deployment,
+        forwarder: deploymentForwarder,
+        provider: adoptable(deployment, autonamed(deployment, tagged(deploymentProvider, { resourceType: "deployment" })), byName),
+    },
     exportDestination: {
         declaration: exportDestination,
         forwarder: exportDestinationForwarder,
@@ -137,9 +174,13 @@ export const RESOURCES = {
     tracingProject: {
         declaration: tracingProject,
         forwarder: tracingProjectForwarder,
-        provider: adoptable(tracingProject, autonamed(tracingProject, tracingProjectProvider), byName),
+        provider: adoptable(tracingProject, autonamed(tracingProject, tagged(tracingProjectProvider, { resourceType: "project" })), byName),
     },
-    dataset: { declaration: dataset, forwarder: datasetForwarder, provider: adoptable(dataset, autonamed(dataset, datasetProvider), byName) },
+    dataset: {
+        declaration: dataset,
+        forwarder: datasetForwarder,
+        provider: adoptable(dataset, autonamed(dataset, tagged(datasetProvider, { resourceType: "dataset" })), byName),
+    },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: adoptable(assistant, assistantProvider, (i) => `${i.url}|${i.assistantId}`) },
     cron: { declaration: cron, forwarder: cronForwarder, provider: adoptable(cron, cronProvider, cronIdentity) },
     workspace: { declaration: workspace, forwarder: workspaceForwarder, provider: adoptable(workspace, workspaceProvider, (i) => i.displayName) },
@@ -155,7 +196,7 @@ export const RESOURCES = {
         forwarder: workspaceMemberForwarder,
         provider: adoptable(workspaceMember, workspaceMemberProvider, (i) => String(normalEmail(i.email))),
     },
-    prompt: { declaration: prompt, forwarder: promptForwarder, provider: adoptable(prompt, promptProvider, (i) => i.handle) },
+    prompt: { declaration: prompt, forwarder: promptForwarder, provider: adoptable(prompt, tagged(promptProvider, PROMPT_TAGS), (i) => i.handle) },
     promptVersion: {
         declaration: promptVersion,
         forwarder: promptVersionForwarder,
@@ -206,6 +247,14 @@ export const RESOURCES = {
         forwarder: annotationQueueForwarder,
         provider: adoptable(annotationQueue, annotationQueueProvider, byName),
     },
+    tagKey: { declaration: tagKey, forwarder: tagKeyForwarder, provider: adoptable(tagKey, tagKeyProvider, (i) => i.key) },
+    tagValue: { declaration: tagValue, forwarder: tagValueForwarder, provider: adoptable(tagValue, tagValueProvider, (i) => `${i.tagKeyId}/${i.value}`) },
+    tagging: {
+        declaration: tagging,
+        forwarder: taggingForwarder,
+        provider: adoptable(tagging, taggingProvider, (i) => `${i.resourceType}/${i.resourceId}/${i.tagValueId}`),
+    },
+    accessPolicy: { declaration: accessPolicy, forwarder: accessPolicyForwarder, provider: adoptable(accessPolicy, accessPolicyProvider, byName) },
 } as const satisfies Record<string, Registered>;
 
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */
@@ -231,6 +280,24 @@ export const FUNCTIONS = {
     getDataset: {
         declaration: getDatasetFunction,
         run: (s: Service, a: FunctionInputs<typeof getDatasetFunction>) => getDataset(s.in(a.workspaceId).projects(), a),
+    },
+    getTracingProjects: {
+        declaration: getTracingProjectsFunction,
+        run: (s: Service, a: GetTracingProjectsArgs) => getTracingProjects(s.in(a.workspaceId).projects(), s.in(a.workspaceId).tags(), a),
+    },
+    getPrompt: {
+        declaration: getPromptFunction,
+        run: (s: Service, a: FunctionInputs<typeof getPromptFunction>) => getPrompt(s.in(a.workspaceId).prompts(), a),
+    },
+    getWorkspace: { declaration: getWorkspaceFunction, run: (s: Service, a: FunctionInputs<typeof getWorkspaceFunction>) => getWorkspace(s.organization(), a) },
+    getWorkspaces: {
+        declaration: getWorkspacesFunction,
+        run: (s: Service, a: FunctionInputs<typeof getWorkspacesFunction>) => getWorkspaces(s.organization(), a),
+    },
+    getRole: { declaration: getRoleFunction, run: (s: Service, a: FunctionInputs<typeof getRoleFunction>) => getRole(s.organization(), a) },
+    getServiceKey: {
+        declaration: getServiceKeyFunction,
+        run: (s: Service, a: FunctionInputs<typeof getServiceKeyFunction>) => getServiceKey(s.organization(), a),
     },
 } as const satisfies Record<string, RegisteredFunction>;
 

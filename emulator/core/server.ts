@@ -28,6 +28,7 @@ import { evaluationArea, type EvaluationArea } from "../evaluation";
 import { orgArea, type OrgArea } from "../org";
 import { promptsArea, type PromptsArea } from "../prompts";
 import { type AutomationsArea, automationsArea } from "../evaluation/automations";
+import { tagsArea, type TagsArea } from "../tags";
 import type { Holdings } from "../org/model";
 import { admit, defaultTier } from "../org/settings";
 import { runView, tracingArea } from "../tracing";
@@ -86,6 +87,7 @@ export interface Emulator {
     readonly prompts: PromptsArea;
     readonly evaluation: EvaluationArea;
     readonly automations: AutomationsArea;
+    readonly tags: TagsArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -137,6 +139,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         prompts: parts.prompts,
         evaluation: parts.evaluation,
         automations: parts.automations,
+        tags: parts.tags,
         admin,
         clock,
         reset,
@@ -185,9 +188,16 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         defaultTier: (ws: string) => defaultTier(org.model, ws),
         admit: (ws: string, traces: number, longlived: number) => admit(org.model, ws, traces, longlived),
     };
-    const tracing = tracingArea(bulkExport.model, cleanupMs, rules, automations.onIngest);
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, areas };
+    const tags = tagsArea({
+        clock,
+        stateDir,
+        name: (_ws, type, id) => (type === "project" ? bulkExport.model.projects.get(id)?.session?.name : undefined),
+        roleExists: (id) => org.model.role(id) !== undefined,
+    });
+    const tagged = (ws: string, valueIds: string[]) => tags.model.taggedWith(ws, "project", valueIds);
+    const tracing = tracingArea(bulkExport.model, cleanupMs, { rules, onIngest: automations.onIngest, tagged });
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation, tags];
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, areas };
 }
 
 /** The automations, wired to what their rules name and write: projects and runs, datasets and their examples, queues, feedback. */

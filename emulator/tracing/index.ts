@@ -51,17 +51,22 @@ export interface TracingRules {
 
 const NO_RULES: TracingRules = { defaultTier: () => "longlived", admit: () => () => undefined };
 
-/**
- * `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete.
- * `rules`: the organization's settings (tiers, usage limits). `onIngest`: told the ids of the runs each ingestion
- * touched, after they are stored (the rule engine: it takes them later, off the request's path).
- */
-export function tracingArea(
-    model: BulkExportModel,
-    cleanupMs: () => number = () => SESSION_CLEANUP_MS,
-    rules: TracingRules = NO_RULES,
-    onIngest: (tenantId: string, runIds: string[]) => void = () => undefined,
-): Area {
+/** The projects of a workspace that carry every one of the tag values given (the resource-tags area's taggings). */
+export type TaggedProjects = (tenantId: string, valueIds: string[]) => Set<string>;
+
+/** What the tracing area asks the other areas. */
+export interface TracingLinks {
+    /** The organization's settings (tiers, usage limits). */
+    rules?: TracingRules;
+    /** Told the ids of the runs each ingestion touched, after they are stored (the rule engine: it takes them later, off the request's path). */
+    onIngest?: (tenantId: string, runIds: string[]) => void;
+    /** The taggings `GET /sessions?tag_value_id=` filters by. */
+    tagged?: TaggedProjects;
+}
+
+/** `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete. */
+export function tracingArea(model: BulkExportModel, cleanupMs: () => number = () => SESSION_CLEANUP_MS, links: TracingLinks = {}): Area {
+    const { rules = NO_RULES, onIngest = () => undefined, tagged } = links;
     return {
         name: "tracing",
         keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/],
@@ -69,7 +74,7 @@ export function tracingArea(
         register(router) {
             router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));
             runRoutes(router, model, rules, onIngest);
-            sessionRoutes(router, model, cleanupMs, rules);
+            sessionRoutes(router, model, cleanupMs, rules, tagged);
         },
         reset: () => undefined,
     };
@@ -124,7 +129,7 @@ export function runView(model: BulkExportModel, tenantId: string, id: string) {
     return row && { ...row, app_path: `/o/${ORGANIZATION_ID}/projects/p/${row.session_id}/r/${row.id}?trace_id=${row.trace_id}` };
 }
 
-function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number, rules: TracingRules): void {
+function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number, rules: TracingRules, tagged?: TaggedProjects): void {
     const id = (c: RequestContext) => requireUuid(c.params.session_id, "session_id");
     // Every session route first drops the projects whose deletion finished (sessions.ts `sweepDeleted`).
     const on = (method: string, template: string, answer: (c: RequestContext) => Reply) =>
@@ -134,7 +139,9 @@ function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => 
         body: createSession(model, c.tenantId, parse(SessionCreateRequestSchema, c.body, "body"), flag(c, "upsert"), rules.defaultTier(c.tenantId)),
     }));
     on("GET", "/sessions", (c) => {
-        const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
+        const valueIds = c.query.getAll("tag_value_id").map((v) => requireUuid(v, "tag_value_id"));
+        const ids = valueIds.length ? (tagged?.(c.tenantId, valueIds) ?? new Set<string>()) : undefined;
+        const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined, ids };
         return { status: 200, body: page(c, listSessions(model, c.tenantId, q), { defaultLimit: 100 }) };
     });
     on("GET", "/sessions/{session_id}", (c) => ({ status: 200, body: readSession(model, c.tenantId, id(c)) }));

@@ -124,10 +124,10 @@ export function readSession(model: BulkExportModel, tenantId: string, id: string
     return sessionView(model, model.project(tenantId, id), tenantId);
 }
 
-/** The workspace's projects, newest first; `name` exact, `name_contains` case-insensitive. */
-export function listSessions(model: BulkExportModel, tenantId: string, q: { name?: string; nameContains?: string }): SessionView[] {
+/** The workspace's projects, newest first; `name` exact, `name_contains` case-insensitive; `ids`: only those (the tag filter's). */
+export function listSessions(model: BulkExportModel, tenantId: string, q: { name?: string; nameContains?: string; ids?: Set<string> }): SessionView[] {
     return [...model.projects.values()]
-        .filter((p) => listed(p, tenantId))
+        .filter((p) => listed(p, tenantId) && (!q.ids || q.ids.has(p.session_id)))
         .map((p) => sessionView(model, p, tenantId))
         .filter(
             (s) => (q.name === undefined || s.name === q.name) && (q.nameContains === undefined || s.name.toLowerCase().includes(q.nameContains.toLowerCase())),

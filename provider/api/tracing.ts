@@ -68,6 +68,9 @@ class NamedObjects<T extends { id: string; name: string }, C extends { id?: stri
     }
 }
 
+/** The largest page the project list answers. */
+const PAGE = 100;
+
 export class TracingClient {
     private readonly sessions: NamedObjects<Session, SessionCreateRequest, SessionUpdateRequest>;
     private readonly datasets: NamedObjects<Dataset, DatasetCreateRequest, DatasetUpdateRequest>;
@@ -101,6 +104,22 @@ export class TracingClient {
     findSessionByName = (name: string): Promise<Session | undefined> => this.sessions.findByName(name);
     updateSession = (id: string, body: SessionUpdateRequest): Promise<Session> => this.sessions.update(id, body);
     deleteSession = (id: string): Promise<void> => this.sessions.delete(id);
+
+    /**
+     * The workspace's projects whose name contains `nameContains` (any case) and that carry any of the tag values
+     * `tagValueIds` (the service's `tag_value_id` filter), every page walked.
+     */
+    async listSessions(q: { nameContains?: string; tagValueIds?: string[] } = {}): Promise<Session[]> {
+        const out: Session[] = [];
+        for (let offset = 0; ; offset += PAGE) {
+            const query = new URLSearchParams({ limit: String(PAGE), offset: String(offset) });
+            if (q.nameContains) query.set("name_contains", q.nameContains);
+            for (const v of q.tagValueIds ?? []) query.append("tag_value_id", v);
+            const page = (await this.http.request("GET", `/api/v1/sessions?${query}`, { schema: SessionListSchema, deadline: this.deadline })).data;
+            out.push(...page);
+            if (page.length < PAGE) return out;
+        }
+    }
 
     // ---- datasets ----
 

@@ -1,7 +1,7 @@
 /**
- * The functions programs call to look up deployments and their revisions (the Terraform provider's data
- * sources): `getDeployment` and `getDeploymentRevisions`, each returning an Output, with their arguments
- * and results. They read the same configuration as the resources (`langsmith:*` stack config, else the
+ * The functions programs call to look up what they do not manage (the Terraform providers' data sources):
+ * `getDeployment`, `getDeploymentRevisions`, `getTracingProject(s)`, `getDataset`, `getPrompt`, `getWorkspace(s)`,
+ * `getRole`, `getServiceKey`, each returning an Output, with their arguments and results. They read the same configuration as the resources (`langsmith:*` stack config, else the
  * `LANGSMITH_*` environment variables). Their work is provider/controlPlane/deployment/lookups.ts; docs/functions.md.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -17,6 +17,18 @@ export type GetTracingProjectArgs = FunctionArgs<typeof FUNCTIONS.getTracingProj
 export type GetTracingProjectResult = FunctionResult<typeof FUNCTIONS.getTracingProject.declaration>;
 export type GetDatasetArgs = FunctionArgs<typeof FUNCTIONS.getDataset.declaration>;
 export type GetDatasetResult = FunctionResult<typeof FUNCTIONS.getDataset.declaration>;
+export type { GetTracingProjectsArgs } from "../tracing/tracingProject/lookups";
+export type GetTracingProjectsResult = Awaited<ReturnType<typeof import("../tracing/tracingProject/lookups").getTracingProjects>>;
+export type GetPromptArgs = FunctionArgs<typeof FUNCTIONS.getPrompt.declaration>;
+export type GetPromptResult = FunctionResult<typeof FUNCTIONS.getPrompt.declaration>;
+export type GetWorkspaceArgs = FunctionArgs<typeof FUNCTIONS.getWorkspace.declaration>;
+export type GetWorkspaceResult = FunctionResult<typeof FUNCTIONS.getWorkspace.declaration>;
+export type GetWorkspacesArgs = FunctionArgs<typeof FUNCTIONS.getWorkspaces.declaration>;
+export type GetWorkspacesResult = Awaited<ReturnType<typeof import("../organization/lookups").getWorkspaces>>;
+export type GetRoleArgs = FunctionArgs<typeof FUNCTIONS.getRole.declaration>;
+export type GetRoleResult = FunctionResult<typeof FUNCTIONS.getRole.declaration>;
+export type GetServiceKeyArgs = FunctionArgs<typeof FUNCTIONS.getServiceKey.declaration>;
+export type GetServiceKeyResult = FunctionResult<typeof FUNCTIONS.getServiceKey.declaration>;
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -48,3 +60,31 @@ export function getTracingProject(args: GetTracingProjectArgs): pulumi.Output<Ge
 export function getDataset(args: GetDatasetArgs): pulumi.Output<GetDatasetResult> {
     return pulumi.output(args).apply(async (a) => (await import("../tracing/dataset/lookups")).getDataset((await service()).in(a.workspaceId).projects(), a));
 }
+
+/** Runs the registered look-up `name` against the program's configuration (the plugin's Invoke runs the same). */
+function invoke<R>(name: keyof typeof FUNCTIONS, args: pulumi.Input<object>): pulumi.Output<R> {
+    return pulumi.output(args).apply(async (a: object) => {
+        const { FUNCTIONS: registered } = await import("../registry");
+        return (await registered[name].run(await service(), a as never)) as R;
+    });
+}
+
+/** Lists the workspace's tracing projects by name prefix, resource tag, or both. */
+export const getTracingProjects = (
+    args: pulumi.Input<import("../tracing/tracingProject/lookups").GetTracingProjectsArgs>,
+): pulumi.Output<GetTracingProjectsResult> => invoke("getTracingProjects", args);
+
+/** Looks up a prompt of the workspace's hub by its handle. */
+export const getPrompt = (args: GetPromptArgs): pulumi.Output<GetPromptResult> => invoke("getPrompt", args);
+
+/** Looks up a workspace of the organization by id or by name. */
+export const getWorkspace = (args: GetWorkspaceArgs): pulumi.Output<GetWorkspaceResult> => invoke("getWorkspace", args);
+
+/** Lists the organization's workspaces, by name prefix if given. */
+export const getWorkspaces = (args: GetWorkspacesArgs = {}): pulumi.Output<GetWorkspacesResult> => invoke("getWorkspaces", args);
+
+/** Looks up a role (custom or built-in) by id or by name. */
+export const getRole = (args: GetRoleArgs): pulumi.Output<GetRoleResult> => invoke("getRole", args);
+
+/** Looks up a service key by id or by description (never the key itself). */
+export const getServiceKey = (args: GetServiceKeyArgs): pulumi.Output<GetServiceKeyResult> => invoke("getServiceKey", args);

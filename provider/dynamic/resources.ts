@@ -163,3 +163,22 @@ export type FeedbackConfigArgs = Args<Declared<"feedbackConfig">>;
 export const AnnotationQueue = dynamicResource(RESOURCES.annotationQueue);
 export type AnnotationQueue = InstanceType<typeof AnnotationQueue>;
 export type AnnotationQueueArgs = Args<Declared<"annotationQueue">>;
+/** A resource-tag key of a workspace: docs/tagKey.md. */
+export const TagKey = dynamicResource(RESOURCES.tagKey);
+export type TagKey = InstanceType<typeof TagKey>;
+export type TagKeyArgs = Args<Declared<"tagKey">>;
+
+/** A value of a resource-tag key: docs/tagValue.md. */
+export const TagValue = dynamicResource(RESOURCES.tagValue);
+export type TagValue = InstanceType<typeof TagValue>;
+export type TagValueArgs = Args<Declared<"tagValue">>;
+
+/** A tag value on one object: docs/tagging.md. */
+export const Tagging = dynamicResource(RESOURCES.tagging);
+export type Tagging = InstanceType<typeof Tagging>;
+export type TaggingArgs = Args<Declared<"tagging">>;
+
+/** An access policy of the organization (by resource tags): docs/accessPolicy.md. */
+export const AccessPolicy = dynamicResource(RESOURCES.accessPolicy);
+export type AccessPolicy = InstanceType<typeof AccessPolicy>;
+export type AccessPolicyArgs = Args<Declared<"accessPolicy">>;

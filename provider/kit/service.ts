@@ -6,6 +6,7 @@
  * api/bulkExport.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { AccessPoliciesClient } from "../api/accessPolicies";
 import { AgentServerClient } from "../api/agentServer";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
@@ -13,6 +14,7 @@ import { OrganizationClient } from "../api/organization";
 import { PromptsClient } from "../api/prompts";
 import { RulesClient } from "../api/rules";
 import { EvaluationClient } from "../api/evaluation";
+import { TagsClient } from "../api/tags";
 import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
 import { ConfigError, resolveServiceConfig, type ConfigSource, type ServiceConfig } from "../config";
@@ -82,6 +84,19 @@ export class Service {
     /** Evaluation and review in the workspace (docs/service.md R9): feedback configs, annotation queues. */
     evaluation(): EvaluationClient {
         return evaluationClient(this.config());
+    }
+
+    /** The workspace's resource tags (docs/service.md R13): tag keys, values, taggings. */
+    tags(): TagsClient {
+        return tagsClient(this.config());
+    }
+
+    /** The organization's access policies and their attachment to roles (docs/service.md R13.8): no workspace is named. */
+    accessPolicies(): AccessPoliciesClient {
+        const cfg = this.config();
+        return cached(["access policies", cfg.endpoint, cfg.apiKey, cfg.sources], () =>
+            AccessPoliciesClient.connect({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, sources: clientSources(cfg, "endpoint"), ...clientOverrides }),
+        );
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */
@@ -230,6 +245,11 @@ export function rulesClient(cfg: ServiceConfig): RulesClient {
 /** The evaluation client of a service configuration: the tracing API. */
 export function evaluationClient(cfg: ServiceConfig): EvaluationClient {
     return tracingApiClient("evaluation", cfg, (o) => EvaluationClient.connect(o));
+}
+
+/** The resource-tags client of a service configuration: the tracing API, in its workspace. */
+export function tagsClient(cfg: ServiceConfig): TagsClient {
+    return tracingApiClient("tags", cfg, (o) => TagsClient.connect(o));
 }
 
 /** The bulk-export client of a service configuration: the tracing API. */

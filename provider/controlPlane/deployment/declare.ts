@@ -9,6 +9,7 @@ import { byName, sameValue } from "../../kit/diff";
 import { boolean, list, map, number, any, object, resource, string, type Inputs, type Outputs, type Value } from "../../kit/declare";
 import { DNS_LABEL } from "../../kit/autoname";
 import { workspaceIdField } from "../../kit/workspace";
+import { tagsField } from "../../kit/tags";
 
 /** Fields of a GitHub source: refused, not sent and not compared for a container image. */
 const githubOnly = { when: (i: Record<string, unknown>) => normalizeSource(i.source as string) !== "external_docker", to: "source github" };
@@ -144,6 +145,7 @@ export const deployment = resource({
             "Take over an existing deployment by id instead of creating one (dynamic resources cannot be `pulumi import`ed). Its name and source must match; other fields are brought in line by a PATCH. Only read at creation; remove it afterwards or keep it, either way nothing changes.",
             { onChange: "none", wire: false },
         ),
+        tags: tagsField,
         workspaceId: workspaceIdField,
     },
     outputs: {

@@ -27,6 +27,11 @@ export const role = resource({
             string("A workspace permission."),
             { required: true, onChange: "update", compareAs: asSet({ unique: true }) },
         ),
+        accessPolicyIds: list(
+            "The access policies (`AccessPolicy` ids) attached to the role: its members' permissions are then allowed or denied by the objects' resource tags. A set; attached and detached in place. Absent: the role's policies are not managed.",
+            string("An access policy's id."),
+            { onChange: "update", compareAs: asSet({ unique: true }) },
+        ),
     },
     outputs: {
         roleName: string("The role's name as the service generated it (`CUSTOM_...`).", { stable: true }),

@@ -10,6 +10,7 @@
  * `read` with only an id is `pulumi import`.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { AccessPoliciesClient } from "../../api/accessPolicies";
 import { BadRequestError, ConflictError } from "../../api/errors";
 import type { OrganizationClient } from "../../api/organization";
 import { BUILT_IN_ROLE_TITLES, ORGANIZATION_PERMISSIONS, WORKSPACE_PERMISSIONS, type Role, type RoleRequest } from "../../api/schemas/organization";
@@ -17,6 +18,7 @@ import { Checker } from "../../kit/check";
 import type { ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, sameValue } from "../../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../../kit/interrupted";
+import { ResourceInitError, messageOf } from "../../kit/initError";
 import { Service } from "../../kit/service";
 import { nearest } from "../../kit/spelling";
 import { known } from "../../kit/unknown";
@@ -27,13 +29,15 @@ export const ROLE_DIFF = diffTableOf(role.inputs);
 export interface RoleProviderOptions {
     /** The organization's administration client (default: the configured service's). */
     organization?: () => OrganizationClient;
+    /** The organization's access policies (default: the configured service's). */
+    policies?: () => AccessPoliciesClient;
 }
 
 /** The display names of the built-in roles (docs/service.md R7), the same in every organization: a custom role cannot take one. */
 const BUILT_IN_ROLE_NAMES = Object.values(BUILT_IN_ROLE_TITLES);
 
 /** Why `p` cannot be in a custom role (`fail`), or why it may not be (`warn`: a name this provider does not know), or undefined. */
-function permissionProblem(p: string): { fail?: string; warn?: string } | undefined {
+export function permissionProblem(p: string): { fail?: string; warn?: string } | undefined {
     if (WORKSPACE_PERMISSIONS.includes(p)) return undefined;
     if (ORGANIZATION_PERMISSIONS.includes(p))
         return {
@@ -65,6 +69,18 @@ export function checkRole(news: Record<string, unknown>) {
 export function createRoleProvider(o: RoleProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     let service = new Service();
     const org = o.organization ?? (() => service.organization());
+    const policies = o.policies ?? (() => service.accessPolicies());
+    /** Brings the role's attached policies to `wanted` (undefined: not managed, nothing read or sent). */
+    const attach = async (id: string, wanted: string[] | undefined, had: string[] | undefined) => {
+        if (wanted === undefined && had === undefined) return;
+        const pc = policies();
+        const now = (await pc.attached(id)).map((p) => p.id);
+        for (const p of now) if (!(wanted ?? []).includes(p)) await pc.detach(id, p);
+        await pc.attach(
+            id,
+            [...new Set(wanted ?? [])].filter((p) => !now.includes(p)),
+        );
+    };
     const provider: ProviderOf<typeof role> = {
         async configure(req) {
             service = new Service(req.config);
@@ -79,18 +95,34 @@ export function createRoleProvider(o: RoleProviderOptions = {}): pulumi.dynamic.
             const client = org();
             const holder = (await client.listRoles()).find((r) => r.display_name === inputs.name);
             const r = await refusedPermissions(holder ? adopted(client, holder, inputs) : client.createRole(body(inputs)));
+            await attach(r.id, inputs.accessPolicyIds, undefined).catch((e: unknown) => {
+                throw new ResourceInitError(`Role ${r.id} was made, but attaching its access policies failed: ${messageOf(e)}`, r.id, {
+                    ...outputs({ ...inputs, accessPolicyIds: [] }, r),
+                    __provider: inputs.__provider,
+                });
+            });
             return { id: r.id, outs: outputs(inputs, r) };
         },
         async read(id, props) {
             const r = (await org().listRoles()).find((x) => x.id === id);
             if (!r) return {};
             const inputs = inputsOf(r, props);
+            // The policies are read when the state manages them, and at an import (then only when there are some).
+            if (!props || Object.keys(props).length === 0 || props.accessPolicyIds !== undefined) {
+                const ids = (await policies().attached(id)).map((p) => p.id);
+                const same = props?.accessPolicyIds && sameValue([...new Set(props.accessPolicyIds)].sort(), [...ids].sort());
+                if (ids.length || props?.accessPolicyIds) inputs.accessPolicyIds = same ? props.accessPolicyIds : ids.sort();
+            }
             return { id, props: outputs(inputs, r), inputs };
         },
-        async update(id, _olds, news) {
-            return { outs: outputs(news, await refusedPermissions(org().updateRole(id, body(news)))) };
+        async update(id, olds, news) {
+            const r = await refusedPermissions(org().updateRole(id, body(news)));
+            await attach(id, news.accessPolicyIds, olds.accessPolicyIds);
+            return { outs: outputs(news, r) };
         },
-        async delete(id) {
+        async delete(id, props) {
+            // Its policies first: the service may refuse to delete a policy a deleted role's attachment still names.
+            if (props.accessPolicyIds?.length) await attach(id, [], props.accessPolicyIds);
             await org()
                 .deleteRole(id)
                 .catch((e: unknown) => {

@@ -7,6 +7,7 @@
 import { asSet } from "../../kit/diff";
 import { boolean, list, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
 import { workspaceIdField } from "../../kit/workspace";
+import { tagsField } from "../../kit/tags";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -28,6 +29,7 @@ export const prompt = resource({
         }),
         isPublic: boolean("Whether anyone may read it (needs the workspace's hub handle); default false.", { default: false, onChange: "update" }),
         isArchived: boolean("Whether it is archived (hidden from the hub's lists, still pulled); default false.", { default: false, onChange: "update" }),
+        resourceTags: tagsField,
         workspaceId: workspaceIdField,
     },
     outputs: {

@@ -55,20 +55,22 @@ export function createPromptProvider(o: { prompts?: () => PromptsClient } = {}):
             const r = await createUniquelyNamed({
                 resource: "Prompt",
                 noun: "prompt",
-                holder: held && { ...held, id: held.repo_handle, name: held.repo_handle },
+                holder: held && { ...held, repoId: held.id, id: held.repo_handle, name: held.repo_handle },
                 createdAt: (h) => h.created_at,
                 adopt: async (h) => {
                     const patch = changesTo(inputsOf(h), inputs);
-                    return { ...(Object.keys(patch).length ? await pc.updateRepo(h.repo_handle, patch) : h), id: h.repo_handle, name: h.repo_handle };
+                    const r = Object.keys(patch).length ? await pc.updateRepo(h.repo_handle, patch) : h;
+                    return { ...r, repoId: r.id, id: r.repo_handle, name: r.repo_handle };
                 },
                 create: async () => {
                     const made = await pc.createRepo({ repo_handle: inputs.handle, is_public: inputs.isPublic, ...createFields(inputs) });
                     // Archived by a PATCH: the create does not take it.
                     const rest = inputs.isArchived ? await pc.updateRepo(made.repo_handle, { is_archived: true }) : made;
-                    return { ...rest, id: rest.repo_handle, name: rest.repo_handle };
+                    return { ...rest, repoId: rest.id, id: rest.repo_handle, name: rest.repo_handle };
                 },
             });
-            return { id: r.repo_handle, outs: outputs(inputs, r) };
+            // The hub's answers are keyed by handle above; the repository's own id is its `promptId`.
+            return { id: r.repo_handle, outs: outputs(inputs, { ...r, id: r.repoId }) };
         },
         async read(id) {
             const r = await prompts().tryGetRepo(id);

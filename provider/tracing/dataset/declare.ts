@@ -7,6 +7,7 @@
 import { DATA_TYPES } from "../../api/schemas/datasets";
 import { any, map, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
 import { workspaceIdField } from "../../kit/workspace";
+import { tagsField } from "../../kit/tags";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -41,6 +42,7 @@ export const dataset = resource({
         inputsSchema: { ...jsonSchema("inputs"), wire: "inputs_schema_definition" },
         outputsSchema: { ...jsonSchema("outputs"), wire: "outputs_schema_definition" },
         metadata: map("Metadata of the dataset.", any("A value."), { onChange: "update" }),
+        tags: tagsField,
         workspaceId: workspaceIdField,
     },
     outputs: {

@@ -7,6 +7,7 @@
 import { TRACE_TIERS } from "../../api/schemas/sessions";
 import { any, map, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
 import { workspaceIdField } from "../../kit/workspace";
+import { tagsField } from "../../kit/tags";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -29,6 +30,7 @@ export const tracingProject = resource({
         referenceDatasetId: string("For an experiment: the dataset (its id) it ran over. Fixed at creation: a change replaces the project.", {
             onChange: "replace",
         }),
+        tags: tagsField,
         workspaceId: workspaceIdField,
     },
     outputs: {

@@ -1,11 +1,14 @@
 /**
  * `getTracingProject`: a tracing project looked up by its exact name (the official Terraform provider's data
- * source), for programs that export a project they do not manage. One implementation behind both front
+ * source), for programs that export a project they do not manage; `getTracingProjects`: the projects whose name
+ * starts with a prefix, or that carry a resource tag (the service's `tag_value_id` filter), or both. One implementation behind both front
  * doors (dynamic/functions.ts, the plugin's Invoke). Nothing here changes anything on the service.
  */
+import type { Session } from "../../api/schemas/sessions";
+import type { TagsClient } from "../../api/tags";
 import type { TracingClient } from "../../api/tracing";
 import { Checker } from "../../kit/check";
-import { lookup, number, string, type FunctionInputs, type FunctionResult } from "../../kit/declare";
+import { list, lookup, number, object, string, type FunctionInputs, type FunctionResult, type Value } from "../../kit/declare";
 import { lookupWorkspaceIdField } from "../../kit/workspace";
 
 export const getTracingProjectFunction = lookup({
@@ -34,14 +37,64 @@ export async function getTracingProject(tc: TracingClient, args: GetTracingProje
     if (failures?.length) throw new Error(`getTracingProject: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
     const s = await tc.findSessionByName(args.name);
     if (!s) throw new Error(`getTracingProject: the workspace holds no tracing project named ${JSON.stringify(args.name)}`);
-    return {
-        id: s.id,
-        name: s.name,
-        tenantId: s.tenant_id,
-        createdAt: s.start_time,
-        description: s.description ?? undefined,
-        traceTier: s.trace_tier ?? undefined,
-        referenceDatasetId: s.reference_dataset_id ?? undefined,
-        runCount: s.run_count ?? undefined,
-    };
+    return projectOf(s);
+}
+
+const projectOf = (s: Session): ProjectInfo => ({
+    id: s.id,
+    name: s.name,
+    tenantId: s.tenant_id,
+    createdAt: s.start_time,
+    description: s.description ?? undefined,
+    traceTier: s.trace_tier ?? undefined,
+    referenceDatasetId: s.reference_dataset_id ?? undefined,
+    runCount: s.run_count ?? undefined,
+});
+
+const projectInfoType = object("TracingProjectInfo", "A tracing project.", getTracingProjectFunction.result);
+type ProjectInfo = Value<typeof projectInfoType>;
+
+export const getTracingProjectsFunction = lookup({
+    name: "getTracingProjects",
+    description: "Lists the workspace's tracing projects whose name starts with a prefix, or that carry a resource tag, or both (experiments included).",
+    args: {
+        namePrefix: string("Only those whose name starts with this (as written)."),
+        tag: object("TagFilter", "Only those carrying this resource tag (docs/tags.md).", {
+            key: string("The tag's key.", { required: true }),
+            value: string("The tag's value.", { required: true }),
+        }),
+        workspaceId: lookupWorkspaceIdField,
+    },
+    result: { projects: list("The projects, newest first.", projectInfoType, { required: true }) },
+});
+
+/** Its arguments once checked (written out: the declared shape nests too deep for the compiler). */
+export interface GetTracingProjectsArgs {
+    namePrefix?: string;
+    tag?: { key: string; value: string };
+    workspaceId?: string;
+}
+
+/** The projects of the prefix and tag given; a tag the workspace has no key or value of matches none. */
+export async function getTracingProjects(tc: TracingClient, tags: TagsClient, args: GetTracingProjectsArgs): Promise<{ projects: ProjectInfo[] }> {
+    const c = new Checker();
+    c.str(args.namePrefix, "namePrefix");
+    if (args.tag) {
+        c.str(args.tag.key, "tag.key", true);
+        c.str(args.tag.value, "tag.value", true);
+    }
+    const { failures } = c.done({});
+    if (failures?.length) throw new Error(`getTracingProjects: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    let tagValueIds: string[] | undefined;
+    const tag = args.tag;
+    if (tag) {
+        const key = (await tags.listTags()).find((k) => k.key === tag.key);
+        const value = key?.values.find((v) => v.value === tag.value);
+        if (!value) return { projects: [] };
+        tagValueIds = [value.id];
+    }
+    const prefix = args.namePrefix || undefined;
+    const found = await tc.listSessions({ nameContains: prefix, tagValueIds });
+    const projects: ProjectInfo[] = found.filter((s) => !prefix || s.name.startsWith(prefix)).map(projectOf);
+    return { projects };
 }

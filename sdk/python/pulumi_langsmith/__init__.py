@@ -6,6 +6,7 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .access_policy import *
 from .agent_server_check import *
 from .alert_rule import *
 from .annotation_queue import *
@@ -20,7 +21,13 @@ from .feedback_config import *
 from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
+from .get_prompt import *
+from .get_role import *
+from .get_service_key import *
 from .get_tracing_project import *
+from .get_tracing_projects import *
+from .get_workspace import *
+from .get_workspaces import *
 from .listener import *
 from .model_configuration import *
 from .organization_member import *
@@ -34,6 +41,9 @@ from .role import *
 from .run_rule import *
 from .scheduled_export import *
 from .service_key import *
+from .tag_key import *
+from .tag_value import *
+from .tagging import *
 from .tracing_project import *
 from .usage_limit import *
 from .workspace import *
@@ -58,6 +68,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_langsmith",
   "classes": {
+   "langsmith:index:AccessPolicy": "AccessPolicy",
    "langsmith:index:AgentServerCheck": "AgentServerCheck",
    "langsmith:index:AlertRule": "AlertRule",
    "langsmith:index:AnnotationQueue": "AnnotationQueue",
@@ -81,6 +92,9 @@ _utilities.register(
    "langsmith:index:RunRule": "RunRule",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",
+   "langsmith:index:TagKey": "TagKey",
+   "langsmith:index:TagValue": "TagValue",
+   "langsmith:index:Tagging": "Tagging",
    "langsmith:index:TracingProject": "TracingProject",
    "langsmith:index:UsageLimit": "UsageLimit",
    "langsmith:index:Workspace": "Workspace",

@@ -15,6 +15,10 @@ else:
 from . import _utilities
 
 __all__ = [
+    'AccessPolicyConditionArgs',
+    'AccessPolicyConditionArgsDict',
+    'AccessPolicyConditionGroupArgs',
+    'AccessPolicyConditionGroupArgsDict',
     'AlertRuleActionArgs',
     'AlertRuleActionArgsDict',
     'AnnotationQueueRubricItemArgs',
@@ -47,7 +51,152 @@ __all__ = [
     'RunRuleLlmEvaluatorArgsDict',
     'RunRuleWebhookArgs',
     'RunRuleWebhookArgsDict',
+    'TagFilter',
+    'TagFilterDict',
 ]
+
+class AccessPolicyConditionArgsDict(TypedDict):
+    """
+    A condition on an object's resource tags: the tag `key` compared with `value`.
+    """
+    key: pulumi.Input[_builtins.str]
+    """
+    The tag key (`team`).
+    """
+    value: pulumi.Input[_builtins.str]
+    """
+    The tag value (`support`).
+    """
+    operator: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `equals` (the object carries key=value) or `not_equals`; default `equals`.
+    """
+
+@pulumi.input_type
+class AccessPolicyConditionArgs:
+    def __init__(__self__, *,
+                 key: pulumi.Input[_builtins.str],
+                 value: pulumi.Input[_builtins.str],
+                 operator: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A condition on an object's resource tags: the tag `key` compared with `value`.
+
+        :param pulumi.Input[_builtins.str] key: The tag key (`team`).
+        :param pulumi.Input[_builtins.str] value: The tag value (`support`).
+        :param pulumi.Input[_builtins.str] operator: `equals` (the object carries key=value) or `not_equals`; default `equals`.
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+        if operator is not None:
+            pulumi.set(__self__, "operator", operator)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[_builtins.str]:
+        """
+        The tag key (`team`).
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.str]:
+        """
+        The tag value (`support`).
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def operator(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `equals` (the object carries key=value) or `not_equals`; default `equals`.
+        """
+        return pulumi.get(self, "operator")
+
+    @operator.setter
+    def operator(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "operator", value)
+
+
+class AccessPolicyConditionGroupArgsDict(TypedDict):
+    """
+    A permission on a kind of object, when the object's tags meet every condition.
+    """
+    conditions: pulumi.Input[Sequence[pulumi.Input['AccessPolicyConditionArgsDict']]]
+    """
+    The conditions, all of which must hold (at least one).
+    """
+    permission: pulumi.Input[_builtins.str]
+    """
+    The workspace permission it grants or denies (`projects:read`: docs/role.md lists them).
+    """
+    resource_type: pulumi.Input[_builtins.str]
+    """
+    The kind of object: `dashboard`, `dataset`, `deployment`, `evaluator`, `experiment`, `fleet_integration`, `mcp_server`, `project`, `prompt`, `queue`, `sandbox`.
+    """
+
+@pulumi.input_type
+class AccessPolicyConditionGroupArgs:
+    def __init__(__self__, *,
+                 conditions: pulumi.Input[Sequence[pulumi.Input['AccessPolicyConditionArgs']]],
+                 permission: pulumi.Input[_builtins.str],
+                 resource_type: pulumi.Input[_builtins.str]):
+        """
+        A permission on a kind of object, when the object's tags meet every condition.
+
+        :param pulumi.Input[Sequence[pulumi.Input['AccessPolicyConditionArgs']]] conditions: The conditions, all of which must hold (at least one).
+        :param pulumi.Input[_builtins.str] permission: The workspace permission it grants or denies (`projects:read`: docs/role.md lists them).
+        :param pulumi.Input[_builtins.str] resource_type: The kind of object: `dashboard`, `dataset`, `deployment`, `evaluator`, `experiment`, `fleet_integration`, `mcp_server`, `project`, `prompt`, `queue`, `sandbox`.
+        """
+        pulumi.set(__self__, "conditions", conditions)
+        pulumi.set(__self__, "permission", permission)
+        pulumi.set(__self__, "resource_type", resource_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def conditions(self) -> pulumi.Input[Sequence[pulumi.Input['AccessPolicyConditionArgs']]]:
+        """
+        The conditions, all of which must hold (at least one).
+        """
+        return pulumi.get(self, "conditions")
+
+    @conditions.setter
+    def conditions(self, value: pulumi.Input[Sequence[pulumi.Input['AccessPolicyConditionArgs']]]):
+        pulumi.set(self, "conditions", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def permission(self) -> pulumi.Input[_builtins.str]:
+        """
+        The workspace permission it grants or denies (`projects:read`: docs/role.md lists them).
+        """
+        return pulumi.get(self, "permission")
+
+    @permission.setter
+    def permission(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "permission", value)
+
+    @_builtins.property
+    @pulumi.getter(name="resourceType")
+    def resource_type(self) -> pulumi.Input[_builtins.str]:
+        """
+        The kind of object: `dashboard`, `dataset`, `deployment`, `evaluator`, `experiment`, `fleet_integration`, `mcp_server`, `project`, `prompt`, `queue`, `sandbox`.
+        """
+        return pulumi.get(self, "resource_type")
+
+    @resource_type.setter
+    def resource_type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "resource_type", value)
+
 
 class AlertRuleActionArgsDict(TypedDict):
     """
@@ -1438,5 +1587,57 @@ class RunRuleWebhookArgs:
     @headers.setter
     def headers(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "headers", value)
+
+
+class TagFilterDict(TypedDict):
+    """
+    Only those carrying this resource tag (docs/tags.md).
+    """
+    key: _builtins.str
+    """
+    The tag's key.
+    """
+    value: _builtins.str
+    """
+    The tag's value.
+    """
+
+@pulumi.input_type
+class TagFilter:
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 value: _builtins.str):
+        """
+        Only those carrying this resource tag (docs/tags.md).
+
+        :param _builtins.str key: The tag's key.
+        :param _builtins.str value: The tag's value.
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        The tag's key.
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: _builtins.str):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        The tag's value.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: _builtins.str):
+        pulumi.set(self, "value", value)
 
 

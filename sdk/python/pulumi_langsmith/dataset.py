@@ -25,6 +25,7 @@ class DatasetArgs:
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Dataset resource.
@@ -35,6 +36,7 @@ class DatasetArgs:
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the dataset.
         :param pulumi.Input[_builtins.str] name: The dataset's name, unique in the workspace. Renamed in place. Optional: left out, the dataset is named after the resource (`evals-3f9c2a1`) and keeps that name.
         :param pulumi.Input[Mapping[str, Any]] outputs_schema: A JSON Schema (an object, e.g. `{type: "object", properties: {...}, required: [...]}`) every example's outputs must match. Updated in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         if data_type is not None:
@@ -49,6 +51,8 @@ class DatasetArgs:
             pulumi.set(__self__, "name", name)
         if outputs_schema is not None:
             pulumi.set(__self__, "outputs_schema", outputs_schema)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
         if workspace_id is not None:
             pulumi.set(__self__, "workspace_id", workspace_id)
 
@@ -125,6 +129,18 @@ class DatasetArgs:
         pulumi.set(self, "outputs_schema", value)
 
     @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
+
+    @_builtins.property
     @pulumi.getter(name="workspaceId")
     def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -149,6 +165,7 @@ class Dataset(pulumi.CustomResource):
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -162,6 +179,7 @@ class Dataset(pulumi.CustomResource):
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the dataset.
         :param pulumi.Input[_builtins.str] name: The dataset's name, unique in the workspace. Renamed in place. Optional: left out, the dataset is named after the resource (`evals-3f9c2a1`) and keeps that name.
         :param pulumi.Input[Mapping[str, Any]] outputs_schema: A JSON Schema (an object, e.g. `{type: "object", properties: {...}, required: [...]}`) every example's outputs must match. Updated in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
@@ -194,6 +212,7 @@ class Dataset(pulumi.CustomResource):
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  outputs_schema: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -210,6 +229,7 @@ class Dataset(pulumi.CustomResource):
             __props__.__dict__["metadata"] = metadata
             __props__.__dict__["name"] = name
             __props__.__dict__["outputs_schema"] = outputs_schema
+            __props__.__dict__["tags"] = tags
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
             __props__.__dict__["example_count"] = None
@@ -248,6 +268,7 @@ class Dataset(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["outputs_schema"] = None
         __props__.__dict__["schema_version"] = None
+        __props__.__dict__["tags"] = None
         __props__.__dict__["tenant_id"] = None
         __props__.__dict__["workspace_id"] = None
         return Dataset(resource_name, opts=opts, __props__=__props__)
@@ -331,6 +352,14 @@ class Dataset(pulumi.CustomResource):
         Version of the output shape.
         """
         return pulumi.get(self, "schema_version")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
+        """
+        return pulumi.get(self, "tags")
 
     @_builtins.property
     @pulumi.getter(name="tenantId")

@@ -29,6 +29,7 @@ class DeploymentArgs:
                  secret_references: pulumi.Input[Optional[Sequence[pulumi.Input['DeploymentSecretReferenceArgs']]]] = None,
                  secrets: pulumi.Input[Optional[Sequence[pulumi.Input['DeploymentSecretArgs']]]] = None,
                  source_config: pulumi.Input[Optional['DeploymentSourceConfigArgs']] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  timeouts: pulumi.Input[Optional['DeploymentTimeoutsArgs']] = None,
                  wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
@@ -43,6 +44,7 @@ class DeploymentArgs:
         :param pulumi.Input[Sequence[pulumi.Input['DeploymentSecretReferenceArgs']]] secret_references: Environment variables filled from Kubernetes Secrets (source `external_docker`, self-hosted installations). Nothing secret is stored: only the names. A change makes a new revision; removing every reference is refused at preview, as for `secrets` (the service keeps them when asked for none).
         :param pulumi.Input[Sequence[pulumi.Input['DeploymentSecretArgs']]] secrets: Environment secrets of the deployment. Always stored as secrets in the Pulumi state; the service never returns their values, so a refresh sees added or removed names, not changed values. Removing every secret is refused at preview (the service cannot clear them in place; see docs/deployment.md).
         :param pulumi.Input['DeploymentSourceConfigArgs'] source_config: Where the deployment's code comes from.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
         :param pulumi.Input['DeploymentTimeoutsArgs'] timeouts: Wait limits in seconds.
         :param pulumi.Input[_builtins.bool] wait_for_deployed: Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
@@ -61,6 +63,8 @@ class DeploymentArgs:
             pulumi.set(__self__, "secrets", secrets)
         if source_config is not None:
             pulumi.set(__self__, "source_config", source_config)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
         if wait_for_deployed is not None:
@@ -166,6 +170,18 @@ class DeploymentArgs:
 
     @_builtins.property
     @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
+
+    @_builtins.property
+    @pulumi.getter
     def timeouts(self) -> pulumi.Input[Optional['DeploymentTimeoutsArgs']]:
         """
         Wait limits in seconds.
@@ -215,6 +231,7 @@ class Deployment(pulumi.CustomResource):
                  source: pulumi.Input[Optional[_builtins.str]] = None,
                  source_config: pulumi.Input[Optional[Union['DeploymentSourceConfigArgs', 'DeploymentSourceConfigArgsDict']]] = None,
                  source_revision_config: pulumi.Input[Optional[Union['DeploymentSourceRevisionConfigArgs', 'DeploymentSourceRevisionConfigArgsDict']]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  timeouts: pulumi.Input[Optional[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']]] = None,
                  wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -232,6 +249,7 @@ class Deployment(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] source: `github` or `external_docker` (the stand-ins `repo_host` / `external_container` are accepted and stored as the real value). Replaces the deployment when changed.
         :param pulumi.Input[Union['DeploymentSourceConfigArgs', 'DeploymentSourceConfigArgsDict']] source_config: Where the deployment's code comes from.
         :param pulumi.Input[Union['DeploymentSourceRevisionConfigArgs', 'DeploymentSourceRevisionConfigArgsDict']] source_revision_config: What one revision deploys. A change makes a new revision.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
         :param pulumi.Input[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']] timeouts: Wait limits in seconds.
         :param pulumi.Input[_builtins.bool] wait_for_deployed: Wait for the revision to be DEPLOYED (default true). A failed revision fails the update.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
@@ -268,6 +286,7 @@ class Deployment(pulumi.CustomResource):
                  source: pulumi.Input[Optional[_builtins.str]] = None,
                  source_config: pulumi.Input[Optional[Union['DeploymentSourceConfigArgs', 'DeploymentSourceConfigArgsDict']]] = None,
                  source_revision_config: pulumi.Input[Optional[Union['DeploymentSourceRevisionConfigArgs', 'DeploymentSourceRevisionConfigArgsDict']]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  timeouts: pulumi.Input[Optional[Union['DeploymentTimeoutsArgs', 'DeploymentTimeoutsArgsDict']]] = None,
                  wait_for_deployed: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -292,6 +311,7 @@ class Deployment(pulumi.CustomResource):
             if source_revision_config is None and not opts.urn:
                 raise TypeError("Missing required property 'source_revision_config'")
             __props__.__dict__["source_revision_config"] = source_revision_config
+            __props__.__dict__["tags"] = tags
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["wait_for_deployed"] = wait_for_deployed
             __props__.__dict__["workspace_id"] = workspace_id
@@ -341,6 +361,7 @@ class Deployment(pulumi.CustomResource):
         __props__.__dict__["source"] = None
         __props__.__dict__["source_config"] = None
         __props__.__dict__["source_revision_config"] = None
+        __props__.__dict__["tags"] = None
         __props__.__dict__["timeouts"] = None
         __props__.__dict__["wait_for_deployed"] = None
         __props__.__dict__["workspace_id"] = None
@@ -465,6 +486,14 @@ class Deployment(pulumi.CustomResource):
         What one revision deploys. A change makes a new revision.
         """
         return pulumi.get(self, "source_revision_config")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
+        """
+        return pulumi.get(self, "tags")
 
     @_builtins.property
     @pulumi.getter

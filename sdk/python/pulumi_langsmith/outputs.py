@@ -16,6 +16,8 @@ from . import _utilities
 from . import outputs
 
 __all__ = [
+    'AccessPolicyCondition',
+    'AccessPolicyConditionGroup',
     'AlertRuleAction',
     'AnnotationQueueRubricItem',
     'BulkExportTimeouts',
@@ -33,7 +35,117 @@ __all__ = [
     'RunRuleCodeEvaluator',
     'RunRuleLlmEvaluator',
     'RunRuleWebhook',
+    'TracingProjectInfo',
+    'WorkspaceInfo',
 ]
+
+@pulumi.output_type
+class AccessPolicyCondition(dict):
+    """
+    A condition on an object's resource tags: the tag `key` compared with `value`.
+    """
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 value: _builtins.str,
+                 operator: Optional[_builtins.str] = None):
+        """
+        A condition on an object's resource tags: the tag `key` compared with `value`.
+
+        :param _builtins.str key: The tag key (`team`).
+        :param _builtins.str value: The tag value (`support`).
+        :param _builtins.str operator: `equals` (the object carries key=value) or `not_equals`; default `equals`.
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "value", value)
+        if operator is not None:
+            pulumi.set(__self__, "operator", operator)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        The tag key (`team`).
+        """
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> _builtins.str:
+        """
+        The tag value (`support`).
+        """
+        return pulumi.get(self, "value")
+
+    @_builtins.property
+    @pulumi.getter
+    def operator(self) -> Optional[_builtins.str]:
+        """
+        `equals` (the object carries key=value) or `not_equals`; default `equals`.
+        """
+        return pulumi.get(self, "operator")
+
+
+@pulumi.output_type
+class AccessPolicyConditionGroup(dict):
+    """
+    A permission on a kind of object, when the object's tags meet every condition.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "resourceType":
+            suggest = "resource_type"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AccessPolicyConditionGroup. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AccessPolicyConditionGroup.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AccessPolicyConditionGroup.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 conditions: Sequence['outputs.AccessPolicyCondition'],
+                 permission: _builtins.str,
+                 resource_type: _builtins.str):
+        """
+        A permission on a kind of object, when the object's tags meet every condition.
+
+        :param Sequence['AccessPolicyCondition'] conditions: The conditions, all of which must hold (at least one).
+        :param _builtins.str permission: The workspace permission it grants or denies (`projects:read`: docs/role.md lists them).
+        :param _builtins.str resource_type: The kind of object: `dashboard`, `dataset`, `deployment`, `evaluator`, `experiment`, `fleet_integration`, `mcp_server`, `project`, `prompt`, `queue`, `sandbox`.
+        """
+        pulumi.set(__self__, "conditions", conditions)
+        pulumi.set(__self__, "permission", permission)
+        pulumi.set(__self__, "resource_type", resource_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def conditions(self) -> Sequence['outputs.AccessPolicyCondition']:
+        """
+        The conditions, all of which must hold (at least one).
+        """
+        return pulumi.get(self, "conditions")
+
+    @_builtins.property
+    @pulumi.getter
+    def permission(self) -> _builtins.str:
+        """
+        The workspace permission it grants or denies (`projects:read`: docs/role.md lists them).
+        """
+        return pulumi.get(self, "permission")
+
+    @_builtins.property
+    @pulumi.getter(name="resourceType")
+    def resource_type(self) -> _builtins.str:
+        """
+        The kind of object: `dashboard`, `dataset`, `deployment`, `evaluator`, `experiment`, `fleet_integration`, `mcp_server`, `project`, `prompt`, `queue`, `sandbox`.
+        """
+        return pulumi.get(self, "resource_type")
+
 
 @pulumi.output_type
 class AlertRuleAction(dict):
@@ -1202,5 +1314,189 @@ class RunRuleWebhook(dict):
         Headers sent with each call.
         """
         return pulumi.get(self, "headers")
+
+
+@pulumi.output_type
+class TracingProjectInfo(dict):
+    """
+    A tracing project.
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 tenant_id: _builtins.str,
+                 description: Optional[_builtins.str] = None,
+                 reference_dataset_id: Optional[_builtins.str] = None,
+                 run_count: Optional[_builtins.float] = None,
+                 trace_tier: Optional[_builtins.str] = None):
+        """
+        A tracing project.
+
+        :param _builtins.str created_at: When it was made.
+        :param _builtins.str id: The project's id (a `ScheduledExport`'s or `BulkExport`'s `sessionId`).
+        :param _builtins.str name: Its name.
+        :param _builtins.str tenant_id: The workspace that holds it.
+        :param _builtins.str description: What it holds.
+        :param _builtins.str reference_dataset_id: For an experiment: the dataset it ran over.
+        :param _builtins.float run_count: Runs it holds, as the service counts them.
+        :param _builtins.str trace_tier: Retention of its traces (`longlived` or `shortlived`).
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "tenant_id", tenant_id)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if reference_dataset_id is not None:
+            pulumi.set(__self__, "reference_dataset_id", reference_dataset_id)
+        if run_count is not None:
+            pulumi.set(__self__, "run_count", run_count)
+        if trace_tier is not None:
+            pulumi.set(__self__, "trace_tier", trace_tier)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        When it was made.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The project's id (a `ScheduledExport`'s or `BulkExport`'s `sessionId`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantId")
+    def tenant_id(self) -> _builtins.str:
+        """
+        The workspace that holds it.
+        """
+        return pulumi.get(self, "tenant_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What it holds.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="referenceDatasetId")
+    def reference_dataset_id(self) -> Optional[_builtins.str]:
+        """
+        For an experiment: the dataset it ran over.
+        """
+        return pulumi.get(self, "reference_dataset_id")
+
+    @_builtins.property
+    @pulumi.getter(name="runCount")
+    def run_count(self) -> Optional[_builtins.float]:
+        """
+        Runs it holds, as the service counts them.
+        """
+        return pulumi.get(self, "run_count")
+
+    @_builtins.property
+    @pulumi.getter(name="traceTier")
+    def trace_tier(self) -> Optional[_builtins.str]:
+        """
+        Retention of its traces (`longlived` or `shortlived`).
+        """
+        return pulumi.get(self, "trace_tier")
+
+
+@pulumi.output_type
+class WorkspaceInfo(dict):
+    """
+    A workspace of the organization.
+    """
+    def __init__(__self__, *,
+                 created_at: _builtins.str,
+                 display_name: _builtins.str,
+                 id: _builtins.str,
+                 is_personal: _builtins.bool,
+                 organization_id: Optional[_builtins.str] = None,
+                 tenant_handle: Optional[_builtins.str] = None):
+        """
+        A workspace of the organization.
+
+        :param _builtins.str created_at: When it was made.
+        :param _builtins.str display_name: Its name.
+        :param _builtins.str id: The workspace's id (a resource's `workspaceId`).
+        :param _builtins.bool is_personal: Whether it is a personal workspace.
+        :param _builtins.str organization_id: The organization that holds it.
+        :param _builtins.str tenant_handle: Its prompt-hub handle, if it has one.
+        """
+        pulumi.set(__self__, "created_at", created_at)
+        pulumi.set(__self__, "display_name", display_name)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "is_personal", is_personal)
+        if organization_id is not None:
+            pulumi.set(__self__, "organization_id", organization_id)
+        if tenant_handle is not None:
+            pulumi.set(__self__, "tenant_handle", tenant_handle)
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> _builtins.str:
+        """
+        When it was made.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="displayName")
+    def display_name(self) -> _builtins.str:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "display_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The workspace's id (a resource's `workspaceId`).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="isPersonal")
+    def is_personal(self) -> _builtins.bool:
+        """
+        Whether it is a personal workspace.
+        """
+        return pulumi.get(self, "is_personal")
+
+    @_builtins.property
+    @pulumi.getter(name="organizationId")
+    def organization_id(self) -> Optional[_builtins.str]:
+        """
+        The organization that holds it.
+        """
+        return pulumi.get(self, "organization_id")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantHandle")
+    def tenant_handle(self) -> Optional[_builtins.str]:
+        """
+        Its prompt-hub handle, if it has one.
+        """
+        return pulumi.get(self, "tenant_handle")
 
 

@@ -24,6 +24,7 @@ class PromptArgs:
                  is_archived: pulumi.Input[Optional[_builtins.bool]] = None,
                  is_public: pulumi.Input[Optional[_builtins.bool]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 resource_tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -34,6 +35,7 @@ class PromptArgs:
         :param pulumi.Input[_builtins.bool] is_archived: Whether it is archived (hidden from the hub's lists, still pulled); default false.
         :param pulumi.Input[_builtins.bool] is_public: Whether anyone may read it (needs the workspace's hub handle); default false.
         :param pulumi.Input[_builtins.str] readme: The prompt's readme (Markdown).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] resource_tags: Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Labels of the prompt in the hub (not commit tags: those are `PromptTag`s); compared as a set.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
@@ -46,6 +48,8 @@ class PromptArgs:
             pulumi.set(__self__, "is_public", is_public)
         if readme is not None:
             pulumi.set(__self__, "readme", readme)
+        if resource_tags is not None:
+            pulumi.set(__self__, "resource_tags", resource_tags)
         if tags is not None:
             pulumi.set(__self__, "tags", tags)
         if workspace_id is not None:
@@ -112,6 +116,18 @@ class PromptArgs:
         pulumi.set(self, "readme", value)
 
     @_builtins.property
+    @pulumi.getter(name="resourceTags")
+    def resource_tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
+        """
+        return pulumi.get(self, "resource_tags")
+
+    @resource_tags.setter
+    def resource_tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "resource_tags", value)
+
+    @_builtins.property
     @pulumi.getter
     def tags(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
@@ -147,6 +163,7 @@ class Prompt(pulumi.CustomResource):
                  is_archived: pulumi.Input[Optional[_builtins.bool]] = None,
                  is_public: pulumi.Input[Optional[_builtins.bool]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 resource_tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -160,6 +177,7 @@ class Prompt(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] is_archived: Whether it is archived (hidden from the hub's lists, still pulled); default false.
         :param pulumi.Input[_builtins.bool] is_public: Whether anyone may read it (needs the workspace's hub handle); default false.
         :param pulumi.Input[_builtins.str] readme: The prompt's readme (Markdown).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] resource_tags: Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Labels of the prompt in the hub (not commit tags: those are `PromptTag`s); compared as a set.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
@@ -192,6 +210,7 @@ class Prompt(pulumi.CustomResource):
                  is_archived: pulumi.Input[Optional[_builtins.bool]] = None,
                  is_public: pulumi.Input[Optional[_builtins.bool]] = None,
                  readme: pulumi.Input[Optional[_builtins.str]] = None,
+                 resource_tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -210,6 +229,7 @@ class Prompt(pulumi.CustomResource):
             __props__.__dict__["is_archived"] = is_archived
             __props__.__dict__["is_public"] = is_public
             __props__.__dict__["readme"] = readme
+            __props__.__dict__["resource_tags"] = resource_tags
             __props__.__dict__["tags"] = tags
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
@@ -252,6 +272,7 @@ class Prompt(pulumi.CustomResource):
         __props__.__dict__["owner"] = None
         __props__.__dict__["prompt_id"] = None
         __props__.__dict__["readme"] = None
+        __props__.__dict__["resource_tags"] = None
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["tags"] = None
         __props__.__dict__["workspace_id"] = None
@@ -344,6 +365,14 @@ class Prompt(pulumi.CustomResource):
         The prompt's readme (Markdown).
         """
         return pulumi.get(self, "readme")
+
+    @_builtins.property
+    @pulumi.getter(name="resourceTags")
+    def resource_tags(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
+        """
+        return pulumi.get(self, "resource_tags")
 
     @_builtins.property
     @pulumi.getter(name="schemaVersion")

@@ -21,16 +21,20 @@ class RoleArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  permissions: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 access_policy_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Role resource.
 
         :param pulumi.Input[_builtins.str] name: The role's display name, unique in the organization (the UI shows it). Renamed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] permissions: The workspace permissions it grants (`projects:read`, `datasets:create`, ...: docs/role.md lists them), checked at preview. A set: their order is no change. Updated in place.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] access_policy_ids: The access policies (`AccessPolicy` ids) attached to the role: its members' permissions are then allowed or denied by the objects' resource tags. A set; attached and detached in place. Absent: the role's policies are not managed.
         :param pulumi.Input[_builtins.str] description: What the role is for. Updated in place; removing it clears it.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "permissions", permissions)
+        if access_policy_ids is not None:
+            pulumi.set(__self__, "access_policy_ids", access_policy_ids)
         if description is not None:
             pulumi.set(__self__, "description", description)
 
@@ -59,6 +63,18 @@ class RoleArgs:
         pulumi.set(self, "permissions", value)
 
     @_builtins.property
+    @pulumi.getter(name="accessPolicyIds")
+    def access_policy_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The access policies (`AccessPolicy` ids) attached to the role: its members' permissions are then allowed or denied by the objects' resource tags. A set; attached and detached in place. Absent: the role's policies are not managed.
+        """
+        return pulumi.get(self, "access_policy_ids")
+
+    @access_policy_ids.setter
+    def access_policy_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "access_policy_ids", value)
+
+    @_builtins.property
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -77,6 +93,7 @@ class Role(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 access_policy_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  permissions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -86,6 +103,7 @@ class Role(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] access_policy_ids: The access policies (`AccessPolicy` ids) attached to the role: its members' permissions are then allowed or denied by the objects' resource tags. A set; attached and detached in place. Absent: the role's policies are not managed.
         :param pulumi.Input[_builtins.str] description: What the role is for. Updated in place; removing it clears it.
         :param pulumi.Input[_builtins.str] name: The role's display name, unique in the organization (the UI shows it). Renamed in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] permissions: The workspace permissions it grants (`projects:read`, `datasets:create`, ...: docs/role.md lists them), checked at preview. A set: their order is no change. Updated in place.
@@ -114,6 +132,7 @@ class Role(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 access_policy_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  permissions: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -126,6 +145,7 @@ class Role(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = RoleArgs.__new__(RoleArgs)
 
+            __props__.__dict__["access_policy_ids"] = access_policy_ids
             __props__.__dict__["description"] = description
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
@@ -158,6 +178,7 @@ class Role(pulumi.CustomResource):
 
         __props__ = RoleArgs.__new__(RoleArgs)
 
+        __props__.__dict__["access_policy_ids"] = None
         __props__.__dict__["access_scope"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["name"] = None
@@ -165,6 +186,14 @@ class Role(pulumi.CustomResource):
         __props__.__dict__["role_name"] = None
         __props__.__dict__["schema_version"] = None
         return Role(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="accessPolicyIds")
+    def access_policy_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        The access policies (`AccessPolicy` ids) attached to the role: its members' permissions are then allowed or denied by the objects' resource tags. A set; attached and detached in place. Absent: the role's policies are not managed.
+        """
+        return pulumi.get(self, "access_policy_ids")
 
     @_builtins.property
     @pulumi.getter(name="accessScope")

@@ -23,6 +23,7 @@ class TracingProjectArgs:
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  reference_dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -32,6 +33,7 @@ class TracingProjectArgs:
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the project (the service keeps it under `extra.metadata`).
         :param pulumi.Input[_builtins.str] name: The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place. Optional: left out, the project is named after the resource (`traces-3f9c2a1`) and keeps that name.
         :param pulumi.Input[_builtins.str] reference_dataset_id: For an experiment: the dataset (its id) it ran over. Fixed at creation: a change replaces the project.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
         :param pulumi.Input[_builtins.str] trace_tier: Retention of its traces: `longlived` (the default: 400 days) or `shortlived` (14 days). Changed in place; it applies to traces written from then on.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
@@ -43,6 +45,8 @@ class TracingProjectArgs:
             pulumi.set(__self__, "name", name)
         if reference_dataset_id is not None:
             pulumi.set(__self__, "reference_dataset_id", reference_dataset_id)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
         if trace_tier is not None:
             pulumi.set(__self__, "trace_tier", trace_tier)
         if workspace_id is not None:
@@ -97,6 +101,18 @@ class TracingProjectArgs:
         pulumi.set(self, "reference_dataset_id", value)
 
     @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
+
+    @_builtins.property
     @pulumi.getter(name="traceTier")
     def trace_tier(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -131,6 +147,7 @@ class TracingProject(pulumi.CustomResource):
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  reference_dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -143,6 +160,7 @@ class TracingProject(pulumi.CustomResource):
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the project (the service keeps it under `extra.metadata`).
         :param pulumi.Input[_builtins.str] name: The project's name, unique in the workspace (what traced code names with `LANGSMITH_PROJECT`). Renamed in place. Optional: left out, the project is named after the resource (`traces-3f9c2a1`) and keeps that name.
         :param pulumi.Input[_builtins.str] reference_dataset_id: For an experiment: the dataset (its id) it ran over. Fixed at creation: a change replaces the project.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
         :param pulumi.Input[_builtins.str] trace_tier: Retention of its traces: `longlived` (the default: 400 days) or `shortlived` (14 days). Changed in place; it applies to traces written from then on.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
@@ -174,6 +192,7 @@ class TracingProject(pulumi.CustomResource):
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  reference_dataset_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -189,6 +208,7 @@ class TracingProject(pulumi.CustomResource):
             __props__.__dict__["metadata"] = metadata
             __props__.__dict__["name"] = name
             __props__.__dict__["reference_dataset_id"] = reference_dataset_id
+            __props__.__dict__["tags"] = tags
             __props__.__dict__["trace_tier"] = trace_tier
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
@@ -226,6 +246,7 @@ class TracingProject(pulumi.CustomResource):
         __props__.__dict__["reference_dataset_id"] = None
         __props__.__dict__["run_count"] = None
         __props__.__dict__["schema_version"] = None
+        __props__.__dict__["tags"] = None
         __props__.__dict__["tenant_id"] = None
         __props__.__dict__["trace_tier"] = None
         __props__.__dict__["workspace_id"] = None
@@ -294,6 +315,14 @@ class TracingProject(pulumi.CustomResource):
         Version of the output shape.
         """
         return pulumi.get(self, "schema_version")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        Resource tags on the object (`{ team: "support" }`: key to value), the service's attribute-based access control keys on them (`AccessPolicy`). Each key and value is made in the workspace when it has none and reused otherwise; removing a tag takes it off the object and never deletes the key or value (another stack may use them). Changed in place. docs/tags.md.
+        """
+        return pulumi.get(self, "tags")
 
     @_builtins.property
     @pulumi.getter(name="tenantId")

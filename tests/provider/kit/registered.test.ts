@@ -113,8 +113,22 @@ describe("registered providers: import, and pulumi up --replace", function () {
     let promptHandle = "";
     let promptCommit = "";
     let projectId = "";
+    let tagKeyId = "";
+    let accessPolicyId = "";
+    let tagValueId = "";
 
     const CASES: Record<ResourceType, Case | string> = {
+        // First: the role's case attaches it.
+        accessPolicy: {
+            args: () => ({
+                name: uniqueName("imp"),
+                description: "support only",
+                effect: "deny",
+                conditionGroups: [
+                    { permission: "projects:read", resourceType: "project", conditions: [{ key: "team", value: "support", operator: "not_equals" }] },
+                ],
+            }),
+        },
         deployment: {
             args: () => github({ name: uniqueName("imp"), sourceConfig: { buildOnPush: true }, sourceRevisionConfig: { repoRef: "release" } }),
             bare: () => github({ name: uniqueName("bare") }),
@@ -146,7 +160,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
         },
         agentServerCheck: "a check run at `up`, with nothing on the service to import",
         tracingProject: {
-            args: () => ({ name: uniqueName("imp"), description: "traces", metadata: { team: "a" }, traceTier: "shortlived" }),
+            args: () => ({ name: uniqueName("imp"), description: "traces", metadata: { team: "a" }, traceTier: "shortlived", tags: { team: "imp" } }),
             unset: { referenceDatasetId: "an experiment's project (tests/provider/tracing/tracingProject/provider.test.ts)" },
         },
         dataset: {
@@ -198,11 +212,21 @@ describe("registered providers: import, and pulumi up --replace", function () {
             args: () => ({ description: uniqueName("imp"), orgRoleId: "ORGANIZATION_VIEWER", expiresAt: "2030-01-01T00:00:00Z" }),
             unset: { workspaceIds: "a workspace-scoped key, with roleId (tests/e2e/workspace.test.ts)", roleId: "as workspaceIds" },
         },
-        role: { args: () => ({ name: uniqueName("imp"), description: "reads", permissions: ["runs:read", "projects:read"] }) },
+        role: {
+            args: () => ({ name: uniqueName("imp"), description: "reads", permissions: ["runs:read", "projects:read"], accessPolicyIds: [accessPolicyId] }),
+        },
         workspaceSecret: { args: () => ({ key: uniqueName("IMP").toUpperCase().replace(/-/g, "_"), value: "s3cret" }), allowed: ["value"] },
         workspaceMember: { args: () => ({ email: `${uniqueName("imp")}@example.com`, roleId: "WORKSPACE_USER" }) },
         prompt: {
-            args: () => ({ handle: uniqueName("imp"), description: "d", readme: "# r", tags: ["b", "a"], isPublic: true, isArchived: true }),
+            args: () => ({
+                handle: uniqueName("imp"),
+                description: "d",
+                readme: "# r",
+                tags: ["b", "a"],
+                isPublic: true,
+                isArchived: true,
+                resourceTags: { team: "imp" },
+            }),
         },
         promptVersion: {
             args: () => ({ promptHandle, manifest: chatManifest(uniqueName("imported")), description: "first" }),
@@ -279,6 +303,13 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 metadata: { team: "a" },
             }),
         },
+        tagKey: { args: () => ({ key: uniqueName("imp"), description: "who owns it" }) },
+        tagValue: { args: () => ({ tagKeyId, value: "support", description: "the support team" }) },
+        // The service reads a tagging by its value on its object: its import id is compound.
+        tagging: {
+            args: () => ({ tagValueId, resourceType: "project", resourceId: PROJECT.session_id }),
+            importId: (_id, outs) => `${outs.resourceType}/${outs.resourceId}/${outs.tagValueId}`,
+        },
     };
 
     /**
@@ -324,6 +355,9 @@ describe("registered providers: import, and pulumi up --replace", function () {
             if (type === "prompt") promptHandle = m.outs.handle;
             if (type === "promptVersion") promptCommit = m.outs.commitHash;
             if (type === "tracingProject") projectId = m.id;
+            if (type === "tagKey") tagKeyId = m.id;
+            if (type === "accessPolicy") accessPolicyId = m.id;
+            if (type === "tagValue") tagValueId = m.id;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
             const news = await checked(type, imported.inputs as Record<string, unknown>, args);

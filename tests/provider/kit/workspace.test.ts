@@ -26,6 +26,8 @@ import { OTHER_TENANT, TEST_API_KEY, TEST_TENANT, controlPlaneClient, rejection,
 const WORKSPACE_RESOURCES = ["deployment", "exportDestination", "scheduledExport", "bulkExport", "tracingProject", "dataset"] as const;
 /** Agent-server objects talk to a deployment's URL, which belongs to one workspace: no workspaceId (docs/workspaces.md). */
 const AGENT_SERVER_RESOURCES = ["assistant", "cron", "agentServerCheck"] as const;
+/** The look-ups of the organization's own objects (workspaces, roles, service keys): they live in no workspace. */
+const ORGANIZATION_FUNCTIONS: readonly string[] = ["getWorkspace", "getWorkspaces", "getRole", "getServiceKey"];
 const THIRD = "33333333-3333-4333-8333-333333333333";
 
 type Provider = Required<import("@pulumi/pulumi").dynamic.ResourceProvider>;
@@ -60,7 +62,11 @@ describe("workspaceId: a workspace per resource (kit/workspace.ts)", function ()
         }
         for (const type of AGENT_SERVER_RESOURCES) assert.equal((RESOURCES[type].declaration.inputs as Record<string, unknown>).workspaceId, undefined, type);
         for (const [name, fn] of Object.entries(FUNCTIONS))
-            assert.equal((fn.declaration.args as Record<string, { kind: string }>).workspaceId?.kind, "string", name);
+            assert.equal(
+                (fn.declaration.args as Record<string, { kind: string }>).workspaceId?.kind,
+                ORGANIZATION_FUNCTIONS.includes(name) ? undefined : "string",
+                name,
+            );
     });
 
     it("the native plugin's schema (provider/plugin/schema.json, checked in) carries workspaceId on those resources and look-ups, as input and output", () => {
@@ -71,7 +77,11 @@ describe("workspaceId: a workspace per resource (kit/workspace.ts)", function ()
             assert.deepEqual([r.inputProperties.workspaceId?.type, r.properties.workspaceId?.type], has ? ["string", "string"] : [undefined, undefined], type);
         }
         for (const name of Object.keys(FUNCTIONS))
-            assert.equal(schema.functions[`langsmith:index:${name}`].inputs.properties.workspaceId?.type, "string", name);
+            assert.equal(
+                schema.functions[`langsmith:index:${name}`].inputs?.properties?.workspaceId?.type,
+                ORGANIZATION_FUNCTIONS.includes(name) ? undefined : "string",
+                name,
+            );
     });
 
     it("check: a workspaceId that is not a UUID fails on its property, for every resource, before any call; unknown passes", async () => {

@@ -47,7 +47,7 @@ describe("Dataset", function () {
             [
                 [
                     "outputSchema",
-                    'unknown argument "outputSchema" of Dataset: did you mean "outputsSchema"? (Dataset takes name, description, dataType, inputsSchema, outputsSchema, metadata, workspaceId)',
+                    'unknown argument "outputSchema" of Dataset: did you mean "outputsSchema"? (Dataset takes name, description, dataType, inputsSchema, outputsSchema, metadata, tags, workspaceId)',
                 ],
                 ["dataType", 'dataType must be one of kv, llm, chat (got "table")'],
                 ["inputsSchema", 'inputsSchema is not a JSON Schema: type "text" is not one of object, array, string, number, integer, boolean, null'],

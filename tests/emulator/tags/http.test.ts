@@ -1,0 +1,132 @@
+/**
+ * The emulator's resource tags and access policies (emulator/tags/, docs/service.md R13) over HTTP, as the service's
+ * description and the decided rules say: keys and values unique (409), a kind the service cannot tag 422, one
+ * tagging per value and object (409), a deleted key taking its values and taggings with it, the project list
+ * filtered by `tag_value_id`; an access policy without conditions 422, attached to a role, its deletion refused while
+ * held; and all of it across a restart on the same `--state-dir`. (No official client reads tags: langsmith 0.15's
+ * Python and JS clients have no tag calls, nor a tag filter on their project lists.)
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
+
+const WS = "/api/v1/workspaces/current";
+const ORG = "/api/v1/platform/orgs/current";
+const org = { tenantId: null };
+
+async function tagged(em: Emulator) {
+    const key = (await raw(em, "POST", `${WS}/tag-keys`, { body: { key: "team" } })).body;
+    const value = (await raw(em, "POST", `${WS}/tag-keys/${key.id}/tag-values`, { body: { value: "support" } })).body;
+    const project = (await raw(em, "POST", "/api/v1/sessions", { body: { name: uniqueName("tagged") } })).body;
+    await raw(em, "POST", "/api/v1/sessions", { body: { name: uniqueName("untagged") } });
+    const tagging = await raw(em, "POST", `${WS}/taggings`, { body: { tag_value_id: value.id, resource_type: "project", resource_id: project.id } });
+    assert.equal(tagging.status, 200);
+    return { key, value, project, tagging: tagging.body };
+}
+const listedBy = async (em: Emulator, valueId: string) =>
+    ((await raw(em, "GET", `/api/v1/sessions?tag_value_id=${valueId}`)).body as Array<{ id: string }>).map((s) => s.id);
+
+describe("emulator: resource tags and access policies", function () {
+    this.timeout(30_000);
+    let em: Emulator;
+    before(async () => {
+        em = await startTestEmulator();
+    });
+    afterEach(() => em.reset());
+    after(() => em.close());
+
+    it("keys and values are unique, a kind the service cannot tag is 422, a tagging is once per value and object, the project list filters by value", async () => {
+        const { key, value, project } = await tagged(em);
+        assert.equal((await raw(em, "POST", `${WS}/tag-keys`, { body: { key: "team" } })).status, 409);
+        assert.equal((await raw(em, "POST", `${WS}/tag-keys/${key.id}/tag-values`, { body: { value: "support" } })).status, 409);
+        const bad = await raw(em, "POST", `${WS}/taggings`, { body: { tag_value_id: value.id, resource_type: "run", resource_id: project.id } });
+        assert.equal(bad.status, 422);
+        assert.deepEqual(bad.body.detail[0].loc, ["body", "resource_type"]);
+        assert.equal(
+            (await raw(em, "POST", `${WS}/taggings`, { body: { tag_value_id: value.id, resource_type: "project", resource_id: project.id } })).status,
+            409,
+        );
+        assert.equal((await raw(em, "POST", `${WS}/tag-keys`, { body: { key: "x".repeat(256) } })).status, 422);
+        assert.deepEqual(await listedBy(em, value.id), [project.id]);
+        // Several values: the projects carrying all of them.
+        const other = (await raw(em, "POST", `${WS}/tag-keys/${key.id}/tag-values`, { body: { value: "research" } })).body;
+        const both = `/api/v1/sessions?tag_value_id=${value.id}&tag_value_id=${other.id}`;
+        assert.deepEqual((await raw(em, "GET", both)).body, []);
+        await raw(em, "POST", `${WS}/taggings`, { body: { tag_value_id: other.id, resource_type: "project", resource_id: project.id } });
+        assert.deepEqual(
+            ((await raw(em, "GET", both)).body as Array<{ id: string }>).map((s) => s.id),
+            [project.id],
+        );
+        const onIt = (await raw(em, "GET", `${WS}/tags/resource?resource_type=project&resource_id=${project.id}`)).body;
+        assert.deepEqual(
+            [onIt[0].key, onIt[0].values.map((v: { value: string }) => v.value).sort(), onIt[0].values[0].taggings.length],
+            ["team", ["research", "support"], 1],
+        );
+        const byValue = (await raw(em, "GET", `${WS}/taggings?tag_value_id=${value.id}`)).body;
+        assert.equal(byValue[0].resources.projects[0].resource_name, project.name);
+        // Another workspace sees none of it.
+        assert.deepEqual((await raw(em, "GET", `${WS}/tag-keys`, { tenantId: "99999999-8888-4777-8666-555555555555" })).body, []);
+        // A deleted key takes its values and taggings with it.
+        assert.equal((await raw(em, "DELETE", `${WS}/tag-keys/${key.id}`)).status, 200);
+        assert.deepEqual((await raw(em, "GET", `${WS}/tags/resource?resource_type=project&resource_id=${project.id}`)).body, []);
+        assert.deepEqual(await listedBy(em, value.id), []);
+    });
+
+    it("an access policy needs a condition, attaches to a role the organization holds, and is not deleted while held", async () => {
+        const body = (conditions: unknown[]) => ({
+            name: uniqueName("pol"),
+            effect: "allow",
+            condition_groups: [{ permission: "projects:read", resource_type: "project", conditions }],
+        });
+        assert.equal((await raw(em, "POST", `${ORG}/access-policies`, { ...org, body: body([]) })).status, 422);
+        assert.equal((await raw(em, "POST", `${ORG}/access-policies`, { ...org, body: { ...body([]), condition_groups: [] } })).status, 422);
+        const cond = { attribute_name: "resource_tag_key", attribute_key: "team", operator: "equals", attribute_value: "support" };
+        const p = (await raw(em, "POST", `${ORG}/access-policies`, { ...org, body: body([cond]) })).body;
+        const role = (
+            await raw(em, "POST", "/api/v1/orgs/current/roles", {
+                ...org,
+                body: { display_name: uniqueName("r"), description: "", permissions: ["projects:read"] },
+            })
+        ).body;
+        assert.equal(
+            (await raw(em, "POST", `${ORG}/roles/00000000-0000-4000-8000-000000000000/access-policies`, { ...org, body: { access_policy_ids: [p.id] } }))
+                .status,
+            404,
+        );
+        assert.equal((await raw(em, "POST", `${ORG}/roles/${role.id}/access-policies`, { ...org, body: { access_policy_ids: [p.id] } })).status, 200);
+        assert.deepEqual((await raw(em, "GET", `${ORG}/access-policies/${p.id}`, org)).body.role_ids, [role.id]);
+        const refused = await raw(em, "DELETE", `${ORG}/access-policies/${p.id}`, org);
+        assert.equal(refused.status, 409);
+        assert.match(refused.body.detail, new RegExp(role.id));
+        // A deleted role's attachment no longer holds the policy.
+        assert.equal((await raw(em, "DELETE", `/api/v1/orgs/current/roles/${role.id}`, org)).status, 200);
+        assert.equal((await raw(em, "DELETE", `${ORG}/access-policies/${p.id}`, org)).status, 200);
+    });
+
+    it("keeps keys, values, taggings, policies and attachments in --state-dir across a restart", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "tags-state-"));
+        try {
+            const one = await startTestEmulator({ stateDir: dir });
+            const { value, project } = await tagged(one);
+            const cond = { attribute_name: "resource_tag_key", attribute_key: "team", operator: "equals", attribute_value: "support" };
+            const p = (
+                await raw(one, "POST", `${ORG}/access-policies`, {
+                    ...org,
+                    body: { name: "kept", effect: "deny", condition_groups: [{ permission: "projects:read", resource_type: "project", conditions: [cond] }] },
+                })
+            ).body;
+            await one.close();
+            const two = await startTestEmulator({ stateDir: dir });
+            try {
+                assert.deepEqual(await listedBy(two, value.id), [project.id]);
+                assert.equal((await raw(two, "GET", `${ORG}/access-policies/${p.id}`, org)).body.name, "kept");
+            } finally {
+                await two.close();
+            }
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
+    });
+});
