@@ -63,7 +63,8 @@ export class AccessPolicies {
             .map(([role]) => role);
     }
 
-    private view = (p: PolicyRecord) => ({ ...p, description: p.description ?? null, role_ids: this.rolesOf(p.id) });
+    /** As the description's `authz_internal.AccessPolicy` answers it: a description always a string. */
+    private view = (p: PolicyRecord) => ({ ...p, description: p.description ?? "", role_ids: this.rolesOf(p.id) });
 
     private nameFree(name: string, except?: string): void {
         if (this.s.policies.some((p) => p.name === name && p.id !== except)) throw conflict(`Access policy ${name} already exists`);
@@ -77,7 +78,7 @@ export class AccessPolicies {
 
     register(router: Router): void {
         router
-            .on("GET", `${BASE}/access-policies`, () => ok(this.s.policies.map(this.view)))
+            .on("GET", `${BASE}/access-policies`, () => ok({ access_policies: this.s.policies.map(this.view) }))
             .on("POST", `${BASE}/access-policies`, (c) => {
                 const body = parse(AccessPolicyCreateRequestSchema, c.body, "body");
                 this.nameFree(body.name);
@@ -85,7 +86,8 @@ export class AccessPolicies {
                 const p: PolicyRecord = { ...body, id: randomUUID(), created_at: now, updated_at: now };
                 this.s.policies.push(p);
                 this.store.save(this.s);
-                return ok(this.view(p));
+                // 201, as the description's create answers (its DELETE 204).
+                return { status: 201, body: this.view(p) };
             })
             .on("GET", `${BASE}/access-policies/{id}`, (c) => ok(this.view(this.get(c.params.id))))
             .on("PATCH", `${BASE}/access-policies/{id}`, (c) => {
@@ -103,7 +105,7 @@ export class AccessPolicies {
                 if (roles.length) throw conflict(`Access policy ${p.id} is attached to roles ${roles.join(", ")}: detach it first.`);
                 this.s.policies = this.s.policies.filter((x) => x.id !== p.id);
                 this.store.save(this.s);
-                return ok();
+                return { status: 204 };
             });
         this.registerAttachments(router);
     }

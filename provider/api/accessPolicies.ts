@@ -28,8 +28,9 @@ export class AccessPoliciesClient {
         return this.http.request(method, p, { body, schema, expect: [200, 201, 204], deadline: this.deadline, ...o }).then((r) => r.data);
     }
 
-    list(): Promise<AccessPolicy[]> {
-        return this.call("GET", at("access-policies"), z.array(AccessPolicySchema));
+    async list(): Promise<AccessPolicy[]> {
+        // `ListAccessPoliciesResponse`: the list under `access_policies`.
+        return (await this.call("GET", at("access-policies"), z.object({ access_policies: z.array(AccessPolicySchema).nullish() }))).access_policies ?? [];
     }
 
     tryGet(id: string): Promise<AccessPolicy | undefined> {

@@ -151,6 +151,8 @@ function readBack(now: TagOn[], managed: string[] | undefined, stored: Tags | un
  */
 export async function reconcileTags(tc: TagsClient, type: TaggableType, objectId: string, olds: Tags, news: Tags): Promise<void> {
     const managed = new Set([...Object.keys(olds), ...Object.keys(news)]);
+    // No tag in the state or the program: nothing to ask the service (a program without tags never calls the tags API).
+    if (!managed.size) return;
     const now = await tagsOn(tc, type, objectId);
     for (const t of now) if (managed.has(t.key) && news[t.key] !== t.value) await tc.deleteTagging(t.taggingId);
     for (const [key, value] of Object.entries(news)) {

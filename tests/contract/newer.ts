@@ -49,29 +49,9 @@ export const NEWER_OPERATIONS: readonly NewerOperation[] = [
         why: "a revision made by its own POST, as the official Terraform provider does (docs/service.md 2.9); the description makes them by PATCH",
     },
     {
-        method: "GET",
-        path: "/api/v1/platform/orgs/current/access-policies",
-        why: "access policies (attribute-based access control over resource tags, docs/service.md R13.8): real-service-notes §9, from the official Terraform provider and the API reference pages, autumn 2026",
-    },
-    {
-        method: "POST",
-        path: "/api/v1/platform/orgs/current/access-policies",
-        why: "access policies (attribute-based access control over resource tags, docs/service.md R13.8): real-service-notes §9, from the official Terraform provider and the API reference pages, autumn 2026",
-    },
-    {
-        method: "GET",
-        path: "/api/v1/platform/orgs/current/access-policies/{id}",
-        why: "access policies (attribute-based access control over resource tags, docs/service.md R13.8): real-service-notes §9, from the official Terraform provider and the API reference pages, autumn 2026",
-    },
-    {
         method: "PATCH",
         path: "/api/v1/platform/orgs/current/access-policies/{id}",
-        why: "access policies (attribute-based access control over resource tags, docs/service.md R13.8): real-service-notes §9, from the official Terraform provider and the API reference pages, autumn 2026",
-    },
-    {
-        method: "DELETE",
-        path: "/api/v1/platform/orgs/current/access-policies/{id}",
-        why: "access policies (attribute-based access control over resource tags, docs/service.md R13.8): real-service-notes §9, from the official Terraform provider and the API reference pages, autumn 2026",
+        why: "an access policy changed in place (docs/service.md R13.8): the description has its GET and DELETE, not its PATCH; real-service-notes §9",
     },
     {
         method: "GET",

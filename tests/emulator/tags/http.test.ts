@@ -102,7 +102,7 @@ describe("emulator: resource tags and access policies", function () {
         assert.match(refused.body.detail, new RegExp(role.id));
         // A deleted role's attachment no longer holds the policy.
         assert.equal((await raw(em, "DELETE", `/api/v1/orgs/current/roles/${role.id}`, org)).status, 200);
-        assert.equal((await raw(em, "DELETE", `${ORG}/access-policies/${p.id}`, org)).status, 200);
+        assert.equal((await raw(em, "DELETE", `${ORG}/access-policies/${p.id}`, org)).status, 204);
     });
 
     it("keeps keys, values, taggings, policies and attachments in --state-dir across a restart", async () => {

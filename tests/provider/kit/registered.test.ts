@@ -130,7 +130,8 @@ describe("registered providers: import, and pulumi up --replace", function () {
             }),
         },
         deployment: {
-            args: () => github({ name: uniqueName("imp"), sourceConfig: { buildOnPush: true }, sourceRevisionConfig: { repoRef: "release" } }),
+            args: () =>
+                github({ name: uniqueName("imp"), sourceConfig: { buildOnPush: true }, sourceRevisionConfig: { repoRef: "release" }, tags: { team: "imp" } }),
             bare: () => github({ name: uniqueName("bare") }),
             unset: {
                 secrets: "values the service never answers (tests/e2e/deployment.test.ts)",
@@ -171,6 +172,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 inputsSchema: { type: "object" },
                 outputsSchema: { type: "object", properties: { answer: { type: "string" } } },
                 metadata: { team: "a" },
+                tags: { team: "imp" },
             }),
         },
         assistant: {
@@ -261,16 +263,36 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 workspaceRoleId: "WORKSPACE_USER",
             }),
         },
-        evaluator: { args: () => ({ name: uniqueName("imp"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}   \n" }) },
+        evaluator: {
+            args: () => ({ name: uniqueName("imp"), type: "code", language: "python", code: "def perform_eval(run, example):\n    return {'ok': 1}   \n" }),
+            bare: () => ({ name: uniqueName("bare"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 0}\n" }),
+            unset: {
+                promptHandle: "an LLM-as-judge evaluator (tests/provider/evaluation/rules.test.ts)",
+                promptRef: "as promptHandle",
+                variableMapping: "as promptHandle",
+            },
+        },
         runRule: {
             args: () => ({
                 name: uniqueName("imp"),
                 sessionId: projectId,
                 samplingRate: 0.5,
                 filter: 'eq(run_type, "llm")',
+                traceFilter: 'eq(run_type, "chain")',
+                treeFilter: 'eq(run_type, "tool")',
+                isEnabled: false,
                 codeEvaluators: [{ code: "def perform_eval(run, example):\r\n    return {'ok': 1}\n" }],
                 webhooks: [{ url: "https://hooks.example.com/r", headers: { authorization: "Bearer t" } }],
             }),
+            bare: () => ({ name: uniqueName("bare"), sessionId: projectId, samplingRate: 1 }),
+            unset: {
+                datasetId: "a rule on a dataset's experiments, instead of sessionId (tests/provider/evaluation/rules.test.ts)",
+                evaluatorId: "a saved evaluator, instead of inline ones (tests/provider/evaluation/rules.test.ts, examples/evaluation-rules)",
+                llmEvaluators: "as evaluatorId",
+                addToAnnotationQueueId: "names an AnnotationQueue (tests/e2e/evaluation.test.ts, examples/evaluation-rules)",
+                addToDatasetId: "names a Dataset (tests/provider/evaluation/rules.test.ts)",
+                backfillFrom: "sent, not applied by the emulator (docs/runRule.md)",
+            },
         },
         alertRule: {
             args: () => ({
@@ -282,7 +304,25 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 operator: "gt",
                 threshold: 2,
                 actions: [{ target: "webhook", url: "https://hooks.example.com/a", headers: { "x-token": "t" } }],
+                description: "slow answers",
+                type: "threshold",
+                filter: 'eq(run_type, "llm")',
             }),
+            bare: () => ({
+                sessionId: projectId,
+                name: uniqueName("bare"),
+                attribute: "latency",
+                aggregation: "avg",
+                windowMinutes: 10,
+                operator: "gt",
+                threshold: 2,
+                actions: [{ target: "webhook", url: "https://hooks.example.com/b" }],
+            }),
+            unset: {
+                thresholdMultiplier: "a `change` alert (tests/provider/evaluation/rules.test.ts)",
+                thresholdWindowMinutes: "as thresholdMultiplier",
+                denominatorFilter: "a `pct` aggregation (tests/provider/evaluation/rules.test.ts)",
+            },
         },
         feedbackConfig: {
             args: () => ({
@@ -291,6 +331,8 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 categories: [{ value: 0, label: "no" }, { value: 1 }],
                 isLowerScoreBetter: true,
             }),
+            bare: () => ({ feedbackKey: uniqueName("bare"), type: "freeform" }),
+            unset: { min: "a continuous key (tests/provider/evaluation/feedbackConfig.test.ts)", max: "as min" },
         },
         annotationQueue: {
             args: () => ({
@@ -299,9 +341,14 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 rubricInstructions: "r",
                 rubricItems: [{ feedbackKey: "correctness", valueDescriptions: { a: "b" }, isRequired: false }],
                 numReviewersPerItem: 3,
-                enableReservations: false,
+                enableReservations: true,
+                reservationMinutes: 5,
                 metadata: { team: "a" },
             }),
+            unset: {
+                defaultDatasetId: "names a Dataset (tests/provider/evaluation/annotationQueue.test.ts)",
+                sessionIds: "taken at creation and answered nowhere (tests/provider/evaluation/annotationQueue.test.ts)",
+            },
         },
         tagKey: { args: () => ({ key: uniqueName("imp"), description: "who owns it" }) },
         tagValue: { args: () => ({ tagKeyId, value: "support", description: "the support team" }) },

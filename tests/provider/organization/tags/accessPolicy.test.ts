@@ -103,7 +103,7 @@ describe("AccessPolicy and Role.accessPolicyIds", function () {
         await role.delete(r.id, { ...u.outs } as never);
         await policy.delete(q.id, q.outs as never);
         await policy.delete(p.id, p.outs as never);
-        assert.deepEqual((await raw(em(), "GET", "/api/v1/platform/orgs/current/access-policies", { tenantId: null })).body, []);
+        assert.deepEqual((await raw(em(), "GET", "/api/v1/platform/orgs/current/access-policies", { tenantId: null })).body, { access_policies: [] });
     });
 
     it("a name the organization holds is refused with the policy's id", async () => {
