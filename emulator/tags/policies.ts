@@ -110,20 +110,23 @@ export class AccessPolicies {
         this.registerAttachments(router);
     }
 
+    private attach(c: RequestContext): void {
+        const role = this.requireRole(c);
+        const { access_policy_ids } = parse(AttachPoliciesRequestSchema, c.body, "body");
+        for (const id of access_policy_ids) this.get(id);
+        this.s.attachments[role] = [...new Set([...(this.s.attachments[role] ?? []), ...access_policy_ids])];
+        this.store.save(this.s);
+    }
+
     private registerAttachments(router: Router): void {
         router
             .on("GET", `${BASE}/roles/{role_id}/access-policies`, (c) => {
                 const ids = this.s.attachments[this.requireRole(c)] ?? [];
                 return ok(this.s.policies.filter((p) => ids.includes(p.id)).map(this.view));
             })
-            .on("POST", `${BASE}/roles/{role_id}/access-policies`, (c) => {
-                const role = this.requireRole(c);
-                const { access_policy_ids } = parse(AttachPoliciesRequestSchema, c.body, "body");
-                for (const id of access_policy_ids) this.get(id);
-                this.s.attachments[role] = [...new Set([...(this.s.attachments[role] ?? []), ...access_policy_ids])];
-                this.store.save(this.s);
-                return ok();
-            })
+            // The description's path (204), and the other shape public sources show (200).
+            .on("POST", `${BASE}/access-policies/roles/{role_id}/access-policies`, (c) => (this.attach(c), { status: 204 }))
+            .on("POST", `${BASE}/roles/{role_id}/access-policies`, (c) => (this.attach(c), ok()))
             .on("DELETE", `${BASE}/roles/{role_id}/access-policies/{id}`, (c) => {
                 const role = this.requireRole(c);
                 const held = this.s.attachments[role] ?? [];

@@ -63,9 +63,13 @@ export class AccessPoliciesClient {
         return this.call("GET", at("roles", roleId, "access-policies"), z.array(AccessPolicySchema));
     }
 
-    /** Attaches policies to a role (one already attached stays attached: idempotent). */
+    /**
+     * Attaches policies to a role (one already attached stays attached: idempotent), at the path the description
+     * has (`.../access-policies/roles/{role_id}/access-policies`, answered 204).
+     */
     async attach(roleId: string, ids: string[]): Promise<void> {
-        if (ids.length) await this.call("POST", at("roles", roleId, "access-policies"), Nothing, { access_policy_ids: ids }, { idempotent: true });
+        if (ids.length)
+            await this.call("POST", at("access-policies", "roles", roleId, "access-policies"), Nothing, { access_policy_ids: ids }, { idempotent: true });
     }
 
     /** Detaches a policy from a role; one not attached is done. */

@@ -59,11 +59,6 @@ export const NEWER_OPERATIONS: readonly NewerOperation[] = [
         why: "an access policy attached to a role (docs/service.md R13.8, decided: the attachment path appears in two shapes in public sources)",
     },
     {
-        method: "POST",
-        path: "/api/v1/platform/orgs/current/roles/{role_id}/access-policies",
-        why: "an access policy attached to a role (docs/service.md R13.8, decided: the attachment path appears in two shapes in public sources)",
-    },
-    {
         method: "DELETE",
         path: "/api/v1/platform/orgs/current/roles/{role_id}/access-policies/{id}",
         why: "an access policy attached to a role (docs/service.md R13.8, decided: the attachment path appears in two shapes in public sources)",
