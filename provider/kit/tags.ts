@@ -20,6 +20,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { TagsClient } from "../api/tags";
+import type { ServiceConfig } from "../config";
 import { TAG_TEXT_MAX, type TaggableType } from "../api/schemas/tags";
 import { isImport, map, string } from "./declare";
 import { sameValue } from "./diff";
@@ -100,7 +101,7 @@ export function tagged(p: pulumi.dynamic.ResourceProvider, o: TaggedOptions): pu
         async read(id, props) {
             const r = await p.read!(id, props);
             if (!r.id || !r.props) return r;
-            const managed = isImport(props) ? undefined : Object.keys((props?.[f] as Tags | undefined) ?? {});
+            const managed = isImport(props) ? (tracingApiNamed(service.config()) ? undefined : []) : Object.keys((props?.[f] as Tags | undefined) ?? {});
             if (managed && !managed.length) return r;
             const now = await inTheWorkspace(r.props.workspaceId, (tc) => tagsOn(tc, o.resourceType, objectId(r.id!, r.props!)));
             const tags = readBack(now, managed, props?.[f] as Tags | undefined);
@@ -108,10 +109,13 @@ export function tagged(p: pulumi.dynamic.ResourceProvider, o: TaggedOptions): pu
             return { ...r, props: withTags(r.props), inputs: withTags(r.inputs) };
         },
         async update(id, olds, news) {
-            const own = await p.diff!(id, without(olds), without(news));
-            const r = own.changes ? await p.update!(id, olds, news) : { outs: { ...olds, [f]: news[f] } };
-            await apply(news.workspaceId, id, r.outs, olds[f], news[f]);
-            return r;
+            // The resource's own update always runs: it sends only what changed (nothing for a change of tags alone) and
+            // finishes what an interrupted create left (the engine updates a resource recorded with an error).
+            const r = await p.update!(id, without(olds), without(news));
+            // The program's tags, or none (an undefined value would not serialize: "Unexpected struct type").
+            const outs = news[f] === undefined ? without(r.outs) : { ...r.outs, [f]: news[f] };
+            await apply(news.workspaceId, id, outs, olds[f], news[f]);
+            return { ...r, outs };
         },
         async delete(id, props) {
             await p.delete!(id, props);
@@ -119,6 +123,16 @@ export function tagged(p: pulumi.dynamic.ResourceProvider, o: TaggedOptions): pu
             if (tags && Object.keys(tags).length) await apply(props.workspaceId, id, props, tags, {});
         },
     };
+}
+
+/**
+ * Whether the tracing API (where tags are) is the one the provider is meant to reach: set, or left to its default
+ * beside a control plane left to its default too (the cloud). An import of a deployment by a provider given only a
+ * control plane (self-hosted, the emulator) reads no tags, rather than asking the cloud's API for them: a program
+ * that declares tags then puts them on at its first `up` (those already on stay).
+ */
+function tracingApiNamed(cfg: ServiceConfig): boolean {
+    return cfg.sources?.endpoint.setting !== "default" || cfg.sources?.controlPlaneUrl.setting === "default";
 }
 
 /** One tag on an object: its key, its value and the tagging that puts it there. */
