@@ -9,7 +9,7 @@
  * listeners of hybrid installations (Listener); resource tags (TagKey, TagValue, Tagging, and the `tags` argument of
  * the objects the service tags) and the access policies over them (AccessPolicy); and look-ups (getDeployment,
  * getDeploymentRevisions, getTracingProject, getDataset, getTracingProjects, getPrompt, getWorkspace, getWorkspaces,
- * getRole, getServiceKey).
+ * getRole, getServiceKey, getAnnotationQueue, getFeedbackConfig, getListener).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -103,9 +103,12 @@ export {
 } from "./dynamic/resources";
 export type { DeploymentInputs, DeploymentOutputs } from "./controlPlane/deployment/declare";
 export {
+    getAnnotationQueue,
     getDataset,
     getDeployment,
     getDeploymentRevisions,
+    getFeedbackConfig,
+    getListener,
     getPrompt,
     getRole,
     getServiceKey,
@@ -133,6 +136,12 @@ export {
     type GetDeploymentRevisionsResult,
     type GetTracingProjectArgs,
     type GetTracingProjectResult,
+    type GetAnnotationQueueArgs,
+    type GetAnnotationQueueResult,
+    type GetFeedbackConfigArgs,
+    type GetFeedbackConfigResult,
+    type GetListenerArgs,
+    type GetListenerResult,
     type RevisionInfo,
 } from "./dynamic/functions";
 export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSources, type ServiceConfig, type SettingSource } from "./config";

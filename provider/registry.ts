@@ -75,6 +75,8 @@ import { feedbackConfig } from "./evaluation/feedbackConfig/declare";
 import { feedbackConfigProvider } from "./evaluation/feedbackConfig/provider";
 import { annotationQueue } from "./evaluation/annotationQueue/declare";
 import { annotationQueueProvider } from "./evaluation/annotationQueue/provider";
+import { getAnnotationQueue, getAnnotationQueueFunction, getFeedbackConfig, getFeedbackConfigFunction } from "./evaluation/lookups";
+import { getListener, getListenerFunction } from "./controlPlane/listener/lookups";
 import agentServerCheckForwarder = require("./dynamic/frozen/agentServerCheck");
 import assistantForwarder = require("./dynamic/frozen/assistant");
 import bulkExportForwarder = require("./dynamic/frozen/bulkExport");
@@ -298,6 +300,18 @@ export const FUNCTIONS = {
     getServiceKey: {
         declaration: getServiceKeyFunction,
         run: (s: Service, a: FunctionInputs<typeof getServiceKeyFunction>) => getServiceKey(s.organization(), a),
+    },
+    getAnnotationQueue: {
+        declaration: getAnnotationQueueFunction,
+        run: (s: Service, a: FunctionInputs<typeof getAnnotationQueueFunction>) => getAnnotationQueue(s.in(a.workspaceId).evaluation(), a),
+    },
+    getFeedbackConfig: {
+        declaration: getFeedbackConfigFunction,
+        run: (s: Service, a: FunctionInputs<typeof getFeedbackConfigFunction>) => getFeedbackConfig(s.in(a.workspaceId).evaluation(), a),
+    },
+    getListener: {
+        declaration: getListenerFunction,
+        run: (s: Service, a: FunctionInputs<typeof getListenerFunction>) => getListener(s.in(a.workspaceId).controlPlane(), a),
     },
 } as const satisfies Record<string, RegisteredFunction>;
 

@@ -1,10 +1,11 @@
 /**
  * The functions programs call to look up what they do not manage (the Terraform providers' data sources):
  * `getDeployment`, `getDeploymentRevisions`, `getTracingProject(s)`, `getDataset`, `getPrompt`, `getWorkspace(s)`,
- * `getRole`, `getServiceKey`, each returning an Output, with their arguments and results. They read the same configuration as the resources (`langsmith:*` stack config, else the
+ * `getRole`, `getServiceKey`, `getAnnotationQueue`, `getFeedbackConfig`, `getListener`, each returning an Output, with their arguments and results. They read the same configuration as the resources (`langsmith:*` stack config, else the
  * `LANGSMITH_*` environment variables). Their work is provider/controlPlane/deployment/lookups.ts; docs/functions.md.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { GetAnnotationQueueResult, GetFeedbackConfigResult } from "../evaluation/lookups";
 import type { FunctionArgs, FunctionResult } from "../kit/declare";
 import type { FUNCTIONS } from "../registry";
 
@@ -29,6 +30,11 @@ export type GetRoleArgs = FunctionArgs<typeof FUNCTIONS.getRole.declaration>;
 export type GetRoleResult = FunctionResult<typeof FUNCTIONS.getRole.declaration>;
 export type GetServiceKeyArgs = FunctionArgs<typeof FUNCTIONS.getServiceKey.declaration>;
 export type GetServiceKeyResult = FunctionResult<typeof FUNCTIONS.getServiceKey.declaration>;
+export type GetAnnotationQueueArgs = FunctionArgs<typeof FUNCTIONS.getAnnotationQueue.declaration>;
+export type { GetAnnotationQueueResult, GetFeedbackConfigResult } from "../evaluation/lookups";
+export type GetFeedbackConfigArgs = FunctionArgs<typeof FUNCTIONS.getFeedbackConfig.declaration>;
+export type GetListenerArgs = FunctionArgs<typeof FUNCTIONS.getListener.declaration>;
+export type GetListenerResult = FunctionResult<typeof FUNCTIONS.getListener.declaration>;
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -88,3 +94,12 @@ export const getRole = (args: GetRoleArgs): pulumi.Output<GetRoleResult> => invo
 
 /** Looks up a service key by id or by description (never the key itself). */
 export const getServiceKey = (args: GetServiceKeyArgs): pulumi.Output<GetServiceKeyResult> => invoke("getServiceKey", args);
+
+/** Looks up an annotation queue by id or by name. */
+export const getAnnotationQueue = (args: GetAnnotationQueueArgs): pulumi.Output<GetAnnotationQueueResult> => invoke("getAnnotationQueue", args);
+
+/** Looks up what scores a feedback key takes. */
+export const getFeedbackConfig = (args: GetFeedbackConfigArgs): pulumi.Output<GetFeedbackConfigResult> => invoke("getFeedbackConfig", args);
+
+/** Looks up a listener by id or by its cluster's compute id. */
+export const getListener = (args: GetListenerArgs): pulumi.Output<GetListenerResult> => invoke("getListener", args);

@@ -165,3 +165,24 @@ function sameCalendarDate(s: string, ms: number): boolean {
     const probe = new Date(Date.UTC(y, m - 1, d));
     return probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d && Number.isFinite(ms);
 }
+
+/**
+ * A look-up's arguments checked before any call: one error naming each bad one (a function has no preview of its
+ * own to fail, so the failures are thrown, prefixed with the function's name).
+ */
+export function checkFunctionArgs(fn: string, check: (c: Checker) => void): void {
+    const c = new Checker();
+    check(c);
+    const { failures } = c.done({});
+    if (failures?.length) throw new Error(`${fn}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+}
+
+/** A look-up by exactly one of two arguments (`id` or `name`), or it fails naming them, before any call. */
+export function oneOf(fn: string, args: Record<string, unknown>, a: string, b: string): { by: string; value: string } {
+    const given: string[] = [];
+    checkFunctionArgs(fn, (c) => {
+        for (const k of [a, b]) if (c.str(args[k], k) !== undefined && args[k] !== "") given.push(k);
+    });
+    if (given.length !== 1) throw new Error(`${fn}: give exactly one of ${a} and ${b} (got ${given.length ? given.join(" and ") : "neither"})`);
+    return { by: given[0], value: args[given[0]] as string };
+}

@@ -6,7 +6,7 @@
  */
 import type { OrganizationClient } from "../api/organization";
 import type { Role, ServiceKey, Workspace } from "../api/schemas/organization";
-import { Checker } from "../kit/check";
+import { oneOf } from "../kit/check";
 import { boolean, list, lookup, object, string, type FunctionInputs, type FunctionResult, type Value } from "../kit/declare";
 
 const workspaceFields = {
@@ -73,16 +73,6 @@ export type GetWorkspaceArgs = FunctionInputs<typeof getWorkspaceFunction>;
 export type GetWorkspacesArgs = FunctionInputs<typeof getWorkspacesFunction>;
 export type GetRoleArgs = FunctionInputs<typeof getRoleFunction>;
 export type GetServiceKeyArgs = FunctionInputs<typeof getServiceKeyFunction>;
-
-/** Exactly one of the two arguments, or the look-up fails naming them, before any call. */
-export function oneOf(fn: string, args: Record<string, unknown>, a: string, b: string): { by: string; value: string } {
-    const c = new Checker();
-    const given = [a, b].filter((k) => c.str(args[k], k) !== undefined && args[k] !== "");
-    const { failures } = c.done({});
-    if (failures?.length) throw new Error(`${fn}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-    if (given.length !== 1) throw new Error(`${fn}: give exactly one of ${a} and ${b} (got ${given.length ? given.join(" and ") : "neither"})`);
-    return { by: given[0], value: args[given[0]] as string };
-}
 
 const workspaceOf = (w: Workspace): WorkspaceInfo => ({
     id: w.id,

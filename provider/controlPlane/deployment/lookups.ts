@@ -6,7 +6,7 @@
  */
 import type { ControlPlaneClient } from "../../api/controlPlane";
 import { normalizeSource, type Deployment, type Revision } from "../../api/schemas/controlPlane";
-import { Checker, UUID_RE } from "../../kit/check";
+import { checkFunctionArgs, UUID_RE } from "../../kit/check";
 import { list, lookup, number, object, string, type FunctionInputs, type FunctionResult, type Value } from "../../kit/declare";
 import { lookupWorkspaceIdField } from "../../kit/workspace";
 import { revisionConfig } from "./declare";
@@ -62,16 +62,8 @@ export type RevisionInfo = Value<typeof revisionInfoType>;
 /** The service's page size limit. */
 const PAGE = 100;
 
-/** Throws one error naming each bad argument (a function has no preview of its own to fail). */
-function checkArgs(fn: string, check: (c: Checker) => void): void {
-    const c = new Checker();
-    check(c);
-    const { failures } = c.done({});
-    if (failures?.length) throw new Error(`${fn}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-}
-
 export async function getDeployment(cp: ControlPlaneClient, args: GetDeploymentArgs): Promise<GetDeploymentResult> {
-    checkArgs("getDeployment", (c) => c.matches(c.str(args.id, "id", true), UUID_RE, "id", "id must be a deployment id (a uuid)"));
+    checkFunctionArgs("getDeployment", (c) => c.matches(c.str(args.id, "id", true), UUID_RE, "id", "id must be a deployment id (a uuid)"));
     const d = await cp.getDeployment(args.id);
     return {
         id: d.id,
@@ -88,7 +80,7 @@ export async function getDeployment(cp: ControlPlaneClient, args: GetDeploymentA
 }
 
 export async function getDeploymentRevisions(cp: ControlPlaneClient, args: GetDeploymentRevisionsArgs): Promise<GetDeploymentRevisionsResult> {
-    checkArgs("getDeploymentRevisions", (c) => {
+    checkFunctionArgs("getDeploymentRevisions", (c) => {
         c.matches(c.str(args.deploymentId, "deploymentId", true), UUID_RE, "deploymentId", "deploymentId must be a deployment id (a uuid)");
         if (args.limit !== undefined && !(Number.isInteger(args.limit) && args.limit >= 1))
             c.fail("limit", `limit must be a whole number >= 1, not ${JSON.stringify(args.limit)}`);

@@ -91,12 +91,7 @@ export function createListenerProvider(o: ListenerProviderOptions = {}): pulumi.
         async read(id, props) {
             const l = await client().tryGetListener(id);
             if (!l) return {};
-            const inputs = prune({
-                computeType: l.compute_type,
-                computeId: l.compute_id,
-                k8sNamespaces: l.compute_config.k8s_namespaces ?? [],
-                workspaceId: isImport(props) ? undefined : props?.workspaceId,
-            }) as ListenerInputs;
+            const inputs = inputsOf(l, isImport(props) ? undefined : props?.workspaceId);
             return { id, props: outputs(inputs, l), inputs };
         },
         async update(id, _olds, news) {
@@ -107,6 +102,16 @@ export function createListenerProvider(o: ListenerProviderOptions = {}): pulumi.
         },
     };
     return provider;
+}
+
+/** The inputs as the service says them (refresh, import, getListener). */
+export function inputsOf(l: Listener, workspaceId?: string): ListenerInputs {
+    return prune({
+        computeType: l.compute_type,
+        computeId: l.compute_id,
+        k8sNamespaces: l.compute_config.k8s_namespaces ?? [],
+        workspaceId,
+    }) as ListenerInputs;
 }
 
 function outputs(i: ListenerInputs, l: Listener): ListenerOutputs {

@@ -14,7 +14,7 @@ export const SCHEMA_VERSION = 1;
 const descriptions = (what: string) => map(`What each ${what} means to a reviewer, by ${what}.`, string("What it means."));
 
 /** A feedback key of a queue's rubric (kept out of the resource's literal: inline, TypeScript finds a program's rubric too deep to type). */
-const rubricItem = object("AnnotationQueueRubricItem", "A feedback key of the rubric, with what its scores mean.", {
+export const rubricItem = object("AnnotationQueueRubricItem", "A feedback key of the rubric, with what its scores mean.", {
     feedbackKey: string("The feedback key scored.", { required: true }),
     description: string("What the key measures, as reviewers read it."),
     valueDescriptions: descriptions("value"),

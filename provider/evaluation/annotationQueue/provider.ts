@@ -152,8 +152,8 @@ function changesTo(olds: Record<string, any>, news: Record<string, any>): Annota
     }) as AnnotationQueueUpdateRequest;
 }
 
-/** The inputs as the service says them (refresh, import): empty values as absent; `kept`: what the service does not answer, from the state. */
-function inputsOf(q: AnnotationQueue, kept: Record<string, unknown> = {}): AnnotationQueueInputs {
+/** The inputs as the service says them (refresh, import, the look-up): empty values as absent; `kept`: what the service does not answer, from the state. */
+export function inputsOf(q: AnnotationQueue, kept: Record<string, unknown> = {}): AnnotationQueueInputs {
     const some = <T>(v: T | null | undefined) => (v === null || v === undefined || v === "" ? undefined : v);
     const rubric = q.rubric_items?.map((r) =>
         prune({

@@ -11,7 +11,7 @@ import { workspaceIdField } from "../../kit/workspace";
 export const SCHEMA_VERSION = 1;
 
 /** A category of a categorical key (kept out of the resource's literal: TypeScript types a program's list of them more cheaply). */
-const category = object("FeedbackCategory", "A category: its score and the label a reviewer picks.", {
+export const category = object("FeedbackCategory", "A category: its score and the label a reviewer picks.", {
     value: number("The score the category stands for.", { required: true }),
     label: string("What a reviewer sees (`correct`)."),
 });

@@ -89,8 +89,8 @@ function wire(i: FeedbackConfigInputs) {
     return { feedback_key: i.feedbackKey, feedback_config: config, is_lower_score_better: i.isLowerScoreBetter ?? false };
 }
 
-/** The inputs as the service says them (refresh, import): unset fields as absent. */
-function inputsOf(c: FeedbackConfig, workspaceId?: string): FeedbackConfigInputs {
+/** The inputs as the service says them (refresh, import, the look-up): unset fields as absent. */
+export function inputsOf(c: FeedbackConfig, workspaceId?: string): FeedbackConfigInputs {
     const f = c.feedback_config;
     const categories: Array<Record<string, unknown>> | undefined = f.categories?.length
         ? f.categories.map((x) => (x.label == null ? { value: x.value } : { value: x.value, label: x.label }))

@@ -4,7 +4,7 @@
  * (dynamic/functions.ts, the plugin's Invoke). Nothing here changes anything on the service.
  */
 import type { PromptsClient } from "../../api/prompts";
-import { Checker } from "../../kit/check";
+import { checkFunctionArgs } from "../../kit/check";
 import { boolean, list, lookup, number, string, type FunctionInputs, type FunctionResult } from "../../kit/declare";
 import { lookupWorkspaceIdField } from "../../kit/workspace";
 
@@ -31,10 +31,9 @@ export const getPromptFunction = lookup({
 export type GetPromptArgs = FunctionInputs<typeof getPromptFunction>;
 
 export async function getPrompt(pc: PromptsClient, args: GetPromptArgs): Promise<FunctionResult<typeof getPromptFunction>> {
-    const c = new Checker();
-    c.str(args.handle, "handle", true);
-    const { failures } = c.done({});
-    if (failures?.length) throw new Error(`getPrompt: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    checkFunctionArgs("getPrompt", (c) => {
+        c.str(args.handle, "handle", true);
+    });
     const r = await pc.tryGetRepo(args.handle);
     if (!r) throw new Error(`getPrompt: the workspace's hub holds no prompt ${JSON.stringify(args.handle)}`);
     return {

@@ -4,6 +4,7 @@
  * anything on the service.
  */
 import type { TracingClient } from "../../api/tracing";
+import { checkFunctionArgs } from "../../kit/check";
 import { lookup, number, string, type FunctionInputs, type FunctionResult } from "../../kit/declare";
 import { lookupWorkspaceIdField } from "../../kit/workspace";
 
@@ -26,7 +27,9 @@ export type GetDatasetArgs = FunctionInputs<typeof getDatasetFunction>;
 export type GetDatasetResult = FunctionResult<typeof getDatasetFunction>;
 
 export async function getDataset(tc: TracingClient, args: GetDatasetArgs): Promise<GetDatasetResult> {
-    if (typeof args.name !== "string" || args.name === "") throw new Error("getDataset: name: name is required");
+    checkFunctionArgs("getDataset", (c) => {
+        c.str(args.name, "name", true);
+    });
     const d = await tc.findDatasetByName(args.name);
     if (!d) throw new Error(`getDataset: the workspace holds no dataset named ${JSON.stringify(args.name)}`);
     return {

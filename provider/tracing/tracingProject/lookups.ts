@@ -7,7 +7,7 @@
 import type { Session } from "../../api/schemas/sessions";
 import type { TagsClient } from "../../api/tags";
 import type { TracingClient } from "../../api/tracing";
-import { Checker } from "../../kit/check";
+import { checkFunctionArgs } from "../../kit/check";
 import { list, lookup, number, object, string, type FunctionInputs, type FunctionResult, type Value } from "../../kit/declare";
 import { lookupWorkspaceIdField } from "../../kit/workspace";
 
@@ -31,10 +31,9 @@ export type GetTracingProjectArgs = FunctionInputs<typeof getTracingProjectFunct
 export type GetTracingProjectResult = FunctionResult<typeof getTracingProjectFunction>;
 
 export async function getTracingProject(tc: TracingClient, args: GetTracingProjectArgs): Promise<GetTracingProjectResult> {
-    const c = new Checker();
-    c.str(args.name, "name", true);
-    const { failures } = c.done({});
-    if (failures?.length) throw new Error(`getTracingProject: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    checkFunctionArgs("getTracingProject", (c) => {
+        c.str(args.name, "name", true);
+    });
     const s = await tc.findSessionByName(args.name);
     if (!s) throw new Error(`getTracingProject: the workspace holds no tracing project named ${JSON.stringify(args.name)}`);
     return projectOf(s);
@@ -77,14 +76,13 @@ export interface GetTracingProjectsArgs {
 
 /** The projects of the prefix and tag given; a tag the workspace has no key or value of matches none. */
 export async function getTracingProjects(tc: TracingClient, tags: TagsClient, args: GetTracingProjectsArgs): Promise<{ projects: ProjectInfo[] }> {
-    const c = new Checker();
-    c.str(args.namePrefix, "namePrefix");
-    if (args.tag) {
-        c.str(args.tag.key, "tag.key", true);
-        c.str(args.tag.value, "tag.value", true);
-    }
-    const { failures } = c.done({});
-    if (failures?.length) throw new Error(`getTracingProjects: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    checkFunctionArgs("getTracingProjects", (c) => {
+        c.str(args.namePrefix, "namePrefix");
+        if (args.tag) {
+            c.str(args.tag.key, "tag.key", true);
+            c.str(args.tag.value, "tag.value", true);
+        }
+    });
     let tagValueIds: string[] | undefined;
     const tag = args.tag;
     if (tag) {

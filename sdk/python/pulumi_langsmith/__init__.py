@@ -18,9 +18,12 @@ from .deployment import *
 from .evaluator import *
 from .export_destination import *
 from .feedback_config import *
+from .get_annotation_queue import *
 from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
+from .get_feedback_config import *
+from .get_listener import *
 from .get_prompt import *
 from .get_role import *
 from .get_service_key import *

@@ -1,12 +1,13 @@
 /**
- * The look-ups of issue 42 (getWorkspace, getWorkspaces, getRole, getServiceKey, getPrompt, getTracingProjects)
- * against the emulator over HTTP, run as both front doors run them (the registry's `run`: the plugin's Invoke and
+ * The look-ups of issue 42 (getWorkspace, getWorkspaces, getRole, getServiceKey, getPrompt, getTracingProjects,
+ * getAnnotationQueue, getFeedbackConfig, getListener) against the emulator over HTTP, run as both front doors run them (the registry's `run`: the plugin's Invoke and
  * dynamic/functions.ts): found by id and by name, a name matching nothing failing in words, bad arguments failing
  * before any call, a service key's secret never answered, projects filtered by name prefix and by resource tag.
  */
 import assert from "node:assert/strict";
 import { Service } from "../../../provider/kit/service";
 import { FUNCTIONS, RESOURCES } from "../../../provider/registry";
+import { withEnv } from "../../helpers/async";
 import { raw, rejection, uniqueName } from "../../helpers/emulator";
 import { orgEmulator, writes } from "../../helpers/orgProviders";
 
@@ -21,7 +22,7 @@ const run = (name: keyof typeof FUNCTIONS, args: Record<string, unknown>) =>
     (FUNCTIONS[name].run as (s: Service, a: unknown) => Promise<any>)(new Service(), args);
 const failure = async (fn: () => Promise<unknown>) => String((await rejection(fn))?.message);
 
-describe("look-ups: workspaces, roles, service keys, prompts, tracing projects", function () {
+describe("look-ups: workspaces, roles, service keys, prompts, tracing projects, queues, feedback configs, listeners", function () {
     this.timeout(30_000);
     const emulator = orgEmulator();
     const em = () => emulator.get();
@@ -99,5 +100,62 @@ describe("look-ups: workspaces, roles, service keys, prompts, tracing projects",
         // The service's own filter is what is read: the project list answers it.
         const value = (await raw(em(), "GET", "/api/v1/workspaces/current/tags")).body[0].values[0].id;
         assert.equal((await raw(em(), "GET", `/api/v1/sessions?tag_value_id=${value}`)).status, 200);
+    });
+
+    /** The resource's inputs as its own refresh reads them, without the fields a look-up does not answer. */
+    const readBack = async (type: keyof typeof RESOURCES, id: string, leftOut: string[]) => {
+        const { inputs } = await (RESOURCES[type].provider as Provider).read(id, {});
+        return Object.fromEntries(Object.entries(inputs ?? {}).filter(([k]) => !leftOut.includes(k)));
+    };
+    const without = (o: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+
+    it("getAnnotationQueue by id and by name, getFeedbackConfig by key: the resources' own fields as refresh reads them; two queues of a name fail naming both", async () => {
+        const feedbackKey = uniqueName("correct");
+        await make("feedbackConfig", { feedbackKey, type: "continuous", min: 0, max: 1, isLowerScoreBetter: true });
+        const config = await run("getFeedbackConfig", { feedbackKey });
+        assert.deepEqual(without(config, "modifiedAt"), { feedbackKey, type: "continuous", min: 0, max: 1, isLowerScoreBetter: true });
+        assert.ok(config.modifiedAt);
+        assert.match(await failure(() => run("getFeedbackConfig", { feedbackKey: `${feedbackKey}-none` })), /no feedback config for the key ".*-none"/);
+
+        const name = uniqueName("Review");
+        const rubricItems = [{ feedbackKey, description: "Is it right?", isRequired: true }];
+        const q = await make("annotationQueue", { name, description: "support answers", rubricItems, numReviewersPerItem: 2 });
+        const byName = await run("getAnnotationQueue", { name });
+        assert.deepEqual(without(byName, "id", "createdAt"), await readBack("annotationQueue", q.id, ["sessionIds", "workspaceId"]));
+        assert.deepEqual([byName.id, byName.rubricItems, byName.numReviewersPerItem, byName.createdAt], [q.id, rubricItems, 2, q.outs.createdAt]);
+        assert.deepEqual(await run("getAnnotationQueue", { id: q.id }), byName);
+        assert.match(await failure(() => run("getAnnotationQueue", { name: `${name}-none` })), /holds no annotation queue named ".*-none"/);
+
+        // The service keeps no name unique: a second queue of the name, made elsewhere, makes the name ambiguous.
+        const other = await raw(em(), "POST", "/api/v1/annotation-queues", { body: { name } });
+        assert.equal(other.status, 200, other.text);
+        const ambiguous = await failure(() => run("getAnnotationQueue", { name }));
+        assert.match(ambiguous, /holds 2 queues named .*look it up by id/);
+        assert.ok(ambiguous.includes(q.id) && ambiguous.includes(other.body.id), ambiguous);
+        assert.equal((await run("getAnnotationQueue", { id: other.body.id })).numReviewersPerItem, 1);
+
+        em().admin.requests.length = 0;
+        assert.match(await failure(() => run("getAnnotationQueue", { id: q.id, name })), /give exactly one of id and name \(got id and name\)/);
+        assert.match(await failure(() => run("getFeedbackConfig", {})), /getFeedbackConfig: feedbackKey:/);
+        assert.deepEqual(
+            em().admin.requests.filter((r) => !r.path.startsWith("/__admin")),
+            [],
+            "bad arguments fail before any call",
+        );
+    });
+
+    it("getListener by id and by compute id: the resource's own fields; an unknown one fails in words", async () => {
+        // The control plane is the emulator's too (its /v2), for this test only.
+        await withEnv({ LANGSMITH_CONTROL_PLANE_URL: em().url }, async () => {
+            const computeId = uniqueName("cluster");
+            const l = await make("listener", { computeId, k8sNamespaces: ["agents", "batch"] });
+            const byCompute = await run("getListener", { computeId });
+            assert.deepEqual(without(byCompute, "id", "version", "createdAt"), await readBack("listener", l.id, ["workspaceId"]));
+            assert.deepEqual([byCompute.id, byCompute.k8sNamespaces, byCompute.createdAt], [l.id, ["agents", "batch"], l.outs.createdAt]);
+            assert.deepEqual(await run("getListener", { id: l.id }), byCompute);
+            assert.match(await failure(() => run("getListener", { computeId: `${computeId}-none` })), /no listener for compute ".*-none"/);
+            assert.match(await failure(() => run("getListener", { id: "00000000-0000-4000-8000-000000000000" })), /no listener of id/);
+            assert.match(await failure(() => run("getListener", {})), /give exactly one of id and computeId \(got neither\)/);
+        });
     });
 });
