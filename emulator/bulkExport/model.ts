@@ -35,7 +35,8 @@ import { dayPartitions, partitionKey, rootKey } from "./layout";
 import { makeProject, type TracingProject, type TracingProjectInput } from "./projects";
 import { EXPORT_TABLE, RUN_TABLE, moveTo, publicView, type DestinationRecord, type ExportRecord, type RunRecord } from "./records";
 import { Store } from "../core/store";
-import { TracedRuns } from "../tracing/store";
+import { DEFAULT_RETENTION, retained, type RetentionDays, type TraceTier } from "../tracing/retention";
+import { type TracedRun, TracedRuns } from "../tracing/store";
 
 /** The service's figures (docs/service.md 8), all changeable for tests. */
 export interface BulkExportLimits {
@@ -109,6 +110,8 @@ export class BulkExportModel {
     readonly store: Store<Snapshot>;
     /** Called after a change the worker should look at. */
     onChange: () => void = () => undefined;
+    /** A workspace's days of retention per tier (tracing/retention.ts): the organization's settings, once wired. */
+    retentionDays: RetentionDays = DEFAULT_RETENTION;
 
     /** Creation times (emulator clock) of each workspace's exports in the last hour. */
     private creations = new Map<string, number[]>();
@@ -135,6 +138,12 @@ export class BulkExportModel {
 
     now(): string {
         return this.clock.iso();
+    }
+
+    /** Whether the service still keeps a traced run, by its project's tier (tracing/retention.ts). */
+    keeps(run: TracedRun): boolean {
+        const tier = (this.projects.get(run.session_id)?.session?.trace_tier ?? "longlived") as TraceTier;
+        return retained(run, tier, this.clock.now(), this.retentionDays);
     }
 
     reset(): void {

@@ -11,7 +11,7 @@
  */
 import { stableUuid } from "../core/ids";
 import { exportRow } from "../tracing/exportable";
-import type { TracedRuns } from "../tracing/store";
+import type { TracedRun, TracedRuns } from "../tracing/store";
 import { isoOfMicros } from "../tracing/times";
 import type { FilterableRun } from "./filterEval";
 import type { ExportableRun } from "./parquet";
@@ -110,7 +110,7 @@ export function* projectRuns(p: TracingProject, tenantId: string, from: number, 
 /**
  * What an export run reads of a project over [from, to) (epoch ms): its generated runs (`projectRuns`), then
  * one slot per run traced into it, in the order they were first seen: the run's row when it starts in the
- * range and has been posted, else undefined. Every traced run takes a slot whether or not it is exported,
+ * range, has been posted and is still kept (`keeps`: the service's retention, tracing/retention.ts), else undefined. Every traced run takes a slot whether or not it is exported,
  * and runs only ever join the end of the list, so a resume cursor (the slots consumed, `skip`) still points
  * at the same place after more runs came in or a waiting run was completed.
  */
@@ -121,6 +121,7 @@ export function* exportSlots(
     from: number,
     to: number,
     skip = 0,
+    keeps: (run: TracedRun) => boolean = () => true,
 ): Generator<(FilterableRun & ExportableRun) | undefined> {
     let slot = 0;
     for (const run of projectRuns(p, tenantId, from, to)) if (slot++ >= skip) yield run;
@@ -129,6 +130,6 @@ export function* exportSlots(
     for (const run of traced.of(p.session_id)) {
         if (slot++ < skip) continue;
         const inRange = run.start_time !== undefined && run.start_time >= start && run.start_time < end;
-        yield inRange ? exportRow(run, tier) : undefined;
+        yield inRange && keeps(run) ? exportRow(run, tier) : undefined;
     }
 }

@@ -260,7 +260,9 @@ export class BulkExportWorker {
             }
         };
         try {
-            const slots = exportSlots(project, this.model.traced, e.tenant_id, Date.parse(r.start_time), Date.parse(r.end_time), r._cursor);
+            const slots = exportSlots(project, this.model.traced, e.tenant_id, Date.parse(r.start_time), Date.parse(r.end_time), r._cursor, (run) =>
+                this.model.keeps(run),
+            );
             for (const run of slots) {
                 cursor++;
                 if (cursor % YIELD_EVERY === 0) {

@@ -30,7 +30,8 @@ import { promptsArea, type PromptsArea } from "../prompts";
 import { type AutomationsArea, automationsArea } from "../evaluation/automations";
 import { tagsArea, type TagsArea } from "../tags";
 import type { Holdings } from "../org/model";
-import { admit, defaultTier } from "../org/settings";
+import { admit, defaultTier, longlivedDays } from "../org/settings";
+import { SHORTLIVED_DAYS } from "../tracing/retention";
 import { runView, tracingArea } from "../tracing";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
@@ -178,6 +179,8 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
             bulkExport.model.save();
         },
     });
+    // Runs are kept as long as the workspace's retention says (tracing/retention.ts, docs/service.md R11.5).
+    bulkExport.model.retentionDays = (ws, tier) => (tier === "shortlived" ? SHORTLIVED_DAYS : longlivedDays(org.model, ws));
     // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
     const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
     const prompts = promptsArea({ clock, stateDir, workspace: (ws) => hubWorkspace(org, ws) });

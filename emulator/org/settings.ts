@@ -186,6 +186,9 @@ export function settingsRoutes(router: Router, org: OrgModel, apply: ApplyTier):
         .on("GET", "/api/v1/orgs/ttl-settings", () => ok(Object.values(s().ttl).map((r) => ttlView(org, r))))
         // The organization's own, or (`tenant_id` in the body) a workspace's.
         .on("PUT", "/api/v1/orgs/ttl-settings", (c) => ok(putTtl(org, scopeOf(c.body), c.body, apply)))
+        // The description writes it without `/api/v1`; the service answers both, as it does its other paths.
         .on("GET", "/workspaces/current/ttl-settings", (c) => ok(daysView(org, c.tenantId)))
-        .on("PUT", "/workspaces/current/ttl-settings", (c) => ok(putDays(org, c.tenantId, c.body)));
+        .on("PUT", "/workspaces/current/ttl-settings", (c) => ok(putDays(org, c.tenantId, c.body)))
+        .on("GET", "/api/v1/workspaces/current/ttl-settings", (c) => ok(daysView(org, c.tenantId)))
+        .on("PUT", "/api/v1/workspaces/current/ttl-settings", (c) => ok(putDays(org, c.tenantId, c.body)));
 }

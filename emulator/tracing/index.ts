@@ -121,9 +121,10 @@ function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules, 
         });
 }
 
-/** A traced run as `GET /runs/{id}` answers it (`RunSchema`), or undefined when the workspace has not traced it (all of it). */
+/** A traced run as `GET /runs/{id}` answers it (`RunSchema`), or undefined when the workspace has not traced it (all of it) or it expired (retention.ts). */
 export function runView(model: BulkExportModel, tenantId: string, id: string) {
-    const run = model.traced.get(tenantId, id);
+    const found = model.traced.get(tenantId, id);
+    const run = found && model.keeps(found) ? found : undefined;
     const row = run && exportRow(run, model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");
     // Where the UI shows the run (`RunSchema.app_path`, required there).
     return row && { ...row, app_path: `/o/${ORGANIZATION_ID}/projects/p/${row.session_id}/r/${row.id}?trace_id=${row.trace_id}` };

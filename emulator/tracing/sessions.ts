@@ -30,7 +30,7 @@ export const SESSION_CLEANUP_MS = 1_000;
 /** A project as the service answers it. */
 export function sessionView(model: BulkExportModel, p: TracingProject, tenantId: string) {
     const s = p.session;
-    const traced = model.traced.of(p.session_id);
+    const traced = model.traced.of(p.session_id).filter((r) => model.keeps(r));
     const lastTraced = traced.reduce<string | undefined>((last, r) => (r.start_time && !(last && last >= r.start_time) ? r.start_time : last), undefined);
     return {
         id: p.session_id,

@@ -15,7 +15,8 @@
  *   a string over 512 MB (some 240,000 runs of 2 KB). A line cut short by a kill is skipped (and ended, so
  *   the next append starts a line of its own). A deleted project appends a line that drops its runs.
  *
- * Not emulated: run deletion, retention (`trace_tier` is exported, never enforced), attachments.
+ * Not emulated: run deletion, attachments. Retention hides expired runs from what reads them (retention.ts) and
+ * deletes nothing here.
  */
 import { appendFileSync, closeSync, existsSync, openSync, readSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

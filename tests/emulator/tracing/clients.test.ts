@@ -10,6 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "langsmith";
@@ -17,7 +18,7 @@ import { getCurrentRunTree, traceable } from "langsmith/traceable";
 import type { TracedRun } from "../../../emulator/tracing/store";
 import { rowsUnder, settle } from "../../helpers/bulkExport";
 import { creds } from "../../helpers/bulkExportArea";
-import { TEST_API_KEY, TEST_TENANT, bulkExportClient, startTestEmulator, type Emulator } from "../../helpers/emulator";
+import { TEST_API_KEY, TEST_TENANT, bulkExportClient, raw, startTestEmulator, type Emulator } from "../../helpers/emulator";
 import { startMinio, type MinioServer } from "../../helpers/minio";
 import { pythonPath } from "../../helpers/pyarrow";
 
@@ -182,5 +183,51 @@ describe("emulator: traces and projects from the official langsmith clients (Pyt
                 );
             }
         }
+    });
+
+    it("retention: a run older than its project's tier keeps (14 days short-lived, the long-lived days) is gone from run_count, readRun and exports", async () => {
+        const DAY = 24 * 3_600_000;
+        const ages = { fresh: 1, past14: 20, past400: 500 };
+        const client = new Client({ apiUrl: `${em.url}/api/v1`, apiKey: TEST_API_KEY, workspaceId: TEST_TENANT, autoBatchTracing: false });
+        const ids: Record<string, Record<string, string>> = {};
+        for (const tier of ["shortlived", "longlived"]) {
+            const name = `kept-${tier}`;
+            assert.equal((await raw(em, "POST", "/api/v1/sessions", { body: { name, trace_tier: tier } })).status, 200);
+            ids[tier] = {};
+            for (const [age, days] of Object.entries(ages)) {
+                const id = randomUUID();
+                const start = Date.now() - days * DAY;
+                await client.createRun({ id, name: age, run_type: "chain", inputs: {}, project_name: name, start_time: start, end_time: start + 1000 });
+                ids[tier][age] = id;
+            }
+        }
+        const count = async (name: string) => (await client.readProject({ projectName: name })).run_count;
+        assert.deepEqual([await count("kept-shortlived"), await count("kept-longlived")], [1, 2]);
+        assert.equal((await client.readRun(ids.longlived.past14)).name, "past14");
+        await assert.rejects(client.readRun(ids.shortlived.past14), /not found|404/i);
+        await assert.rejects(client.readRun(ids.longlived.past400), /not found|404/i);
+
+        // The workspace keeps long-lived traces for 600 days: the 500-day-old one is back (it was hidden, never deleted).
+        const days = "/workspaces/current/ttl-settings";
+        assert.equal((await raw(em, "PUT", days, { body: { longlived_ttl_days: 600 } })).status, 200);
+        assert.equal(await count("kept-longlived"), 3);
+
+        const be = bulkExportClient(em);
+        const { destination } = await be.createDestination({
+            destination_type: "s3",
+            display_name: "kept",
+            config: { bucket_name: "exports", prefix: "kept", endpoint_url: minio.endpoint },
+            credentials: creds(minio.users.writeDelete),
+        });
+        const range = { start_time: new Date(Date.now() - 700 * DAY).toISOString(), end_time: new Date(Date.now() + 60_000).toISOString() };
+        const exported: Record<string, string[]> = {};
+        for (const tier of ["shortlived", "longlived"]) {
+            const { sessionId } = held(em, `kept-${tier}`);
+            const { export: e } = await be.createExport({ bulk_export_destination_id: destination.id, session_id: sessionId, ...range });
+            assert.equal((await settle(be, e.id)).status, "Completed");
+            exported[tier] = (await rowsUnder(minio, `kept/export_id=${e.id}/`)).map((r) => String(r.name)).sort();
+        }
+        assert.deepEqual(exported, { shortlived: ["fresh"], longlived: ["fresh", "past14", "past400"] });
+        assert.equal((await raw(em, "PUT", days, { body: { longlived_ttl_days: 400 } })).status, 200);
     });
 });

@@ -1,0 +1,28 @@
+/**
+ * How long the service keeps a traced run (docs/service.md R11.5): by its project's tier, `shortlived` (the
+ * service's base traces) 14 days, `longlived` the workspace's long-lived days (400 unless set: R11.4), counted from
+ * the run's `start_time` on the emulator's clock. An expired run is gone from what reads runs: its project's
+ * `run_count` and `last_run_start_time`, `GET /runs/{id}`, and exports (its slot stays, empty, so an export's resume
+ * cursor still points at the same place). The emulator's generated projects (bulkExport/generator.ts) are fixtures
+ * of the export tests and are not expired.
+ */
+import type { TracedRun } from "./store";
+import { microsOf } from "./times";
+
+export type TraceTier = "longlived" | "shortlived";
+
+/** The service's retention of base (short-lived) traces, in days. */
+export const SHORTLIVED_DAYS = 14;
+const DAY_MS = 24 * 3_600_000;
+
+/** A workspace's days of retention for a tier. */
+export type RetentionDays = (tenantId: string, tier: TraceTier) => number;
+
+/** Without the organization's settings: 14 days and 400. */
+export const DEFAULT_RETENTION: RetentionDays = (_tenantId, tier) => (tier === "shortlived" ? SHORTLIVED_DAYS : 400);
+
+/** Whether `run`, of a project of tier `tier`, is still kept at `nowMs`; a run without a start time is. */
+export function retained(run: TracedRun, tier: TraceTier, nowMs: number, days: RetentionDays): boolean {
+    const started = microsOf(run.start_time);
+    return started === undefined || started / 1000 >= nowMs - days(run.tenant_id, tier) * DAY_MS;
+}
