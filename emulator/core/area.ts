@@ -20,3 +20,10 @@ export interface Area {
     /** Stops the area's background work (the server calls it on close). */
     close?(): Promise<void>;
 }
+
+/**
+ * The tags a create names (`tag_value_ids` of a project's or dataset's create, as the official clients send them):
+ * checks them before anything is made (an unknown value throws its 404) and answers how to tag the object once made.
+ * The resource-tags area answers it; the areas that make the objects ask it.
+ */
+export type TagAtCreate = (tenantId: string, valueIds: readonly string[] | null | undefined) => (resourceId: string) => void;

@@ -15,7 +15,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AdminState, adminRoutes, type Fault, type FaultInput } from "./admin";
-import type { Area } from "./area";
+import type { Area, TagAtCreate } from "./area";
 import { Clock } from "./clock";
 import { agentServerArea, type AgentServerArea } from "../agentServer";
 import type { AgentServerSettings } from "../agentServer/model";
@@ -165,7 +165,12 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     const agentServer = agentServerArea({ clock, controlPlane: controlPlane.model, settings: o.agentServer, stateDir });
     const experiments = (tenantId: string, datasetId: string) =>
         [...bulkExport.model.projects.values()].filter((p) => p.tenant_id === tenantId && p.session?.reference_dataset_id === datasetId).length;
-    const datasets = datasetsArea({ clock, stateDir, sessionCount: experiments });
+    // A create's `tag_value_ids` tag what it makes (the tags area, made below: asked only at a request).
+    const tagAtCreate =
+        (type: "project" | "dataset"): TagAtCreate =>
+        (ws, ids) =>
+            tags.model.tagsFor(ws, type, ids);
+    const datasets = datasetsArea({ clock, stateDir, sessionCount: experiments, tagAtCreate: tagAtCreate("dataset") });
     const org = orgArea({
         clock,
         stateDir,
@@ -198,7 +203,7 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         roleExists: (id) => org.model.role(id) !== undefined,
     });
     const tagged = (ws: string, valueIds: string[]) => tags.model.taggedWith(ws, "project", valueIds);
-    const tracing = tracingArea(bulkExport.model, cleanupMs, { rules, onIngest: automations.onIngest, tagged });
+    const tracing = tracingArea(bulkExport.model, cleanupMs, { rules, onIngest: automations.onIngest, tagged, tagAtCreate: tagAtCreate("project") });
     const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation, tags];
     return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, areas };
 }

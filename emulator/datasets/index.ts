@@ -4,7 +4,7 @@
  * request schemas of the shared wire contract; the model decides (model.ts).
  */
 import { DatasetCreateRequestSchema, DatasetUpdateRequestSchema } from "../../provider/api/schemas/datasets";
-import type { Area } from "../core/area";
+import type { Area, TagAtCreate } from "../core/area";
 import type { Clock } from "../core/clock";
 import { notImplemented, requireUuid } from "../core/errors";
 import { page, parse, type RequestContext, type Router } from "../core/http";
@@ -22,7 +22,13 @@ export interface DatasetsArea extends Area {
  * `sessionCount`: how many tracing projects of the workspace are experiments over a dataset (its
  * `session_count`, which the tracing area knows).
  */
-export function datasetsArea(o: { clock: Clock; stateDir?: string; sessionCount?: (tenantId: string, datasetId: string) => number }): DatasetsArea {
+export function datasetsArea(o: {
+    clock: Clock;
+    stateDir?: string;
+    sessionCount?: (tenantId: string, datasetId: string) => number;
+    /** The tags a create names (`tag_value_ids`): a new dataset is tagged with them. */
+    tagAtCreate?: TagAtCreate;
+}): DatasetsArea {
     const model = new DatasetsModel(o.clock, o.stateDir);
     const examples = new Examples(o.clock, o.stateDir);
     const id = (c: RequestContext) => requireUuid(c.params.dataset_id, "dataset_id");
@@ -38,7 +44,13 @@ export function datasetsArea(o: { clock: Clock; stateDir?: string; sessionCount?
         notEmulated: [/^(\/api\/v1)?\/(examples\/(bulk|upload|multipart|validate)|datasets\/[^/]+\/(tags|splits|versions|examples))/],
         register(router) {
             router
-                .onApi("POST", BASE, (c) => ({ status: 200, body: view(model.create(c.tenantId, parse(DatasetCreateRequestSchema, c.body, "body"))) }))
+                .onApi("POST", BASE, (c) => {
+                    const body = parse(DatasetCreateRequestSchema, c.body, "body");
+                    const tag = o.tagAtCreate?.(c.tenantId, body.tag_value_ids) ?? (() => undefined);
+                    const made = model.create(c.tenantId, body);
+                    tag(made.id);
+                    return { status: 200, body: view(made) };
+                })
                 .onApi("GET", BASE, (c) => {
                     const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined };
                     return { status: 200, body: page(c, model.list(c.tenantId, q), { defaultLimit: 100 }).map(view) };

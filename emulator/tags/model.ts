@@ -172,6 +172,15 @@ export class TagsModel {
         return t;
     }
 
+    /** `TagAtCreate` (core/area.ts) for objects of kind `type`: every value checked first, then one tagging each. */
+    tagsFor(tenantId: string, type: TaggingCreateRequest["resource_type"], valueIds: readonly string[] | null | undefined): (resourceId: string) => void {
+        const ids = [...new Set(valueIds ?? [])];
+        for (const v of ids) if (!this.anyValue(tenantId, v)) throw notFound("Tag value", v);
+        return (resourceId) => {
+            for (const v of ids) this.createTagging(tenantId, { tag_value_id: v, resource_type: type, resource_id: resourceId });
+        };
+    }
+
     deleteTagging(tenantId: string, id: string): void {
         if (!this.taggings(tenantId).some((t) => t.id === id)) throw notFound("Tagging", id);
         this.s.taggings = this.s.taggings.filter((t) => t.id !== id);

@@ -9,7 +9,7 @@
  * when given a workspace id): the server resolves it (`keyWorkspace`).
  */
 import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../provider/api/schemas/sessions";
-import type { Area } from "../core/area";
+import type { Area, TagAtCreate } from "../core/area";
 import { Multipart } from "../core/body";
 import { EmulatorError, invalidField, requireUuid } from "../core/errors";
 import { page, parse, type Reply, type RequestContext, type Router } from "../core/http";
@@ -62,11 +62,13 @@ export interface TracingLinks {
     onIngest?: (tenantId: string, runIds: string[]) => void;
     /** The taggings `GET /sessions?tag_value_id=` filters by. */
     tagged?: TaggedProjects;
+    /** The tags a project's create names (`tag_value_ids`). */
+    tagAtCreate?: TagAtCreate;
 }
 
 /** `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete. */
 export function tracingArea(model: BulkExportModel, cleanupMs: () => number = () => SESSION_CLEANUP_MS, links: TracingLinks = {}): Area {
-    const { rules = NO_RULES, onIngest = () => undefined, tagged } = links;
+    const { rules = NO_RULES, onIngest = () => undefined } = links;
     return {
         name: "tracing",
         keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/],
@@ -74,7 +76,7 @@ export function tracingArea(model: BulkExportModel, cleanupMs: () => number = ()
         register(router) {
             router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));
             runRoutes(router, model, rules, onIngest);
-            sessionRoutes(router, model, cleanupMs, rules, tagged);
+            sessionRoutes(router, model, cleanupMs, rules, links);
         },
         reset: () => undefined,
     };
@@ -130,14 +132,19 @@ export function runView(model: BulkExportModel, tenantId: string, id: string) {
     return row && { ...row, app_path: `/o/${ORGANIZATION_ID}/projects/p/${row.session_id}/r/${row.id}?trace_id=${row.trace_id}` };
 }
 
-function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number, rules: TracingRules, tagged?: TaggedProjects): void {
+function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number, rules: TracingRules, links: TracingLinks): void {
+    const { tagged, tagAtCreate } = links;
     const id = (c: RequestContext) => requireUuid(c.params.session_id, "session_id");
     // Every session route first drops the projects whose deletion finished (sessions.ts `sweepDeleted`).
     const on = (method: string, template: string, answer: (c: RequestContext) => Reply) =>
         router.onApi(method, template, (c) => (sweepDeleted(model), answer(c)));
     on("POST", "/sessions", (c) => ({
         status: 200,
-        body: createSession(model, c.tenantId, parse(SessionCreateRequestSchema, c.body, "body"), flag(c, "upsert"), rules.defaultTier(c.tenantId)),
+        body: createSession(model, c.tenantId, parse(SessionCreateRequestSchema, c.body, "body"), {
+            upsert: flag(c, "upsert"),
+            tier: rules.defaultTier(c.tenantId),
+            tagAtCreate,
+        }),
     }));
     on("GET", "/sessions", (c) => {
         const valueIds = c.query.getAll("tag_value_id").map((v) => requireUuid(v, "tag_value_id"));

@@ -9,12 +9,14 @@
  * client waiting for the delete sees), then it is gone, its traced runs with it (`sweepDeleted`).
  * A create and an update answer the project without its counters (`run_count`, ...), as the service's do.
  *
- * The experiment fields the official clients may send (`num_examples`, `num_repetitions`, `evaluator_keys`,
- * `tag_value_ids`) are taken and not kept. Not emulated: the counters of the real service (latency, tokens,
+ * The experiment fields the official clients may send (`num_examples`, `num_repetitions`, `evaluator_keys`) are
+ * taken and not kept; `tag_value_ids` tag a new project (the resource-tags area's taggings; an unknown value 404
+ * before anything is made), and an upsert onto a project of the name tags nothing. Not emulated: the counters of the real service (latency, tokens,
  * cost, feedback); `run_count` counts generated and traced runs.
  */
 import { randomUUID } from "node:crypto";
 import type { SessionCreateRequest, SessionUpdateRequest } from "../../provider/api/schemas/sessions";
+import type { TagAtCreate } from "../core/area";
 import { conflict } from "../core/errors";
 import type { BulkExportModel } from "../bulkExport/model";
 import type { TracingProject } from "../bulkExport/projects";
@@ -72,7 +74,13 @@ export function sweepDeleted(model: BulkExportModel): void {
 }
 
 /** POST /sessions: a new project (`tier` when the body names none), or with `upsert` the one of that name brought up to date. */
-export function createSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest, upsert = false, tier: TraceTier = "longlived") {
+export function createSession(
+    model: BulkExportModel,
+    tenantId: string,
+    body: SessionCreateRequest,
+    o: { upsert?: boolean; tier?: TraceTier; tagAtCreate?: TagAtCreate } = {},
+) {
+    const { upsert = false, tier = "longlived" } = o;
     const { num_examples, num_repetitions, evaluator_keys, tag_value_ids, ...given } = body;
     // No name: the service names it; here after its id, as a generated project is named.
     const id = given.id ?? randomUUID();
@@ -81,7 +89,10 @@ export function createSession(model: BulkExportModel, tenantId: string, body: Se
     if (taken && upsert)
         return updateSession(model, tenantId, taken.session_id, { description: fields.description, extra: fields.extra, trace_tier: fields.trace_tier });
     if (taken) throw conflict("Session already exists.");
-    return writeView(sessionView(model, makeSession(model, tenantId, { ...fields, trace_tier: fields.trace_tier ?? tier }), tenantId));
+    const tag = o.tagAtCreate?.(tenantId, tag_value_ids) ?? (() => undefined);
+    const made = makeSession(model, tenantId, { ...fields, trace_tier: fields.trace_tier ?? tier });
+    tag(made.session_id);
+    return writeView(sessionView(model, made, tenantId));
 }
 
 function makeSession(model: BulkExportModel, tenantId: string, body: SessionCreateRequest & { name: string }): TracingProject {

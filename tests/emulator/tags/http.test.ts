@@ -3,14 +3,19 @@
  * description and the decided rules say: keys and values unique (409), a kind the service cannot tag 422, one
  * tagging per value and object (409), a deleted key taking its values and taggings with it, the project list
  * filtered by `tag_value_id`; an access policy without conditions 422, attached to a role, its deletion refused while
- * held; and all of it across a restart on the same `--state-dir`. (No official client reads tags: langsmith 0.15's
- * Python and JS clients have no tag calls, nor a tag filter on their project lists.)
+ * held; and all of it across a restart on the same `--state-dir`. The official clients write tags only at a create
+ * (`tag_value_ids` of `create_project`/`createProject` and `create_dataset`): judged here by both; neither has tag
+ * calls of its own, nor a tag filter on its `/api/v1` project list.
  */
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
+import { promisify } from "node:util";
+import { Client } from "langsmith";
+import { TEST_API_KEY, TEST_TENANT, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
+import { pythonPath } from "../../helpers/pyarrow";
 
 const WS = "/api/v1/workspaces/current";
 const ORG = "/api/v1/platform/orgs/current";
@@ -72,6 +77,38 @@ describe("emulator: resource tags and access policies", function () {
         assert.equal((await raw(em, "DELETE", `${WS}/tag-keys/${key.id}`)).status, 200);
         assert.deepEqual((await raw(em, "GET", `${WS}/tags/resource?resource_type=project&resource_id=${project.id}`)).body, []);
         assert.deepEqual(await listedBy(em, value.id), []);
+    });
+
+    it("the clients' creates with tag_value_ids (Python create_project, create_dataset; JS createProject) tag what they make; an unknown value makes nothing (404)", async () => {
+        const key = (await raw(em, "POST", `${WS}/tag-keys`, { body: { key: "team" } })).body;
+        const value = (await raw(em, "POST", `${WS}/tag-keys/${key.id}/tag-values`, { body: { value: "support" } })).body;
+        const names = { project: uniqueName("py-tagged"), dataset: uniqueName("py-tagged-ds"), refused: uniqueName("py-refused") };
+        const script = `
+import json, sys
+from langsmith import Client
+from langsmith.utils import LangSmithNotFoundError
+url, key, ws, value, project, dataset, refused = sys.argv[1:]
+c = Client(api_url=url, api_key=key, workspace_id=ws)
+p = c.create_project(project, tag_value_ids=[value])
+d = c.create_dataset(dataset, tag_value_ids=[value])
+try:
+    c.create_project(refused, tag_value_ids=["00000000-0000-4000-8000-000000000000"])
+    unknown = "made"
+except LangSmithNotFoundError as e:
+    unknown = "404"
+print(json.dumps({"project": str(p.id), "dataset": str(d.id), "unknown": unknown, "refused_made": c.has_project(refused)}))
+`;
+        const args = ["-c", script, em.url, TEST_API_KEY, TEST_TENANT, value.id, names.project, names.dataset, names.refused];
+        const py = JSON.parse((await promisify(execFile)(pythonPath(), args)).stdout);
+        assert.deepEqual([py.unknown, py.refused_made], ["404", false]);
+        const js = new Client({ apiUrl: `${em.url}/api/v1`, apiKey: TEST_API_KEY, workspaceId: TEST_TENANT });
+        const jsProject = await js.createProject({ projectName: uniqueName("js-tagged"), tagValueIds: [value.id] });
+        assert.deepEqual((await listedBy(em, value.id)).sort(), [py.project, jsProject.id].sort());
+        const [on] = (await raw(em, "GET", `${WS}/taggings?tag_value_id=${value.id}`)).body as Array<{
+            resources: Record<string, Array<{ resource_id: string }>>;
+        }>;
+        const ids = (kind: string) => on.resources[kind].map((r) => r.resource_id).sort();
+        assert.deepEqual([ids("projects"), ids("datasets")], [[py.project, jsProject.id].sort(), [py.dataset]]);
     });
 
     it("an access policy needs a condition, attaches to a role the organization holds, and is not deleted while held", async () => {
