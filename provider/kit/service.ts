@@ -93,10 +93,7 @@ export class Service {
 
     /** The organization's access policies and their attachment to roles (docs/service.md R13.8): no workspace is named. */
     accessPolicies(): AccessPoliciesClient {
-        const cfg = this.config();
-        return cached(["access policies", cfg.endpoint, cfg.apiKey, cfg.sources], () =>
-            AccessPoliciesClient.connect({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, sources: clientSources(cfg, "endpoint"), ...clientOverrides }),
-        );
+        return apiClient("access policies", this.config(), undefined, (o) => AccessPoliciesClient.connect(o));
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */
@@ -232,8 +229,13 @@ export function promptsClient(cfg: ServiceConfig): PromptsClient {
 
 /** A client of the tracing API's objects (`X-API-Key`, the workspace's `X-Tenant-Id`), cached per kind, address, workspace and key. */
 function tracingApiClient<T>(kind: string, cfg: ServiceConfig, connect: (o: Parameters<typeof PromptsClient.connect>[0]) => T): T {
-    return cached([kind, cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
-        connect({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId: cfg.workspaceId, sources: clientSources(cfg, "endpoint"), ...clientOverrides }),
+    return apiClient(kind, cfg, cfg.workspaceId, connect);
+}
+
+/** A client of the API at `endpoint` speaking to workspace `tenantId` (none: the organization), cached per kind, address, workspace and key. */
+function apiClient<T>(kind: string, cfg: ServiceConfig, tenantId: string | undefined, connect: (o: Parameters<typeof PromptsClient.connect>[0]) => T): T {
+    return cached([kind, cfg.endpoint, tenantId, cfg.apiKey, cfg.sources], () =>
+        connect({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, tenantId, sources: clientSources(cfg, "endpoint"), ...clientOverrides }),
     );
 }
 
@@ -254,15 +256,7 @@ export function tagsClient(cfg: ServiceConfig): TagsClient {
 
 /** The bulk-export client of a service configuration: the tracing API. */
 export function bulkExportClient(cfg: ServiceConfig): BulkExportClient {
-    return cached(["bulk export", cfg.endpoint, cfg.workspaceId, cfg.apiKey, cfg.sources], () =>
-        BulkExportClient.connect({
-            baseUrl: cfg.endpoint,
-            apiKey: cfg.apiKey,
-            tenantId: cfg.workspaceId,
-            sources: clientSources(cfg, "endpoint"),
-            ...clientOverrides,
-        }),
-    );
+    return tracingApiClient("bulk export", cfg, (o) => BulkExportClient.connect(o));
 }
 
 /** The client of the agent server at `url`, with the API key of a service configuration (no workspace: the server belongs to one). */
@@ -274,13 +268,5 @@ export function agentServerClient(cfg: ServiceConfig, url: string): AgentServerC
 
 /** The organization-administration client of a service configuration; `tenantId`: the workspace its workspace paths speak to. */
 export function organizationClient(cfg: ServiceConfig, tenantId: string | undefined): OrganizationClient {
-    return cached(["organization", cfg.endpoint, tenantId, cfg.apiKey, cfg.sources], () =>
-        OrganizationClient.connect({
-            baseUrl: cfg.endpoint,
-            apiKey: cfg.apiKey,
-            tenantId,
-            sources: clientSources(cfg, "endpoint"),
-            ...clientOverrides,
-        }),
-    );
+    return apiClient("organization", cfg, tenantId, (o) => OrganizationClient.connect(o));
 }
