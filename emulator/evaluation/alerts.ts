@@ -97,6 +97,11 @@ export class Alerts {
         this.save();
     }
 
+    /** The rules held, without their actions (the test-only admin state lists them: the service lists no project's alerts). */
+    held(): Array<{ id: string; tenant_id: string; session_id: string; name: string }> {
+        return this.items.map((a) => ({ id: a.id, tenant_id: a.tenant_id, session_id: a.session_id, name: a.rule.name }));
+    }
+
     /** The alerts of a deleted project go with it. */
     dropSession(sessionId: string): void {
         const before = this.items.length;

@@ -157,9 +157,9 @@ function registerAlerts(router: Router, p: RuleParts): void {
     });
 }
 
-/** `GET /__admin/evaluation`: the engine's state and the calls it made; `PUT`: its fault switches; `POST .../idle`: waits for it. */
+/** `GET /__admin/evaluation`: the engine's state, the calls it made and the alert rules held (no route lists them); `PUT`: its fault switches; `POST .../idle`: waits for it. */
 function registerAdmin(router: Router, p: RuleParts): void {
-    const state = () => ({ ...p.engine.status(), rule_deliveries: p.engine.deliveries, alert_deliveries: p.alerts.deliveries });
+    const state = () => ({ ...p.engine.status(), rule_deliveries: p.engine.deliveries, alert_deliveries: p.alerts.deliveries, alert_rules: p.alerts.held() });
     router.on("GET", "/__admin/evaluation", () => ({ status: 200, body: state() }), { public: true });
     router.on(
         "PUT",

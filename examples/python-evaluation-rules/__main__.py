@@ -1,6 +1,7 @@
 """Online evaluation as code, the Python twin of examples/evaluation-rules through the native plugin: a tracing
 project, the feedback key `concise`, a review queue, a code evaluator and the rule sending the project's LLM runs
-to the queue, scored by the evaluator. Settings: Pulumi.yaml."""
+to the queue, scored by the evaluator, and an alert calling a webhook (its URL a secret) when more than 5 % of the
+LLM runs of the last 15 minutes fail. Settings: Pulumi.yaml."""
 import pulumi
 import pulumi_langsmith as langsmith
 
@@ -28,5 +29,20 @@ rule = langsmith.RunRule(
     evaluator_id=evaluator.id,
 )
 
+errors = langsmith.AlertRule(
+    "llm-errors",
+    session_id=project.id,
+    name="LLM error rate",
+    description="more than 5 % of the LLM runs of the last 15 minutes failed",
+    attribute="error_count",
+    aggregation="pct",
+    window_minutes=15,
+    operator="gt",
+    threshold=5,
+    filter='eq(run_type, "llm")',
+    actions=[{"target": "webhook", "url": config.get_secret("alertWebhookUrl") or "https://hooks.example.com/support-bot/alerts"}],
+)
+
 pulumi.export("queueId", queue.id)
 pulumi.export("ruleId", rule.id)
+pulumi.export("alertRuleId", errors.id)

@@ -65,11 +65,19 @@ export class RulesClient {
         return this.get(at(EVALUATORS, id), EvaluatorSchema).catch(undefinedOn404);
     }
 
-    /** Makes one; after a lost answer (or a 409 on our second attempt) the one of that name is ours. */
+    /** The workspace's evaluator of that name (one per name), if any. */
+    async evaluatorNamed(name: string): Promise<Evaluator | undefined> {
+        return (await this.listEvaluators()).find((e) => e.name === name);
+    }
+
+    /**
+     * Makes one; after a lost answer (or a 409 on our second attempt) the one of that name is ours: the caller looked
+     * for one of that name first (an older one is refused there, never taken for ours).
+     */
     async createEvaluator(body: EvaluatorCreateRequest): Promise<Evaluator> {
         const { value } = await createOnce(
             async () => (await this.send("POST", EVALUATORS, body, z.object({ evaluator: EvaluatorSchema }))).evaluator,
-            async () => (await this.listEvaluators()).find((e) => e.name === body.name),
+            async () => (body.name === undefined ? undefined : this.evaluatorNamed(body.name)),
             { ...this.http.reconcileOptions(this.deadline), reconcileAlso: (e) => e instanceof ConflictError },
         );
         return value;

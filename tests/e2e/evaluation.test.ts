@@ -3,8 +3,10 @@
  * tracing project, a feedback key, an annotation queue, a code evaluator and a rule sending the project's LLM runs
  * to the queue, scored by the evaluator; the official Python client traces a support bot into the project (chains
  * calling LLM runs, one answer long) and finds exactly the LLM runs in the queue, each scored under the key (1 for
- * a short answer, 0 for the long one), the chains neither queued nor scored; the drift check is green with the runs
- * in the queue; destroy leaves no rule, evaluator, queue or key.
+ * a short answer, 0 for the long one), the chains neither queued nor scored; `pulumi up --replace` of the alert rule
+ * converges in that one up (the old alert deleted, one new alert on the project: the emulator's admin state lists
+ * them, since the service lists none; its webhook, a secret, nowhere in the state in plain text); the drift check
+ * after it is green with the runs in the queue; destroy leaves no rule, evaluator, queue, key or alert.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -18,6 +20,8 @@ import { pythonPath } from "../helpers/pyarrow";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const SCRIPT = join(__dirname, "..", "emulator", "evaluation", "rules_client.py");
+/** The alert's webhook (a secret config value): it must never be stored in plain text. */
+const WEBHOOK = `https://hooks.example.com/alerts/${randomUUID()}`;
 
 describe("e2e: online evaluation as code (real CLI, examples/evaluation-rules)", function () {
     this.timeout(10 * 60_000);
@@ -27,8 +31,12 @@ describe("e2e: online evaluation as code (real CLI, examples/evaluation-rules)",
     const workspace = randomUUID();
     const name = `support-${randomUUID().slice(0, 6)}`;
     const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
-    const output = async (n: string) => JSON.parse((await cli("stack", "output", n, "--json")).stdout);
     const get = async (path: string) => (await raw(em, "GET", path, { apiKey: API_KEY, tenantId: workspace })).body;
+    /** The alert rules the emulator holds in this workspace (no route of the service lists them). */
+    const alerts = async () =>
+        ((await get("/__admin/evaluation")).alert_rules as Array<{ id: string; tenant_id: string; session_id: string }>).filter(
+            (a) => a.tenant_id === workspace,
+        );
 
     before(async () => {
         em = await startEmulator({ apiKeys: [API_KEY] });
@@ -36,7 +44,7 @@ describe("e2e: online evaluation as code (real CLI, examples/evaluation-rules)",
         await project.initStack(
             stack,
             { "langsmith:endpoint": em.url, "langsmith:workspaceId": workspace, "evaluation-rules:project": name },
-            { "langsmith:apiKey": API_KEY },
+            { "langsmith:apiKey": API_KEY, "evaluation-rules:alertWebhookUrl": WEBHOOK },
         );
     });
     after(async () => {
@@ -44,10 +52,9 @@ describe("e2e: online evaluation as code (real CLI, examples/evaluation-rules)",
         await em?.close();
     });
 
-    it("up; the Python client's LLM runs land in the queue scored under the key, the chains do not; the drift check is green; destroy leaves nothing", async () => {
+    it("up; the Python client's LLM runs land in the queue scored under the key, the chains do not; up --replace of the alert converges in one up; the drift check is green; destroy leaves nothing", async () => {
         await cli("up", "--yes", "--skip-preview");
-        const queueId = await output("queueId");
-        const key = await output("feedbackKey");
+        const { queueId, feedbackKey: key, alertRuleId } = await project.outputs(stack);
         const { stdout } = await promisify(execFile)(pythonPath(), [SCRIPT, em.url, API_KEY, workspace, name, queueId, key]);
         const seen = JSON.parse(stdout.trim().split("\n").at(-1) as string) as {
             llm: string[];
@@ -66,8 +73,19 @@ describe("e2e: online evaluation as code (real CLI, examples/evaluation-rules)",
             seen.chains.every((id) => !(id in seen.scores)),
             "no chain scored",
         );
+        // No deleteBeforeReplace: the service takes two alerts of one name (docs/alertRule.md).
+        const [sessionId] = (alertRuleId as string).split(":");
+        await cli("up", "--yes", "--skip-preview", "--replace", `urn:pulumi:${stack}::evaluation-rules::pulumi-nodejs:dynamic/langsmith:AlertRule::llm-errors`);
+        const held = await alerts();
+        assert.equal(held.length, 1, `alerts after the replacement: ${JSON.stringify(held)}`);
+        assert.notEqual(`${held[0].session_id}:${held[0].id}`, alertRuleId, "not replaced");
+        assert.equal(held[0].session_id, sessionId);
+        const stored = await project.storedText(stack);
+        assert.ok(stored.includes(`${sessionId}:${held[0].id}`), "the state does not hold the new alert");
+        assert.ok(!stored.includes(WEBHOOK), "the webhook is in the state in plain text");
         await cli("preview", "--refresh", "--expect-no-changes");
         await cli("destroy", "--yes", "--skip-preview");
+        assert.deepEqual(await alerts(), []);
         assert.deepEqual(await get("/api/v1/runs/rules"), []);
         assert.equal((await get("/api/v1/platform/evaluators")).total, 0);
         assert.deepEqual(await get("/api/v1/annotation-queues"), []);

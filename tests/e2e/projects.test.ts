@@ -1,11 +1,12 @@
 /**
  * Every Pulumi.yaml in the repository (the root one and each example's) is loaded by the real CLI, which
  * refuses a project that declares another namespace's config key without a value. A control project with
- * that mistake shows the check can fail.
+ * that mistake shows the check can fail. The examples whose Python and YAML programs are the TypeScript one's twins
+ * declare the same resources in the three (each type as many times), read from their text: no CLI run.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -18,6 +19,16 @@ const PROJECTS = [
         .map((d) => join(ROOT, "examples", d, "Pulumi.yaml"))
         .filter((p) => existsSync(p)),
 ];
+
+/** The examples whose `python-` and `yaml-` programs declare what the TypeScript one does. */
+const TWINS = ["evaluation-rules", "organization-rules", "organization-tags"];
+
+/** The langsmith resources a program's text declares, as `Type×count`, sorted (`pattern`'s first group: the type). */
+function declared(file: string, pattern: RegExp): string[] {
+    const counts = new Map<string, number>();
+    for (const m of readFileSync(join(ROOT, "examples", file), "utf8").matchAll(pattern)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
+    return [...counts].map(([t, n]) => `${t}×${n}`).sort();
+}
 
 /** Copies one Pulumi.yaml into a scratch directory and runs `pulumi stack init` and `pulumi config` there. */
 async function load(pulumiYaml: string): Promise<{ code: number; output: string }> {
@@ -52,6 +63,15 @@ describe("e2e: every Pulumi.yaml loads in the real CLI", function () {
         it(`projects: ${p.slice(ROOT.length + 1)} loads`, async () => {
             const r = await load(p);
             assert.equal(r.code, 0, r.output);
+        });
+    }
+
+    for (const t of TWINS) {
+        it(`projects: ${t}, python-${t} and yaml-${t} declare the same resources`, () => {
+            const ts = declared(`${t}/index.ts`, /new langsmith\.(\w+)\(/g);
+            assert.ok(ts.length > 0, `${t}: no resource found`);
+            assert.deepEqual(declared(`python-${t}/__main__.py`, /\blangsmith\.([A-Z]\w*?)(?<!Args)\(/g), ts, `python-${t}`);
+            assert.deepEqual(declared(`yaml-${t}/Pulumi.yaml`, /^\s+type: langsmith:(\w+)\s*$/gm), ts, `yaml-${t}`);
         });
     }
 

@@ -1,8 +1,11 @@
 /**
- * The Evaluator's dynamic provider (its fields: declare.ts). A create is sent once (a lost answer: the evaluator of
- * that name, api/rules.ts); an update is one PATCH of the name and the child of its type. Deleting one a run rule
- * still uses is refused by the service with the rule's name (409): the provider's plans delete the rule first, since
- * the rule's `evaluatorId` makes the evaluator its dependency. `read` with only an id is `pulumi import`.
+ * The Evaluator's dynamic provider (its fields: declare.ts). A name is unique in a workspace: a create beside an
+ * evaluator of that name is refused with its id unless LANGSMITH_ADOPT_IDS names it (then it is brought in line with
+ * the program), and never takes one a resource of this stack holds (`pulumi up --replace`: kit/adoption.ts). The
+ * create is sent once (a lost answer: the evaluator of that name, none being there before, api/rules.ts); an update
+ * is one PATCH of the name and the child of its type. Deleting one a run rule still uses is refused by the service
+ * with the rule's name (409): the provider's plans delete the rule first, since the rule's `evaluatorId` makes the
+ * evaluator its dependency. `read` with only an id is `pulumi import`.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RulesClient } from "../../api/rules";
@@ -11,6 +14,7 @@ import { Checker, isSet } from "../../kit/check";
 import { isImport, type ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune } from "../../kit/diff";
 import { emptiesAsAbsent } from "../../kit/fields";
+import { createUniquelyNamed } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
 import { inItsWorkspace } from "../../kit/workspace";
 import { SCHEMA_VERSION, evaluator, type EvaluatorInputs, type EvaluatorOutputs } from "./declare";
@@ -47,7 +51,15 @@ export function createEvaluatorProvider(o: { rules?: () => RulesClient } = {}): 
             return diffByTable(EVALUATOR_DIFF, olds, news);
         },
         async create(inputs) {
-            const e = await rules().createEvaluator({ name: inputs.name, type: inputs.type, ...child(inputs) });
+            const rc = rules();
+            const e = await createUniquelyNamed({
+                resource: "Evaluator",
+                noun: "evaluator",
+                holder: await rc.evaluatorNamed(inputs.name),
+                createdAt: (h) => h.created_at ?? "at a time the service does not say",
+                adopt: (h) => rc.updateEvaluator(h.id, { name: inputs.name, ...child(inputs) } as EvaluatorUpdateRequest),
+                create: () => rc.createEvaluator({ name: inputs.name, type: inputs.type, ...child(inputs) }),
+            });
             return { id: e.id, outs: outputs(inputs, e) };
         },
         async read(id, props) {

@@ -4,13 +4,15 @@
  * rate outside 0..1; a saved and an inline evaluator together; an alert without an action; an evaluator of one type
  * given the other's fields); each made, read back and imported by id (an alert by `<sessionId>:<alertId>`),
  * changed in place, deleted; code the service normalises does not diff; an evaluator a rule still uses is refused
- * by the service naming the rule; a lost create answer is looked up, not sent again; the secrets never in an error.
+ * by the service naming the rule; an evaluator of the same name made elsewhere refused with its id unless
+ * LANGSMITH_ADOPT_IDS names it; a lost create answer is looked up, not sent again; the secrets never in an error.
  */
 import assert from "node:assert/strict";
 import { EVALUATOR_DIFF } from "../../../provider/evaluation/evaluator/provider";
 import { RUN_RULE_DIFF } from "../../../provider/evaluation/runRule/provider";
 import { diffByTable } from "../../../provider/kit/diff";
 import { RESOURCES } from "../../../provider/registry";
+import { withEnv } from "../../helpers/async";
 import { raw, rejection, uniqueName } from "../../helpers/emulator";
 import { orgEmulator, writes } from "../../helpers/orgProviders";
 
@@ -88,6 +90,29 @@ describe("Evaluator, RunRule, AlertRule (provider level)", function () {
         await rules.delete(rule.id, rule.outs);
         await evaluators.delete(made.id, renamed.outs ?? {});
         assert.deepEqual(await evaluators.read(made.id, renamed.outs), {});
+    });
+
+    it("Evaluator: one of its name made elsewhere is refused with its id, nothing sent; LANGSMITH_ADOPT_IDS=<id> takes it in with the program's code; a lost create answer is looked up, not sent twice", async () => {
+        const name = uniqueName("ev");
+        const theirs = (await raw(em(), "POST", "/api/v1/platform/evaluators", { body: { name, type: "code", code_evaluator: { code: "x = 1" } } })).body
+            .evaluator;
+        const inputs = await checked(evaluators, { name, type: "code", code: CODE });
+        em().admin.requests.length = 0;
+        const refused = await rejection(() => evaluators.create(inputs));
+        assert.match(refused.message, new RegExp(`Evaluator: the workspace already holds evaluator ${theirs.id} named "${name}"`));
+        assert.match(refused.message, new RegExp(`LANGSMITH_ADOPT_IDS=${theirs.id} pulumi up`));
+        assert.deepEqual(writes(em()), [], "sent beside an evaluator of its name");
+        const taken = await withEnv({ LANGSMITH_ADOPT_IDS: theirs.id }, () => evaluators.create(inputs));
+        assert.equal(taken.id, theirs.id);
+        assert.equal((await evaluators.read(taken.id, taken.outs)).props?.code, CODE.replace(/\r\n/g, "\n").replace(/\s+\n/g, "\n").trimEnd());
+
+        em().addFault({ method: "POST", path: "^/api/v1/platform/evaluators$", kind: "status", status: 502, when: "after" });
+        const lost = await evaluators.create(await checked(evaluators, { name: `${name}-2`, type: "code", code: CODE }));
+        const named = (await raw(em(), "GET", "/api/v1/platform/evaluators")).body.evaluators.filter((e: { name: string }) => e.name === `${name}-2`);
+        assert.deepEqual(
+            named.map((e: { id: string }) => e.id),
+            [lost.id],
+        );
     });
 
     it("RunRule: made with secret webhooks, imported by id, inline code never diffs, changed in place, deleted", async () => {
