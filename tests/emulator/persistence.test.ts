@@ -119,7 +119,8 @@ describe("emulator: --state-dir keeps every area across kill -9", function () {
         assert.equal((await again.runs.get(thread.thread_id, midway.run_id)).status, "running");
         const partial = await messages(again, thread.thread_id);
         assert.deepEqual(partial.slice(0, 3), ["human: hello persistent world", "ai: hello persistent world", `human: ${LONG_INPUT}`]);
-        assert.match(partial[3], /^ai: one two three( four)?$/);
+        // Its words so far, and more if the clock ran on while it was down (how many depends on the machine's load).
+        assert.match(partial[3], /^ai: one two three( \w+)*$/);
 
         // Both carry on as the clock moves: the build ends, the delete completes, the run finishes.
         await advance(second, 200_000);
