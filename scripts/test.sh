@@ -99,6 +99,10 @@ if [ $# -eq 0 ]; then
   set -- "${files[@]}"
 fi
 status=0
-npx mocha --parallel --jobs 2 "$@" || status=$?
+# For measuring whole runs (not set in CI): FILE_TIMES_LOG=<file> records each file's wall time (bench/fileTimes.js,
+# then `node bench/fileTimes.js <file>` prints them and the span); PULUMI_LANGSMITH_TEST_JOBS=3 tries a third worker.
+timing=()
+[ -z "${FILE_TIMES_LOG:-}" ] || timing=(--require bench/fileTimes.js)
+npx mocha --parallel --jobs "${PULUMI_LANGSMITH_TEST_JOBS:-2}" "${timing[@]}" "$@" || status=$?
 node -r ts-node/register/transpile-only tests/contract/check.ts "$LANGSMITH_EMULATOR_EXCHANGE_LOG" || status=1
 exit "$status"
