@@ -19,6 +19,9 @@ npm run -s build
 # The checkout's native plugin, installed into its PULUMI_HOME (scripts/dev-plugin.sh): the engine never takes it from PATH.
 bash scripts/dev-plugin.sh
 export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true
+# The test files load transpile-only (.mocharc.js reads this): tests/scripts/typecheck.test.ts type-checks them all in
+# one tsc run, where each worker's ts-node type-checked every file again with its imports (about 4 of the 28 minutes).
+export PULUMI_LANGSMITH_TESTS_TRANSPILE_ONLY=1
 # Node's on-disk cache of compiled modules (Node 22), shared by every node process the tests start (the programs, the
 # dynamic-provider host, the native plugin): loading @pulumi/pulumi and typescript costs half the CPU with it.
 export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PULUMI_LANGSMITH_CACHE/node-compile-cache}"
@@ -30,8 +33,76 @@ export PULUMI_LANGSMITH_INSTALL_CACHE
 LANGSMITH_EMULATOR_EXCHANGE_LOG="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-langsmith-exchanges-XXXXXX")"
 export LANGSMITH_EMULATOR_EXCHANGE_LOG
 trap 'rm -rf "$PULUMI_LANGSMITH_INSTALL_CACHE" "$LANGSMITH_EMULATOR_EXCHANGE_LOG"' EXIT
-[ $# -gt 0 ] || set -- 'tests/**/*.test.ts'
+# The files longest first: mocha --parallel hands files to its two workers in the order given, and a long e2e file
+# started last would run alone at the end. Seconds of their tests in the last CI run (bench/fileTimes.js measures a
+# run): interrupted 291, deployment 262, python 208, bulkExport 199, agentObjects 179, workspace 171, sandbox 164,
+# fuzz 129, gitInstall 124, examples 124, backend 97, prompts 94, ...
+# Every tests/e2e file must be listed (this script fails on one that is not: put it at its place); the short unit
+# files follow in any order, every tests/**/*.test.ts file not listed, so none is left out.
+LONGEST_FIRST=(
+  tests/e2e/interrupted.test.ts
+  tests/e2e/deployment.test.ts
+  tests/e2e/python.test.ts
+  tests/e2e/bulkExport.test.ts
+  tests/e2e/agentObjects.test.ts
+  tests/e2e/workspace.test.ts
+  tests/e2e/sandbox.test.ts
+  tests/contract/fuzz.test.ts
+  tests/e2e/gitInstall.test.ts
+  tests/e2e/examples.test.ts
+  tests/e2e/backend.test.ts
+  tests/e2e/prompts.test.ts
+  tests/e2e/agentServer.test.ts
+  tests/e2e/template.test.ts
+  tests/e2e/upgrade.test.ts
+  tests/e2e/stack.test.ts
+  tests/e2e/install.test.ts
+  tests/scripts/typecheck.test.ts
+  tests/e2e/ciWorkflow.test.ts
+  tests/e2e/yaml.test.ts
+  tests/e2e/projects.test.ts
+  tests/e2e/restart.test.ts
+  tests/provider/plugin/lifecycle.test.ts
+  tests/provider/tracing/traceExport/provider.test.ts
+  tests/e2e/evaluation.test.ts
+  tests/e2e/organization.test.ts
+  tests/docs/emulatorRecipes.test.ts
+  tests/emulator/sandbox.test.ts
+  tests/e2e/oldState.test.ts
+  tests/scripts/setup.test.ts
+  tests/emulator/bulkExport/restart.test.ts
+  tests/provider/api/reconcile.test.ts
+  tests/provider/controlPlane/deployment/wait.test.ts
+  tests/e2e/withoutOptional.test.ts
+  tests/emulator/bulkExport/area.test.ts
+  tests/emulator/admin.test.ts
+  tests/scripts/pythonHost.test.ts
+  tests/provider/kit/registered.test.ts
+)
+ordered_test_files() {
+  local f listed=" ${LONGEST_FIRST[*]} "
+  for f in "${LONGEST_FIRST[@]}"; do
+    [ -f "$f" ] || { echo "scripts/test.sh: $f is in LONGEST_FIRST but does not exist" >&2; return 1; }
+    echo "$f"
+  done
+  for f in tests/e2e/*.test.ts; do
+    case "$listed" in *" $f "*) ;; *) echo "scripts/test.sh: $f is not in LONGEST_FIRST: add it where its length puts it" >&2; return 1 ;; esac
+  done
+  shopt -s globstar
+  for f in tests/**/*.test.ts; do
+    case "$listed" in *" $f "*) ;; *) echo "$f" ;; esac
+  done
+}
+if [ $# -eq 0 ]; then
+  files="$(ordered_test_files)"
+  mapfile -t files <<<"$files"
+  set -- "${files[@]}"
+fi
 status=0
-npx mocha --parallel --jobs 2 "$@" || status=$?
+# For measuring whole runs (not set in CI): FILE_TIMES_LOG=<file> records each file's wall time (bench/fileTimes.js,
+# then `node bench/fileTimes.js <file>` prints them and the span); PULUMI_LANGSMITH_TEST_JOBS=3 tries a third worker.
+timing=()
+[ -z "${FILE_TIMES_LOG:-}" ] || timing=(--require bench/fileTimes.js)
+npx mocha --parallel --jobs "${PULUMI_LANGSMITH_TEST_JOBS:-2}" "${timing[@]}" "$@" || status=$?
 node -r ts-node/register/transpile-only tests/contract/check.ts "$LANGSMITH_EMULATOR_EXCHANGE_LOG" || status=1
 exit "$status"

@@ -100,7 +100,9 @@ def main():
     p.add_argument("--api-key", required=True)
     p.add_argument("--tenant", required=True)
     p.add_argument("--seed", type=int, default=20261126)
-    p.add_argument("--max-examples", type=int, default=25)
+    # 10 random examples per operation on top of the coverage phase's boundary cases: 25 found no more of the bugs the
+    # fuzzer has found (the emulator before edec913 and before 518f729 fail the same operations at 10), and cost CI time.
+    p.add_argument("--max-examples", type=int, default=10)
     p.add_argument("--only", help="a regular expression: fuzz only the operations (`METHOD path`) it matches")
     args = p.parse_args()
     operations = json.load(open(os.path.join(HERE, "fuzzed.json")))

@@ -95,7 +95,7 @@ describe("e2e: examples, the README's program and the docs' snippets, as users g
     const projects = new Map<string, PulumiProject>();
     /**
      * One installed copy per example. aws-s3-export's goes inside the checkout (the ignored tmp/), below the
-     * repository's own .mocharc.json, as when a user runs `npm test` in examples/aws-s3-export: the
+     * repository's own .mocharc.js, as when a user runs `npm test` in examples/aws-s3-export: the
      * example's mocha must not pick up ours.
      */
     const installed = (example: string) => {
