@@ -10,7 +10,7 @@ import {
     EvaluatorUpdateRequestSchema,
     RunRuleWriteRequestSchema,
 } from "../../provider/api/schemas/rules";
-import { requireUuid } from "../core/errors";
+import { platformHandler, requireUuid } from "../core/errors";
 import { type Handler, page, pagination, parse, type RequestContext, type Router } from "../core/http";
 import type { AlertRecord, Alerts } from "./alerts";
 import type { RuleEngine } from "./engine";
@@ -27,11 +27,12 @@ export interface RuleParts {
 }
 
 /**
- * A platform route under `/api/v1/platform` (the description's `/v1/platform` on the API's host) and `/platform`.
- * The bare `/v1/...` is the control plane's (not emulated there).
+ * A platform route under `/api/v1/platform` and `/platform`; the description's `/v1/platform/...` reaches it too
+ * (the server routes it as `/api/v1/platform/...`: core/server.ts routedPath). What the shared schemas refuse is
+ * answered 400 `{error}`, as the platform's operations answer (core/errors.ts platformHandler).
  */
 function onPlatform(router: Router, method: string, template: string, handler: Handler): void {
-    router.onApi(method, `/platform${template}`, handler);
+    router.onApi(method, `/platform${template}`, platformHandler(handler));
 }
 
 export function registerRules(router: Router, p: RuleParts): void {
