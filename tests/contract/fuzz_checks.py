@@ -1,6 +1,8 @@
 """The checks the fuzzer (fuzz.py) adds to schemathesis's own, loaded through SCHEMATHESIS_HOOKS.
 
-- ``not_a_server_error_but_501``: no 5xx, except the emulator's 501 for what it does not emulate (emulator/COVERAGE.md).
+- ``served_not_a_server_error``: no 5xx, and no 501 either: the fuzzer runs only the operations the provider calls
+  (fuzzed.json), and the emulator answers each of them with its own handler; its 501 for what it does not emulate
+  (emulator/COVERAGE.md) on one of them means the operation is not reached (a path the emulator does not route).
 - ``valid_data_not_refused_as_invalid``: data the description allows is never refused as malformed (422), except for
   a rule of the service's own that no schema can say (``value_error``: an end before a start, an email without @)
   and a field the description does not declare (the emulator refuses unknown fields, as docs/service.md decides).
@@ -18,8 +20,13 @@ _DOC = json.load(open(os.environ["LANGSMITH_FUZZ_DESCRIPTION"])) if os.environ.g
 
 
 @schemathesis.check
-def not_a_server_error_but_501(ctx, response, case):
-    if response.status_code >= 500 and response.status_code != 501:
+def served_not_a_server_error(ctx, response, case):
+    if response.status_code == 501:
+        raise AssertionError(
+            f"501 for {case.method} {case.formatted_path}: the provider calls {case.operation.label} (fuzzed.json), "
+            f"the emulator must answer it with its handler: {response.text[:300]}"
+        )
+    if response.status_code >= 500:
         raise AssertionError(f"Server error {response.status_code}: {response.text[:300]}")
 
 
