@@ -60,6 +60,11 @@ async function madeProject(em: Emulator): Promise<{ id: string; name: string }> 
     return r.body;
 }
 
+/** An alert rule on the run count of its window: 3 or more runs in 5 minutes. */
+function runCountRule(name: string, description = "") {
+    return { name, description, type: "threshold", attribute: "run_count", aggregation: "sum", window_minutes: 5, operator: "gte", threshold: 3 };
+}
+
 describe("emulator: automations (evaluators, run rules, alerts, the engine)", function () {
     this.timeout(60_000);
     let em: Emulator;
@@ -119,16 +124,7 @@ describe("emulator: automations (evaluators, run rules, alerts, the engine)", fu
             listed.text,
         );
         const project = await madeProject(em);
-        const rule = {
-            name: "v1",
-            description: "",
-            type: "threshold",
-            attribute: "run_count",
-            aggregation: "sum",
-            window_minutes: 5,
-            operator: "gte",
-            threshold: 3,
-        };
+        const rule = runCountRule("v1");
         const made = await raw(em, "POST", `/v1/platform/alerts/${project.id}`, {
             body: { rule, actions: [{ target: "webhook", config: { url: hook.url } }] },
         });
@@ -258,16 +254,7 @@ describe("emulator: automations (evaluators, run rules, alerts, the engine)", fu
 
     it("alert rules: no action 400; a run count over its threshold calls the webhook once per window", async () => {
         const project = await madeProject(em);
-        const rule = {
-            name: "busy",
-            description: "many runs",
-            type: "threshold",
-            attribute: "run_count",
-            aggregation: "sum",
-            window_minutes: 5,
-            operator: "gte",
-            threshold: 3,
-        };
+        const rule = runCountRule("busy", "many runs");
         const none = await raw(em, "POST", `/api/v1/platform/alerts/${project.id}`, { body: { rule, actions: [] } });
         assert.equal(none.status, 400);
         assert.match(none.body.error, /at least one action/);
