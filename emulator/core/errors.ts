@@ -62,12 +62,13 @@ export const platformError = (status: number, error: string) => new EmulatorErro
 /**
  * The platform service's answer to what the shared schemas refuse: its operations (`/v1/platform/...` evaluators,
  * alerts, access policies) list 400 `{error}` and no 422 (docs/service.md R10), so a 422 HTTPValidationError becomes
- * a 400 naming each field (`body.name: ...`); any other error passes unchanged.
+ * a 400 naming each field, its words and the kind of refusal (`body.name: Field required (missing)`; the fuzzer reads
+ * them: tests/contract/fuzz_checks.py); any other error passes unchanged.
  */
 export function asPlatformError(e: unknown): unknown {
     if (!(e instanceof EmulatorError) || e.status !== 422) return e;
     const detail = (e.body as { detail?: unknown }).detail;
-    const words = Array.isArray(detail) ? detail.map((d: ValidationError) => `${d.loc.join(".")}: ${d.msg}`).join("; ") : String(detail);
+    const words = Array.isArray(detail) ? detail.map((d: ValidationError) => `${d.loc.join(".")}: ${d.msg} (${d.type})`).join("; ") : String(detail);
     return platformError(400, words);
 }
 
