@@ -131,7 +131,7 @@ export class AccessPolicies {
 
     private attach(c: RequestContext): void {
         const role = this.requireRole(c.params.role_id);
-        const { access_policy_ids } = parse(AttachPoliciesRequestSchema, c.body, "body");
+        const access_policy_ids = parse(AttachPoliciesRequestSchema, c.body, "body").access_policy_ids ?? [];
         for (const id of access_policy_ids) this.get(id);
         this.held(role, access_policy_ids);
         this.store.save(this.s);

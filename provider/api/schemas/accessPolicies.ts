@@ -52,8 +52,8 @@ export type AccessPolicyCreateRequest = z.infer<typeof AccessPolicyCreateRequest
 export const AccessPolicyUpdateRequestSchema = AccessPolicyCreateRequestSchema.omit({ role_ids: true }).partial().strict();
 export type AccessPolicyUpdateRequest = z.infer<typeof AccessPolicyUpdateRequestSchema>;
 
-/** POST roles/{role_id}/access-policies: the policies to attach (decided: docs/service.md R13.8; none attaches none). */
-export const AttachPoliciesRequestSchema = z.object({ access_policy_ids: z.array(z.string()) }).strict();
+/** POST roles/{role_id}/access-policies: the policies to attach (decided: docs/service.md R13.8; none or absent attaches none). */
+export const AttachPoliciesRequestSchema = z.object({ access_policy_ids: z.array(z.string()).optional() }).strict();
 
 export const AccessPolicySchema = z
     .object({
