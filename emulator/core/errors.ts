@@ -53,6 +53,36 @@ export function fromZod(error: z.ZodError, prefix: string): EmulatorError {
     );
 }
 
+/**
+ * A platform path's refusal: `{error}` (`evaluators.ErrorResponse`, `alerts.ErrorResponse`, `abac.ErrorResponse`),
+ * with the words also as `detail`, the shape every other path of the API answers and the clients read (**decided**).
+ */
+export const platformError = (status: number, error: string) => new EmulatorError(status, { error, detail: error });
+
+/**
+ * The platform service's answer to what the shared schemas refuse: its operations (`/v1/platform/...` evaluators,
+ * alerts, access policies) list 400 `{error}` and no 422 (docs/service.md R10), so a 422 HTTPValidationError becomes
+ * a 400 naming each field, its words and the kind of refusal (`body.name: Field required (missing)`; the fuzzer reads
+ * them: tests/contract/fuzz_checks.py); any other error passes unchanged.
+ */
+export function asPlatformError(e: unknown): unknown {
+    if (!(e instanceof EmulatorError) || e.status !== 422) return e;
+    const detail = (e.body as { detail?: unknown }).detail;
+    const words = Array.isArray(detail) ? detail.map((d: ValidationError) => `${d.loc.join(".")}: ${d.msg} (${d.type})`).join("; ") : String(detail);
+    return platformError(400, words);
+}
+
+/** A route's handler answering as the platform does: its refusals through asPlatformError. */
+export function platformHandler<C, R>(handler: (c: C) => R | Promise<R>): (c: C) => Promise<R> {
+    return async (c) => {
+        try {
+            return await handler(c);
+        } catch (e) {
+            throw asPlatformError(e);
+        }
+    };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Path parameters documented as uuid answer 422 when they are not (docs/service.md 4.1, 7). */
 export function requireUuid(value: string, name: string): string {

@@ -4,7 +4,8 @@
  * each registered as an Area (area.ts). The control plane is also reachable under the self-hosted prefix
  * `/api-host`, which marks the request as speaking to a self-hosted installation.
  *
- * A request passes small layers, in order: strip the prefix, take an injected fault, authenticate
+ * A request passes small layers, in order: strip the prefix (and route the description's `/v1/platform/...` as
+ * `/api/v1/platform/...`: routedPath), take an injected fault, authenticate
  * (`X-Api-Key` + `X-Tenant-Id`; tenants are isolated; service keys made through the organization area are
  * judged by their scope and roles: emulator/org/auth.ts), gate what no area emulates (501), route, answer;
  * every request is logged.
@@ -327,19 +328,24 @@ interface HandlerParts {
 interface Incoming {
     req: IncomingMessage;
     url: URL;
+    /** The path routed: without the self-hosted prefix, a platform path under `/api` (`routedPath`). */
     path: string;
+    /** The path as sent (without the self-hosted prefix), for the logs. */
+    sent: string;
     prefix: string;
 }
 
 /**
- * The layers every request passes, in order: strip the self-hosted prefix, take an injected fault,
- * authenticate (unless /__admin), refuse what no area emulates (501), route, answer; every request is logged.
+ * The layers every request passes, in order: strip the self-hosted prefix (a platform path routed under `/api`),
+ * take an injected fault, authenticate (unless /__admin), refuse what no area emulates (501), route, answer; every
+ * request is logged, with its path as sent.
  */
 function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
     const { tenantOf, answer } = routing(p);
     return async (req, res) => {
         const url = new URL(req.url ?? "/", "http://emulator");
-        const r: Incoming = { req, url, ...stripPrefix(url.pathname) };
+        const { path: sent, prefix } = stripPrefix(url.pathname);
+        const r: Incoming = { req, url, path: routedPath(sent), sent, prefix };
         const tenantId = tenantOf(r); // as the request found it, before its answer changes anything
         const fault = r.path.startsWith("/__admin/") ? undefined : p.admin.takeFault(req.method ?? "GET", r.path);
         const seen: { body?: unknown } = {};
@@ -347,9 +353,9 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
         if (p.exchanges.enabled) {
             // A request refused before its route read the body (a 401, a fault) is logged with it all the same.
             if (seen.body === undefined && !req.readableEnded) seen.body = await readBody(req).catch(() => undefined);
-            p.exchanges.record(req, url, r.path, r.prefix, seen.body, reply, { dropped, injected: fault !== undefined && fault.kind !== "latency" });
+            p.exchanges.record(req, url, r.sent, r.prefix, seen.body, reply, { dropped, injected: fault !== undefined && fault.kind !== "latency" });
         }
-        p.admin.log({ method: req.method ?? "GET", path: r.path, prefix: r.prefix, status: dropped ? 0 : reply.status, at: p.clock.iso(), tenantId });
+        p.admin.log({ method: req.method ?? "GET", path: r.sent, prefix: r.prefix, status: dropped ? 0 : reply.status, at: p.clock.iso(), tenantId });
         if (p.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
         if (dropped) req.socket.destroy();
         else send(res, reply);
@@ -407,6 +413,16 @@ function stripPrefix(pathname: string): { path: string; prefix: string } {
         return { path: pathname.slice(SELF_HOSTED_PREFIX.length) || "/", prefix: SELF_HOSTED_PREFIX };
     }
     return { path: pathname, prefix: "" };
+}
+
+/**
+ * The platform operations as LangSmith's description writes them, `/v1/platform/...` on the API's host (where
+ * the service registers them and the official clients send them from the cloud's API URL), are the ones answered
+ * under `/api/v1/platform/...` (docs/service.md R10): routed as those, so each area registers them once.
+ */
+const PLATFORM_ALIAS = "/v1/platform";
+export function routedPath(path: string): string {
+    return path === PLATFORM_ALIAS || path.startsWith(`${PLATFORM_ALIAS}/`) ? `/api${path}` : path;
 }
 
 function workspaceOfKey(o: EmulatorOptions): (key: string) => string {

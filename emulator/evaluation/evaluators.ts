@@ -8,8 +8,11 @@
 import { randomUUID } from "node:crypto";
 import { CODE_LANGUAGES, EVALUATOR_TYPES, type EvaluatorCreateRequest, type EvaluatorUpdateRequest, normalizeCode } from "../../provider/api/schemas/rules";
 import type { Clock } from "../core/clock";
-import { EmulatorError } from "../core/errors";
+import { platformError } from "../core/errors";
 import { Store } from "../core/store";
+
+/** A platform path's refusal (core/errors.ts), for the automations' models. */
+export { platformError };
 
 export interface EvaluatorRecord {
     id: string;
@@ -23,12 +26,6 @@ export interface EvaluatorRecord {
     created_at: string;
     updated_at: string;
 }
-
-/**
- * A platform path's refusal: `{error}` (`evaluators.ErrorResponse`, `alerts.ErrorResponse`), with the words also as
- * `detail`, the shape every other path of the API answers and the clients read (**decided**).
- */
-export const platformError = (status: number, error: string) => new EmulatorError(status, { error, detail: error });
 
 export class Evaluators {
     private items: EvaluatorRecord[] = [];

@@ -10,8 +10,8 @@ import {
     EvaluatorUpdateRequestSchema,
     RunRuleWriteRequestSchema,
 } from "../../provider/api/schemas/rules";
-import { requireUuid } from "../core/errors";
-import { type Handler, page, pagination, parse, type RequestContext, type Router } from "../core/http";
+import { platformHandler, requireUuid } from "../core/errors";
+import { type Handler, page, parse, type RequestContext, type Router } from "../core/http";
 import type { AlertRecord, Alerts } from "./alerts";
 import type { RuleEngine } from "./engine";
 import { type EvaluatorRecord, type Evaluators, platformError } from "./evaluators";
@@ -27,11 +27,27 @@ export interface RuleParts {
 }
 
 /**
- * A platform route under `/api/v1/platform` (the description's `/v1/platform` on the API's host) and `/platform`.
- * The bare `/v1/...` is the control plane's (not emulated there).
+ * A platform route under `/api/v1/platform` and `/platform`; the description's `/v1/platform/...` reaches it too
+ * (the server routes it as `/api/v1/platform/...`: core/server.ts routedPath). What the shared schemas refuse is
+ * answered 400 `{error}`, as the platform's operations answer (core/errors.ts platformHandler).
  */
 function onPlatform(router: Router, method: string, template: string, handler: Handler): void {
-    router.onApi(method, `/platform${template}`, handler);
+    router.onApi(method, `/platform${template}`, platformHandler(handler));
+}
+
+/**
+ * The evaluators list's `limit` (1 to 100, default 100: the description's "Maximum number of results (1-100)") and
+ * `offset` (default 0), read leniently (**decided**, docs/service.md R10.1: the description allows any integer): a
+ * value outside is brought inside, never refused; what is no integer is 400.
+ */
+function platformPage(q: URLSearchParams): { limit: number; offset: number } {
+    const int = (name: string, dflt: number) => {
+        const raw = q.get(name);
+        if (raw === null) return dflt;
+        if (!/^-?\d+$/.test(raw.trim())) throw platformError(400, `${name} must be an integer`);
+        return Number(raw);
+    };
+    return { limit: Math.min(100, Math.max(1, int("limit", 100))), offset: Math.max(0, int("offset", 0)) };
 }
 
 export function registerRules(router: Router, p: RuleParts): void {
@@ -59,7 +75,7 @@ function registerEvaluators(router: Router, p: RuleParts): void {
     const id = (c: RequestContext) => c.params.evaluator_id;
     onPlatform(router, "GET", "/evaluators", (c) => {
         const all = p.evaluators.list(c.tenantId, { type: c.query.get("type") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined });
-        const { limit, offset } = pagination(c.query, 100, 1000);
+        const { limit, offset } = platformPage(c.query);
         return { status: 200, body: { evaluators: all.slice(offset, offset + limit).map(view), total: all.length } };
     });
     onPlatform(router, "POST", "/evaluators", (c) => {

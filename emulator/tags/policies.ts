@@ -1,9 +1,10 @@
 /**
  * Access policies of the organization (docs/service.md R13.8): `/api/v1/platform/orgs/current/access-policies[/{id}]`
- * and their attachment to roles (`.../roles/{role_id}/access-policies[/{id}]`), kept in `--state-dir`
+ * (the description's `/v1/platform/...` routed here by core/server.ts routedPath) and their attachment to roles
+ * (`.../roles/{role_id}/access-policies[/{id}]`, or `role_ids` in the create), kept in `--state-dir`
  * (`access-policies.json`). A policy's name is unique (409); a policy still attached to a role is refused deletion
  * (409 naming the roles); an attachment to a role the organization does not hold is 404. Bodies parse with the
- * strict schemas of the shared wire contract.
+ * strict schemas of the shared wire contract; what they refuse is 400 `{error}`, as the platform answers.
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -13,11 +14,11 @@ import {
     type AccessPolicyCreateRequest,
 } from "../../provider/api/schemas/accessPolicies";
 import type { Clock } from "../core/clock";
-import { conflict, EmulatorError } from "../core/errors";
-import { parse, type RequestContext, type Router } from "../core/http";
+import { conflict, EmulatorError, platformHandler } from "../core/errors";
+import { type Handler, parse, type RequestContext, type Router } from "../core/http";
 import { Store } from "../core/store";
 
-interface PolicyRecord extends AccessPolicyCreateRequest {
+interface PolicyRecord extends Omit<AccessPolicyCreateRequest, "role_ids"> {
     id: string;
     created_at: string;
     updated_at: string;
@@ -29,6 +30,17 @@ interface State {
 }
 
 const BASE = "/api/v1/platform/orgs/current";
+
+/** Registers on `router` answering as the platform does: what the schemas refuse is 400 `{error}` (core/errors.ts). */
+function platformRoutes(router: Router): { on(method: string, template: string, handler: Handler): ReturnType<typeof platformRoutes> } {
+    const self = {
+        on(method: string, template: string, handler: Handler) {
+            router.on(method, template, platformHandler(handler));
+            return self;
+        },
+    };
+    return self;
+}
 const ok = (body: unknown = {}) => ({ status: 200, body });
 
 export class AccessPolicies {
@@ -70,21 +82,28 @@ export class AccessPolicies {
         if (this.s.policies.some((p) => p.name === name && p.id !== except)) throw conflict(`Access policy ${name} already exists`);
     }
 
-    private requireRole(c: RequestContext): string {
-        const role = c.params.role_id;
+    /** Role `role` holds policies `ids` too (idempotent; saved by the caller). */
+    private held(role: string, ids: string[]): void {
+        this.s.attachments[role] = [...new Set([...(this.s.attachments[role] ?? []), ...ids])];
+    }
+
+    private requireRole(role: string): string {
         if (!this.roleExists(role)) throw new EmulatorError(404, { detail: `Role ${role} not found` });
         return role;
     }
 
     register(router: Router): void {
-        router
+        platformRoutes(router)
             .on("GET", `${BASE}/access-policies`, () => ok({ access_policies: this.s.policies.map(this.view) }))
             .on("POST", `${BASE}/access-policies`, (c) => {
-                const body = parse(AccessPolicyCreateRequestSchema, c.body, "body");
+                const { role_ids, ...body } = parse(AccessPolicyCreateRequestSchema, c.body, "body");
                 this.nameFree(body.name);
+                // The roles to attach it to, checked before anything is made (the description's 404).
+                for (const role of role_ids ?? []) this.requireRole(role);
                 const now = this.clock.iso();
                 const p: PolicyRecord = { ...body, id: randomUUID(), created_at: now, updated_at: now };
                 this.s.policies.push(p);
+                for (const role of role_ids ?? []) this.held(role, [p.id]);
                 this.store.save(this.s);
                 // 201, as the description's create answers (its DELETE 204).
                 return { status: 201, body: this.view(p) };
@@ -111,24 +130,24 @@ export class AccessPolicies {
     }
 
     private attach(c: RequestContext): void {
-        const role = this.requireRole(c);
-        const { access_policy_ids } = parse(AttachPoliciesRequestSchema, c.body, "body");
+        const role = this.requireRole(c.params.role_id);
+        const access_policy_ids = parse(AttachPoliciesRequestSchema, c.body, "body").access_policy_ids ?? [];
         for (const id of access_policy_ids) this.get(id);
-        this.s.attachments[role] = [...new Set([...(this.s.attachments[role] ?? []), ...access_policy_ids])];
+        this.held(role, access_policy_ids);
         this.store.save(this.s);
     }
 
     private registerAttachments(router: Router): void {
-        router
+        platformRoutes(router)
             .on("GET", `${BASE}/roles/{role_id}/access-policies`, (c) => {
-                const ids = this.s.attachments[this.requireRole(c)] ?? [];
+                const ids = this.s.attachments[this.requireRole(c.params.role_id)] ?? [];
                 return ok(this.s.policies.filter((p) => ids.includes(p.id)).map(this.view));
             })
             // The description's path (204), and the other shape public sources show (200).
             .on("POST", `${BASE}/access-policies/roles/{role_id}/access-policies`, (c) => (this.attach(c), { status: 204 }))
             .on("POST", `${BASE}/roles/{role_id}/access-policies`, (c) => (this.attach(c), ok()))
             .on("DELETE", `${BASE}/roles/{role_id}/access-policies/{id}`, (c) => {
-                const role = this.requireRole(c);
+                const role = this.requireRole(c.params.role_id);
                 const held = this.s.attachments[role] ?? [];
                 if (!held.includes(c.params.id)) throw new EmulatorError(404, { detail: `Access policy ${c.params.id} is not attached to role ${role}` });
                 this.s.attachments[role] = held.filter((x) => x !== c.params.id);

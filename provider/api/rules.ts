@@ -27,6 +27,9 @@ const RULES = "/api/v1/runs/rules";
 const ALERTS = "/api/v1/platform/alerts";
 const at = (base: string, ...parts: string[]) => [base, ...parts.map(encodeURIComponent)].join("/");
 const Nothing = z.unknown();
+/** The most evaluators one page of the list answers (docs/service.md R10.1). */
+const EVALUATOR_PAGE = 100;
+const EvaluatorPageSchema = z.object({ evaluators: z.array(EvaluatorSchema) }).passthrough();
 
 export class RulesClient {
     constructor(
@@ -57,8 +60,14 @@ export class RulesClient {
 
     // ---- saved evaluators ----
 
+    /** Every saved evaluator of the workspace, a page at a time (the description: "Maximum number of results (1-100)"). */
     async listEvaluators(): Promise<Evaluator[]> {
-        return (await this.get(EVALUATORS, z.object({ evaluators: z.array(EvaluatorSchema) }).passthrough(), { limit: 1000 })).evaluators;
+        const all: Evaluator[] = [];
+        for (let offset = 0; ; offset += EVALUATOR_PAGE) {
+            const page = (await this.get(EVALUATORS, EvaluatorPageSchema, { limit: EVALUATOR_PAGE, offset })).evaluators;
+            all.push(...page);
+            if (page.length < EVALUATOR_PAGE) return all;
+        }
     }
 
     tryGetEvaluator(id: string): Promise<Evaluator | undefined> {

@@ -32,23 +32,28 @@ const ConditionGroupSchema = z
     .strict();
 export type ConditionGroup = z.infer<typeof ConditionGroupSchema>;
 
-/** POST access-policies: a policy needs at least one condition group, each at least one condition. */
+/**
+ * POST access-policies: a policy needs at least one condition group, each at least one condition; `role_ids` (the
+ * description's "if present, attach to the specified roles") attaches it as it is made (this provider attaches
+ * through the roles' path instead).
+ */
 export const AccessPolicyCreateRequestSchema = z
     .object({
         name: z.string().min(1),
         description: z.string().nullish(),
         effect: z.enum(POLICY_EFFECTS),
         condition_groups: z.array(ConditionGroupSchema).min(1),
+        role_ids: z.array(z.string()).optional(),
     })
     .strict();
 export type AccessPolicyCreateRequest = z.infer<typeof AccessPolicyCreateRequestSchema>;
 
-/** PATCH access-policies/{id}: absent fields stay. */
-export const AccessPolicyUpdateRequestSchema = AccessPolicyCreateRequestSchema.partial().strict();
+/** PATCH access-policies/{id}: absent fields stay (no `role_ids`: attachments change through the roles' path). */
+export const AccessPolicyUpdateRequestSchema = AccessPolicyCreateRequestSchema.omit({ role_ids: true }).partial().strict();
 export type AccessPolicyUpdateRequest = z.infer<typeof AccessPolicyUpdateRequestSchema>;
 
-/** POST roles/{role_id}/access-policies: the policies to attach (decided: docs/service.md R13.8). */
-export const AttachPoliciesRequestSchema = z.object({ access_policy_ids: z.array(z.string()).min(1) }).strict();
+/** POST roles/{role_id}/access-policies: the policies to attach (decided: docs/service.md R13.8; none or absent attaches none). */
+export const AttachPoliciesRequestSchema = z.object({ access_policy_ids: z.array(z.string()).optional() }).strict();
 
 export const AccessPolicySchema = z
     .object({

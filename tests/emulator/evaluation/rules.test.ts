@@ -60,6 +60,11 @@ async function madeProject(em: Emulator): Promise<{ id: string; name: string }> 
     return r.body;
 }
 
+/** An alert rule on the run count of its window: 3 or more runs in 5 minutes. */
+function runCountRule(name: string, description = "") {
+    return { name, description, type: "threshold", attribute: "run_count", aggregation: "sum", window_minutes: 5, operator: "gte", threshold: 3 };
+}
+
 describe("emulator: automations (evaluators, run rules, alerts, the engine)", function () {
     this.timeout(60_000);
     let em: Emulator;
@@ -104,6 +109,46 @@ describe("emulator: automations (evaluators, run rules, alerts, the engine)", fu
         assert.equal((await raw(em, "DELETE", `/api/v1/runs/rules/${rule.body.id}`)).status, 200);
         assert.equal((await raw(em, "DELETE", `/api/v1/platform/evaluators/${ev.id}`)).status, 204);
         assert.equal((await raw(em, "GET", `/api/v1/platform/evaluators/${ev.id}`)).status, 404);
+    });
+
+    it("the description's /v1/platform paths reach the same objects as /api/v1/platform (evaluators, alerts, access policies), logged as sent; another /v1 path stays 501", async () => {
+        await admin(em, "DELETE", "/requests");
+        const name = uniqueName("v1");
+        const created = await raw(em, "POST", "/v1/platform/evaluators", { body: { name, type: "code", code_evaluator: { code: CODE } } });
+        assert.equal(created.status, 201, created.text);
+        const ev = created.body.evaluator;
+        assert.equal((await raw(em, "GET", `/api/v1/platform/evaluators/${ev.id}`)).body.name, name);
+        const listed = await raw(em, "GET", "/v1/platform/evaluators");
+        assert.ok(
+            listed.body.evaluators.some((e: any) => e.id === ev.id),
+            listed.text,
+        );
+        const project = await madeProject(em);
+        const rule = runCountRule("v1");
+        const made = await raw(em, "POST", `/v1/platform/alerts/${project.id}`, {
+            body: { rule, actions: [{ target: "webhook", config: { url: hook.url } }] },
+        });
+        assert.equal(made.status, 201, made.text);
+        assert.equal((await raw(em, "GET", `/api/v1/platform/alerts/${project.id}/${made.body.rule.id}`)).body.rule.name, "v1");
+        const policy = {
+            name: uniqueName("pol"),
+            effect: "allow",
+            condition_groups: [
+                {
+                    permission: "projects:read",
+                    resource_type: "project",
+                    conditions: [{ attribute_name: "resource_tag_key", attribute_key: "team", operator: "equals", attribute_value: "a" }],
+                },
+            ],
+        };
+        const p = await raw(em, "POST", "/v1/platform/orgs/current/access-policies", { body: policy, tenantId: null });
+        assert.equal(p.status, 201, p.text);
+        assert.equal((await raw(em, "GET", `/api/v1/platform/orgs/current/access-policies/${p.body.id}`, { tenantId: null })).body.name, policy.name);
+        assert.equal((await raw(em, "DELETE", `/v1/platform/orgs/current/access-policies/${p.body.id}`, { tenantId: null })).status, 204);
+        assert.equal((await raw(em, "GET", "/v1/integrations")).status, 501);
+        const logged = (await admin(em, "GET", "/requests")).map((r: any) => `${r.method} ${r.path} ${r.status}`);
+        assert.ok(logged.includes("POST /v1/platform/evaluators 201"), logged.join("\n"));
+        assert.ok(logged.includes(`POST /v1/platform/alerts/${project.id} 201`), logged.join("\n"));
     });
 
     it("run rules: the service's 422s (filter with its caret, rate, saved and inline evaluators together), 404 for a missing project; changed, listed, deleted", async () => {
@@ -209,16 +254,7 @@ describe("emulator: automations (evaluators, run rules, alerts, the engine)", fu
 
     it("alert rules: no action 400; a run count over its threshold calls the webhook once per window", async () => {
         const project = await madeProject(em);
-        const rule = {
-            name: "busy",
-            description: "many runs",
-            type: "threshold",
-            attribute: "run_count",
-            aggregation: "sum",
-            window_minutes: 5,
-            operator: "gte",
-            threshold: 3,
-        };
+        const rule = runCountRule("busy", "many runs");
         const none = await raw(em, "POST", `/api/v1/platform/alerts/${project.id}`, { body: { rule, actions: [] } });
         assert.equal(none.status, 400);
         assert.match(none.body.error, /at least one action/);

@@ -2,7 +2,7 @@
  * The emulator's resource tags and access policies (emulator/tags/, docs/service.md R13) over HTTP, as the service's
  * description and the decided rules say: keys and values unique (409), a kind the service cannot tag 422, one
  * tagging per value and object (409), a deleted key taking its values and taggings with it, the project list
- * filtered by `tag_value_id`; an access policy without conditions 422, attached to a role, its deletion refused while
+ * filtered by `tag_value_id`; an access policy without conditions 400 `{error}`, attached to a role, its deletion refused while
  * held; and all of it across a restart on the same `--state-dir`. The official clients write tags only at a create
  * (`tag_value_ids` of `create_project`/`createProject` and `create_dataset`): judged here by both; neither has tag
  * calls of its own, nor a tag filter on its `/api/v1` project list.
@@ -111,14 +111,16 @@ print(json.dumps({"project": str(p.id), "dataset": str(d.id), "unknown": unknown
         assert.deepEqual([ids("projects"), ids("datasets")], [[py.project, jsProject.id].sort(), [py.dataset]]);
     });
 
-    it("an access policy needs a condition, attaches to a role the organization holds, and is not deleted while held", async () => {
+    it("an access policy needs a condition (400 {error}), attaches to a role the organization holds (also by role_ids as made), and is not deleted while held", async () => {
         const body = (conditions: unknown[]) => ({
             name: uniqueName("pol"),
             effect: "allow",
             condition_groups: [{ permission: "projects:read", resource_type: "project", conditions }],
         });
-        assert.equal((await raw(em, "POST", `${ORG}/access-policies`, { ...org, body: body([]) })).status, 422);
-        assert.equal((await raw(em, "POST", `${ORG}/access-policies`, { ...org, body: { ...body([]), condition_groups: [] } })).status, 422);
+        const empty = await raw(em, "POST", `${ORG}/access-policies`, { ...org, body: body([]) });
+        assert.equal(empty.status, 400, empty.text);
+        assert.match(empty.body.error, /body\.condition_groups\.0\.conditions: /);
+        assert.equal((await raw(em, "POST", `${ORG}/access-policies`, { ...org, body: { ...body([]), condition_groups: [] } })).status, 400);
         const cond = { attribute_name: "resource_tag_key", attribute_key: "team", operator: "equals", attribute_value: "support" };
         const p = (await raw(em, "POST", `${ORG}/access-policies`, { ...org, body: body([cond]) })).body;
         const role = (
@@ -134,6 +136,18 @@ print(json.dumps({"project": str(p.id), "dataset": str(d.id), "unknown": unknown
         );
         assert.equal((await raw(em, "POST", `${ORG}/roles/${role.id}/access-policies`, { ...org, body: { access_policy_ids: [p.id] } })).status, 200);
         assert.deepEqual((await raw(em, "GET", `${ORG}/access-policies/${p.id}`, org)).body.role_ids, [role.id]);
+        // The description's `role_ids` attaches as the policy is made; an unknown role 404 and nothing made.
+        const unknownRole = await raw(em, "POST", `${ORG}/access-policies`, {
+            ...org,
+            body: { ...body([cond]), role_ids: ["00000000-0000-4000-8000-000000000000"] },
+        });
+        assert.equal(unknownRole.status, 404, unknownRole.text);
+        const withRole = await raw(em, "POST", `${ORG}/access-policies`, { ...org, body: { ...body([cond]), role_ids: [role.id] } });
+        assert.equal(withRole.status, 201, withRole.text);
+        assert.deepEqual(withRole.body.role_ids, [role.id]);
+        assert.equal((await raw(em, "GET", `${ORG}/access-policies`, org)).body.access_policies.length, 2);
+        assert.equal((await raw(em, "DELETE", `${ORG}/roles/${role.id}/access-policies/${withRole.body.id}`, org)).status, 200);
+        assert.equal((await raw(em, "DELETE", `${ORG}/access-policies/${withRole.body.id}`, org)).status, 204);
         const refused = await raw(em, "DELETE", `${ORG}/access-policies/${p.id}`, org);
         assert.equal(refused.status, 409);
         assert.match(refused.body.detail, new RegExp(role.id));

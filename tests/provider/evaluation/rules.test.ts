@@ -142,6 +142,23 @@ describe("Evaluator, RunRule, AlertRule (provider level)", function () {
         assert.deepEqual(await rules.read(made.id, changed.outs), {});
     });
 
+    it("Evaluator: a lost create answer is looked up past the list's first page (100 a page), not sent twice", async () => {
+        for (let i = 0; i < 100; i++) {
+            const r = await raw(em(), "POST", "/api/v1/platform/evaluators", {
+                body: { name: uniqueName("filler"), type: "code", code_evaluator: { code: CODE } },
+            });
+            assert.equal(r.status, 201, r.text);
+        }
+        const name = uniqueName("late");
+        em().addFault({ method: "POST", path: "^/api/v1/platform/evaluators$", kind: "status", status: 502, when: "after" });
+        const made = await evaluators.create(await checked(evaluators, { name, type: "code", code: CODE }));
+        const listed = (await raw(em(), "GET", `/api/v1/platform/evaluators?name_contains=${name}`)).body.evaluators;
+        assert.deepEqual(
+            listed.map((e: any) => e.id),
+            [made.id],
+        );
+    });
+
     it("RunRule: a lost create answer is looked up, not sent twice", async () => {
         const p = await project();
         em().addFault({ method: "POST", path: "^/api/v1/runs/rules$", kind: "status", status: 502, when: "after" });
