@@ -70,16 +70,18 @@ export function createRoleProvider(o: RoleProviderOptions = {}): pulumi.dynamic.
     let service = new Service();
     const org = o.organization ?? (() => service.organization());
     const policies = o.policies ?? (() => service.accessPolicies());
-    /** Brings the role's attached policies to `wanted` (undefined: not managed, nothing read or sent). */
+    /**
+     * Brings the role's attached policies to `wanted` (undefined: not managed, nothing read or sent). An attach sends
+     * every wanted policy, not just the missing ones: right whether the service adds them (the emulator) or takes
+     * them as the role's whole set (as a public provider reads it): docs/service.md R13.8.
+     */
     const attach = async (id: string, wanted: string[] | undefined, had: string[] | undefined) => {
         if (wanted === undefined && had === undefined) return;
         const pc = policies();
         const now = (await pc.attached(id)).map((p) => p.id);
-        for (const p of now) if (!(wanted ?? []).includes(p)) await pc.detach(id, p);
-        await pc.attach(
-            id,
-            [...new Set(wanted ?? [])].filter((p) => !now.includes(p)),
-        );
+        const all = [...new Set(wanted ?? [])];
+        for (const p of now) if (!all.includes(p)) await pc.detach(id, p);
+        if (all.some((p) => !now.includes(p))) await pc.attach(id, all);
     };
     const provider: ProviderOf<typeof role> = {
         async configure(req) {

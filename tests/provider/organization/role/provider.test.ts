@@ -139,4 +139,30 @@ describe("Role", function () {
             [made.id],
         );
     });
+
+    it("accessPolicyIds: an attach sends the role's whole wanted set, so a service that replaces the set (not adds to it) keeps the ones held", async () => {
+        // A service reading the attach as the role's whole set (docs/service.md R13.8's open reading).
+        const held = new Map<string, string[]>();
+        const sent: string[][] = [];
+        const replacing = {
+            attached: async (roleId: string) => (held.get(roleId) ?? []).map((id) => ({ id })),
+            attach: async (roleId: string, ids: string[]) => void (sent.push(ids), held.set(roleId, [...ids])),
+            detach: async (roleId: string, id: string) =>
+                void held.set(
+                    roleId,
+                    (held.get(roleId) ?? []).filter((x) => x !== id),
+                ),
+        } as unknown as import("../../../../provider/api/accessPolicies").AccessPoliciesClient;
+        const p = createRoleProvider({ policies: () => replacing });
+        const [a, b, c] = ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"];
+        const made = await p.create!(checked({ name: uniqueName("Scoped"), permissions: READER, accessPolicyIds: [a] }));
+        await p.update!(made.id, made.outs, checked({ name: made.outs.name, permissions: READER, accessPolicyIds: [a, b] }));
+        assert.deepEqual(held.get(made.id)?.sort(), [a, b], "adding b kept a");
+        await p.update!(made.id, { ...made.outs, accessPolicyIds: [a, b] }, checked({ name: made.outs.name, permissions: READER, accessPolicyIds: [b, c] }));
+        assert.deepEqual(held.get(made.id)?.sort(), [b, c]);
+        assert.deepEqual(sent, [[a], [a, b], [b, c]]);
+        await p.update!(made.id, { ...made.outs, accessPolicyIds: [b, c] }, checked({ name: made.outs.name, permissions: READER, accessPolicyIds: [c] }));
+        assert.deepEqual([held.get(made.id), sent.length], [[c], 3], "a removal alone is a detach: nothing attached");
+        await p.delete!(made.id, { ...made.outs, accessPolicyIds: [c] });
+    });
 });
