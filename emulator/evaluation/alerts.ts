@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import type { AlertWriteRequest } from "../../provider/api/schemas/rules";
 import type { Clock } from "../core/clock";
 import { type Sealed, Store } from "../core/store";
-import { platformError } from "./evaluators";
+import { platformError } from "../core/errors";
 
 type Action = { id: string; alert_rule_id: string; target: string; config: Record<string, unknown>; created_at: string; updated_at: string };
 export interface AlertRecord {

@@ -11,9 +11,6 @@ import type { Clock } from "../core/clock";
 import { platformError } from "../core/errors";
 import { Store } from "../core/store";
 
-/** A platform path's refusal (core/errors.ts), for the automations' models. */
-export { platformError };
-
 export interface EvaluatorRecord {
     id: string;
     tenant_id: string;

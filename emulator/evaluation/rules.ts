@@ -10,11 +10,11 @@ import {
     EvaluatorUpdateRequestSchema,
     RunRuleWriteRequestSchema,
 } from "../../provider/api/schemas/rules";
-import { platformHandler, requireUuid } from "../core/errors";
+import { platformError, platformHandler, requireUuid } from "../core/errors";
 import { type Handler, page, parse, type RequestContext, type Router } from "../core/http";
 import type { AlertRecord, Alerts } from "./alerts";
 import type { RuleEngine } from "./engine";
-import { type EvaluatorRecord, type Evaluators, platformError } from "./evaluators";
+import type { EvaluatorRecord, Evaluators } from "./evaluators";
 import type { RunRuleRecord, RunRules } from "./runRules";
 import type { RuleTargets } from "./runRules";
 
