@@ -6,6 +6,7 @@
  * cursor still points at the same place). The emulator's generated projects (bulkExport/generator.ts) are fixtures
  * of the export tests and are not expired.
  */
+import { DEFAULT_LONGLIVED_DAYS } from "../../provider/api/schemas/settings";
 import type { TracedRun } from "./store";
 import { microsOf } from "./times";
 
@@ -18,8 +19,8 @@ const DAY_MS = 24 * 3_600_000;
 /** A workspace's days of retention for a tier. */
 export type RetentionDays = (tenantId: string, tier: TraceTier) => number;
 
-/** Without the organization's settings: 14 days and 400. */
-export const DEFAULT_RETENTION: RetentionDays = (_tenantId, tier) => (tier === "shortlived" ? SHORTLIVED_DAYS : 400);
+/** Without the organization's settings: 14 days and the service's default long-lived days (400). */
+export const DEFAULT_RETENTION: RetentionDays = (_tenantId, tier) => (tier === "shortlived" ? SHORTLIVED_DAYS : DEFAULT_LONGLIVED_DAYS);
 
 /** Whether `run`, of a project of tier `tier`, is still kept at `nowMs`; a run without a start time is. */
 export function retained(run: TracedRun, tier: TraceTier, nowMs: number, days: RetentionDays): boolean {

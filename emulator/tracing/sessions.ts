@@ -20,9 +20,8 @@ import type { TagAtCreate } from "../core/area";
 import { conflict } from "../core/errors";
 import type { BulkExportModel } from "../bulkExport/model";
 import type { TracingProject } from "../bulkExport/projects";
+import type { TraceTier } from "./retention";
 import type { RunOp } from "./wire";
-
-type TraceTier = "longlived" | "shortlived";
 
 const nameOf = (p: TracingProject) => p.session?.name ?? `project-${p.session_id.slice(0, 8)}`;
 
