@@ -9,7 +9,7 @@
  * listeners of hybrid installations (Listener); resource tags (TagKey, TagValue, Tagging, and the `tags` argument of
  * the objects the service tags) and the access policies over them (AccessPolicy); and look-ups (getDeployment,
  * getDeploymentRevisions, getTracingProject, getDataset, getTracingProjects, getPrompt, getWorkspace, getWorkspaces,
- * getRole, getServiceKey, getAnnotationQueue, getFeedbackConfig, getListener).
+ * getRole, getServiceKey, getAnnotationQueue, getFeedbackConfig, getListener, getEvaluator, getCron, getBulkExport).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -104,9 +104,12 @@ export {
 export type { DeploymentInputs, DeploymentOutputs } from "./controlPlane/deployment/declare";
 export {
     getAnnotationQueue,
+    getBulkExport,
+    getCron,
     getDataset,
     getDeployment,
     getDeploymentRevisions,
+    getEvaluator,
     getFeedbackConfig,
     getListener,
     getPrompt,
@@ -142,6 +145,12 @@ export {
     type GetFeedbackConfigResult,
     type GetListenerArgs,
     type GetListenerResult,
+    type GetEvaluatorArgs,
+    type GetEvaluatorResult,
+    type GetCronArgs,
+    type GetCronResult,
+    type GetBulkExportArgs,
+    type GetBulkExportResult,
     type RevisionInfo,
 } from "./dynamic/functions";
 export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSources, type ServiceConfig, type SettingSource } from "./config";

@@ -7,6 +7,7 @@
  * and by `adoptable` (kit/adoption.ts) where it can take an object over.
  */
 import { adoptable } from "./kit/adoption";
+import { readAsRecorded } from "./kit/asRecorded";
 import { autonamed } from "./kit/autoname";
 import { canonicalJson } from "./kit/diff";
 import { tagged } from "./kit/tags";
@@ -75,7 +76,16 @@ import { feedbackConfig } from "./evaluation/feedbackConfig/declare";
 import { feedbackConfigProvider } from "./evaluation/feedbackConfig/provider";
 import { annotationQueue } from "./evaluation/annotationQueue/declare";
 import { annotationQueueProvider } from "./evaluation/annotationQueue/provider";
-import { getAnnotationQueue, getAnnotationQueueFunction, getFeedbackConfig, getFeedbackConfigFunction } from "./evaluation/lookups";
+import {
+    getAnnotationQueue,
+    getAnnotationQueueFunction,
+    getEvaluator,
+    getEvaluatorFunction,
+    getFeedbackConfig,
+    getFeedbackConfigFunction,
+} from "./evaluation/lookups";
+import { getCron, getCronFunction } from "./agentServer/cron/lookups";
+import { getBulkExport, getBulkExportFunction } from "./tracing/traceExport/lookups";
 import { getListener, getListenerFunction } from "./controlPlane/listener/lookups";
 import agentServerCheckForwarder = require("./dynamic/frozen/agentServerCheck");
 import assistantForwarder = require("./dynamic/frozen/assistant");
@@ -154,12 +164,12 @@ const PROMPT_TAGS = { resourceType: "prompt", field: "resourceTags", objectId: (
 const byName = (i: Record<string, any>) => i.name as string | undefined;
 
 /**
- * The resources, by the type name the forwarders and `require("pulumi-langsmith/impl").forward` use. Each provider
- * that can take an object over (LANGSMITH_ADOPT_IDS, or a running export) is wrapped by `adoptable` with what its
- * objects are known by, so that it never takes one a resource of the stack holds (kit/adoption.ts); a service
- * key's adoption makes a new key and deletes the one named, so it has nothing to guard.
+ * The resources as declared here, before `RESOURCES` wraps each provider's read (below). Each provider that can take
+ * an object over (LANGSMITH_ADOPT_IDS, or a running export) is wrapped by `adoptable` with what its objects are
+ * known by, so that it never takes one a resource of the stack holds (kit/adoption.ts); a service key's adoption
+ * makes a new key and deletes the one named, so it has nothing to guard.
  */
-export const RESOURCES = {
+const DECLARED = {
     deployment: {
         declaration: deployment,
         forwarder: deploymentForwarder,
@@ -259,6 +269,15 @@ export const RESOURCES = {
     accessPolicy: { declaration: accessPolicy, forwarder: accessPolicyForwarder, provider: adoptable(accessPolicy, accessPolicyProvider, byName) },
 } as const satisfies Record<string, Registered>;
 
+/**
+ * The resources, by the type name the forwarders and `require("pulumi-langsmith/impl").forward` use: each provider's
+ * read answers what its diff finds unchanged as the state records it, so that a refresh of a clean stack changes
+ * nothing (kit/asRecorded.ts).
+ */
+export const RESOURCES = Object.fromEntries(
+    Object.entries(DECLARED).map(([type, r]) => [type, { ...r, provider: readAsRecorded(r.declaration, r.provider) }]),
+) as unknown as typeof DECLARED;
+
 /** A function this package serves: its declaration, and how it runs against the configured service (its arguments typed by each entry). */
 export interface RegisteredFunction {
     declaration: FunctionDeclaration;
@@ -312,6 +331,15 @@ export const FUNCTIONS = {
     getListener: {
         declaration: getListenerFunction,
         run: (s: Service, a: FunctionInputs<typeof getListenerFunction>) => getListener(s.in(a.workspaceId).controlPlane(), a),
+    },
+    getEvaluator: {
+        declaration: getEvaluatorFunction,
+        run: (s: Service, a: FunctionInputs<typeof getEvaluatorFunction>) => getEvaluator(s.in(a.workspaceId).rules(), a),
+    },
+    getCron: { declaration: getCronFunction, run: (s: Service, a: FunctionInputs<typeof getCronFunction>) => getCron(s.agentServer(a.url), a) },
+    getBulkExport: {
+        declaration: getBulkExportFunction,
+        run: (s: Service, a: FunctionInputs<typeof getBulkExportFunction>) => getBulkExport(s.in(a.workspaceId).tracing(), a),
     },
 } as const satisfies Record<string, RegisteredFunction>;
 

@@ -64,6 +64,7 @@ LONGEST_FIRST=(
   tests/e2e/restart.test.ts
   tests/provider/plugin/lifecycle.test.ts
   tests/provider/tracing/traceExport/provider.test.ts
+  tests/e2e/dailyDrift.test.ts
   tests/e2e/evaluation.test.ts
   tests/e2e/organization.test.ts
   tests/docs/emulatorRecipes.test.ts

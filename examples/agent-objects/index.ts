@@ -59,5 +59,6 @@ export const deploymentUrl = agent.customUrl;
 export const assistantId = support.assistantId;
 export const assistantVersion = support.version;
 export const cronId = digest.cronId;
-export const nextDigest = digest.nextRunDate;
+// When it runs next moves at every run: a look-up, not an output (a refresh of a clean stack changes nothing).
+export const nextDigest = langsmith.getCron({ url: digest.url, cronId: digest.cronId }).nextRunDate;
 export const checkFirstRun = check.firstRunStatus;

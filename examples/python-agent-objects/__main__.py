@@ -44,4 +44,5 @@ pulumi.export("url", agent.custom_url)
 pulumi.export("assistantId", support.assistant_id)
 pulumi.export("assistantVersion", support.version)
 pulumi.export("cronId", digest.cron_id)
-pulumi.export("nextDigest", digest.next_run_date)
+# When it runs next moves at every run: a look-up, not an output (a refresh of a clean stack changes nothing).
+pulumi.export("nextDigest", langsmith.get_cron_output(url=digest.url, cron_id=digest.cron_id).next_run_date)

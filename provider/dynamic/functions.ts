@@ -1,7 +1,8 @@
 /**
  * The functions programs call to look up what they do not manage (the Terraform providers' data sources):
  * `getDeployment`, `getDeploymentRevisions`, `getTracingProject(s)`, `getDataset`, `getPrompt`, `getWorkspace(s)`,
- * `getRole`, `getServiceKey`, `getAnnotationQueue`, `getFeedbackConfig`, `getListener`, each returning an Output, with their arguments and results. They read the same configuration as the resources (`langsmith:*` stack config, else the
+ * `getRole`, `getServiceKey`, `getAnnotationQueue`, `getFeedbackConfig`, `getListener`, and what traffic and the
+ * service's clock change, which no resource's outputs hold (`getEvaluator`, `getCron`, `getBulkExport`), each returning an Output, with their arguments and results. They read the same configuration as the resources (`langsmith:*` stack config, else the
  * `LANGSMITH_*` environment variables). Their work is provider/controlPlane/deployment/lookups.ts; docs/functions.md.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -35,6 +36,12 @@ export type { GetAnnotationQueueResult, GetFeedbackConfigResult } from "../evalu
 export type GetFeedbackConfigArgs = FunctionArgs<typeof FUNCTIONS.getFeedbackConfig.declaration>;
 export type GetListenerArgs = FunctionArgs<typeof FUNCTIONS.getListener.declaration>;
 export type GetListenerResult = FunctionResult<typeof FUNCTIONS.getListener.declaration>;
+export type GetEvaluatorArgs = FunctionArgs<typeof FUNCTIONS.getEvaluator.declaration>;
+export type GetEvaluatorResult = FunctionResult<typeof FUNCTIONS.getEvaluator.declaration>;
+export type GetCronArgs = FunctionArgs<typeof FUNCTIONS.getCron.declaration>;
+export type GetCronResult = FunctionResult<typeof FUNCTIONS.getCron.declaration>;
+export type GetBulkExportArgs = FunctionArgs<typeof FUNCTIONS.getBulkExport.declaration>;
+export type GetBulkExportResult = FunctionResult<typeof FUNCTIONS.getBulkExport.declaration>;
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -103,3 +110,12 @@ export const getFeedbackConfig = (args: GetFeedbackConfigArgs): pulumi.Output<Ge
 
 /** Looks up a listener by id or by its cluster's compute id. */
 export const getListener = (args: GetListenerArgs): pulumi.Output<GetListenerResult> => invoke("getListener", args);
+
+/** Looks up a saved evaluator by id or by name, with the feedback keys its scores were stored under. */
+export const getEvaluator = (args: GetEvaluatorArgs): pulumi.Output<GetEvaluatorResult> => invoke("getEvaluator", args);
+
+/** Looks up a cron of an agent server by its id, with when it runs next. */
+export const getCron = (args: GetCronArgs): pulumi.Output<GetCronResult> => invoke("getCron", args);
+
+/** Looks up an export by its id: its status and the windows a scheduled one spawned. */
+export const getBulkExport = (args: GetBulkExportArgs): pulumi.Output<GetBulkExportResult> => invoke("getBulkExport", args);

@@ -1,12 +1,14 @@
 /**
  * Look-ups of the workspace's review objects (the Terraform providers' data sources), for programs that use what
- * another stack or the UI made: `getAnnotationQueue` (by id or exact name) and `getFeedbackConfig` (by key). Their
- * results are the resources' own fields, read as refresh reads them. One implementation behind both front doors
- * (dynamic/functions.ts, the plugin's Invoke). Nothing here changes anything on the service.
+ * another stack or the UI made: `getAnnotationQueue` (by id or exact name), `getFeedbackConfig` (by key) and
+ * `getEvaluator` (by id or name). Their results are the resources' own fields, read as refresh reads them, and what
+ * traffic changes, which no resource's outputs hold (an evaluator's feedback keys). One implementation behind both
+ * front doors (dynamic/functions.ts, the plugin's Invoke). Nothing here changes anything on the service.
  */
 import type { EvaluationClient } from "../api/evaluation";
+import type { RulesClient } from "../api/rules";
 import { checkFunctionArgs, oneOf } from "../kit/check";
-import { any, boolean, list, lookup, map, number, string, type FunctionInputs } from "../kit/declare";
+import { any, boolean, list, lookup, map, number, string, type FunctionInputs, type FunctionResult } from "../kit/declare";
 import { lookupWorkspaceIdField } from "../kit/workspace";
 import { type AnnotationQueueInputs, rubricItem } from "./annotationQueue/declare";
 import { inputsOf as queueInputsOf } from "./annotationQueue/provider";
@@ -48,12 +50,40 @@ export const getFeedbackConfigFunction = lookup({
     },
 });
 
+export const getEvaluatorFunction = lookup({
+    name: "getEvaluator",
+    description:
+        "Looks up a saved evaluator of the workspace by id or by its name (one of them: names are unique in a workspace): its type and the feedback keys its scores were stored under so far; fails naming it when there is none.",
+    args: { id: string("The evaluator's id."), name: string("Its name."), workspaceId: lookupWorkspaceIdField },
+    result: {
+        id: string("The evaluator's id (a `RunRule`'s `evaluatorId`).", { required: true }),
+        name: string("Its name.", { required: true }),
+        type: string("`llm` or `code`.", { required: true }),
+        feedbackKeys: list(
+            "The feedback keys its scores were stored under so far (what traffic changes, which an `Evaluator`'s outputs do not hold).",
+            string("A key."),
+            { required: true },
+        ),
+        createdAt: string("When it was made."),
+    },
+});
+
 export type GetAnnotationQueueArgs = FunctionInputs<typeof getAnnotationQueueFunction>;
 /** Its result (written out: the declared rubric nests too deep for the compiler): the queue's settings as refresh reads them. */
 export type GetAnnotationQueueResult = Omit<AnnotationQueueInputs, "sessionIds" | "workspaceId"> & { id: string; createdAt?: string };
 export type GetFeedbackConfigArgs = FunctionInputs<typeof getFeedbackConfigFunction>;
 /** Its result (written out, as the queue's): the key's config as refresh reads it. */
 export type GetFeedbackConfigResult = Omit<FeedbackConfigInputs, "workspaceId"> & { modifiedAt?: string };
+
+export type GetEvaluatorArgs = FunctionInputs<typeof getEvaluatorFunction>;
+export type GetEvaluatorResult = FunctionResult<typeof getEvaluatorFunction>;
+
+export async function getEvaluator(rc: RulesClient, args: GetEvaluatorArgs): Promise<GetEvaluatorResult> {
+    const { by, value } = oneOf("getEvaluator", args, "id", "name");
+    const e = by === "id" ? await rc.tryGetEvaluator(value) : await rc.evaluatorNamed(value);
+    if (!e) throw new Error(`getEvaluator: the workspace holds no evaluator ${by === "id" ? "of id" : "named"} ${JSON.stringify(value)}`);
+    return { id: e.id, name: e.name, type: e.type, feedbackKeys: e.feedback_keys ?? [], createdAt: e.created_at ?? undefined };
+}
 
 export async function getAnnotationQueue(ev: EvaluationClient, args: GetAnnotationQueueArgs): Promise<GetAnnotationQueueResult> {
     const { by, value } = oneOf("getAnnotationQueue", args, "id", "name");

@@ -25,7 +25,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import { UUID_RE } from "../api/values";
 import { configuredWorkspaceId, type ConfigSource } from "../config";
-import { isImport, string } from "./declare";
+import { isImport, number, string } from "./declare";
 import { sameValue } from "./diff";
 import { ResourceInitError } from "./initError";
 import { known } from "./unknown";
@@ -35,6 +35,16 @@ export const workspaceIdField = string(
     "The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).",
     { onChange: "replace", wire: false },
 );
+
+/**
+ * The outputs of a tracing object a workspace holds (a project, a dataset): what its creation fixed. What traces
+ * and examples change (counts, last times) is never an output: a refresh of a clean stack changes nothing.
+ */
+export const workspaceObjectOutputs = {
+    tenantId: string("The workspace that holds it.", { stable: true }),
+    createdAt: string("When it was made.", { stable: true }),
+    schemaVersion: number("Version of the output shape.", { stable: true }),
+};
 
 /** The argument of a look-up of an object in a workspace. */
 export const lookupWorkspaceIdField = string("The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).");

@@ -56,9 +56,7 @@ export const cron = resource({
     },
     outputs: {
         cronId: string("The cron's id on the server.", { stable: true }),
-        nextRunDate: string("When it runs next, as the server said when last read (never a change).", { nullable: true }),
         createdAt: string("When it was made.", { stable: true }),
-        updatedAt: string("When it last changed.", { nullable: true }),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },
 });

@@ -208,9 +208,7 @@ function outputs(i: CronInputs, c: Cron): CronOutputs {
     return {
         ...i,
         cronId: c.cron_id,
-        nextRunDate: c.next_run_date ?? null,
         createdAt: c.created_at,
-        updatedAt: c.updated_at ?? null,
         schemaVersion: SCHEMA_VERSION,
     };
 }

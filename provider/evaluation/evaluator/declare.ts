@@ -6,7 +6,7 @@
  */
 import { CODE_LANGUAGES, EVALUATOR_TYPES, normalizeCode } from "../../api/schemas/rules";
 import { canonicalJson } from "../../kit/diff";
-import { list, map, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
+import { map, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
 import { workspaceIdField } from "../../kit/workspace";
 
 /** Version of the output shape written by this provider. */
@@ -42,7 +42,6 @@ export const evaluator = resource({
         workspaceId: workspaceIdField,
     },
     outputs: {
-        feedbackKeys: list("The feedback keys its scores were stored under so far.", string("A key."), { stable: true }),
         createdAt: string("When it was made.", { stable: true }),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },

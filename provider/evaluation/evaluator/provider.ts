@@ -103,7 +103,7 @@ function inputsOf(e: Evaluator): EvaluatorInputs {
 }
 
 function outputs(i: EvaluatorInputs, e: Evaluator): EvaluatorOutputs {
-    return { ...i, feedbackKeys: e.feedback_keys ?? [], createdAt: e.created_at ?? "", schemaVersion: SCHEMA_VERSION };
+    return { ...i, createdAt: e.created_at ?? "", schemaVersion: SCHEMA_VERSION };
 }
 
 /** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */

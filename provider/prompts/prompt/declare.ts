@@ -36,8 +36,6 @@ export const prompt = resource({
         promptId: string("The repository's id.", { stable: true }),
         owner: string("The workspace's hub handle (null until the workspace has one): the owner in `owner/handle`.", { nullable: true, stable: true }),
         fullName: string("The name clients pull it by (`owner/handle`, or the handle alone when the workspace has no hub handle).", { stable: true }),
-        latestCommitHash: string("The hash of its latest version, as last read (a version made elsewhere shows here at refresh).", { nullable: true }),
-        numCommits: number("How many versions it holds, as last read.", { nullable: true }),
         createdAt: string("When it was made.", { stable: true }),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },

@@ -129,8 +129,6 @@ function outputs(i: PromptInputs, r: Repo): PromptOutputs {
         promptId: r.id,
         owner: r.owner ?? null,
         fullName: r.full_name,
-        latestCommitHash: r.last_commit_hash ?? null,
-        numCommits: r.num_commits,
         createdAt: r.created_at,
         schemaVersion: SCHEMA_VERSION,
     };

@@ -6,7 +6,7 @@
  * an interrupted `pulumi up` made it (a commit is content, and another identical one would only stack up). Every
  * change is a new commit (a replacement); a delete leaves the commit in the hub (the service deletes commits only
  * with their prompt). The id is `<handle>:<commitHash>`, what clients pull. Refresh reads this commit by its hash:
- * a commit made elsewhere shows on the Prompt's `latestCommitHash`, never as a change of this version, and the
+ * a commit made elsewhere is never a change of this version (`getPrompt` reads the latest), and the
  * manifest of the state stands (a commit never changes, so what the service may normalise in it is no drift).
  */
 import type * as pulumi from "@pulumi/pulumi";

@@ -5,8 +5,8 @@
  * a table cannot say.
  */
 import { DATA_TYPES } from "../../api/schemas/datasets";
-import { any, map, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
-import { workspaceIdField } from "../../kit/workspace";
+import { any, map, resource, string, type Inputs, type Outputs } from "../../kit/declare";
+import { workspaceIdField, workspaceObjectOutputs } from "../../kit/workspace";
 import { tagsField } from "../../kit/tags";
 
 /** Version of the output shape written by this provider. */
@@ -45,13 +45,7 @@ export const dataset = resource({
         tags: tagsField,
         workspaceId: workspaceIdField,
     },
-    outputs: {
-        tenantId: string("The workspace that holds it.", { stable: true }),
-        createdAt: string("When it was made.", { stable: true }),
-        modifiedAt: string("When it last changed.", { nullable: true }),
-        exampleCount: number("Examples it holds, as the service counts them (read by refresh; never a change).", { nullable: true }),
-        schemaVersion: number("Version of the output shape.", { stable: true }),
-    },
+    outputs: workspaceObjectOutputs,
 });
 
 export type DatasetInputs = Inputs<typeof dataset>;

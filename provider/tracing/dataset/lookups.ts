@@ -20,6 +20,7 @@ export const getDatasetFunction = lookup({
         dataType: string("What its examples hold (`kv`, `llm` or `chat`)."),
         description: string("What it holds."),
         exampleCount: number("Examples it holds, as the service counts them."),
+        modifiedAt: string("When it or its examples last changed."),
     },
 });
 
@@ -40,5 +41,6 @@ export async function getDataset(tc: TracingClient, args: GetDatasetArgs): Promi
         dataType: d.data_type ?? undefined,
         description: d.description ?? undefined,
         exampleCount: d.example_count ?? undefined,
+        modifiedAt: d.modified_at ?? undefined,
     };
 }

@@ -132,8 +132,6 @@ function outputs(i: DatasetInputs, d: Dataset): DatasetOutputs {
         ...i,
         tenantId: d.tenant_id,
         createdAt: d.created_at,
-        modifiedAt: d.modified_at ?? null,
-        exampleCount: d.example_count ?? null,
         schemaVersion: SCHEMA_VERSION,
     };
 }

@@ -35,11 +35,6 @@ export const scheduledExport = resource({
         effectiveStartTime: string("Where the current export started (`startTime`, or the end of what earlier exports covered)."),
         previousExportIds: list("Earlier exports of this schedule, cancelled by updates, oldest first.", string("An export id.")),
         status: string("Status of the current export (`IntervalScheduled` while it runs)."),
-        spawnedCount: number("Exports the current export spawned."),
-        lastWindowEnd: string("End of the last window the schedule's exports exported of this project to this place (null before the first).", {
-            nullable: true,
-        }),
-        spawnedStatuses: map('Spawned exports of the current export by status, e.g. `{"Completed": 3, "Running": 1}`.', number("A count.")),
         schemaVersion: number("Version of the output shape.", { stable: true }),
         coverage: map(
             "End of the last exported window per stream, `<place>#<sessionId>` (`<destinationId>/<sessionId>` in states written before places): where a re-created export resumes when the program returns to a stream. Absent in states written before it.",

@@ -97,8 +97,12 @@ function covered(coverage: Record<string, string>, stream: string, end: string |
     return until ? { ...coverage, [stream]: until } : coverage;
 }
 
-/** The history stored outputs carry (keyed as they were written: see `byPlace`); states written before `coverage` existed knew one stream only. */
-function historyOf(o: Partial<ScheduledExportOutputs>): History {
+/**
+ * The history stored outputs carry (keyed as they were written: see `byPlace`); states written before `coverage` existed
+ * knew one stream only, its end as `lastWindowEnd` (an output until 0.2.0).
+ */
+function historyOf(stored: Partial<ScheduledExportOutputs>): History {
+    const o = stored as Partial<ScheduledExportOutputs> & { lastWindowEnd?: string | null };
     return {
         previousExportIds: o.previousExportIds ?? [],
         effectiveStartTime: o.effectiveStartTime ?? o.startTime ?? "",
@@ -131,24 +135,12 @@ function coveredBy(spawned: BulkExportRecord[], retriedFrom: string | undefined)
     return { until: endOf(byStart.slice(0, lastGood + 1)), retryFrom: tail[0].start_time };
 }
 
-/** The outputs of a schedule whose current export is `e`, its spawned exports read from the service: its completed windows count as covered. */
-async function outputs(be: BulkExportClient, inputs: ScheduledExportInputs, e: BulkExportRecord, history: History): Promise<ScheduledExportOutputs> {
-    const spawned = await spawnedBy(be, e);
-    const spawnedStatuses: Record<string, number> = {};
-    for (const s of spawned) spawnedStatuses[s.status] = (spawnedStatuses[s.status] ?? 0) + 1;
-    const stream = await streamOf(be, inputs);
-    const coverage = covered(await byPlace(be, history.coverage), stream, endOf(spawned.filter((x) => x.status === "Completed")));
-    return stateOf(inputs, e, { ...history, coverage }, stream, { spawnedCount: spawned.length, spawnedStatuses });
-}
-
-/** Outputs from what is known without reading the spawned exports (what a failure records). */
-function stateOf(
-    inputs: ScheduledExportInputs,
-    e: Pick<BulkExportRecord, "id" | "status">,
-    history: History,
-    stream: string,
-    spawned: Pick<ScheduledExportOutputs, "spawnedCount" | "spawnedStatuses"> = { spawnedCount: 0, spawnedStatuses: {} },
-): ScheduledExportOutputs {
+/**
+ * The outputs of a schedule whose current export is `e`: what its configuration and history make, never how far
+ * the export has got (the windows it spawned move with the service's clock: `getBulkExport` reads them, and an
+ * update reads them itself before it re-creates the export: `historyWith`), so that a refresh changes nothing.
+ */
+function stateOf(inputs: ScheduledExportInputs, e: Pick<BulkExportRecord, "id" | "status">, history: History): ScheduledExportOutputs {
     return {
         ...inputs,
         schemaVersion: SCHEMA_VERSION,
@@ -156,8 +148,6 @@ function stateOf(
         effectiveStartTime: history.effectiveStartTime,
         previousExportIds: history.previousExportIds,
         status: e.status,
-        ...spawned,
-        lastWindowEnd: history.coverage[stream] ?? null,
         coverage: history.coverage,
         retriedFrom: history.retriedFrom,
     };
@@ -202,8 +192,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             const be = client();
             const e = await start(be, inputs, inputs.startTime);
             const history: History = { previousExportIds: [], effectiveStartTime: inputs.startTime, coverage: {}, retriedFrom: {} };
-            const failed = stateOf(inputs, e, history, `${inputs.destinationId}/${inputs.sessionId}`);
-            return { id: e.id, outs: await recordingFailure(() => outputs(be, inputs, e, history), e.id, failed, raw.__provider) };
+            return { id: e.id, outs: stateOf(inputs, e, history) };
         },
         async read(id, props?) {
             const be = client();
@@ -214,7 +203,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             const recorded: Partial<ScheduledExportOutputs> = imported ? { ...props, startTime: e.start_time, effectiveStartTime: e.start_time } : props;
             const read = { ...recorded, ...exportInputsFromService(e, recorded, imported), intervalHours: e.interval_hours ?? recorded.intervalHours };
             const program = declaredInputs(scheduledExport, read);
-            return { id, props: await outputs(be, program, e, historyOf(recorded)), inputs: { ...program } };
+            return { id, props: stateOf(program, e, historyOf(recorded)), inputs: { ...program } };
         },
         async update(id, oldsRaw, newsRaw) {
             const olds = oldsRaw;
@@ -223,7 +212,7 @@ export function createScheduledExportProvider(o: { client?: () => BulkExportClie
             const current = await be.tryGetExport(olds.exportId ?? id);
             const { updates } = diffByTable(SCHEDULED_EXPORT_DIFF, olds, leftOutUnmanaged(olds, news));
             const recreate = !current || isFinalExportStatus(current.status) || updates.some((u) => !LOCAL_ONLY.includes(u));
-            if (!recreate) return { outs: await outputs(be, news, current!, historyOf(olds)) };
+            if (!recreate) return { outs: stateOf(news, current!, historyOf(olds)) };
             return { outs: await recreateExport(be, id, olds, news, current, newsRaw.__provider) };
         },
         async delete(id, props) {
@@ -277,7 +266,6 @@ async function recreateExport(
     if (current && !isFinalExportStatus(current.status)) await be.cancelExport(current.id).catch((e) => rethrowUnlessFinal(e));
     const history = await historyWith(be, olds, current);
     const { coverage, retriedFrom } = history;
-    const oldStream = await streamOf(be, olds);
     // Resume the new stream after what was covered of it; a later startTime is the program's choice (a gap it asked for).
     const resumeAt = await resumePoint(be, coverage, olds, news);
     const from = resumeAt && Date.parse(resumeAt) > Date.parse(news.startTime) ? resumeAt : news.startTime;
@@ -290,14 +278,14 @@ async function recreateExport(
     try {
         e = await start(be, news, from);
     } catch (err) {
-        const kept = { ...olds, status: "Cancelled", coverage, retriedFrom, lastWindowEnd: coverage[oldStream] ?? null, __provider: rawProvider };
+        const kept = { ...olds, status: "Cancelled", coverage, retriedFrom, __provider: rawProvider };
         throw new ResourceInitError(
             `${messageOf(err)}. The previous export ${olds.exportId} is cancelled; run \`pulumi up\` again to start the new one.`,
             id,
             kept,
         );
     }
-    return recordingFailure(() => outputs(be, news, e, next), id, stateOf(news, e, next, await streamOf(be, news)), rawProvider);
+    return stateOf(news, e, next);
 }
 
 /** The recorded history (keyed by place) with what `current`, the export being replaced, covered of the old inputs' stream. */
@@ -327,22 +315,6 @@ async function resumePoint(
     const here = coverage[await streamOf(be, news)];
     if (here || !news.resumeAtNewDestination || olds.sessionId !== news.sessionId) return here;
     return coverage[await streamOf(be, olds)];
-}
-
-/**
- * Runs what follows the creation of an export; if it fails, the export is recorded all the same (a plain
- * error would leave it running untracked, and the next `up` would make a second one).
- */
-async function recordingFailure<T>(work: () => Promise<T>, id: string, state: ScheduledExportOutputs, rawProvider: unknown): Promise<T> {
-    try {
-        return await work();
-    } catch (err) {
-        throw new ResourceInitError(
-            `${messageOf(err)}. Export ${state.exportId} was created and is recorded in the stack; run \`pulumi up\` again to read it.`,
-            id,
-            { ...state, __provider: rawProvider },
-        );
-    }
 }
 
 /** Delete: every export the resource made (current and earlier) and, if asked, every export they spawned, unless final. */

@@ -5,8 +5,8 @@
  * compares against is fixed at creation. provider.ts holds what a table cannot say.
  */
 import { TRACE_TIERS } from "../../api/schemas/sessions";
-import { any, map, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
-import { workspaceIdField } from "../../kit/workspace";
+import { any, map, resource, string, type Inputs, type Outputs } from "../../kit/declare";
+import { workspaceIdField, workspaceObjectOutputs } from "../../kit/workspace";
 import { tagsField } from "../../kit/tags";
 
 /** Version of the output shape written by this provider. */
@@ -33,13 +33,7 @@ export const tracingProject = resource({
         tags: tagsField,
         workspaceId: workspaceIdField,
     },
-    outputs: {
-        tenantId: string("The workspace that holds it.", { stable: true }),
-        createdAt: string("When it was made.", { stable: true }),
-        runCount: number("Runs it holds, as the service counts them (read by refresh; never a change).", { nullable: true }),
-        lastRunStartTime: string("When its latest run started (read by refresh; never a change).", { nullable: true }),
-        schemaVersion: number("Version of the output shape.", { stable: true }),
-    },
+    outputs: workspaceObjectOutputs,
 });
 
 export type TracingProjectInputs = Inputs<typeof tracingProject>;

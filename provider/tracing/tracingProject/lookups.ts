@@ -24,6 +24,7 @@ export const getTracingProjectFunction = lookup({
         traceTier: string("Retention of its traces (`longlived` or `shortlived`)."),
         referenceDatasetId: string("For an experiment: the dataset it ran over."),
         runCount: number("Runs it holds, as the service counts them."),
+        lastRunStartTime: string("When its latest run started (none yet: absent)."),
     },
 });
 
@@ -48,6 +49,7 @@ const projectOf = (s: Session): ProjectInfo => ({
     traceTier: s.trace_tier ?? undefined,
     referenceDatasetId: s.reference_dataset_id ?? undefined,
     runCount: s.run_count ?? undefined,
+    lastRunStartTime: s.last_run_start_time ?? undefined,
 });
 
 const projectInfoType = object("TracingProjectInfo", "A tracing project.", getTracingProjectFunction.result);

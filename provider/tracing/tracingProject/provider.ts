@@ -137,8 +137,6 @@ function outputs(i: TracingProjectInputs, s: Session): TracingProjectOutputs {
         ...i,
         tenantId: s.tenant_id,
         createdAt: s.start_time,
-        runCount: s.run_count ?? null,
-        lastRunStartTime: s.last_run_start_time ?? null,
         schemaVersion: SCHEMA_VERSION,
     };
 }

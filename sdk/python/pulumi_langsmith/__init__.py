@@ -19,9 +19,12 @@ from .evaluator import *
 from .export_destination import *
 from .feedback_config import *
 from .get_annotation_queue import *
+from .get_bulk_export import *
+from .get_cron import *
 from .get_dataset import *
 from .get_deployment import *
 from .get_deployment_revisions import *
+from .get_evaluator import *
 from .get_feedback_config import *
 from .get_listener import *
 from .get_prompt import *

@@ -318,9 +318,7 @@ class Cron(pulumi.CustomResource):
             __props__.__dict__["url"] = url
             __props__.__dict__["created_at"] = None
             __props__.__dict__["cron_id"] = None
-            __props__.__dict__["next_run_date"] = None
             __props__.__dict__["schema_version"] = None
-            __props__.__dict__["updated_at"] = None
         super(Cron, __self__).__init__(
             'langsmith:index:Cron',
             resource_name,
@@ -352,13 +350,11 @@ class Cron(pulumi.CustomResource):
         __props__.__dict__["end_time"] = None
         __props__.__dict__["input"] = None
         __props__.__dict__["metadata"] = None
-        __props__.__dict__["next_run_date"] = None
         __props__.__dict__["on_run_completed"] = None
         __props__.__dict__["schedule"] = None
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["thread_id"] = None
         __props__.__dict__["timezone"] = None
-        __props__.__dict__["updated_at"] = None
         __props__.__dict__["url"] = None
         return Cron(resource_name, opts=opts, __props__=__props__)
 
@@ -435,14 +431,6 @@ class Cron(pulumi.CustomResource):
         return pulumi.get(self, "metadata")
 
     @_builtins.property
-    @pulumi.getter(name="nextRunDate")
-    def next_run_date(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        When it runs next, as the server said when last read (never a change).
-        """
-        return pulumi.get(self, "next_run_date")
-
-    @_builtins.property
     @pulumi.getter(name="onRunCompleted")
     def on_run_completed(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -481,14 +469,6 @@ class Cron(pulumi.CustomResource):
         The IANA time zone the schedule is read in (`Europe/Paris`); absent: UTC.
         """
         return pulumi.get(self, "timezone")
-
-    @_builtins.property
-    @pulumi.getter(name="updatedAt")
-    def updated_at(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        When it last changed.
-        """
-        return pulumi.get(self, "updated_at")
 
     @_builtins.property
     @pulumi.getter

@@ -232,8 +232,6 @@ class Dataset(pulumi.CustomResource):
             __props__.__dict__["tags"] = tags
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
-            __props__.__dict__["example_count"] = None
-            __props__.__dict__["modified_at"] = None
             __props__.__dict__["schema_version"] = None
             __props__.__dict__["tenant_id"] = None
         super(Dataset, __self__).__init__(
@@ -261,10 +259,8 @@ class Dataset(pulumi.CustomResource):
         __props__.__dict__["created_at"] = None
         __props__.__dict__["data_type"] = None
         __props__.__dict__["description"] = None
-        __props__.__dict__["example_count"] = None
         __props__.__dict__["inputs_schema"] = None
         __props__.__dict__["metadata"] = None
-        __props__.__dict__["modified_at"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["outputs_schema"] = None
         __props__.__dict__["schema_version"] = None
@@ -298,14 +294,6 @@ class Dataset(pulumi.CustomResource):
         return pulumi.get(self, "description")
 
     @_builtins.property
-    @pulumi.getter(name="exampleCount")
-    def example_count(self) -> pulumi.Output[Optional[_builtins.float]]:
-        """
-        Examples it holds, as the service counts them (read by refresh; never a change).
-        """
-        return pulumi.get(self, "example_count")
-
-    @_builtins.property
     @pulumi.getter(name="inputsSchema")
     def inputs_schema(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
         """
@@ -320,14 +308,6 @@ class Dataset(pulumi.CustomResource):
         Metadata of the dataset.
         """
         return pulumi.get(self, "metadata")
-
-    @_builtins.property
-    @pulumi.getter(name="modifiedAt")
-    def modified_at(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        When it last changed.
-        """
-        return pulumi.get(self, "modified_at")
 
     @_builtins.property
     @pulumi.getter

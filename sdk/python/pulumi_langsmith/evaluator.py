@@ -234,7 +234,6 @@ class Evaluator(pulumi.CustomResource):
             __props__.__dict__["variable_mapping"] = variable_mapping
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
-            __props__.__dict__["feedback_keys"] = None
             __props__.__dict__["schema_version"] = None
         super(Evaluator, __self__).__init__(
             'langsmith:index:Evaluator',
@@ -260,7 +259,6 @@ class Evaluator(pulumi.CustomResource):
 
         __props__.__dict__["code"] = None
         __props__.__dict__["created_at"] = None
-        __props__.__dict__["feedback_keys"] = None
         __props__.__dict__["language"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["prompt_handle"] = None
@@ -286,14 +284,6 @@ class Evaluator(pulumi.CustomResource):
         When it was made.
         """
         return pulumi.get(self, "created_at")
-
-    @_builtins.property
-    @pulumi.getter(name="feedbackKeys")
-    def feedback_keys(self) -> pulumi.Output[Sequence[_builtins.str]]:
-        """
-        The feedback keys its scores were stored under so far.
-        """
-        return pulumi.get(self, "feedback_keys")
 
     @_builtins.property
     @pulumi.getter

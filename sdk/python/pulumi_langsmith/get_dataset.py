@@ -23,7 +23,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetDatasetResult:
-    def __init__(__self__, created_at=None, data_type=None, description=None, example_count=None, id=None, name=None, tenant_id=None):
+    def __init__(__self__, created_at=None, data_type=None, description=None, example_count=None, id=None, modified_at=None, name=None, tenant_id=None):
         if created_at and not isinstance(created_at, str):
             raise TypeError("Expected argument 'created_at' to be a str")
         pulumi.set(__self__, "created_at", created_at)
@@ -39,6 +39,9 @@ class GetDatasetResult:
         if id and not isinstance(id, str):
             raise TypeError("Expected argument 'id' to be a str")
         pulumi.set(__self__, "id", id)
+        if modified_at and not isinstance(modified_at, str):
+            raise TypeError("Expected argument 'modified_at' to be a str")
+        pulumi.set(__self__, "modified_at", modified_at)
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
@@ -87,6 +90,14 @@ class GetDatasetResult:
         return pulumi.get(self, "id")
 
     @_builtins.property
+    @pulumi.getter(name="modifiedAt")
+    def modified_at(self) -> Optional[_builtins.str]:
+        """
+        When it or its examples last changed.
+        """
+        return pulumi.get(self, "modified_at")
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
@@ -114,6 +125,7 @@ class AwaitableGetDatasetResult(GetDatasetResult):
             description=self.description,
             example_count=self.example_count,
             id=self.id,
+            modified_at=self.modified_at,
             name=self.name,
             tenant_id=self.tenant_id)
 
@@ -139,6 +151,7 @@ def get_dataset(name: Optional[_builtins.str] = None,
         description=pulumi.get(__ret__, 'description'),
         example_count=pulumi.get(__ret__, 'example_count'),
         id=pulumi.get(__ret__, 'id'),
+        modified_at=pulumi.get(__ret__, 'modified_at'),
         name=pulumi.get(__ret__, 'name'),
         tenant_id=pulumi.get(__ret__, 'tenant_id'))
 def get_dataset_output(name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -161,5 +174,6 @@ def get_dataset_output(name: pulumi.Input[Optional[_builtins.str]] = None,
         description=pulumi.get(__response__, 'description'),
         example_count=pulumi.get(__response__, 'example_count'),
         id=pulumi.get(__response__, 'id'),
+        modified_at=pulumi.get(__response__, 'modified_at'),
         name=pulumi.get(__response__, 'name'),
         tenant_id=pulumi.get(__response__, 'tenant_id')))

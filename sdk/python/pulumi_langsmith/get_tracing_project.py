@@ -23,7 +23,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetTracingProjectResult:
-    def __init__(__self__, created_at=None, description=None, id=None, name=None, reference_dataset_id=None, run_count=None, tenant_id=None, trace_tier=None):
+    def __init__(__self__, created_at=None, description=None, id=None, last_run_start_time=None, name=None, reference_dataset_id=None, run_count=None, tenant_id=None, trace_tier=None):
         if created_at and not isinstance(created_at, str):
             raise TypeError("Expected argument 'created_at' to be a str")
         pulumi.set(__self__, "created_at", created_at)
@@ -33,6 +33,9 @@ class GetTracingProjectResult:
         if id and not isinstance(id, str):
             raise TypeError("Expected argument 'id' to be a str")
         pulumi.set(__self__, "id", id)
+        if last_run_start_time and not isinstance(last_run_start_time, str):
+            raise TypeError("Expected argument 'last_run_start_time' to be a str")
+        pulumi.set(__self__, "last_run_start_time", last_run_start_time)
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
@@ -72,6 +75,14 @@ class GetTracingProjectResult:
         The project's id (a `ScheduledExport`'s or `BulkExport`'s `sessionId`).
         """
         return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="lastRunStartTime")
+    def last_run_start_time(self) -> Optional[_builtins.str]:
+        """
+        When its latest run started (none yet: absent).
+        """
+        return pulumi.get(self, "last_run_start_time")
 
     @_builtins.property
     @pulumi.getter
@@ -123,6 +134,7 @@ class AwaitableGetTracingProjectResult(GetTracingProjectResult):
             created_at=self.created_at,
             description=self.description,
             id=self.id,
+            last_run_start_time=self.last_run_start_time,
             name=self.name,
             reference_dataset_id=self.reference_dataset_id,
             run_count=self.run_count,
@@ -149,6 +161,7 @@ def get_tracing_project(name: Optional[_builtins.str] = None,
         created_at=pulumi.get(__ret__, 'created_at'),
         description=pulumi.get(__ret__, 'description'),
         id=pulumi.get(__ret__, 'id'),
+        last_run_start_time=pulumi.get(__ret__, 'last_run_start_time'),
         name=pulumi.get(__ret__, 'name'),
         reference_dataset_id=pulumi.get(__ret__, 'reference_dataset_id'),
         run_count=pulumi.get(__ret__, 'run_count'),
@@ -172,6 +185,7 @@ def get_tracing_project_output(name: pulumi.Input[Optional[_builtins.str]] = Non
         created_at=pulumi.get(__response__, 'created_at'),
         description=pulumi.get(__response__, 'description'),
         id=pulumi.get(__response__, 'id'),
+        last_run_start_time=pulumi.get(__response__, 'last_run_start_time'),
         name=pulumi.get(__response__, 'name'),
         reference_dataset_id=pulumi.get(__response__, 'reference_dataset_id'),
         run_count=pulumi.get(__response__, 'run_count'),

@@ -1327,6 +1327,7 @@ class TracingProjectInfo(dict):
                  name: _builtins.str,
                  tenant_id: _builtins.str,
                  description: Optional[_builtins.str] = None,
+                 last_run_start_time: Optional[_builtins.str] = None,
                  reference_dataset_id: Optional[_builtins.str] = None,
                  run_count: Optional[_builtins.float] = None,
                  trace_tier: Optional[_builtins.str] = None):
@@ -1338,6 +1339,7 @@ class TracingProjectInfo(dict):
         :param _builtins.str name: Its name.
         :param _builtins.str tenant_id: The workspace that holds it.
         :param _builtins.str description: What it holds.
+        :param _builtins.str last_run_start_time: When its latest run started (none yet: absent).
         :param _builtins.str reference_dataset_id: For an experiment: the dataset it ran over.
         :param _builtins.float run_count: Runs it holds, as the service counts them.
         :param _builtins.str trace_tier: Retention of its traces (`longlived` or `shortlived`).
@@ -1348,6 +1350,8 @@ class TracingProjectInfo(dict):
         pulumi.set(__self__, "tenant_id", tenant_id)
         if description is not None:
             pulumi.set(__self__, "description", description)
+        if last_run_start_time is not None:
+            pulumi.set(__self__, "last_run_start_time", last_run_start_time)
         if reference_dataset_id is not None:
             pulumi.set(__self__, "reference_dataset_id", reference_dataset_id)
         if run_count is not None:
@@ -1394,6 +1398,14 @@ class TracingProjectInfo(dict):
         What it holds.
         """
         return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="lastRunStartTime")
+    def last_run_start_time(self) -> Optional[_builtins.str]:
+        """
+        When its latest run started (none yet: absent).
+        """
+        return pulumi.get(self, "last_run_start_time")
 
     @_builtins.property
     @pulumi.getter(name="referenceDatasetId")

@@ -234,8 +234,6 @@ class Prompt(pulumi.CustomResource):
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
             __props__.__dict__["full_name"] = None
-            __props__.__dict__["latest_commit_hash"] = None
-            __props__.__dict__["num_commits"] = None
             __props__.__dict__["owner"] = None
             __props__.__dict__["prompt_id"] = None
             __props__.__dict__["schema_version"] = None
@@ -267,8 +265,6 @@ class Prompt(pulumi.CustomResource):
         __props__.__dict__["handle"] = None
         __props__.__dict__["is_archived"] = None
         __props__.__dict__["is_public"] = None
-        __props__.__dict__["latest_commit_hash"] = None
-        __props__.__dict__["num_commits"] = None
         __props__.__dict__["owner"] = None
         __props__.__dict__["prompt_id"] = None
         __props__.__dict__["readme"] = None
@@ -325,22 +321,6 @@ class Prompt(pulumi.CustomResource):
         Whether anyone may read it (needs the workspace's hub handle); default false.
         """
         return pulumi.get(self, "is_public")
-
-    @_builtins.property
-    @pulumi.getter(name="latestCommitHash")
-    def latest_commit_hash(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        The hash of its latest version, as last read (a version made elsewhere shows here at refresh).
-        """
-        return pulumi.get(self, "latest_commit_hash")
-
-    @_builtins.property
-    @pulumi.getter(name="numCommits")
-    def num_commits(self) -> pulumi.Output[Optional[_builtins.float]]:
-        """
-        How many versions it holds, as last read.
-        """
-        return pulumi.get(self, "num_commits")
 
     @_builtins.property
     @pulumi.getter

@@ -297,11 +297,8 @@ class ScheduledExport(pulumi.CustomResource):
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["effective_start_time"] = None
             __props__.__dict__["export_id"] = None
-            __props__.__dict__["last_window_end"] = None
             __props__.__dict__["previous_export_ids"] = None
             __props__.__dict__["schema_version"] = None
-            __props__.__dict__["spawned_count"] = None
-            __props__.__dict__["spawned_statuses"] = None
             __props__.__dict__["status"] = None
         super(ScheduledExport, __self__).__init__(
             'langsmith:index:ScheduledExport',
@@ -334,13 +331,10 @@ class ScheduledExport(pulumi.CustomResource):
         __props__.__dict__["filter"] = None
         __props__.__dict__["format_version"] = None
         __props__.__dict__["interval_hours"] = None
-        __props__.__dict__["last_window_end"] = None
         __props__.__dict__["previous_export_ids"] = None
         __props__.__dict__["resume_at_new_destination"] = None
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["session_id"] = None
-        __props__.__dict__["spawned_count"] = None
-        __props__.__dict__["spawned_statuses"] = None
         __props__.__dict__["start_time"] = None
         __props__.__dict__["status"] = None
         __props__.__dict__["workspace_id"] = None
@@ -419,14 +413,6 @@ class ScheduledExport(pulumi.CustomResource):
         return pulumi.get(self, "interval_hours")
 
     @_builtins.property
-    @pulumi.getter(name="lastWindowEnd")
-    def last_window_end(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        End of the last window the schedule's exports exported of this project to this place (null before the first).
-        """
-        return pulumi.get(self, "last_window_end")
-
-    @_builtins.property
     @pulumi.getter(name="previousExportIds")
     def previous_export_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
@@ -457,22 +443,6 @@ class ScheduledExport(pulumi.CustomResource):
         The tracing project's id (a uuid).
         """
         return pulumi.get(self, "session_id")
-
-    @_builtins.property
-    @pulumi.getter(name="spawnedCount")
-    def spawned_count(self) -> pulumi.Output[_builtins.float]:
-        """
-        Exports the current export spawned.
-        """
-        return pulumi.get(self, "spawned_count")
-
-    @_builtins.property
-    @pulumi.getter(name="spawnedStatuses")
-    def spawned_statuses(self) -> pulumi.Output[Mapping[str, _builtins.float]]:
-        """
-        Spawned exports of the current export by status, e.g. `{"Completed": 3, "Running": 1}`.
-        """
-        return pulumi.get(self, "spawned_statuses")
 
     @_builtins.property
     @pulumi.getter(name="startTime")

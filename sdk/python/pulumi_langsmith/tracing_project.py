@@ -212,8 +212,6 @@ class TracingProject(pulumi.CustomResource):
             __props__.__dict__["trace_tier"] = trace_tier
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
-            __props__.__dict__["last_run_start_time"] = None
-            __props__.__dict__["run_count"] = None
             __props__.__dict__["schema_version"] = None
             __props__.__dict__["tenant_id"] = None
         super(TracingProject, __self__).__init__(
@@ -240,11 +238,9 @@ class TracingProject(pulumi.CustomResource):
 
         __props__.__dict__["created_at"] = None
         __props__.__dict__["description"] = None
-        __props__.__dict__["last_run_start_time"] = None
         __props__.__dict__["metadata"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["reference_dataset_id"] = None
-        __props__.__dict__["run_count"] = None
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["tags"] = None
         __props__.__dict__["tenant_id"] = None
@@ -269,14 +265,6 @@ class TracingProject(pulumi.CustomResource):
         return pulumi.get(self, "description")
 
     @_builtins.property
-    @pulumi.getter(name="lastRunStartTime")
-    def last_run_start_time(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        When its latest run started (read by refresh; never a change).
-        """
-        return pulumi.get(self, "last_run_start_time")
-
-    @_builtins.property
     @pulumi.getter
     def metadata(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
         """
@@ -299,14 +287,6 @@ class TracingProject(pulumi.CustomResource):
         For an experiment: the dataset (its id) it ran over. Fixed at creation: a change replaces the project.
         """
         return pulumi.get(self, "reference_dataset_id")
-
-    @_builtins.property
-    @pulumi.getter(name="runCount")
-    def run_count(self) -> pulumi.Output[Optional[_builtins.float]]:
-        """
-        Runs it holds, as the service counts them (read by refresh; never a change).
-        """
-        return pulumi.get(self, "run_count")
 
     @_builtins.property
     @pulumi.getter(name="schemaVersion")

@@ -1,6 +1,6 @@
 /**
- * The look-ups of issue 42 (getWorkspace, getWorkspaces, getRole, getServiceKey, getPrompt, getTracingProjects,
- * getAnnotationQueue, getFeedbackConfig, getListener) against the emulator over HTTP, run as both front doors run them (the registry's `run`: the plugin's Invoke and
+ * The look-ups (getWorkspace, getWorkspaces, getRole, getServiceKey, getPrompt, getTracingProjects,
+ * getAnnotationQueue, getFeedbackConfig, getListener, getEvaluator) against the emulator over HTTP, run as both front doors run them (the registry's `run`: the plugin's Invoke and
  * dynamic/functions.ts): found by id and by name, a name matching nothing failing in words, bad arguments failing
  * before any call, a service key's secret never answered, projects filtered by name prefix and by resource tag.
  */
@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Service } from "../../../provider/kit/service";
 import { FUNCTIONS, RESOURCES } from "../../../provider/registry";
 import { withEnv } from "../../helpers/async";
-import { raw, rejection, uniqueName } from "../../helpers/emulator";
+import { raw, rejection, sleep, uniqueName } from "../../helpers/emulator";
 import { orgEmulator, writes } from "../../helpers/orgProviders";
 
 type Provider = Required<import("@pulumi/pulumi").dynamic.ResourceProvider>;
@@ -22,7 +22,7 @@ const run = (name: keyof typeof FUNCTIONS, args: Record<string, unknown>) =>
     (FUNCTIONS[name].run as (s: Service, a: unknown) => Promise<any>)(new Service(), args);
 const failure = async (fn: () => Promise<unknown>) => String((await rejection(fn))?.message);
 
-describe("look-ups: workspaces, roles, service keys, prompts, tracing projects, queues, feedback configs, listeners", function () {
+describe("look-ups: workspaces, roles, service keys, prompts, tracing projects, queues, feedback configs, listeners, evaluators", function () {
     this.timeout(30_000);
     const emulator = orgEmulator();
     const em = () => emulator.get();
@@ -157,5 +157,28 @@ describe("look-ups: workspaces, roles, service keys, prompts, tracing projects, 
             assert.match(await failure(() => run("getListener", { id: "00000000-0000-4000-8000-000000000000" })), /no listener of id/);
             assert.match(await failure(() => run("getListener", {})), /give exactly one of id and computeId \(got neither\)/);
         });
+    });
+
+    it("getEvaluator by id and by name: the feedback keys its scores went under as runs arrive, which the resource's refresh leaves as they were", async () => {
+        const name = uniqueName("judge");
+        const ev = await make("evaluator", { name, type: "code", code: "def perform_eval(run, example):\n    return {'short': 1}\n" });
+        const session = (await raw(em(), "POST", "/api/v1/sessions", { body: { name: uniqueName("judged") } })).body as { id: string; name: string };
+        await make("runRule", { name: "scores", sessionId: session.id, samplingRate: 1, evaluatorId: ev.id });
+        assert.deepEqual((await run("getEvaluator", { id: ev.id })).feedbackKeys, []);
+        const start = new Date().toISOString();
+        const post = [
+            { id: crypto.randomUUID(), name: "model", run_type: "llm", start_time: start, end_time: start, outputs: { a: "yes" }, session_name: session.name },
+        ];
+        assert.equal((await raw(em(), "POST", "/runs/batch", { body: { post } })).status, 202);
+        // The rule engine scores after the ingest is answered (docs/service.md R10.4).
+        let byName = await run("getEvaluator", { name });
+        for (const until = Date.now() + 10_000; !byName.feedbackKeys.length && Date.now() < until; await sleep(100))
+            byName = await run("getEvaluator", { name });
+        assert.deepEqual(byName, { id: ev.id, name, type: "code", feedbackKeys: ["short"], createdAt: ev.outs.createdAt });
+        assert.deepEqual(await run("getEvaluator", { id: ev.id }), byName);
+        const refreshed = await (RESOURCES.evaluator.provider as Provider).read(ev.id, ev.outs);
+        assert.deepEqual(refreshed.props, ev.outs, "the scores are data: the evaluator's outputs are what its create recorded");
+        assert.match(await failure(() => run("getEvaluator", { name: `${name}-none` })), /holds no evaluator named ".*-none"/);
+        assert.match(await failure(() => run("getEvaluator", { id: ev.id, name })), /give exactly one of id and name \(got id and name\)/);
     });
 });

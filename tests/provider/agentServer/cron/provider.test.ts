@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { AgentServerClient } from "../../../../provider/api/agentServer";
 import { systemAssistantId } from "../../../../provider/api/schemas/agentServer";
 import { checkCron, createCronProvider } from "../../../../provider/agentServer/cron/provider";
+import { getCron } from "../../../../provider/agentServer/cron/lookups";
 import { UNKNOWN } from "../../../../provider/kit/unknown";
 import { withEnv } from "../../../helpers/async";
 import { TEST_API_KEY, admin, githubBody, raw, rejection, startTestEmulator, type Emulator } from "../../../helpers/emulator";
@@ -77,7 +78,8 @@ describe("Cron", function () {
         const p = provider();
         const inputs = checked({ url, assistantId: "agent", schedule: schedule(), threadId: await thread(), input: INPUT, metadata: { team: "s" } });
         const made = await p.create(inputs);
-        assert.ok(made.outs.nextRunDate, "the server says when it runs next");
+        assert.ok((await getCron(server(), { url, cronId: made.id })).nextRunDate, "the server says when it runs next");
+        assert.ok(!("nextRunDate" in made.outs), "what the server's clock moves is no output");
         assert.deepEqual((await p.read!(made.id, made.outs)).inputs, inputs, "nothing changed reads back as the inputs");
 
         const news = checked({ ...inputs, schedule: schedule(), timezone: "America/New_York", enabled: false, endTime: "2030-01-01T00:00:00Z" });

@@ -77,9 +77,8 @@ describe("Dataset", function () {
         const news = checked({ ...inputs, name: `${name}-v2`, description: undefined });
         const updated = await p.update!(made.id, made.outs, news);
         assert.deepEqual([(await client().getDataset(made.id)).name, (await client().getDataset(made.id)).description], [`${name}-v2`, ""]);
-        // The service's update answers no counters or modification time: they come from a read, never null.
-        assert.equal(updated.outs.exampleCount, 0);
-        assert.equal(typeof updated.outs.modifiedAt, "string");
+        // What examples written change is no output (getDataset reads it): a refresh of a clean stack changes nothing.
+        assert.ok(!("exampleCount" in updated.outs) && !("modifiedAt" in updated.outs), JSON.stringify(updated.outs));
         await client().updateDataset(made.id, { metadata: { owner: "edited in the UI" } });
         assert.deepEqual((await p.read!(made.id)).inputs, { ...news, metadata: { owner: "edited in the UI" } }, "import and drift read every argument");
 
