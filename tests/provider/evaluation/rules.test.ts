@@ -75,11 +75,15 @@ describe("Evaluator, RunRule, AlertRule (provider level)", function () {
     it("Evaluator: made, normalised code never diffs, imported by id, changed in place; a rule using it blocks its delete, naming the rule", async () => {
         const inputs = await checked(evaluators, { name: uniqueName("ev"), type: "code", code: CODE });
         const made = await evaluators.create(inputs);
+        const normalised = "def perform_eval(run, example):\n    return {'short': len(str(run['outputs'])) < 40}";
+        const held = (await raw(em(), "GET", `/api/v1/platform/evaluators/${made.id}`)).body;
+        assert.equal(held.code_evaluator.code, normalised);
+        // The same code by the diff: a refresh reads it as the state records it (kit/asRecorded.ts).
         const read = await evaluators.read(made.id, made.outs);
-        assert.equal(read.props?.code, "def perform_eval(run, example):\n    return {'short': len(str(run['outputs'])) < 40}");
+        assert.equal(read.props?.code, CODE);
         assert.deepEqual(diffByTable(EVALUATOR_DIFF, made.outs, read.inputs ?? {}).changes, false);
         const imported = await evaluators.read(made.id, {});
-        assert.deepEqual(imported.inputs, { name: inputs.name, type: "code", code: read.props?.code, language: "python" });
+        assert.deepEqual(imported.inputs, { name: inputs.name, type: "code", code: normalised, language: "python" });
         const renamed = await evaluators.update(made.id, made.outs, { ...inputs, name: `${inputs.name}-2` });
         assert.equal(renamed.outs?.name, `${inputs.name}-2`);
         const p = await project();
@@ -104,7 +108,8 @@ describe("Evaluator, RunRule, AlertRule (provider level)", function () {
         assert.deepEqual(writes(em()), [], "sent beside an evaluator of its name");
         const taken = await withEnv({ LANGSMITH_ADOPT_IDS: theirs.id }, () => evaluators.create(inputs));
         assert.equal(taken.id, theirs.id);
-        assert.equal((await evaluators.read(taken.id, taken.outs)).props?.code, CODE.replace(/\r\n/g, "\n").replace(/\s+\n/g, "\n").trimEnd());
+        const adopted = (await raw(em(), "GET", `/api/v1/platform/evaluators/${taken.id}`)).body;
+        assert.equal(adopted.code_evaluator.code, CODE.replace(/\r\n/g, "\n").replace(/\s+\n/g, "\n").trimEnd());
 
         em().addFault({ method: "POST", path: "^/api/v1/platform/evaluators$", kind: "status", status: 502, when: "after" });
         const lost = await evaluators.create(await checked(evaluators, { name: `${name}-2`, type: "code", code: CODE }));
