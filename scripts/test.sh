@@ -75,6 +75,7 @@ LONGEST_FIRST=(
   tests/provider/api/reconcile.test.ts
   tests/provider/controlPlane/deployment/wait.test.ts
   tests/e2e/withoutOptional.test.ts
+  tests/e2e/ownership.test.ts
   tests/emulator/bulkExport/area.test.ts
   tests/emulator/admin.test.ts
   tests/scripts/pythonHost.test.ts

@@ -98,7 +98,10 @@ export class Evaluators {
         return e;
     }
 
-    /** Sets the child evaluator of its type (a PATCH merges into the one held); refuses the other type's. */
+    /**
+     * Sets the child evaluator of its type (a PATCH merges into the one held, field by field); refuses the other type's.
+     * An empty `commit_hash_or_tag` is none: the judge follows the prompt's latest (docs/service.md R10.1, decided).
+     */
     private fill(e: EvaluatorRecord, body: EvaluatorUpdateRequest, held?: EvaluatorRecord): void {
         if (e.type === "code") {
             if (body.llm_evaluator) throw platformError(400, "llm_evaluator given for a code evaluator");
@@ -111,7 +114,8 @@ export class Evaluators {
             return;
         }
         if (body.code_evaluator) throw platformError(400, "code_evaluator given for an llm evaluator");
-        const llm = { ...held?.llm_evaluator, ...body.llm_evaluator };
+        const llm: Record<string, unknown> = { ...held?.llm_evaluator, ...body.llm_evaluator };
+        if (llm.commit_hash_or_tag === "") delete llm.commit_hash_or_tag;
         if (!llm.prompt_repo_handle) throw platformError(400, "llm_evaluator.prompt_repo_handle is required for an llm evaluator");
         e.llm_evaluator = llm;
     }

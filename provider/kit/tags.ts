@@ -8,11 +8,13 @@
  *   deployment makes no new revision for a tag).
  * - create, update: after the resource's own, the program's tags are put on the object: each key and value is
  *   made or reused (a key another stack made is that key), and the object is tagged; a key's value that changed
- *   moves the object to the new value; a key removed from the program takes its value off the object. Keys and
- *   values are never deleted (another stack, or a `Tagging`, may use them). What the service holds is read first,
- *   so a tagging made elsewhere, or an interrupted run's, is no duplicate.
- * - read: the keys the state manages are read back from the object (a value taken off elsewhere is drift); an
- *   import reads every tag on it.
+ *   moves the object to the new value; a key removed from the program takes its value off the object. The argument
+ *   owns the taggings of the values it names, never a key: another value of one of its keys on the object (a
+ *   `Tagging`'s, one put on in the UI) is another's and left alone. Keys and values are never deleted (another
+ *   stack, or a `Tagging`, may use them). What the service holds is read first, so a tagging made elsewhere, or an
+ *   interrupted run's, is no duplicate.
+ * - read: the values the state records are read back from the object (one taken off elsewhere is drift; another
+ *   value of the key is not this resource's); an import reads every tag on it, one value of each key.
  * - delete: after the resource's own delete, the object's managed tags are taken off.
  *
  * A tag put on before an update fails is kept: a half-made create records the object with the tags applied so
@@ -148,27 +150,29 @@ async function tagsOn(tc: TagsClient, type: string, objectId: string): Promise<T
     );
 }
 
-/** The tags as read: the keys managed (all, for an import), each with the state's value when it is still on, else another. */
+/**
+ * The tags as read: the state's values still on the object (a value of one of its keys that the state does not record
+ * is another's: a `Tagging`'s); for an import (`managed` undefined), every key on it, with its first value.
+ */
 function readBack(now: TagOn[], managed: string[] | undefined, stored: Tags | undefined): Tags {
     const out: Tags = {};
     for (const t of now) {
-        if (managed && !managed.includes(t.key)) continue;
-        if (!(t.key in out) || stored?.[t.key] === t.value) out[t.key] = t.value;
+        if (managed ? stored?.[t.key] === t.value : !(t.key in out)) out[t.key] = t.value;
     }
     return out;
 }
 
 /**
- * Brings the object's tags of the keys in `olds` or `news` to `news`, from what the service holds now: a value of
- * such a key that `news` does not name is taken off; a tag of `news` not on yet is put on (its key and value made or
- * reused). Other keys (another stack's, a `Tagging`'s) are left alone.
+ * Brings the object's tags from `olds` to `news`, from what the service holds now: a value of `olds` that `news` no
+ * longer names is taken off; a tag of `news` not on yet is put on (its key and value made or reused). Any other
+ * tagging is left alone: another key, or another value of a key of `news` (a `Tagging`'s, one put on in the UI: an
+ * object carries several values of a key, docs/service.md R13.3).
  */
 export async function reconcileTags(tc: TagsClient, type: TaggableType, objectId: string, olds: Tags, news: Tags): Promise<void> {
-    const managed = new Set([...Object.keys(olds), ...Object.keys(news)]);
     // No tag in the state or the program: nothing to ask the service (a program without tags never calls the tags API).
-    if (!managed.size) return;
+    if (!Object.keys(olds).length && !Object.keys(news).length) return;
     const now = await tagsOn(tc, type, objectId);
-    for (const t of now) if (managed.has(t.key) && news[t.key] !== t.value) await tc.deleteTagging(t.taggingId);
+    for (const t of now) if (olds[t.key] === t.value && news[t.key] !== t.value) await tc.deleteTagging(t.taggingId);
     for (const [key, value] of Object.entries(news)) {
         if (now.some((t) => t.key === key && t.value === value)) continue;
         const k = await tc.ensureKey(key);

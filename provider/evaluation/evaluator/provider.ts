@@ -79,12 +79,14 @@ export function createEvaluatorProvider(o: { rules?: () => RulesClient } = {}): 
     return provider;
 }
 
-/** The child evaluator of its type, as the service takes it. */
+/**
+ * The child evaluator of its type, as the service takes it: every field, since a PATCH merges into the one held
+ * (docs/service.md R10.1); a `promptRef` left out as the empty ref, which unpins the judge (the latest), and no
+ * variables as an empty mapping.
+ */
 function child(i: EvaluatorInputs) {
     if (i.type === "code") return { code_evaluator: { code: i.code ?? "", language: i.language ?? "python" } };
-    return {
-        llm_evaluator: prune({ prompt_repo_handle: i.promptHandle, commit_hash_or_tag: i.promptRef, variable_mapping: i.variableMapping ?? {} }),
-    };
+    return { llm_evaluator: { prompt_repo_handle: i.promptHandle, commit_hash_or_tag: i.promptRef ?? "", variable_mapping: i.variableMapping ?? {} } };
 }
 
 /** The inputs as the service says them (refresh, import). */
@@ -97,7 +99,8 @@ function inputsOf(e: Evaluator): EvaluatorInputs {
         code: e.code_evaluator?.code,
         language: e.code_evaluator?.language,
         promptHandle: llm.prompt_repo_handle as string | undefined,
-        promptRef: llm.commit_hash_or_tag as string | undefined,
+        // The empty ref is none (the latest): what a promptRef removed from the program sends.
+        promptRef: (llm.commit_hash_or_tag as string | undefined) || undefined,
         variableMapping: mapping && Object.keys(mapping).length ? mapping : undefined,
     }) as EvaluatorInputs;
 }

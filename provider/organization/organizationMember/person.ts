@@ -37,13 +37,16 @@ export interface Clients {
     admin: (workspaceId: string) => OrganizationClient;
 }
 
-/** The person of `email`, active (with each workspace's role, read there) or pending; undefined when neither. */
-export async function findPerson(c: Clients, email: string): Promise<Person | undefined> {
+/**
+ * The person of `email`, active (with the role in each workspace of `roles` they are in, read there: the other
+ * workspaces are not the resource's to read) or pending; undefined when neither.
+ */
+export async function findPerson(c: Clients, email: string, roles: string[]): Promise<Person | undefined> {
     const { member, pending } = await c.org.findOrgPerson(email);
     if (member) {
         const workspaceIds = member.tenant_ids ?? [];
         const workspaceRoles: Record<string, string> = {};
-        for (const ws of workspaceIds) {
+        for (const ws of workspaceIds.filter((x) => roles.includes(x))) {
             const there = (await c.admin(ws).listMembers(member.email)).find((m) => m.email.toLowerCase() === member.email.toLowerCase());
             if (there?.role_id) workspaceRoles[ws] = there.role_id;
         }
@@ -78,7 +81,10 @@ export async function invite(c: Clients, w: Wanted): Promise<Person> {
     };
 }
 
-/** Brings an active member to `w`; `managed`: the workspaces the state says this resource joined (only those are left). */
+/**
+ * Brings an active member to `w`; `managed`: the workspaces the state says this resource joined (only those are
+ * left: another workspace the person is in is another's, a WorkspaceMember's, docs/organizationMember.md).
+ */
 async function activeTo(c: Clients, p: Person, w: Wanted, managed: string[]): Promise<void> {
     if (p.roleId !== w.roleId) await c.org.setOrgMemberRole(p.identityId, w.roleId);
     for (const ws of w.workspaceIds.filter((x) => !p.workspaceIds.includes(x)))
@@ -99,7 +105,7 @@ const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((
 export async function converge(c: Clients, p: Person, w: Wanted, managed: string[]): Promise<Person> {
     if (p.status === "active") {
         await activeTo(c, p, w, managed);
-        return (await findPerson(c, w.email)) ?? p;
+        return (await findPerson(c, w.email, w.workspaceIds)) ?? p;
     }
     if (p.roleId === w.roleId && sameSet(p.workspaceIds, w.workspaceIds)) {
         if (Object.values(p.workspaceRoles).some((r) => r !== w.workspaceRoleId))

@@ -9,7 +9,9 @@
  * workspaces). Whatever the state says, every operation finds the person by email (active first, then
  * pending), so that an invitation accepted since is an active member (`status` an output, never a diff), and a
  * delete ends the membership or cancels the invitation, whichever it is then. `read` with only an id is
- * `pulumi import` (the email).
+ * `pulumi import` (the email). The resource owns the organization role, its invitation, and of an active member's
+ * workspaces those it joined (the state's `workspaceIds`): a refresh reads those alone and an update leaves only
+ * those, so a WorkspaceMember's workspace is never read, changed or left (docs/organizationMember.md).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { OrganizationClient } from "../../api/organization";
@@ -88,17 +90,31 @@ function alreadyThere(p: Person): Error {
     );
 }
 
-/** The inputs as the service says them: the recorded spelling of a role while it names the same role, the workspaces in the state's order when the same set. */
+/**
+ * The workspaces of `p` that are the resource's (docs/organizationMember.md, "Who owns what"): a pending invitation's
+ * are all its own; of an active member's, those the state records (the resource joined them; any other is another's,
+ * a WorkspaceMember's), none for an import.
+ */
+function owned(p: Person, props: Partial<OrganizationMemberOutputs> | undefined): string[] {
+    if (p.status === "pending") return p.workspaceIds;
+    return (props?.workspaceIds ?? []).filter((ws) => p.workspaceIds.includes(ws));
+}
+
+/**
+ * The inputs as the service says them, of the workspaces the resource owns: the recorded spelling of a role while it
+ * names the same role, the workspaces in the state's order when the same set.
+ */
 function inputsOf(roles: Role[], p: Person, props: Partial<OrganizationMemberOutputs> | undefined): OrganizationMemberInputs {
-    const wsRoles = [...new Set(Object.values(p.workspaceRoles))];
+    const workspaceIds = owned(p, props);
+    const wsRoles = [...new Set(workspaceIds.flatMap((ws) => p.workspaceRoles[ws] ?? []))];
     // Workspaces in different roles: one not the program's shows, so the next `up` sets them all.
     const recordedWs = props?.workspaceRoleId && findId(roles, props.workspaceRoleId);
     const wsRole = wsRoles.find((r) => r !== recordedWs) ?? wsRoles[0];
-    const same = props?.workspaceIds && sameValue([...props.workspaceIds].sort(), [...p.workspaceIds].sort());
+    const same = props?.workspaceIds && sameValue([...props.workspaceIds].sort(), [...workspaceIds].sort());
     return {
         email: props?.email ?? p.email,
         roleId: roleInputOf(roles, p.roleId, props?.roleId) ?? "ORGANIZATION_USER",
-        workspaceIds: same ? props.workspaceIds! : p.workspaceIds,
+        workspaceIds: same ? props.workspaceIds! : workspaceIds,
         workspaceRoleId: (wsRole ? roleInputOf(roles, wsRole, props?.workspaceRoleId) : props?.workspaceRoleId) ?? "WORKSPACE_VIEWER",
     };
 }
@@ -126,14 +142,15 @@ export function createOrganizationMemberProvider(o: OrganizationMemberProviderOp
         async create(inputs) {
             const c = clients();
             const w = wanted(await c.org.listRoles(), inputs);
-            const here = await findPerson(c, w.email);
+            const here = await findPerson(c, w.email, w.workspaceIds);
             if (here && !adoptionAsked(w.email)) throw alreadyThere(here);
-            const p = here ? await converge(c, here, w, here.workspaceIds) : await invite(c, w);
+            // Adopted: joins the program's workspaces; leaves none (those it is in are not yet the resource's).
+            const p = here ? await converge(c, here, w, []) : await invite(c, w);
             return { id: w.email, outs: outputs(inputs, p) };
         },
         async read(id, props) {
             const c = clients();
-            const p = await findPerson(c, props?.email ?? id);
+            const p = await findPerson(c, props?.email ?? id, props?.workspaceIds ?? []);
             if (!p) return {};
             const inputs = inputsOf(await c.org.listRoles(), p, props);
             return { id, props: outputs(inputs, p), inputs };
@@ -141,7 +158,7 @@ export function createOrganizationMemberProvider(o: OrganizationMemberProviderOp
         async update(_id, olds, news) {
             const c = clients();
             const w = wanted(await c.org.listRoles(), news);
-            const p = await findPerson(c, olds.email);
+            const p = await findPerson(c, olds.email, [...new Set([...(olds.workspaceIds ?? []), ...w.workspaceIds])]);
             if (!p)
                 throw new Error(
                     `OrganizationMember: ${emailOf(olds.email)} is no longer in the organization: \`pulumi refresh\`, then \`pulumi up\` invites them again.`,
@@ -150,7 +167,7 @@ export function createOrganizationMemberProvider(o: OrganizationMemberProviderOp
         },
         async delete(id, props) {
             const c = clients();
-            const p = await findPerson(c, props?.email ?? id);
+            const p = await findPerson(c, props?.email ?? id, []);
             if (p?.status === "active") await c.org.removeOrgMember(p.identityId);
             if (p?.status === "pending") await c.org.cancelOrgInvite(p.identityId);
         },

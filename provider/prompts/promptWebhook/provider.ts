@@ -93,7 +93,10 @@ function wire(i: PromptWebhookInputs) {
     return prune({ url: i.url, headers: i.headers, triggers: i.triggers, include_prompts: i.includePrompts, exclude_prompts: i.excludePrompts });
 }
 
-/** The PATCH of what changed (a removed list or headers sent empty). */
+/**
+ * The PATCH of what changed: removed headers sent empty; a removed list of prompts sent null, the description's
+ * "none given" (every prompt), never an empty list, whose meaning is not published (docs/service.md R8.6).
+ */
 function changesTo(olds: Partial<PromptWebhookInputs>, news: PromptWebhookInputs): WebhookUpdateRequest {
     const changed = (k: keyof PromptWebhookInputs) => {
         const f: Field = promptWebhook.inputs[k];
@@ -104,8 +107,8 @@ function changesTo(olds: Partial<PromptWebhookInputs>, news: PromptWebhookInputs
         url: changed("url") ? news.url : undefined,
         headers: changed("headers") ? (news.headers ?? {}) : undefined,
         triggers: changed("triggers") ? news.triggers : undefined,
-        include_prompts: changed("includePrompts") ? (news.includePrompts ?? []) : undefined,
-        exclude_prompts: changed("excludePrompts") ? (news.excludePrompts ?? []) : undefined,
+        include_prompts: changed("includePrompts") ? (news.includePrompts ?? null) : undefined,
+        exclude_prompts: changed("excludePrompts") ? (news.excludePrompts ?? null) : undefined,
     }) as WebhookUpdateRequest;
 }
 

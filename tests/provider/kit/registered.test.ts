@@ -8,6 +8,10 @@
  *   dynamic-provider host may send nothing, a narrower case), and the program's arguments are checked against
  *   the imported inputs and diffed against the imported outputs, as at the first `up` after the import. What
  *   the service never answers (a secret value) is the one change allowed, and said so per resource.
+ * - Every optional field removed from a program (issue 49): each object made with every optional field (the
+ *   import's arguments, and VARIANTS for those it leaves out), updated as the engine does to the program without
+ *   them, then read back: the next preview plans nothing, and no field removed is still on the service, but those
+ *   whose absence means "not managed" by design (each case's `kept`, saying where that is documented).
  * - `pulumi up --replace` (the engine checks with the old inputs, asks no diff, creates, then deletes the old):
  *   the create meets the resource's own object and is refused naming `deleteBeforeReplace`, even when
  *   LANGSMITH_ADOPT_IDS names it, so the object is never taken over and then deleted; an object a create of the
@@ -17,7 +21,7 @@ import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
 import { RESOURCES, type ResourceType } from "../../../provider/registry";
 import { setClientOverrides } from "../../../provider/kit/service";
-import type { TableDiffResult } from "../../../provider/kit/diff";
+import { diffByTable, diffTableOf, type TableDiffResult } from "../../../provider/kit/diff";
 import { PROJECT } from "../../helpers/bulkExportProviders";
 import { github } from "../../helpers/deploymentInputs";
 import { TEST_API_KEY, TEST_SETTLE_MS, TEST_TENANT, githubBody, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
@@ -37,6 +41,11 @@ interface Case {
     bare?: () => Record<string, unknown>;
     /** Optional inputs `args` leaves out, each with where it is tested instead (the rest are set: see UNSET). */
     unset?: Record<string, string>;
+    /**
+     * Optional inputs whose absence from the program means "not managed here" by design, so removing one leaves the
+     * object's value as it is (the service always holds one): each with where that is documented.
+     */
+    kept?: Record<string, string>;
 }
 
 /** Optional inputs of every resource that say how the provider works, not what the object holds, and where they are tested. */
@@ -53,7 +62,7 @@ const UNSET: Record<string, string> = {
 /** The optional columns, codec and format an export may set. */
 const exportOptions = { filter: 'eq(run_type, "llm")', exportFields: ["id", "name", "run_type"], formatVersion: "v2_beta", compression: "zstandard" };
 
-describe("registered providers: import, and pulumi up --replace", function () {
+describe("registered providers: import, fields removed, and pulumi up --replace", function () {
     this.timeout(60_000);
     let em: Emulator;
     let minio: MinioServer;
@@ -118,6 +127,9 @@ describe("registered providers: import, and pulumi up --replace", function () {
     let tagKeyId = "";
     let accessPolicyId = "";
     let tagValueId = "";
+    let datasetId = "";
+    let queueId = "";
+    let promptId = "";
 
     const CASES: Record<ResourceType, Case | string> = {
         // First: the role's case attaches it.
@@ -148,6 +160,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
         },
         scheduledExport: {
             args: () => ({ destinationId, sessionId: PROJECT.session_id, startTime: "2026-10-01T00:00:00Z", intervalHours: 24, ...exportOptions }),
+            kept: { compression: "the service's default differs by installation (docs/scheduledExport.md, Arguments)" },
             bare: () => ({ destinationId, sessionId: PROJECT.session_id, startTime: `2026-10-0${3 + bulkMade++}T00:00:00Z`, intervalHours: 24 }),
         },
         bulkExport: {
@@ -159,12 +172,14 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 ...exportOptions,
             }),
             bare: () => ({ destinationId, sessionId: PROJECT.session_id, startTime: "2026-10-02T00:00:00Z", endTime: `2026-10-02T0${1 + bulkMade++}:00:00Z` }),
+            kept: { compression: "as a scheduled export's (docs/scheduledExport.md, Arguments; docs/bulkExport.md)" },
             unset: { allExperiments: "instead of sessionId (tests/e2e/bulkExport.test.ts exports every experiment)" },
         },
         agentServerCheck: "a check run at `up`, with nothing on the service to import",
         tracingProject: {
             args: () => ({ name: uniqueName("imp"), description: "traces", metadata: { team: "a" }, traceTier: "shortlived", tags: { team: "imp" } }),
             unset: { referenceDatasetId: "an experiment's project (tests/provider/tracing/tracingProject/provider.test.ts)" },
+            kept: { traceTier: "the service always holds one (docs/tracingProject.md, Arguments: not managed when left out)" },
         },
         dataset: {
             args: () => ({
@@ -211,7 +226,10 @@ describe("registered providers: import, and pulumi up --replace", function () {
             },
             importId: (id) => agentServer(id),
         },
-        workspace: { args: () => ({ displayName: uniqueName("imp"), tenantHandle: uniqueName("h") }) },
+        workspace: {
+            args: () => ({ displayName: uniqueName("imp"), tenantHandle: uniqueName("h") }),
+            kept: { tenantHandle: "fixed at creation, and not compared when left out (docs/workspace.md, Arguments)" },
+        },
         serviceKey: {
             args: () => ({ description: uniqueName("imp"), orgRoleId: "ORGANIZATION_VIEWER", expiresAt: "2030-01-01T00:00:00Z" }),
             unset: { workspaceIds: "a workspace-scoped key, with roleId (tests/e2e/workspace.test.ts)", roleId: "as workspaceIds" },
@@ -254,7 +272,10 @@ describe("registered providers: import, and pulumi up --replace", function () {
             },
         },
         usageLimit: { args: () => ({ limitType: "monthly_longlived_traces", limitValue: 1_000_000 }), importId: (id, outs) => `${outs.tenantId}/${id}` },
-        workspaceRetention: { args: () => ({ defaultTraceTier: "longlived", longLivedTtlDays: 30, applyToAllProjects: true }) },
+        workspaceRetention: {
+            args: () => ({ defaultTraceTier: "longlived", longLivedTtlDays: 30, applyToAllProjects: true }),
+            kept: { longLivedTtlDays: "absent: not managed, never reset (docs/workspaceRetention.md, Arguments)" },
+        },
         organizationRetention: { args: () => ({ defaultTraceTier: "longlived", applyToAllProjects: true }), importId: () => "current" },
         listener: { args: () => ({ computeType: "k8s", computeId: uniqueName("cluster"), k8sNamespaces: ["agents", "batch"] }) },
         organizationMember: {
@@ -365,11 +386,55 @@ describe("registered providers: import, and pulumi up --replace", function () {
      * The case's arguments with its required fields alone (a declaration's `required`, and the names the engine's
      * autonaming fills, which these tests give), unless the case names its own.
      */
-    const bare = (type: ResourceType, c: Case): Record<string, unknown> => {
+    const bare = (type: ResourceType, c: Case, args = c.args()): Record<string, unknown> => {
         if (c.bare) return c.bare();
         const inputs = RESOURCES[type].declaration.inputs as Record<string, { required?: boolean; autoname?: unknown }>;
-        return Object.fromEntries(Object.entries(c.args()).filter(([k]) => inputs[k]?.required || inputs[k]?.autoname));
+        return Object.fromEntries(Object.entries(args).filter(([k]) => inputs[k]?.required || inputs[k]?.autoname));
     };
+
+    /**
+     * The object of `args` (every optional field set) made, then updated as the engine updates it to `program` (the
+     * same without them): check with the old inputs, diff, update; read back by refresh (the next preview plans
+     * nothing) and as an import reads it (no field removed is still on the service: compared by the declaration's own
+     * table, not the provider's diff, which leaves out what it does not manage; `kept`, `allowed` and UNSET aside).
+     * A field whose change replaces the object (its name, a bucket's prefix) is kept as made: a replacement is a new
+     * object made without the field, with nothing to clear. The object is deleted after.
+     */
+    async function clearedOnTheService(type: ResourceType, c: Case, args: Record<string, unknown>, program: Record<string, unknown>): Promise<void> {
+        const m = await make(type, args);
+        for (let tries = 0; ; tries++) {
+            const d = (await provider(type).diff(m.id, m.outs, await checked(type, m.outs, program))) as TableDiffResult;
+            if (!d.replaces?.length) break;
+            assert.ok(tries < 2, `${type}: still replaced by ${JSON.stringify(d.replaces)}`);
+            program = d.replaces.reduce((t, path) => withAt(t, path.split("."), m.outs), program);
+        }
+        const news = await checked(type, m.outs, program);
+        const { outs } = (await provider(type).update(m.id, m.outs, news)) as { outs: Record<string, any> };
+        const refreshed = await provider(type).read(m.id, outs);
+        const d = (await provider(type).diff(m.id, refreshed.props, news)) as TableDiffResult;
+        assert.deepEqual([d.changes, d.replaces ?? []], [false, []], `${type}: the next preview plans ${JSON.stringify(d)}`);
+        // A scheduled export's change makes a new export: the one now running is the object.
+        const importId = type === "scheduledExport" ? outs.exportId : (c.importId ?? ((id) => id))(m.id, outs);
+        const imported = await provider(type).read(importId, {});
+        const held = diffByTable(diffTableOf(RESOURCES[type].declaration.inputs), imported.props ?? {}, news);
+        const why = { ...UNSET, ...Object.fromEntries((c.allowed ?? []).map((k) => [k, "never answered"])), ...c.kept };
+        const removed = (path: string) => at(args, path) !== undefined && (at(program, path) === undefined || typeof at(program, path) === "object");
+        const remaining = [...held.replaces, ...held.updates].filter((k) => removed(k) && !Object.keys(why).some((a) => k === a || k.startsWith(`${a}.`)));
+        assert.deepEqual(remaining, [], `${type}: removed from the program, still on the service: ${JSON.stringify(imported.props)}`);
+        await provider(type).delete(m.id, outs);
+        made.splice(
+            made.findIndex((x) => x.id === m.id),
+            1,
+        );
+    }
+    /** `o` with the value at `path` taken from `from` (an object on the way made when `o` has none). */
+    const withAt = (o: Record<string, any>, path: string[], from: Record<string, any>): Record<string, any> => {
+        const [k, ...rest] = path;
+        if (!rest.length) return from[k] === undefined ? o : { ...o, [k]: from[k] };
+        return { ...o, [k]: withAt(o[k] ?? {}, rest, from[k] ?? {}) };
+    };
+    /** The value at a property path (`config.prefix`). */
+    const at = (o: unknown, path: string): unknown => path.split(".").reduce<any>((x, k) => x?.[k], o);
 
     for (const [type, c] of Object.entries(CASES) as Array<[ResourceType, Case | string]>) {
         if (typeof c === "string") {
@@ -378,6 +443,10 @@ describe("registered providers: import, and pulumi up --replace", function () {
         }
         // Before the import's object is made, and each object deleted once checked: one of a kind per workspace
         // (a usage limit of a type, the retention settings) leaves room for the next.
+        it(`${type}: every optional field removed from the program is cleared on the service (made with all, updated to none, read back)`, async () => {
+            const args = c.args();
+            await clearedOnTheService(type, c, args, bare(type, c, args));
+        });
         it(`${type}: the drift check (refresh, then the same program) plans nothing, with every optional field set and with none`, async () => {
             const inputs = RESOURCES[type].declaration.inputs as Record<string, { required?: boolean }>;
             const left = Object.keys(inputs).filter((k) => !inputs[k].required && !(k in c.args()) && !UNSET[k] && !c.unset?.[k]);
@@ -409,12 +478,93 @@ describe("registered providers: import, and pulumi up --replace", function () {
             if (type === "tagKey") tagKeyId = m.id;
             if (type === "accessPolicy") accessPolicyId = m.id;
             if (type === "tagValue") tagValueId = m.id;
+            if (type === "dataset") datasetId = m.id;
+            if (type === "annotationQueue") queueId = m.id;
+            if (type === "prompt") promptId = m.outs.promptId;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
             const news = await checked(type, imported.inputs as Record<string, unknown>, args);
             const d = (await provider(type).diff(m.id, imported.props, news)) as TableDiffResult;
             const changed = [...(d.replaces ?? []), ...(d.updates ?? [])].filter((k) => !(c.allowed ?? []).some((a) => k === a || k.startsWith(`${a}.`)));
             assert.deepEqual(changed, [], `${type}: the first up after the import plans ${JSON.stringify(d)}`);
+        });
+    }
+
+    /** An alert on the import case's project, with its one required action. */
+    const alert = (o: Record<string, unknown>) => ({
+        sessionId: projectId,
+        name: uniqueName("alert"),
+        attribute: "error_count",
+        windowMinutes: 10,
+        operator: "gt",
+        threshold: 2,
+        actions: [{ target: "webhook", url: "https://hooks.example.com/c" }],
+        ...o,
+    });
+    /**
+     * The optional fields the cases above leave out (their `unset`) that an update can remove, on an object that has
+     * them: the resource, what the object is, its arguments, the fields removed. (Those not here replace the object
+     * when removed, or are another's: a cron's thread, a project's dataset, a key's workspaces, a deployment's secrets.)
+     */
+    const VARIANTS: Array<[ResourceType, string, () => Record<string, unknown>, string[]]> = [
+        [
+            "evaluator",
+            "an LLM-as-judge pinned to a tag",
+            () => ({
+                name: uniqueName("judge"),
+                type: "llm",
+                promptHandle: "support-judge",
+                promptRef: "prod",
+                variableMapping: { question: "input.question" },
+            }),
+            ["promptRef", "variableMapping"],
+        ],
+        [
+            "cron",
+            "a stateless cron",
+            () => ({
+                url,
+                assistantId,
+                schedule: "41 5 * * *",
+                config: { recursionLimit: 7 },
+                context: { model: "m" },
+                endTime: "2031-01-01T00:00:00Z",
+                onRunCompleted: "keep",
+            }),
+            ["config", "context", "endTime", "onRunCompleted"],
+        ],
+        ["feedbackConfig", "a continuous key", () => ({ feedbackKey: uniqueName("cont"), type: "continuous", min: 0, max: 10 }), ["min", "max"]],
+        ["annotationQueue", "a queue adding to a dataset", () => ({ name: uniqueName("q"), defaultDatasetId: datasetId }), ["defaultDatasetId"]],
+        [
+            "promptWebhook",
+            "a webhook of some prompts",
+            () => ({ url: `https://hooks.example.com/${uniqueName("in")}`, triggers: ["commit"], includePrompts: [promptId] }),
+            ["includePrompts"],
+        ],
+        [
+            "promptWebhook",
+            "a webhook of all prompts but some",
+            () => ({ url: `https://hooks.example.com/${uniqueName("ex")}`, triggers: ["commit"], excludePrompts: [promptId] }),
+            ["excludePrompts"],
+        ],
+        [
+            "alertRule",
+            "a change alert",
+            () => alert({ type: "change", aggregation: "sum", thresholdMultiplier: 2, thresholdWindowMinutes: 30 }),
+            ["thresholdMultiplier", "thresholdWindowMinutes"],
+        ],
+        ["alertRule", "a percentage alert", () => alert({ aggregation: "pct", denominatorFilter: 'eq(run_type, "llm")' }), ["denominatorFilter"]],
+        [
+            "runRule",
+            "a rule adding to a dataset and a queue",
+            () => ({ name: uniqueName("add"), sessionId: projectId, samplingRate: 1, addToDatasetId: datasetId, addToAnnotationQueueId: queueId }),
+            ["addToDatasetId", "addToAnnotationQueueId"],
+        ],
+    ];
+    for (const [type, what, args, removed] of VARIANTS) {
+        it(`${type}, ${what}: ${removed.join(", ")} removed from the program are cleared on the service`, async () => {
+            const a = args();
+            await clearedOnTheService(type, CASES[type] as Case, a, Object.fromEntries(Object.entries(a).filter(([k]) => !removed.includes(k))));
         });
     }
 

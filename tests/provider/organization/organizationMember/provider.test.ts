@@ -4,7 +4,8 @@
  * fail on their properties; nothing sent); a create invites (pending, in the named workspaces with their role),
  * a lost answer looked up, never a second invitation; accepted -> active at refresh, no change; changes in place
  * (organization role, workspaces joined and left, workspace role), a pending invitation's workspace role in place
- * and anything else by a new invitation (with a warning); drift from a change made elsewhere; import by email;
+ * and anything else by a new invitation (with a warning); drift from a change made elsewhere; import by email (no
+ * workspace read); a workspace joined elsewhere (a WorkspaceMember's) neither read by a refresh nor changed or left;
  * somebody already there refused, adopted with LANGSMITH_ADOPT_IDS; delete ends the membership or cancels.
  */
 import assert from "node:assert/strict";
@@ -105,8 +106,32 @@ describe("OrganizationMember", function () {
         assert.equal((drifted.inputs as { workspaceRoleId: string }).workspaceRoleId, "WORKSPACE_ADMIN");
         const d: TableDiffResult = await p.diff!(made.id, drifted.props, news);
         assert.deepEqual(d.updates, ["workspaceRoleId"]);
+        // An import joined no workspace: it reads none (the person stays in ws; the program names it to own it).
         const imported = await p.read!(e);
-        assert.deepEqual(imported.inputs, { email: e, roleId: "ORGANIZATION_ADMIN", workspaceIds: [ws], workspaceRoleId: "WORKSPACE_ADMIN" });
+        assert.deepEqual(imported.inputs, { email: e, roleId: "ORGANIZATION_ADMIN", workspaceIds: [], workspaceRoleId: "WORKSPACE_VIEWER" });
+    });
+
+    it("a workspace the person joined elsewhere (a WorkspaceMember's) is not the resource's: a refresh does not read it, an update neither changes its role nor takes the person out", async () => {
+        const p = provider();
+        const e = email();
+        const ws = await newWorkspace(em());
+        const made = await p.create(checked({ email: e, workspaceIds: [TEST_TENANT] }));
+        await admin(em(), "POST", "/org/invitations/accept", { email: e });
+        const identity = (await org()).members.find((x: { email: string }) => x.email === e).id;
+        const added = await raw(em(), "POST", "/api/v1/workspaces/current/members", {
+            tenantId: ws,
+            body: { org_identity_id: identity, role_id: await roleId(em(), "WORKSPACE_USER") },
+        });
+        assert.equal(added.status, 200, added.text);
+        const news = checked({ email: e, workspaceIds: [TEST_TENANT] });
+        const refreshed = await p.read!(made.id, made.outs);
+        assert.deepEqual(refreshed.inputs, news);
+        assert.equal((await p.diff!(made.id, refreshed.props, news)).changes, false);
+        const admins = await p.update!(made.id, refreshed.props, checked({ email: e, workspaceIds: [TEST_TENANT], workspaceRoleId: "WORKSPACE_ADMIN" }));
+        assert.equal((await inWorkspace(e)).role_id, await roleId(em(), "WORKSPACE_ADMIN"));
+        await p.update!(made.id, admins.outs, checked({ email: e, workspaceIds: [] }));
+        assert.equal(await inWorkspace(e), undefined, "left the workspace the program no longer names");
+        assert.equal((await inWorkspace(e, ws)).role_id, await roleId(em(), "WORKSPACE_USER"), "the other workspace's membership is another's");
     });
 
     it("a pending invitation: its workspace role changed in place (no second invitation); another organization role sends it again, with a warning", async () => {

@@ -4,7 +4,8 @@
  * empty or over-long tag; nothing sent); TagKey, TagValue and Tagging made, read, renamed, imported (the Tagging by
  * its compound id) and deleted; a tagging already there refused with its id; and the `tags` argument of a
  * TracingProject: keys and values made or reused (one made by another stack is that one), the project list filtered
- * by the value, a changed value moving the project, a removed tag taken off while its key and value stay, a tag taken
+ * by the value, a changed value moving the project, a removed tag taken off while its key and value stay, another
+ * value of one of its keys (a Tagging's) left alone by an update and not read by a refresh, a tag taken
  * off elsewhere seen at refresh, an import reading every tag, a change of tags alone an update that sends nothing
  * but taggings, a lost tagging answer looked up instead of sent twice, and delete taking the tags off.
  */
@@ -138,8 +139,14 @@ describe("TagKey, TagValue, Tagging and the tags argument", function () {
         const back = await project.update(p.id, refreshed.props as never, news);
         assert.deepEqual(await tagsOf(p.id), ["env=dev", "team=research"]);
         assert.deepEqual(await listedBy([research]), [p.outs.name]);
-        await project.delete(p.id, back.outs as never);
-        assert.deepEqual(await tagsOf(p.id), ["env=dev"]);
+        // Another value of a key the program names is another's (a Tagging's): an update leaves it on, a refresh does not read it.
+        const billing = await tagValue.create(await checked(tagValue, { tagKeyId: (await keys()).find((k) => k.key === "team")!.id, value: "billing" }));
+        await tagging.create({ tagValueId: billing.id, resourceType: "project", resourceId: p.id });
+        const described = await project.update(p.id, back.outs as never, await checked(project, { ...news, description: "support" }));
+        assert.deepEqual(await tagsOf(p.id), ["env=dev", "team=billing", "team=research"]);
+        assert.deepEqual((await project.read(p.id, described.outs as never)).props?.tags, { team: "research" });
+        await project.delete(p.id, described.outs as never);
+        assert.deepEqual(await tagsOf(p.id), ["env=dev", "team=billing"]);
     });
 
     it("tags on a Dataset and a Prompt (resourceTags: its tags are the hub's labels): each tagged by its kind, a prompt by its repository's id", async () => {
