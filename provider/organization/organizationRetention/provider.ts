@@ -8,13 +8,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { OrganizationClient } from "../../api/organization";
 import { SettingsClient } from "../../api/settings";
-import type { TtlSettings } from "../../api/schemas/settings";
+import { DEFAULT_LONGLIVED_DAYS, type TtlSettings } from "../../api/schemas/settings";
 import { tookOver } from "../../kit/adoption";
 import { Checker } from "../../kit/check";
 import type { ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf } from "../../kit/diff";
 import { Service } from "../../kit/service";
-import { RETENTION_DEFAULTS, retentionBody, retentionInputs, warnTakeover } from "../retention";
+import { RETENTION_DEFAULTS, retentionBody, retentionInputs, warnShortLivedForAll, warnTakeover } from "../retention";
 import { SCHEMA_VERSION, organizationRetention, type OrganizationRetentionInputs, type OrganizationRetentionOutputs } from "./declare";
 
 export const ORGANIZATION_RETENTION_DIFF = diffTableOf(organizationRetention.inputs);
@@ -28,6 +28,8 @@ export function checkOrganizationRetention(olds: Record<string, unknown> | undef
     const c = new Checker();
     const inputs = c.declaration("OrganizationRetention", organizationRetention.inputs, news);
     warnTakeover(c, olds, "The organization", false);
+    const days = typeof olds?.longLivedTtlDays === "number" ? olds.longLivedTtlDays : DEFAULT_LONGLIVED_DAYS;
+    warnShortLivedForAll(c, olds, inputs, "every existing project of the workspaces without retention settings of their own", days);
     return c.done(inputs);
 }
 

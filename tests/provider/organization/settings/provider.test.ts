@@ -4,7 +4,9 @@
  * elsewhere, update in place, import by id, delete (a limit gone; settings back to the service's defaults, never
  * a 404); a second limit of a type refused with the first's id (in one program: the second create), adopted when
  * LANGSMITH_ADOPT_IDS names it; a lost create answer looked up, never sent twice; the settings' take-over said
- * at preview; a replacement's delete that leaves the settings to their new holder.
+ * at preview; a replacement's delete that leaves the settings to their new holder; what a retention change costs
+ * in traces warned at preview (fewer days, the short-lived tier for every project), an update sending only what
+ * changed.
  */
 import assert from "node:assert/strict";
 import type { TableDiffResult } from "../../../../provider/kit/diff";
@@ -12,7 +14,7 @@ import { RESOURCES } from "../../../../provider/registry";
 import { checkOrganizationRetention, createOrganizationRetentionProvider } from "../../../../provider/organization/organizationRetention/provider";
 import { checkUsageLimit, createUsageLimitProvider } from "../../../../provider/organization/usageLimit/provider";
 import { checkWorkspaceRetention, createWorkspaceRetentionProvider } from "../../../../provider/organization/workspaceRetention/provider";
-import { withEnv } from "../../../helpers/async";
+import { stderrOf, withEnv } from "../../../helpers/async";
 import { TEST_TENANT, raw, rejection } from "../../../helpers/emulator";
 import { newWorkspace } from "../../../helpers/org";
 import { orgEmulator, writes } from "../../../helpers/orgProviders";
@@ -180,6 +182,65 @@ describe("usage limits and retention", function () {
             assert.equal((await settings()).default_trace_tier, "shortlived", "still the replacement's");
             await createWorkspaceRetentionProvider().delete!(replacement.id, replacement.outs);
             assert.deepEqual([(await settings()).default_trace_tier, (await days()).longlived_ttl_days], ["longlived", 60]);
+        });
+    });
+
+    describe("what retention changes cost in traces (docs/service.md R11.5)", () => {
+        const warned = (r: { warnings: string[] }) => r.warnings.filter((w) => !w.includes("taken over as they are"));
+        const checked = (news: Record<string, unknown>) => ok<any>(checkWorkspaceRetention({ x: 1 }, news, TEST_TENANT));
+
+        it("fewer long-lived days, and the short-lived tier applied to every project (when sent), warn at preview with the days of traces they cost; the days read from the service when the state lacks them", async () => {
+            const shorter = warned(
+                checkWorkspaceRetention(
+                    { defaultTraceTier: "longlived", longLivedTtlDays: 400 },
+                    { defaultTraceTier: "longlived", longLivedTtlDays: 30 },
+                    TEST_TENANT,
+                ),
+            );
+            assert.equal(shorter.length, 1);
+            assert.match(shorter[0], /^longLivedTtlDays: longLivedTtlDays 400 -> 30: .* kept 30 days, 370 days less than now .* cannot be undone/);
+            const olds = { defaultTraceTier: "longlived", applyToAllProjects: false, longLivedTtlDays: 400 };
+            const forAll = warned(
+                checkWorkspaceRetention(olds, { defaultTraceTier: "shortlived", applyToAllProjects: true, longLivedTtlDays: 400 }, TEST_TENANT),
+            );
+            assert.equal(forAll.length, 1);
+            assert.match(forAll[0], /^applyToAllProjects: .* older than 14 days are deleted at once \(up to 386 days of traces, .*\)\. This cannot be undone/);
+            const already = { defaultTraceTier: "shortlived", applyToAllProjects: true, longLivedTtlDays: 400 };
+            assert.deepEqual(
+                warned(checkWorkspaceRetention(already, { ...already, longLivedTtlDays: 500 }, TEST_TENANT)),
+                [],
+                "the settings' PUT is not sent again",
+            );
+            assert.deepEqual(warned(checkWorkspaceRetention(olds, { ...olds, longLivedTtlDays: 500 }, TEST_TENANT)), [], "more days");
+            assert.match(
+                String(
+                    warned(
+                        checkOrganizationRetention(
+                            { defaultTraceTier: "longlived", longLivedTtlDays: 400 },
+                            { defaultTraceTier: "shortlived", applyToAllProjects: true },
+                        ),
+                    ),
+                ),
+                /workspaces without retention settings of their own .* older than 14 days are deleted at once \(up to 386 days/,
+            );
+
+            // A create: the days the workspace keeps now, read from the service.
+            await raw(em(), "PUT", "/workspaces/current/ttl-settings", { body: { longlived_ttl_days: 90 } });
+            const said = await stderrOf(() => createWorkspaceRetentionProvider().check!({}, { defaultTraceTier: "longlived", longLivedTtlDays: 30 }));
+            assert.match(said, /longLivedTtlDays 90 -> 30: .* 60 days less than now/);
+            await raw(em(), "PUT", "/workspaces/current/ttl-settings", { body: { longlived_ttl_days: 400 } });
+        });
+
+        it("an update sends only what changed: fewer days do not apply the short-lived tier to every project again", async () => {
+            const p = createWorkspaceRetentionProvider();
+            const made = await p.create(checked({ defaultTraceTier: "shortlived", applyToAllProjects: true, longLivedTtlDays: 400 }));
+            em().admin.requests.length = 0;
+            await p.update!(made.id, made.outs, checked({ defaultTraceTier: "shortlived", applyToAllProjects: true, longLivedTtlDays: 300 }));
+            assert.deepEqual(
+                writes(em()).map((w) => `${w.method} ${w.path}`),
+                ["PUT /workspaces/current/ttl-settings"],
+            );
+            await p.delete!(made.id, made.outs);
         });
     });
 
