@@ -34,6 +34,7 @@ export const organizationRetention = resource({
         ),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },
+    oncePerScope: true,
 });
 
 export type OrganizationRetentionInputs = Inputs<typeof organizationRetention>;

@@ -36,6 +36,7 @@ export const workspaceRetention = resource({
         tenantId: string("The workspace whose settings these are (the given `workspaceId`, else the provider's).", { stable: true }),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },
+    oncePerScope: true,
 });
 
 export type WorkspaceRetentionInputs = Inputs<typeof workspaceRetention>;

@@ -18,7 +18,10 @@ import { isImport, type ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune } from "../../kit/diff";
 import { Service } from "../../kit/service";
 import { known } from "../../kit/unknown";
-import { checkWorkspaceId, withWorkspaces, workspaceAdmins } from "../../kit/workspaceAdmin";
+import { checkWorkspaceId, withWorkspaces, workspaceAdmins, workspaceOf } from "../../kit/workspaceAdmin";
+import { given } from "../../kit/workspace";
+import { withoutIdentity } from "../../kit/autoname";
+import { onlyOnePerScope } from "../../kit/scope";
 import { RETENTION_DEFAULTS, retentionBody, retentionInputs, retentionPut, warnShortLivedForAll, warnShorterDays, warnTakeover } from "../retention";
 import { SCHEMA_VERSION, workspaceRetention, type WorkspaceRetentionInputs, type WorkspaceRetentionOutputs } from "./declare";
 
@@ -35,15 +38,25 @@ export interface WorkspaceRetentionProviderOptions {
  */
 export function checkWorkspaceRetention(
     olds: Record<string, unknown> | undefined,
-    news: Record<string, unknown>,
+    args: Record<string, unknown>,
     providerWorkspace: string | undefined,
     currentDays?: number,
 ) {
     const c = new Checker();
+    const { identity, inputs: news } = withoutIdentity(args);
     const inputs = c.declaration("WorkspaceRetention", workspaceRetention.inputs, news);
     const days = news.longLivedTtlDays;
     if (typeof days === "number" && known(days) && days < 1) c.fail("longLivedTtlDays", `longLivedTtlDays ${days}: long-lived traces are kept 1 day or more`);
     checkWorkspaceId(c, news.workspaceId, providerWorkspace, "WorkspaceRetention");
+    const ws = workspaceOf(news.workspaceId, providerWorkspace);
+    onlyOnePerScope(c, {
+        resource: "WorkspaceRetention",
+        identity,
+        parts: [ws],
+        property: given(news.workspaceId) ? "workspaceId" : "",
+        what: `the retention settings of workspace ${ws}`,
+        exists: "they exist once per workspace",
+    });
     warnTakeover(c, olds, "The workspace", true);
     const from = typeof olds?.longLivedTtlDays === "number" ? olds.longLivedTtlDays : currentDays;
     warnShorterDays(c, from, days);

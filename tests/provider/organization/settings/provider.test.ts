@@ -2,13 +2,14 @@
  * UsageLimit, WorkspaceRetention and OrganizationRetention (provider/organization/...) against the emulator over
  * HTTP: bad input at preview on its property (nothing sent), create, refresh and drift from a change made
  * elsewhere, update in place, import by id, delete (a limit gone; settings back to the service's defaults, never
- * a 404); a second limit of a type refused with the first's id (in one program: the second create), adopted when
- * LANGSMITH_ADOPT_IDS names it; a lost create answer looked up, never sent twice; the settings' take-over said
- * at preview; a replacement's delete that leaves the settings to their new holder; what a retention change costs
- * in traces warned at preview (fewer days, the short-lived tier for every project), an update sending only what
- * changed.
+ * a 404); a second limit of a type made elsewhere refused with the first's id, adopted when LANGSMITH_ADOPT_IDS
+ * names it; a lost create answer looked up, never sent twice; the settings' take-over said at preview; a
+ * replacement's delete that leaves the settings to their new holder; what a retention change costs in traces
+ * warned at preview (fewer days, the short-lived tier for every project), an update sending only what changed; two
+ * resources of one program for one scope refused at the second's check (one checked twice is not).
  */
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import type { TableDiffResult } from "../../../../provider/kit/diff";
 import { RESOURCES } from "../../../../provider/registry";
 import { checkOrganizationRetention, createOrganizationRetentionProvider } from "../../../../provider/organization/organizationRetention/provider";
@@ -276,6 +277,58 @@ describe("usage limits and retention", function () {
             await p.delete!(made.id, made.outs);
             await p.delete!(made.id, made.outs);
             assert.deepEqual([(await orgSettings()).default_trace_tier, (await orgSettings()).apply_to_all_projects], ["longlived", false]);
+        });
+    });
+
+    describe("once per scope in a program (kit/scope.ts)", () => {
+        const urn = (type: string, name: string) => `urn:pulumi:dev::settings::langsmith:index:${type}::${name}`;
+        const checkAs = (type: "workspaceRetention" | "organizationRetention" | "usageLimit", name: string, news: Record<string, unknown>) =>
+            RESOURCES[type].provider.check!({}, { ...news, __identity: urn(type, name) });
+
+        it("a second resource of one workspace, type or organization is refused at its check naming the first; one resource checked again (a preview, then the update) is not; a resource moved gives its scope up", async () => {
+            const ws = randomUUID();
+            const first = await checkAs("workspaceRetention", "kept", { defaultTraceTier: "longlived", workspaceId: ws });
+            assert.deepEqual(first.failures, []);
+            assert.equal((first.inputs as Record<string, unknown>).__identity, undefined, "the identity is never an input");
+            assert.deepEqual((await checkAs("workspaceRetention", "kept", { defaultTraceTier: "shortlived", workspaceId: ws })).failures, [], "checked again");
+            const second = await checkAs("workspaceRetention", "again", { defaultTraceTier: "shortlived", workspaceId: ws });
+            assert.deepEqual(
+                second.failures?.map((f) => f.property),
+                ["workspaceId"],
+            );
+            assert.match(
+                String(second.failures?.[0].reason),
+                new RegExp(`WorkspaceRetention "kept" of this program already holds the retention settings of workspace ${ws}`),
+            );
+            // "kept" moves to another workspace: "again" may have the first one.
+            assert.deepEqual((await checkAs("workspaceRetention", "kept", { defaultTraceTier: "longlived", workspaceId: randomUUID() })).failures, []);
+            assert.deepEqual((await checkAs("workspaceRetention", "again", { defaultTraceTier: "shortlived", workspaceId: ws })).failures, []);
+
+            const limit = (name: string, limitType: string) => checkAs("usageLimit", name, { limitType, limitValue: 5, workspaceId: ws });
+            assert.deepEqual((await limit("traces", "monthly_traces")).failures, []);
+            assert.deepEqual((await limit("longlived", "monthly_longlived_traces")).failures, [], "another type");
+            assert.match(
+                JSON.stringify((await limit("traces-again", "monthly_traces")).failures),
+                /limitType.*UsageLimit \\"traces\\" of this program already holds/,
+            );
+
+            assert.deepEqual((await checkAs("organizationRetention", "org", { defaultTraceTier: "longlived" })).failures, []);
+            assert.deepEqual((await checkAs("organizationRetention", "org", { defaultTraceTier: "shortlived" })).failures, []);
+            assert.match(
+                JSON.stringify((await checkAs("organizationRetention", "org-again", { defaultTraceTier: "longlived" })).failures),
+                /already holds the organization's retention settings/,
+            );
+
+            // The dynamic class's identity (project, stack, type and logical name: kit/autoname.ts) reads the same.
+            const other = randomUUID();
+            const ts = (name: string) =>
+                RESOURCES.workspaceRetention.provider.check!(
+                    {},
+                    { defaultTraceTier: "longlived", workspaceId: other, __identity: `settings/dev/WorkspaceRetention/${name}` },
+                );
+            assert.deepEqual((await ts("ts-kept")).failures, []);
+            assert.deepEqual((await ts("ts-kept")).failures, []);
+            assert.match(String((await ts("ts-again")).failures?.[0]?.reason), /WorkspaceRetention "ts-kept" of this program already holds/);
         });
     });
 });
