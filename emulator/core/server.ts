@@ -247,6 +247,8 @@ function automationsFor(
             run: (t, id) => m.traced.get(t, id),
             runsOf: (s) => m.traced.of(s),
             datasetOf: (s) => m.projects.get(s)?.session?.reference_dataset_id ?? undefined,
+            experimentsOf: (t, datasetId) =>
+                [...m.projects.values()].filter((p) => p.tenant_id === t && p.session?.reference_dataset_id === datasetId).map((p) => p.session_id),
             addToQueue: (t, queueId, runIds) =>
                 void evaluation.model.addRunsToQueue(
                     t,
