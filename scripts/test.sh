@@ -67,6 +67,7 @@ LONGEST_FIRST=(
   tests/e2e/dailyDrift.test.ts
   tests/e2e/evaluation.test.ts
   tests/e2e/organization.test.ts
+  tests/e2e/settings.test.ts
   tests/docs/emulatorRecipes.test.ts
   tests/emulator/sandbox.test.ts
   tests/e2e/oldState.test.ts

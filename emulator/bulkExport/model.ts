@@ -35,7 +35,7 @@ import { dayPartitions, partitionKey, rootKey } from "./layout";
 import { makeProject, type TracingProject, type TracingProjectInput } from "./projects";
 import { EXPORT_TABLE, RUN_TABLE, moveTo, publicView, type DestinationRecord, type ExportRecord, type RunRecord } from "./records";
 import { Store } from "../core/store";
-import { DEFAULT_RETENTION, retained, type RetentionDays, type TraceTier } from "../tracing/retention";
+import { DEFAULT_RETENTION, retained, type Retention, type RetentionDays, type TraceTier } from "../tracing/retention";
 import { type TracedRun, TracedRuns } from "../tracing/store";
 
 /** The service's figures (docs/service.md 8), all changeable for tests. */
@@ -120,6 +120,7 @@ export class BulkExportModel {
         this.limits = this.initialLimits();
         this.store = new Store<Snapshot>(o.stateDir, "bulk-export.json");
         this.traced = new TracedRuns(o.stateDir);
+        this.traced.retentionAt = (tenantId, sessionId) => this.retentionNow(tenantId, sessionId);
         const saved = this.store.load();
         if (saved) this.restore(saved);
         for (const p of o.projects ?? []) this.addProject(p);
@@ -140,10 +141,15 @@ export class BulkExportModel {
         return this.clock.iso();
     }
 
-    /** Whether the service still keeps a traced run, by its project's tier (tracing/retention.ts). */
+    /** Whether the service still keeps a traced run, by the retention it got when written (tracing/retention.ts). */
     keeps(run: TracedRun): boolean {
-        const tier = (this.projects.get(run.session_id)?.session?.trace_tier ?? "longlived") as TraceTier;
-        return retained(run, tier, this.clock.now(), this.retentionDays);
+        return retained(run, (this.traced.retentionOf(run) ?? this.retentionNow(run.tenant_id, run.session_id)).days, this.clock.now());
+    }
+
+    /** The retention a run written now into a project gets: the project's tier, and the days the workspace keeps that tier now. */
+    retentionNow(tenantId: string, sessionId: string): Retention {
+        const tier = (this.projects.get(sessionId)?.session?.trace_tier ?? "longlived") as TraceTier;
+        return { tier, days: this.retentionDays(tenantId, tier) };
     }
 
     reset(): void {

@@ -130,6 +130,6 @@ export function* exportSlots(
     for (const run of traced.of(p.session_id)) {
         if (slot++ < skip) continue;
         const inRange = run.start_time !== undefined && run.start_time >= start && run.start_time < end;
-        yield inRange && keeps(run) ? exportRow(run, tier) : undefined;
+        yield inRange && keeps(run) ? exportRow(run, traced.retentionOf(run)?.tier ?? tier) : undefined;
     }
 }

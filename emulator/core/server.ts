@@ -179,10 +179,15 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         apiKeys: o.apiKeys,
         keyWorkspace: workspaceOfKey(o),
         deploymentWorkspace: (id) => controlPlane.model.servingDeployment(id)?.tenant_id,
+        // Applied to every existing project: their tier, and their traces' (docs/service.md R11.5).
         applyTier: (tenantId, tier, keep) => {
-            for (const p of bulkExport.model.projects.values())
-                if (p.session && p.tenant_id && (tenantId === undefined ? keep(p.tenant_id) : p.tenant_id === tenantId)) p.session.trace_tier = tier;
-            bulkExport.model.save();
+            const m = bulkExport.model;
+            for (const p of m.projects.values())
+                if (p.session && p.tenant_id && (tenantId === undefined ? keep(p.tenant_id) : p.tenant_id === tenantId)) {
+                    p.session.trace_tier = tier;
+                    m.traced.retier(p.session_id, m.retentionNow(p.tenant_id, p.session_id));
+                }
+            m.save();
         },
     });
     // Runs are kept as long as the workspace's retention says (tracing/retention.ts, docs/service.md R11.5).
@@ -242,6 +247,8 @@ function automationsFor(
             run: (t, id) => m.traced.get(t, id),
             runsOf: (s) => m.traced.of(s),
             datasetOf: (s) => m.projects.get(s)?.session?.reference_dataset_id ?? undefined,
+            experimentsOf: (t, datasetId) =>
+                [...m.projects.values()].filter((p) => p.tenant_id === t && p.session?.reference_dataset_id === datasetId).map((p) => p.session_id),
             addToQueue: (t, queueId, runIds) =>
                 void evaluation.model.addRunsToQueue(
                     t,

@@ -17,7 +17,9 @@
  *   score stored as feedback under its key with `feedback_source.type = "auto_eval"`; an LLM evaluator is never
  *   run (no model offline) and never faked: its log says `skipped` and why.
  * Each application is logged (`GET /runs/rules/{id}/logs`, `RuleLogSchema`). Alerts are measured after each
- * slice and on a timer (alerts.ts).
+ * slice and on a timer (alerts.ts). A backfill (a rule's write naming `backfill_from`) hands the engine the runs of
+ * the rule's project since that time, each taken for that one rule the same way, whether it took them before or
+ * not (`backfill`).
  *
  * Fault switches (`PUT /__admin/evaluation`): `paused` holds every run until switched off; `codeEvaluators:
  * "unavailable"` makes every code evaluation fail with an error in the log, as a service whose sandbox is down.
@@ -27,6 +29,7 @@ import type { Clock } from "../core/clock";
 import { type FilterableRun, matches } from "../bulkExport/filterEval";
 import type { TracedRun } from "../tracing/store";
 import { exportRow } from "../tracing/exportable";
+import { microsOf } from "../tracing/times";
 import type { AlertRecord, Alerts } from "./alerts";
 import { runCode, type Score } from "./codeRunner";
 import type { Evaluators } from "./evaluators";
@@ -85,6 +88,8 @@ export interface EngineSinks {
     runsOf(sessionId: string): readonly TracedRun[];
     /** The dataset a project is an experiment of, if any. */
     datasetOf(sessionId: string): string | undefined;
+    /** The projects that are experiments of a dataset (the ones a rule on the dataset takes the runs of). */
+    experimentsOf(tenantId: string, datasetId: string): string[];
     addToQueue(tenantId: string, queueId: string, runIds: string[]): void;
     addExamples(tenantId: string, datasetId: string, rows: Row[]): void;
     addFeedback(
@@ -157,6 +162,17 @@ class SliceWrites {
     }
 }
 
+/** A backfill in progress: its rule, which of the rule's backfills, and how many of its runs are taken. */
+interface BackfillWork {
+    ruleId: string;
+    backfillId: string;
+    total: number;
+    done: number;
+}
+
+/** A run handed over: by ingestion (for every rule of its project), or by a backfill (for its one rule). */
+type Handed = [tenantId: string, runId: string, backfill?: BackfillWork];
+
 /** A slice takes at most this many runs, or this many ms. */
 const SLICE = 500;
 const SLICE_MS = 3;
@@ -168,7 +184,7 @@ const MAX_CODE_AT_ONCE = 2;
 
 export class RuleEngine {
     /** The runs handed over and not taken yet, from `head` on (a list read from the front, compacted now and then). */
-    private pending: Array<[string, string]> = [];
+    private pending: Handed[] = [];
     private head = 0;
     /** The runs taken (by tenant and id): each once, whatever its later patches. */
     private readonly taken = new Set<string>();
@@ -229,6 +245,25 @@ export class RuleEngine {
         return this.settings;
     }
 
+    /**
+     * The backfill `rule`'s write asked (docs/service.md R10.4): the ended runs of its project (or of its dataset's
+     * experiments) that started at `backfill_from` or later, handed over for that rule; its progress told to the
+     * rules (`backfillProgress`), done at once when there are none.
+     */
+    backfill(rule: RunRuleRecord): void {
+        const backfillId = rule.backfill_id as string;
+        const from = Date.parse(rule.backfill_from ?? "") * 1000;
+        const sessions = rule.session_id ? [rule.session_id] : this.sinks.experimentsOf(rule.tenant_id, rule.dataset_id ?? "");
+        const runs = sessions.flatMap((s) => this.sinks.runsOf(s)).filter((r) => r.end_time && (microsOf(r.start_time) ?? -Infinity) >= from);
+        if (!runs.length) {
+            this.rules.backfillProgress(rule.tenant_id, rule.id, backfillId, 1);
+            return;
+        }
+        const work: BackfillWork = { ruleId: rule.id, backfillId, total: runs.length, done: 0 };
+        for (const r of runs) this.pending.push([rule.tenant_id, r.id, work]);
+        this.schedule();
+    }
+
     /** Resolves once every run handed over has been taken and every evaluation finished (tests, the bench). */
     idle(): Promise<void> {
         if (this.isIdle()) return Promise.resolve();
@@ -271,8 +306,12 @@ export class RuleEngine {
         const t0 = performance.now();
         let taken = 0;
         while (this.waiting() && taken < SLICE && (taken % 50 || performance.now() - t0 < SLICE_MS)) {
-            const [tenantId, id] = this.pending[this.head++];
+            const [tenantId, id, backfill] = this.pending[this.head++];
             taken++;
+            if (backfill) {
+                this.backfillOne(tenantId, id, backfill, writes);
+                continue;
+            }
             const run = this.sinks.run(tenantId, id);
             if (!run?.end_time) continue;
             const rules = this.rulesOf(tenantId, run.session_id);
@@ -294,6 +333,17 @@ export class RuleEngine {
         }
         this.flush(writes);
         if (taken) this.alerts.evaluate(this.measure);
+    }
+
+    /** A run of a backfill, taken for its rule (still enabled, and still at that backfill: a later write's replaces it). */
+    private backfillOne(tenantId: string, id: string, work: BackfillWork, writes: SliceWrites): void {
+        const [rule] = this.rules.list(tenantId, { ids: [work.ruleId] });
+        const run = this.sinks.run(tenantId, id);
+        if (rule?.is_enabled && rule.backfill_id === work.backfillId && run && sampleOf(rule.id, id) < rule.sampling_rate) {
+            const row = rowOf(run);
+            if (row && this.matchesRule(rule, row)) this.apply(rule, row, writes);
+        }
+        this.rules.backfillProgress(tenantId, work.ruleId, work.backfillId, ++work.done / work.total);
     }
 
     private rulesOf(tenantId: string, sessionId: string): RunRuleRecord[] {

@@ -9,6 +9,7 @@ import {
     EvaluatorCreateRequestSchema,
     EvaluatorUpdateRequestSchema,
     RunRuleWriteRequestSchema,
+    type RunRuleWriteRequest,
 } from "../../provider/api/schemas/rules";
 import { platformError, platformHandler, requireUuid } from "../core/errors";
 import { type Handler, page, parse, type RequestContext, type Router } from "../core/http";
@@ -106,10 +107,14 @@ function registerRunRules(router: Router, p: RuleParts): void {
             add_to_annotation_queue_name: name((t, i) => p.targets.queue(t, i), r.add_to_annotation_queue_id),
             add_to_dataset_name: name((t, i) => p.targets.dataset(t, i), r.add_to_dataset_id),
             evaluator_version: r.evaluator_version ?? 1,
-            backfill_id: null,
-            backfill_status: null,
-            backfill_progress: null,
         };
+    };
+    /** A write, answered; the backfill it asks (`backfill_from`, a new one at each write naming it) handed to the engine. */
+    const write = (c: RequestContext, apply: (body: RunRuleWriteRequest) => RunRuleRecord) => {
+        const body = parse(RunRuleWriteRequestSchema, c.body, "body");
+        const r = apply(body);
+        if (body.backfill_from) p.engine.backfill(r);
+        return { status: 200, body: view(r) };
     };
     const id = (c: RequestContext) => requireUuid(c.params.rule_id, "rule_id");
     router
@@ -123,11 +128,8 @@ function registerRunRules(router: Router, p: RuleParts): void {
             };
             return { status: 200, body: p.rules.list(c.tenantId, q).map(view) };
         })
-        .onApi("POST", "/runs/rules", (c) => ({ status: 200, body: view(p.rules.create(c.tenantId, parse(RunRuleWriteRequestSchema, c.body, "body"))) }))
-        .onApi("PATCH", "/runs/rules/{rule_id}", (c) => ({
-            status: 200,
-            body: view(p.rules.update(c.tenantId, id(c), parse(RunRuleWriteRequestSchema, c.body, "body"))),
-        }))
+        .onApi("POST", "/runs/rules", (c) => write(c, (b) => p.rules.create(c.tenantId, b)))
+        .onApi("PATCH", "/runs/rules/{rule_id}", (c) => write(c, (b) => p.rules.update(c.tenantId, id(c), b)))
         .onApi("DELETE", "/runs/rules/{rule_id}", (c) => (p.rules.delete(c.tenantId, id(c)), { status: 200, body: {} }))
         .onApi("GET", "/runs/rules/{rule_id}/logs", (c) => {
             const rule = p.rules.get(c.tenantId, id(c));

@@ -4,8 +4,9 @@
  * each run: engine.ts). A rule is on one tracing project or one dataset (422 otherwise), samples at a rate in
  * 0..1, reads filters of the bulk-export grammar (the shared parser: a filter that does not parse is a 422 with
  * the parser's caret), and names a saved evaluator or inline ones, never both (422). What it names must exist in
- * the workspace (the project, dataset, queue, evaluator: 404). Kept in `--state-dir` (`run-rules.json`, webhook
- * headers sealed: they carry credentials).
+ * the workspace (the project, dataset, queue, evaluator: 404). A write naming `backfill_from` starts a backfill
+ * (its `backfill_*` fields: the last one asked, which the engine applies: engine.ts `backfill`). Kept in
+ * `--state-dir` (`run-rules.json`, webhook headers sealed: they carry credentials).
  */
 import { randomUUID } from "node:crypto";
 import { FILTER_FIELDS, FilterSyntaxError, parseFilter, unknownFields } from "../../provider/api/filter";
@@ -16,7 +17,21 @@ import { type Sealed, Store } from "../core/store";
 
 type Webhook = { url: string; headers?: Record<string, string> | null };
 
-export interface RunRuleRecord extends Omit<RunRuleWriteRequest, "webhooks"> {
+/**
+ * The last backfill a write of the rule asked (docs/service.md R10.2), as `RunRulesSchema` answers it: `running`
+ * until the engine has taken each run it covers, then `completed`.
+ */
+export interface Backfill {
+    backfill_id: string | null;
+    backfill_status: "running" | "completed" | null;
+    backfill_progress: number | null;
+    backfill_error: string | null;
+    backfill_completed_at: string | null;
+}
+
+const NO_BACKFILL: Backfill = { backfill_id: null, backfill_status: null, backfill_progress: null, backfill_error: null, backfill_completed_at: null };
+
+export interface RunRuleRecord extends Omit<RunRuleWriteRequest, "webhooks">, Backfill {
     id: string;
     tenant_id: string;
     is_enabled: boolean;
@@ -61,7 +76,8 @@ export class RunRules {
         stateDir?: string,
     ) {
         this.store = new Store(stateDir, "run-rules.json");
-        this.items = (this.store.load()?.rules ?? []).map((r) => ({ ...r, webhooks: this.store.open<Webhook[]>(r.webhooks) }));
+        // A rule kept before backfills were answered has none.
+        this.items = (this.store.load()?.rules ?? []).map((r) => ({ ...NO_BACKFILL, ...r, webhooks: this.store.open<Webhook[]>(r.webhooks) }));
     }
 
     reset(): void {
@@ -104,17 +120,20 @@ export class RunRules {
     create(tenantId: string, body: RunRuleWriteRequest): RunRuleRecord {
         this.check(tenantId, body);
         const now = this.clock.iso();
-        const made = this.record(body, { id: randomUUID(), tenant_id: tenantId, created_at: now, updated_at: now });
+        const made = this.record(body, { id: randomUUID(), tenant_id: tenantId, created_at: now, updated_at: now }, NO_BACKFILL);
         this.items.push(made);
         this.save();
         return made;
     }
 
-    /** A PATCH carries the whole rule (`RunRulesUpdateSchema` requires its name and rate): it replaces the rule's fields. */
+    /**
+     * A PATCH carries the whole rule (`RunRulesUpdateSchema` requires its name and rate): it replaces the rule's fields
+     * (`backfill_from` too); the last backfill's state stays until a write asks another.
+     */
     update(tenantId: string, id: string, body: RunRuleWriteRequest): RunRuleRecord {
         const held = this.get(tenantId, id);
         this.check(tenantId, body);
-        const next = this.record(body, { id, tenant_id: tenantId, created_at: held.created_at, updated_at: this.clock.iso() });
+        const next = this.record(body, { id, tenant_id: tenantId, created_at: held.created_at, updated_at: this.clock.iso() }, held);
         this.items = this.items.map((r) => (r === held ? next : r));
         this.save();
         return next;
@@ -127,11 +146,35 @@ export class RunRules {
         return held;
     }
 
-    private record(body: RunRuleWriteRequest, ids: Pick<RunRuleRecord, "id" | "tenant_id" | "created_at" | "updated_at">): RunRuleRecord {
+    /** The engine's word on a backfill of the rule: how far it got (1: done). A backfill a later write replaced is not the rule's any more. */
+    backfillProgress(tenantId: string, id: string, backfillId: string, progress: number): void {
+        const r = this.items.find((x) => x.tenant_id === tenantId && x.id === id);
+        if (!r || r.backfill_id !== backfillId) return;
+        const done = progress >= 1;
+        Object.assign(r, {
+            backfill_progress: progress,
+            backfill_status: done ? "completed" : "running",
+            backfill_completed_at: done ? this.clock.iso() : null,
+        });
+        if (done) this.save();
+    }
+
+    /** A rule written from `body`: a `backfill_from` starts a new backfill (running, for the engine to take), else the held one's state stays. */
+    private record(body: RunRuleWriteRequest, ids: Pick<RunRuleRecord, "id" | "tenant_id" | "created_at" | "updated_at">, held: Backfill): RunRuleRecord {
         const nulls = Object.fromEntries(NULLABLE.map((k) => [k, null]));
+        const backfill: Backfill = body.backfill_from
+            ? { ...NO_BACKFILL, backfill_id: randomUUID(), backfill_status: "running", backfill_progress: 0 }
+            : {
+                  backfill_id: held.backfill_id,
+                  backfill_status: held.backfill_status,
+                  backfill_progress: held.backfill_progress,
+                  backfill_error: held.backfill_error,
+                  backfill_completed_at: held.backfill_completed_at,
+              };
         return {
             ...nulls,
             ...body,
+            ...backfill,
             ...ids,
             is_enabled: body.is_enabled ?? true,
             webhooks: body.webhooks ?? [],

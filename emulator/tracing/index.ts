@@ -127,7 +127,7 @@ function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules, 
 export function runView(model: BulkExportModel, tenantId: string, id: string) {
     const found = model.traced.get(tenantId, id);
     const run = found && model.keeps(found) ? found : undefined;
-    const row = run && exportRow(run, model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");
+    const row = run && exportRow(run, model.traced.retentionOf(run)?.tier ?? model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");
     // Where the UI shows the run (`RunSchema.app_path`, required there).
     return row && { ...row, app_path: `/o/${ORGANIZATION_ID}/projects/p/${row.session_id}/r/${row.id}?trace_id=${row.trace_id}` };
 }

@@ -15,11 +15,16 @@
  *   a string over 512 MB (some 240,000 runs of 2 KB). A line cut short by a kill is skipped (and ended, so
  *   the next append starts a line of its own). A deleted project appends a line that drops its runs.
  *
+ * - **Retention.** A run's retention (retention.ts) is set when it is first filed (`retentionAt`, recorded on that
+ *   log line, so a restart keeps it whatever the settings say by then), and changed only for a whole project
+ *   (`retier`: settings applied to every existing project).
+ *
  * Not emulated: run deletion, attachments. Retention hides expired runs from what reads them (retention.ts) and
  * deletes nothing here.
  */
 import { appendFileSync, closeSync, existsSync, openSync, readSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Retention } from "./retention";
 import type { RunFields, RunOp } from "./wire";
 
 /** A traced run as the emulator holds it. */
@@ -29,9 +34,12 @@ export interface TracedRun extends RunFields {
     session_id: string;
 }
 
-/** One line of the log: an operation filed under its project (absent: waiting for its post), or a project dropped. */
-type OpLine = { t: string; s?: string; op: RunOp };
-type LogLine = OpLine | { drop: string };
+/**
+ * One line of the log: an operation filed under its project (absent: waiting for its post; `r`: the retention of
+ * the run it files first), a project dropped, or a project's runs given another retention.
+ */
+type OpLine = { t: string; s?: string; op: RunOp; r?: Retention };
+type LogLine = OpLine | { drop: string } | { retier: string; r: Retention };
 
 const LOG_FILE = "traced-runs.jsonl";
 /** Bytes of the log read at a time on start. */
@@ -49,7 +57,11 @@ export class TracedRuns {
     /** Patches of runs not seen yet, by tenant and id. */
     private readonly waiting = new Map<string, RunFields>();
     private readonly byProject = new Map<string, TracedRun[]>();
+    /** Each run's retention, by tenant and id (none for a run of a log written before it was kept). */
+    private readonly retention = new Map<string, Retention>();
     private readonly file: string | undefined;
+    /** The retention of a run first filed now into a project (the model's: bulkExport/model.ts `retentionNow`). */
+    retentionAt: (tenantId: string, sessionId: string) => Retention | undefined = () => undefined;
 
     constructor(stateDir: string | undefined) {
         this.file = stateDir ? join(stateDir, LOG_FILE) : undefined;
@@ -67,15 +79,17 @@ export class TracedRuns {
         const filed = new Map<string, string>();
         const lines = ops.map((op): OpLine => {
             const named = op.kind === "post" || op.session.id || op.session.name;
-            const sessionId = this.runs.get(`${tenantId}/${op.id}`)?.session_id ?? filed.get(op.id) ?? (named ? projectOf(op) : undefined);
+            const held = this.runs.get(`${tenantId}/${op.id}`)?.session_id ?? filed.get(op.id);
+            const sessionId = held ?? (named ? projectOf(op) : undefined);
             if (sessionId) filed.set(op.id, sessionId);
-            return { t: tenantId, ...(sessionId ? { s: sessionId } : {}), op };
+            const r = !held && sessionId ? this.retentionAt(tenantId, sessionId) : undefined;
+            return { t: tenantId, ...(sessionId ? { s: sessionId } : {}), op, ...(r ? { r } : {}) };
         });
-        for (const line of lines) this.merge(line.t, line.s, line.op);
+        for (const line of lines) this.merge(line.t, line.s, line.op, line.r);
         if (this.file && lines.length) appendFileSync(this.file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     }
 
-    private merge(tenantId: string, sessionId: string | undefined, op: RunOp): void {
+    private merge(tenantId: string, sessionId: string | undefined, op: RunOp, r?: Retention): void {
         const key = `${tenantId}/${op.id}`;
         const run = this.runs.get(key);
         if (run) {
@@ -89,6 +103,7 @@ export class TracedRuns {
         const made: TracedRun = { ...combined(this.waiting.get(key), op), id: op.id, tenant_id: tenantId, session_id: sessionId };
         this.waiting.delete(key);
         this.runs.set(key, made);
+        if (r) this.retention.set(key, r);
         const list = this.byProject.get(sessionId) ?? [];
         if (!list.length) this.byProject.set(sessionId, list);
         list.push(made);
@@ -97,6 +112,26 @@ export class TracedRuns {
     /** A run by id, as the workspace sees it. */
     get(tenantId: string, id: string): TracedRun | undefined {
         return this.runs.get(`${tenantId}/${id}`);
+    }
+
+    /** A run's retention, as set when it was first written (or by `retier` since); undefined for a run of an older log. */
+    retentionOf(run: TracedRun): Retention | undefined {
+        return this.retention.get(`${run.tenant_id}/${run.id}`);
+    }
+
+    /** Gives every run of a project the retention `r` (settings applied to every existing project). */
+    retier(sessionId: string, r: Retention): void {
+        this.retierInMemory(sessionId, r);
+        if (this.file)
+            appendFileSync(
+                this.file,
+                `${JSON.stringify({ retier: sessionId, r } satisfies LogLine)}
+`,
+            );
+    }
+
+    private retierInMemory(sessionId: string, r: Retention): void {
+        for (const run of this.byProject.get(sessionId) ?? []) this.retention.set(`${run.tenant_id}/${run.id}`, r);
     }
 
     /** The project's runs, in the order they were first seen. */
@@ -114,6 +149,7 @@ export class TracedRuns {
         this.runs.clear();
         this.waiting.clear();
         this.byProject.clear();
+        this.retention.clear();
         if (this.file) writeFileSync(this.file, "");
     }
 
@@ -145,11 +181,15 @@ export class TracedRuns {
             return; // the last line of a log whose writer was killed mid-line
         }
         if ("drop" in entry) this.dropFromMemory(entry.drop);
-        else this.merge(entry.t, entry.s, entry.op);
+        else if ("retier" in entry) this.retierInMemory(entry.retier, entry.r);
+        else this.merge(entry.t, entry.s, entry.op, entry.r);
     }
 
     private dropFromMemory(sessionId: string): void {
-        for (const run of this.byProject.get(sessionId) ?? []) this.runs.delete(`${run.tenant_id}/${run.id}`);
+        for (const run of this.byProject.get(sessionId) ?? []) {
+            this.runs.delete(`${run.tenant_id}/${run.id}`);
+            this.retention.delete(`${run.tenant_id}/${run.id}`);
+        }
         this.byProject.delete(sessionId);
     }
 }

@@ -6,10 +6,10 @@
  * key's `key`); the provider object handed to Pulumi is
  * the resource's frozen forwarder, which captures nothing. A name the program leaves out is handed to the check
  * as the autoname of the resource's project, stack, type and logical name, and that identity itself to a
- * resource that derives a field from it (kit/autoname.ts).
+ * resource that derives a field from it or exists once per scope (kit/autoname.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { AUTONAME, IDENTITY, autoname, autonamedField, identityDerived } from "../kit/autoname";
+import { AUTONAME, IDENTITY, autoname, autonamedField, takesIdentity } from "../kit/autoname";
 import { outputNames, secretInputs, secretOutputs, type Args, type OutputProperties, type ResourceDeclaration } from "../kit/declare";
 import type { Registered } from "../registry";
 
@@ -34,7 +34,7 @@ export function dynamicResource<D extends ResourceDeclaration>(r: Registered<D>)
             }
             const identity = [pulumi.getProject(), pulumi.getStack(), d.name, name].join("/");
             if (autonamed && given[autonamed[0]] === undefined) props[AUTONAME] = autoname(autonamed[1], name, identity);
-            if (identityDerived(d)) props[IDENTITY] = identity;
+            if (takesIdentity(d)) props[IDENTITY] = identity;
             const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretOutputs(d)];
             super(forwarder, name, props, { ...opts, additionalSecretOutputs }, "langsmith", d.name);
         }

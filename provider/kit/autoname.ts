@@ -13,8 +13,10 @@
  * The front doors hand the check the name to use under `__autoname` (the dynamic class, from the logical
  * name; the plugin, from the URN or the engine's `pulumi:autonaming` proposal); `autonamed` fills the field
  * with it before the resource's own check sees the inputs. A declaration with a field derived from the
- * resource's identity (`fromIdentity`: an assistant's id) is handed that identity under `__identity` (the
- * plugin: the URN; the dynamic class: project, stack, type and logical name), which its check reads and drops.
+ * resource's identity (`fromIdentity`: an assistant's id), or whose object exists once per scope (`oncePerScope`:
+ * scope.ts), is handed that identity under `__identity` (the plugin: the URN; the dynamic class: project, stack,
+ * type and logical name), which its check reads and drops. It is the same at every check of one resource: the
+ * preview's and the update's of one `up`, in one provider process or two.
  */
 import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
@@ -23,11 +25,18 @@ import type { AutonameRule, ResourceDeclaration } from "./declare";
 /** The input the front doors add: the name to give a resource whose program gives none. */
 export const AUTONAME = "__autoname";
 
-/** The input the front doors add for a declaration with a field derived from the resource's identity (`identityDerived`). */
+/** The input the front doors add for a declaration that takes the resource's identity (`takesIdentity`). */
 export const IDENTITY = "__identity";
 
-/** Whether a declaration has a field derived from the resource's identity (declare.ts `fromIdentity`). */
-export const identityDerived = (d: ResourceDeclaration): boolean => Object.values(d.inputs).some((f) => f.fromIdentity);
+/**
+ * Whether the front doors hand a declaration's check the resource's identity: it has a field derived from it
+ * (declare.ts `fromIdentity`), or its object exists once per scope (`oncePerScope`).
+ */
+export const takesIdentity = (d: ResourceDeclaration): boolean => d.oncePerScope === true || Object.values(d.inputs).some((f) => f.fromIdentity);
+
+/** The logical name in an identity the front doors hand (`urn:pulumi:...::name`, or `project/stack/type/name`), for messages. */
+export const logicalName = (identity: string): string =>
+    identity.startsWith("urn:pulumi:") ? (identity.split("::").pop() ?? identity) : identity.split("/").slice(3).join("/") || identity;
 
 /** The identity a front door hands the check, and the inputs without it. */
 export function withoutIdentity(news: Record<string, unknown>): { identity: string | undefined; inputs: Record<string, unknown> } {

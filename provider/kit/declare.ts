@@ -140,6 +140,12 @@ export interface ResourceDeclaration<I extends Fields = Fields, O extends Fields
     inputs: I;
     /** What the resource computes, beside its inputs (every input is an output too). */
     outputs: O;
+    /**
+     * Its object exists once per scope (a workspace's retention settings): the front doors hand its check the
+     * resource's identity (autoname.ts), so that a second resource of the program for the same scope is refused at
+     * preview (scope.ts).
+     */
+    oncePerScope?: boolean;
 }
 
 export const resource = <const I extends Fields, const O extends Fields>(d: ResourceDeclaration<I, O>): ResourceDeclaration<I, O> => d;

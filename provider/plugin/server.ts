@@ -35,7 +35,7 @@ import { ResourceInitError } from "../kit/initError";
 import type { TableDiffResult } from "../kit/diff";
 import { withEngineTimeout } from "../kit/timeouts";
 import { aboutResource } from "../kit/warn";
-import { AUTONAME, IDENTITY, autoname, autonamedField, identityDerived } from "../kit/autoname";
+import { AUTONAME, IDENTITY, autoname, autonamedField, takesIdentity } from "../kit/autoname";
 import { Service } from "../kit/service";
 import { secretOutputs, type ResourceDeclaration } from "../kit/declare";
 import { previewOutputs, withPreviewedOutputs } from "../kit/preview";
@@ -238,7 +238,7 @@ function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpl
                 const name = nameFor(req);
                 if (name !== undefined) news[AUTONAME] = name;
                 const declaration = DECLARATIONS_BY_TOKEN.get(typeOf(req));
-                if (declaration && identityDerived(declaration)) news[IDENTITY] = req.getUrn();
+                if (declaration && takesIdentity(declaration)) news[IDENTITY] = req.getUrn();
                 const olds = reveal(js(req.getOlds())).plain;
                 const r = await aboutResource(req.getUrn(), () => withPreviewedOutputs(() => providerOf(req).check!(olds, news)));
                 const resp = new proto.CheckResponse();

@@ -5,7 +5,7 @@
  * changes in place; what the service normalises (code) never diffs.
  */
 import { CODE_LANGUAGES, normalizeCode } from "../../api/schemas/rules";
-import { canonicalJson } from "../../kit/diff";
+import { canonicalJson, instant } from "../../kit/diff";
 import { any, boolean, list, map, number, object, resource, string, type Inputs, type Outputs } from "../../kit/declare";
 import { workspaceIdField } from "../../kit/workspace";
 
@@ -44,6 +44,14 @@ const normalized = (v: unknown) =>
             : v,
     );
 
+/** Webhooks as the service keeps them (a read answers empty headers as none): `headers: {}` is no headers. */
+const webhooksAsKept = (v: unknown) =>
+    canonicalJson(
+        Array.isArray(v)
+            ? v.map((w) => (w && typeof w === "object" && w.headers && !Object.keys(w.headers).length ? { ...w, headers: undefined } : w))
+            : (v ?? []),
+    );
+
 export const runRule = resource({
     name: "RunRule",
     description:
@@ -71,9 +79,12 @@ export const runRule = resource({
         webhooks: list("URLs called with the runs it takes: secret (URLs carry tokens, headers credentials). Updated in place.", webhook, {
             secret: true,
             onChange: "update",
-            compareAs: (v: unknown) => canonicalJson(v ?? []),
+            compareAs: webhooksAsKept,
         }),
-        backfillFrom: string("Apply it also to the runs since this time (RFC 3339). Updated in place.", { onChange: "update" }),
+        backfillFrom: string(
+            "Apply it also to the runs since this time (RFC 3339): the service starts a backfill when a write names it, so it is sent at the create and when it changes, never again. Updated in place.",
+            { onChange: "update", compareAs: instant },
+        ),
         workspaceId: workspaceIdField,
     },
     outputs: {

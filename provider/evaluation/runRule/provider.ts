@@ -3,15 +3,16 @@
  * before any call: a filter that does not parse (the exports' parser, its caret under the place), a sampling rate
  * outside 0..1, neither or both of a project and a dataset, a saved evaluator named beside inline ones. A create
  * is sent once (a lost answer: the rule of that name on that project made since, api/rules.ts); an update is one
- * PATCH of the whole rule (the service's update takes it whole). The webhooks are secret and sent as such. `read`
- * with only an id is `pulumi import`.
+ * PATCH of the whole rule (the service's update takes it whole), but `backfill_from`: the service starts a backfill
+ * at each write naming it, so it goes only with the create and an update that changes it, and a read keeps the
+ * state's (docs/service.md R10.2). The webhooks are secret and sent as such. `read` with only an id is `pulumi import`.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { RulesClient } from "../../api/rules";
 import type { RunRule, RunRuleWriteRequest } from "../../api/schemas/rules";
 import { Checker, isSet } from "../../kit/check";
 import { isImport, type ProviderOf } from "../../kit/declare";
-import { diffByTable, diffTableOf, prune } from "../../kit/diff";
+import { diffByTable, diffTableOf, instant, prune, sameValue } from "../../kit/diff";
 import { emptiesAsAbsent } from "../../kit/fields";
 import { Service } from "../../kit/service";
 import { known } from "../../kit/unknown";
@@ -67,11 +68,17 @@ export function createRunRuleProvider(o: { rules?: () => RulesClient } = {}): pu
         async read(id, props) {
             const r = await rules().tryGetRule(id);
             if (!r) return {};
-            const inputs = (isImport(props) ? inputsOf(r) : prune({ ...inputsOf(r), workspaceId: props?.workspaceId })) as RunRuleInputs;
+            // A backfill is an act, not a setting: the service answers the last write's `backfill_from` (none after an
+            // update that sent none), and the state keeps the one asked.
+            const inputs = (
+                isImport(props) ? inputsOf(r) : prune({ ...inputsOf(r), backfillFrom: props?.backfillFrom, workspaceId: props?.workspaceId })
+            ) as RunRuleInputs;
             return { id, props: outputs(inputs, r), inputs };
         },
-        async update(id, _olds, news) {
-            const r = await rules().updateRule(id, wire(news), secretsOf(news));
+        async update(id, olds, news) {
+            // The whole rule, but a backfill asked already: sent again, the service would apply the rule to those runs twice.
+            const backfill = sameValue(instant(olds.backfillFrom), instant(news.backfillFrom)) ? undefined : news.backfillFrom;
+            const r = await rules().updateRule(id, { ...wire(news), backfill_from: backfill }, secretsOf(news));
             return { outs: outputs(news, r) };
         },
         async delete(id) {

@@ -20,7 +20,7 @@ export const organizationRetention = resource({
             { required: true, values: RETENTION_TIERS, onChange: "update" },
         ),
         applyToAllProjects: boolean(
-            "Whether the tier is also set on the existing projects of those workspaces when it is applied. Default false. Changed in place.",
+            "Whether the tier is also set on the existing projects of those workspaces, and on the traces they hold, when it is applied: `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.",
             { default: false, onChange: "update" },
         ),
     },
@@ -34,6 +34,7 @@ export const organizationRetention = resource({
         ),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },
+    oncePerScope: true,
 });
 
 export type OrganizationRetentionInputs = Inputs<typeof organizationRetention>;

@@ -5,16 +5,20 @@
  * organization's; `read` with only an id is `pulumi import` (any id, `current` say: there is one organization
  * per key; its settings, the defaults when it has none of its own).
  */
+import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import type { OrganizationClient } from "../../api/organization";
 import { SettingsClient } from "../../api/settings";
-import type { TtlSettings } from "../../api/schemas/settings";
+import { DEFAULT_LONGLIVED_DAYS, type TtlSettings } from "../../api/schemas/settings";
 import { tookOver } from "../../kit/adoption";
 import { Checker } from "../../kit/check";
 import type { ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf } from "../../kit/diff";
 import { Service } from "../../kit/service";
-import { RETENTION_DEFAULTS, retentionBody, retentionInputs, warnTakeover } from "../retention";
+import type { ServiceConfig } from "../../config";
+import { withoutIdentity } from "../../kit/autoname";
+import { onlyOnePerScope } from "../../kit/scope";
+import { RETENTION_DEFAULTS, retentionBody, retentionInputs, warnShortLivedForAll, warnTakeover } from "../retention";
 import { SCHEMA_VERSION, organizationRetention, type OrganizationRetentionInputs, type OrganizationRetentionOutputs } from "./declare";
 
 export const ORGANIZATION_RETENTION_DIFF = diffTableOf(organizationRetention.inputs);
@@ -24,10 +28,25 @@ export interface OrganizationRetentionProviderOptions {
     organization?: () => OrganizationClient;
 }
 
-export function checkOrganizationRetention(olds: Record<string, unknown> | undefined, news: Record<string, unknown>) {
+/**
+ * `cfg`: the service the provider reaches, whose API key names the organization (one per key): two resources
+ * reaching it with one key hold one organization's settings.
+ */
+export function checkOrganizationRetention(olds: Record<string, unknown> | undefined, args: Record<string, unknown>, cfg?: ServiceConfig) {
     const c = new Checker();
+    const { identity, inputs: news } = withoutIdentity(args);
     const inputs = c.declaration("OrganizationRetention", organizationRetention.inputs, news);
+    onlyOnePerScope(c, {
+        resource: "OrganizationRetention",
+        identity,
+        parts: cfg ? [cfg.endpoint, createHash("sha256").update(cfg.apiKey).digest("hex")] : [undefined],
+        property: "",
+        what: "the organization's retention settings (the same API key's)",
+        exists: "they exist once per organization",
+    });
     warnTakeover(c, olds, "The organization", false);
+    const days = typeof olds?.longLivedTtlDays === "number" ? olds.longLivedTtlDays : DEFAULT_LONGLIVED_DAYS;
+    warnShortLivedForAll(c, olds, inputs, "every existing project of the workspaces without retention settings of their own", days);
     return c.done(inputs);
 }
 
@@ -39,7 +58,7 @@ export function createOrganizationRetentionProvider(o: OrganizationRetentionProv
             service = new Service(req.config);
         },
         async check(olds, news) {
-            return service.check(() => checkOrganizationRetention(olds, news), "organization");
+            return service.check((cfg) => checkOrganizationRetention(olds, news, cfg), "organization");
         },
         async diff(_id, olds, news) {
             return diffByTable(ORGANIZATION_RETENTION_DIFF, olds, news);

@@ -26,6 +26,7 @@ export const usageLimit = resource({
         tenantId: string("The workspace that holds it (the given `workspaceId`, else the provider's).", { stable: true }),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },
+    oncePerScope: true,
 });
 
 export type UsageLimitInputs = Inputs<typeof usageLimit>;

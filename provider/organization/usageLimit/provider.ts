@@ -1,8 +1,8 @@
 /**
  * The UsageLimit's dynamic provider (its fields: declare.ts). A workspace holds one limit per type: a create
  * lists the workspace's limits first and refuses beside one of its type (unless LANGSMITH_ADOPT_IDS names it, as
- * `<workspaceId>/<id>`: then it is set to the program's), so that two of a type in one program fail at the
- * second's create with the first's id, and a limit made elsewhere is never overwritten; the service refuses the
+ * `<workspaceId>/<id>`: then it is set to the program's), so that a limit made elsewhere is never overwritten (two
+ * of a type in one program are refused before, at preview: kit/scope.ts); the service refuses the
  * same (409, its words kept) when another came between the list and the create. A lost answer is looked up by
  * the type (api/settings.ts). The resource's id is the limit's id; `read` with only an id is `pulumi import`
  * (`<id>` or `<workspaceId>/<id>`).
@@ -18,7 +18,9 @@ import { adoptionAsked, alreadyExistsMessage } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
 import { known } from "../../kit/unknown";
 import { splitWorkspaceId } from "../../kit/workspace";
-import { checkWorkspaceId, noneInGoneWorkspace, withWorkspaces, workspaceAdmins } from "../../kit/workspaceAdmin";
+import { checkWorkspaceId, noneInGoneWorkspace, withWorkspaces, workspaceAdmins, workspaceOf } from "../../kit/workspaceAdmin";
+import { withoutIdentity } from "../../kit/autoname";
+import { onlyOnePerScope } from "../../kit/scope";
 import { SCHEMA_VERSION, usageLimit, type UsageLimitInputs, type UsageLimitOutputs } from "./declare";
 
 export const USAGE_LIMIT_DIFF = diffTableOf(usageLimit.inputs);
@@ -28,12 +30,22 @@ export interface UsageLimitProviderOptions {
     admin?: (workspaceId: string) => OrganizationClient;
 }
 
-export function checkUsageLimit(news: Record<string, unknown>, providerWorkspace: string | undefined) {
+export function checkUsageLimit(args: Record<string, unknown>, providerWorkspace: string | undefined) {
     const c = new Checker();
+    const { identity, inputs: news } = withoutIdentity(args);
     const inputs = c.declaration("UsageLimit", usageLimit.inputs, news);
     const v = news.limitValue;
     if (typeof v === "number" && known(v) && v < 0) c.fail("limitValue", `limitValue ${v} is negative: a limit is 0 or more traces a month`);
     checkWorkspaceId(c, news.workspaceId, providerWorkspace, "UsageLimit");
+    const ws = workspaceOf(news.workspaceId, providerWorkspace);
+    onlyOnePerScope(c, {
+        resource: "UsageLimit",
+        identity,
+        parts: [ws, news.limitType],
+        property: "limitType",
+        what: `workspace ${ws}'s ${String(news.limitType)} limit`,
+        exists: "a workspace holds one limit of each type",
+    });
     return c.done(inputs);
 }
 

@@ -20,11 +20,11 @@ export const workspaceRetention = resource({
             { required: true, values: RETENTION_TIERS, onChange: "update" },
         ),
         applyToAllProjects: boolean(
-            "Whether the tier is also set on every existing project when it is applied (each `up` that changes these settings). Default false. Changed in place.",
+            "Whether the tier is also set on every existing project, and on the traces they hold, when it is applied (each `up` that changes the tier or this): `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.",
             { default: false, onChange: "update" },
         ),
         longLivedTtlDays: number(
-            "How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400). Absent: left as it is. Changed in place.",
+            "How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.",
             {
                 integer: true,
                 onChange: "update",
@@ -36,6 +36,7 @@ export const workspaceRetention = resource({
         tenantId: string("The workspace whose settings these are (the given `workspaceId`, else the provider's).", { stable: true }),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },
+    oncePerScope: true,
 });
 
 export type WorkspaceRetentionInputs = Inputs<typeof workspaceRetention>;

@@ -1,8 +1,10 @@
 /**
  * The WorkspaceRetention's dynamic provider (its fields: declare.ts). A workspace's retention settings exist
  * once (retention.ts): a create puts the program's (`PUT /api/v1/ttl-settings`, and the long-lived days when
- * given, `PUT /workspaces/current/ttl-settings`), a delete puts the service's defaults back (the days only when
- * this resource set them). Both are PUTs that replace: sending one again does no harm. The resource's id is the
+ * given, `PUT /workspaces/current/ttl-settings`), an update only the one that changed (the settings' PUT applies
+ * the tier to every existing project again when `applyToAllProjects`), a delete puts the service's defaults back
+ * (the days only when this resource set them). The preview warns of fewer long-lived days and of the short-lived
+ * tier for every existing project (docs/service.md R11.5: what each costs in traces). The resource's id is the
  * workspace's; `read` with only an id is `pulumi import` (the workspace id: its settings, the defaults when it
  * has none of its own; the days when they differ from the default).
  */
@@ -16,8 +18,11 @@ import { isImport, type ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune } from "../../kit/diff";
 import { Service } from "../../kit/service";
 import { known } from "../../kit/unknown";
-import { checkWorkspaceId, withWorkspaces, workspaceAdmins } from "../../kit/workspaceAdmin";
-import { RETENTION_DEFAULTS, retentionBody, retentionInputs, warnTakeover } from "../retention";
+import { checkWorkspaceId, withWorkspaces, workspaceAdmins, workspaceOf } from "../../kit/workspaceAdmin";
+import { given } from "../../kit/workspace";
+import { withoutIdentity } from "../../kit/autoname";
+import { onlyOnePerScope } from "../../kit/scope";
+import { RETENTION_DEFAULTS, retentionBody, retentionInputs, retentionPut, warnShortLivedForAll, warnShorterDays, warnTakeover } from "../retention";
 import { SCHEMA_VERSION, workspaceRetention, type WorkspaceRetentionInputs, type WorkspaceRetentionOutputs } from "./declare";
 
 export const WORKSPACE_RETENTION_DIFF = diffTableOf(workspaceRetention.inputs);
@@ -27,13 +32,35 @@ export interface WorkspaceRetentionProviderOptions {
     admin?: (workspaceId: string) => OrganizationClient;
 }
 
-export function checkWorkspaceRetention(olds: Record<string, unknown> | undefined, news: Record<string, unknown>, providerWorkspace: string | undefined) {
+/**
+ * `currentDays`: the workspace's long-lived days as the service answers them, read when the state does not say
+ * them and a warning needs them (how many days of traces a change costs).
+ */
+export function checkWorkspaceRetention(
+    olds: Record<string, unknown> | undefined,
+    args: Record<string, unknown>,
+    providerWorkspace: string | undefined,
+    currentDays?: number,
+) {
     const c = new Checker();
+    const { identity, inputs: news } = withoutIdentity(args);
     const inputs = c.declaration("WorkspaceRetention", workspaceRetention.inputs, news);
     const days = news.longLivedTtlDays;
     if (typeof days === "number" && known(days) && days < 1) c.fail("longLivedTtlDays", `longLivedTtlDays ${days}: long-lived traces are kept 1 day or more`);
     checkWorkspaceId(c, news.workspaceId, providerWorkspace, "WorkspaceRetention");
+    const ws = workspaceOf(news.workspaceId, providerWorkspace);
+    onlyOnePerScope(c, {
+        resource: "WorkspaceRetention",
+        identity,
+        parts: [ws],
+        property: given(news.workspaceId) ? "workspaceId" : "",
+        what: `the retention settings of workspace ${ws}`,
+        exists: "they exist once per workspace",
+    });
     warnTakeover(c, olds, "The workspace", true);
+    const from = typeof olds?.longLivedTtlDays === "number" ? olds.longLivedTtlDays : currentDays;
+    warnShorterDays(c, from, days);
+    warnShortLivedForAll(c, olds, inputs, "every existing project of the workspace", typeof days === "number" && known(days) ? days : from);
     return c.done(inputs);
 }
 
@@ -45,16 +72,31 @@ export function createWorkspaceRetentionProvider(o: WorkspaceRetentionProviderOp
         const { ws, client } = admin(workspaceId);
         return { ws, client: SettingsClient.of(client) };
     };
-    const put = async (client: SettingsClient, i: WorkspaceRetentionInputs) => {
-        await client.putWorkspaceRetention(retentionBody(i));
-        if (i.longLivedTtlDays !== undefined) await client.putLonglivedDays(i.longLivedTtlDays);
+    /** The settings' PUTs: at a create both (the days when given), at an update only what changed (retention.ts `retentionPut`). */
+    const put = async (client: SettingsClient, i: WorkspaceRetentionInputs, olds?: WorkspaceRetentionOutputs) => {
+        if (retentionPut(olds, i)) await client.putWorkspaceRetention(retentionBody(i));
+        if (i.longLivedTtlDays !== undefined && i.longLivedTtlDays !== olds?.longLivedTtlDays) await client.putLonglivedDays(i.longLivedTtlDays);
+    };
+    /**
+     * The workspace's long-lived days for the preview's warnings, when the state does not hold them and a warning
+     * may need them (days given, or the short-lived tier for every project); undefined when they cannot be read.
+     */
+    const currentDays = async (olds: Record<string, unknown> | undefined, news: Record<string, unknown>): Promise<number | undefined> => {
+        const needed = typeof news.longLivedTtlDays === "number" || (news.defaultTraceTier === "shortlived" && news.applyToAllProjects === true);
+        if (typeof olds?.longLivedTtlDays === "number" || !needed || !known(news.workspaceId)) return undefined;
+        try {
+            return (await settings(news.workspaceId as string | undefined).client.longlivedDays()).longlived_ttl_days;
+        } catch {
+            return undefined;
+        }
     };
     const provider: ProviderOf<typeof workspaceRetention> = {
         async configure(req) {
             service = new Service(req.config);
         },
         async check(olds, news) {
-            return service.check((cfg) => checkWorkspaceRetention(olds, news, cfg.workspaceId), "organization");
+            const current = await currentDays(olds, news);
+            return service.check((cfg) => checkWorkspaceRetention(olds, news, cfg.workspaceId, current), "organization");
         },
         async diff(_id, olds, news) {
             const [ol, nw] = withWorkspaces(olds, news, configured);
@@ -82,7 +124,7 @@ export function createWorkspaceRetentionProvider(o: WorkspaceRetentionProviderOp
         },
         async update(_id, olds, news) {
             const { ws, client } = settings(olds.tenantId ?? news.workspaceId);
-            await put(client, news);
+            await put(client, news, olds);
             return { outs: outputs(news, ws) };
         },
         async delete(id, props) {

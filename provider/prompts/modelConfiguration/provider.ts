@@ -2,7 +2,9 @@
  * The ModelConfiguration's dynamic provider (its fields: declare.ts). Its wire form is the playground's saved
  * settings (docs/service.md R8.7): a serialized LangChain chat model of the provider, its `model` and settings in
  * `kwargs`, the API key a secret reference by the WorkspaceSecret's key, the base URL under the provider's own
- * name for it. Only the providers below are known (another is refused at preview, naming them). A create meets a
+ * name for it. Only the providers below are known (another is refused at preview, naming them). Settings holding a
+ * credential (the provider's key, at any depth) are refused at preview: the key belongs in a WorkspaceSecret named
+ * by `apiKeySecret` (docs/service.md R8.7). A create meets a
  * configuration of the same name with a refusal naming it, unless LANGSMITH_ADOPT_IDS names its id. `read` with
  * only an id is `pulumi import`.
  */
@@ -12,7 +14,7 @@ import type { PlaygroundSettings } from "../../api/schemas/playground";
 import { Checker } from "../../kit/check";
 import type { ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune, sameValue } from "../../kit/diff";
-import { emptiesAsAbsent } from "../../kit/fields";
+import { emptiesAsAbsent, isObject } from "../../kit/fields";
 import { createUniquelyNamed } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
 import { known } from "../../kit/unknown";
@@ -28,6 +30,27 @@ const PROVIDERS: Record<string, { id: string[]; key: string; baseUrl: string }> 
     azure_openai: { id: ["langchain", "chat_models", "azure_openai", "AzureChatOpenAI"], key: "openai_api_key", baseUrl: "azure_endpoint" },
 };
 const SECRET_KEY_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * A setting that holds a credential (docs/service.md R8.7, decided): the secrets LangChain's chat models name
+ * (`lc_secrets`: `openai_api_key`, `anthropic_api_key`, `azure_ad_token`; the JS classes' `apiKey`, `openAIApiKey`,
+ * `azureOpenAIApiKey`, `anthropicApiKey`, `azureADToken`), their constructors' `api_key`, any other `..._api_key`,
+ * and an `Authorization` header (`default_headers`): compared without case, `_` or `-`.
+ */
+const isCredential = (key: string): boolean => {
+    const k = key.toLowerCase().replace(/[^a-z0-9]/g, "");
+    return k.endsWith("apikey") || k.endsWith("adtoken") || k === "authorization";
+};
+
+/** A LangChain secret reference (`{lc: 1, type: "secret", id: ["OPENAI_API_KEY"]}`): it names a workspace secret, holds no key. */
+const isSecretReference = (v: unknown): boolean => isObject(v) && v.type === "secret" && Array.isArray(v.id);
+
+/** The paths (`settings.model_kwargs.api_key`) of the credentials held in `v`, at any depth. */
+function credentialsIn(v: unknown, at: string): string[] {
+    if (Array.isArray(v)) return v.flatMap((x, i) => credentialsIn(x, `${at}[${i}]`));
+    if (!isObject(v)) return [];
+    return Object.entries(v).flatMap(([k, x]) => (isCredential(k) && !isSecretReference(x) ? [`${at}.${k}`] : credentialsIn(x, `${at}.${k}`)));
+}
 
 export function checkModelConfiguration(news: Record<string, unknown>) {
     const c = new Checker();
@@ -48,6 +71,11 @@ export function checkModelConfiguration(news: Record<string, unknown>) {
     else if (typeof key === "string" && known(key) && !SECRET_KEY_RE.test(key))
         c.fail("apiKeySecret", `apiKeySecret must be a secret's key (letters, digits, _), got ${JSON.stringify(key)}`);
     c.httpUrl(news.baseUrl, "baseUrl", "baseUrl must be an http or https URL");
+    for (const at of credentialsIn(news.settings, "settings"))
+        c.fail(
+            at,
+            `${at} holds a credential: settings are kept in plain text in the state and in the saved model. Keep the provider's key in a WorkspaceSecret and name its key with apiKeySecret (apiKeySecret: OPENAI_API_KEY), which saves a reference to it, never the key; another credential, as a reference to a workspace secret ({lc: 1, type: secret, id: [<key>]})`,
+        );
     return c.done(inputs);
 }
 

@@ -1,6 +1,7 @@
 /**
  * The PromptWebhook, declared once (kit/declare.ts): a URL the prompt hub calls when a prompt gets a commit or a
- * tag is made or moved (docs/service.md R8.6). Everything changes in place. provider.ts holds what a table cannot say.
+ * tag is made or moved (docs/service.md R8.6); its URL and headers secret. Everything changes in place. provider.ts holds
+ * what a table cannot say.
  */
 import { WEBHOOK_TRIGGERS } from "../../api/schemas/prompts";
 import { asSet } from "../../kit/diff";
@@ -21,7 +22,11 @@ export const promptWebhook = resource({
     description:
         "A URL the prompt hub calls (an HTTP POST) when a prompt of the workspace gets a new version (`commit`) or a tag is made (`tag:create`) or moved (`tag:update`): for every prompt, those `includePrompts` names, less those `excludePrompts` names. Everything changes in place.",
     inputs: {
-        url: string("The http or https URL called. Updated in place.", { required: true, onChange: "update" }),
+        url: string("The http or https URL called: secret (an incoming webhook's URL is its credential). Updated in place.", {
+            required: true,
+            secret: true,
+            onChange: "update",
+        }),
         headers: map("Headers sent with each call (an `Authorization` token, say): secret. Updated in place.", string("A header's value."), {
             secret: true,
             onChange: "update",

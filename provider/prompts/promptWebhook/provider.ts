@@ -3,8 +3,12 @@
  * is looked up by it, never sent twice; a webhook the workspace already holds with the same URL, triggers and
  * prompts (an interrupted `pulumi up` made it, or another stack) is refused naming it, since a second would call
  * the URL twice for every event, unless LANGSMITH_ADOPT_IDS names it. An update is one PATCH of what changed. The
- * headers are secret; refresh reads them back as the service answers them. `read` with only an id is `pulumi import`.
+ * URL (an incoming webhook's is its credential) and the headers are secret: every request carrying them is sent
+ * with them as secrets (never in a log or an error), and nothing derived from the URL says it (what a webhook is
+ * known by holds its hash; the refusal names the webhook's id). Refresh reads the headers back as the service
+ * answers them. `read` with only an id is `pulumi import`.
  */
+import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import type { PromptsClient } from "../../api/prompts";
 import type { Webhook, WebhookUpdateRequest } from "../../api/schemas/prompts";
@@ -21,9 +25,17 @@ import { SCHEMA_VERSION, promptWebhook, type PromptWebhookInputs, type PromptWeb
 
 export const PROMPT_WEBHOOK_DIFF = diffTableOf(promptWebhook.inputs);
 
-/** What a webhook is known by (kit/adoption.ts): where it calls, on what, for which prompts. */
+/**
+ * What a webhook is known by (kit/adoption.ts): where it calls (the URL's hash: the URL is a credential, and this
+ * is held in memory and compared, never said), on what, for which prompts.
+ */
 export const promptWebhookIdentity = (i: Record<string, any>) =>
-    canonicalJson([i.url, [...new Set(i.triggers ?? [])].sort(), [...(i.includePrompts ?? [])].sort(), [...(i.excludePrompts ?? [])].sort()]);
+    canonicalJson([
+        createHash("sha256").update(String(i.url)).digest("hex"),
+        [...new Set(i.triggers ?? [])].sort(),
+        [...(i.includePrompts ?? [])].sort(),
+        [...(i.excludePrompts ?? [])].sort(),
+    ]);
 
 export function checkPromptWebhook(news: Record<string, unknown>) {
     const c = new Checker();
@@ -87,7 +99,8 @@ export function createPromptWebhookProvider(o: { prompts?: () => PromptsClient }
     return provider;
 }
 
-const secretsOf = (i: Partial<PromptWebhookInputs>) => Object.values(i.headers ?? {}).filter((v) => typeof v === "string" && v !== "");
+/** What a request carrying the webhook says and no log or error may: its URL and its headers' values. */
+const secretsOf = (i: Partial<PromptWebhookInputs>) => [i.url, ...Object.values(i.headers ?? {})].filter((v): v is string => typeof v === "string" && v !== "");
 
 function wire(i: PromptWebhookInputs) {
     return prune({ url: i.url, headers: i.headers, triggers: i.triggers, include_prompts: i.includePrompts, exclude_prompts: i.excludePrompts });
@@ -127,7 +140,7 @@ function inputsOf(w: Webhook): PromptWebhookInputs {
 
 function heldMessage(w: Webhook): string {
     return alreadyExistsMessage({
-        what: `PromptWebhook: the workspace already holds webhook ${w.id} calling ${w.url} on ${(w.triggers ?? []).join(", ")} for the same prompts (made ${w.created_at})`,
+        what: `PromptWebhook: the workspace already holds webhook ${w.id} calling the same URL on ${(w.triggers ?? []).join(", ")} for the same prompts (made ${w.created_at})`,
         existing: "a second would call the URL twice for every event",
         id: w.id,
         ifTheirs: "give this one another URL",

@@ -25,7 +25,7 @@ class OrganizationRetentionArgs:
         The set of arguments for constructing a OrganizationRetention resource.
 
         :param pulumi.Input[_builtins.str] default_trace_tier: The tier of new projects, in workspaces without retention settings of their own, that name none: `longlived` or `shortlived`. Changed in place.
-        :param pulumi.Input[_builtins.bool] apply_to_all_projects: Whether the tier is also set on the existing projects of those workspaces when it is applied. Default false. Changed in place.
+        :param pulumi.Input[_builtins.bool] apply_to_all_projects: Whether the tier is also set on the existing projects of those workspaces, and on the traces they hold, when it is applied: `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.
         """
         pulumi.set(__self__, "default_trace_tier", default_trace_tier)
         if apply_to_all_projects is not None:
@@ -47,7 +47,7 @@ class OrganizationRetentionArgs:
     @pulumi.getter(name="applyToAllProjects")
     def apply_to_all_projects(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether the tier is also set on the existing projects of those workspaces when it is applied. Default false. Changed in place.
+        Whether the tier is also set on the existing projects of those workspaces, and on the traces they hold, when it is applied: `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.
         """
         return pulumi.get(self, "apply_to_all_projects")
 
@@ -70,7 +70,7 @@ class OrganizationRetention(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.bool] apply_to_all_projects: Whether the tier is also set on the existing projects of those workspaces when it is applied. Default false. Changed in place.
+        :param pulumi.Input[_builtins.bool] apply_to_all_projects: Whether the tier is also set on the existing projects of those workspaces, and on the traces they hold, when it is applied: `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.
         :param pulumi.Input[_builtins.str] default_trace_tier: The tier of new projects, in workspaces without retention settings of their own, that name none: `longlived` or `shortlived`. Changed in place.
         """
         ...
@@ -148,7 +148,7 @@ class OrganizationRetention(pulumi.CustomResource):
     @pulumi.getter(name="applyToAllProjects")
     def apply_to_all_projects(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether the tier is also set on the existing projects of those workspaces when it is applied. Default false. Changed in place.
+        Whether the tier is also set on the existing projects of those workspaces, and on the traces they hold, when it is applied: `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.
         """
         return pulumi.get(self, "apply_to_all_projects")
 

@@ -29,7 +29,7 @@ class PromptWebhookArgs:
         The set of arguments for constructing a PromptWebhook resource.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] triggers: What fires it: `commit`, `tag:create`, `tag:update` (at least one); compared as a set. Updated in place.
-        :param pulumi.Input[_builtins.str] url: The http or https URL called. Updated in place.
+        :param pulumi.Input[_builtins.str] url: The http or https URL called: secret (an incoming webhook's URL is its credential). Updated in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] exclude_prompts: The ids of the prompts it is not called for (a `Prompt`'s `promptId`); compared as a set. Updated in place.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Headers sent with each call (an `Authorization` token, say): secret. Updated in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] include_prompts: The ids of the prompts it is called for (absent: every prompt of the workspace) (a `Prompt`'s `promptId`); compared as a set. Updated in place.
@@ -62,7 +62,7 @@ class PromptWebhookArgs:
     @pulumi.getter
     def url(self) -> pulumi.Input[_builtins.str]:
         """
-        The http or https URL called. Updated in place.
+        The http or https URL called: secret (an incoming webhook's URL is its credential). Updated in place.
         """
         return pulumi.get(self, "url")
 
@@ -141,7 +141,7 @@ class PromptWebhook(pulumi.CustomResource):
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Headers sent with each call (an `Authorization` token, say): secret. Updated in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] include_prompts: The ids of the prompts it is called for (absent: every prompt of the workspace) (a `Prompt`'s `promptId`); compared as a set. Updated in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] triggers: What fires it: `commit`, `tag:create`, `tag:update` (at least one); compared as a set. Updated in place.
-        :param pulumi.Input[_builtins.str] url: The http or https URL called. Updated in place.
+        :param pulumi.Input[_builtins.str] url: The http or https URL called: secret (an incoming webhook's URL is its credential). Updated in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
@@ -191,11 +191,11 @@ class PromptWebhook(pulumi.CustomResource):
             __props__.__dict__["triggers"] = triggers
             if url is None and not opts.urn:
                 raise TypeError("Missing required property 'url'")
-            __props__.__dict__["url"] = url
+            __props__.__dict__["url"] = None if url is None else pulumi.Output.secret(url)
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["created_at"] = None
             __props__.__dict__["schema_version"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["headers"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["headers", "url"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(PromptWebhook, __self__).__init__(
             'langsmith:index:PromptWebhook',
@@ -281,7 +281,7 @@ class PromptWebhook(pulumi.CustomResource):
     @pulumi.getter
     def url(self) -> pulumi.Output[_builtins.str]:
         """
-        The http or https URL called. Updated in place.
+        The http or https URL called: secret (an incoming webhook's URL is its credential). Updated in place.
         """
         return pulumi.get(self, "url")
 

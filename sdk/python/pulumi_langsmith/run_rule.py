@@ -44,7 +44,7 @@ class RunRuleArgs:
         :param pulumi.Input[_builtins.float] sampling_rate: The share of matching runs taken, 0 to 1. Updated in place.
         :param pulumi.Input[_builtins.str] add_to_annotation_queue_id: An `AnnotationQueue`'s id the runs are added to. Updated in place.
         :param pulumi.Input[_builtins.str] add_to_dataset_id: A `Dataset`'s id the runs are added to, as examples. Updated in place.
-        :param pulumi.Input[_builtins.str] backfill_from: Apply it also to the runs since this time (RFC 3339). Updated in place.
+        :param pulumi.Input[_builtins.str] backfill_from: Apply it also to the runs since this time (RFC 3339): the service starts a backfill when a write names it, so it is sent at the create and when it changes, never again. Updated in place.
         :param pulumi.Input[Sequence[pulumi.Input['RunRuleCodeEvaluatorArgs']]] code_evaluators: Inline code evaluators; not with `evaluatorId`. Compared as the service keeps the code. Updated in place.
         :param pulumi.Input[_builtins.str] dataset_id: The dataset whose experiments' runs it takes; this or `sessionId`. Updated in place.
         :param pulumi.Input[_builtins.str] evaluator_id: A saved `Evaluator`'s id that scores the runs; not with inline evaluators. Updated in place.
@@ -140,7 +140,7 @@ class RunRuleArgs:
     @pulumi.getter(name="backfillFrom")
     def backfill_from(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Apply it also to the runs since this time (RFC 3339). Updated in place.
+        Apply it also to the runs since this time (RFC 3339): the service starts a backfill when a write names it, so it is sent at the create and when it changes, never again. Updated in place.
         """
         return pulumi.get(self, "backfill_from")
 
@@ -311,7 +311,7 @@ class RunRule(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] add_to_annotation_queue_id: An `AnnotationQueue`'s id the runs are added to. Updated in place.
         :param pulumi.Input[_builtins.str] add_to_dataset_id: A `Dataset`'s id the runs are added to, as examples. Updated in place.
-        :param pulumi.Input[_builtins.str] backfill_from: Apply it also to the runs since this time (RFC 3339). Updated in place.
+        :param pulumi.Input[_builtins.str] backfill_from: Apply it also to the runs since this time (RFC 3339): the service starts a backfill when a write names it, so it is sent at the create and when it changes, never again. Updated in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['RunRuleCodeEvaluatorArgs', 'RunRuleCodeEvaluatorArgsDict']]]] code_evaluators: Inline code evaluators; not with `evaluatorId`. Compared as the service keeps the code. Updated in place.
         :param pulumi.Input[_builtins.str] dataset_id: The dataset whose experiments' runs it takes; this or `sessionId`. Updated in place.
         :param pulumi.Input[_builtins.str] evaluator_id: A saved `Evaluator`'s id that scores the runs; not with inline evaluators. Updated in place.
@@ -461,7 +461,7 @@ class RunRule(pulumi.CustomResource):
     @pulumi.getter(name="backfillFrom")
     def backfill_from(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Apply it also to the runs since this time (RFC 3339). Updated in place.
+        Apply it also to the runs since this time (RFC 3339): the service starts a backfill when a write names it, so it is sent at the create and when it changes, never again. Updated in place.
         """
         return pulumi.get(self, "backfill_from")
 

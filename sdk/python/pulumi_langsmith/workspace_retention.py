@@ -27,8 +27,8 @@ class WorkspaceRetentionArgs:
         The set of arguments for constructing a WorkspaceRetention resource.
 
         :param pulumi.Input[_builtins.str] default_trace_tier: The tier of the workspace's new projects that name none: `longlived` (kept 400 days, or `longLivedTtlDays`) or `shortlived` (14 days). Changed in place.
-        :param pulumi.Input[_builtins.bool] apply_to_all_projects: Whether the tier is also set on every existing project when it is applied (each `up` that changes these settings). Default false. Changed in place.
-        :param pulumi.Input[_builtins.float] long_lived_ttl_days: How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400). Absent: left as it is. Changed in place.
+        :param pulumi.Input[_builtins.bool] apply_to_all_projects: Whether the tier is also set on every existing project, and on the traces they hold, when it is applied (each `up` that changes the tier or this): `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.
+        :param pulumi.Input[_builtins.float] long_lived_ttl_days: How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         pulumi.set(__self__, "default_trace_tier", default_trace_tier)
@@ -55,7 +55,7 @@ class WorkspaceRetentionArgs:
     @pulumi.getter(name="applyToAllProjects")
     def apply_to_all_projects(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether the tier is also set on every existing project when it is applied (each `up` that changes these settings). Default false. Changed in place.
+        Whether the tier is also set on every existing project, and on the traces they hold, when it is applied (each `up` that changes the tier or this): `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.
         """
         return pulumi.get(self, "apply_to_all_projects")
 
@@ -67,7 +67,7 @@ class WorkspaceRetentionArgs:
     @pulumi.getter(name="longLivedTtlDays")
     def long_lived_ttl_days(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400). Absent: left as it is. Changed in place.
+        How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
         """
         return pulumi.get(self, "long_lived_ttl_days")
 
@@ -104,9 +104,9 @@ class WorkspaceRetention(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.bool] apply_to_all_projects: Whether the tier is also set on every existing project when it is applied (each `up` that changes these settings). Default false. Changed in place.
+        :param pulumi.Input[_builtins.bool] apply_to_all_projects: Whether the tier is also set on every existing project, and on the traces they hold, when it is applied (each `up` that changes the tier or this): `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.
         :param pulumi.Input[_builtins.str] default_trace_tier: The tier of the workspace's new projects that name none: `longlived` (kept 400 days, or `longLivedTtlDays`) or `shortlived` (14 days). Changed in place.
-        :param pulumi.Input[_builtins.float] long_lived_ttl_days: How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400). Absent: left as it is. Changed in place.
+        :param pulumi.Input[_builtins.float] long_lived_ttl_days: How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
@@ -188,7 +188,7 @@ class WorkspaceRetention(pulumi.CustomResource):
     @pulumi.getter(name="applyToAllProjects")
     def apply_to_all_projects(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether the tier is also set on every existing project when it is applied (each `up` that changes these settings). Default false. Changed in place.
+        Whether the tier is also set on every existing project, and on the traces they hold, when it is applied (each `up` that changes the tier or this): `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.
         """
         return pulumi.get(self, "apply_to_all_projects")
 
@@ -204,7 +204,7 @@ class WorkspaceRetention(pulumi.CustomResource):
     @pulumi.getter(name="longLivedTtlDays")
     def long_lived_ttl_days(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400). Absent: left as it is. Changed in place.
+        How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
         """
         return pulumi.get(self, "long_lived_ttl_days")
 

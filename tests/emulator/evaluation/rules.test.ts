@@ -4,7 +4,8 @@
  * that does not parse, a rate outside 0..1, a saved and an inline evaluator together; 404 for what the workspace
  * lacks), alert rules (no action: 400); the engine applying a rule to traced runs (filter, deterministic
  * sampling, the annotation queue, examples in the dataset, webhook calls, the code evaluator's scores stored as feedback, an LLM evaluator skipped and
- * said so, the fault switches; the official Python client's traces judged by it); and everything across a restart on the same `--state-dir`, secrets sealed.
+ * said so, the fault switches; a backfill applying a rule to the runs since its time, at each write naming it; the official
+ * Python client's traces judged by it); and everything across a restart on the same `--state-dir`, secrets sealed.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -231,6 +232,43 @@ describe("emulator: automations (evaluators, run rules, alerts, the engine)", fu
         const sent = hook.calls.filter((c) => c.body.rule_id === rule.body.id);
         assert.deepEqual(sent.flatMap((c) => c.body.runs.map((r: any) => r.id)).sort(), [...expected].sort());
         assert.equal(sent[0].headers.authorization, "Bearer hook-secret");
+    });
+
+    it("a backfill: a write naming backfill_from applies the rule to the ended runs since then, answered running then completed; one without it applies nothing, naming it again applies the rule again", async () => {
+        const project = await madeProject(em);
+        const dataset = (await raw(em, "POST", "/api/v1/datasets", { body: { name: uniqueName("ds") } })).body;
+        const hour = 3_600_000;
+        const old = await trace(em, project.name, 2, { start_time: new Date(Date.now() - 3 * hour).toISOString() });
+        const recent = await trace(em, project.name, 3, { start_time: new Date(Date.now() - hour).toISOString() });
+        const running = await trace(em, project.name, 1, { start_time: new Date(Date.now() - hour).toISOString(), end_time: undefined });
+        await admin(em, "POST", "/evaluation/idle");
+        const body = {
+            display_name: "backfilled",
+            sampling_rate: 1,
+            session_id: project.id,
+            add_to_dataset_id: dataset.id,
+            backfill_from: new Date(Date.now() - 2 * hour).toISOString(),
+        };
+        const made = await raw(em, "POST", "/api/v1/runs/rules", { body });
+        assert.equal(made.status, 200, made.text);
+        assert.deepEqual([made.body.backfill_status, made.body.backfill_progress], ["running", 0]);
+        await admin(em, "POST", "/evaluation/idle");
+        const sources = async () => ((await raw(em, "GET", `/api/v1/examples?dataset=${dataset.id}`)).body as any[]).map((e) => e.source_run_id).sort();
+        const since = recent.map((r) => r.id).sort();
+        assert.deepEqual(await sources(), since, `not the older runs (${old.map((r) => r.id)}) nor the one still running (${running[0].id})`);
+        const done = (await raw(em, "GET", `/api/v1/runs/rules?id=${made.body.id}`)).body[0];
+        assert.deepEqual([done.backfill_id, done.backfill_status, done.backfill_progress], [made.body.backfill_id, "completed", 1]);
+        assert.ok(done.backfill_completed_at);
+
+        const { backfill_from: _, ...without } = body;
+        const renamed = await raw(em, "PATCH", `/api/v1/runs/rules/${made.body.id}`, { body: { ...without, display_name: "renamed" } });
+        assert.deepEqual([renamed.body.backfill_from, renamed.body.backfill_id, renamed.body.backfill_status], [null, made.body.backfill_id, "completed"]);
+        await admin(em, "POST", "/evaluation/idle");
+        assert.deepEqual(await sources(), since, "a write without backfill_from applies nothing");
+        const again = await raw(em, "PATCH", `/api/v1/runs/rules/${made.body.id}`, { body });
+        assert.notEqual(again.body.backfill_id, made.body.backfill_id);
+        await admin(em, "POST", "/evaluation/idle");
+        assert.deepEqual(await sources(), [...since, ...since].sort(), "naming it again applies the rule to those runs again");
     });
 
     it("the official Python client's traces (multipart): exactly its LLM runs in the queue, each scored under the key; the chains neither", async () => {

@@ -185,21 +185,22 @@ describe("emulator: traces and projects from the official langsmith clients (Pyt
         }
     });
 
-    it("retention: a run older than its project's tier keeps (14 days short-lived, the long-lived days) is gone from run_count, readRun and exports", async () => {
+    it("retention: a run older than the retention it got when written (14 days short-lived, the long-lived days) is gone from run_count, readRun and exports; later days and tiers apply to runs written after them, settings applied to every project to the runs they hold", async () => {
         const DAY = 24 * 3_600_000;
         const ages = { fresh: 1, past14: 20, past400: 500 };
         const client = new Client({ apiUrl: `${em.url}/api/v1`, apiKey: TEST_API_KEY, workspaceId: TEST_TENANT, autoBatchTracing: false });
         const ids: Record<string, Record<string, string>> = {};
+        const trace = async (project: string, name: string, ageDays: number) => {
+            const id = randomUUID();
+            const start = Date.now() - ageDays * DAY;
+            await client.createRun({ id, name, run_type: "chain", inputs: {}, project_name: project, start_time: start, end_time: start + 1000 });
+            return id;
+        };
         for (const tier of ["shortlived", "longlived"]) {
             const name = `kept-${tier}`;
             assert.equal((await raw(em, "POST", "/api/v1/sessions", { body: { name, trace_tier: tier } })).status, 200);
             ids[tier] = {};
-            for (const [age, days] of Object.entries(ages)) {
-                const id = randomUUID();
-                const start = Date.now() - days * DAY;
-                await client.createRun({ id, name: age, run_type: "chain", inputs: {}, project_name: name, start_time: start, end_time: start + 1000 });
-                ids[tier][age] = id;
-            }
+            for (const [age, days] of Object.entries(ages)) ids[tier][age] = await trace(name, age, days);
         }
         const count = async (name: string) => (await client.readProject({ projectName: name })).run_count;
         assert.deepEqual([await count("kept-shortlived"), await count("kept-longlived")], [1, 2]);
@@ -207,10 +208,18 @@ describe("emulator: traces and projects from the official langsmith clients (Pyt
         await assert.rejects(client.readRun(ids.shortlived.past14), /not found|404/i);
         await assert.rejects(client.readRun(ids.longlived.past400), /not found|404/i);
 
-        // The workspace keeps long-lived traces for 600 days: the 500-day-old one is back (it was hidden, never deleted).
+        // 600 long-lived days apply to the runs written from then on (docs/service.md R11.5): the 500-day-old run
+        // written before stays gone, one written after is kept; 30 days later on, and the project going short-lived,
+        // take nothing from the runs written before them.
         const days = "/workspaces/current/ttl-settings";
         assert.equal((await raw(em, "PUT", days, { body: { longlived_ttl_days: 600 } })).status, 200);
+        const later = await trace("kept-longlived", "past400-later", ages.past400);
         assert.equal(await count("kept-longlived"), 3);
+        await assert.rejects(client.readRun(ids.longlived.past400), /not found|404/i);
+        assert.equal((await raw(em, "PUT", days, { body: { longlived_ttl_days: 30 } })).status, 200);
+        const { sessionId: longlived } = held(em, "kept-longlived");
+        assert.equal((await raw(em, "PATCH", `/api/v1/sessions/${longlived}`, { body: { trace_tier: "shortlived" } })).status, 200);
+        assert.deepEqual([await count("kept-longlived"), (await client.readRun(later)).name], [3, "past400-later"]);
 
         const be = bulkExportClient(em);
         const { destination } = await be.createDestination({
@@ -227,7 +236,14 @@ describe("emulator: traces and projects from the official langsmith clients (Pyt
             assert.equal((await settle(be, e.id)).status, "Completed");
             exported[tier] = (await rowsUnder(minio, `kept/export_id=${e.id}/`)).map((r) => String(r.name)).sort();
         }
-        assert.deepEqual(exported, { shortlived: ["fresh"], longlived: ["fresh", "past14", "past400"] });
+        assert.deepEqual(exported, { shortlived: ["fresh"], longlived: ["fresh", "past14", "past400-later"] });
+
+        // The short-lived tier applied to every existing project applies to the traces they hold: past 14 days, gone.
+        const settings = "/api/v1/ttl-settings";
+        assert.equal((await raw(em, "PUT", settings, { body: { default_trace_tier: "shortlived", apply_to_all_projects: true } })).status, 200);
+        assert.equal(await count("kept-longlived"), 1);
+        await assert.rejects(client.readRun(ids.longlived.past14), /not found|404/i);
+        assert.equal((await raw(em, "PUT", settings, { body: { default_trace_tier: "longlived", apply_to_all_projects: false } })).status, 200);
         assert.equal((await raw(em, "PUT", days, { body: { longlived_ttl_days: 400 } })).status, 200);
     });
 });

@@ -1,7 +1,8 @@
 /**
  * The traced runs' log (emulator/tracing/store.ts) read back on start: a log of several of its 4 MB read
  * chunks, lines of multi-byte text across their edges, gives back every run as it was held, in order,
- * merged by id, a dropped project gone; a last line cut short by a kill is skipped.
+ * merged by id, a dropped project gone; a last line cut short by a kill is skipped; each run's retention as it
+ * was when the run was first written, or as a project's re-tiering set it, whatever the settings say on start.
  */
 import assert from "node:assert/strict";
 import { appendFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -43,6 +44,28 @@ describe("emulator: traced-runs.jsonl replayed on start", () => {
         assert.deepEqual(read.of(DROPPED), []);
         assert.equal(read.get(TENANT, idOf(3)), undefined);
         assert.deepEqual(read.get(TENANT, idOf(5))?.outputs, { n: 5 });
+    });
+
+    it("keeps each run's retention as set when it was first written, and a project's re-tiering", () => {
+        const written = new TracedRuns(dir);
+        written.retentionAt = () => ({ tier: "longlived", days: 400 });
+        written.apply(TENANT, opsOf(1), () => KEPT);
+        written.retentionAt = () => ({ tier: "longlived", days: 30 });
+        written.apply(TENANT, opsOf(1), () => KEPT);
+        written.apply(TENANT, opsOf(2), () => KEPT);
+        written.apply(TENANT, opsOf(3), () => DROPPED);
+        written.retier(DROPPED, { tier: "shortlived", days: 14 });
+        const read = new TracedRuns(dir);
+        read.retentionAt = () => ({ tier: "shortlived", days: 1 });
+        const retention = (i: number) => read.retentionOf(read.get(TENANT, idOf(i))!);
+        assert.deepEqual(
+            [retention(1), retention(2), retention(3)],
+            [
+                { tier: "longlived", days: 400 },
+                { tier: "longlived", days: 30 },
+                { tier: "shortlived", days: 14 },
+            ],
+        );
     });
 
     it("skips a last line cut short by a kill", () => {

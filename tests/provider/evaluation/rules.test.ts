@@ -5,7 +5,8 @@
  * given the other's fields); each made, read back and imported by id (an alert by `<sessionId>:<alertId>`),
  * changed in place, deleted; code the service normalises does not diff; an evaluator a rule still uses is refused
  * by the service naming the rule; an evaluator of the same name made elsewhere refused with its id unless
- * LANGSMITH_ADOPT_IDS names it; a lost create answer is looked up, not sent again; the secrets never in an error.
+ * LANGSMITH_ADOPT_IDS names it; a lost create answer is looked up, not sent again; the secrets never in an error; a
+ * rule's backfill sent only when asked anew, its webhooks' empty headers no change.
  */
 import assert from "node:assert/strict";
 import { EVALUATOR_DIFF } from "../../../provider/evaluation/evaluator/provider";
@@ -145,6 +146,31 @@ describe("Evaluator, RunRule, AlertRule (provider level)", function () {
         assert.equal(after.code_evaluators, null);
         await rules.delete(made.id, changed.outs);
         assert.deepEqual(await rules.read(made.id, changed.outs), {});
+    });
+
+    it("RunRule: backfillFrom sent at the create and when it changes, never again with another change (the service would backfill again); a read keeps the state's; webhooks' headers {} never diff", async () => {
+        const p = await project();
+        const news = {
+            name: "backfilled",
+            sessionId: p.id,
+            samplingRate: 1,
+            backfillFrom: "2026-01-01T00:00:00Z",
+            webhooks: [{ url: "https://hooks.example.com/t/backfill", headers: {} }],
+        };
+        const rule = async (id: string) => (await raw(em(), "GET", `/api/v1/runs/rules?id=${id}`)).body[0];
+        const made = await rules.create(await checked(rules, news));
+        const first = (await rule(made.id)).backfill_id;
+        assert.ok(first, "the create asked a backfill");
+        const renamed = await rules.update(made.id, made.outs, await checked(rules, { ...news, name: "renamed" }));
+        assert.deepEqual([(await rule(made.id)).backfill_id, (await rule(made.id)).backfill_from], [first, null], "a rename sent it again");
+        const read = await rules.read(made.id, renamed.outs);
+        assert.equal(read.inputs?.backfillFrom, news.backfillFrom, "the state's backfill is kept");
+        assert.equal(diffByTable(RUN_RULE_DIFF, read.props ?? {}, await checked(rules, { ...news, name: "renamed" })).changes, false, "headers {} diff");
+        const sameInstant = await checked(rules, { ...news, name: "renamed", backfillFrom: "2026-01-01T01:00:00+01:00" });
+        assert.equal(diffByTable(RUN_RULE_DIFF, renamed.outs, sameInstant).changes, false, "the same instant written otherwise");
+        await rules.update(made.id, renamed.outs, await checked(rules, { ...news, name: "renamed", backfillFrom: "2026-02-01T00:00:00Z" }));
+        assert.notEqual((await rule(made.id)).backfill_id, first, "a new backfillFrom is sent");
+        await rules.delete(made.id, renamed.outs);
     });
 
     it("Evaluator: a lost create answer is looked up past the list's first page (100 a page), not sent twice", async () => {

@@ -50,12 +50,13 @@ describe("plugin schema", () => {
         const secretCount = (JSON.stringify(schema).match(/"secret":true/g) ?? []).length;
         assert.equal(schema.resources["langsmith:index:WorkspaceSecret"].properties.value.secret, true);
         assert.equal(schema.resources["langsmith:index:PromptWebhook"].inputProperties.headers.secret, true);
+        assert.equal(schema.resources["langsmith:index:PromptWebhook"].inputProperties.url.secret, true, "an incoming webhook's URL is its credential");
         assert.equal(schema.resources["langsmith:index:RunRule"].inputProperties.webhooks.secret, true);
         assert.equal(schema.resources["langsmith:index:AlertRule"].inputProperties.actions.secret, true);
         assert.equal(
             secretCount,
-            15,
-            "secrets, credentials, a WorkspaceSecret's value, a PromptWebhook's headers, a RunRule's webhooks and an AlertRule's actions (inputs and outputs), a service key's key, apiKey (config and provider): nothing else",
+            17,
+            "secrets, credentials, a WorkspaceSecret's value, a PromptWebhook's URL and headers, a RunRule's webhooks and an AlertRule's actions (inputs and outputs), a service key's key, apiKey (config and provider): nothing else",
         );
     });
 

@@ -1,7 +1,7 @@
 /**
  * ModelConfiguration (provider/prompts/modelConfiguration) against the emulator's playground settings over HTTP,
  * through the registered provider: what preview refuses (no secret named, a model without its provider, a provider
- * not known; nothing sent); the saved settings as the playground keeps them (a serialized chat model, the key a
+ * not known, a credential in the settings at any depth; nothing sent); the saved settings as the playground keeps them (a serialized chat model, the key a
  * secret reference by name, never a value); changed in place; read back and imported; a taken name refused; deleted.
  */
 import assert from "node:assert/strict";
@@ -36,6 +36,34 @@ describe("ModelConfiguration", function () {
         );
         assert.match(String(fails({ model: "openai:gpt-4o", apiKeySecret: "K", baseUrl: "proxy" })), /baseUrl must be an http or https URL/);
         assert.deepEqual(writes(em()), []);
+    });
+
+    it("check: a credential in the settings, at any depth and in either client's spelling, fails at preview without its value; a secret reference passes", () => {
+        const key = "sk-proj-0123456789";
+        const settings = {
+            temperature: 0,
+            api_key: key,
+            model_kwargs: { extra_body: { openai_api_key: key }, list: [{ anthropicApiKey: key }] },
+            default_headers: { Authorization: `Bearer ${key}` },
+            azureADToken: key,
+            azure_ad_token: { lc: 1, type: "secret", id: ["AZURE_AD_TOKEN"] },
+            max_tokens: 512,
+        };
+        const r = checkModelConfiguration({ name: "n", model: "openai:gpt-4o", apiKeySecret: "OPENAI_API_KEY", settings });
+        assert.deepEqual(
+            r.failures?.map((f) => f.property),
+            [
+                "settings.api_key",
+                "settings.model_kwargs.extra_body.openai_api_key",
+                "settings.model_kwargs.list[0].anthropicApiKey",
+                "settings.default_headers.Authorization",
+                "settings.azureADToken",
+            ],
+        );
+        for (const f of r.failures ?? []) {
+            assert.match(f.reason, /holds a credential: .* WorkspaceSecret .* apiKeySecret/);
+            assert.ok(!f.reason.includes(key), f.reason);
+        }
     });
 
     it("saved as the playground keeps it, changed in place, imported, a taken name refused, deleted", async () => {

@@ -2,7 +2,8 @@
  * PromptWebhook (provider/prompts/promptWebhook) against the emulator's prompt hub over HTTP, through the registered
  * provider, with a real HTTP receiver: what preview refuses (nothing sent); a webhook made, called on a commit and on
  * a tag's move with its secret header (and not for a prompt it leaves out, nor for an event it does not name);
- * changed in place; read back and imported; an identical one refused naming it; deleted, then called no more.
+ * changed in place; read back and imported; an identical one refused naming it (not its URL, a credential); deleted, then
+ * called no more.
  */
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
@@ -106,7 +107,9 @@ describe("PromptWebhook", function () {
         assert.deepEqual(imported.inputs, news);
         assert.deepEqual((await webhook.read(made.id, updated.outs)).inputs, news);
         const again = String((await rejection(() => webhook.create(news)))?.message);
-        assert.match(again, new RegExp(`already holds webhook ${made.id} calling ${url}`));
+        // The URL is a credential: the refusal names the webhook's id, never the URL.
+        assert.match(again, new RegExp(`already holds webhook ${made.id} calling the same URL`));
+        assert.ok(!again.includes(url), again);
         await webhook.delete(made.id, updated.outs);
         await commit(a.handle, second.commit_hash);
         assert.deepEqual(await received(0), []);

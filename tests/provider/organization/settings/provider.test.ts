@@ -2,17 +2,20 @@
  * UsageLimit, WorkspaceRetention and OrganizationRetention (provider/organization/...) against the emulator over
  * HTTP: bad input at preview on its property (nothing sent), create, refresh and drift from a change made
  * elsewhere, update in place, import by id, delete (a limit gone; settings back to the service's defaults, never
- * a 404); a second limit of a type refused with the first's id (in one program: the second create), adopted when
- * LANGSMITH_ADOPT_IDS names it; a lost create answer looked up, never sent twice; the settings' take-over said
- * at preview; a replacement's delete that leaves the settings to their new holder.
+ * a 404); a second limit of a type made elsewhere refused with the first's id, adopted when LANGSMITH_ADOPT_IDS
+ * names it; a lost create answer looked up, never sent twice; the settings' take-over said at preview; a
+ * replacement's delete that leaves the settings to their new holder; what a retention change costs in traces
+ * warned at preview (fewer days, the short-lived tier for every project), an update sending only what changed; two
+ * resources of one program for one scope refused at the second's check (one checked twice is not).
  */
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import type { TableDiffResult } from "../../../../provider/kit/diff";
 import { RESOURCES } from "../../../../provider/registry";
 import { checkOrganizationRetention, createOrganizationRetentionProvider } from "../../../../provider/organization/organizationRetention/provider";
 import { checkUsageLimit, createUsageLimitProvider } from "../../../../provider/organization/usageLimit/provider";
 import { checkWorkspaceRetention, createWorkspaceRetentionProvider } from "../../../../provider/organization/workspaceRetention/provider";
-import { withEnv } from "../../../helpers/async";
+import { stderrOf, withEnv } from "../../../helpers/async";
 import { TEST_TENANT, raw, rejection } from "../../../helpers/emulator";
 import { newWorkspace } from "../../../helpers/org";
 import { orgEmulator, writes } from "../../../helpers/orgProviders";
@@ -183,6 +186,65 @@ describe("usage limits and retention", function () {
         });
     });
 
+    describe("what retention changes cost in traces (docs/service.md R11.5)", () => {
+        const warned = (r: { warnings: string[] }) => r.warnings.filter((w) => !w.includes("taken over as they are"));
+        const checked = (news: Record<string, unknown>) => ok<any>(checkWorkspaceRetention({ x: 1 }, news, TEST_TENANT));
+
+        it("fewer long-lived days, and the short-lived tier applied to every project (when sent), warn at preview with the days of traces they cost; the days read from the service when the state lacks them", async () => {
+            const shorter = warned(
+                checkWorkspaceRetention(
+                    { defaultTraceTier: "longlived", longLivedTtlDays: 400 },
+                    { defaultTraceTier: "longlived", longLivedTtlDays: 30 },
+                    TEST_TENANT,
+                ),
+            );
+            assert.equal(shorter.length, 1);
+            assert.match(shorter[0], /^longLivedTtlDays: longLivedTtlDays 400 -> 30: .* kept 30 days, 370 days less than now .* cannot be undone/);
+            const olds = { defaultTraceTier: "longlived", applyToAllProjects: false, longLivedTtlDays: 400 };
+            const forAll = warned(
+                checkWorkspaceRetention(olds, { defaultTraceTier: "shortlived", applyToAllProjects: true, longLivedTtlDays: 400 }, TEST_TENANT),
+            );
+            assert.equal(forAll.length, 1);
+            assert.match(forAll[0], /^applyToAllProjects: .* older than 14 days are deleted at once \(up to 386 days of traces, .*\)\. This cannot be undone/);
+            const already = { defaultTraceTier: "shortlived", applyToAllProjects: true, longLivedTtlDays: 400 };
+            assert.deepEqual(
+                warned(checkWorkspaceRetention(already, { ...already, longLivedTtlDays: 500 }, TEST_TENANT)),
+                [],
+                "the settings' PUT is not sent again",
+            );
+            assert.deepEqual(warned(checkWorkspaceRetention(olds, { ...olds, longLivedTtlDays: 500 }, TEST_TENANT)), [], "more days");
+            assert.match(
+                String(
+                    warned(
+                        checkOrganizationRetention(
+                            { defaultTraceTier: "longlived", longLivedTtlDays: 400 },
+                            { defaultTraceTier: "shortlived", applyToAllProjects: true },
+                        ),
+                    ),
+                ),
+                /workspaces without retention settings of their own .* older than 14 days are deleted at once \(up to 386 days/,
+            );
+
+            // A create: the days the workspace keeps now, read from the service.
+            await raw(em(), "PUT", "/workspaces/current/ttl-settings", { body: { longlived_ttl_days: 90 } });
+            const said = await stderrOf(() => createWorkspaceRetentionProvider().check!({}, { defaultTraceTier: "longlived", longLivedTtlDays: 30 }));
+            assert.match(said, /longLivedTtlDays 90 -> 30: .* 60 days less than now/);
+            await raw(em(), "PUT", "/workspaces/current/ttl-settings", { body: { longlived_ttl_days: 400 } });
+        });
+
+        it("an update sends only what changed: fewer days do not apply the short-lived tier to every project again", async () => {
+            const p = createWorkspaceRetentionProvider();
+            const made = await p.create(checked({ defaultTraceTier: "shortlived", applyToAllProjects: true, longLivedTtlDays: 400 }));
+            em().admin.requests.length = 0;
+            await p.update!(made.id, made.outs, checked({ defaultTraceTier: "shortlived", applyToAllProjects: true, longLivedTtlDays: 300 }));
+            assert.deepEqual(
+                writes(em()).map((w) => `${w.method} ${w.path}`),
+                ["PUT /workspaces/current/ttl-settings"],
+            );
+            await p.delete!(made.id, made.outs);
+        });
+    });
+
     describe("OrganizationRetention", () => {
         const provider = () => createOrganizationRetentionProvider();
         const checked = (news: Record<string, unknown>) => ok<any>(checkOrganizationRetention({ x: 1 }, news));
@@ -215,6 +277,58 @@ describe("usage limits and retention", function () {
             await p.delete!(made.id, made.outs);
             await p.delete!(made.id, made.outs);
             assert.deepEqual([(await orgSettings()).default_trace_tier, (await orgSettings()).apply_to_all_projects], ["longlived", false]);
+        });
+    });
+
+    describe("once per scope in a program (kit/scope.ts)", () => {
+        const urn = (type: string, name: string) => `urn:pulumi:dev::settings::langsmith:index:${type}::${name}`;
+        const checkAs = (type: "workspaceRetention" | "organizationRetention" | "usageLimit", name: string, news: Record<string, unknown>) =>
+            RESOURCES[type].provider.check!({}, { ...news, __identity: urn(type, name) });
+
+        it("a second resource of one workspace, type or organization is refused at its check naming the first; one resource checked again (a preview, then the update) is not; a resource moved gives its scope up", async () => {
+            const ws = randomUUID();
+            const first = await checkAs("workspaceRetention", "kept", { defaultTraceTier: "longlived", workspaceId: ws });
+            assert.deepEqual(first.failures, []);
+            assert.equal((first.inputs as Record<string, unknown>).__identity, undefined, "the identity is never an input");
+            assert.deepEqual((await checkAs("workspaceRetention", "kept", { defaultTraceTier: "shortlived", workspaceId: ws })).failures, [], "checked again");
+            const second = await checkAs("workspaceRetention", "again", { defaultTraceTier: "shortlived", workspaceId: ws });
+            assert.deepEqual(
+                second.failures?.map((f) => f.property),
+                ["workspaceId"],
+            );
+            assert.match(
+                String(second.failures?.[0].reason),
+                new RegExp(`WorkspaceRetention "kept" of this program already holds the retention settings of workspace ${ws}`),
+            );
+            // "kept" moves to another workspace: "again" may have the first one.
+            assert.deepEqual((await checkAs("workspaceRetention", "kept", { defaultTraceTier: "longlived", workspaceId: randomUUID() })).failures, []);
+            assert.deepEqual((await checkAs("workspaceRetention", "again", { defaultTraceTier: "shortlived", workspaceId: ws })).failures, []);
+
+            const limit = (name: string, limitType: string) => checkAs("usageLimit", name, { limitType, limitValue: 5, workspaceId: ws });
+            assert.deepEqual((await limit("traces", "monthly_traces")).failures, []);
+            assert.deepEqual((await limit("longlived", "monthly_longlived_traces")).failures, [], "another type");
+            assert.match(
+                JSON.stringify((await limit("traces-again", "monthly_traces")).failures),
+                /limitType.*UsageLimit \\"traces\\" of this program already holds/,
+            );
+
+            assert.deepEqual((await checkAs("organizationRetention", "org", { defaultTraceTier: "longlived" })).failures, []);
+            assert.deepEqual((await checkAs("organizationRetention", "org", { defaultTraceTier: "shortlived" })).failures, []);
+            assert.match(
+                JSON.stringify((await checkAs("organizationRetention", "org-again", { defaultTraceTier: "longlived" })).failures),
+                /already holds the organization's retention settings/,
+            );
+
+            // The dynamic class's identity (project, stack, type and logical name: kit/autoname.ts) reads the same.
+            const other = randomUUID();
+            const ts = (name: string) =>
+                RESOURCES.workspaceRetention.provider.check!(
+                    {},
+                    { defaultTraceTier: "longlived", workspaceId: other, __identity: `settings/dev/WorkspaceRetention/${name}` },
+                );
+            assert.deepEqual((await ts("ts-kept")).failures, []);
+            assert.deepEqual((await ts("ts-kept")).failures, []);
+            assert.match(String((await ts("ts-again")).failures?.[0]?.reason), /WorkspaceRetention "ts-kept" of this program already holds/);
         });
     });
 });
