@@ -18,6 +18,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { RESOURCES, type ResourceType } from "../../../provider/registry";
 import { setClientOverrides } from "../../../provider/kit/service";
 import type { TableDiffResult } from "../../../provider/kit/diff";
+import { declaredInputs } from "../../../provider/kit/declare";
 import { PROJECT } from "../../helpers/bulkExportProviders";
 import { github } from "../../helpers/deploymentInputs";
 import { TEST_API_KEY, TEST_SETTLE_MS, TEST_TENANT, githubBody, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
@@ -496,6 +497,53 @@ describe("registered providers: import, and pulumi up --replace", function () {
             assert.ok((await provider(type).read(m.id, m.outs)).id, `${type}: the object is gone`);
         });
     }
+
+    /**
+     * Per resource whose create refuses beside its own object (REPLACED): a change that keeps what its object is known
+     * by (a replacing one where the resource has one: an Evaluator's `type`, an AnnotationQueue's `sessionIds`, a
+     * Dataset's `dataType`; else an update, which `replaceOnChanges` may turn into a replacement).
+     */
+    const KEPT: Partial<Record<ResourceType, (a: Record<string, any>) => Record<string, unknown>>> = {
+        tracingProject: (a) => ({ ...a, description: "changed" }),
+        dataset: (a) => ({ ...a, dataType: "chat" }),
+        assistant: (a) => ({ ...a, description: "changed" }),
+        workspace: (a) => ({ ...a, displayName: a.displayName, tenantHandle: uniqueName("h") }),
+        prompt: (a) => ({ ...a, description: "changed" }),
+        feedbackConfig: (a) => ({ ...a, isLowerScoreBetter: true }),
+        annotationQueue: (a) => ({ ...a, sessionIds: [projectId] }),
+        workspaceSecret: (a) => ({ ...a, value: "changed" }),
+        usageLimit: (a) => ({ ...a, limitValue: 6 }),
+        organizationMember: (a) => ({ ...a, roleId: "ORGANIZATION_ADMIN" }),
+        listener: (a) => ({ ...a, k8sNamespaces: ["agents", "batch"] }),
+        tagKey: (a) => ({ ...a, description: "changed" }),
+        tagValue: (a) => ({ ...a, description: "changed" }),
+        accessPolicy: (a) => ({ ...a, description: "changed" }),
+        evaluator: (a) => ({ name: a.name, type: "llm", promptHandle }),
+    };
+    /** Resources of REPLACED with no change that keeps their identity, and why. */
+    const NOTHING_KEPT: Partial<Record<ResourceType, string>> = { tagging: "every argument is what it is known by" };
+
+    it("a change that keeps the identity of a resource whose create refuses beside its own object deletes first (a replacement planned so could never be applied); one that changes it does not", async () => {
+        for (const [type] of REPLACED) {
+            const change = KEPT[type];
+            if (!change) {
+                assert.ok(NOTHING_KEPT[type], `${type}: no change that keeps its identity, and no reason given`);
+                continue;
+            }
+            // The object the --replace case above made (one of a kind per workspace for some), as the program declared it.
+            const m = made.filter((x) => x.type === type).at(-1)!;
+            const a = declaredInputs(RESOURCES[type].declaration, m.outs);
+            const d = await provider(type).diff(m.id, m.outs, await checked(type, a, change(a)));
+            assert.deepEqual([d.changes, d.deleteBeforeReplace], [true, true], `${type}: ${JSON.stringify(d)}`);
+        }
+        const q = await make("annotationQueue", { name: uniqueName("rep") });
+        const renamed = await provider("annotationQueue").diff(
+            q.id,
+            q.outs,
+            await checked("annotationQueue", q.outs, { name: uniqueName("rep"), sessionIds: [projectId] }),
+        );
+        assert.deepEqual([renamed.replaces, renamed.deleteBeforeReplace ?? false], [["sessionIds"], false], "renamed with it: made first");
+    });
 
     it("a create of the run that took an object over keeps it from the delete of the resource that held it (one renamed without an alias)", async () => {
         const a = { name: uniqueName("moved") };
