@@ -324,6 +324,7 @@ describe("registered providers: import, and pulumi up --replace", function () {
                 thresholdMultiplier: "a `change` alert (tests/provider/evaluation/rules.test.ts)",
                 thresholdWindowMinutes: "as thresholdMultiplier",
                 denominatorFilter: "a `pct` aggregation (tests/provider/evaluation/rules.test.ts)",
+                requestedAlertId: "hidden: the id the create asks for, filled by the check (tests/e2e/replacements.test.ts)",
             },
         },
         feedbackConfig: {
@@ -486,8 +487,10 @@ describe("registered providers: import, and pulumi up --replace", function () {
         //   (tests/provider/organization/settings/provider.test.ts);
         // - runRule: names are not unique (two rules of a name on a project are two rules), and a lost answer is looked
         //   up only among the rules made since the attempt (api/rules.ts createRule), never an older one;
-        // - alertRule: names are not unique, and a lost create is never looked up (the service lists no alerts): the
-        //   replacement is a second alert, the old one deleted after (tests/e2e/evaluation.test.ts runs `up --replace`).
+        // - alertRule: its create asks for an id derived from the resource (docs/service.md R10.3), another when the stack
+        //   holds that one (a check with olds); under `up --replace`, checked without olds, it takes the alert it replaces
+        //   over, which the old resource's delete then leaves (tests/e2e/evaluation.test.ts runs `up --replace`;
+        //   tests/e2e/replacements.test.ts a lost answer and a kill).
     ];
     for (const [type, args, adoptId] of REPLACED) {
         it(`${type}: pulumi up --replace meets its own object: refused naming deleteBeforeReplace, even with LANGSMITH_ADOPT_IDS; nothing taken or lost`, async () => {
