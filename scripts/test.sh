@@ -65,6 +65,7 @@ LONGEST_FIRST=(
   tests/provider/plugin/lifecycle.test.ts
   tests/provider/tracing/traceExport/provider.test.ts
   tests/e2e/evaluation.test.ts
+  tests/e2e/replacements.test.ts
   tests/e2e/organization.test.ts
   tests/docs/emulatorRecipes.test.ts
   tests/emulator/sandbox.test.ts
