@@ -248,7 +248,11 @@ const DECLARED = {
     listener: { declaration: listener, forwarder: listenerForwarder, provider: adoptable(listener, listenerProvider, (i) => i.computeId) },
     evaluator: { declaration: evaluator, forwarder: evaluatorForwarder, provider: adoptable(evaluator, evaluatorProvider, byName) },
     runRule: { declaration: runRule, forwarder: runRuleForwarder, provider: adoptable(runRule, runRuleProvider) },
-    alertRule: { declaration: alertRule, forwarder: alertRuleForwarder, provider: adoptable(alertRule, alertRuleProvider) },
+    alertRule: {
+        declaration: alertRule,
+        forwarder: alertRuleForwarder,
+        provider: adoptable(alertRule, alertRuleProvider, (i) => i.requestedAlertId, { replacedBeside: true }),
+    },
     feedbackConfig: {
         declaration: feedbackConfig,
         forwarder: feedbackConfigForwarder,

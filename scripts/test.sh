@@ -66,6 +66,7 @@ LONGEST_FIRST=(
   tests/provider/tracing/traceExport/provider.test.ts
   tests/e2e/dailyDrift.test.ts
   tests/e2e/evaluation.test.ts
+  tests/e2e/replacements.test.ts
   tests/e2e/organization.test.ts
   tests/e2e/settings.test.ts
   tests/docs/emulatorRecipes.test.ts

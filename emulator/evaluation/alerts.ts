@@ -1,6 +1,8 @@
 /**
  * Alert rules on a tracing project (docs/service.md R10.3): `POST /api/v1/platform/alerts/{session_id}`,
- * `GET`/`PATCH`/`DELETE .../{session_id}/{alert_rule_id}` (the description's `alerts.*`). A rule measures an
+ * `GET`/`PATCH`/`DELETE .../{session_id}/{alert_rule_id}` (the description's `alerts.*`). A create may name the
+ * rule's id (`rule.id`, **decided**: a UUID, taken as the alert's id; one an alert already holds, or no UUID: 400,
+ * the one status the description's create lists for a bad request). A rule measures an
  * attribute of the project's runs that ended in its window (`window_minutes`), aggregated, against a threshold;
  * it needs at least one action (400 otherwise). Each action's `config` is kept as an object (a JSON string is
  * read as one, **decided**) and sealed on disk (`alerts.json`): it holds webhook headers and PagerDuty keys.
@@ -16,6 +18,7 @@ import type { AlertWriteRequest } from "../../provider/api/schemas/rules";
 import type { Clock } from "../core/clock";
 import { type Sealed, Store } from "../core/store";
 import { platformError } from "../core/errors";
+import { UUID_RE } from "../../provider/api/values";
 
 type Action = { id: string; alert_rule_id: string; target: string; config: Record<string, unknown>; created_at: string; updated_at: string };
 export interface AlertRecord {
@@ -75,8 +78,12 @@ export class Alerts {
 
     create(tenantId: string, sessionId: string, body: AlertWriteRequest): AlertRecord {
         const now = this.clock.iso();
-        const id = randomUUID();
-        const made: AlertRecord = { id, tenant_id: tenantId, session_id: sessionId, rule: body.rule, actions: [], created_at: now, updated_at: now };
+        const { id: asked, ...rule } = body.rule;
+        if (asked !== undefined && !UUID_RE.test(asked)) throw platformError(400, `rule.id ${JSON.stringify(asked)} is not a UUID`);
+        if (asked !== undefined && this.items.some((x) => x.id.toLowerCase() === asked.toLowerCase()))
+            throw platformError(400, `alert rule ${asked} already exists`);
+        const id = asked?.toLowerCase() ?? randomUUID();
+        const made: AlertRecord = { id, tenant_id: tenantId, session_id: sessionId, rule, actions: [], created_at: now, updated_at: now };
         made.actions = this.actions(made, body);
         this.items.push(made);
         this.save();
@@ -86,7 +93,9 @@ export class Alerts {
     update(tenantId: string, sessionId: string, id: string, body: AlertWriteRequest): AlertRecord {
         const a = this.get(tenantId, sessionId, id);
         const actions = this.actions(a, body);
-        Object.assign(a, { rule: body.rule, actions, updated_at: this.clock.iso(), fired_window: undefined });
+        // The path names the alert: an id in the body changes nothing.
+        const { id: _, ...rule } = body.rule;
+        Object.assign(a, { rule, actions, updated_at: this.clock.iso(), fired_window: undefined });
         this.save();
         return a;
     }

@@ -2,13 +2,14 @@
  * The automations (docs/service.md R10): saved evaluators (`/api/v1/platform/evaluators`), run rules
  * (`/api/v1/runs/rules`) and alert rules (`/api/v1/platform/alerts/{session_id}`), on the tracing API. Creates are
  * sent once: after a lost answer an evaluator is looked up by its name (one per name in a workspace), a run rule by
- * its name and project or dataset, made since our attempt; an alert rule has no list to look in, so a lost create
- * is reported, never sent again (the HTTP client resends no create).
+ * its name and project or dataset, made since our attempt; an alert rule, which no list holds, by the id its create
+ * named (docs/service.md R10.3), and when that id is not found the create is reported, never sent again (the HTTP
+ * client resends no create).
  */
 import { z } from "zod";
 import { HttpClient, type HttpClientOptions } from "./client";
 import { ConflictError, undefinedOn404 } from "./errors";
-import { createOnce, createdSince } from "./reconcile";
+import { createOnce, createdSince, isAmbiguous, lookAgain, mayStillRun } from "./reconcile";
 import {
     type Alert,
     AlertSchema,
@@ -144,8 +145,27 @@ export class RulesClient {
         return this.get(at(ALERTS, sessionId, id), AlertSchema).catch(undefinedOn404);
     }
 
-    createAlert(sessionId: string, body: AlertWriteRequest, secrets: readonly string[] = []): Promise<Alert> {
-        return this.send("POST", at(ALERTS, sessionId), body, AlertSchema, secrets);
+    /**
+     * Makes one; after a lost answer, the alert under the id the rule names (`body.rule.id`: docs/service.md R10.3) is
+     * this create's (looked for again for a while when the request may still be running). Not found, it is not sent
+     * again: a service that gave it another id would then hold two, and no list can tell; the error says so.
+     */
+    async createAlert(sessionId: string, body: AlertWriteRequest, secrets: readonly string[] = []): Promise<Alert> {
+        try {
+            return await this.send("POST", at(ALERTS, sessionId), body, AlertSchema, secrets);
+        } catch (e) {
+            const id = body.rule.id;
+            if (!isAmbiguous(e)) throw e;
+            const find = async () => (id === undefined ? undefined : this.tryGetAlert(sessionId, id));
+            const found = (await find()) ?? (mayStillRun(e) ? await lookAgain(find, this.http.reconcileOptions(this.deadline)) : undefined);
+            if (found) return found;
+            throw new Error(
+                `the answer to the create of alert rule ${JSON.stringify(body.rule.name)} on project ${sessionId} was lost (${e instanceof Error ? e.message : String(e)}), ` +
+                    `and ${id === undefined ? "the create named no id to look it up by" : `no alert ${id} (the id it asked for) is on the project`}: ` +
+                    "the service may still have made it, under another id. It was not sent again (the service lists no alerts, so a second could not be told from the first): " +
+                    "look at the project's alerts in LangSmith: one made there under another id is this create's, to delete. The next `pulumi up` asks for the same id again, and takes in an alert that holds it.",
+            );
+        }
     }
 
     async updateAlert(sessionId: string, id: string, body: AlertWriteRequest, secrets: readonly string[] = []): Promise<void> {

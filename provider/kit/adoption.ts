@@ -12,6 +12,12 @@
  * - a create that takes an object over (`adoptionAsked` said yes, or `tookOver`) records its id, and a delete
  *   of that id in the same run (the resource that held it before, whatever the checks saw: one renamed without
  *   an alias, say) leaves it to its new holder, with a warning.
+ *
+ * And a replacement the diff plans (a changed `type` of an `Evaluator`, added `sessionIds` of an `AnnotationQueue`:
+ * anything that replaces but keeps the identity) deletes the old object first: made first, the new one would meet
+ * the old one under its identity and the create would refuse it, on every `up` (unless the create makes another
+ * beside it: `replacedBeside`). A move to another workspace is the workspace wrapper's to say (kit/workspace.ts):
+ * the identity there is another.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
@@ -43,25 +49,43 @@ export function tookOver(): void {
     if (c) c.tookOver = true;
 }
 
+export interface AdoptableOptions {
+    /**
+     * Its create, meeting the object of its identity that a resource of the stack holds, makes another beside it (an
+     * AlertRule asks the service for another id): a replacement need not delete first.
+     */
+    replacedBeside?: boolean;
+}
+
 const ws = (o: Record<string, unknown> | undefined) => (given(o?.workspaceId) ? o.workspaceId : given(o?.tenantId) ? o.tenantId : "");
 
 /**
  * `p` with the adoption guard of the module comment: checks note the objects the stack holds, creates run
- * marked, deletes of what a create of this run took over are skipped. `identity` says what a resource's
- * object is known by (omitted: only the delete guard).
+ * marked, deletes of what a create of this run took over are skipped, a replacement that keeps the identity
+ * deletes first. `identity` says what a resource's object is known by (omitted: only the delete guard).
  */
-export function adoptable<P extends pulumi.dynamic.ResourceProvider>(d: ResourceDeclaration, p: P, identity?: IdentityOf): P {
+export function adoptable<P extends pulumi.dynamic.ResourceProvider>(d: ResourceDeclaration, p: P, identity?: IdentityOf, o: AdoptableOptions = {}): P {
     const key = (i: Record<string, unknown>) => {
         const id = identity?.(i);
         return id === undefined ? undefined : JSON.stringify([d.name, given(i.workspaceId) ? i.workspaceId : "", id]);
     };
     const check = p.check?.bind(p);
+    const diff = p.diff?.bind(p);
+    const keptIdentity = (r: pulumi.dynamic.DiffResult, olds: Record<string, unknown>, news: Record<string, unknown>) =>
+        !o.replacedBeside && r.changes === true && !r.replaces?.includes("workspaceId") && key(olds) !== undefined && key(olds) === key(news);
     return Object.assign(Object.create(p) as P, {
         async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
             const k = olds && Object.keys(olds).length ? key(olds) : undefined;
             if (k) heldByStack.add(k);
             return check ? check(olds, news) : { inputs: news };
         },
+        ...(diff && {
+            async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+                const r = await diff(id, olds, news);
+                // Said for any change, not only a replacement planned here: `replaceOnChanges` turns an update into one and keeps this answer.
+                return keptIdentity(r, olds, news) && !r.deleteBeforeReplace ? { ...r, deleteBeforeReplace: true } : r;
+            },
+        }),
         async create(inputs: Record<string, unknown>) {
             const k = key(inputs);
             const c: Creating = { held: k !== undefined && heldByStack.has(k), tookOver: false };

@@ -57,7 +57,10 @@ interface FieldOptions {
     appliesIf?: AppliesIf;
     /** An output that may be null; an input that takes null (as absent: another resource's nullable output, say). */
     nullable?: boolean;
-    /** An output the provider keeps in the state for its own use: not in the schema, the SDKs or the resource class. */
+    /**
+     * An output the provider keeps in the state for its own use: not in the schema, the SDKs or the resource class.
+     * An input so (`filled` by the check: the id an alert's create asks for) is not an argument either.
+     */
     hidden?: boolean;
     /**
      * An output an update in place keeps (a deployment's URL, a creation time): the preview of an update
@@ -214,16 +217,21 @@ export type ArgShape<F extends Fields> = Simplify<
     }
 >;
 
-/** A resource's arguments, as a program gives them. */
-export type Args<D extends ResourceDeclaration> = ArgShape<D["inputs"]>;
+/** The fields but the hidden ones (declare.ts `hidden`). */
+type Visible<F extends Fields> = { [K in keyof F as F[K] extends { hidden: true } ? never : K]: F[K] };
+
+/** A resource's arguments, as a program gives them (its hidden inputs aside). */
+export type Args<D extends ResourceDeclaration> = ArgShape<Visible<D["inputs"]>>;
 /** A resource's inputs once checked: what create, update and diff receive. */
 export type Inputs<D extends ResourceDeclaration> = Shape<D["inputs"]>;
 /** A resource's outputs (its checked inputs and what it computes): what the state holds. */
 export type Outputs<D extends ResourceDeclaration> = Simplify<Inputs<D> & ComputedShape<D["outputs"]>>;
 type ComputedShape<F extends Fields> = { -readonly [K in keyof F]: F[K] extends { nullable: true } ? Value<F[K]> | null : Value<F[K]> };
-/** The outputs a dynamic resource class exposes (its hidden ones aside). */
+/** The outputs a dynamic resource class exposes (its hidden ones aside, inputs and computed). */
 export type OutputProperties<D extends ResourceDeclaration> = {
-    readonly [K in Exclude<keyof Outputs<D>, KeysWhere<D["outputs"], { hidden: true }>>]-?: pulumi.Output<Outputs<D>[K]>;
+    readonly [K in Exclude<keyof Outputs<D>, KeysWhere<D["outputs"], { hidden: true }> | KeysWhere<D["inputs"], { hidden: true }>>]-?: pulumi.Output<
+        Outputs<D>[K]
+    >;
 };
 
 /** A function's arguments (each may be an Output) and its result. */

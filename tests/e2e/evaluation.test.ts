@@ -4,9 +4,10 @@
  * to the queue, scored by the evaluator; the official Python client traces a support bot into the project (chains
  * calling LLM runs, one answer long) and finds exactly the LLM runs in the queue, each scored under the key (1 for
  * a short answer, 0 for the long one), the chains neither queued nor scored; `pulumi up --replace` of the alert rule
- * converges in that one up (the old alert deleted, one new alert on the project: the emulator's admin state lists
- * them, since the service lists none; its webhook, a secret, nowhere in the state in plain text); the drift check
- * after it is green with the runs in the queue; destroy leaves no rule, evaluator, queue, key or alert.
+ * converges in that one up (the alert, whose id is derived from the resource, taken over by the replacement and left
+ * by the old resource's delete: one alert on the project, the same; the emulator's admin state lists them, since the
+ * service lists none; its webhook, a secret, nowhere in the state in plain text); the drift check after it is green
+ * with the runs in the queue; destroy leaves no rule, evaluator, queue, key or alert.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -73,12 +74,20 @@ describe("e2e: online evaluation as code (real CLI, examples/evaluation-rules)",
             seen.chains.every((id) => !(id in seen.scores)),
             "no chain scored",
         );
-        // No deleteBeforeReplace: the service takes two alerts of one name (docs/alertRule.md).
+        // The engine checks a `--replace` target as a new resource: its create asks for the alert's own id (derived from
+        // the resource: docs/service.md R10.3), takes that alert over, and the old resource's delete leaves it (docs/alertRule.md).
         const [sessionId] = (alertRuleId as string).split(":");
-        await cli("up", "--yes", "--skip-preview", "--replace", `urn:pulumi:${stack}::evaluation-rules::pulumi-nodejs:dynamic/langsmith:AlertRule::llm-errors`);
+        const replaced = await cli(
+            "up",
+            "--yes",
+            "--skip-preview",
+            "--replace",
+            `urn:pulumi:${stack}::evaluation-rules::pulumi-nodejs:dynamic/langsmith:AlertRule::llm-errors`,
+        );
+        assert.match(replaced.stdout + replaced.stderr, /not deleted: a create of this run took it over/);
         const held = await alerts();
         assert.equal(held.length, 1, `alerts after the replacement: ${JSON.stringify(held)}`);
-        assert.notEqual(`${held[0].session_id}:${held[0].id}`, alertRuleId, "not replaced");
+        assert.equal(`${held[0].session_id}:${held[0].id}`, alertRuleId, "a second alert made, or the first lost");
         assert.equal(held[0].session_id, sessionId);
         const stored = await project.storedText(stack);
         assert.ok(stored.includes(`${sessionId}:${held[0].id}`), "the state does not hold the new alert");

@@ -2,7 +2,8 @@
  * The AlertRule, declared once (kit/declare.ts): an alert on a tracing project (docs/service.md R10.3): a metric of
  * its runs over a window against a threshold, and what it calls when crossed (webhooks, PagerDuty, Dynatrace; their
  * credentials secret). At least one action. Its project is fixed (a change replaces); the rest changes in place. Its
- * id is `<sessionId>:<alertId>` (the service names an alert under its project): `pulumi import` takes that.
+ * id is `<sessionId>:<alertId>` (the service names an alert under its project): `pulumi import` takes that. The id
+ * its create asks for is the provider's own (`requestedAlertId`, hidden): provider.ts says why.
  */
 import { ALERT_AGGREGATIONS, ALERT_ATTRIBUTES, ALERT_OPERATORS, ALERT_TARGETS } from "../../api/schemas/rules";
 import { canonicalJson } from "../../kit/diff";
@@ -49,6 +50,10 @@ export const alertRule = resource({
             compareAs: (v: unknown) => canonicalJson(v ?? []),
         }),
         workspaceId: workspaceIdField,
+        requestedAlertId: string(
+            "The id the create asks the service to give the alert (`rule.id`, docs/service.md R10.3): derived from the resource's URN and its project, so that a create whose answer was lost, or that a killed `pulumi up` made, is found by it. Read only at creation; `alertId` is the service's answer.",
+            { onChange: "none", filled: true, fromIdentity: true, hidden: true },
+        ),
     },
     outputs: {
         alertId: string("The service's id of the alert (the resource's id is `<sessionId>:<alertId>`).", { stable: true }),

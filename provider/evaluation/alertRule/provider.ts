@@ -2,19 +2,30 @@
  * The AlertRule's dynamic provider (its fields: declare.ts). Refused at preview, each at its property: no action,
  * a webhook action without an http(s) `url`, a PagerDuty action without its `routingKey`, a threshold alert
  * without a `threshold`, a filter that does not parse. The id is `<sessionId>:<alertId>`. The service keeps no list
- * of a project's alerts to look a lost create up in: the create is sent once, and a lost answer is an error saying
- * so (api/rules.ts). An update is one PATCH of the whole alert. The actions are secret and sent as such.
+ * of a project's alerts to look a create up in, so the create names the alert's id itself (`rule.id`,
+ * docs/service.md R10.3): one the check derives from the resource (`requestedAlertId`), which a create first reads
+ * (an alert there is the one a killed `pulumi up` of this resource made, or the one `pulumi up --replace` replaces,
+ * which the engine checks as a new resource: taken over) and a lost answer is looked up by (api/rules.ts: never sent
+ * again). A replacement whose check saw the old inputs (`replaceOnChanges`) asks for another id, derived from that
+ * one. The answer's id is the alert's, whatever was asked. An update is one PATCH of the whole alert. The actions are
+ * secret and sent as such.
  */
+import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import type { RulesClient } from "../../api/rules";
 import type { Alert, AlertWriteRequest } from "../../api/schemas/rules";
 import { UUID_RE } from "../../api/values";
+import { uuid5 } from "../../api/schemas/agentServer";
+import { heldByThisStack, tookOver } from "../../kit/adoption";
+import { withoutIdentity } from "../../kit/autoname";
 import { Checker, isSet } from "../../kit/check";
 import { isImport, type ProviderOf } from "../../kit/declare";
-import { diffByTable, diffTableOf, prune } from "../../kit/diff";
+import { diffByTable, diffTableOf, prune, sameValue } from "../../kit/diff";
 import { emptiesAsAbsent } from "../../kit/fields";
+import { takenOverWarning } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
-import { known } from "../../kit/unknown";
+import { UNKNOWN, known } from "../../kit/unknown";
+import { warn } from "../../kit/warn";
 import { inItsWorkspace } from "../../kit/workspace";
 import { checkFilter } from "../../tracing/traceExport/check";
 import { SCHEMA_VERSION, alertRule, type AlertRuleInputs, type AlertRuleOutputs } from "./declare";
@@ -22,9 +33,11 @@ import { SCHEMA_VERSION, alertRule, type AlertRuleInputs, type AlertRuleOutputs 
 export const ALERT_RULE_DIFF = diffTableOf(alertRule.inputs);
 type Action = NonNullable<AlertRuleInputs["actions"]>[number];
 
-export function checkAlertRule(news: Record<string, unknown>) {
+export function checkAlertRule(args: Record<string, unknown>, olds: Record<string, unknown> = {}) {
     const c = new Checker();
+    const { identity, inputs: news } = withoutIdentity(args);
     const inputs = emptiesAsAbsent(c.declaration("AlertRule", alertRule.inputs, news));
+    inputs.requestedAlertId = requestedId(olds, news, identity);
     checkFilter(c, news.filter, "filter", "omit filter to measure every run");
     checkFilter(c, news.denominatorFilter, "denominatorFilter", "omit it");
     if (Array.isArray(news.actions) && news.actions.length === 0) {
@@ -43,6 +56,32 @@ export function checkAlertRule(news: Record<string, unknown>) {
     return c.done(inputs);
 }
 
+/** The namespace of the alert ids this provider derives (a uuid of its own). */
+const ALERT_IDS = "8d3f5c1e-2b7a-4e69-9c0d-41f6a2e8b3d7";
+
+/**
+ * The id a create asks for (docs/service.md R10.3): the one the state has while the alert's project and workspace
+ * stay; else derived from them and the resource's identity (its URN, which the front doors hand in: kit/
+ * autoname.ts), so that a killed `pulumi up` and the next one ask for the same, and no other resource does; without
+ * an identity (a check called directly), a new one. Unknown while the project is.
+ */
+function requestedId(olds: Record<string, unknown>, news: Record<string, unknown>, identity: string | undefined): unknown {
+    const kept = typeof olds.requestedAlertId === "string" && sameValue(olds.sessionId, news.sessionId) && sameValue(olds.workspaceId, news.workspaceId);
+    if (kept) return olds.requestedAlertId;
+    if (!known(news.sessionId) || !known(news.workspaceId)) return UNKNOWN;
+    return identity === undefined ? randomUUID() : uuid5(ALERT_IDS, JSON.stringify([news.workspaceId ?? "", news.sessionId, identity]));
+}
+
+/**
+ * The id this create asks for: the resource's own, or, when a resource of this stack holds that one (a replacement
+ * whose check saw the old inputs; not `pulumi up --replace`, which the engine checks without them), one derived from
+ * it: made first, the new alert is another.
+ */
+const askedId = (i: AlertRuleInputs): string => {
+    const own = i.requestedAlertId ?? randomUUID();
+    return heldByThisStack() ? uuid5(ALERT_IDS, `${own}|replacement`) : own;
+};
+
 /** `<sessionId>:<alertId>`, the resource's id; refused with how to write it otherwise. */
 export function alertIdOf(id: string): { sessionId: string; alertId: string } {
     const [sessionId, alertId, ...rest] = id.split(":");
@@ -60,14 +99,17 @@ export function createAlertRuleProvider(o: { rules?: () => RulesClient } = {}): 
         async configure(req) {
             service = new Service(req.config);
         },
-        async check(_olds, news) {
-            return service.check(() => checkAlertRule(news), "tracing");
+        async check(olds, news) {
+            return service.check(() => checkAlertRule(news, olds), "tracing");
         },
         async diff(_id, olds, news) {
             return diffByTable(ALERT_RULE_DIFF, olds, news);
         },
         async create(inputs) {
-            const a = await rules().createAlert(inputs.sessionId, wire(inputs), secretsOf(inputs));
+            const rc = rules();
+            const id = askedId(inputs);
+            const found = await rc.tryGetAlert(inputs.sessionId, id);
+            const a = found ? await takeOver(rc, inputs, found) : await rc.createAlert(inputs.sessionId, wire(inputs, id), secretsOf(inputs));
             return { id: `${inputs.sessionId}:${a.rule.id}`, outs: outputs(inputs, a) };
         },
         async read(id, props) {
@@ -75,7 +117,9 @@ export function createAlertRuleProvider(o: { rules?: () => RulesClient } = {}): 
             const a = await rules().tryGetAlert(sessionId, alertId);
             if (!a) return {};
             const inputs = (
-                isImport(props) ? inputsOf(sessionId, a) : prune({ ...inputsOf(sessionId, a), workspaceId: props?.workspaceId })
+                isImport(props)
+                    ? inputsOf(sessionId, a)
+                    : prune({ ...inputsOf(sessionId, a), workspaceId: props?.workspaceId, requestedAlertId: props?.requestedAlertId })
             ) as AlertRuleInputs;
             return { id, props: outputs(inputs, a), inputs };
         },
@@ -96,9 +140,31 @@ export function createAlertRuleProvider(o: { rules?: () => RulesClient } = {}): 
 const secretsOf = (i: Partial<AlertRuleInputs>) =>
     (i.actions ?? []).flatMap((a) => [a.url, a.routingKey, ...Object.values(a.headers ?? {})]).filter((v): v is string => typeof v === "string" && v !== "");
 
-function wire(i: AlertRuleInputs): AlertWriteRequest {
+/**
+ * The alert that already holds the id this create asks for: made by a `pulumi up` of this resource killed before the
+ * state recorded it, or the one `pulumi up --replace` of this resource replaces (the engine checks it as a new
+ * resource: the two look alike here). The id is derived from this resource alone, so the alert is its own: taken
+ * over, with a warning, and set to the program's; its delete in this run (the resource replaced) leaves it
+ * (kit/adoption.ts).
+ */
+async function takeOver(rc: RulesClient, i: AlertRuleInputs, found: Alert): Promise<Alert> {
+    tookOver();
+    const name = JSON.stringify((found.rule as Record<string, unknown>).name);
+    await warn(
+        takenOverWarning(
+            `AlertRule ${i.sessionId}:${found.rule.id} (${name})`,
+            "its id is the one this resource asks the service for (derived from the resource: docs/service.md R10.3), so it is this resource's",
+        ),
+    );
+    await rc.updateAlert(i.sessionId, found.rule.id, wire(i), secretsOf(i));
+    return (await rc.tryGetAlert(i.sessionId, found.rule.id)) ?? found;
+}
+
+/** The alert as the service takes it: a create names its id (`id`), an update does not. */
+function wire(i: AlertRuleInputs, id?: string): AlertWriteRequest {
     return {
         rule: prune({
+            id,
             name: i.name,
             description: i.description ?? "",
             type: i.type ?? "threshold",

@@ -1,8 +1,9 @@
 /**
  * The AnnotationQueue, declared once (kit/declare.ts): a review queue of the workspace (docs/service.md R9.2): its
  * rubric (the feedback keys reviewers score), default dataset, reviewers per run and reservations change in place;
- * the projects it was made for (`sessionIds`) are taken at creation only, so a change replaces it. The runs in the
- * queue are data, never managed here. provider.ts holds what a table cannot say.
+ * the projects it was made for (`sessionIds`) are taken at creation only, so a change replaces it (but the first
+ * after an import: provider.ts). The runs in the queue are data, never managed here. provider.ts holds what a table
+ * cannot say.
  */
 import { asSet } from "../../kit/diff";
 import { any, boolean, list, map, number, object, resource, string, type Inputs, type Outputs } from "../../kit/declare";
@@ -75,6 +76,10 @@ export const annotationQueue = resource({
         queueId: string("The queue's id (the resource's id): what a RunRule's `addToAnnotationQueueId` names.", { stable: true }),
         createdAt: string("When it was made.", { stable: true }),
         schemaVersion: number("Version of the output shape.", { stable: true }),
+        sessionIdsUnread: boolean(
+            "Set by `pulumi import`: the state holds no `sessionIds`, which the service answers nowhere (docs/service.md R9.2), so the program's are recorded by the next `up` (an update that sends nothing), not a replacement.",
+            { hidden: true },
+        ),
     },
 });
 

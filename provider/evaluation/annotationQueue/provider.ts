@@ -4,14 +4,17 @@
  * `pulumi up` made it, or someone else) is refused naming it, unless LANGSMITH_ADOPT_IDS names it: then it is brought
  * in line with the program. An update is one PATCH of what changed; it never touches the runs in the queue, and
  * nothing here reads them (they are data). `sessionIds` are answered nowhere (docs/service.md R9.2): refresh keeps
- * them as the state has them. `read` with only an id is `pulumi import` (`<queueId>` or `<workspaceId>/<queueId>`).
+ * them as the state has them; an import cannot know them, so it marks them unread, and the first `up` after it
+ * records the program's in place (a replacement would delete the queue and the runs in it for what the service may
+ * well hold already). A replacement that keeps the name deletes the old queue first (kit/adoption.ts): names are
+ * kept unique here. `read` with only an id is `pulumi import` (`<queueId>` or `<workspaceId>/<queueId>`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { EvaluationClient } from "../../api/evaluation";
 import type { AnnotationQueue, AnnotationQueueUpdateRequest, RubricItem } from "../../api/schemas/evaluation";
 import { UUID_RE } from "../../api/values";
 import { Checker } from "../../kit/check";
-import type { Fields, ProviderOf } from "../../kit/declare";
+import { isImport, type Fields, type ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune, sameValue } from "../../kit/diff";
 import { emptiesAsAbsent } from "../../kit/fields";
 import { adoptionAsked, alreadyExistsMessage } from "../../kit/interrupted";
@@ -74,7 +77,9 @@ export function createAnnotationQueueProvider(o: { evaluation?: () => Evaluation
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(ANNOTATION_QUEUE_DIFF, olds, news);
-            return { changes, replaces, updates, deleteBeforeReplace: false };
+            if (!olds.sessionIdsUnread || !replaces.includes("sessionIds")) return { changes, replaces, updates };
+            // Imported: the program's sessionIds are recorded, not compared with the state's none.
+            return { changes, replaces: replaces.filter((k) => k !== "sessionIds"), updates: [...updates, "sessionIds"] };
         },
         async create(inputs) {
             const ev = evaluation();
@@ -89,7 +94,7 @@ export function createAnnotationQueueProvider(o: { evaluation?: () => Evaluation
             const q = await evaluation().tryGetQueue(id);
             if (!q) return {};
             const inputs = inputsOf(q, { sessionIds: props?.sessionIds, workspaceId: props?.workspaceId });
-            return { id, props: outputs(inputs, q), inputs };
+            return { id, props: outputs(inputs, q, isImport(props) || props?.sessionIdsUnread === true), inputs };
         },
         async update(id, olds, news) {
             const patch = changesTo(olds, news);
@@ -189,8 +194,9 @@ function heldMessage(q: AnnotationQueue): string {
     });
 }
 
-function outputs(i: AnnotationQueueInputs, q: AnnotationQueue): AnnotationQueueOutputs {
-    return { ...i, queueId: q.id, createdAt: q.created_at ?? "", schemaVersion: SCHEMA_VERSION };
+/** The outputs; `unread`: the state's `sessionIds` are not known (an import), until an `up` records the program's. */
+function outputs(i: AnnotationQueueInputs, q: AnnotationQueue, unread = false): AnnotationQueueOutputs {
+    return { ...i, queueId: q.id, createdAt: q.created_at ?? "", schemaVersion: SCHEMA_VERSION, sessionIdsUnread: unread };
 }
 
 /** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */

@@ -3,8 +3,10 @@
  * (docs/service.md R8.4), found here among the prompt's commits by the hash the program gives: a hash that is not a
  * commit of that prompt fails, saying so, before anything is sent. Moving the tag is one PATCH (the service's
  * move), never a delete and a create. A create that meets the tag already on that very commit (an interrupted
- * `pulumi up` made it) takes it; one on another commit is refused naming it, unless LANGSMITH_ADOPT_IDS names
- * `<handle>:<name>`: then it is moved. The id is `<handle>:<name>`, what clients pull.
+ * `pulumi up` made it, or the resource it replaces holds it: a rename, `pulumi up --replace`) takes it over, so the
+ * delete of the resource that held it in the same run leaves it be (kit/adoption.ts); one on another commit is
+ * refused naming it, unless LANGSMITH_ADOPT_IDS names `<handle>:<name>`: then it is moved. The id is
+ * `<handle>:<name>`, what clients pull.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { undefinedOn404 } from "../../api/errors";
@@ -13,6 +15,7 @@ import type { Tag } from "../../api/schemas/prompts";
 import { Checker } from "../../kit/check";
 import type { ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune } from "../../kit/diff";
+import { tookOver } from "../../kit/adoption";
 import { adoptionAsked, alreadyExistsMessage, takenOverWarning } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
 import { known } from "../../kit/unknown";
@@ -65,6 +68,8 @@ export function createPromptTagProvider(o: { prompts?: () => PromptsClient } = {
             const held = await pc.tryGetTag(inputs.promptHandle, inputs.name);
             if (!held) return { id, outs: outputs(inputs, await pc.createTag(inputs.promptHandle, inputs.name, commitId)) };
             if (held.commit_id === commitId) {
+                // Taken over: the delete of the resource that held it in this run (a rename, `pulumi up --replace`) leaves it be.
+                tookOver();
                 await warn(takenOverWarning(`PromptTag ${id}`, "the prompt already holds this tag on this very version"));
                 return { id, outs: outputs(inputs, held) };
             }

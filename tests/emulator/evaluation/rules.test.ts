@@ -314,6 +314,32 @@ describe("emulator: automations (evaluators, run rules, alerts, the engine)", fu
         assert.equal((await raw(em, "GET", `/api/v1/platform/alerts/${project.id}/${made.body.rule.id}`)).status, 404);
     });
 
+    it("alert rules: the id a create names is the alert's; a taken one or one that is no UUID 400, nothing made (docs/service.md R10.3)", async () => {
+        const project = await madeProject(em);
+        const actions = [{ target: "webhook", config: { url: hook.url } }];
+        const id = randomUUID();
+        const made = await raw(em, "POST", `/api/v1/platform/alerts/${project.id}`, { body: { rule: { ...runCountRule("named"), id }, actions } });
+        assert.equal(made.status, 201, made.text);
+        assert.equal(made.body.rule.id, id);
+        assert.equal((await raw(em, "GET", `/api/v1/platform/alerts/${project.id}/${id}`)).body.rule.name, "named");
+        const held = () => admin(em, "GET", "/evaluation").then((e) => e.alert_rules.filter((a: { id: string }) => a.id === id).length);
+        for (const [asked, error] of [
+            [id.toUpperCase(), `alert rule ${id.toUpperCase()} already exists`],
+            ["alert-1", 'rule.id "alert-1" is not a UUID'],
+        ]) {
+            const refused = await raw(em, "POST", `/api/v1/platform/alerts/${project.id}`, {
+                body: { rule: { ...runCountRule("again"), id: asked }, actions },
+            });
+            assert.deepEqual([refused.status, refused.body.error], [400, error]);
+        }
+        assert.equal(await held(), 1, "a refused create made an alert");
+        const patched = await raw(em, "PATCH", `/api/v1/platform/alerts/${project.id}/${id}`, {
+            body: { rule: { ...runCountRule("renamed"), id: randomUUID() }, actions },
+        });
+        assert.equal(patched.status, 200, patched.text);
+        assert.deepEqual((await raw(em, "GET", `/api/v1/platform/alerts/${project.id}/${id}`)).body.rule.id, id, "a PATCH's body id changes nothing");
+    });
+
     it("fault switches: a paused engine holds the runs; an unavailable sandbox logs an error, no score", async () => {
         const project = await madeProject(em);
         const rule = await raw(em, "POST", "/api/v1/runs/rules", {

@@ -14,7 +14,7 @@ import { RUN_RULE_DIFF } from "../../../provider/evaluation/runRule/provider";
 import { diffByTable } from "../../../provider/kit/diff";
 import { RESOURCES } from "../../../provider/registry";
 import { withEnv } from "../../helpers/async";
-import { raw, rejection, uniqueName } from "../../helpers/emulator";
+import { admin, raw, rejection, uniqueName } from "../../helpers/emulator";
 import { orgEmulator, writes } from "../../helpers/orgProviders";
 
 type Provider = Required<import("@pulumi/pulumi").dynamic.ResourceProvider>;
@@ -199,6 +199,49 @@ describe("Evaluator, RunRule, AlertRule (provider level)", function () {
             all.map((r: any) => r.id),
             [made.id],
         );
+    });
+
+    it("AlertRule: the create asks for an id derived from the resource (docs/service.md R10.3): a lost answer finds it, a killed run's alert (or the one `--replace` replaces: checked without olds, alike) is taken over, a replacement checked with its olds asks for another; a lost answer not found is an error, never sent again", async () => {
+        const p = await project();
+        const args = (name: string) => ({
+            sessionId: p.id,
+            name,
+            attribute: "latency",
+            aggregation: "avg",
+            windowMinutes: 5,
+            operator: "gt",
+            threshold: 2,
+            actions: [{ target: "webhook", url: "https://hooks.example.com/lost", headers: { "x-token": "alert-secret" } }],
+            __identity: `urn:pulumi:s::p::langsmith:index:AlertRule::${name}`,
+        });
+        const held = async () => (await admin(em(), "GET", "/evaluation")).alert_rules as Array<{ id: string }>;
+        const posts = () => writes(em()).filter((r) => r.method === "POST").length;
+        // The answer lost after the service made it: the alert under the asked id is this create's.
+        const inputs = await checked(alerts, args(uniqueName("lost")));
+        assert.equal((await checked(alerts, args(inputs.name))).requestedAlertId, inputs.requestedAlertId, "the same resource asks for the same id");
+        em().admin.requests.length = 0;
+        em().addFault({ method: "POST", path: "^/api/v1/platform/alerts/", kind: "drop", when: "after" });
+        const lost = await alerts.create(inputs);
+        assert.equal(lost.id, `${p.id}:${inputs.requestedAlertId}`);
+        assert.deepEqual([(await held()).length, posts()], [1, 1]);
+        // Made by a killed run (or replaced by `--replace`: the engine checks it without olds too): the next create takes it over, sends no second.
+        em().admin.requests.length = 0;
+        const again = await alerts.create(await checked(alerts, { ...args(inputs.name), threshold: 3 }));
+        assert.deepEqual([again.id, again.outs.threshold, (await held()).length, posts()], [lost.id, 3, 1, 0]);
+        // A replacement whose check had the old inputs (`replaceOnChanges`): the create asks for another id; the old one stays until its delete.
+        const replacement = await alerts.create((await alerts.check(lost.outs, args(inputs.name))).inputs);
+        assert.notEqual(replacement.id, lost.id);
+        assert.equal((await held()).length, 2);
+        // Lost and not made (the request dropped before the service saw it): an error saying so, nothing sent again.
+        em().admin.requests.length = 0;
+        em().addFault({ method: "POST", path: "^/api/v1/platform/alerts/", kind: "drop" });
+        const refused = await rejection(async () => alerts.create(await checked(alerts, args(uniqueName("unmade")))));
+        assert.match(
+            refused.message,
+            /was lost .* no alert \S+ \(the id it asked for\) is on the project: the service may still have made it, under another id\. It was not sent again/,
+        );
+        assert.doesNotMatch(refused.message, /alert-secret/);
+        assert.equal(posts(), 1);
     });
 
     it("AlertRule: made on a project, its id <sessionId>:<alertId>, imported, changed in place, deleted; the service's error shown without the secret", async () => {

@@ -201,6 +201,24 @@ describe("Prompt, PromptVersion, PromptTag", function () {
         assert.equal((await raw(em(), "GET", `/api/v1/repos/-/${handle}/tags/prod`)).status, 404);
     });
 
+    it("PromptTag: renamed without an alias, or `pulumi up --replace`: the create takes the tag on that version, and the delete of the resource that held it leaves it (kit/adoption.ts)", async () => {
+        // A rename: the new resource's check has no olds; `--replace`: it has the old inputs.
+        for (const replace of [false, true]) {
+            const { handle } = await newPrompt();
+            const v1 = await newVersion(handle, "one");
+            const args = { promptHandle: handle, name: "prod", commitHash: v1.outs.commitHash };
+            const old = await tag.create(await checked(tag, args));
+            const taken = await tag.create((await tag.check(replace ? old.outs : {}, args)).inputs);
+            assert.equal(taken.id, old.id);
+            await tag.delete(old.id, old.outs);
+            assert.equal(
+                (await raw(em(), "GET", `/commits/-/${handle}/prod`)).status,
+                200,
+                `${handle}:prod gone after its create took it (replace: ${replace})`,
+            );
+        }
+    });
+
     it("PromptTag: a version of another prompt is refused in words at preview and at up, nothing sent; a tag already on that version (an interrupted run) is taken; on another, refused", async () => {
         const { handle } = await newPrompt();
         const other = await newPrompt();
