@@ -125,7 +125,6 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
     let promptHandle = "";
     let promptCommit = "";
     let projectId = "";
-    let datasetId = "";
     let tagKeyId = "";
     let accessPolicyId = "";
     let tagValueId = "";
@@ -482,7 +481,6 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             if (type === "tagKey") tagKeyId = m.id;
             if (type === "accessPolicy") accessPolicyId = m.id;
             if (type === "tagValue") tagValueId = m.id;
-            if (type === "dataset") datasetId = m.id;
             if (type === "annotationQueue") queueId = m.id;
             if (type === "prompt") promptId = m.outs.promptId;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
