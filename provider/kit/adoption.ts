@@ -1,17 +1,19 @@
 /**
- * What keeps an adoption (LANGSMITH_ADOPT_IDS, interrupted.ts) from taking an object this stack already holds.
- * `pulumi up --replace` asks the provider no diff, so the new object is created while the old one still holds its
- * name (or its derived id): the create meets the old object, and adopting it would hand the new resource the very
- * object the engine deletes right after (`up` succeeds, and what it manages is gone). So, per provider process
- * (one `pulumi up`: the native plugin, or the dynamic-provider host):
+ * What keeps an adoption (LANGSMITH_ADOPT_IDS, interrupted.ts) from losing an object, or from handing one object to
+ * two resources. Per provider process (one `pulumi up`: the native plugin, or the dynamic-provider host):
  *
- * - every check that has olds (a resource of the stack's state) notes the identity of the object its olds name
- *   (`identity`: a name, a key, a server and id), in its workspace;
- * - a create whose object has a noted identity runs marked `held`: `adoptionAsked` then says no whatever
- *   LANGSMITH_ADOPT_IDS says, and the refusal (`alreadyExistsMessage`) names `deleteBeforeReplace`;
+ * - every check that has olds (a resource of the stack's state, updated or diffed) notes the identity of the object
+ *   its olds name (`identity`: a name, a key, a server and id), in its workspace; a create whose object has a noted
+ *   identity runs marked `held`: another resource of the program names that object, so `adoptionAsked` says no
+ *   whatever LANGSMITH_ADOPT_IDS says and the refusal (`alreadyExistsMessage`) says which;
  * - a create that takes an object over (`adoptionAsked` said yes, or `tookOver`) records its id, and a delete
- *   of that id in the same run (the resource that held it before, whatever the checks saw: one renamed without
- *   an alias, say) leaves it to its new holder, with a warning.
+ *   of that id in the same run leaves it to its new holder, with a warning: the resource that held it before,
+ *   replaced or renamed without an alias.
+ *
+ * `pulumi up --replace` (or a tainted resource) is checked as a new resource, without olds, and asks no diff (the
+ * engine's step generator, `isTargetedReplace`): its create meets the old object like any object of its identity,
+ * and is refused naming `deleteBeforeReplace`, unless LANGSMITH_ADOPT_IDS names the object: taken over, it is kept
+ * from the old resource's delete by the rule above, so the run ends with the one object, never without it.
  *
  * And a replacement the diff plans (a changed `type` of an `Evaluator`, added `sessionIds` of an `AnnotationQueue`:
  * anything that replaces but keeps the identity) deletes the old object first: made first, the new one would meet

@@ -63,8 +63,8 @@ export function alreadyExistsMessage(o: {
     if (heldByThisStack()) {
         return [
             `${o.what}: ${o.existing}.`,
-            `A resource of this stack holds it (this run read it in the stack's state): most likely this very resource, replaced by \`pulumi up --replace\`, which makes the new object while the old one still holds it and deletes the old one after. It is not taken over, even if ${ADOPT_IDS_VARIABLE} names it: the replacement would delete it right after.`,
-            `${REPLACING_HINT} If another resource of this stack holds it, ${o.ifTheirs}.`,
+            `Another resource of this stack holds it (this run read it in the stack's state): two resources of the program name one object. It is not taken over, even if ${ADOPT_IDS_VARIABLE} names it: both would manage it, and either one's delete would take it from the other.`,
+            `Keep one of the two resources; for this one, ${o.ifTheirs}.`,
             "Nothing was created.",
         ].join("\n");
     }

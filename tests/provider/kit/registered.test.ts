@@ -12,10 +12,11 @@
  *   import's arguments, and VARIANTS for those it leaves out), updated as the engine does to the program without
  *   them, then read back: the next preview plans nothing, and no field removed is still on the service, but those
  *   whose absence means "not managed" by design (each case's `kept`, saying where that is documented).
- * - `pulumi up --replace` (the engine checks with the old inputs, asks no diff, creates, then deletes the old):
- *   the create meets the resource's own object and is refused naming `deleteBeforeReplace`, even when
- *   LANGSMITH_ADOPT_IDS names it, so the object is never taken over and then deleted; an object a create of the
- *   run did take over is kept by the delete of the resource that held it (kit/adoption.ts).
+ * - `pulumi up --replace` (the engine checks as for a new resource, without olds, asks no diff, creates, then deletes
+ *   the old): the create meets the resource's own object and is refused naming `deleteBeforeReplace`; told by
+ *   LANGSMITH_ADOPT_IDS, it takes the object over, and the old resource's delete in the same run leaves it: the one
+ *   object either way, never lost (kit/adoption.ts). An object another resource of the program holds (read in the
+ *   state by this run) is never taken over.
  */
 import assert from "node:assert/strict";
 import type * as pulumi from "@pulumi/pulumi";
@@ -601,16 +602,16 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         }
     });
 
-    /** What `pulumi up --replace` of a resource does until its create: check with the old inputs, then create. */
-    async function replaced(type: ResourceType, args: Record<string, unknown>, adoptIds: string): Promise<string> {
-        const olds = await checked(type, {}, args);
-        const news = await checked(type, olds, args);
-        const e = await withEnv({ LANGSMITH_ADOPT_IDS: adoptIds }, () => provider(type).create(news)).then(
-            () => undefined,
-            (x: Error) => x,
+    /**
+     * What `pulumi up --replace` of a resource does until its create, as the engine's step generator does it
+     * (`isTargetedReplace`): a check without olds, no diff, then the create; `adoptIds` as LANGSMITH_ADOPT_IDS.
+     */
+    async function replaced(type: ResourceType, args: Record<string, unknown>, adoptIds = ""): Promise<{ id?: string; error?: Error }> {
+        const news = await checked(type, {}, args);
+        return withEnv({ LANGSMITH_ADOPT_IDS: adoptIds }, () => provider(type).create(news)).then(
+            (r) => ({ id: r.id }),
+            (error: Error) => ({ error }),
         );
-        assert.ok(e, `${type}: the replacement's create took the object it replaces`);
-        return e.message;
     }
 
     const REPLACED: Array<[ResourceType, () => Record<string, unknown>, (id: string, outs: Record<string, any>) => string]> = [
@@ -645,15 +646,31 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         //   tests/e2e/replacements.test.ts a lost answer and a kill).
     ];
     for (const [type, args, adoptId] of REPLACED) {
-        it(`${type}: pulumi up --replace meets its own object: refused naming deleteBeforeReplace, even with LANGSMITH_ADOPT_IDS; nothing taken or lost`, async () => {
+        it(`${type}: pulumi up --replace meets its own object: refused naming deleteBeforeReplace; told LANGSMITH_ADOPT_IDS, taken over and kept from the old resource's delete; never lost`, async () => {
             const a = args();
             const m = await make(type, a);
-            const message = await replaced(type, a, adoptId(m.id, m.outs));
-            assert.match(message, /A resource of this stack holds it/);
-            assert.match(message, /set the resource option deleteBeforeReplace/);
+            const { error } = await replaced(type, a);
+            assert.ok(error, `${type}: the replacement's create took the object it replaces, untold`);
+            assert.match(error.message, /set the resource option deleteBeforeReplace/);
             assert.ok((await provider(type).read(m.id, m.outs)).id, `${type}: the object is gone`);
+            const taken = await replaced(type, a, adoptId(m.id, m.outs));
+            assert.equal(taken.error, undefined, `${type}: ${taken.error?.message}`);
+            assert.equal(taken.id, m.id, `${type}: another object made`);
+            // The engine's delete of the replaced resource, in the same run.
+            await provider(type).delete(m.id, m.outs);
+            assert.ok((await provider(type).read(m.id, m.outs)).id, `${type}: the replaced resource's delete took the object its replacement holds`);
         });
     }
+
+    it("a new resource naming an object another resource of the program holds (read in the state by this run) is refused, even with LANGSMITH_ADOPT_IDS", async () => {
+        const a = { name: uniqueName("twice") };
+        const m = await make("tracingProject", a);
+        await checked("tracingProject", m.outs, a);
+        const { error } = await replaced("tracingProject", a, m.id);
+        assert.ok(error, "the second resource took the object the first holds");
+        assert.match(error.message, /Another resource of this stack holds it/);
+        assert.doesNotMatch(error.message, /LANGSMITH_ADOPT_IDS=/);
+    });
 
     /**
      * Per resource whose create refuses beside its own object (REPLACED): a change that keeps what its object is known
