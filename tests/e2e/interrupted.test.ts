@@ -162,8 +162,12 @@ describe("e2e: a pulumi CLI killed mid-run loses nothing and doubles nothing", f
             it("killed while creating the exports: the next up takes the running ones over with a warning, none made twice", async () => {
                 await cli("config", "set", "exports", "true");
                 await pauseExports(true);
-                // The reads after each create answer slowly: room to kill once both exports exist.
-                await faults([{ method: "GET", path: "^/api/v1/bulk-exports(/[^/]+/runs)?$", kind: "latency", latencyMs: 3_000, forMs: 60_000 }]);
+                // Each create's answer comes slowly once the export is made (and the reads a BulkExport waits with): room to
+                // kill once both exports exist, before the state records them.
+                await faults([
+                    { method: "POST", path: "^/api/v1/bulk-exports$", kind: "latency", latencyMs: 3_000, when: "after", forMs: 60_000 },
+                    { method: "GET", path: "^/api/v1/bulk-exports(/[^/]+/runs)?$", kind: "latency", latencyMs: 3_000, forMs: 60_000 },
+                ]);
                 await killed(["up", "--yes", "--skip-preview"], () => parents().length === 2);
                 await clearFaults();
                 const up = await cli("up", "--yes", "--skip-preview");

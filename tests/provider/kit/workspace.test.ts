@@ -26,8 +26,11 @@ import { OTHER_TENANT, TEST_API_KEY, TEST_TENANT, controlPlaneClient, rejection,
 const WORKSPACE_RESOURCES = ["deployment", "exportDestination", "scheduledExport", "bulkExport", "tracingProject", "dataset"] as const;
 /** Agent-server objects talk to a deployment's URL, which belongs to one workspace: no workspaceId (docs/workspaces.md). */
 const AGENT_SERVER_RESOURCES = ["assistant", "cron", "agentServerCheck"] as const;
-/** The look-ups of the organization's own objects (workspaces, roles, service keys): they live in no workspace. */
-const ORGANIZATION_FUNCTIONS: readonly string[] = ["getWorkspace", "getWorkspaces", "getRole", "getServiceKey"];
+/**
+ * The look-ups with no workspace: of the organization's own objects (workspaces, roles, service keys), and of an agent
+ * server's (a cron: the server's URL is the deployment's, which belongs to one workspace).
+ */
+const NO_WORKSPACE_FUNCTIONS: readonly string[] = ["getWorkspace", "getWorkspaces", "getRole", "getServiceKey", "getCron"];
 const THIRD = "33333333-3333-4333-8333-333333333333";
 
 type Provider = Required<import("@pulumi/pulumi").dynamic.ResourceProvider>;
@@ -64,7 +67,7 @@ describe("workspaceId: a workspace per resource (kit/workspace.ts)", function ()
         for (const [name, fn] of Object.entries(FUNCTIONS))
             assert.equal(
                 (fn.declaration.args as Record<string, { kind: string }>).workspaceId?.kind,
-                ORGANIZATION_FUNCTIONS.includes(name) ? undefined : "string",
+                NO_WORKSPACE_FUNCTIONS.includes(name) ? undefined : "string",
                 name,
             );
     });
@@ -79,7 +82,7 @@ describe("workspaceId: a workspace per resource (kit/workspace.ts)", function ()
         for (const name of Object.keys(FUNCTIONS))
             assert.equal(
                 schema.functions[`langsmith:index:${name}`].inputs?.properties?.workspaceId?.type,
-                ORGANIZATION_FUNCTIONS.includes(name) ? undefined : "string",
+                NO_WORKSPACE_FUNCTIONS.includes(name) ? undefined : "string",
                 name,
             );
     });
