@@ -42,13 +42,15 @@ interface Route {
     handler: Handler;
     /** Routes under /__admin need no API key. */
     public: boolean;
+    /** How the route words a refusal, its body's included (the v2 API's problem details); absent: as thrown. */
+    refusal?: (e: unknown) => unknown;
 }
 
 export class Router {
     private routes: Route[] = [];
 
     /** Registers `METHOD /path/{param}`. */
-    on(method: string, template: string, handler: Handler, o: { public?: boolean } = {}): this {
+    on(method: string, template: string, handler: Handler, o: { public?: boolean; refusal?: (e: unknown) => unknown } = {}): this {
         const keys: string[] = [];
         const pattern = new RegExp(
             "^" +
@@ -58,7 +60,7 @@ export class Router {
                 }) +
                 "/?$",
         );
-        this.routes.push({ method, pattern, keys, handler, public: o.public ?? false });
+        this.routes.push({ method, pattern, keys, handler, public: o.public ?? false, refusal: o.refusal });
         return this;
     }
 
