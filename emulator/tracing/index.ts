@@ -11,12 +11,23 @@
 import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../provider/api/schemas/sessions";
 import type { Area, TagAtCreate } from "../core/area";
 import { Multipart } from "../core/body";
-import { EmulatorError, invalidField, requireUuid } from "../core/errors";
-import { page, parse, type Reply, type RequestContext, type Router } from "../core/http";
+import { badRequest, EmulatorError, invalidField, requireUuid } from "../core/errors";
+import { boolParam, page, parse, type Reply, type RequestContext, type Router, uuidParams } from "../core/http";
 import type { BulkExportModel } from "../bulkExport/model";
 import { type FeedbackOf, readRun } from "./query";
 import { appPathOf, asProblem, queryRuns, queryRunsV2 } from "./runViews";
-import { SESSION_CLEANUP_MS, createSession, deleteSession, listSessions, projectOf, readSession, sweepDeleted, tierOf, updateSession } from "./sessions";
+import {
+    SESSION_CLEANUP_MS,
+    type SessionQuery,
+    createSession,
+    deleteSession,
+    listSessions,
+    projectOf,
+    readSession,
+    sweepDeleted,
+    tierOf,
+    updateSession,
+} from "./sessions";
 import { opOfPatch, opOfPost, opsOfBatch, opsOfMultipart, type RunOp } from "./wire";
 
 /**
@@ -152,6 +163,36 @@ export function runView(model: BulkExportModel, tenantId: string, id: string, fe
     return row && { ...row, app_path: appPathOf(row) };
 }
 
+/** What `GET /sessions` lists by: name, ids, tags, reference dataset, metadata (docs/service.md R5 "Reading traced runs" 5). */
+function sessionQuery(c: RequestContext, tagged: TaggedProjects | undefined): SessionQuery {
+    const valueIds = c.query.getAll("tag_value_id").map((v) => requireUuid(v, "tag_value_id"));
+    const byTags = valueIds.length ? (tagged?.(c.tenantId, valueIds) ?? new Set<string>()) : undefined;
+    const named = uuidParams(c, "id");
+    const ids = named.length ? new Set(named.filter((id) => !byTags || byTags.has(id))) : byTags;
+    const datasets = uuidParams(c, "reference_dataset");
+    return {
+        name: c.query.get("name") ?? undefined,
+        nameContains: c.query.get("name_contains") ?? undefined,
+        ids,
+        referenceDatasets: datasets.length ? datasets : undefined,
+        referenceFree: boolParam(c, "reference_free"),
+        metadata: metadataParam(c.query.get("metadata")),
+    };
+}
+
+/** The `metadata` a project list asks for: a JSON object (400 otherwise, decided). */
+function metadataParam(text: string | null): Record<string, unknown> | undefined {
+    if (text === null) return undefined;
+    let parsed: unknown;
+    try {
+        parsed = JSON.parse(text);
+    } catch {
+        parsed = undefined;
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw badRequest(`metadata must be a JSON object, got ${JSON.stringify(text)}`);
+    return parsed as Record<string, unknown>;
+}
+
 function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number, rules: TracingRules, links: TracingLinks): void {
     const { tagged, tagAtCreate } = links;
     const id = (c: RequestContext) => requireUuid(c.params.session_id, "session_id");
@@ -166,12 +207,7 @@ function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => 
             tagAtCreate,
         }),
     }));
-    on("GET", "/sessions", (c) => {
-        const valueIds = c.query.getAll("tag_value_id").map((v) => requireUuid(v, "tag_value_id"));
-        const ids = valueIds.length ? (tagged?.(c.tenantId, valueIds) ?? new Set<string>()) : undefined;
-        const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined, ids };
-        return { status: 200, body: page(c, listSessions(model, c.tenantId, q), { defaultLimit: 100 }) };
-    });
+    on("GET", "/sessions", (c) => ({ status: 200, body: page(c, listSessions(model, c.tenantId, sessionQuery(c, tagged)), { defaultLimit: 100 }) }));
     on("GET", "/sessions/{session_id}", (c) => ({ status: 200, body: readSession(model, c.tenantId, id(c)) }));
     on("PATCH", "/sessions/{session_id}", (c) => ({
         status: 200,

@@ -2,17 +2,20 @@
 
 Usage: read_client.py API_URL API_KEY PROJECT
 
-Traces into PROJECT (tests/emulator/tracing/reads.test.ts names it) three `@traceable` traces of an `agent` with
+PROJECT, its dataset PROJECT-ds and a run rule copying its `lookup` runs into that dataset exist already
+(tests/emulator/tracing/reads.test.ts makes them). Traces into PROJECT three `@traceable` traces of an `agent` with
 a failing `llm` child and a `tool` child, and one `broken` trace whose root raises; 120 one-run traces into
 PROJECT-many (more than a page). Then reads: `list_runs` by project and `error`, `is_root`, `run_type`, `filter`,
 `trace_filter`, `tree_filter`, `trace_id`, `run_ids`, `select`, `limit`, over several pages; `read_run` with its
-child runs; `runs.query` (the newer API); feedback it gives the runs with `list_feedback`, and the runs listed by
-their feedback. Prints one JSON line per call, `{"call": ..., "result": ...}`.
+child runs; `runs.query` (the newer API); feedback it gives the runs with `list_feedback`; `list_projects` by ids, by
+reference dataset, reference-free and by metadata; `list_examples` of the dataset the rule filled. Prints one JSON
+line per call, `{"call": ..., "result": ...}`.
 """
 
 import asyncio
 import json
 import sys
+import urllib.request
 import warnings
 
 from langsmith import Client, get_current_run_tree, traceable, tracing_context
@@ -127,3 +130,19 @@ say("list_feedback key", sorted(str(f.run_id) for f in client.list_feedback(run_
 say("list_feedback source", sorted(str(f.run_id) for f in client.list_feedback(run_ids=feedback_runs, feedback_source_type=["model"])))
 scored = client.list_runs(project_name=project, filter='and(eq(feedback_key, "correct"), eq(feedback_score, 1))')
 say("feedback filter", [[str(r.id), r.feedback_stats["correct"]["n"], r.feedback_stats["correct"]["avg"]] for r in scored])
+
+dataset = client.read_dataset(dataset_name=project + "-ds")
+client.create_project(project + "-exp", reference_dataset_id=dataset.id)
+client.create_project(project + "-meta", metadata={"team": project})
+say("list_projects project_ids", sorted(p.name for p in client.list_projects(project_ids=[project_id])))
+say("list_projects reference_dataset_id", sorted(p.name for p in client.list_projects(reference_dataset_id=dataset.id)))
+say("list_projects reference_free", sorted(p.name for p in client.list_projects(name_contains=project, reference_free=True)))
+say("list_projects metadata", sorted(p.name for p in client.list_projects(metadata={"team": project})))
+
+# The rule copies each `lookup` run into the dataset once the engine has taken it (off the request's path).
+urllib.request.urlopen(urllib.request.Request(api_url.rstrip("/") + "/__admin/evaluation/idle", method="POST"))
+examples = list(client.list_examples(dataset_name=project + "-ds"))
+say("list_examples", sorted(str(e.source_run_id) for e in examples))
+first = examples[0].id
+say("list_examples example_ids", [str(e.id) for e in client.list_examples(dataset_id=dataset.id, example_ids=[first])])
+say("list_examples limit offset", len(list(client.list_examples(dataset_id=dataset.id, offset=1, limit=1))))

@@ -2,15 +2,16 @@
  * The official LangSmith clients' everyday reads on the emulator, as a team's own code calls them in CI after
  * tracing: runs listed by project and error, root, type, filters over the run, its trace's root and its tree, trace,
  * ids, selected fields and pages (`list_runs` / `listRuns`, `POST /runs/query`), a run read with its child runs,
- * the newer `runs.query` (`POST /api/v2/runs/query`), feedback listed and runs listed by it. The Python `langsmith`
- * (the test venv; read_client.py) speaks to the bare URL without a workspace id, the JS `langsmith` (in this process) to `/api/v1`
+ * the newer `runs.query` (`POST /api/v2/runs/query`), feedback listed, projects listed by ids, reference dataset,
+ * reference-free and metadata, and a dataset's examples listed. The Python `langsmith` (the test venv;
+ * read_client.py) speaks to the bare URL without a workspace id, the JS `langsmith` (in this process) to `/api/v1`
  * with one; each traces its own runs and must read back exactly those.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client } from "langsmith";
 import { getCurrentRunTree, traceable } from "langsmith/traceable";
-import { TEST_API_KEY, TEST_TENANT, startTestEmulator, type Emulator } from "../../helpers/emulator";
+import { TEST_API_KEY, TEST_TENANT, admin, raw, startTestEmulator, type Emulator } from "../../helpers/emulator";
 import { pythonCalls } from "../../helpers/pyarrow";
 
 const SCRIPT = join(__dirname, "read_client.py");
@@ -24,6 +25,16 @@ interface Traced {
 }
 
 type Calls = Map<string, any>;
+
+/** The project a client traces into, its dataset, and a rule copying the project's `lookup` runs into the dataset. */
+async function prepare(em: Emulator, project: string): Promise<void> {
+    const made = await raw(em, "POST", "/api/v1/sessions", { body: { name: project } });
+    const dataset = await raw(em, "POST", "/api/v1/datasets", { body: { name: `${project}-ds` } });
+    const rule = await raw(em, "POST", "/api/v1/runs/rules", {
+        body: { display_name: "lookups", sampling_rate: 1, session_id: made.body.id, filter: 'eq(name, "lookup")', add_to_dataset_id: dataset.body.id },
+    });
+    assert.deepEqual([made.status, dataset.status, rule.status], [200, 200, 200], rule.text);
+}
 
 /** What read_client.py traces, through the JS client: three agents with a failing llm child and a tool child, a broken root, 120 ticks. */
 async function jsTraces(client: Client, project: string): Promise<Traced[]> {
@@ -127,19 +138,44 @@ async function jsReadFeedback(client: Client, project: string, traced: Traced[],
     );
 }
 
-describe("emulator: the official clients' everyday reads (list_runs / listRuns, read_run, runs.query, list_feedback)", function () {
+/** Projects and examples through the JS client, under read_client.py's names. */
+async function jsReadProjects(em: Emulator, client: Client, project: string, calls: Calls): Promise<void> {
+    const dataset = await client.readDataset({ datasetName: `${project}-ds` });
+    const projectId = (await client.readProject({ projectName: project })).id;
+    await client.createProject({ projectName: `${project}-exp`, referenceDatasetId: dataset.id });
+    await client.createProject({ projectName: `${project}-meta`, metadata: { team: project } });
+    const names = async (items: AsyncIterable<{ name?: string }>) => (await all(items)).map((p) => String(p.name)).sort();
+    calls.set("list_projects project_ids", await names(client.listProjects({ projectIds: [projectId] })));
+    calls.set("list_projects reference_dataset_id", await names(client.listProjects({ referenceDatasetId: dataset.id })));
+    calls.set("list_projects reference_free", await names(client.listProjects({ nameContains: project, referenceFree: true })));
+    calls.set("list_projects metadata", await names(client.listProjects({ metadata: { team: project } })));
+
+    await admin(em, "POST", "/evaluation/idle");
+    const examples = await all(client.listExamples({ datasetName: `${project}-ds` }));
+    calls.set("list_examples", examples.map((e) => e.source_run_id).sort());
+    calls.set(
+        "list_examples example_ids",
+        (await all(client.listExamples({ datasetId: dataset.id, exampleIds: [examples[0].id] }))).map((e) => e.id),
+    );
+    calls.set("list_examples limit offset", (await all(client.listExamples({ datasetId: dataset.id, offset: 1, limit: 1 }))).length);
+}
+
+describe("emulator: the official clients' everyday reads (list_runs / listRuns, read_run, runs.query, list_feedback, list_projects, list_examples)", function () {
     this.timeout(240_000);
     let em: Emulator;
     const seen: Record<string, { calls: Calls; traced: Traced[]; project: string }> = {};
 
     before(async () => {
         em = await startTestEmulator({ keyWorkspaceId: TEST_TENANT, timing: { speed: "immediate" } });
+        await prepare(em, "py-reads");
         const py = await pythonCalls(SCRIPT, [em.url, TEST_API_KEY, "py-reads"]);
         seen.Python = { calls: py, traced: py.get("traced"), project: "py-reads" };
+        await prepare(em, "js-reads");
         const client = new Client({ apiUrl: `${em.url}/api/v1`, apiKey: TEST_API_KEY, workspaceId: TEST_TENANT });
         const traced = await jsTraces(client, "js-reads");
         const calls = await jsReadRuns(client, "js-reads", traced);
         await jsReadFeedback(client, "js-reads", traced, calls);
+        await jsReadProjects(em, client, "js-reads", calls);
         seen.JS = { calls, traced, project: "js-reads" };
     });
     after(() => em?.close());
@@ -209,6 +245,17 @@ describe("emulator: the official clients' everyday reads (list_runs / listRuns, 
             assert.deepEqual(calls.get("list_feedback key"), [lookup[1].id]);
             assert.deepEqual(calls.get("list_feedback source"), [lookup[1].id]);
             assert.deepEqual(calls.get("feedback filter"), [[lookup[0].id, 1, 1]], "a run's feedback is its feedback_stats, which filters read");
+        });
+
+        it(`${who}: list_projects by ids, reference dataset, reference-free, metadata; list_examples of the dataset a rule filled`, () => {
+            const { calls, project } = seen[who];
+            assert.deepEqual(calls.get("list_projects project_ids"), [project]);
+            assert.deepEqual(calls.get("list_projects reference_dataset_id"), [`${project}-exp`]);
+            assert.deepEqual(calls.get("list_projects reference_free"), [project, `${project}-many`, `${project}-meta`]);
+            assert.deepEqual(calls.get("list_projects metadata"), [`${project}-meta`]);
+            assert.deepEqual(calls.get("list_examples"), idsOf("lookup"));
+            assert.equal(calls.get("list_examples example_ids").length, 1);
+            assert.equal(calls.get("list_examples limit offset"), 1);
         });
     }
 });
