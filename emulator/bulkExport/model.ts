@@ -16,7 +16,7 @@
  *   installations have neither by default.
  */
 import { randomUUID } from "node:crypto";
-import { FILTER_FIELDS, FilterSyntaxError, parseFilter, unknownFields } from "../../provider/api/filter";
+import { FILTER_FIELDS, type FilterExpr, FilterSyntaxError, parseFilter, unknownFields } from "../../provider/api/filter";
 import {
     DISPLAY_NAME_RE,
     EXPORTABLE_FIELDS,
@@ -535,11 +535,12 @@ function checkFields(fields: string[] | null | undefined): void {
 /**
  * A filter must parse and read only fields the emulator generates and can evaluate (every exportable
  * field and the query fields): the service refuses a field it does not know; the emulator knows only
- * these (the provider merely warns, since the real service's list is longer).
+ * these (the provider merely warns, since the real service's list is longer). Answers it parsed (none for an
+ * empty one); run queries refuse theirs with it too (tracing/query.ts).
  */
-function checkFilter(filter: string | null | undefined): void {
-    if (filter == null || filter === "") return;
-    let expr: ReturnType<typeof parseFilter>;
+export function checkFilter(filter: string | null | undefined): FilterExpr | undefined {
+    if (filter == null || filter === "") return undefined;
+    let expr: FilterExpr;
     try {
         expr = parseFilter(filter);
     } catch (e) {
@@ -549,6 +550,7 @@ function checkFilter(filter: string | null | undefined): void {
     const unknown = unknownFields(expr);
     if (unknown.length)
         throw badRequest(`Invalid filter: unknown field ${unknown.map((f) => JSON.stringify(f)).join(", ")} (fields: ${FILTER_FIELDS.join(", ")})`);
+    return expr;
 }
 
 /** Compares dotted versions numerically (`0.10.9` < `0.10.91`). */

@@ -89,3 +89,9 @@ export function requireUuid(value: string, name: string): string {
     if (!UUID.test(value)) throw invalidField(["path", name], "Input should be a valid UUID", "uuid_parsing");
     return value;
 }
+
+/** A uuid anywhere in a request (`loc`: where), lower case; 422 located there when it is not one. */
+export function requireUuidAt(value: string, loc: string[]): string {
+    if (!UUID.test(value)) throw invalidField(loc, "Input should be a valid UUID", "uuid_parsing");
+    return value.toLowerCase();
+}

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
-import { EmulatorError, fromZod, routeNotFound } from "./errors";
+import { EmulatorError, fromZod, invalidField, requireUuidAt, routeNotFound } from "./errors";
 import type { Principal } from "./principal";
 
 export interface RequestContext {
@@ -42,13 +42,15 @@ interface Route {
     handler: Handler;
     /** Routes under /__admin need no API key. */
     public: boolean;
+    /** How the route words a refusal, its body's included (the v2 API's problem details); absent: as thrown. */
+    refusal?: (e: unknown) => unknown;
 }
 
 export class Router {
     private routes: Route[] = [];
 
     /** Registers `METHOD /path/{param}`. */
-    on(method: string, template: string, handler: Handler, o: { public?: boolean } = {}): this {
+    on(method: string, template: string, handler: Handler, o: { public?: boolean; refusal?: (e: unknown) => unknown } = {}): this {
         const keys: string[] = [];
         const pattern = new RegExp(
             "^" +
@@ -58,7 +60,7 @@ export class Router {
                 }) +
                 "/?$",
         );
-        this.routes.push({ method, pattern, keys, handler, public: o.public ?? false });
+        this.routes.push({ method, pattern, keys, handler, public: o.public ?? false, refusal: o.refusal });
         return this;
     }
 
@@ -146,6 +148,18 @@ export function pagination(q: URLSearchParams, dflt = 20, max = 100): { limit: n
     const offset = intParam(q, "offset", 0, 0, Infinity);
     return { limit, offset };
 }
+
+/** A boolean query parameter (`true`/`false`, as the service's framework reads them), `dflt` when absent; 422 otherwise. */
+export function boolParam(c: RequestContext, name: string, dflt?: boolean): boolean | undefined {
+    const v = c.query.get(name);
+    if (v === null) return dflt;
+    if (/^(true|1)$/i.test(v)) return true;
+    if (/^(false|0)$/i.test(v)) return false;
+    throw invalidField(["query", name], "Input should be a valid boolean, unable to interpret input", "bool_parsing");
+}
+
+/** A repeated uuid query parameter (`?ids=a&ids=b`), each checked, lower case. */
+export const uuidParams = (c: RequestContext, name: string) => c.query.getAll(name).map((v) => requireUuidAt(v, ["query", name]));
 
 /** An integer query parameter, with the validation error the service's framework gives. */
 function intParam(q: URLSearchParams, name: string, dflt: number, min: number, max: number): number {

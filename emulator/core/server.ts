@@ -209,7 +209,14 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         roleExists: (id) => org.model.role(id) !== undefined,
     });
     const tagged = (ws: string, valueIds: string[]) => tags.model.taggedWith(ws, "project", valueIds);
-    const tracing = tracingArea(bulkExport.model, cleanupMs, { rules, onIngest: automations.onIngest, tagged, tagAtCreate: tagAtCreate("project") });
+    const feedbackOf = (ws: string) => evaluation.feedback.list(ws, { runs: [], keys: [], sessions: [], sources: [] });
+    const tracing = tracingArea(bulkExport.model, cleanupMs, {
+        rules,
+        onIngest: automations.onIngest,
+        tagged,
+        tagAtCreate: tagAtCreate("project"),
+        feedbackOf,
+    });
     const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation, tags];
     return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, areas };
 }
@@ -394,18 +401,23 @@ function routing(p: HandlerParts) {
             if (notEmulated.some((re) => re.test(path))) throw notImplemented(`${req.method} ${path}`);
         }
         const { route, params } = p.router.match(req.method ?? "GET", path);
-        const ctx: RequestContext = {
-            method: req.method ?? "GET",
-            path,
-            params,
-            query: r.url.searchParams,
-            headers: req.headers,
-            body: (seen.body = body ?? (await readBody(req))),
-            tenantId: access?.tenantId ?? "",
-            installation: r.prefix === SELF_HOSTED_PREFIX ? "self-hosted" : "cloud",
-            principal: access?.principal,
-        };
-        return route.handler(ctx);
+        try {
+            const ctx: RequestContext = {
+                method: req.method ?? "GET",
+                path,
+                params,
+                query: r.url.searchParams,
+                headers: req.headers,
+                body: (seen.body = body ?? (await readBody(req))),
+                tenantId: access?.tenantId ?? "",
+                installation: r.prefix === SELF_HOSTED_PREFIX ? "self-hosted" : "cloud",
+                principal: access?.principal,
+            };
+            return await route.handler(ctx);
+        } catch (e) {
+            // A body it cannot read is the route's to refuse, in its own words.
+            throw route.refusal ? route.refusal(e) : e;
+        }
     }
     return { answer, tenantOf: (r: Incoming) => p.org.auth.tenantOf(authRequest(r)) };
 }

@@ -40,6 +40,8 @@ export function datasetsArea(o: {
         name: "datasets",
         model,
         examples,
+        // The official clients read examples without `X-Tenant-Id` unless given a workspace id: the key's workspace.
+        keyWorkspace: [/^(\/api\/v1)?\/examples(\/|$)/],
         // Examples are read (made by run rules: examples.ts); written through the API, not emulated.
         notEmulated: [/^(\/api\/v1)?\/(examples\/(bulk|upload|multipart|validate)|datasets\/[^/]+\/(tags|splits|versions|examples))/],
         register(router) {

@@ -5,9 +5,9 @@
  * key's score within its min and max, a categorical key's score among its categories' values; a freeform key takes
  * any. A run the workspace has not traced is 404 (the Python client retries on it: ingestion may not have caught up).
  *
+ * A run's read and the run queries answer the feedback stored on it as its `feedback_stats` (tracing/query.ts).
  * Not emulated: feedback sent inside a trace upload (`feedback.<id>` parts of `/runs/multipart` are dropped),
- * feedback tokens, formulas, the runs' `feedback_stats`; a feedback's own `feedback_config` is not stored as the
- * key's config.
+ * feedback tokens, formulas; a feedback's own `feedback_config` is not stored as the key's config.
  */
 import { randomUUID } from "node:crypto";
 import type { FeedbackCreateRequest } from "../../provider/api/schemas/evaluation";

@@ -17,8 +17,8 @@ import {
 } from "../../provider/api/schemas/evaluation";
 import type { Area } from "../core/area";
 import type { Clock } from "../core/clock";
-import { EmulatorError, invalidField, requireUuid } from "../core/errors";
-import { page, pagination, parse, type RequestContext, type Router } from "../core/http";
+import { EmulatorError, invalidField, requireUuid, requireUuidAt } from "../core/errors";
+import { boolParam, page, pagination, parse, type RequestContext, type Router, uuidParams } from "../core/http";
 import { FeedbackStore, type FeedbackRecord } from "./feedback";
 import { EvaluationModel, type EvaluationLinks, type FeedbackConfigRecord, type QueueRecord, type QueueRunRecord } from "./model";
 
@@ -57,22 +57,6 @@ export function evaluationArea(o: {
             feedback.reset();
         },
     };
-}
-
-/** A boolean query parameter (`true`/`false`, as the service's framework reads them), `dflt` when absent; 422 otherwise. */
-function boolParam(c: RequestContext, name: string, dflt?: boolean): boolean | undefined {
-    const v = c.query.get(name);
-    if (v === null) return dflt;
-    if (/^(true|1)$/i.test(v)) return true;
-    if (/^(false|0)$/i.test(v)) return false;
-    throw invalidField(["query", name], "Input should be a valid boolean, unable to interpret input", "bool_parsing");
-}
-
-/** A repeated uuid query parameter (`?ids=a&ids=b`), each checked. */
-const uuids = (c: RequestContext, name: string) => c.query.getAll(name).map((v) => requireUuidAt(v, ["query", name]));
-function requireUuidAt(v: string, loc: string[]): string {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) throw invalidField(loc, "Input should be a valid UUID", "uuid_parsing");
-    return v.toLowerCase();
 }
 
 /** A config as the service answers it (`FeedbackConfigSchema`; `id` and `is_enforced` newer than the description). */
@@ -141,7 +125,7 @@ function registerQueues(router: Router, model: EvaluationModel): void {
             }
             const dataset = c.query.get("dataset_id");
             const all = model.listQueues(c.tenantId, {
-                ids: uuids(c, "ids"),
+                ids: uuidParams(c, "ids"),
                 name: c.query.get("name") ?? undefined,
                 nameContains: c.query.get("name_contains") ?? undefined,
                 datasetId: dataset === null ? undefined : requireUuidAt(dataset, ["query", "dataset_id"]),
@@ -157,7 +141,7 @@ function registerQueues(router: Router, model: EvaluationModel): void {
             };
         })
         .onApi("DELETE", "/annotation-queues", (c) => {
-            const ids = uuids(c, "queue_ids");
+            const ids = uuidParams(c, "queue_ids");
             if (!ids.length) throw invalidField(["query", "queue_ids"], "Field required", "missing");
             for (const q of ids) model.deleteQueue(c.tenantId, q);
             return { status: 200, body: {} };
@@ -262,9 +246,9 @@ function registerFeedback(router: Router, feedback: FeedbackStore): void {
         }))
         .onApi("GET", "/feedback", (c) => {
             const all = feedback.list(c.tenantId, {
-                runs: uuids(c, "run"),
+                runs: uuidParams(c, "run"),
                 keys: c.query.getAll("key"),
-                sessions: uuids(c, "session"),
+                sessions: uuidParams(c, "session"),
                 sources: c.query.getAll("source"),
                 hasScore: boolParam(c, "has_score"),
                 hasComment: boolParam(c, "has_comment"),

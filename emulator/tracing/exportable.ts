@@ -23,7 +23,7 @@ function firstTokenTime(events: unknown[] | undefined): string | null {
     return typeof first?.time === "string" ? first.time : null;
 }
 
-export function exportRow(run: TracedRun, traceTier: string): (FilterableRun & ExportableRun) | undefined {
+export function exportRow(run: TracedRun, traceTier: string) {
     if (run.name === undefined || run.run_type === undefined || run.start_time === undefined) return undefined;
     const parent = run.parent_run_id ?? null;
     const dotted = run.dotted_order ?? dottedSegmentOf(microsOf(run.start_time) as number, run.id);
@@ -52,7 +52,8 @@ export function exportRow(run: TracedRun, traceTier: string): (FilterableRun & E
         extra: { metadata: {}, ...run.extra },
         events: run.events ?? [],
         tags: run.tags ?? [],
-        feedback_stats: null,
+        // The feedback stored on a run is another area's (evaluation/feedback.ts): a run query adds it (query.ts).
+        feedback_stats: null as FilterableRun["feedback_stats"],
         total_tokens: run.total_tokens ?? prompt + completion,
         prompt_tokens: prompt,
         completion_tokens: completion,
@@ -60,5 +61,5 @@ export function exportRow(run: TracedRun, traceTier: string): (FilterableRun & E
         prompt_cost: null,
         completion_cost: null,
         first_token_time: firstTokenTime(run.events),
-    };
+    } satisfies FilterableRun & ExportableRun;
 }

@@ -1,9 +1,9 @@
 /**
  * The tracing area: what the official langsmith clients (Python and JS) call to trace and to manage
  * projects, under `/api/v1` and under no prefix (Router.onApi). Server info (`GET /info`), run ingestion
- * (`POST /runs/multipart`, `/runs/batch`, `/runs`, `PATCH /runs/{id}`; wire.ts, store.ts), a run read back
- * (`GET /runs/{id}`), and tracing projects (`/sessions`, sessions.ts). Runs and projects live in the
- * bulk-export model, which exports them.
+ * (`POST /runs/multipart`, `/runs/batch`, `/runs`, `PATCH /runs/{id}`; wire.ts, store.ts), runs read back
+ * (`GET /runs/{id}`, and the run queries `POST /runs/query` and `/api/v2/runs/query`: query.ts, runViews.ts), and
+ * tracing projects (`/sessions`, sessions.ts). Runs and projects live in the bulk-export model, which exports them.
  *
  * A request without `X-Tenant-Id` speaks to the API key's own workspace (the clients send the header only
  * when given a workspace id): the server resolves it (`keyWorkspace`).
@@ -11,12 +11,23 @@
 import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../provider/api/schemas/sessions";
 import type { Area, TagAtCreate } from "../core/area";
 import { Multipart } from "../core/body";
-import { EmulatorError, invalidField, requireUuid } from "../core/errors";
-import { page, parse, type Reply, type RequestContext, type Router } from "../core/http";
+import { badRequest, EmulatorError, invalidField, requireUuid } from "../core/errors";
+import { boolParam, page, parse, type Reply, type RequestContext, type Router, uuidParams } from "../core/http";
 import type { BulkExportModel } from "../bulkExport/model";
-import { ORGANIZATION_ID } from "../org/model";
-import { exportRow } from "./exportable";
-import { SESSION_CLEANUP_MS, createSession, deleteSession, listSessions, projectOf, readSession, sweepDeleted, tierOf, updateSession } from "./sessions";
+import { type FeedbackOf, readRun } from "./query";
+import { appPathOf, asProblem, queryRuns, queryRunsV2 } from "./runViews";
+import {
+    SESSION_CLEANUP_MS,
+    type SessionQuery,
+    createSession,
+    deleteSession,
+    listSessions,
+    projectOf,
+    readSession,
+    sweepDeleted,
+    tierOf,
+    updateSession,
+} from "./sessions";
 import { opOfPatch, opOfPost, opsOfBatch, opsOfMultipart, type RunOp } from "./wire";
 
 /**
@@ -37,6 +48,9 @@ export const SERVER_INFO = {
     },
     instance_flags: { zstd_compression_enabled: true, gzip_body_enabled: true, dataset_examples_multipart_enabled: false },
 };
+
+/** The v2 run query: where the clients send it (`/api/v2`, their API URL without `/api/v1`) and where the description writes it. */
+const V2_QUERY = /^(\/api)?\/v2\/runs\/query\/?$/;
 
 /** `true`, `True`, `1`: a query flag as both clients spell it. */
 const flag = (c: RequestContext, name: string) => /^(true|1)$/i.test(c.query.get(name) ?? "");
@@ -64,6 +78,8 @@ export interface TracingLinks {
     tagged?: TaggedProjects;
     /** The tags a project's create names (`tag_value_ids`). */
     tagAtCreate?: TagAtCreate;
+    /** The feedback on the workspace's runs (the evaluation area's): a run query answers it as `feedback_stats` and filters by it. */
+    feedbackOf?: FeedbackOf;
 }
 
 /** `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete. */
@@ -71,11 +87,16 @@ export function tracingArea(model: BulkExportModel, cleanupMs: () => number = ()
     const { rules = NO_RULES, onIngest = () => undefined } = links;
     return {
         name: "tracing",
-        keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/],
-        notEmulated: [/^(\/api\/v1)?\/runs\/(query|stats|group|share|[^/]+\/(share|feedback))/, /^(\/api\/v1)?\/sessions\/[^/]+\/(dashboard|views|insights)/],
+        keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/, V2_QUERY],
+        notEmulated: [
+            /^(\/api\/v1)?\/runs\/(query\/validate|stats|group|share|[^/]+\/(share|feedback))/,
+            /^(\/api\/v1)?\/sessions\/[^/]+\/(dashboard|views|insights)/,
+            // The rest of the v2 API (runs read by id, threads, traces, ...): only the run query is emulated.
+            /^\/api\/v2\/(?!runs\/query\/?$)/,
+        ],
         register(router) {
             router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));
-            runRoutes(router, model, rules, onIngest);
+            runRoutes(router, model, rules, onIngest, links.feedbackOf);
             sessionRoutes(router, model, cleanupMs, rules, links);
         },
         reset: () => undefined,
@@ -89,7 +110,13 @@ function newTraces(model: BulkExportModel, tenantId: string, ops: RunOp[], tier:
     return { traces: ids.size, longlived: [...ids.values()].filter((t) => t === "longlived").length };
 }
 
-function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules, onIngest: (tenantId: string, runIds: string[]) => void): void {
+function runRoutes(
+    router: Router,
+    model: BulkExportModel,
+    rules: TracingRules,
+    onIngest: (tenantId: string, runIds: string[]) => void,
+    feedbackOf: FeedbackOf | undefined,
+): void {
     /** Ingestion is accepted (202), unless a usage limit refuses it whole; a run's PATCH under `/api/v1` answers 200 (the description has both). */
     const ingest = (c: RequestContext, ops: RunOp[], status = 202) => {
         sweepDeleted(model);
@@ -104,7 +131,10 @@ function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules, 
         );
         return { status, body: {} };
     };
+    const v2 = (c: RequestContext) => (sweepDeleted(model), { status: 200, body: queryRunsV2(model, c.tenantId, c.body, c.headers.accept, feedbackOf) });
     router
+        .on("POST", "/api/v2/runs/query", v2, { refusal: asProblem })
+        .on("POST", "/v2/runs/query", v2, { refusal: asProblem })
         .onApi("POST", "/runs/multipart", (c) => {
             if (!(c.body instanceof Multipart)) throw invalidField(["body"], "Expected a multipart/form-data body", "multipart_type");
             return ingest(c, opsOfMultipart(c.body.parts));
@@ -114,22 +144,53 @@ function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules, 
         .onApi("PATCH", "/runs/{run_id}", (c) =>
             ingest(c, [opOfPatch(requireUuid(c.params.run_id, "run_id").toLowerCase(), c.body)], c.path.startsWith("/api/v1/") ? 200 : 202),
         )
+        .onApi("POST", "/runs/query", (c) => (sweepDeleted(model), { status: 200, body: queryRuns(model, c.tenantId, c.body, feedbackOf) }))
         .onApi("GET", "/runs/{run_id}", (c) => {
             sweepDeleted(model);
             const id = requireUuid(c.params.run_id, "run_id").toLowerCase();
-            const view = runView(model, c.tenantId, id);
+            const view = runView(model, c.tenantId, id, feedbackOf);
             if (!view) throw new EmulatorError(404, { detail: `Run ${id} not found` });
             return { status: 200, body: view };
         });
 }
 
-/** A traced run as `GET /runs/{id}` answers it (`RunSchema`), or undefined when the workspace has not traced it (all of it) or it expired (retention.ts). */
-export function runView(model: BulkExportModel, tenantId: string, id: string) {
-    const found = model.traced.get(tenantId, id);
-    const run = found && model.keeps(found) ? found : undefined;
-    const row = run && exportRow(run, model.traced.retentionOf(run)?.tier ?? model.projects.get(run.session_id)?.session?.trace_tier ?? "longlived");
-    // Where the UI shows the run (`RunSchema.app_path`, required there).
-    return row && { ...row, app_path: `/o/${ORGANIZATION_ID}/projects/p/${row.session_id}/r/${row.id}?trace_id=${row.trace_id}` };
+/**
+ * A traced run as `GET /runs/{id}` answers it (`RunSchema`), with the feedback stored on it when `feedbackOf` is given,
+ * or undefined when the workspace has not traced it (all of it) or it expired (retention.ts).
+ */
+export function runView(model: BulkExportModel, tenantId: string, id: string, feedbackOf?: FeedbackOf) {
+    const row = readRun(model, tenantId, id, feedbackOf);
+    return row && { ...row, app_path: appPathOf(row) };
+}
+
+/** What `GET /sessions` lists by: name, ids, tags, reference dataset, metadata (docs/service.md R5 "Reading traced runs" 5). */
+function sessionQuery(c: RequestContext, tagged: TaggedProjects | undefined): SessionQuery {
+    const valueIds = c.query.getAll("tag_value_id").map((v) => requireUuid(v, "tag_value_id"));
+    const byTags = valueIds.length ? (tagged?.(c.tenantId, valueIds) ?? new Set<string>()) : undefined;
+    const named = uuidParams(c, "id");
+    const ids = named.length ? new Set(named.filter((id) => !byTags || byTags.has(id))) : byTags;
+    const datasets = uuidParams(c, "reference_dataset");
+    return {
+        name: c.query.get("name") ?? undefined,
+        nameContains: c.query.get("name_contains") ?? undefined,
+        ids,
+        referenceDatasets: datasets.length ? datasets : undefined,
+        referenceFree: boolParam(c, "reference_free"),
+        metadata: metadataParam(c.query.get("metadata")),
+    };
+}
+
+/** The `metadata` a project list asks for: a JSON object (400 otherwise, decided). */
+function metadataParam(text: string | null): Record<string, unknown> | undefined {
+    if (text === null) return undefined;
+    let parsed: unknown;
+    try {
+        parsed = JSON.parse(text);
+    } catch {
+        parsed = undefined;
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw badRequest(`metadata must be a JSON object, got ${JSON.stringify(text)}`);
+    return parsed as Record<string, unknown>;
 }
 
 function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => number, rules: TracingRules, links: TracingLinks): void {
@@ -146,12 +207,7 @@ function sessionRoutes(router: Router, model: BulkExportModel, cleanupMs: () => 
             tagAtCreate,
         }),
     }));
-    on("GET", "/sessions", (c) => {
-        const valueIds = c.query.getAll("tag_value_id").map((v) => requireUuid(v, "tag_value_id"));
-        const ids = valueIds.length ? (tagged?.(c.tenantId, valueIds) ?? new Set<string>()) : undefined;
-        const q = { name: c.query.get("name") ?? undefined, nameContains: c.query.get("name_contains") ?? undefined, ids };
-        return { status: 200, body: page(c, listSessions(model, c.tenantId, q), { defaultLimit: 100 }) };
-    });
+    on("GET", "/sessions", (c) => ({ status: 200, body: page(c, listSessions(model, c.tenantId, sessionQuery(c, tagged)), { defaultLimit: 100 }) }));
     on("GET", "/sessions/{session_id}", (c) => ({ status: 200, body: readSession(model, c.tenantId, id(c)) }));
     on("PATCH", "/sessions/{session_id}", (c) => ({
         status: 200,

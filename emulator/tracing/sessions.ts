@@ -7,7 +7,8 @@
  * accepted (202) and finishes later, as on the service: at once the project no longer lists and its name is free;
  * for `SESSION_CLEANUP_MS` of the emulator's clock (none at `--speed immediate`) it still reads by id (what a
  * client waiting for the delete sees), then it is gone, its traced runs with it (`sweepDeleted`).
- * A create and an update answer the project without its counters (`run_count`, ...), as the service's do.
+ * A create and an update answer the project without its counters (`run_count`, ...), as the service's do. The list
+ * filters by name, ids, tags, reference dataset and metadata (docs/service.md R5 "Reading traced runs" 5).
  *
  * The experiment fields the official clients may send (`num_examples`, `num_repetitions`, `evaluator_keys`) are
  * taken and not kept; `tag_value_ids` tag a new project (the resource-tags area's taggings; an unknown value 404
@@ -134,10 +135,37 @@ export function readSession(model: BulkExportModel, tenantId: string, id: string
     return sessionView(model, model.project(tenantId, id), tenantId);
 }
 
-/** The workspace's projects, newest first; `name` exact, `name_contains` case-insensitive; `ids`: only those (the tag filter's). */
-export function listSessions(model: BulkExportModel, tenantId: string, q: { name?: string; nameContains?: string; ids?: Set<string> }): SessionView[] {
+/** What `GET /sessions` lists by (docs/service.md R5 "Reading traced runs" 5): every criterion given must hold. */
+export interface SessionQuery {
+    /** Exact. */
+    name?: string;
+    /** Case-insensitive. */
+    nameContains?: string;
+    /** Only these (`id`, and the tag filter's). */
+    ids?: Set<string>;
+    /** Experiments of one of these datasets (`reference_dataset`). */
+    referenceDatasets?: string[];
+    /** True: projects that are no experiment; false: experiments (`reference_free`). */
+    referenceFree?: boolean;
+    /** Each key holding this value in the project's `extra.metadata` (`metadata`, a JSON object). */
+    metadata?: Record<string, unknown>;
+}
+
+function listedBy(p: TracingProject, q: SessionQuery): boolean {
+    const dataset = p.session?.reference_dataset_id ?? null;
+    const metadata = (p.session?.extra?.metadata ?? {}) as Record<string, unknown>;
+    return (
+        (!q.ids || q.ids.has(p.session_id)) &&
+        (!q.referenceDatasets || (dataset !== null && q.referenceDatasets.includes(dataset))) &&
+        (q.referenceFree === undefined || (dataset === null) === q.referenceFree) &&
+        Object.entries(q.metadata ?? {}).every(([k, v]) => JSON.stringify(metadata[k]) === JSON.stringify(v))
+    );
+}
+
+/** The workspace's projects the query lists, newest first. */
+export function listSessions(model: BulkExportModel, tenantId: string, q: SessionQuery): SessionView[] {
     return [...model.projects.values()]
-        .filter((p) => listed(p, tenantId) && (!q.ids || q.ids.has(p.session_id)))
+        .filter((p) => listed(p, tenantId) && listedBy(p, q))
         .map((p) => sessionView(model, p, tenantId))
         .filter(
             (s) => (q.name === undefined || s.name === q.name) && (q.nameContains === undefined || s.name.toLowerCase().includes(q.nameContains.toLowerCase())),

@@ -14,11 +14,10 @@
  * the export does not carry (`serialized`, `child_runs`, ...) dropped.
  */
 import { randomUUID } from "node:crypto";
+import { RUN_TYPES } from "../../provider/api/schemas/runs";
 import { EmulatorError, invalidField } from "../core/errors";
 import type { Part } from "../core/body";
 import { isoOfMicros, microsOf } from "./times";
-
-export const RUN_TYPES = ["llm", "chain", "tool", "retriever", "embedding", "prompt", "parser"] as const;
 
 /** A run's fields as the emulator keeps them (every one optional: a patch brings a few). */
 export interface RunFields {

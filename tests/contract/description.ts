@@ -189,6 +189,8 @@ const pointerOf = (op: Operation, rest: string) => `/paths/${pointerToken(op.tem
 function newAjv(coerce: boolean): Ajv2020 {
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, coerceTypes: coerce ? "array" : false });
     addFormats(ajv);
+    // The v2 API's Go description names its numbers' width (`query.Run*CostDetails`): any number is one.
+    ajv.addFormat("float64", { type: "number", validate: () => true });
     return ajv;
 }
 
@@ -199,13 +201,15 @@ function templatePattern(template: string): RegExp {
 
 /**
  * A path as sent, under `/api/v1`, and without it: the forms the service answers the tracing API at. The platform
- * paths the description writes `/v1/platform/...` are on the API's host under `/api` (docs/service.md R10).
+ * paths the description writes `/v1/platform/...` are on the API's host under `/api` (docs/service.md R10), and so is
+ * the v2 run query it writes `/v2/runs/query`, which the official clients send to `/api/v2/runs/query`
+ * (docs/service.md R5 "Reading traced runs" 3).
  */
 const pathForms = (path: string) => [
     path,
     `/api/v1${path}`,
     ...(path.startsWith("/api/v1/") ? [path.slice("/api/v1".length)] : []),
-    ...(path.startsWith("/api/v1/platform/") ? [path.slice("/api".length)] : []),
+    ...(path.startsWith("/api/v1/platform/") || path.startsWith("/api/v2/runs/") ? [path.slice("/api".length)] : []),
 ];
 
 function pathParams(op: Operation, path: string): Json {

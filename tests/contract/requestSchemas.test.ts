@@ -38,6 +38,7 @@ import {
     WebhookCreateRequestSchema,
     WebhookUpdateRequestSchema,
 } from "../../provider/api/schemas/prompts";
+import { RunsQueryRequestSchema, RunsQueryV2RequestSchema } from "../../provider/api/schemas/runs";
 import { SessionCreateRequestSchema, SessionUpdateRequestSchema } from "../../provider/api/schemas/sessions";
 import {
     AnnotationQueueCreateRequestSchema,
@@ -91,6 +92,8 @@ const PARSED: Array<[string, z.ZodType]> = [
     ["PATCH /api/v1/annotation-queues/{queue_id}", AnnotationQueueUpdateRequestSchema],
     ["POST /api/v1/annotation-queues/{queue_id}/runs/delete", QueueRunsDeleteRequestSchema],
     ["POST /api/v1/feedback", FeedbackCreateRequestSchema],
+    ["POST /api/v1/runs/query", RunsQueryRequestSchema],
+    ["POST /v2/runs/query", RunsQueryV2RequestSchema],
 ];
 
 /** The field names of a zod object schema, through arrays, optionals, defaults and pipes. */

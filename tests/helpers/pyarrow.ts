@@ -38,6 +38,19 @@ export function pythonPath(): string {
 }
 
 /**
+ * Runs a driver of the official Python client (a `*_client.py` beside the tests) with the venv's Python, and answers
+ * each call's result by the call's name: the driver prints one `{"call": ..., "result": ...}` line per call.
+ */
+export async function pythonCalls(script: string, args: string[]): Promise<Map<string, any>> {
+    const { stdout } = await run(pythonPath(), [script, ...args], { maxBuffer: 16 * 1024 * 1024 });
+    const calls = stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { call: string; result: unknown });
+    return new Map(calls.map((c) => [c.call, c.result]));
+}
+
+/**
  * Reads a Parquet file (a path, or the bytes of one) with pyarrow. `rows` limits how many rows come back
  * (default all); `columns` reads only those. Rejects with pyarrow's own message when it cannot read the file.
  */

@@ -9,10 +9,8 @@
  * read back by pyarrow.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { Client } from "langsmith";
 import { getCurrentRunTree, traceable } from "langsmith/traceable";
 import type { TracedRun } from "../../../emulator/tracing/store";
@@ -20,7 +18,7 @@ import { rowsUnder, settle } from "../../helpers/bulkExport";
 import { creds } from "../../helpers/bulkExportArea";
 import { TEST_API_KEY, TEST_TENANT, bulkExportClient, raw, startTestEmulator, type Emulator } from "../../helpers/emulator";
 import { startMinio, type MinioServer } from "../../helpers/minio";
-import { pythonPath } from "../../helpers/pyarrow";
+import { pythonCalls } from "../../helpers/pyarrow";
 
 const SCRIPT = join(__dirname, "trace_client.py");
 
@@ -29,16 +27,6 @@ interface Traced {
     name: string;
     parent: string | null;
     trace: string;
-}
-
-/** Runs the Python driver; answers each call's result by name. */
-async function pythonCalls(url: string, project: string): Promise<Map<string, any>> {
-    const { stdout } = await promisify(execFile)(pythonPath(), [SCRIPT, url, TEST_API_KEY, "-", project], { maxBuffer: 16 * 1024 * 1024 });
-    const calls = stdout
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line) as { call: string; result: unknown });
-    return new Map(calls.map((c) => [c.call, c.result]));
 }
 
 /** The JS client's traces: three of an agent with a failing llm child and a tool child, plus createRun/updateRun. */
@@ -107,7 +95,7 @@ describe("emulator: traces and projects from the official langsmith clients (Pyt
     before(async () => {
         minio = await startMinio();
         em = await startTestEmulator({ keyWorkspaceId: TEST_TENANT });
-        py = await pythonCalls(em.url, "py-traces");
+        py = await pythonCalls(SCRIPT, [em.url, TEST_API_KEY, "-", "py-traces"]);
         js = new Client({ apiUrl: `${em.url}/api/v1`, apiKey: TEST_API_KEY, workspaceId: TEST_TENANT });
         jsTraced = await jsTraces(js, "js-traces");
     });

@@ -7,9 +7,9 @@
  * parts ignored); its refusals (422 located, 415), which store nothing; `/runs/batch`, `POST /runs`
  * (an id and the `default` project made here), `PATCH /runs/{id}`; the workspace a request speaks to (the
  * key's without `X-Tenant-Id`, isolated from the others; the control plane still wants the header);
- * `/sessions` (upsert, 409, experiment fields, run counts, a delete drops the runs); `traced-runs.jsonl`
- * across restarts (a truncated last line); and `exportSlots`, whose resume cursor must keep pointing at the
- * same runs as runs keep coming. The official clients themselves: tracing.clients.test.ts.
+ * `/sessions` (upsert, 409, experiment fields, the list's filters, run counts, a delete drops the runs);
+ * `traced-runs.jsonl` across restarts (a truncated last line); and `exportSlots`, whose resume cursor must keep
+ * pointing at the same runs as runs keep coming. The official clients themselves: tracing.clients.test.ts.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -489,6 +489,23 @@ describe("emulator tracing: /sessions", () => {
         assert.equal(res.status, 200, JSON.stringify(res.body));
         assert.equal(res.body.id, id);
         assert.equal(res.body.reference_dataset_id, null, "present, as Python's TracerSession needs");
+    });
+
+    it("the list by id, reference_dataset, reference_free (both ways) and metadata, every one given holding; metadata that is no JSON object 400", async () => {
+        const [dataset, tag] = [randomUUID(), uniqueName("meta")];
+        const exp = (await postSession(em, { name: uniqueName("exp"), reference_dataset_id: dataset, extra: { metadata: { tag } } })).body;
+        const plain = (await postSession(em, { name: uniqueName("plain"), extra: { metadata: { tag, n: 2 } } })).body;
+        const names = async (query: string) => (await raw(em, "GET", `/api/v1/sessions?${query}`)).body.map((p: { name: string }) => p.name).sort();
+        const metadata = (m: object) => `metadata=${encodeURIComponent(JSON.stringify(m))}`;
+        assert.deepEqual(await names(`id=${exp.id}&id=${plain.id}`), [exp.name, plain.name].sort());
+        assert.deepEqual(await names(`reference_dataset=${dataset}`), [exp.name]);
+        assert.deepEqual(await names(`${metadata({ tag })}&reference_free=false`), [exp.name]);
+        assert.deepEqual(await names(`${metadata({ tag })}&reference_free=true`), [plain.name]);
+        assert.deepEqual(await names(metadata({ tag, n: 2 })), [plain.name]);
+        assert.deepEqual(await names(`id=${exp.id}&${metadata({ n: 2 })}`), []);
+        const refused = await raw(em, "GET", "/api/v1/sessions?metadata=%5B1%5D");
+        assert.deepEqual([refused.status, refused.body.detail], [400, 'metadata must be a JSON object, got "[1]"']);
+        assert.equal((await raw(em, "GET", "/api/v1/sessions?id=not-a-uuid")).status, 422);
     });
 
     it("run_count and last_run_start_time count the runs traced into the project (by session_id)", async () => {
