@@ -11,7 +11,7 @@
  * every wait (cancellation.ts), and a Create, Update or Delete runs its handler inside `withEngineTimeout`
  * with the request's `timeout` (timeouts.ts). The handlers themselves are untouched. `_retrieveHandler` is
  * grpc-js's own (tested with 1.14); should a later grpc-js lose it, nothing is wrapped and both are
- * dropped again, as before: tests/e2e/interrupted.test.ts would say so.
+ * dropped again, as before: tests/provider/plugin/lifecycle.test.ts would say so (Cancel and a timeout sent to the real host).
  */
 import { dirname } from "node:path";
 import { ENGINE_CANCELLED, cancelOperations } from "./cancellation";

@@ -1,5 +1,5 @@
 """What tests/e2e/interrupted.test.ts kills the `pulumi` CLI in the middle of, through the native plugin: two
-deployments, a destination, a scheduled export and a one-off export (the TypeScript twin: ../interrupted-ts).
+deployments, a destination, a scheduled export and a one-off export.
 Every key is required but `deployments` (2), `repoRef`, `filter`, `deleteBeforeReplace` and `createTimeout` (the
 deployments' resource options) and `exports` (the two exports are made once it is true)."""
 import pulumi
