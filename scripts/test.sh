@@ -61,7 +61,6 @@ LONGEST_FIRST=(
   tests/e2e/ciWorkflow.test.ts
   tests/e2e/yaml.test.ts
   tests/e2e/projects.test.ts
-  tests/e2e/restart.test.ts
   tests/provider/plugin/lifecycle.test.ts
   tests/provider/tracing/traceExport/provider.test.ts
   tests/e2e/dailyDrift.test.ts

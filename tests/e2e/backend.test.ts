@@ -2,7 +2,9 @@
  * Interrupted runs converge when the service dies and on a team backend, with the real CLI and
  * examples/quickstart (a Deployment): an emulator process (`--state-dir`) killed with SIGKILL while `pulumi
  * up` waits on a revision and started again on the same directory and port: the next `up` converges, with
- * the deployment made once; and a stack whose state lives in an S3-compatible bucket (MinIO), whose
+ * the deployment made once, the drift check finds the deployment the stack holds, destroy deletes it, and the
+ * directory never held the stack's secret in plain text (tests/e2e/restart.test.ts killed an emulator at rest
+ * on a stack of its own for this until issue 50); and a stack whose state lives in an S3-compatible bucket (MinIO), whose
  * `pulumi up` is killed mid-wait: the lock refuses the next run until `pulumi cancel`, LANGSMITH_ADOPT_IDS
  * takes the deployment in (docs/recovery.md), and of two `pulumi up` at once the second is refused by the
  * lock, nothing lost. And the file backend's `.attrs` file, which a kill can leave empty: the error, the way
@@ -11,7 +13,7 @@
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scaledTiming } from "../../emulator/controlPlane/revisions";
@@ -22,6 +24,7 @@ import { raw, startEmulatorProcess } from "../helpers/emulator";
 import { startMinio, type MinioServer } from "../helpers/minio";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
+const AGENT_SECRET = `sk-agent-${randomUUID()}`;
 
 describe("e2e: interrupted runs when the service dies, and on an S3 backend", function () {
     this.timeout(10 * 60_000);
@@ -35,7 +38,11 @@ describe("e2e: interrupted runs when the service dies, and on an S3 backend", fu
     async function newStack(url: string) {
         const stack = `be-${randomUUID().slice(0, 8)}`;
         const workspace = randomUUID();
-        await project.initStack(stack, { "langsmith:controlPlaneUrl": url, "langsmith:workspaceId": workspace }, { "langsmith:apiKey": API_KEY });
+        await project.initStack(
+            stack,
+            { "langsmith:controlPlaneUrl": url, "langsmith:workspaceId": workspace },
+            { "langsmith:apiKey": API_KEY, "quickstart:agentSecret": AGENT_SECRET },
+        );
         const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => project.pulumi([...args, "--stack", stack], { allowFailure: true, env });
         return { stack, workspace, cli, name: `quickstart-${stack}` };
     }
@@ -57,7 +64,7 @@ describe("e2e: interrupted runs when the service dies, and on an S3 backend", fu
             return em;
         }
 
-        it("restarted on the same directory and port while up waits on the revision: the next up converges, the deployment made once", async () => {
+        it("restarted on the same directory and port while up waits on the revision: the next up converges, the deployment made once; the drift check finds it; destroy deletes it; the directory never holds the secret", async () => {
             const first = await start("0");
             const port = new URL(first.url).port;
             const s = await newStack(first.url);
@@ -89,6 +96,7 @@ describe("e2e: interrupted runs when the service dies, and on an S3 backend", fu
                 (await list(second.url)).filter((d) => d.name === s.name),
                 [],
             );
+            for (const f of readdirSync(dir)) assert.ok(!readFileSync(join(dir, f), "utf8").includes(AGENT_SECRET), `${f} holds the secret in plain text`);
         });
     });
 
