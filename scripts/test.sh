@@ -58,7 +58,6 @@ LONGEST_FIRST=(
   tests/e2e/stack.test.ts
   tests/e2e/install.test.ts
   tests/scripts/typecheck.test.ts
-  tests/e2e/ciWorkflow.test.ts
   tests/e2e/yaml.test.ts
   tests/e2e/projects.test.ts
   tests/provider/plugin/lifecycle.test.ts
