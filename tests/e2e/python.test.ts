@@ -2,8 +2,9 @@
  * Python programs through the native plugin `pulumi-resource-langsmith`, run by the real `pulumi` CLI with
  * the Python language host and the generated SDK `pulumi_langsmith` (both set up by scripts/setup.sh),
  * against the emulator over HTTP: examples/python-quickstart (a Deployment and its AgentServerCheck),
- * `pulumi import` of a deployment made outside Pulumi, examples/python-minio-export (a ScheduledExport into
- * MinIO, each window exported once across a filter change, read back by pyarrow), and bad input refused
+ * `pulumi import` of a deployment made outside Pulumi (the API key and the control plane from the environment,
+ * not the stack's config), examples/python-minio-export (a ScheduledExport into
+ * MinIO, each window exported once across a replaced destination, read back by pyarrow), and bad input refused
  * at preview with the same words as through the dynamic resources, a misspelt key of a dict input included,
  * and ten failed previews of each kind ending without a Python traceback; and an explicit provider whose settings
  * are unknown at the first preview (programs/late-provider-py).
@@ -12,7 +13,6 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import type { TracingProject } from "../../emulator/bulkExport/projects";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { createPythonProject, type PulumiProject } from "../helpers/project";
@@ -32,7 +32,10 @@ describe("e2e: Python programs through the native plugin", function () {
     before(async () => {
         em = await startEmulator({
             apiKeys: [API_KEY],
-            timing: { speed: "timed", phaseMs: scaledTiming(1 / 10).phaseMs, deleteMs: 300 },
+            // Revisions deploy at once and the agent servers answer fast: what this file shows is the native plugin's
+            // front door, not the waits (tests/e2e/deployment.test.ts) or the interrupt check's (agentServer.test.ts).
+            timing: { speed: "immediate", deleteMs: 100 },
+            agentServer: { stepMs: 20 },
             bulkExport: { installation: "self-hosted" },
         });
     });
@@ -67,7 +70,7 @@ describe("e2e: Python programs through the native plugin", function () {
 
         it("up (the deployment and its interrupt check), a clean drift check, a repoRef change making exactly one revision, destroy; no secret stored or printed", async () => {
             const s = await quickstart("py-life");
-            await s.cli("up", "--yes");
+            await s.cli("up", "--yes", "--skip-preview");
             const out1 = await project.outputs(s.stack);
             assert.equal(out1.revisionStatus, "DEPLOYED");
             assert.equal(out1.checkFirstRun, "interrupted");
@@ -99,24 +102,8 @@ describe("e2e: Python programs through the native plugin", function () {
             const printed = project.transcript.join("\n");
             assert.ok(!printed.includes(API_KEY) && !printed.includes(OPENAI_KEY), "a secret in a command's output");
 
-            await s.cli("destroy", "--yes");
+            await s.cli("destroy", "--yes", "--skip-preview");
             assert.equal(liveIn(s.workspace).filter((x) => x.status !== "AWAITING_DELETE").length, 0);
-        });
-
-        it("configuration from the environment: LANGSMITH_API_KEY and LANGSMITH_CONTROL_PLANE_URL instead of stack config", async () => {
-            const stack = `py-env-${randomUUID().slice(0, 8)}`;
-            const workspace = randomUUID();
-            await project.initStack(stack, {
-                "langsmith:workspaceId": workspace,
-                "python-quickstart:integrationId": INTEGRATION,
-                "python-quickstart:check": "false",
-            });
-            const env = { LANGSMITH_API_KEY: API_KEY, LANGSMITH_CONTROL_PLANE_URL: em.url };
-            await project.pulumi(["up", "--yes", "--stack", stack], { env });
-            assert.equal(liveIn(workspace).length, 1);
-            const stored = JSON.stringify(await project.exportStack(stack));
-            assert.ok(!stored.includes(API_KEY), "an API key from the environment is never stored");
-            await project.pulumi(["destroy", "--yes", "--stack", stack], { env });
         });
 
         it("bad input is refused at preview on the property, in the same words as through the dynamic resources, with nothing sent", async () => {
@@ -129,21 +116,6 @@ describe("e2e: Python programs through the native plugin", function () {
             assert.equal(em.admin.requests.filter((r) => r.tenantId === s.workspace).length, before, "a request reached the service");
         });
 
-        it("a misspelt key in a dict input (repo_reff) is refused at preview naming it and repo_ref, in Python's spelling", async () => {
-            const s = await quickstart("py-typo", { "python-quickstart:check": "false" });
-            const program = join(project.dir, "__main__.py");
-            const text = readFileSync(program, "utf8");
-            writeFileSync(program, text.replace('{"repo_ref":', '{"repo_reff":'));
-            try {
-                const pv = await project.pulumi(["preview", "--stack", s.stack], { allowFailure: true });
-                assert.notEqual(pv.code, 0);
-                assert.match(pv.stdout + pv.stderr, /unknown key "repo_reff" in source_revision_config: did you mean "repo_ref"\?/);
-                assert.doesNotMatch(pv.stdout + pv.stderr, /repoRef is required/);
-            } finally {
-                writeFileSync(program, text);
-            }
-        });
-
         /**
          * A failed preview ends with the error and no Python traceback (issues 26 and 43): once a resource fails,
          * the engine stops the language host with SIGINT to its process group, the program with it, often while
@@ -152,7 +124,7 @@ describe("e2e: Python programs through the native plugin", function () {
          * scripts/language-host/pulumi-language-python-exec, ended the program quietly. It is a race, so each
          * case runs ten previews, none of which may show one.
          */
-        async function tracebacksInTenFailedPreviews(stack: string, error: RegExp): Promise<{ runs: number[]; first?: string }> {
+        async function tracebacksInTenFailedPreviews(stack: string, error: RegExp, never?: RegExp): Promise<{ runs: number[]; first?: string }> {
             const runs: number[] = [];
             let first: string | undefined;
             for (let i = 1; i <= 10; i++) {
@@ -160,6 +132,7 @@ describe("e2e: Python programs through the native plugin", function () {
                 const out = pv.stdout + pv.stderr;
                 assert.notEqual(pv.code, 0);
                 assert.match(out, error);
+                if (never) assert.doesNotMatch(out, never);
                 if (!/Traceback|KeyboardInterrupt/.test(out)) continue;
                 runs.push(i);
                 first ??= out;
@@ -167,14 +140,20 @@ describe("e2e: Python programs through the native plugin", function () {
             return { runs, first };
         }
 
-        it("a failed preview ends with the error, never a Python traceback: ten previews of a misspelt dict key, ten with a wrong API key", async () => {
+        // The misspelt key's words are checked in each of its ten previews (a test of its own previewed it an eleventh
+        // time until issue 50).
+        it("a misspelt key in a dict input (repo_reff) is refused at preview naming it and repo_ref, in Python's spelling; a failed preview ends with the error, never a Python traceback: ten previews of that key, ten with a wrong API key", async () => {
             const program = join(project.dir, "__main__.py");
             const text = readFileSync(program, "utf8");
             writeFileSync(program, text.replace('{"repo_ref":', '{"repo_reff":'));
             let typo: Awaited<ReturnType<typeof tracebacksInTenFailedPreviews>>;
             try {
                 const s = await quickstart("py-tb-typo", { "python-quickstart:check": "false" });
-                typo = await tracebacksInTenFailedPreviews(s.stack, /unknown key "repo_reff" in source_revision_config/);
+                typo = await tracebacksInTenFailedPreviews(
+                    s.stack,
+                    /unknown key "repo_reff" in source_revision_config: did you mean "repo_ref"\?/,
+                    /repoRef is required/,
+                );
             } finally {
                 writeFileSync(program, text);
             }
@@ -193,7 +172,9 @@ describe("e2e: Python programs through the native plugin", function () {
             );
         });
 
-        it("pulumi import of a deployment made outside Pulumi, then the matching program: the next preview shows no change", async () => {
+        // Its stack holds no API key or control plane: every command takes them from the environment (a test of its own
+        // made and destroyed a deployment for that until issue 50).
+        it("pulumi import of a deployment made outside Pulumi, then the matching program: the next preview shows no change; the configuration from the environment (LANGSMITH_API_KEY, LANGSMITH_CONTROL_PLANE_URL instead of stack config), the key never stored", async () => {
             const workspace = randomUUID();
             const name = `py-imported-${randomUUID().slice(0, 6)}`;
             const made = em.controlPlane.createDeployment(workspace, {
@@ -203,19 +184,24 @@ describe("e2e: Python programs through the native plugin", function () {
                 source_revision_config: { repo_ref: "main", langgraph_config_path: "langgraph.json" },
                 secrets: [],
             });
-            const s = await newStack(project, "py-import", {
-                "langsmith:controlPlaneUrl": em.url,
+            const stack = `py-import-${randomUUID().slice(0, 8)}`;
+            await project.initStack(stack, {
                 "langsmith:workspaceId": workspace,
                 "python-quickstart:integrationId": INTEGRATION,
                 "python-quickstart:name": name,
                 "python-quickstart:check": "false",
             });
-            const imported = await s.cli("import", "langsmith:index:Deployment", "agent", made.id, "--yes", "--generate-code=false", "--protect=false");
+            const env = { LANGSMITH_API_KEY: API_KEY, LANGSMITH_CONTROL_PLANE_URL: em.url };
+            const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack], { env });
+            const imported = await cli("import", "langsmith:index:Deployment", "agent", made.id, "--yes", "--generate-code=false", "--protect=false");
             assert.match(imported.stdout, /= 1 imported/);
-            await s.cli("preview", "--expect-no-changes");
-            await s.cli("preview", "--refresh", "--expect-no-changes");
+            await cli("preview", "--expect-no-changes");
+            await cli("preview", "--refresh", "--expect-no-changes");
             assert.equal(liveIn(workspace).length, 1, "import made nothing");
-            await s.cli("destroy", "--yes");
+            const stored = JSON.stringify(await project.exportStack(stack));
+            assert.ok(!stored.includes(API_KEY), "an API key from the environment is never stored");
+            await cli("destroy", "--yes", "--skip-preview");
+            assert.equal(liveIn(workspace).filter((d) => d.status !== "AWAITING_DELETE").length, 0, "destroyed with the key from the environment");
         });
     });
 
@@ -277,7 +263,9 @@ describe("e2e: Python programs through the native plugin", function () {
             project?.remove();
         });
 
-        it("a filter change, then a renamed destination (replaced, same bucket and prefix), re-create the export from the last window: every window exported once (pyarrow counts)", async () => {
+        // A filter change re-created the export here too until issue 50: the native plugin's re-create from the last
+        // window is tests/e2e/interrupted.test.ts's (a filter change, killed mid-way), its preview bulkExport.test.ts's.
+        it("a renamed destination (replaced, same bucket and prefix) re-creates the export from the last window: every window exported once (pyarrow counts)", async () => {
             const prefix = `py-export-${randomUUID().slice(0, 8)}`;
             const s = await newStack(
                 project,
@@ -294,38 +282,31 @@ describe("e2e: Python programs through the native plugin", function () {
                 },
                 { "python-minio-export:s3SecretAccessKey": minio.users.writeDelete.secretAccessKey },
             );
-            await s.cli("up", "--yes");
+            await s.cli("up", "--yes", "--skip-preview");
             const out1 = await project.outputs(s.stack);
             assert.equal(out1.scheduleStatus, "IntervalScheduled");
             await spawnedSettled(em, s.workspace);
-
-            await s.set("python-minio-export:filter", 'eq(run_type, "llm")');
-            const pv = await s.cli("preview", "--diff");
-            assert.match(pv.stdout, /filter/);
-            assert.doesNotMatch(pv.stdout, /replace/);
-            await s.cli("up", "--yes", "--skip-preview");
-            const out2 = await project.outputs(s.stack);
-            assert.notEqual(out2.exportId, out1.exportId);
-            assert.equal(em.bulkExport.model.exports.get(out1.exportId)!.status, "Cancelled");
 
             // A new displayName replaces the destination; the new one writes to the same bucket and prefix, so the
             // schedule goes on where the windows exported so far end (it used to export them all again).
             await s.set("python-minio-export:displayName", `renamed ${prefix}`);
             await s.cli("up", "--yes", "--skip-preview");
-            const out3 = await project.outputs(s.stack);
-            assert.notEqual(out3.destinationId, out1.destinationId);
-            assert.equal(out3.effectiveStartTime, new Date(start + 18 * HOUR).toISOString());
+            const out2 = await project.outputs(s.stack);
+            assert.notEqual(out2.destinationId, out1.destinationId);
+            assert.notEqual(out2.exportId, out1.exportId);
+            assert.equal(em.bulkExport.model.exports.get(out1.exportId)!.status, "Cancelled");
+            assert.equal(out2.effectiveStartTime, new Date(start + 18 * HOUR).toISOString());
 
             em.clock.advance(12 * HOUR);
             await sleep(300);
             await spawnedSettled(em, s.workspace);
             const written = await windowsWritten(em, minio, tracing, s.workspace, prefix);
             assert.equal(written.length, 5);
-            assertEachWindowOnce(em, written, start, [out1.exportId, out3.exportId]);
+            assertEachWindowOnce(em, written, start, [out1.exportId, out2.exportId]);
 
             const stored = await project.storedText(s.stack);
             assert.ok(!stored.includes(minio.users.writeDelete.secretAccessKey) && !stored.includes(API_KEY), "a secret is in the state in plain text");
-            await s.cli("destroy", "--yes");
+            await s.cli("destroy", "--yes", "--skip-preview");
             assert.equal(em.bulkExport.model.exports.get(out2.exportId)!.status, "Cancelled");
         });
 
@@ -390,7 +371,7 @@ describe("e2e: Python programs through the native plugin", function () {
                 1,
                 "import made no export",
             );
-            await s.cli("destroy", "--yes");
+            await s.cli("destroy", "--yes", "--skip-preview");
             assert.equal(em.bulkExport.model.exports.get(schedule.id)!.status, "Cancelled");
         });
     });
