@@ -6,15 +6,14 @@
  * stacks fails here.
  */
 import assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HttpClient } from "../../provider/api/client";
 import { ControlPlaneClient } from "../../provider/api/controlPlane";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
-import { packPackage } from "../helpers/project";
+import { createProject, type PulumiProject } from "../helpers/project";
 
 const FIXTURE = join(__dirname, "../fixtures/state-0.1.0.json");
 /** What the fixture was written against (see tests/fixtures/README.md). */
@@ -30,6 +29,7 @@ const DEPLOYMENT_TYPE = "pulumi-nodejs:dynamic/langsmith:Deployment";
 describe("e2e: a stack written by 0.1.0, refreshed and destroyed by this version (real CLI)", function () {
     this.timeout(5 * 60_000);
     let em: Emulator;
+    let project: PulumiProject;
     let dir: string;
     let env: NodeJS.ProcessEnv;
     /** Runs the CLI without blocking the event loop (the emulator answers from this process). */
@@ -43,21 +43,18 @@ describe("e2e: a stack written by 0.1.0, refreshed and destroyed by this version
 
     before(async () => {
         em = await startEmulator({ apiKeys: [RECORDED.apiKey], timing: { speed: "immediate", deleteMs: 0 } });
-        dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-oldstate-"));
-        writeFileSync(join(dir, "Pulumi.yaml"), "name: quickstart\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
-        writeFileSync(
-            join(dir, "package.json"),
-            JSON.stringify({ name: "old-state", private: true, dependencies: { "pulumi-langsmith": `file:${packPackage()}`, "@pulumi/pulumi": "3.259.0" } }),
-        );
-        execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
+        // The fixture's project (`quickstart`) with this version installed: a copy of examples/quickstart, whose install
+        // the other e2e tests share (an install of its own, optional dependencies and all, until issue 50). Its
+        // program never runs: refresh and destroy run the stored provider text.
+        project = createProject("quickstart");
+        dir = project.dir;
         // TMPDIR inside the project: what the CLI's plugins leave in a temporary directory goes with it.
         env = { ...process.env, PULUMI_BACKEND_URL: `file://${join(dir, ".state")}`, PULUMI_CONFIG_PASSPHRASE: RECORDED.passphrase, TMPDIR: join(dir, ".tmp") };
-        mkdirSync(join(dir, ".state"));
-        mkdirSync(join(dir, ".tmp"));
+        mkdirSync(join(dir, ".tmp"), { recursive: true });
     });
     after(async () => {
         await em?.close();
-        if (dir) rmSync(dir, { recursive: true, force: true });
+        project?.remove();
     });
 
     it("refresh reads the deployment through the 0.1.0 provider text, finds no drift the second time, and destroy deletes it", async () => {
@@ -91,7 +88,7 @@ describe("e2e: a stack written by 0.1.0, refreshed and destroyed by this version
         // A second refresh finds nothing to change: read maps the service back to the recorded inputs.
         await pulumi("refresh", "--yes", "--expect-no-changes");
 
-        await pulumi("destroy", "--yes");
+        await pulumi("destroy", "--yes", "--skip-preview");
         assert.equal(em.controlPlane.allDeployments().length, 0, "destroy deleted the deployment through the old provider text");
     });
 });

@@ -17,6 +17,7 @@
  * process keeps answering. Every command's output is kept (`transcript`) for leak checks.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
@@ -257,23 +258,33 @@ export function createProject(example = "quickstart", dir?: string, o: { optiona
     pkg.dependencies["pulumi-langsmith"] = `file:${tgz}`;
     writeFileSync(join(target, "package.json"), JSON.stringify(pkg, null, 2));
     const omit = o.optional ? [] : ["--omit=optional"];
-    installShared(o.optional ? `${example}+optional` : example, target, () =>
+    installShared(installKey(pkg, o.optional), target, () =>
         execFileSync("npm", ["install", "--prefer-offline", ...omit, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: target, stdio: "inherit" }),
     );
     return withState(target);
 }
 
 /**
- * Runs `install` in `target`, once per example (`key`: its name, with `+optional` for an install with the
- * optional dependencies; an absolute path is never shared) within one `npm test` (scripts/test.sh sets
- * PULUMI_LANGSMITH_INSTALL_CACHE to a directory it removes at the end): every copy of an example installs
- * the same packed checkout, so the first worker to ask installs (holding `<cache>.lock`) and keeps its
- * node_modules there; the others wait for it (up to 5 minutes, then install on their own) and hard-link
- * it instead of running npm again (about 15 s each). Without the variable: `install`, as before.
+ * What an install holds, as a file name: a hash of the program's dependencies (the packed checkout among them) and
+ * whether the optional ones are in. Every example but aws-s3-export, and the tests' own programs, depend on the same
+ * packages, so they share one install (one with the optional dependencies), whatever their name.
+ */
+function installKey(pkg: Record<string, unknown>, optional = false): string {
+    const what = ["dependencies", "devDependencies", "optionalDependencies", "overrides"].map((k) => pkg[k] ?? null);
+    return `${createHash("sha256").update(JSON.stringify(what)).digest("hex").slice(0, 16)}${optional ? "+optional" : ""}`;
+}
+
+/**
+ * Runs `install` in `target`, once per set of dependencies (`key`, installKey) within one `npm test`
+ * (scripts/test.sh sets PULUMI_LANGSMITH_INSTALL_CACHE to a directory it removes at the end): the copies of
+ * every program with those dependencies install the same packages and the same packed checkout, so the first
+ * worker to ask installs (holding `<cache>.lock`) and keeps its node_modules there; the others wait for it (up
+ * to 5 minutes, then install on their own) and hard-link it instead of running npm again (15 to 30 s each).
+ * Without the variable: `install`, as before.
  */
 function installShared(key: string, target: string, install: () => void): void {
     const root = process.env.PULUMI_LANGSMITH_INSTALL_CACHE;
-    if (!root || isAbsolute(key)) {
+    if (!root) {
         install();
         return;
     }
