@@ -87,7 +87,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             await project.initStack(stack, config, { "langsmith:apiKey": API_KEY });
             const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
 
-            await cli("up", "--yes");
+            await cli("up", "--yes", "--skip-preview");
             const out = await project.outputs(stack);
             assert.deepEqual([out.assistantVersion, out.checkFirstRun], [1, "interrupted"], "the check ran on the assistant Pulumi made");
             for (const seen of [await jsSees(out.deploymentUrl, out.assistantId), await pythonSees(out.deploymentUrl, out.assistantId)]) {
@@ -116,7 +116,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             assert.notEqual(drift.code, 0, "the drift check fails");
             assert.match(drift.stdout, /~ \S*Assistant: \(update\)[\s\S]*?model\s*: "edited" => "gpt-4o"/);
             assert.match(drift.stdout, /~ \S*Cron: \(update\)[\s\S]*?enabled\s*: false => true/);
-            await cli("up", "--refresh", "--yes");
+            await cli("up", "--refresh", "--yes", "--skip-preview");
             const back = await jsSees(out.deploymentUrl, out.assistantId);
             assert.deepEqual([back.assistant?.config.configurable, back.assistant?.version, back.crons[0].enabled], [{ model: "gpt-4o" }, 3, true]);
 
@@ -125,7 +125,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             const revision = await cli("preview", "--diff");
             assert.doesNotMatch(revision.stdout, /replace/, "a new revision and a new version replace nothing");
             assert.match(revision.stdout, /~ \S*Assistant: \(update\)[\s\S]*?model\s*: "gpt-4o" => "gpt-5"/);
-            await cli("up", "--yes");
+            await cli("up", "--yes", "--skip-preview");
             const updated = await project.outputs(stack);
             assert.deepEqual(
                 [updated.assistantId, updated.cronId, updated.deploymentUrl, updated.assistantVersion],
@@ -138,7 +138,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             // The new URL is not known before the deployment is made: the preview shows an update, `up` replaces.
             assert.match(plan.stdout, /\+-\S*Deployment: \(replace\)[\s\S]*~ \S*Assistant: \(update\)[\s\S]*url\s*: "[^"]+" => \[unknown\]/);
             em.admin.requests.length = 0;
-            await cli("up", "--yes");
+            await cli("up", "--yes", "--skip-preview");
             const replaced = await project.outputs(stack);
             assert.notEqual(replaced.deploymentUrl, out.deploymentUrl);
             assert.notEqual(replaced.assistantId, out.assistantId, "a new assistant on the new server");
@@ -148,7 +148,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             const exported = JSON.stringify(await project.exportStack(stack));
             assert.ok(!exported.includes(API_KEY) && !project.transcript.join("\n").includes(API_KEY), "the API key stored or printed");
             em.admin.requests.length = 0;
-            await cli("destroy", "--yes");
+            await cli("destroy", "--yes", "--skip-preview");
             assert.deepEqual(agentDeletes(), [`/runs/crons/${replaced.cronId}`, `/assistants/${replaced.assistantId}`], "the cron, then the assistant");
         });
 
@@ -198,7 +198,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             const out = await project.outputs(stack);
             assert.deepEqual([out.assistantId, out.cronId], [assistant.assistant_id, cron.cron_id], "the killed runs' objects, taken in");
             assert.deepEqual([(await assistants()).length, (await crons()).length], [1, 1], "none made twice");
-            await project.pulumi(["destroy", "--yes", "--stack", stack]);
+            await project.pulumi(["destroy", "--yes", "--skip-preview", "--stack", stack]);
         });
     });
 
@@ -215,7 +215,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             await project.initStack(stack, config, { "langsmith:apiKey": API_KEY });
             const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
 
-            await cli("up", "--yes");
+            await cli("up", "--yes", "--skip-preview");
             const out = await project.outputs(stack);
             for (const seen of [await jsSees(out.url, out.assistantId), await pythonSees(out.url, out.assistantId)]) {
                 assert.deepEqual([seen.assistant?.config.configurable, seen.crons.map((c) => c.cron_id)], [{ model: "gpt-4o" }, [out.cronId]]);
@@ -234,7 +234,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             assert.match(revision.stdout, /~ langsmith:index:Deployment: \(update\)/);
             assert.doesNotMatch(revision.stdout, /Assistant|Cron|\[unknown\]/, "the assistant and the cron unchanged, nothing unknown");
             await cli("config", "set", "python-agent-objects:schedule", "30 8 * * *");
-            await cli("up", "--refresh", "--yes");
+            await cli("up", "--refresh", "--yes", "--skip-preview");
             const after = await project.outputs(stack);
             assert.deepEqual([after.cronId, after.assistantId], [out.cronId, out.assistantId], "updated in place");
             assert.equal((await jsSees(out.url, out.assistantId)).crons[0].schedule, "30 8 * * *");
@@ -254,7 +254,7 @@ describe("e2e: Assistant and Cron through the real pulumi CLI, judged by both of
             await cli("preview", "--refresh", "--expect-no-changes");
             assert.equal((await jsSees(out.url, out.assistantId)).versions.length, 3, "import changed nothing on the server");
             em.admin.requests.length = 0;
-            await cli("destroy", "--yes");
+            await cli("destroy", "--yes", "--skip-preview");
             // Imported resources carry no dependency on each other: the order is the engine's, and a cron deleted
             // with its assistant first answers 404, which is done.
             assert.deepEqual(agentDeletes().sort(), [`/assistants/${out.assistantId}`, `/runs/crons/${out.cronId}`]);

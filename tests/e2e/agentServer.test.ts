@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { createProject, type PulumiProject } from "../helpers/project";
 
@@ -19,7 +18,9 @@ describe("e2e: Deployment + AgentServerCheck through the real pulumi CLI", funct
     let project: PulumiProject;
 
     before(async () => {
-        em = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "timed", phaseMs: scaledTiming(1 / 10).phaseMs, deleteMs: 300 } });
+        // Revisions deploy at once (the check runs on each new one; the waits are deployment.test.ts's), and the agent
+        // server's graph answers a word every 20 ms: still long enough for the check's interrupt to meet its first run.
+        em = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "immediate", deleteMs: 100 }, agentServer: { stepMs: 20 } });
         project = createProject("github-deployment");
     });
     after(async () => {
@@ -41,7 +42,7 @@ describe("e2e: Deployment + AgentServerCheck through the real pulumi CLI", funct
         );
         const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
 
-        await cli("up", "--yes");
+        await cli("up", "--yes", "--skip-preview");
         const out1 = await project.outputs(stack);
         assert.equal(out1.checkFirstRun, "interrupted");
         assert.equal(out1.checkSecondRun, "success");
@@ -65,7 +66,7 @@ describe("e2e: Deployment + AgentServerCheck through the real pulumi CLI", funct
         assert.match(failed.stdout + failed.stderr, /interrupt was not honoured: .*the first run ended success, not interrupted/);
         assert.ok(!project.transcript.join("\n").includes(API_KEY), "the API key in a command's output");
         em.agentServer.model.settings.ignoreInterrupt = false;
-        await cli("destroy", "--yes");
+        await cli("destroy", "--yes", "--skip-preview");
     });
 
     it("adoptId: a deployment made outside Pulumi is taken over onto a tag ref, buildOnPush off, and nothing else is created", async () => {
@@ -97,7 +98,7 @@ describe("e2e: Deployment + AgentServerCheck through the real pulumi CLI", funct
         );
         const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
 
-        await cli("up", "--yes");
+        await cli("up", "--yes", "--skip-preview");
         const out = await project.outputs(stack);
         assert.equal(out.deploymentId, existing.id);
         const live = em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace);
@@ -112,7 +113,7 @@ describe("e2e: Deployment + AgentServerCheck through the real pulumi CLI", funct
         assert.equal(revision.status, "DEPLOYED");
         await cli("preview", "--refresh", "--expect-no-changes");
 
-        await cli("destroy", "--yes");
+        await cli("destroy", "--yes", "--skip-preview");
         assert.deepEqual(
             em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace),
             [],

@@ -108,7 +108,7 @@ describe("e2e: the release installed as a user installs it", function () {
                 for (const exe of pluginExecutables(join(project.dir, ".tmp"))) seen.add(exe);
             }, 100);
             try {
-                await project.pulumi(["up", "--yes", "--stack", stack]);
+                await project.pulumi(["up", "--yes", "--skip-preview", "--stack", stack]);
             } finally {
                 clearInterval(sampler);
             }
@@ -118,7 +118,7 @@ describe("e2e: the release installed as a user installs it", function () {
             assert.match(String(out.revisionId), /^[0-9a-f-]{36}$/);
             assert.equal(em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace).length, 1);
 
-            await project.pulumi(["destroy", "--yes", "--stack", stack]);
+            await project.pulumi(["destroy", "--yes", "--skip-preview", "--stack", stack]);
             assert.equal(em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace).length, 0);
         } finally {
             project.remove();

@@ -106,7 +106,7 @@ describe("e2e: the organization's rules (real CLI, examples/organization-rules)"
     });
 
     it("destroy lifts the limits, puts the retention defaults back, cancels the invitation, deletes the listener and the policy, takes the tags off (the key stays)", async () => {
-        await cli("destroy", "--yes");
+        await cli("destroy", "--yes", "--skip-preview");
         assert.deepEqual(await get("/api/v1/usage-limits"), []);
         const ws = (await get("/api/v1/ttl-settings"))[0];
         assert.deepEqual([ws.default_trace_tier, ws.apply_to_all_projects], ["longlived", false]);

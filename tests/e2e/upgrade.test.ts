@@ -184,7 +184,7 @@ describe("e2e: a stack made by release 0.1.0 previews with no change under this 
         const stored = await s.project.storedText(s.stack);
         for (const secret of [API_KEY, OPENAI_KEY, minio.users.writeDelete.secretAccessKey])
             assert.ok(!stored.includes(secret), "a secret in the state in plain text");
-        await s.cli("destroy", "--yes");
+        await s.cli("destroy", "--yes", "--skip-preview");
         assert.deepEqual(await resourcesOf(s.project, s.stack), {});
         assert.equal(em.controlPlane.allDeployments().filter((d) => d.tenant_id === s.workspace && d.status !== "AWAITING_DELETE").length, 0);
         const printed = s.project.transcript.join("\n");
@@ -203,7 +203,7 @@ describe("e2e: a stack made by release 0.1.0 previews with no change under this 
         );
         const installed = () => JSON.parse(readFileSync(join(s.project.dir, "node_modules/pulumi-langsmith/package.json"), "utf8")).version;
         assert.equal(installed(), "0.1.0");
-        await s.cli("up", "--yes");
+        await s.cli("up", "--yes", "--skip-preview");
         assert.equal((await s.project.outputs(s.stack)).checkFirstRun, "interrupted");
         const made = await resourcesOf(s.project, s.stack);
         assert.equal(Object.keys(made).length, 8, "every resource of the program is in the stack");
@@ -226,7 +226,7 @@ describe("e2e: a stack made by release 0.1.0 previews with no change under this 
             () => undefined,
             () => ({ ...base, PYTHONPATH: pythonPath }),
         );
-        await s.cli("up", "--yes");
+        await s.cli("up", "--yes", "--skip-preview");
         assert.equal((await s.project.outputs(s.stack)).checkFirstRun, "interrupted");
         const made = await resourcesOf(s.project, s.stack);
         assert.equal(Object.keys(made).length, 8, "every resource of the program is in the stack");

@@ -69,8 +69,8 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
     }) {
         await assertNoSecret(o.admin, o.stack, o.keys, o.printed);
         await assertNoSecret(o.team, o.stack, [...o.keys, minio.users.writeDelete.secretAccessKey], o.printed);
-        await o.team.pulumi(["destroy", "--yes", "--stack", o.stack]);
-        await o.admin.pulumi(["destroy", "--yes", "--stack", o.stack]);
+        await o.team.pulumi(["destroy", "--yes", "--skip-preview", "--stack", o.stack]);
+        await o.admin.pulumi(["destroy", "--yes", "--skip-preview", "--stack", o.stack]);
         assert.equal(await statusWith(o.keys.at(-1)!, o.workspaceId, o.projectId), 401, "the key is refused after destroy");
         assert.ok(!(await workspaces()).some((w) => w.id === o.workspaceId), "the workspace is gone");
     }
@@ -89,7 +89,7 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
                 { ...service, "workspace-admin:integrationId": randomUUID(), "workspace-admin:keyExpiresAt": new Date(Date.now() + 30 * DAY).toISOString() },
                 { "langsmith:apiKey": ADMIN_KEY },
             );
-            let printed = (await admin.pulumi(["up", "--yes", "--stack", stack])).stdout;
+            let printed = (await admin.pulumi(["up", "--yes", "--skip-preview", "--stack", stack])).stdout;
             const out = await admin.outputs(stack);
             const key = await secretOutput(admin, stack, "ciKeySecret");
             assert.match(key, /^lsv2_sk_/);
@@ -110,14 +110,14 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
                 { ...service, "workspace-team:adminStack": `organization/workspace-admin/${stack}`, ...prefixed("workspace-team", s3) },
                 { "langsmith:apiKey": key, "workspace-team:s3SecretAccessKey": minio.users.writeDelete.secretAccessKey },
             );
-            printed += (await team.pulumi(["up", "--yes", "--stack", stack])).stdout;
+            printed += (await team.pulumi(["up", "--yes", "--skip-preview", "--stack", stack])).stdout;
             const teamOut = await team.outputs(stack);
             const exports = await raw(em, "GET", `/api/v1/bulk-exports/${teamOut.exportId}`, { apiKey: ADMIN_KEY, tenantId: out.workspaceId });
             assert.equal(exports.status, 200, "the export is in the team's workspace");
 
             // Rotation: the new key is made before the old one is deleted; the team's stack goes on with the new one.
             await admin.pulumi(["config", "set", "workspace-admin:keyExpiresAt", new Date(Date.now() + 60 * DAY).toISOString(), "--stack", stack]);
-            const rotated = await admin.pulumi(["up", "--yes", "--stack", stack]);
+            const rotated = await admin.pulumi(["up", "--yes", "--skip-preview", "--stack", stack]);
             printed += rotated.stdout;
             assert.match(rotated.stdout, /\+- +\S*ServiceKey +ci +replaced/);
             const newKey = await secretOutput(admin, stack, "ciKeySecret");
@@ -125,7 +125,7 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
             assert.deepEqual([await statusWith(key, out.workspaceId, out.projectId), await statusWith(newKey, out.workspaceId, out.projectId)], [401, 200]);
             await team.pulumi(["config", "set", "--secret", "langsmith:apiKey", newKey, "--stack", stack]);
             // An `up` records the new key (a refresh first would read with the one the state holds, now refused).
-            printed += (await team.pulumi(["up", "--yes", "--stack", stack])).stdout;
+            printed += (await team.pulumi(["up", "--yes", "--skip-preview", "--stack", stack])).stdout;
             printed += (await team.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", stack])).stdout;
 
             await searchedAndDestroyed({ admin, team, stack, keys: [key, newKey], printed, workspaceId: out.workspaceId, projectId: out.projectId });
@@ -147,7 +147,7 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
                 { "langsmith:controlPlaneUrl": em.url, "langsmith:endpoint": em.url, "python-workspace-admin:keyExpiresAt": expiry(30) },
                 { "langsmith:apiKey": ADMIN_KEY },
             );
-            let printed = (await admin.pulumi(["up", "--yes", "--stack", stack])).stdout;
+            let printed = (await admin.pulumi(["up", "--yes", "--skip-preview", "--stack", stack])).stdout;
             const out = await admin.outputs(stack);
             const key = await secretOutput(admin, stack, "ciKeySecret");
             assert.equal(await statusWith(key, out.workspaceId, out.projectId), 200);
@@ -161,15 +161,15 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
                 },
                 { "python-workspace-team:s3SecretAccessKey": minio.users.writeDelete.secretAccessKey },
             );
-            printed += (await team.pulumi(["up", "--yes", "--stack", stack])).stdout;
+            printed += (await team.pulumi(["up", "--yes", "--skip-preview", "--stack", stack])).stdout;
 
             await admin.pulumi(["config", "set", "python-workspace-admin:keyExpiresAt", expiry(60), "--stack", stack]);
-            printed += (await admin.pulumi(["up", "--yes", "--stack", stack])).stdout;
+            printed += (await admin.pulumi(["up", "--yes", "--skip-preview", "--stack", stack])).stdout;
             const newKey = await secretOutput(admin, stack, "ciKeySecret");
             assert.equal(await statusWith(key, out.workspaceId, out.projectId), 401, "the old key stops once the new one exists");
             // The stack reference hands the team's provider the new key at its next `up`: nothing copied by hand (a
             // refresh before it would read with the key the state holds, now refused).
-            printed += (await team.pulumi(["up", "--yes", "--stack", stack])).stdout;
+            printed += (await team.pulumi(["up", "--yes", "--skip-preview", "--stack", stack])).stdout;
             printed += (await team.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", stack])).stdout;
 
             await searchedAndDestroyed({ admin, team, stack, keys: [key, newKey], printed, workspaceId: out.workspaceId, projectId: out.projectId });
@@ -193,7 +193,7 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
                 { "langsmith:controlPlaneUrl": described.url, "langsmith:endpoint": described.url, "python-workspace-access:leadEmail": email },
                 { "langsmith:apiKey": ADMIN_KEY, "python-workspace-access:openaiApiKey": openai },
             );
-            let printed = (await access.pulumi(["up", "--yes", "--stack", stack])).stdout;
+            let printed = (await access.pulumi(["up", "--yes", "--skip-preview", "--stack", stack])).stdout;
             const out = await access.outputs(stack);
             assert.equal(out.leadStatus, "pending", "invited: not yet in the organization");
             assert.deepEqual(await emulatorAdmin(em, "GET", `/org/secrets/${out.workspaceId}/OPENAI_API_KEY`), { value: openai });
@@ -204,7 +204,7 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
             await emulatorAdmin(em, "POST", "/org/invitations/accept", { email });
             await access.pulumi(["config", "set", "python-workspace-access:team", "platform", "--stack", stack]);
             await access.pulumi(["config", "set", "python-workspace-access:leadRole", "WORKSPACE_VIEWER", "--stack", stack]);
-            printed += (await access.pulumi(["up", "--yes", "--refresh", "--stack", stack])).stdout;
+            printed += (await access.pulumi(["up", "--yes", "--skip-preview", "--refresh", "--stack", stack])).stdout;
             const named = (await raw(em, "GET", "/api/v1/workspaces", asAdmin)).body.find((w: { id: string }) => w.id === out.workspaceId);
             assert.equal(named.display_name, "platform team");
             const lead = (await raw(em, "GET", `/api/v1/workspaces/current/members/active?emails=${email}`, { apiKey: ADMIN_KEY, tenantId: out.workspaceId }))
@@ -217,7 +217,7 @@ describe("e2e: a workspace, its CI's service key, and a team's stack that holds 
             printed += (await access.pulumi(["preview", "--refresh", "--expect-no-changes", "--stack", stack])).stdout;
 
             await assertNoSecret(access, stack, [ADMIN_KEY, openai], printed);
-            await access.pulumi(["destroy", "--yes", "--stack", stack]);
+            await access.pulumi(["destroy", "--yes", "--skip-preview", "--stack", stack]);
             assert.ok(!(await workspaces()).some((w) => w.id === out.workspaceId), "the workspace is gone");
             assert.equal(
                 (await raw(em, "GET", "/api/v1/orgs/current/roles", asAdmin)).body.find((r: { id: string }) => r.id === out.roleId),

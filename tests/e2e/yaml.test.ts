@@ -59,7 +59,7 @@ describe("e2e: Pulumi YAML programs through the native plugin", function () {
 
     before(async () => {
         // Revisions deploy at once: what this test shows is the YAML front door, not the waits (tests/e2e/deployment.test.ts).
-        em = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "immediate", deleteMs: 100 } });
+        em = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "immediate", deleteMs: 100 }, agentServer: { stepMs: 20 } });
     });
     after(async () => {
         await em?.close();
@@ -85,7 +85,7 @@ describe("e2e: Pulumi YAML programs through the native plugin", function () {
             const failing = (...args: string[]) => project.pulumi([...args, "--stack", stack], { allowFailure: true });
 
             // up: the deployment, its interrupt check, the revisions look-up.
-            await cli("up", "--yes");
+            await cli("up", "--yes", "--skip-preview");
             const out1 = await project.outputs(stack);
             assert.equal(out1.revisionStatus, "DEPLOYED");
             assert.equal(out1.checkFirstRun, "interrupted");
