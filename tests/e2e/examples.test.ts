@@ -33,11 +33,18 @@ function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv):
 }
 const typeCheck = (dir: string, ...args: string[]) => run("npx", ["--no-install", "tsc", "--noEmit", ...args], dir);
 
-/** Whether two examples' dependencies and tsconfig are the same (then one install type-checks both); a program elsewhere by its absolute path. */
+/**
+ * Whether two examples' dependencies and tsconfig are the same (then one install type-checks both); a program elsewhere
+ * by its absolute path. pulumi-langsmith is left out: each names the checkout by its own relative path, and the tests
+ * install the packed checkout in its place (tests/helpers/project.ts).
+ */
 function sameSetUp(a: string, b: string): boolean {
     const read = (e: string, f: string) => JSON.parse(readFileSync(join(isAbsolute(e) ? e : join(ROOT, "examples", e), f), "utf8"));
     const setUp = (e: string) => {
-        const { dependencies, devDependencies } = read(e, "package.json");
+        const {
+            dependencies: { "pulumi-langsmith": _checkout, ...dependencies },
+            devDependencies,
+        } = read(e, "package.json");
         const { files: _, ...config } = read(e, "tsconfig.json");
         return JSON.stringify([dependencies, devDependencies, config]);
     };
