@@ -9,6 +9,11 @@
  * deployment replaces both, in order; a CLI killed after the server made each (its answer held back) leaves
  * nothing the next `up` makes twice or cannot take in; `pulumi import` of both by `<url>|<id>` (the native
  * plugin) reads back what the program says; destroy deletes both; the API key is in no state and no output.
+ *
+ * Its `pulumi` commands (issue 50: more than 8, on three stacks): each example lives its whole life on one stack
+ * (one `up`, one `destroy`), each step on what the one before left; a `preview` only where its plan or its drift
+ * is asserted (the SDK's change, a new revision, the replacement, the import); an `up` per change that step makes.
+ * The killed runs have a stack of their own: the kill leaves a stack no other step could go on from.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";

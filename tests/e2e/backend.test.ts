@@ -9,6 +9,11 @@
  * takes the deployment in (docs/recovery.md), and of two `pulumi up` at once the second is refused by the
  * lock, nothing lost. And the file backend's `.attrs` file, which a kill can leave empty: the error, the way
  * out, and `metadata=skip`, which the tests' own file backends use.
+ *
+ * Its `pulumi` commands (issue 50: more than 8, on two stacks): on each, the `up` that is interrupted (the
+ * emulator killed; the CLI killed), the `up`s each recovery step asserts on (refused by the lock, refused naming
+ * the object, taken in with LANGSMITH_ADOPT_IDS, two at once), then the drift check and `destroy` that show
+ * nothing was lost; the `.attrs` case runs cheap commands that fail before any program.
  */
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";

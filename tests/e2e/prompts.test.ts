@@ -7,6 +7,11 @@
  * the tag moves, then `up` again: one commit, not two, and `prod` on it; destroy leaves no prompt. And the Python
  * and YAML twins (examples/python-prompt-promotion, examples/yaml-prompt-promotion) through the native plugin: a
  * promotion in place, pulled by the Python client, the drift check, destroy.
+ *
+ * Its `pulumi` commands (issue 50: more than 8): one stack for the TypeScript releases, each release an `up` (the
+ * second the workflow's pull-request preview and its up on main, the third killed, then its `up`), the drift check
+ * before and after the commit made elsewhere, `destroy`; per twin one stack: `up`, the promotion's
+ * `preview --diff` and `up`, the drift check, `destroy`.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";

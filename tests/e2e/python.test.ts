@@ -8,6 +8,12 @@
  * at preview with the same words as through the dynamic resources, a misspelt key of a dict input included,
  * and ten failed previews of each kind ending without a Python traceback; and an explicit provider whose settings
  * are unknown at the first preview (programs/late-provider-py).
+ *
+ * Its `pulumi` commands (issue 50: more than 8, each for something only it shows): a stack per case, and on it
+ * the `up` and `destroy` a life needs, a `preview --diff` before a change whose plan the case asserts, the drift
+ * check where the case says what it must find; the bad input's one failing preview; twenty failing previews
+ * for the traceback race (ten of each kind: a race shows in some runs only); each import's `import` and the
+ * previews that judge it, without and with a refresh (the program matches what was imported; the read does too).
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";

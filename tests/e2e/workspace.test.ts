@@ -10,6 +10,10 @@
  * nothing, and the key is refused. No key, secret or storage credential is in any state or output. And access
  * as code in Python (examples/python-workspace-access) against a server that holds to LangSmith's description
  * alone (tests/contract/describedOnly.ts): a workspace, a role that writes secrets, a secret, a member.
+ *
+ * Its `pulumi` commands (issue 50: more than 8): per language one admin stack and one team stack, each `up` once,
+ * again at the rotation (the admin's makes the new key, the team's takes it), the team's drift check after it and
+ * a `destroy` each; the access stack's `up`, its `up --refresh` after the changes, its drift check and `destroy`.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
