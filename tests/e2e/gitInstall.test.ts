@@ -24,7 +24,19 @@ describe("e2e: installing the package from a git URL", function () {
     it("install: npm builds the package in its clone (prepare), and a program loads it", async () => {
         const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
         writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "git-install", private: true }));
-        const args = ["install", "--omit=optional", "--no-audit", "--no-fund", "--loglevel=error", `git+file://${ROOT}#${head}`, "@pulumi/pulumi@3.259.0"];
+        // --prefer-offline (which npm passes on to the install in the clone): the packages come from npm's cache, which
+        // scripts/setup.sh filled, without asking the registry whether each of the clone's dev dependencies changed
+        // (issue 50: waiting, not testing; one missing from the cache is still downloaded).
+        const args = [
+            "install",
+            "--prefer-offline",
+            "--omit=optional",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            `git+file://${ROOT}#${head}`,
+            "@pulumi/pulumi@3.259.0",
+        ];
         await promisify(execFile)("npm", args, { cwd: dir, maxBuffer: 64 << 20 });
 
         const pkg = join(dir, "node_modules", "pulumi-langsmith");
