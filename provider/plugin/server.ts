@@ -211,7 +211,7 @@ function configurationCalls(o: PluginOptions, configured: Configured): grpcTypes
                 const resp = new proto.CheckResponse();
                 // The inputs go back as the engine sent them, secret markers included: the state keeps them secret.
                 resp.setInputs(call.request.getNews());
-                resp.setFailuresList(checkConfig(js(call.request.getNews())).map(failure));
+                resp.setFailuresList((await checkConfig(js(call.request.getNews()))).map(failure));
                 return resp;
             });
         },
