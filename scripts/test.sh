@@ -69,6 +69,7 @@ LONGEST_FIRST=(
   tests/e2e/replacements.test.ts
   tests/e2e/organization.test.ts
   tests/e2e/settings.test.ts
+  tests/e2e/words.test.ts
   tests/docs/emulatorRecipes.test.ts
   tests/emulator/sandbox.test.ts
   tests/e2e/oldState.test.ts
