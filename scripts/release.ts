@@ -76,8 +76,8 @@ async function step<T>(what: string, fn: () => T | Promise<T>): Promise<T> {
 
 /**
  * dist/provider/plugin/main.js and everything it requires as one CommonJS file. The plugin loads the gRPC
- * library and protobuf stubs of @pulumi/pulumi through a `require` made at run time (server.ts
- * `pulumiRequire`, which a bundler cannot follow): here those calls become plain requires of the same
+ * library and protobuf stubs of @pulumi/pulumi, and its YAML parser, through a `require` made at run time (server.ts
+ * and language.ts `pulumiRequire`, which a bundler cannot follow): here those calls become plain requires of the same
  * modules, resolved from @pulumi/pulumi's directory, so that they are bundled too.
  */
 export async function bundle(out: string): Promise<void> {
@@ -95,7 +95,7 @@ export async function bundle(out: string): Promise<void> {
             {
                 name: "pulumi-require",
                 setup(b) {
-                    b.onLoad({ filter: /[\\/]provider[\\/]plugin[\\/]server\.js$/ }, (args) => {
+                    b.onLoad({ filter: /[\\/]provider[\\/]plugin[\\/](server|language)\.js$/ }, (args) => {
                         const text = readFileSync(args.path, "utf8");
                         const rewritten = text
                             .replace(/\(0, node_module_1\.createRequire\)\(require\.resolve\("@pulumi\/pulumi"\)\)/, "null")
@@ -103,7 +103,7 @@ export async function bundle(out: string): Promise<void> {
                                 /pulumiRequire\("([^"]+)"\)/g,
                                 (_m, p: string) => `require(${JSON.stringify(require.resolve(p, { paths: [pulumiDir] }))})`,
                             );
-                        if (rewritten.includes("pulumiRequire(")) throw new Error("server.js: a pulumiRequire call the bundler cannot rewrite");
+                        if (rewritten.includes("pulumiRequire(")) throw new Error(`${args.path}: a pulumiRequire call the bundler cannot rewrite`);
                         return { contents: rewritten, loader: "js", resolveDir: dirname(args.path) };
                     });
                 },

@@ -33,14 +33,11 @@ export PULUMI_LANGSMITH_TESTS_TRANSPILE_ONLY=1
 # Node's on-disk cache of compiled modules (Node 22), shared by every node process the tests start (the programs, the
 # dynamic-provider host, the native plugin): loading @pulumi/pulumi and typescript costs half the CPU with it.
 export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PULUMI_LANGSMITH_CACHE/node-compile-cache}"
-# The e2e tests' copies of an example share one npm install of the packed checkout (tests/helpers/project.ts).
-PULUMI_LANGSMITH_INSTALL_CACHE="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-langsmith-installs-XXXXXX")"
-export PULUMI_LANGSMITH_INSTALL_CACHE
-# Every emulator the tests start logs its exchanges here; tests/contract/check.ts then judges them against the
-# service's OpenAPI descriptions (our clients' requests, the emulator's answers) and prints its figures.
-LANGSMITH_EMULATOR_EXCHANGE_LOG="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-langsmith-exchanges-XXXXXX")"
-export LANGSMITH_EMULATOR_EXCHANGE_LOG
-trap 'rm -rf "$PULUMI_LANGSMITH_INSTALL_CACHE" "$LANGSMITH_EMULATOR_EXCHANGE_LOG"' EXIT
+# The run's own TMPDIR, removed however the run ends (a Ctrl-C or a SIGTERM too: scripts/lib/test-run.sh), with the
+# install cache the e2e tests' copies of an example share (tests/helpers/project.ts) and the exchange log of every
+# emulator the tests start, which tests/contract/check.ts then judges against the service's OpenAPI descriptions.
+source scripts/lib/test-run.sh
+test_run_begin
 # The files longest first: mocha --parallel hands files to its two workers in the order given, and a long e2e file
 # started last would run alone at the end. Seconds of their tests in the last CI run (bench/fileTimes.js measures a
 # run): interrupted 291, deployment 262, python 208, bulkExport 199, agentObjects 179, workspace 171, sandbox 164,
@@ -75,6 +72,7 @@ LONGEST_FIRST=(
   tests/e2e/replacements.test.ts
   tests/e2e/organization.test.ts
   tests/e2e/settings.test.ts
+  tests/e2e/words.test.ts
   tests/docs/emulatorRecipes.test.ts
   tests/emulator/sandbox.test.ts
   tests/e2e/oldState.test.ts
@@ -116,6 +114,6 @@ status=0
 # then `node bench/fileTimes.js <file>` prints them and the span); PULUMI_LANGSMITH_TEST_JOBS=3 tries a third worker.
 timing=()
 [ -z "${FILE_TIMES_LOG:-}" ] || timing=(--require bench/fileTimes.js)
-npx mocha --parallel --jobs "${PULUMI_LANGSMITH_TEST_JOBS:-2}" "${timing[@]}" "$@" || status=$?
+test_run npx mocha --parallel --jobs "${PULUMI_LANGSMITH_TEST_JOBS:-2}" "${timing[@]}" "$@" || status=$?
 node -r ts-node/register/transpile-only tests/contract/check.ts "$LANGSMITH_EMULATOR_EXCHANGE_LOG" || status=1
 exit "$status"

@@ -72,17 +72,6 @@ export function asPlatformError(e: unknown): unknown {
     return platformError(400, words);
 }
 
-/** A route's handler answering as the platform does: its refusals through asPlatformError. */
-export function platformHandler<C, R>(handler: (c: C) => R | Promise<R>): (c: C) => Promise<R> {
-    return async (c) => {
-        try {
-            return await handler(c);
-        } catch (e) {
-            throw asPlatformError(e);
-        }
-    };
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Path parameters documented as uuid answer 422 when they are not (docs/service.md 4.1, 7). */
 export function requireUuid(value: string, name: string): string {

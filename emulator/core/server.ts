@@ -38,7 +38,7 @@ import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
 import type { ControlPlaneTiming, FailureRule } from "../controlPlane/revisions";
-import { EmulatorError, injected, notImplemented } from "./errors";
+import { EmulatorError, asPlatformError, injected, notImplemented } from "./errors";
 import { readBody } from "./body";
 import { EXCHANGE_LOG_ENV, ExchangeLog } from "./exchangeLog";
 import { Router, send, type Reply, type RequestContext } from "./http";
@@ -415,8 +415,9 @@ function routing(p: HandlerParts) {
             };
             return await route.handler(ctx);
         } catch (e) {
-            // A body it cannot read is the route's to refuse, in its own words.
-            throw route.refusal ? route.refusal(e) : e;
+            // A body it cannot read is the route's to refuse, in its own words; a platform path's, in the platform's.
+            const refused = route.refusal ? route.refusal(e) : e;
+            throw PLATFORM_PATH.test(path) ? asPlatformError(refused) : refused;
         }
     }
     return { answer, tenantOf: (r: Incoming) => p.org.auth.tenantOf(authRequest(r)) };
@@ -440,6 +441,12 @@ function stripPrefix(pathname: string): { path: string; prefix: string } {
  * under `/api/v1/platform/...` (docs/service.md R10): routed as those, so each area registers them once.
  */
 const PLATFORM_ALIAS = "/v1/platform";
+/**
+ * The platform operations' paths, once routed (under `/api/v1` or bare, as Router.onApi registers them): what their
+ * routes refuse is answered as the platform answers (core/errors.ts asPlatformError: 400 `{error}`, no 422), here
+ * for every one of them, not by each route.
+ */
+const PLATFORM_PATH = /^(\/api\/v1)?\/platform\//;
 export function routedPath(path: string): string {
     return path === PLATFORM_ALIAS || path.startsWith(`${PLATFORM_ALIAS}/`) ? `/api${path}` : path;
 }

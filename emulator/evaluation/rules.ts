@@ -11,7 +11,7 @@ import {
     RunRuleWriteRequestSchema,
     type RunRuleWriteRequest,
 } from "../../provider/api/schemas/rules";
-import { platformError, platformHandler, requireUuid } from "../core/errors";
+import { platformError, requireUuid } from "../core/errors";
 import { type Handler, page, parse, type RequestContext, type Router } from "../core/http";
 import type { AlertRecord, Alerts } from "./alerts";
 import type { RuleEngine } from "./engine";
@@ -29,11 +29,11 @@ export interface RuleParts {
 
 /**
  * A platform route under `/api/v1/platform` and `/platform`; the description's `/v1/platform/...` reaches it too
- * (the server routes it as `/api/v1/platform/...`: core/server.ts routedPath). What the shared schemas refuse is
- * answered 400 `{error}`, as the platform's operations answer (core/errors.ts platformHandler).
+ * (the server routes it as `/api/v1/platform/...`: core/server.ts routedPath), and answers what the shared schemas
+ * refuse 400 `{error}`, as the platform's operations answer (core/server.ts PLATFORM_PATH).
  */
 function onPlatform(router: Router, method: string, template: string, handler: Handler): void {
-    router.onApi(method, `/platform${template}`, platformHandler(handler));
+    router.onApi(method, `/platform${template}`, handler);
 }
 
 /**

@@ -11,12 +11,12 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Role, RoleRequest, WorkspaceCreateRequest } from "../../provider/api/schemas/organization";
+import type { RetentionTier, UsageLimit } from "../../provider/api/schemas/settings";
 import type { Clock } from "../core/clock";
 import { EmulatorError, badRequest, conflict } from "../core/errors";
 import { stableUuid } from "../core/ids";
 import { Store, type Sealed } from "../core/store";
 import { BUILT_IN_ROLES, permissionsProblem } from "./roles";
-import { emptySettings, type SettingsState } from "./settings";
 
 export const ORGANIZATION_ID = stableUuid("the organization", "4", "8");
 
@@ -70,6 +70,29 @@ export interface SecretRecord {
     configs: unknown[] | null;
     updated_at: string;
 }
+
+/** A scope's retention settings (settings.ts). */
+export interface TtlRecord {
+    id: string;
+    tenant_id: string | null;
+    default_trace_tier: RetentionTier;
+    apply_to_all_projects: boolean;
+    created_at: string;
+    updated_at: string;
+}
+
+/** What the settings (settings.ts) keep in the organization's state. */
+export interface SettingsState {
+    usageLimits: UsageLimit[];
+    /** By workspace id; the organization's under `""`. */
+    ttl: Record<string, TtlRecord>;
+    /** A workspace's long-lived days, when set. */
+    longlivedDays: Record<string, number>;
+    /** Traces ingested per workspace in the month named (`YYYY-MM`). */
+    usage: Record<string, { month: string; traces: number; longlived: number }>;
+}
+
+export const emptySettings = (): SettingsState => ({ usageLimits: [], ttl: {}, longlivedDays: {}, usage: {} });
 
 export interface OrgState {
     workspaces: WorkspaceRecord[];

@@ -26,29 +26,7 @@ import {
 } from "../../provider/api/schemas/settings";
 import { EmulatorError, badRequest, conflict, requireUuid } from "../core/errors";
 import { parse, type RequestContext, type Router } from "../core/http";
-import { ORGANIZATION_ID, type OrgModel } from "./model";
-
-export interface TtlRecord {
-    id: string;
-    tenant_id: string | null;
-    default_trace_tier: RetentionTier;
-    apply_to_all_projects: boolean;
-    created_at: string;
-    updated_at: string;
-}
-
-/** What the settings keep in the organization's state. */
-export interface SettingsState {
-    usageLimits: UsageLimit[];
-    /** By workspace id; the organization's under `""`. */
-    ttl: Record<string, TtlRecord>;
-    /** A workspace's long-lived days, when set. */
-    longlivedDays: Record<string, number>;
-    /** Traces ingested per workspace in the month named (`YYYY-MM`). */
-    usage: Record<string, { month: string; traces: number; longlived: number }>;
-}
-
-export const emptySettings = (): SettingsState => ({ usageLimits: [], ttl: {}, longlivedDays: {}, usage: {} });
+import { ORGANIZATION_ID, type OrgModel, type TtlRecord } from "./model";
 
 /** Sets the tier of every project of a workspace (undefined: of every workspace without settings of its own). */
 export type ApplyTier = (tenantId: string | undefined, tier: RetentionTier, keep: (tenantId: string) => boolean) => void;

@@ -4,7 +4,8 @@
  * (`.../roles/{role_id}/access-policies[/{id}]`, or `role_ids` in the create), kept in `--state-dir`
  * (`access-policies.json`). A policy's name is unique (409); a policy still attached to a role is refused deletion
  * (409 naming the roles); an attachment to a role the organization does not hold is 404. Bodies parse with the
- * strict schemas of the shared wire contract; what they refuse is 400 `{error}`, as the platform answers.
+ * strict schemas of the shared wire contract; what they refuse is 400 `{error}`, as the platform answers (every
+ * platform path: core/server.ts PLATFORM_PATH).
  */
 import { randomUUID } from "node:crypto";
 import {
@@ -14,8 +15,8 @@ import {
     type AccessPolicyCreateRequest,
 } from "../../provider/api/schemas/accessPolicies";
 import type { Clock } from "../core/clock";
-import { conflict, EmulatorError, platformHandler } from "../core/errors";
-import { type Handler, parse, type RequestContext, type Router } from "../core/http";
+import { conflict, EmulatorError } from "../core/errors";
+import { parse, type RequestContext, type Router } from "../core/http";
 import { Store } from "../core/store";
 
 interface PolicyRecord extends Omit<AccessPolicyCreateRequest, "role_ids"> {
@@ -31,16 +32,6 @@ interface State {
 
 const BASE = "/api/v1/platform/orgs/current";
 
-/** Registers on `router` answering as the platform does: what the schemas refuse is 400 `{error}` (core/errors.ts). */
-function platformRoutes(router: Router): { on(method: string, template: string, handler: Handler): ReturnType<typeof platformRoutes> } {
-    const self = {
-        on(method: string, template: string, handler: Handler) {
-            router.on(method, template, platformHandler(handler));
-            return self;
-        },
-    };
-    return self;
-}
 const ok = (body: unknown = {}) => ({ status: 200, body });
 
 export class AccessPolicies {
@@ -93,7 +84,7 @@ export class AccessPolicies {
     }
 
     register(router: Router): void {
-        platformRoutes(router)
+        router
             .on("GET", `${BASE}/access-policies`, () => ok({ access_policies: this.s.policies.map(this.view) }))
             .on("POST", `${BASE}/access-policies`, (c) => {
                 const { role_ids, ...body } = parse(AccessPolicyCreateRequestSchema, c.body, "body");
@@ -138,7 +129,7 @@ export class AccessPolicies {
     }
 
     private registerAttachments(router: Router): void {
-        platformRoutes(router)
+        router
             .on("GET", `${BASE}/roles/{role_id}/access-policies`, (c) => {
                 const ids = this.s.attachments[this.requireRole(c.params.role_id)] ?? [];
                 return ok(this.s.policies.filter((p) => ids.includes(p.id)).map(this.view));

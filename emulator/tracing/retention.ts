@@ -9,8 +9,8 @@
  * (bulkExport/generator.ts) are fixtures of the export tests and are not expired.
  */
 import { DEFAULT_LONGLIVED_DAYS } from "../../provider/api/schemas/settings";
-import type { TracedRun } from "./store";
 import { microsOf } from "./times";
+import type { RunFields } from "./wire";
 
 export type TraceTier = "longlived" | "shortlived";
 
@@ -31,7 +31,7 @@ export interface Retention {
 export const DEFAULT_RETENTION: RetentionDays = (_tenantId, tier) => (tier === "shortlived" ? SHORTLIVED_DAYS : DEFAULT_LONGLIVED_DAYS);
 
 /** Whether `run`, kept `days` days, is still kept at `nowMs`; a run without a start time is. */
-export function retained(run: TracedRun, days: number, nowMs: number): boolean {
+export function retained(run: Pick<RunFields, "start_time">, days: number, nowMs: number): boolean {
     const started = microsOf(run.start_time);
     return started === undefined || started / 1000 >= nowMs - days * DAY_MS;
 }

@@ -146,11 +146,21 @@ export type ServiceApi = "controlPlane" | "tracing" | "organization";
 /** The answers of `keyRefused`, one per API and configuration: one read per provider process. */
 const keyChecks = new Map<string, Promise<string | undefined>>();
 
+/** What each API is called in a refusal, and where it is. */
+const API_NAMES: Record<ServiceApi, string> = {
+    controlPlane: "the control plane",
+    tracing: "the tracing API",
+    organization: "the tracing API (the organization's workspaces)",
+};
+
 /**
  * Whether the service refuses the API key (or the workspace), found by one cheap authenticated read within
  * a few seconds, so that `pulumi preview` says so instead of the first create of `pulumi up`: the refusal
  * in words, or undefined when the read succeeds and when it says nothing (the service cannot be reached,
  * another error): a preview offline goes on. Only inside a Pulumi engine (tests calling `check` read nothing).
+ * The refusal is the provider's configuration's, and says so, naming the address it was tried against (the
+ * API error's `to ...`): the native plugin reports it for the provider (`credentialsRefused`); a resource
+ * reports it only for an API or a workspace of its own, or in a TypeScript program, which has no provider resource.
  */
 function keyRefused(cfg: ServiceConfig, api: ServiceApi): Promise<string | undefined> {
     const key = JSON.stringify([api, api === "controlPlane" ? cfg.controlPlaneUrl : cfg.endpoint, cfg.workspaceId, cfg.apiKey]);
@@ -162,15 +172,31 @@ function keyRefused(cfg: ServiceConfig, api: ServiceApi): Promise<string | undef
                 : api === "organization"
                   ? organizationClient(cfg, undefined).withDeadline(deadline).listWorkspaces()
                   : bulkExportClient(cfg).withDeadline(deadline).listDestinations();
+        const refusal = (e: unknown) =>
+            e instanceof AuthenticationError || e instanceof PermissionDeniedError
+                ? `LangSmith refused this provider's credentials (checked with one read of ${API_NAMES[api]}, before any change): ${e.message}`
+                : undefined;
         keyChecks.set(
             key,
-            read.then(
-                () => undefined,
-                (e) => (e instanceof AuthenticationError || e instanceof PermissionDeniedError ? e.message : undefined),
-            ),
+            read.then(() => undefined, refusal),
         );
     }
     return keyChecks.get(key)!;
+}
+
+/**
+ * The provider's own check of its credentials (the native plugin's CheckConfig, which the engine asks before any
+ * resource's check and reports for the provider: once, not against whichever resource came first). The provider
+ * does not know which APIs its resources talk to, so it reads the one its configuration points at: the tracing
+ * API (in its workspace, or the organization's workspaces without one), but when that address is only the US
+ * cloud's default beside a control plane set elsewhere (an emulator, a proxy: deployments only, README
+ * "Configuration"), the control plane. The resources then check only what this did not (`checkWithConfig`: the
+ * answers are shared).
+ */
+export function credentialsRefused(cfg: ServiceConfig): Promise<string | undefined> {
+    const elsewhere = cfg.sources?.endpoint.setting === "default" && cfg.sources.controlPlaneUrl.setting !== "default";
+    const api: ServiceApi | undefined = elsewhere ? (cfg.workspaceId ? "controlPlane" : undefined) : cfg.workspaceId ? "tracing" : "organization";
+    return api && engineAddress() ? keyRefused(cfg, api) : Promise.resolve(undefined);
 }
 
 /** How long the preview's key check may take before it gives up saying nothing (ms). */

@@ -1,11 +1,97 @@
 /**
- * What a check says about a key no declaration has (fields.ts `unknownKeys`): where it is, the
- * nearest valid key by edit distance, and the keys that object takes, all in the spelling the program
- * wrote: snake_case for a snake_case key (the Python SDK passes keys it does not know through as written),
- * camelCase otherwise.
+ * Property names in the program's spelling. The native plugin serves Python programs, whose SDK spells every
+ * argument in snake_case (`sampling_rate`), and Pulumi YAML programs, which spell them as the schema does, in
+ * camelCase (`samplingRate`), like the TypeScript resources: the plugin finds out which (plugin/language.ts) and
+ * says so here once, at its start (`speakPython`); nothing else in a provider deals with it. Then a check's
+ * failures (plugin/server.ts, `spokenFailure`), the warnings (warn.ts) and a look-up's errors name every declared
+ * field, look-up and Pulumi resource option in the program's spelling; and a key no declaration has (fields.ts
+ * `unknownKeys`) is answered where it is, with the nearest valid key and the keys that object takes, all so.
  */
-import { snakeCase } from "./declare";
+import { snakeCase, type Field, type Fields } from "./declare";
 import type { UnknownKey } from "./fields";
+
+/** The camelCase names the Python program spells in snake_case (`speakPython`); undefined: the schema's spelling. */
+let pythonWords: ReadonlySet<string> | undefined;
+
+/** Pulumi's resource options a message may name (`customTimeouts`): Python's are `custom_timeouts`, ... */
+export const RESOURCE_OPTIONS = ["customTimeouts", "deleteBeforeReplace", "replaceOnChanges", "ignoreChanges", "dependsOn", "retainOnDelete"];
+
+/**
+ * From now on, this process serves a Python program: `words` are the names a message may hold in camelCase (every
+ * declared field at every depth, the look-ups, `RESOURCE_OPTIONS`: `declaredWords` makes them), said in snake_case.
+ */
+export function speakPython(words: Iterable<string>): void {
+    pythonWords = new Set(words);
+}
+
+/** Back to the schema's spelling (a test that spoke Python). */
+export function speakSchema(): void {
+    pythonWords = undefined;
+}
+
+/** Whether the program spells in Python's snake_case. */
+export const speaksPython = (): boolean => pythonWords !== undefined;
+
+/** Every field name of `fields`, at every depth (objects' fields, lists' items, maps' values). */
+export function declaredWords(fields: Fields): string[] {
+    const of = (f: Field): string[] => (f.kind === "object" ? declaredWords(f.fields) : f.kind === "list" ? of(f.items) : f.kind === "map" ? of(f.values) : []);
+    return Object.entries(fields).flatMap(([k, f]) => [k, ...of(f)]);
+}
+
+/**
+ * `text` in the program's spelling: for a Python program, each declared camelCase name in snake_case, but where it
+ * is a value, not a name: inside double quotes (what the program wrote, JSON-quoted) and after a `:` (a config key,
+ * `langsmith:workspaceId`, spelt so in every language).
+ */
+export function spoken(text: string): string {
+    const words = pythonWords;
+    if (!words) return text;
+    return text
+        .split(/("(?:[^"\\]|\\.)*")/)
+        .map((piece, i) => (i % 2 ? piece : piece.replace(/(?<![\w:$])[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?!\w)/g, (w) => (words.has(w) ? snakeCase(w) : w))))
+        .join("");
+}
+
+/**
+ * A property path of `fields` in Python's spelling: each declared field in snake_case, a map's keys and a key no
+ * declaration has as they are (`tags.costCenter`, `source_revision_config.repo_reff`), list indices kept.
+ */
+export function pythonPath(fields: Fields, property: string): string {
+    let at: Field | undefined = { kind: "object", typeName: "", description: "", fields };
+    const parts = property.split(/\.|(?=\[)/).map((p) => {
+        const here: Field | undefined = at;
+        at = undefined;
+        if (p.startsWith("[")) {
+            if (here?.kind === "list") at = here.items;
+            return p;
+        }
+        if (here?.kind === "map") {
+            at = here.values;
+            return p;
+        }
+        if (here?.kind === "object" && p in here.fields) {
+            at = here.fields[p];
+            return snakeCase(p);
+        }
+        return p;
+    });
+    return dotted(parts);
+}
+
+/**
+ * A check failure for the program: as it is, unless the program is Python's. Then in Python's words, and on no
+ * property: the engine prints a failure's property beside the value it finds under that top-level key of the
+ * inputs (`property samplingRate value {5}`), which are in the schema's spelling, so a Python property would show
+ * the value `{<nil>}`; the reason names the property instead (prefixed with it where it does not already).
+ */
+export function spokenFailure(fields: Fields, f: { property: string; reason: string }): { property: string; reason: string } {
+    if (!speaksPython()) return f;
+    const reason = spoken(f.reason);
+    if (!f.property) return { property: "", reason };
+    const path = pythonPath(fields, f.property);
+    const field = path.split(/\.|(?=\[)/).pop()!;
+    return { property: "", reason: reason.includes(path) || reason.includes(field) ? reason : `${path}: ${reason}` };
+}
 
 /** Levenshtein distance: insertions, deletions and substitutions, one each. */
 export function editDistance(a: string, b: string): number {
@@ -24,20 +110,15 @@ export function nearest(key: string, candidates: readonly string[]): string {
     return candidates.reduce((best, c) => (d(c) < d(best) ? c : best));
 }
 
-/**
- * Whether the program spells in snake_case: a lowercase key with an underscore, unless it is the snake_case
- * of a declared key (the Python SDK would have translated that one: it came from a camelCase program).
- */
-function pythonSpelling(u: UnknownKey): boolean {
-    return /_/.test(u.key) && u.key === u.key.toLowerCase() && !u.valid.some((v) => snakeCase(v) === u.key);
-}
-
 /** A property path: `["secrets", "[0]", "value"]` -> `secrets[0].value`. */
 const dotted = (parts: string[]): string => parts.join(".").replace(/\.\[/g, "[");
 
-/** The failure of an unknown key: its property as sent (where the engine finds the value), and the reason in the program's spelling. */
+/**
+ * The failure of an unknown key: its property as sent (where the engine finds the value), and the reason in the
+ * program's spelling (`spokenFailure` moves a Python program's to the reason).
+ */
 export function unknownKeyFailure(resource: string, u: UnknownKey): { property: string; reason: string; suggested: string } {
-    const spell = pythonSpelling(u) ? snakeCase : (s: string) => s;
+    const spell = speaksPython() ? snakeCase : (s: string) => s;
     const valid = u.valid.map(spell);
     const guess = nearest(u.key, valid);
     const where = dotted(u.at.map((p) => (p.startsWith("[") ? p : spell(p))));

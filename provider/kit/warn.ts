@@ -13,6 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 // The log module alone, not the whole SDK: the native plugin loads nothing else of @pulumi/pulumi's index
 // (whose npm and sigstore libraries tripled its start-up).
 import * as log from "@pulumi/pulumi/log";
+import { spoken } from "./spelling";
 import { engineAddress } from "./watchdog";
 
 let connected = false;
@@ -37,7 +38,8 @@ export async function warn(message: string): Promise<void> {
     // cast through unknown left: an Output's `promise()` is missing from @pulumi/pulumi's types, so no type of what
     // the log reads relates to `Resource`.
     const resource = urn ? ({ urn: { promise: () => Promise.resolve(urn) } } as unknown as pulumi.Resource) : undefined;
-    await log.warn(message, resource);
+    // In the program's spelling (a Python program's: kit/spelling.ts).
+    await log.warn(spoken(message), resource);
 }
 
 /** Sends a debug line to the engine; never fails: a lost line must not fail the operation it tells of. */

@@ -31,8 +31,8 @@ import { cancelOperations, idle } from "./cancellation";
 
 let pluginEngine: string | undefined;
 
-/** The native plugin (provider/plugin/main.ts) says where its engine listens. */
-export function setEngineAddress(address: string): void {
+/** The native plugin (provider/plugin/main.ts) says where its engine listens (a test, that it left: undefined). */
+export function setEngineAddress(address: string | undefined): void {
     pluginEngine = address;
 }
 

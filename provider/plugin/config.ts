@@ -6,6 +6,7 @@
  */
 import { unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
 import { ConfigError, resolveServiceConfig, type ConfigSource } from "../config";
+import { credentialsRefused } from "../kit/service";
 import { containsUnknown } from "../kit/unknown";
 
 /** A value with Pulumi's secret marker (`{<sig>: <secret sig>, value}`) removed. */
@@ -35,16 +36,18 @@ export interface ConfigFailure {
 }
 
 /**
- * CheckConfig: the configuration resolves (stack config, then the environment), or why not, naming the key.
- * An explicit provider whose settings are Outputs not known yet at preview (another resource's output) is
- * not checked then: the engine previews the resources under it with unknown outputs, and checks the
- * configuration again once it is known, before any resource under it is created.
+ * CheckConfig: the configuration resolves (stack config, then the environment), or why not, naming the key;
+ * and the service takes its credentials (kit/service.ts `credentialsRefused`: one read, the engine reports a
+ * refusal for the provider, once, before any resource is checked). An explicit provider whose settings are
+ * Outputs not known yet at preview (another resource's output) is not checked then: the engine previews the
+ * resources under it with unknown outputs, and checks the configuration again once it is known, before any
+ * resource under it is created.
  */
-export function checkConfig(news: Record<string, unknown>): ConfigFailure[] {
+export async function checkConfig(news: Record<string, unknown>): Promise<ConfigFailure[]> {
     if (Object.values(news).some((v) => containsUnknown(unwrapSecret(v)))) return [];
     try {
-        resolveServiceConfig(configSource(news));
-        return [];
+        const refused = await credentialsRefused(resolveServiceConfig(configSource(news)));
+        return refused ? [{ property: "", reason: refused }] : [];
     } catch (e) {
         if (!(e instanceof ConfigError)) throw e;
         return [{ property: e.key ?? "", reason: e.message }];

@@ -35,6 +35,7 @@ import { ResourceInitError } from "../kit/initError";
 import type { TableDiffResult } from "../kit/diff";
 import { withEngineTimeout } from "../kit/timeouts";
 import { aboutResource } from "../kit/warn";
+import { RESOURCE_OPTIONS, declaredWords, spoken, spokenFailure } from "../kit/spelling";
 import { AUTONAME, IDENTITY, autoname, autonamedField, takesIdentity } from "../kit/autoname";
 import { Service } from "../kit/service";
 import { secretOutputs, type ResourceDeclaration } from "../kit/declare";
@@ -182,7 +183,11 @@ function pluginCalls(o: PluginOptions, configured: Configured): grpcTypes.Untype
                 if (!fn) throw new Error(`pulumi-resource-langsmith has no function ${call.request.getTok()}`);
                 const args = reveal(js(call.request.getArgs()));
                 const resp = new proto.InvokeResponse();
-                resp.setReturn(struct(conceal(await fn.run(configured.service, args.plain as never), args.secrets)) as never);
+                // A look-up's refusal of its arguments names them as the program spells them (kit/spelling.ts).
+                const result = await fn.run(configured.service, args.plain as never).catch((e: unknown) => {
+                    throw e instanceof Error ? Object.assign(e, { message: spoken(e.message) }) : e;
+                });
+                resp.setReturn(struct(conceal(result, args.secrets)) as never);
                 return resp;
             });
         },
@@ -211,7 +216,7 @@ function configurationCalls(o: PluginOptions, configured: Configured): grpcTypes
                 const resp = new proto.CheckResponse();
                 // The inputs go back as the engine sent them, secret markers included: the state keeps them secret.
                 resp.setInputs(call.request.getNews());
-                resp.setFailuresList(checkConfig(js(call.request.getNews())).map(failure));
+                resp.setFailuresList((await checkConfig(js(call.request.getNews()))).map(failure));
                 return resp;
             });
         },
@@ -246,7 +251,8 @@ function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpl
                 // identity handed in is the check's to read, never an input.
                 const { [IDENTITY]: _, ...inputs } = (r.inputs ?? news) as Props;
                 resp.setInputs(struct(conceal(inputs, secrets)) as never);
-                resp.setFailuresList((r.failures ?? []).map(failure));
+                // In the program's spelling: Python's for a Python program (kit/spelling.ts).
+                resp.setFailuresList((r.failures ?? []).map((f) => failure(spokenFailure(declaration?.inputs ?? {}, f))));
                 return resp;
             });
         },
@@ -379,6 +385,16 @@ function predicted<R extends { setProperties(p: never): void }>(
 const DECLARATIONS_BY_TOKEN = new Map<string, ResourceDeclaration>(
     Object.values(RESOURCES).map((r) => [`langsmith:index:${r.declaration.name}`, r.declaration]),
 );
+
+/**
+ * Every name a message may hold that a Python program spells otherwise (kit/spelling.ts `speakPython`): the fields
+ * of every resource and look-up at every depth, the look-ups themselves, Pulumi's resource options.
+ */
+export function declaredNames(): string[] {
+    const resources = Object.values(RESOURCES).flatMap(({ declaration: d }) => [...declaredWords(d.inputs), ...declaredWords(d.outputs)]);
+    const functions = Object.entries(FUNCTIONS).flatMap(([name, f]) => [name, ...declaredWords(f.declaration.args), ...declaredWords(f.declaration.result)]);
+    return [...resources, ...functions, ...RESOURCE_OPTIONS];
+}
 
 const FUNCTIONS_BY_TOKEN = new Map<string, RegisteredFunction>();
 for (const [name, f] of Object.entries(FUNCTIONS)) FUNCTIONS_BY_TOKEN.set(`langsmith:index:${name}`, f);

@@ -1,4 +1,5 @@
-/** Small async helpers shared by the test suites. */
+/** Small async helpers shared by the test suites, and what processes are still there. */
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 
 /** Runs `fn`, expecting a rejection; answers it (typed loosely, for `instanceof` checks and field reads). */
 export async function rejection(fn: () => Promise<unknown>): Promise<any> {
@@ -59,4 +60,23 @@ export async function stderrOf(fn: () => Promise<unknown>): Promise<string> {
         process.stderr.write = write;
     }
     return text;
+}
+
+/**
+ * The processes (zombies aside) working in `dir` or naming it: their working directory is in it, or a variable of
+ * their environment or an argument names it (from /proc: Linux).
+ */
+export function processesIn(dir: string): Array<{ pid: number; command: string }> {
+    const out: Array<{ pid: number; command: string }> = [];
+    for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)) {
+        try {
+            if (readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0] === "Z") continue;
+            const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+            const named = `${readlinkSync(`/proc/${pid}/cwd`)}/\0${readFileSync(`/proc/${pid}/environ`, "utf8")}\0${cmdline}`;
+            if (named.includes(dir)) out.push({ pid: Number(pid), command: cmdline.split("\0").join(" ").trim() });
+        } catch {
+            // Gone meanwhile, or not ours to read.
+        }
+    }
+    return out;
 }

@@ -15,7 +15,7 @@ import { BadRequestError, ConflictError } from "../../api/errors";
 import type { OrganizationClient } from "../../api/organization";
 import { BUILT_IN_ROLE_TITLES, ORGANIZATION_PERMISSIONS, WORKSPACE_PERMISSIONS, type Role, type RoleRequest } from "../../api/schemas/organization";
 import { Checker } from "../../kit/check";
-import type { ProviderOf } from "../../kit/declare";
+import type { ProviderOf, Stored } from "../../kit/declare";
 import { diffByTable, diffTableOf, sameValue } from "../../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../../kit/interrupted";
 import { ResourceInitError, messageOf } from "../../kit/initError";
@@ -70,19 +70,6 @@ export function createRoleProvider(o: RoleProviderOptions = {}): pulumi.dynamic.
     let service = new Service();
     const org = o.organization ?? (() => service.organization());
     const policies = o.policies ?? (() => service.accessPolicies());
-    /**
-     * Brings the role's attached policies to `wanted` (undefined: not managed, nothing read or sent). An attach sends
-     * every wanted policy, not just the missing ones: right whether the service adds them (the emulator) or takes
-     * them as the role's whole set (as a public provider reads it): docs/service.md R13.8.
-     */
-    const attach = async (id: string, wanted: string[] | undefined, had: string[] | undefined) => {
-        if (wanted === undefined && had === undefined) return;
-        const pc = policies();
-        const now = (await pc.attached(id)).map((p) => p.id);
-        const all = [...new Set(wanted ?? [])];
-        for (const p of now) if (!all.includes(p)) await pc.detach(id, p);
-        if (all.some((p) => !now.includes(p))) await pc.attach(id, all);
-    };
     const provider: ProviderOf<typeof role> = {
         async configure(req) {
             service = new Service(req.config);
@@ -93,38 +80,16 @@ export function createRoleProvider(o: RoleProviderOptions = {}): pulumi.dynamic.
         async diff(_id, olds, news) {
             return diffByTable(ROLE_DIFF, olds, news);
         },
-        async create(inputs) {
-            const client = org();
-            const holder = (await client.listRoles()).find((r) => r.display_name === inputs.name);
-            const r = await refusedPermissions(holder ? adopted(client, holder, inputs) : client.createRole(body(inputs)));
-            await attach(r.id, inputs.accessPolicyIds, undefined).catch((e: unknown) => {
-                throw new ResourceInitError(`Role ${r.id} was made, but attaching its access policies failed: ${messageOf(e)}`, r.id, {
-                    ...outputs({ ...inputs, accessPolicyIds: [] }, r),
-                    __provider: inputs.__provider,
-                });
-            });
-            return { id: r.id, outs: outputs(inputs, r) };
-        },
-        async read(id, props) {
-            const r = (await org().listRoles()).find((x) => x.id === id);
-            if (!r) return {};
-            const inputs = inputsOf(r, props);
-            // The policies are read when the state manages them, and at an import (then only when there are some).
-            if (!props || Object.keys(props).length === 0 || props.accessPolicyIds !== undefined) {
-                const ids = (await policies().attached(id)).map((p) => p.id);
-                const same = props?.accessPolicyIds && sameValue([...new Set(props.accessPolicyIds)].sort(), [...ids].sort());
-                if (ids.length || props?.accessPolicyIds) inputs.accessPolicyIds = same ? props.accessPolicyIds : ids.sort();
-            }
-            return { id, props: outputs(inputs, r), inputs };
-        },
+        create: (inputs) => createRole(org(), policies, inputs),
+        read: (id, props) => readRole(org(), policies, id, props),
         async update(id, olds, news) {
             const r = await refusedPermissions(org().updateRole(id, body(news)));
-            await attach(id, news.accessPolicyIds, olds.accessPolicyIds);
+            await attachPolicies(policies, id, news.accessPolicyIds, olds.accessPolicyIds);
             return { outs: outputs(news, r) };
         },
         async delete(id, props) {
             // Its policies first: the service may refuse to delete a policy a deleted role's attachment still names.
-            if (props.accessPolicyIds?.length) await attach(id, [], props.accessPolicyIds);
+            if (props.accessPolicyIds?.length) await attachPolicies(policies, id, [], props.accessPolicyIds);
             await org()
                 .deleteRole(id)
                 .catch((e: unknown) => {
@@ -135,6 +100,55 @@ export function createRoleProvider(o: RoleProviderOptions = {}): pulumi.dynamic.
         },
     };
     return provider;
+}
+
+/**
+ * Brings the role's attached policies to `wanted` (undefined: not managed, nothing read or sent). An attach sends
+ * every wanted policy, not just the missing ones: right whether the service adds them (the emulator) or takes
+ * them as the role's whole set (as a public provider reads it): docs/service.md R13.8.
+ */
+async function attachPolicies(policies: () => AccessPoliciesClient, id: string, wanted: string[] | undefined, had: string[] | undefined): Promise<void> {
+    if (wanted === undefined && had === undefined) return;
+    const pc = policies();
+    const now = (await pc.attached(id)).map((p) => p.id);
+    const all = [...new Set(wanted ?? [])];
+    for (const p of now) if (!all.includes(p)) await pc.detach(id, p);
+    if (all.some((p) => !now.includes(p))) await pc.attach(id, all);
+}
+
+/** A create: the role (or the one of its name, when adopted), then its policies; a role made whose policies fail is recorded. */
+async function createRole(
+    client: OrganizationClient,
+    policies: () => AccessPoliciesClient,
+    inputs: RoleInputs & Stored,
+): Promise<{ id: string; outs: RoleOutputs }> {
+    const holder = (await client.listRoles()).find((r) => r.display_name === inputs.name);
+    const r = await refusedPermissions(holder ? adopted(client, holder, inputs) : client.createRole(body(inputs)));
+    await attachPolicies(policies, r.id, inputs.accessPolicyIds, undefined).catch((e: unknown) => {
+        throw new ResourceInitError(`Role ${r.id} was made, but attaching its access policies failed: ${messageOf(e)}`, r.id, {
+            ...outputs({ ...inputs, accessPolicyIds: [] }, r),
+            __provider: inputs.__provider,
+        });
+    });
+    return { id: r.id, outs: outputs(inputs, r) };
+}
+
+/** A read (with only an id: `pulumi import`): the role, and its policies when the state manages them or at an import (then only when there are some). */
+async function readRole(
+    client: OrganizationClient,
+    policies: () => AccessPoliciesClient,
+    id: string,
+    props: (Partial<RoleOutputs> & Stored) | undefined,
+): Promise<{ id?: string; props?: RoleOutputs; inputs?: RoleInputs }> {
+    const r = (await client.listRoles()).find((x) => x.id === id);
+    if (!r) return {};
+    const inputs = inputsOf(r, props);
+    if (!props || Object.keys(props).length === 0 || props.accessPolicyIds !== undefined) {
+        const ids = (await policies().attached(id)).map((p) => p.id);
+        const same = props?.accessPolicyIds && sameValue([...new Set(props.accessPolicyIds)].sort(), [...ids].sort());
+        if (ids.length || props?.accessPolicyIds) inputs.accessPolicyIds = same ? props.accessPolicyIds : ids.sort();
+    }
+    return { id, props: outputs(inputs, r), inputs };
 }
 
 /** A role write the service refuses (400) for its permissions, said of the property, in the service's words. */

@@ -122,3 +122,7 @@ _utilities.register(
 ]
 """
 )
+
+# Added by scripts/sdk.ts: a misspelt keyword argument is refused naming the nearest valid one (_did_you_mean.py).
+from . import _did_you_mean
+_did_you_mean.install(globals())

@@ -1,8 +1,8 @@
 /**
  * A key no declaration has fails `check` in both front doors, at every depth of every resource's inputs:
- * on the property as sent, naming the nearest valid key in the program's spelling (snake_case from Python,
- * whose SDK passes a key it does not know through as written; camelCase otherwise), before any rule that
- * key's absence breaks, whose "... is required" is then not said. The native plugin is called as the engine
+ * on the property as sent, naming the nearest valid key in the program's spelling (snake_case to a Python
+ * program, which the native plugin serves once it found so: kit/spelling.ts `speakPython`; camelCase otherwise),
+ * before any rule that key's absence breaks, whose "... is required" is then not said. The native plugin is called as the engine
  * calls it (a gRPC Check); the dynamic resources through `forward`, the entry their stored providers call.
  */
 import assert from "node:assert/strict";
@@ -12,8 +12,9 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { PROVIDERS, forward } from "../../../provider/dynamic/frozen/impl";
 import { UNKNOWN } from "../../../provider/kit/unknown";
 import { configure } from "../../../provider/dynamic/frozen/impl";
+import { speakPython, speakSchema } from "../../../provider/kit/spelling";
 import { tokenOf } from "../../../provider/plugin/main";
-import { resourceProviderService } from "../../../provider/plugin/server";
+import { declaredNames, resourceProviderService } from "../../../provider/plugin/server";
 
 const INTEGRATION = "6f1c2b9e-4c1a-4f7e-9d57-3d0c7a1b2e44";
 const SESSION = "55555555-0000-4000-8000-000000000001";
@@ -74,13 +75,31 @@ describe("check: unknown keys, in both front doors", () => {
     before(() => configure({ config: { get: (k: string) => CONFIG[k] } }));
     after(() => configure({ config: { get: () => undefined } }));
 
-    it("native plugin: a Python dict's misspelt key (repo_reff) fails on sourceRevisionConfig.repo_reff naming repo_ref in snake_case; `repoRef is required` is not said", async () => {
+    it("native plugin serving a Python program: a dict's misspelt key (repo_reff) fails naming it where it is and repo_ref, all in snake_case; `repoRef is required` is not said", async () => {
         // What the Python SDK sends for source_revision_config={"repo_reff": "main", "graph_config_path": ...}: known keys translated, the other as written.
+        speakPython(declaredNames());
+        try {
+            const failures = await pluginCheck("deployment", deployment({ repo_reff: "main", graphConfigPath: "langgraph.json" }));
+            // On no property: the engine would print the value of a Python path as {<nil>} (kit/spelling.ts `spokenFailure`).
+            assert.deepEqual(failures, [
+                {
+                    property: "",
+                    reason: 'unknown key "repo_reff" in source_revision_config: did you mean "repo_ref"? (source_revision_config takes repo_ref, graph_config_path, image_uri)',
+                },
+            ]);
+            const [camel] = await pluginCheck("deployment", deployment({ repoReff: "main", graphConfigPath: "langgraph.json" }));
+            assert.match(camel.reason, /^unknown key "repoReff" in source_revision_config: did you mean "repo_ref"\?/);
+        } finally {
+            speakSchema();
+        }
+    });
+
+    it("native plugin serving any other program (Pulumi YAML): the same typo is answered in the schema's camelCase, on its property", async () => {
         const failures = await pluginCheck("deployment", deployment({ repo_reff: "main", graphConfigPath: "langgraph.json" }));
         assert.deepEqual(failures, [
             {
                 property: "sourceRevisionConfig.repo_reff",
-                reason: 'unknown key "repo_reff" in source_revision_config: did you mean "repo_ref"? (source_revision_config takes repo_ref, graph_config_path, image_uri)',
+                reason: 'unknown key "repo_reff" in sourceRevisionConfig: did you mean "repoRef"? (sourceRevisionConfig takes repoRef, graphConfigPath, imageUri)',
             },
         ]);
     });
@@ -127,7 +146,7 @@ describe("check: unknown keys, in both front doors", () => {
                 "exportDestination",
                 destination({ config: { bucket_nme: "exports" } }),
                 "config.bucket_nme",
-                'unknown key "bucket_nme" in config: did you mean "bucket_name"?',
+                'unknown key "bucket_nme" in config: did you mean "bucketName"?',
             ],
             [
                 "exportDestination",
@@ -147,7 +166,7 @@ describe("check: unknown keys, in both front doors", () => {
                 "agentServerCheck",
                 { url: "https://agent.example.com", assistantId: "agent", timeout_secs: 30 },
                 "timeout_secs",
-                'unknown argument "timeout_secs" of AgentServerCheck: did you mean "timeout_seconds"?',
+                'unknown argument "timeout_secs" of AgentServerCheck: did you mean "timeoutSeconds"?',
             ],
         ];
         for (const [type, news, property, reason] of cases) {

@@ -20,27 +20,27 @@ describe("plugin configuration", () => {
         assert.equal(unwrapSecret("plain"), "plain");
     });
 
-    it("checkConfig: a missing API key fails naming apiKey; the environment variable makes it pass", () => {
+    it("checkConfig: a missing API key fails naming apiKey; the environment variable makes it pass", async () => {
         delete process.env.LANGSMITH_API_KEY;
-        const [f] = checkConfig({ workspaceId: "w1" });
+        const [f] = await checkConfig({ workspaceId: "w1" });
         assert.equal(f.property, "apiKey");
         assert.match(f.reason, /LANGSMITH_API_KEY/);
         process.env.LANGSMITH_API_KEY = "from-env";
-        assert.deepEqual(checkConfig({ workspaceId: "w1" }), []);
+        assert.deepEqual(await checkConfig({ workspaceId: "w1" }), []);
     });
 
-    it("checkConfig: two ways of saying where the control plane is fail with the fix; a bad URL names its key", () => {
-        const [two] = checkConfig({ apiKey: secret("k"), region: "eu", controlPlaneUrl: "http://127.0.0.1:1" });
+    it("checkConfig: two ways of saying where the control plane is fail with the fix; a bad URL names its key", async () => {
+        const [two] = await checkConfig({ apiKey: secret("k"), region: "eu", controlPlaneUrl: "http://127.0.0.1:1" });
         assert.match(two.reason, /Set only one of controlPlaneUrl, region/);
-        const [bad] = checkConfig({ apiKey: secret("k"), endpoint: "not a url" });
+        const [bad] = await checkConfig({ apiKey: secret("k"), endpoint: "not a url" });
         assert.equal(bad.property, "endpoint");
     });
 
-    it("checkConfig: a setting unknown at preview (an Output of another resource) is not checked then; once known it is", () => {
+    it("checkConfig: a setting unknown at preview (an Output of another resource) is not checked then; once known it is", async () => {
         const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-        assert.deepEqual(checkConfig({ apiKey: secret("k"), controlPlaneUrl: unknown }), []);
-        assert.deepEqual(checkConfig({ apiKey: secret(unknown), controlPlaneUrl: "http://127.0.0.1:1" }), []);
-        const [bad] = checkConfig({ apiKey: secret("k"), controlPlaneUrl: "not a url" });
+        assert.deepEqual(await checkConfig({ apiKey: secret("k"), controlPlaneUrl: unknown }), []);
+        assert.deepEqual(await checkConfig({ apiKey: secret(unknown), controlPlaneUrl: "http://127.0.0.1:1" }), []);
+        const [bad] = await checkConfig({ apiKey: secret("k"), controlPlaneUrl: "not a url" });
         assert.equal(bad.property, "controlPlaneUrl");
     });
 

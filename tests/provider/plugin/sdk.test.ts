@@ -1,16 +1,13 @@
 /**
- * The checked-in Python SDK (sdk/python) is what the generator makes of the checked-in schema: regenerating
- * it with `langsmith-sdkgen` (scripts/setup-python.sh builds it) gives no difference, file for file. After a
- * resource change: `npm run schema && npm run sdk`.
+ * The checked-in Python SDK (sdk/python) is what `npm run sdk` makes of the checked-in schema (scripts/sdk.ts:
+ * `langsmith-sdkgen`, which scripts/setup-python.sh builds, and the module scripts/sdk/_did_you_mean.py beside
+ * it): regenerating it gives no difference, file for file. After a resource change: `npm run schema && npm run sdk`.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { SCHEMA_PATH } from "../../../scripts/schema";
-
-const SDK = join(__dirname, "../../../sdk/python");
+import { SDK_PATH, generateSdk } from "../../../scripts/sdk";
 
 /** Every file under `dir`, by path relative to it. */
 function files(dir: string): Map<string, string> {
@@ -32,9 +29,9 @@ describe("the generated Python SDK", function () {
     it("regenerating sdk/python from provider/plugin/schema.json gives no difference (run `npm run sdk` after `npm run schema`)", () => {
         const out = join(mkdtempSync(join(tmpdir(), "pulumi-langsmith-sdk-")), "python");
         try {
-            execFileSync(process.env.PULUMI_LANGSMITH_SDKGEN ?? "langsmith-sdkgen", [SCHEMA_PATH, out], { stdio: "pipe" });
+            generateSdk(out);
             const made = files(out);
-            const kept = files(SDK);
+            const kept = files(SDK_PATH);
             assert.deepEqual([...kept.keys()].sort(), [...made.keys()].sort());
             for (const [path, text] of made) assert.equal(kept.get(path), text, `sdk/python/${path} differs from what the schema generates`);
         } finally {
