@@ -55,7 +55,7 @@ const BENCHES: Record<string, Bench> = {
     },
     scale: {
         tools: true,
-        about: "one stack of 100 and 1,000 mixed resources through the native plugin: preview, up, refresh, destroy; wall time, plugin peak RSS, state bytes per resource, growth (bench/scale.ts; BENCH_SCALE_SIZES)",
+        about: "one stack of 100 and 1,000 mixed resources through the native plugin and, in the same run, through a provider that does nothing: preview, up, refresh, destroy, with and without checkpoints; wall time and its ratio to that floor, CPU by process, API calls, plugin peak RSS, state bytes per resource, growth (bench/scale.ts; BENCH_SCALE_SIZES)",
         run: async () => (await import("./scale")).scaleBench(),
     },
     state: {
