@@ -173,7 +173,9 @@ const DECLARED = {
     deployment: {
         declaration: deployment,
         forwarder: deploymentForwarder,
-        provider: adoptable(deployment, autonamed(deployment, tagged(deploymentProvider, { resourceType: "deployment" })), byName),
+        provider: adoptable(deployment, autonamed(deployment, tagged(deploymentProvider, { resourceType: "deployment" })), byName, {
+            holds: "its revisions and what its agent server holds (threads, runs, assistants, crons)",
+        }),
     },
     exportDestination: {
         declaration: exportDestination,
@@ -186,16 +188,24 @@ const DECLARED = {
     tracingProject: {
         declaration: tracingProject,
         forwarder: tracingProjectForwarder,
-        provider: adoptable(tracingProject, autonamed(tracingProject, tagged(tracingProjectProvider, { resourceType: "project" })), byName),
+        provider: adoptable(tracingProject, autonamed(tracingProject, tagged(tracingProjectProvider, { resourceType: "project" })), byName, {
+            holds: "its traced runs and their feedback",
+        }),
     },
     dataset: {
         declaration: dataset,
         forwarder: datasetForwarder,
-        provider: adoptable(dataset, autonamed(dataset, tagged(datasetProvider, { resourceType: "dataset" })), byName),
+        provider: adoptable(dataset, autonamed(dataset, tagged(datasetProvider, { resourceType: "dataset" })), byName, { holds: "its examples" }),
     },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: adoptable(assistant, assistantProvider, (i) => `${i.url}|${i.assistantId}`) },
     cron: { declaration: cron, forwarder: cronForwarder, provider: adoptable(cron, cronProvider, cronIdentity) },
-    workspace: { declaration: workspace, forwarder: workspaceForwarder, provider: adoptable(workspace, workspaceProvider, (i) => i.displayName) },
+    workspace: {
+        declaration: workspace,
+        forwarder: workspaceForwarder,
+        provider: adoptable(workspace, workspaceProvider, (i) => i.displayName, {
+            holds: "everything in it (projects and their runs, datasets, deployments, keys, members)",
+        }),
+    },
     serviceKey: { declaration: serviceKey, forwarder: serviceKeyForwarder, provider: serviceKeyProvider },
     role: { declaration: role, forwarder: roleForwarder, provider: adoptable(role, roleProvider, byName) },
     workspaceSecret: {
@@ -261,7 +271,7 @@ const DECLARED = {
     annotationQueue: {
         declaration: annotationQueue,
         forwarder: annotationQueueForwarder,
-        provider: adoptable(annotationQueue, annotationQueueProvider, byName),
+        provider: adoptable(annotationQueue, annotationQueueProvider, byName, { holds: "the runs queued in it, with their reviews" }),
     },
     tagKey: { declaration: tagKey, forwarder: tagKeyForwarder, provider: adoptable(tagKey, tagKeyProvider, (i) => i.key) },
     tagValue: { declaration: tagValue, forwarder: tagValueForwarder, provider: adoptable(tagValue, tagValueProvider, (i) => `${i.tagKeyId}/${i.value}`) },

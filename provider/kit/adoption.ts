@@ -16,10 +16,11 @@
  * from the old resource's delete by the rule above, so the run ends with the one object, never without it.
  *
  * And a replacement the diff plans (a changed `type` of an `Evaluator`, added `sessionIds` of an `AnnotationQueue`:
- * anything that replaces but keeps the identity) deletes the old object first: made first, the new one would meet
- * the old one under its identity and the create would refuse it, on every `up` (unless the create makes another
- * beside it: `replacedBeside`). A move to another workspace is the workspace wrapper's to say (kit/workspace.ts):
- * the identity there is another.
+ * anything that replaces but keeps the identity) deletes the old object first, whatever the resource's own diff said:
+ * made first, the new one would meet the old one under its identity and the create would refuse it, on every `up`
+ * (unless the create makes another beside it: `replacedBeside`). A replacement deleting first warns at preview of
+ * what goes with the object (`holds`: a project's traced runs). A move to another workspace is the workspace
+ * wrapper's to say (kit/workspace.ts): the identity there is another.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
@@ -42,6 +43,19 @@ const heldByStack = new Set<string>();
 /** The objects creates of this run took over, by type, workspace and id. */
 const takenOver = new Set<string>();
 
+/**
+ * Facts a create or update of this run made its own though they already held (a person's membership of a workspace,
+ * a tagging): a fact moving from one resource to another in one `up`, the one that lets it go is deleted last (the
+ * engine's deletes come after creates and updates) and would undo it. That delete leaves a claimed fact be.
+ */
+const claimed = new Set<string>();
+
+/** Notes that the create or update in progress keeps `fact` (it held already). */
+export const claim = (fact: string): void => void claimed.add(fact);
+
+/** Whether a create or update of this run claimed `fact`: a delete then leaves it to that resource. */
+export const claimedThisRun = (fact: string): boolean => claimed.has(fact);
+
 /** Whether a resource of this stack holds the object of the create in progress (no adoption then). */
 export const heldByThisStack = (): boolean => creating.getStore()?.held === true;
 
@@ -52,6 +66,11 @@ export function tookOver(): void {
 }
 
 export interface AdoptableOptions {
+    /**
+     * What goes with the object when it is deleted (a project's traced runs): a replacement that deletes first warns
+     * at preview that it goes too, before the new object is made.
+     */
+    holds?: string;
     /**
      * Its create, meeting the object of its identity that a resource of the stack holds, makes another beside it (an
      * AlertRule asks the service for another id): a replacement need not delete first.
@@ -84,8 +103,14 @@ export function adoptable<P extends pulumi.dynamic.ResourceProvider>(d: Resource
         ...(diff && {
             async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
                 const r = await diff(id, olds, news);
+                const first = r.deleteBeforeReplace || keptIdentity(r, olds, news);
+                if (first && r.replaces?.length && o.holds) {
+                    await warn(
+                        `${d.name} ${id} is replaced, deleting the old one first (the new one keeps what it is known by, which the service holds once): ${o.holds} go with it, and the new one starts empty.`,
+                    );
+                }
                 // Said for any change, not only a replacement planned here: `replaceOnChanges` turns an update into one and keeps this answer.
-                return keptIdentity(r, olds, news) && !r.deleteBeforeReplace ? { ...r, deleteBeforeReplace: true } : r;
+                return first && !r.deleteBeforeReplace ? { ...r, deleteBeforeReplace: true } : r;
             },
         }),
         async create(inputs: Record<string, unknown>) {

@@ -81,14 +81,16 @@ export function alreadyExistsMessage(o: {
 }
 
 /**
- * The warning for an object taken over instead of created again: the engine still keeps the interrupted
- * run's pending create, and says so on every `up` until a refresh clears it.
+ * The warning for an object taken over instead of created again. Its two causes are not told apart here: a
+ * replacement's create meeting the object of the resource it replaces, or a create meeting what an interrupted run
+ * made (whose pending create the engine then keeps, and says so on every `up` until a refresh clears it).
  */
 export function takenOverWarning(what: string, why: string): string {
     return (
         `${what}: taken over instead of creating another, ${why}. ` +
-        "An interrupted `pulumi up` made it, most likely; the engine keeps that run's pending create in the state, so once " +
-        "nothing else is pending `pulumi refresh --clear-pending-creates` removes the note."
+        "Either a replacement took over the object of the resource it replaces (a rename, `pulumi up --replace`: nothing " +
+        "to do), or an interrupted `pulumi up` made it: the engine then keeps that run's pending create in the state, and " +
+        "once nothing else is pending `pulumi refresh --clear-pending-creates` removes the note."
     );
 }
 

@@ -24,6 +24,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { TagsClient } from "../api/tags";
 import type { ServiceConfig } from "../config";
 import { TAG_TEXT_MAX, type TaggableType } from "../api/schemas/tags";
+import { claim } from "./adoption";
 import { isImport, map, string } from "./declare";
 import { sameValue } from "./diff";
 import { ResourceInitError, messageOf } from "./initError";
@@ -49,6 +50,9 @@ export interface TaggedOptions {
     /** The id the service tags, from the resource's id and outputs (a prompt's repository id); default the id. */
     objectId?: (id: string, outs: Props) => string;
 }
+
+/** A tagging, as adoption.ts `claim` names it: the `tags` argument's or a `Tagging`'s. */
+export const taggingFact = (taggingId: string): string => `tagging:${taggingId}`;
 
 /** The failures of a `tags` argument: each key and value non-empty and at most 255 characters. */
 export function tagFailures(tags: unknown, field = "tags"): pulumi.dynamic.CheckFailure[] {
@@ -174,7 +178,10 @@ export async function reconcileTags(tc: TagsClient, type: TaggableType, objectId
     const now = await tagsOn(tc, type, objectId);
     for (const t of now) if (olds[t.key] === t.value && news[t.key] !== t.value) await tc.deleteTagging(t.taggingId);
     for (const [key, value] of Object.entries(news)) {
-        if (now.some((t) => t.key === key && t.value === value)) continue;
+        const held = now.find((t) => t.key === key && t.value === value);
+        // A `Tagging`'s until now, maybe, whose delete in this run must leave it to this resource (adoption.ts `claim`).
+        if (held) claim(taggingFact(held.taggingId));
+        if (held) continue;
         const k = await tc.ensureKey(key);
         const v = await tc.ensureValue(k.id, value);
         await tc.createTagging({ tag_value_id: v.id, resource_type: type, resource_id: objectId });

@@ -11,6 +11,11 @@
  *   Tagging's value on (the tags argument once took every value of a key it names off), and the Tagging does not drift.
  * - An LLM-as-judge `Evaluator` pinned to a tag: `promptRef` removed from the program unpins it on the service
  *   (the PATCH once left it out, and the service merges), and the next preview plans nothing.
+ * - A third release moves both facts in one `up`: the other workspace from the `WorkspaceMember` into the organization
+ *   member's `workspaceIds`, and `team=billing` from the `Tagging` into the project's `tags`. The resource that lets a
+ *   fact go is deleted last (the engine's deletes come after updates), and its delete leaves what the other now
+ *   holds (kit/adoption.ts `claim`): the person stays in the workspace, the project keeps its value, and the drift
+ *   check plans nothing (both were lost until the next `up`).
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -35,8 +40,12 @@ describe("e2e: two resources never own one fact; a field removed is cleared (Pul
     const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
     const get = async (path: string, tenantId: string | null = home) => (await raw(em, "GET", path, { apiKey: API_KEY, tenantId })).body;
 
-    /** The program: the first release, or the second (the workspace member added, a new description, the judge unpinned). */
-    function program(second: boolean): string {
+    /**
+     * The program: the first release, the second (the workspace member added, a new description, the judge unpinned), or
+     * the third (the other workspace and the billing value moved to the organization member and the project's tags).
+     */
+    function program(release: 1 | 2 | 3): string {
+        const second = release === 2;
         return `name: ownership
 runtime: yaml
 resources:
@@ -45,7 +54,7 @@ resources:
     properties:
       email: ${alice}
       roleId: ORGANIZATION_USER
-      workspaceIds: [${home}]
+      workspaceIds: [${release === 3 ? `${home}, ${other}` : home}]
       workspaceRoleId: WORKSPACE_VIEWER
 ${
     second
@@ -73,25 +82,29 @@ ${
     type: langsmith:TracingProject
     properties:
       name: support-${id}
-      description: ${second ? "the support bot, second release" : "the support bot"}
+      description: ${release > 1 ? "the support bot, second release" : "the support bot"}
       tags:
-        team: support
+        team: ${release === 3 ? "billing" : "support"}
     options:
       dependsOn:
         - \${team}
-  billingReads:
+${
+    release === 3
+        ? ""
+        : `  billingReads:
     type: langsmith:Tagging
     properties:
       tagValueId: \${billing.id}
       resourceType: project
       resourceId: \${support.id}
-  judge:
+`
+}  judge:
     type: langsmith:Evaluator
     properties:
       name: judge-${id}
       type: llm
       promptHandle: support-judge
-${second ? "" : "      promptRef: prod\n"}      variableMapping:
+${release === 1 ? "      promptRef: prod\n" : ""}      variableMapping:
         question: input.question
 `;
     }
@@ -105,7 +118,7 @@ ${second ? "" : "      promptRef: prod\n"}      variableMapping:
         const empty = mkdtempSync(join(tmpdir(), "ownership-"));
         project = createYamlProject(empty);
         rmSync(empty, { recursive: true });
-        writeFileSync(join(project.dir, "Pulumi.yaml"), program(false));
+        writeFileSync(join(project.dir, "Pulumi.yaml"), program(1));
         await project.initStack(stack, { "langsmith:endpoint": em.url, "langsmith:workspaceId": home }, { "langsmith:apiKey": API_KEY });
     });
     after(async () => {
@@ -126,7 +139,7 @@ ${second ? "" : "      promptRef: prod\n"}      variableMapping:
     it("the second release (a workspace member beside the organization member, a description changed, promptRef removed): the Tagging's value stays, the judge is unpinned, the person keeps both workspaces; the drift check plans nothing", async () => {
         await cli("up", "--yes", "--skip-preview");
         await admin(em, "POST", "/org/invitations/accept", { email: alice });
-        writeFileSync(join(project.dir, "Pulumi.yaml"), program(true));
+        writeFileSync(join(project.dir, "Pulumi.yaml"), program(2));
         await cli("up", "--yes", "--skip-preview");
 
         const [support] = await get(`/api/v1/sessions?name=support-${id}`);
@@ -140,6 +153,22 @@ ${second ? "" : "      promptRef: prod\n"}      variableMapping:
 
         // The CI drift check: a refresh reads each resource's own facts only (the organization member's workspaces, the
         // project's own tag, the judge's ref), so nothing differs from the program and the next up would change nothing.
+        await cli("preview", "--refresh", "--expect-no-changes", "--diff");
+    });
+
+    it("the third release moves the other workspace and team=billing to the organization member and the project's tags in one up: neither is lost; the drift check plans nothing", async () => {
+        writeFileSync(join(project.dir, "Pulumi.yaml"), program(3));
+        const up = await cli("up", "--yes", "--skip-preview");
+        assert.match(up.stdout, /WorkspaceMember \S+ in \S+: left in the workspace/);
+        assert.match(up.stdout, /Tagging \S+: left on its object/);
+        const [support] = await get(`/api/v1/sessions?name=support-${id}`);
+        assert.deepEqual(await valuesOn(support.id), ["billing"], "the moved value taken off by the Tagging's delete");
+        const members = await get(`/api/v1/workspaces/current/members/active?emails=${alice}`, other);
+        assert.deepEqual(
+            members.map((m: { role_name: string }) => m.role_name),
+            ["WORKSPACE_VIEWER"],
+            "the person taken out of the moved workspace by the workspace member's delete",
+        );
         await cli("preview", "--refresh", "--expect-no-changes", "--diff");
     });
 });

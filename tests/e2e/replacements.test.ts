@@ -6,6 +6,8 @@
  *   one alert made is the one recorded (the create sends an id of its own and reads it back: docs/service.md R10.3);
  * - `up --replace` of the `prod` tag: the replacement's create takes the tag already on that version, so the old
  *   resource's delete leaves it be, and `handle:prod` still answers (kit/adoption.ts `tookOver`);
+ * - `up` with a second resource for that tag, on the same version: refused naming the other (taken over, it was held by
+ *   two resources, and removing either one deleted the tag under the other);
  * - `pulumi import` of a queue made outside with its projects, then the program declaring it with them: no
  *   replacement (the service answers no `sessionIds`: the program's are recorded, docs/service.md R9.2); and in that
  *   same `up`, an evaluator's `type` changed and a queue's `sessionIds` added, names kept: replaced, deleting first
@@ -36,6 +38,8 @@ interface Step {
     outside?: { name: string; sessionIds: string[] };
     /** A second alert. */
     secondAlert?: boolean;
+    /** A second resource for the prompt's `prod` tag, on the same version. */
+    prodTwice?: boolean;
 }
 
 const alert = (name: string, attribute: string) => `    type: langsmith:AlertRule
@@ -102,6 +106,9 @@ resources:
         s.outside ? `  outside:\n${queue(s.outside.name, s.outside.sessionIds)}` : "",
         `  errors:\n${alert(`${prefix} errors`, "error_count")}`,
         s.secondAlert ? `  slow:\n${alert(`${prefix} slow`, "latency")}` : "",
+        s.prodTwice
+            ? "  prodAgain:\n    type: langsmith:PromptTag\n    properties:\n      promptHandle: ${prompt.handle}\n      name: prod\n      commitHash: ${v1.commitHash}\n"
+            : "",
     ].join("");
 }
 
@@ -161,6 +168,16 @@ describe("e2e: replacements, imports and lost creates (YAML, native plugin)", fu
         assert.equal(after.status, 200, `${handle}:prod after the replacement: ${after.text}`);
         assert.equal(after.body.commit_id, before.body.commit_id);
         assert.equal((await get(`/api/v1/commits/-/${handle}/prod`)).status, 200, `pulling ${handle}:prod`);
+    });
+
+    it("a second resource for the prod tag, on the same version: refused, naming the other; handle:prod stays (two resources never hold one tag)", async () => {
+        const handle = (await recorded()).prompt;
+        write({ prodTwice: true });
+        const r = await project.pulumi(["up", "--yes", "--skip-preview", "--stack", stack], { allowFailure: true });
+        assert.notEqual(r.code, 0, `up took the tag another resource holds:\n${r.stdout}`);
+        assert.match(r.stdout + r.stderr, /Another resource of this stack holds it/);
+        assert.equal((await recorded()).prodAgain, undefined, "the second resource recorded");
+        assert.equal((await get(`/api/v1/repos/-/${handle}/tags/prod`)).status, 200, `${handle}:prod gone`);
     });
 
     it("a queue imported, then declared with its sessionIds: not replaced; an evaluator's type and a queue's sessionIds changed, names kept: replaced, deleting first", async () => {

@@ -12,6 +12,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
+import { ApiError } from "../../api/errors";
 import type { RulesClient } from "../../api/rules";
 import type { Alert, AlertWriteRequest } from "../../api/schemas/rules";
 import { UUID_RE } from "../../api/values";
@@ -22,7 +23,7 @@ import { Checker, isSet } from "../../kit/check";
 import { isImport, type ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune, sameValue } from "../../kit/diff";
 import { emptiesAsAbsent } from "../../kit/fields";
-import { takenOverWarning } from "../../kit/interrupted";
+import { ADOPT_IDS_VARIABLE, adoptionAsked, alreadyExistsMessage, takenOverWarning } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
 import { UNKNOWN, known } from "../../kit/unknown";
 import { warn } from "../../kit/warn";
@@ -109,7 +110,7 @@ export function createAlertRuleProvider(o: { rules?: () => RulesClient } = {}): 
             const rc = rules();
             const id = askedId(inputs);
             const found = await rc.tryGetAlert(inputs.sessionId, id);
-            const a = found ? await takeOver(rc, inputs, found) : await rc.createAlert(inputs.sessionId, wire(inputs, id), secretsOf(inputs));
+            const a = found ? await takeOver(rc, inputs, found) : await createAsking(rc, inputs, id);
             return { id: `${inputs.sessionId}:${a.rule.id}`, outs: outputs(inputs, a) };
         },
         async read(id, props) {
@@ -141,23 +142,59 @@ const secretsOf = (i: Partial<AlertRuleInputs>) =>
     (i.actions ?? []).flatMap((a) => [a.url, a.routingKey, ...Object.values(a.headers ?? {})]).filter((v): v is string => typeof v === "string" && v !== "");
 
 /**
- * The alert that already holds the id this create asks for: made by a `pulumi up` of this resource killed before the
- * state recorded it, or the one `pulumi up --replace` of this resource replaces (the engine checks it as a new
- * resource: the two look alike here). The id is derived from this resource alone, so the alert is its own: taken
- * over, with a warning, and set to the program's; its delete in this run (the resource replaced) leaves it
- * (kit/adoption.ts).
+ * The alert that already holds the id this create asks for. When it is what the program declares, it is this
+ * resource's: made by a `pulumi up` of it killed before the state recorded it, or the one `pulumi up --replace` of it
+ * replaces (the engine checks it as a new resource: the two look alike here); taken over, with a warning, and its
+ * delete in this run (the resource replaced) leaves it (kit/adoption.ts). Otherwise it may be another's (another
+ * stack of the same project, stack and resource names asks for the same id): refused, unless LANGSMITH_ADOPT_IDS
+ * names it (then set to the program's).
  */
 async function takeOver(rc: RulesClient, i: AlertRuleInputs, found: Alert): Promise<Alert> {
-    tookOver();
+    const id = `${i.sessionId}:${found.rule.id}`;
+    const held = { ...inputsOf(i.sessionId, found), workspaceId: i.workspaceId, requestedAlertId: i.requestedAlertId };
+    const declared = !diffByTable(ALERT_RULE_DIFF, held, i).changes;
+    if (!declared && !adoptionAsked(id)) throw new Error(heldElsewhere(id, found));
+    if (declared) tookOver();
     const name = JSON.stringify((found.rule as Record<string, unknown>).name);
     await warn(
         takenOverWarning(
-            `AlertRule ${i.sessionId}:${found.rule.id} (${name})`,
-            "its id is the one this resource asks the service for (derived from the resource: docs/service.md R10.3), so it is this resource's",
+            `AlertRule ${id} (${name})`,
+            declared
+                ? "it holds the id this resource asks the service for (derived from the resource: docs/service.md R10.3) and is what the program declares"
+                : `${ADOPT_IDS_VARIABLE} names it`,
         ),
     );
-    await rc.updateAlert(i.sessionId, found.rule.id, wire(i), secretsOf(i));
+    if (!declared) await rc.updateAlert(i.sessionId, found.rule.id, wire(i), secretsOf(i));
     return (await rc.tryGetAlert(i.sessionId, found.rule.id)) ?? found;
+}
+
+function heldElsewhere(id: string, found: Alert): string {
+    return alreadyExistsMessage({
+        what: `AlertRule: alert ${id} (${JSON.stringify((found.rule as Record<string, unknown>).name)}), the id this resource asks the service for, holds other settings than the program's`,
+        existing:
+            "the id is derived from the stack, the project and the resource (docs/service.md R10.3), so another stack of the same project and stack names, with a resource of this name, asks for it too",
+        id,
+        ifOurs: "it is this resource's (an interrupted `pulumi up`, or `pulumi up --replace` of a changed program)",
+        ifTheirs: "give this resource another name, so that it asks for another id",
+        why: "an alert keeps no mark of the stack that made it: the provider takes one over by itself only when it is what the program declares.",
+    });
+}
+
+/**
+ * Creates the alert asking for `id`; when the service refuses that id (400 naming it: an id its deleted alerts keep, or
+ * no caller-chosen ids), creates it without one, with a warning: a lost answer to that create cannot be found again
+ * (api/rules.ts). A 400 made nothing, so sending again is safe.
+ */
+async function createAsking(rc: RulesClient, i: AlertRuleInputs, id: string): Promise<Alert> {
+    try {
+        return await rc.createAlert(i.sessionId, wire(i, id), secretsOf(i));
+    } catch (e) {
+        if (!(e instanceof ApiError && e.status === 400 && (e.detail.includes(id) || /rule\.id\b/.test(e.detail)))) throw e;
+        await warn(
+            `AlertRule on project ${i.sessionId}: the service refused the id this resource asks for (${e.detail}); made without one, so a lost answer to this create could not be found again.`,
+        );
+        return rc.createAlert(i.sessionId, wire(i), secretsOf(i));
+    }
 }
 
 /** The alert as the service takes it: a create names its id (`id`), an update does not. */

@@ -12,7 +12,7 @@ import type { RulesClient } from "../../api/rules";
 import type { Evaluator, EvaluatorUpdateRequest } from "../../api/schemas/rules";
 import { Checker, isSet } from "../../kit/check";
 import { isImport, type ProviderOf } from "../../kit/declare";
-import { diffByTable, diffTableOf, prune } from "../../kit/diff";
+import { diffByTable, diffTableOf, prune, sameValue } from "../../kit/diff";
 import { emptiesAsAbsent } from "../../kit/fields";
 import { createUniquelyNamed } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
@@ -47,8 +47,10 @@ export function createEvaluatorProvider(o: { rules?: () => RulesClient } = {}): 
         async check(_olds, news) {
             return service.check(() => checkEvaluator(news), "tracing");
         },
-        async diff(_id, olds, news) {
-            return diffByTable(EVALUATOR_DIFF, olds, news);
+        async diff(id, olds, news) {
+            const d = diffByTable(EVALUATOR_DIFF, olds, news);
+            if (d.replaces.length && sameValue(olds.name, news.name)) await refuseIfUsed(rules(), id, olds.name);
+            return d;
         },
         async create(inputs) {
             const rc = rules();
@@ -77,6 +79,25 @@ export function createEvaluatorProvider(o: { rules?: () => RulesClient } = {}): 
         },
     };
     return provider;
+}
+
+/**
+ * At preview, a replacement keeping the name (a new `type`) deletes the old evaluator first (names are unique in a
+ * workspace: kit/adoption.ts), which the service refuses while run rules use it (docs/service.md R10.1): refused
+ * here, naming them and the way through (a new name in the same change: made first, the rules move to it, the old
+ * one goes last). An evaluator that cannot be read says nothing (the `up` meets the service's own refusal).
+ */
+async function refuseIfUsed(rc: RulesClient, id: string, name: string): Promise<void> {
+    const e = await rc.tryGetEvaluator(id).catch(() => undefined);
+    const used = (e?.run_rules ?? []).map((r) => {
+        const on = (r as { session_name?: string; dataset_name?: string }).session_name ?? (r as { dataset_name?: string }).dataset_name;
+        return on ? `${r.id} (on ${on})` : r.id;
+    });
+    if (!used.length) return;
+    throw new Error(
+        `Evaluator ${id} (${JSON.stringify(name)}): a new type makes a new evaluator, and one keeping the name must delete the old one first, which the service refuses while run rules use it: ${used.join(", ")}. ` +
+            "Give it a new name in the same change: the new evaluator is made first, the rules move to it (their evaluatorId), and the old one is deleted last. Nothing was changed.",
+    );
 }
 
 /**

@@ -47,9 +47,8 @@ export function createFeedbackConfigProvider(o: { evaluation?: () => EvaluationC
             return service.check(() => checkFeedbackConfig(news), "tracing");
         },
         async diff(_id, olds, news) {
-            const { changes, replaces, updates } = diffByTable(FEEDBACK_CONFIG_DIFF, olds, news);
-            // One config per key: a new key can exist beside the old one.
-            return { changes, replaces, updates, deleteBeforeReplace: false };
+            // One config per key: a replacement keeping the key deletes first (kit/adoption.ts), one of a new key is made beside.
+            return diffByTable(FEEDBACK_CONFIG_DIFF, olds, news);
         },
         async create(inputs) {
             const ev = evaluation();

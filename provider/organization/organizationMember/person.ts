@@ -8,7 +8,9 @@
  * warning, since the person gets a second email.
  */
 import type { OrganizationClient } from "../../api/organization";
+import { claim } from "../../kit/adoption";
 import { warn } from "../../kit/warn";
+import { membership } from "../workspaceMember/declare";
 
 /** The person in the organization now. */
 export interface Person {
@@ -87,6 +89,8 @@ export async function invite(c: Clients, w: Wanted): Promise<Person> {
  */
 async function activeTo(c: Clients, p: Person, w: Wanted, managed: string[]): Promise<void> {
     if (p.roleId !== w.roleId) await c.org.setOrgMemberRole(p.identityId, w.roleId);
+    // Already in one of its workspaces: a WorkspaceMember's until now, maybe, whose delete in this run must leave it.
+    for (const ws of w.workspaceIds.filter((x) => p.workspaceIds.includes(x))) claim(membership(ws, p.email));
     for (const ws of w.workspaceIds.filter((x) => !p.workspaceIds.includes(x)))
         await c.admin(ws).addMember({ org_identity_id: p.identityId, role_id: w.workspaceRoleId }, p.email);
     for (const ws of p.workspaceIds.filter((x) => managed.includes(x) && !w.workspaceIds.includes(x))) {

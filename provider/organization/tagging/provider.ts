@@ -7,11 +7,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { TagsClient } from "../../api/tags";
 import type { Tagging } from "../../api/schemas/tags";
+import { claimedThisRun } from "../../kit/adoption";
 import { Checker } from "../../kit/check";
 import { isImport, type ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf } from "../../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
+import { taggingFact } from "../../kit/tags";
+import { warn } from "../../kit/warn";
 import { inItsWorkspace } from "../../kit/workspace";
 import { uuidFailure } from "../tagValue/provider";
 import { SCHEMA_VERSION, tagging, type TaggingInputs, type TaggingOutputs } from "./declare";
@@ -70,6 +73,10 @@ export function createTaggingProvider(o: { tags?: () => TagsClient } = {}): pulu
             return { outs: olds };
         },
         async delete(id) {
+            if (claimedThisRun(taggingFact(id))) {
+                await warn(`Tagging ${id}: left on its object: the tags argument of a resource of this run names it now.`);
+                return;
+            }
             await tags().deleteTagging(id);
         },
     };

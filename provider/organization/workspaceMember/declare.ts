@@ -13,6 +13,9 @@ export const SCHEMA_VERSION = 1;
 /** An email as the service compares it: trimmed, lowercase. */
 export const normalEmail = (v: unknown): unknown => (typeof v === "string" ? v.trim().toLowerCase() : v);
 
+/** A person's membership of a workspace, as kit/adoption.ts `claim` names it: an OrganizationMember's or a WorkspaceMember's. */
+export const membership = (workspaceId: string, email: string): string => `membership:${workspaceId}:${String(normalEmail(email))}`;
+
 export const MEMBER_STATUSES = ["active", "pending"] as const;
 
 /** A member's email, declared once for WorkspaceMember and OrganizationMember. */

@@ -16,6 +16,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { PermissionDeniedError, routeMissing } from "../../api/errors";
 import type { OrganizationClient } from "../../api/organization";
 import { BUILT_IN_WORKSPACE_ROLES, type Member, type PendingMember, type Role } from "../../api/schemas/organization";
+import { claimedThisRun } from "../../kit/adoption";
 import { Checker, UUID_RE } from "../../kit/check";
 import type { ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune } from "../../kit/diff";
@@ -26,7 +27,7 @@ import { builtInRoleHint, builtInRoleList } from "../serviceKey/roles";
 import { known } from "../../kit/unknown";
 import { warn } from "../../kit/warn";
 import { checkWorkspaceId, located, noneInGoneWorkspace, withWorkspaces, workspaceAdmins } from "../../kit/workspaceAdmin";
-import { SCHEMA_VERSION, normalEmail, workspaceMember, type WorkspaceMemberInputs, type WorkspaceMemberOutputs } from "./declare";
+import { SCHEMA_VERSION, membership, normalEmail, workspaceMember, type WorkspaceMemberInputs, type WorkspaceMemberOutputs } from "./declare";
 
 export const WORKSPACE_MEMBER_DIFF = diffTableOf(workspaceMember.inputs);
 
@@ -242,7 +243,11 @@ export function createWorkspaceMemberProvider(o: WorkspaceMemberProviderOptions 
         },
         async delete(id, props) {
             const at = located(id, props && { ...props, name: props.email });
-            const { client } = admin(at.workspaceId);
+            const { ws, client } = admin(at.workspaceId);
+            if (claimedThisRun(membership(ws, at.name))) {
+                await warn(`WorkspaceMember ${at.name} in ${ws}: left in the workspace: an OrganizationMember of this run names it now (its workspaceIds).`);
+                return;
+            }
             const f = await find(client, at.name);
             if (f?.status === "active") await client.removeMember(f.identityId);
             if (f?.status === "pending") await client.cancelPendingMember(f.identityId);

@@ -4,9 +4,9 @@
  * commit of that prompt fails, saying so, before anything is sent. Moving the tag is one PATCH (the service's
  * move), never a delete and a create. A create that meets the tag already on that very commit (an interrupted
  * `pulumi up` made it, or the resource it replaces holds it: a rename, `pulumi up --replace`) takes it over, so the
- * delete of the resource that held it in the same run leaves it be (kit/adoption.ts); one on another commit is
- * refused naming it, unless LANGSMITH_ADOPT_IDS names `<handle>:<name>`: then it is moved. The id is
- * `<handle>:<name>`, what clients pull.
+ * delete of the resource that held it in the same run leaves it be (kit/adoption.ts); one another resource of the
+ * program holds is refused naming it, and so is one on another commit, unless LANGSMITH_ADOPT_IDS names
+ * `<handle>:<name>`: then it is moved. The id is `<handle>:<name>`, what clients pull.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { undefinedOn404 } from "../../api/errors";
@@ -15,7 +15,7 @@ import type { Tag } from "../../api/schemas/prompts";
 import { Checker } from "../../kit/check";
 import type { ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune } from "../../kit/diff";
-import { tookOver } from "../../kit/adoption";
+import { heldByThisStack, tookOver } from "../../kit/adoption";
 import { adoptionAsked, alreadyExistsMessage, takenOverWarning } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
 import { known } from "../../kit/unknown";
@@ -67,7 +67,9 @@ export function createPromptTagProvider(o: { prompts?: () => PromptsClient } = {
             const id = `${inputs.promptHandle}:${inputs.name}`;
             const held = await pc.tryGetTag(inputs.promptHandle, inputs.name);
             if (!held) return { id, outs: outputs(inputs, await pc.createTag(inputs.promptHandle, inputs.name, commitId)) };
-            if (held.commit_id === commitId) {
+            // Not when another resource of the program holds it (this run read it in the state): both would hold one tag,
+            // and removing either would delete it under the other; refused below, naming it (kit/adoption.ts).
+            if (held.commit_id === commitId && !heldByThisStack()) {
                 // Taken over: the delete of the resource that held it in this run (a rename, `pulumi up --replace`) leaves it be.
                 tookOver();
                 await warn(takenOverWarning(`PromptTag ${id}`, "the prompt already holds this tag on this very version"));

@@ -86,7 +86,9 @@ export function createExportDestinationProvider(o: ExportDestinationProviderOpti
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(DESTINATION_DIFF, olds, news);
-            return { changes, replaces: [...new Set(replaces)], updates, deleteBeforeReplace: false };
+            // Another name or place is made beside the old one; keys <-> environment credentials, keeping both, deletes first
+            // (kit/adoption.ts: the create would refuse a twin).
+            return { changes, replaces: [...new Set(replaces)], updates };
         },
         async create(raw) {
             const inputs = raw;

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { ANNOTATION_QUEUE_DIFF, checkAnnotationQueue } from "../../../provider/evaluation/annotationQueue/provider";
 import { diffByTable } from "../../../provider/kit/diff";
 import { RESOURCES } from "../../../provider/registry";
-import { withEnv } from "../../helpers/async";
+import { stderrOf, withEnv } from "../../helpers/async";
 import { raw, rejection, uniqueName } from "../../helpers/emulator";
 import { traceRuns } from "../../helpers/evaluation";
 import { orgEmulator, writes } from "../../helpers/orgProviders";
@@ -64,6 +64,22 @@ describe("AnnotationQueue", function () {
         assert.deepEqual(diffByTable(ANNOTATION_QUEUE_DIFF, olds, { ...olds, sessionIds: [a] }).replaces, ["sessionIds"]);
         assert.deepEqual(diffByTable(ANNOTATION_QUEUE_DIFF, olds, { ...olds, name: "r", numReviewersPerItem: 2 }).updates, ["name", "numReviewersPerItem"]);
         assert.equal(diffByTable(ANNOTATION_QUEUE_DIFF, olds, { name: "q", sessionIds: [a, b] }).changes, false, "defaults compare as given");
+    });
+
+    it("diff: sessionIds changed under the same name deletes first, and the preview warns that the queued runs go with it; a rename too makes first, silently", async () => {
+        const [a, b] = ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"];
+        const olds = { name: "q", sessionIds: [a], numReviewersPerItem: 1 };
+        let diff: Record<string, unknown> = {};
+        const warned = await stderrOf(async () => {
+            diff = (await queue.diff("q-id", olds, { ...olds, sessionIds: [a, b] })) as Record<string, unknown>;
+        });
+        assert.deepEqual([diff.replaces, diff.deleteBeforeReplace], [["sessionIds"], true]);
+        assert.match(warned, /AnnotationQueue q-id is replaced, deleting the old one first .*the runs queued in it, with their reviews go with it/);
+        const renamed = await stderrOf(async () => {
+            diff = (await queue.diff("q-id", olds, { ...olds, name: "r", sessionIds: [a, b] })) as Record<string, unknown>;
+        });
+        assert.deepEqual([diff.replaces, diff.deleteBeforeReplace], [["sessionIds"], undefined]);
+        assert.doesNotMatch(renamed, /deleting the old one first/);
     });
 
     it("made with every field; its runs (traced in, added elsewhere) are data: refresh plans nothing, an update leaves them; drift from a change elsewhere; import by id; delete", async () => {

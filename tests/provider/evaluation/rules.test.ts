@@ -13,7 +13,7 @@ import { EVALUATOR_DIFF } from "../../../provider/evaluation/evaluator/provider"
 import { RUN_RULE_DIFF } from "../../../provider/evaluation/runRule/provider";
 import { diffByTable } from "../../../provider/kit/diff";
 import { RESOURCES } from "../../../provider/registry";
-import { withEnv } from "../../helpers/async";
+import { stderrOf, withEnv } from "../../helpers/async";
 import { admin, raw, rejection, uniqueName } from "../../helpers/emulator";
 import { orgEmulator, writes } from "../../helpers/orgProviders";
 
@@ -224,10 +224,19 @@ describe("Evaluator, RunRule, AlertRule (provider level)", function () {
         const lost = await alerts.create(inputs);
         assert.equal(lost.id, `${p.id}:${inputs.requestedAlertId}`);
         assert.deepEqual([(await held()).length, posts()], [1, 1]);
-        // Made by a killed run (or replaced by `--replace`: the engine checks it without olds too): the next create takes it over, sends no second.
+        // Made by a killed run (or replaced by `--replace`: the engine checks it without olds too): the next create of the same
+        // program takes it over, sends no second.
         em().admin.requests.length = 0;
-        const again = await alerts.create(await checked(alerts, { ...args(inputs.name), threshold: 3 }));
-        assert.deepEqual([again.id, again.outs.threshold, (await held()).length, posts()], [lost.id, 3, 1, 0]);
+        const again = await alerts.create(await checked(alerts, args(inputs.name)));
+        assert.deepEqual([again.id, (await held()).length, posts()], [lost.id, 1, 0]);
+        // Other settings under that id may be another stack's (the same project, stack and resource names ask for the same
+        // id): refused with the way in, and taken over and set to the program's only when LANGSMITH_ADOPT_IDS names it.
+        const other = await checked(alerts, { ...args(inputs.name), threshold: 3 });
+        const notOurs = await rejection(() => alerts.create(other));
+        assert.match(notOurs.message, new RegExp(`holds other settings than the program's[\\s\\S]*LANGSMITH_ADOPT_IDS=${lost.id} pulumi up`));
+        assert.equal(posts(), 0);
+        const adopted = await withEnv({ LANGSMITH_ADOPT_IDS: lost.id }, () => alerts.create(other));
+        assert.deepEqual([adopted.id, adopted.outs.threshold, (await held()).length], [lost.id, 3, 1]);
         // A replacement whose check had the old inputs (`replaceOnChanges`): the create asks for another id; the old one stays until its delete.
         const replacement = await alerts.create((await alerts.check(lost.outs, args(inputs.name))).inputs);
         assert.notEqual(replacement.id, lost.id);
@@ -242,6 +251,44 @@ describe("Evaluator, RunRule, AlertRule (provider level)", function () {
         );
         assert.doesNotMatch(refused.message, /alert-secret/);
         assert.equal(posts(), 1);
+    });
+
+    it("Evaluator: a new type keeping the name while a run rule uses it is refused at preview (its delete-first would be refused by the service), naming the rule and the way through; with a new name it is made first", async () => {
+        const name = uniqueName("judge");
+        const made = await evaluators.create(await checked(evaluators, { name, type: "code", code: CODE }));
+        const p = await project();
+        const rule = await rules.create(await checked(rules, { name: "scores", sessionId: p.id, samplingRate: 1, evaluatorId: made.id }));
+        const asLlm = await checked(evaluators, { name, type: "llm", promptHandle: "judge-prompt" });
+        em().admin.requests.length = 0;
+        const refused = await rejection(() => evaluators.diff(made.id, made.outs, asLlm));
+        assert.match(refused.message, new RegExp(`run rules use it: ${rule.id} \\(on ${p.name}\\)\\. Give it a new name in the same change`));
+        assert.deepEqual(writes(em()), [], "the preview sent something");
+        const renamed = await evaluators.diff(made.id, made.outs, { ...asLlm, name: `${name}-llm` });
+        assert.deepEqual([renamed.replaces, renamed.deleteBeforeReplace], [["type"], undefined]);
+        await rules.delete(rule.id, rule.outs);
+        assert.equal((await evaluators.diff(made.id, made.outs, asLlm)).deleteBeforeReplace, true, "no rule uses it: deleted first");
+    });
+
+    it("AlertRule: an id the service refuses (400 naming it: another project's alert holds it) is given up: made without one, with a warning", async () => {
+        const [p1, p2] = [await project(), await project()];
+        const args = (sessionId: string) => ({
+            sessionId,
+            name: "same id",
+            attribute: "run_count",
+            aggregation: "sum",
+            windowMinutes: 5,
+            operator: "gte",
+            threshold: 3,
+            actions: [{ target: "webhook", url: "https://hooks.example.com/id" }],
+        });
+        const first = await alerts.create(await checked(alerts, args(p1.id)));
+        const second = await checked(alerts, args(p2.id));
+        const asked = first.id.split(":")[1];
+        const warned = await stderrOf(async () => {
+            const made = await alerts.create({ ...second, requestedAlertId: asked });
+            assert.ok(made.id.startsWith(`${p2.id}:`) && made.id !== `${p2.id}:${asked}`, made.id);
+        });
+        assert.match(warned, /the service refused the id this resource asks for \(alert rule \S+ already exists\); made without one/);
     });
 
     it("AlertRule: made on a project, its id <sessionId>:<alertId>, imported, changed in place, deleted; the service's error shown without the secret", async () => {

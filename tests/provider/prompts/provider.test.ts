@@ -202,21 +202,26 @@ describe("Prompt, PromptVersion, PromptTag", function () {
     });
 
     it("PromptTag: renamed without an alias, or `pulumi up --replace`: the create takes the tag on that version, and the delete of the resource that held it leaves it (kit/adoption.ts)", async () => {
-        // A rename: the new resource's check has no olds; `--replace`: it has the old inputs.
-        for (const replace of [false, true]) {
-            const { handle } = await newPrompt();
-            const v1 = await newVersion(handle, "one");
-            const args = { promptHandle: handle, name: "prod", commitHash: v1.outs.commitHash };
-            const old = await tag.create(await checked(tag, args));
-            const taken = await tag.create((await tag.check(replace ? old.outs : {}, args)).inputs);
-            assert.equal(taken.id, old.id);
-            await tag.delete(old.id, old.outs);
-            assert.equal(
-                (await raw(em(), "GET", `/commits/-/${handle}/prod`)).status,
-                200,
-                `${handle}:prod gone after its create took it (replace: ${replace})`,
-            );
-        }
+        // Both are checked as a new resource, without olds (the engine's isTargetedReplace for `--replace`).
+        const { handle } = await newPrompt();
+        const v1 = await newVersion(handle, "one");
+        const args = { promptHandle: handle, name: "prod", commitHash: v1.outs.commitHash };
+        const old = await tag.create(await checked(tag, args));
+        const taken = await tag.create((await tag.check({}, args)).inputs);
+        assert.equal(taken.id, old.id);
+        await tag.delete(old.id, old.outs);
+        assert.equal((await raw(em(), "GET", `/commits/-/${handle}/prod`)).status, 200, `${handle}:prod gone after its create took it`);
+    });
+
+    it("PromptTag: a second resource for a tag another resource of the program holds (checked with its olds in this run) is refused naming it, even on that version", async () => {
+        const { handle } = await newPrompt();
+        const v1 = await newVersion(handle, "one");
+        const args = { promptHandle: handle, name: "prod", commitHash: v1.outs.commitHash };
+        const first = await tag.create(await checked(tag, args));
+        await tag.check(first.outs, args);
+        const refused = await failure(() => tag.create(args as any));
+        assert.match(refused, /Another resource of this stack holds it/);
+        assert.equal((await raw(em(), "GET", `/commits/-/${handle}/prod`)).status, 200);
     });
 
     it("PromptTag: a version of another prompt is refused in words at preview and at up, nothing sent; a tag already on that version (an interrupted run) is taken; on another, refused", async () => {
