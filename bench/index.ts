@@ -55,8 +55,13 @@ const BENCHES: Record<string, Bench> = {
     },
     scale: {
         tools: true,
-        about: "one stack of 100 and 1,000 mixed resources through the native plugin: preview, up, refresh, destroy; wall time, plugin peak RSS, state bytes per resource, growth (bench/scale.ts; BENCH_SCALE_SIZES)",
+        about: "one stack of 100 and 1,000 mixed resources through the native plugin and, in the same run, through a provider that does nothing: preview, up, refresh, destroy, with and without checkpoints; wall time and its ratio to that floor, CPU by process, API calls, plugin peak RSS, state bytes per resource, growth (bench/scale.ts; BENCH_SCALE_SIZES)",
         run: async () => (await import("./scale")).scaleBench(),
+    },
+    chaos: {
+        tools: true,
+        about: "300 mixed resources through the native plugin with the emulator answering 5 % of requests 503 or 429 and losing 1 % of create answers: failures by kind and whether each names its fix, ups to converge, duplicates and orphans (bench/chaos.ts; BENCH_CHAOS_UNITS, BENCH_CHAOS_SEED)",
+        run: async () => (await import("./chaos")).chaosBench(),
     },
     state: {
         about: "--state-dir: snapshot size and time per change with 1,000 deployments, 1,000 threads (bench/stateDir.ts)",

@@ -74,8 +74,8 @@ function descendants(root: number): number[] {
  * Samples, until stopped, the processes under `root()` (a command's pid, once it is started): those whose
  * command line contains `marker` (the provider: `pulumi-resource-langsmith`, or `dynamic-provider`) for their
  * peak memory and CPU, the root and the others for their CPU. Only the command's own tree: the same plugin run by another
- * stack on the machine is not counted. The tree is listed again every second (a scan of /proc), its
- * processes read every 100 ms.
+ * stack on the machine is not counted. The tree is listed again every 300 ms (a scan of /proc; a process that
+ * lives less is missed), its processes read every 100 ms.
  */
 export function sampleTree(root: () => number | undefined, marker: string): { stop(): TreeFigures } {
     const seen = new Map<number, { marker: boolean; root: boolean; kb: number; ticks: number }>();
@@ -86,7 +86,7 @@ export function sampleTree(root: () => number | undefined, marker: string): { st
         const top = root();
         if (top === undefined) return;
         const cpu = process.cpuUsage();
-        if (tick++ % 10 === 0) pids = descendants(top);
+        if (tick++ % 3 === 0) pids = descendants(top);
         for (const pid of pids) {
             try {
                 const was = seen.get(pid);

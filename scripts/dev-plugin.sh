@@ -11,15 +11,25 @@
 # (the tests and the benchmarks find the plugin's processes by it). A PULUMI_HOME per checkout: two
 # checkouts on one machine each run their own build under the same version. Quick: nothing to do when the
 # installed script is already this one.
+#
+# `scripts/dev-plugin.sh floor` installs the same way the provider that does nothing (bench/floor/main.ts), which
+# `npm run bench scale` measures ours against: as `pulumi-resource-langsmith` of the version `<version>-floor`,
+# which a program's resources ask for (`version` resource option) to be served by it instead of ours.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 source scripts/env.sh
 version="$(node -p 'require("./package.json").version')"
+case "${1:-}" in
+  "") main="dist/provider/plugin/main.js"; what="native plugin" ;;
+  floor) main="dist/bench/floor/main.js"; what="provider that does nothing"; version="$version-floor" ;;
+  *) echo "usage: scripts/dev-plugin.sh [floor]" >&2; exit 2 ;;
+esac
+[ -f "$main" ] || { echo "[dev-plugin] $main is missing: npm run build first" >&2; exit 1; }
 installed="$PULUMI_HOME/plugins/resource-langsmith-v$version/pulumi-resource-langsmith"
 script="#!/usr/bin/env bash
-# The native plugin of the checkout $root, installed by its scripts/dev-plugin.sh: its build, with its Node.js.
-exec -a \"\$0\" $(printf '%q' "$(command -v node)") $(printf '%q' "$root/dist/provider/plugin/main.js") \"\$@\"
+# The $what of the checkout $root, installed by its scripts/dev-plugin.sh: its build, with its Node.js.
+exec -a \"\$0\" $(printf '%q' "$(command -v node)") $(printf '%q' "$root/$main") \"\$@\"
 "
 # The engine caches a plugin's schema by name and version (YAML programs and codegen read it): a build whose
 # declarations changed under the same version must not be read through the old one.
@@ -32,4 +42,4 @@ printf '%s' "$script" > "$tmp/pulumi-resource-langsmith"
 chmod 755 "$tmp/pulumi-resource-langsmith"
 tar -czf "$tmp/plugin.tar.gz" -C "$tmp" pulumi-resource-langsmith
 out="$(pulumi plugin install resource langsmith "$version" --file "$tmp/plugin.tar.gz" --reinstall 2>&1)" || { echo "$out" >&2; exit 1; }
-echo "[dev-plugin] pulumi-resource-langsmith v$version of this checkout installed into $PULUMI_HOME" >&2
+echo "[dev-plugin] pulumi-resource-langsmith v$version of this checkout ($what) installed into $PULUMI_HOME" >&2

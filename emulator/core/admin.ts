@@ -6,7 +6,7 @@
  * | POST | /__admin/reset | every area forgets its objects and rules; faults, request log, clock back to start |
  * | POST | /__admin/clock/advance | `{ms}`: move the emulator clock forward |
  * | GET, POST, DELETE | /__admin/faults | list, add (one or an array of Fault), clear injected faults |
- * | GET, DELETE | /__admin/requests | the request log (method, path, prefix, status, time, tenant), or clear it |
+ * | GET, DELETE | /__admin/requests | the request log (method, path, prefix, status, time, tenant, injected fault), or clear it |
  *
  * Each area adds its own (control plane: ../controlPlane/admin.ts).
  */
@@ -41,6 +41,13 @@ export const FaultSchema = z.object({
     count: z.number().int().min(1).default(1),
     /** Instead of a count: every matching request for this long (real time, ms), e.g. 30 s of 429s. */
     forMs: z.number().int().min(1).optional(),
+    /**
+     * The share of matching requests it takes (0 to 1; all when absent), drawn from a random source of its own
+     * seeded by `seed` (1 when absent): the same requests in the same order take it again. A request not drawn
+     * is free of it (a later fault may take it); `count` counts those taken.
+     */
+    rate: z.number().gt(0).max(1).optional(),
+    seed: z.number().int().min(0).optional(),
 });
 export type Fault = z.infer<typeof FaultSchema> & { until?: number };
 export type FaultInput = z.input<typeof FaultSchema>;
@@ -54,10 +61,22 @@ export interface LoggedRequest {
     status: number;
     at: string;
     tenantId?: string;
+    /** The fault injected into it, if any: its kind, status and when (the status above is the one answered, 0 when dropped). */
+    fault?: Pick<Fault, "kind" | "status" | "when">;
+}
+
+/** A seeded pseudo-random source in [0, 1) (linear congruential, as the benchmarks' `rng`). */
+function seeded(seed: number): () => number {
+    return () => {
+        seed = (seed * 1664525 + 1013904223) >>> 0;
+        return seed / 2 ** 32;
+    };
 }
 
 export class AdminState {
     faults: Fault[] = [];
+    /** The random source of each fault with a `rate`. */
+    private readonly draws = new WeakMap<Fault, () => number>();
     requests: LoggedRequest[] = [];
     static readonly MAX_LOG = 10_000;
 
@@ -65,15 +84,17 @@ export class AdminState {
         const fault: Fault = FaultSchema.parse(f);
         if (fault.kind === "status" && fault.status === undefined) throw badRequest("a status fault needs `status`");
         if (fault.forMs !== undefined) fault.until = Date.now() + fault.forMs;
+        if (fault.rate !== undefined) this.draws.set(fault, seeded(fault.seed ?? 1));
         this.faults.push(fault);
         return fault;
     }
 
-    /** Takes the first fault matching the request, counting it down (or while its time window lasts). */
+    /** Takes the first fault matching the request (and drawn, for one with a `rate`), counting it down (or while its time window lasts). */
     takeFault(method: string, path: string): Fault | undefined {
         const now = Date.now();
         this.faults = this.faults.filter((f) => f.until === undefined || f.until > now);
-        const i = this.faults.findIndex((f) => (!f.method || f.method === method) && new RegExp(f.path).test(path));
+        const drawn = (f: Fault) => f.rate === undefined || this.draws.get(f)!() < f.rate;
+        const i = this.faults.findIndex((f) => (!f.method || f.method === method) && new RegExp(f.path).test(path) && drawn(f));
         if (i < 0) return undefined;
         const f = this.faults[i];
         if (f.until === undefined && --f.count <= 0) this.faults.splice(i, 1);

@@ -369,7 +369,16 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
             if (seen.body === undefined && !req.readableEnded) seen.body = await readBody(req).catch(() => undefined);
             p.exchanges.record(req, url, r.sent, r.prefix, seen.body, reply, { dropped, injected: fault !== undefined && fault.kind !== "latency" });
         }
-        p.admin.log({ method: req.method ?? "GET", path: r.sent, prefix: r.prefix, status: dropped ? 0 : reply.status, at: p.clock.iso(), tenantId });
+        const injected = fault && { kind: fault.kind, status: fault.status, when: fault.when };
+        p.admin.log({
+            method: req.method ?? "GET",
+            path: r.sent,
+            prefix: r.prefix,
+            status: dropped ? 0 : reply.status,
+            at: p.clock.iso(),
+            tenantId,
+            fault: injected,
+        });
         if (p.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
         if (dropped) req.socket.destroy();
         else send(res, reply);

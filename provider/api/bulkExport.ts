@@ -149,7 +149,11 @@ export class BulkExportClient {
                 (e) => e.id !== kept.id && !isFinalExportStatus(e.status) && exportAsked(e, body) && createdSince(this.http, e.created_at, since),
             );
         const late = await lookAgain(twin, this.http.reconcileOptions(this.deadline));
-        return late && (await this.cancelExport(late.id));
+        if (!late) return undefined;
+        return this.cancelExport(late.id).catch(async (e) => {
+            if (e instanceof Error && /cannot be cancelled/.test(e.message)) return this.getExport(late.id);
+            throw e;
+        });
     }
 
     /**
@@ -175,10 +179,19 @@ export class BulkExportClient {
         return this.getExport(id).catch(undefinedOn404);
     }
 
-    /** PATCH `{status: "Cancelled"}`: stops a non-final export (a scheduled one spawns no more). */
+    /**
+     * PATCH `{status: "Cancelled"}`: stops a non-final export (a scheduled one spawns no more). Idempotent, so
+     * retried through a 503 or a lost answer as a GET is: a cancel sent twice is one (the second, after a first
+     * that was done, answers 400 "cannot be cancelled", which the callers take as done).
+     */
     async cancelExport(id: string): Promise<BulkExportRecord> {
         return (
-            await this.http.request("PATCH", path`/api/v1/bulk-exports/${id}`, { body: { status: "Cancelled" }, schema: ExportSchema, deadline: this.deadline })
+            await this.http.request("PATCH", path`/api/v1/bulk-exports/${id}`, {
+                body: { status: "Cancelled" },
+                schema: ExportSchema,
+                idempotent: true,
+                deadline: this.deadline,
+            })
         ).data;
     }
 

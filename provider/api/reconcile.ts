@@ -58,8 +58,9 @@ export interface CreateOnceOptions {
  * request may still be running on the service (its answer was lost, not refused), it looks again, at
  * growing intervals, for up to `settleMs`, before it concludes the request never took effect and sends it
  * once more. After that second attempt fails ambiguously, or with an error `reconcileAlso` names, it adopts
- * or throws. A clean failure is thrown as is. Never more than two sends; `sentTwice` says there were two, so
- * that a caller can watch for the first one taking effect late (an export: BulkExportClient.createExport).
+ * or throws (an ambiguous failure saying that nothing was created and to run `pulumi up` again). A clean
+ * failure is thrown as is. Never more than two sends; `sentTwice` says there were two, so that a caller can
+ * watch for the first one taking effect late (an export: BulkExportClient.createExport).
  */
 export async function createOnce<T>(
     send: () => Promise<T>,
@@ -73,9 +74,16 @@ export async function createOnce<T>(
             if (!(isAmbiguous(e) || (attempt > 0 && o.reconcileAlso?.(e)))) throw e;
             const found = (await findOurs()) ?? (mayStillRun(e) ? await lookAgain(findOurs, o) : undefined);
             if (found) return { value: found, adopted: true, sentTwice: attempt > 0 };
-            if (attempt > 0) throw e;
+            if (attempt > 0) throw isAmbiguous(e) ? gaveUp(e) : e;
         }
     }
+}
+
+/** The error of a create sent twice, answered neither time, and found made by neither: it says so, and what to do. */
+function gaveUp(e: unknown): unknown {
+    if (e instanceof Error)
+        e.message += `. The create was sent twice, neither time with an answer to go by, and nothing either made was found: nothing was created. Run \`pulumi up\` again.`;
+    return e;
 }
 
 /** Reads `findOurs` at 0.25, 0.5, 1, 2, 4, 4 ... s until it finds something or `settleMs` has passed. */

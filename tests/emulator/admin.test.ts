@@ -27,6 +27,7 @@ interface LoggedRequest {
     status: number;
     at: string;
     tenantId?: string;
+    fault?: { kind: string; status?: number; when: string };
 }
 
 describe("emulator: admin", () => {
@@ -100,6 +101,8 @@ describe("emulator: admin", () => {
             const log: LoggedRequest[] = await admin(em, "GET", "/requests");
             const dropped = log.filter((r) => r.path === "/v2/deployments" && r.status === 0);
             assert.equal(dropped.length, 2, "dropped requests are logged with status 0");
+            assert.deepEqual(dropped[0].fault, { kind: "drop", when: "before" }, "and with the fault injected");
+            assert.equal(log.filter((r) => r.path === "/v2/deployments" && r.status === 200).at(-1)!.fault, undefined, "an answer without a fault has none");
         });
 
         it("faults: a dropped GET is retried by the client and succeeds", async () => {
@@ -223,6 +226,37 @@ describe("emulator: admin", () => {
             assert.equal((await raw(em, "GET", "/v2/deployments")).status, 502);
             assert.equal((await raw(em, "GET", "/v2/deployments")).status, 504);
             assert.equal((await raw(em, "GET", "/v2/deployments")).status, 200);
+        });
+
+        it("faults: a rate takes that share of the matching requests, the same ones again with the same seed; the others go on to the next fault", async () => {
+            const statuses = async () => {
+                const out: number[] = [];
+                for (let i = 0; i < 400; i++) out.push((await raw(em, "GET", "/v2/deployments")).status);
+                return out;
+            };
+            const faults = (seed?: number) => [
+                { path: "^/v2/deployments$", kind: "status", status: 503, rate: 0.25, seed, forMs: 60_000 },
+                { path: "^/v2/deployments$", kind: "status", status: 429, rate: 0.5, seed, forMs: 60_000 },
+            ];
+            await addFault(faults());
+            const first = await statuses();
+            const count = (xs: number[], s: number) => xs.filter((x) => x === s).length;
+            // 400 draws of a quarter: 100 expected, well inside 60..140; half of the other 300 to the next fault.
+            assert.ok(count(first, 503) > 60 && count(first, 503) < 140, `503 ${count(first, 503)} times`);
+            assert.ok(count(first, 429) > 100 && count(first, 429) < 200, `429 ${count(first, 429)} times`);
+            assert.equal(count(first, 200), 400 - count(first, 503) - count(first, 429));
+            assert.equal((await admin(em, "GET", "/faults"))[0].rate, 0.25, "listed with its rate");
+            await admin(em, "DELETE", "/faults");
+            await addFault(faults());
+            assert.deepEqual(await statuses(), first, "the same seed: the same requests");
+            await admin(em, "DELETE", "/faults");
+            await addFault(faults(7));
+            assert.notDeepEqual(await statuses(), first, "another seed: others");
+            await admin(em, "DELETE", "/faults");
+            await addFault({ path: "^/v2/deployments$", kind: "status", status: 503, rate: 0.5, count: 3 });
+            assert.equal(count(await statuses(), 503), 3, "count counts the requests taken");
+            const refused = await raw(em, "POST", "/__admin/faults", { body: { path: "x", kind: "drop", rate: 0 }, apiKey: null, tenantId: null });
+            assert.equal(refused.status, 422, "a rate of 0 takes nothing: refused");
         });
 
         it("faults: admin endpoints are never faulted", async () => {

@@ -95,9 +95,11 @@ export interface ServiceKeyProviderOptions {
 export function createServiceKeyProvider(o: ServiceKeyProviderOptions = {}): pulumi.dynamic.ResourceProvider {
     let service = new Service();
     const organization = o.organization ?? (() => service.organization());
+    const roles = new RolesRead();
     const provider: ProviderOf<typeof serviceKey> = {
         async configure(req) {
             service = new Service(req.config);
+            roles.forget();
         },
         async check(olds, news) {
             const roles = await rolesForCheck(organization, news);
@@ -110,7 +112,7 @@ export function createServiceKeyProvider(o: ServiceKeyProviderOptions = {}): pul
         },
         async create(inputs) {
             const org = organization();
-            const body = createBody(inputs, await org.listRoles());
+            const body = createBody(inputs, await roles.for(org, inputs));
             const same = await sameKeyAs(org, inputs);
             const twin = (await org.listServiceKeys()).find(same);
             if (twin && !adoptionAsked(twin.id)) throw new Error(twinMessage(twin, inputs));
@@ -129,7 +131,7 @@ export function createServiceKeyProvider(o: ServiceKeyProviderOptions = {}): pul
         },
         async update(id, olds, news) {
             const org = organization();
-            const patch = changesTo(olds, news, await org.listRoles());
+            const patch = changesTo(olds, news, await roles.for(org, news));
             const k = Object.keys(patch).length ? await org.updateServiceKey(id, patch) : await listed(org, id);
             return { outs: outputs(news, k, olds.key ?? null) };
         },
@@ -151,6 +153,30 @@ async function rolesForCheck(organization: () => OrganizationClient, news: Recor
             .listRoles();
     } catch {
         return undefined;
+    }
+}
+
+/**
+ * The organization's roles, to turn the inputs' roles into ids. A built-in role (a name) has the same id for as
+ * long as the installation lasts: the first read serves every key of the provider's run. A role given by its id
+ * (a custom role, maybe made in the same `up`) is looked for in a fresh read.
+ */
+class RolesRead {
+    private first?: Promise<Role[]>;
+
+    forget(): void {
+        this.first = undefined;
+    }
+
+    for(org: OrganizationClient, i: ServiceKeyInputs): Promise<readonly Role[]> {
+        const given = ROLE_INPUTS.map(([p]) => i[p]).filter((v) => v !== undefined);
+        if (given.length === 0) return Promise.resolve([]);
+        if (given.some((v) => UUID_RE.test(v!))) return org.listRoles();
+        this.first ??= org.listRoles().catch((e) => {
+            this.first = undefined;
+            throw e;
+        });
+        return this.first;
     }
 }
 

@@ -57,6 +57,21 @@ describe("ControlPlaneClient against the emulator: reconciling, rate limits", fu
         assert.deepEqual(log, ["POST", "GET", "GET", "GET", "POST"], "looked for it at once, then after 0.25 and 0.5 s, then sent it again");
     });
 
+    it("create: a 503 on both sends, neither done, fails naming the fix: nothing was created, run pulumi up again (npm run bench chaos)", async () => {
+        em.addFault({ method: "POST", path: "^/v2/deployments$", kind: "status", status: 503, count: 2 });
+        const cp = controlPlaneClient(em);
+        const body = githubBody();
+        await assert.rejects(cp.createDeployment(body), (e: Error) => {
+            assert.match(e.message, /^503 Service Unavailable: .*sent twice.*nothing was created\. Run `pulumi up` again\.$/s);
+            return true;
+        });
+        assert.equal(cp.http.stats.byRoute.get("POST /v2/deployments"), 2);
+        assert.deepEqual(
+            em.controlPlane.allDeployments().filter((d) => d.name === body.name),
+            [],
+        );
+    });
+
     it("patch: a 503 answered after a revision-making PATCH was applied makes exactly one revision", async () => {
         const cp = controlPlaneClient(em);
         const { deployment } = await cp.createDeployment(githubBody());

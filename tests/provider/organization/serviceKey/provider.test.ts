@@ -186,6 +186,20 @@ describe("ServiceKey", function () {
         await provider().delete!(made.id, made.outs); // already gone: done
     });
 
+    it("create: built-in roles are read once a provider's run (their ids never change); a role given by id is read afresh", async () => {
+        const p = provider();
+        const roleReads = () => em.admin.requests.filter((q) => q.method === "GET" && q.path === "/api/v1/orgs/current/roles").length;
+        em.admin.requests = [];
+        for (const d of ["first", "second"]) keys.push((await p.create!(checked({ description: uniqueName(d), orgRoleId: "ORGANIZATION_VIEWER" }))).outs.key);
+        assert.equal(roleReads(), 1, "the second key's built-in roles taken from the first read");
+        const viewer = (await org().listRoles()).find((r) => r.name === "ORGANIZATION_VIEWER")!;
+        em.admin.requests = [];
+        const byId = await p.create!(checked({ description: uniqueName("by-id"), orgRoleId: viewer.id }));
+        keys.push(byId.outs.key);
+        assert.equal(roleReads(), 1, "a role by id is read afresh");
+        assert.equal((await org().listServiceKeys()).find((k) => k.id === byId.id)?.org_role_id, viewer.id);
+    });
+
     it("create: a workspace-scoped key works in its workspace only; a role changes in place (same key); refresh shows a role changed outside", async () => {
         const [ws, other] = [await newWorkspace(em), await newWorkspace(em)];
         const inputs = checked({ description: uniqueName("ws-ci"), workspaceIds: [ws], roleId: "WORKSPACE_VIEWER", expiresAt: LATER });

@@ -69,8 +69,12 @@ describe("Dataset", function () {
         const p = provider();
         const name = uniqueName("golden");
         const inputs = checked({ name, description: "golden set", inputsSchema: QUESTION, metadata: { owner: "support" } });
+        em.admin.requests = [];
         const made = await p.create(inputs);
+        const calls = em.admin.requests.map((q) => `${q.method} ${q.path}`);
+        assert.deepEqual(calls, ["GET /api/v1/datasets", "POST /api/v1/datasets"], "the name looked up, the POST's answer taken: no read back");
         const stored = await client().getDataset(made.id);
+        assert.deepEqual([made.outs.createdAt, made.outs.tenantId], [stored.created_at, stored.tenant_id], "the outputs a read gives");
         assert.deepEqual([stored.name, stored.data_type, stored.inputs_schema_definition, stored.metadata], [name, "kv", QUESTION, { owner: "support" }]);
         assert.deepEqual((await p.read!(made.id, made.outs)).inputs, inputs, "nothing changed reads back as the inputs");
 

@@ -139,6 +139,18 @@ describe("provider: bulk-export resources against the emulator and MinIO", funct
             );
         });
 
+        it("delete through a 503 on the cancel: sent again (a cancel twice is one), whether the first was done or not (npm run bench chaos)", async () => {
+            const p = scheduled();
+            const destinationId = await newDestination("cancel-503");
+            const start = new Date(Math.floor(em.clock.now() / HOUR) * HOUR - 2 * HOUR).toISOString();
+            for (const when of ["before", "after"] as const) {
+                const created = await p.create(scheduleInputs(destinationId, start));
+                em.addFault({ method: "PATCH", path: `^/api/v1/bulk-exports/${created.id}$`, kind: "status", status: 503, when });
+                await p.delete!(created.id, created.outs);
+                assert.equal((await client().getExport(created.id)).status, "Cancelled", `a 503 ${when} the cancel`);
+            }
+        });
+
         it("delete with cancelSpawnedOnDelete cancels what every export of the resource spawned, not only the current one's", async () => {
             const p = scheduled();
             const destinationId = await newDestination("spawned-all");

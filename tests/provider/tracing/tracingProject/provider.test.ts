@@ -67,8 +67,12 @@ describe("TracingProject", function () {
         const p = provider();
         const name = uniqueName("traces");
         const inputs = checked({ name, description: "support agent", metadata: { team: "support" }, traceTier: "shortlived" });
+        em.admin.requests = [];
         const made = await p.create(inputs);
+        const calls = em.admin.requests.map((q) => `${q.method} ${q.path}`);
+        assert.deepEqual(calls, ["GET /api/v1/sessions", "POST /api/v1/sessions"], "the name looked up, the POST's answer taken: no read back");
         const stored = await projects().getSession(made.id);
+        assert.deepEqual([made.outs.createdAt, made.outs.tenantId], [stored.start_time, stored.tenant_id], "the outputs a read gives");
         assert.deepEqual(
             [stored.name, stored.description, stored.extra, stored.trace_tier],
             [name, "support agent", { metadata: { team: "support" } }, "shortlived"],
