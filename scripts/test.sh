@@ -9,7 +9,7 @@
 # example with tsc, once, and type-checking it again on every command cost a quarter of their time.
 #
 # `npm run test:quick` (`--quick`): the same, every file but the e2e ones (tests/e2e/), for the inner loop: the client,
-# the emulator, the providers over HTTP, the contract check and its fuzzer, the scripts (docs/testing.md: how long).
+# the emulator, the providers over HTTP, the contract check and its fuzzer, the scripts (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 quick=0
