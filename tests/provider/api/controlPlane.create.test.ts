@@ -131,7 +131,11 @@ describe("ControlPlaneClient", () => {
             const err = await rejection(() => cp.createDeployment(createBody()));
             assert.ok(err instanceof ServerError);
             assert.equal(err.status, 500);
-            assert.equal(err.message, "500 Internal Server Error: internal error (POST /v2/deployments)");
+            // Sent twice, neither answer to go by, nothing found: the error says nothing was made (provider/api/reconcile.ts).
+            assert.equal(
+                err.message,
+                "500 Internal Server Error: internal error (POST /v2/deployments). The create was sent twice, neither time with an answer to go by, and nothing either made was found: nothing was created. Run `pulumi up` again.",
+            );
             assert.equal(state.count, 2, "sent exactly twice: once more after a clean miss, never a third time");
             assert.equal(seen.length, 2, "looked up after each unclean outcome");
         });
