@@ -179,9 +179,11 @@ export async function reconcileTags(tc: TagsClient, type: TaggableType, objectId
     for (const t of now) if (olds[t.key] === t.value && news[t.key] !== t.value) await tc.deleteTagging(t.taggingId);
     for (const [key, value] of Object.entries(news)) {
         const held = now.find((t) => t.key === key && t.value === value);
-        // A `Tagging`'s until now, maybe, whose delete in this run must leave it to this resource (adoption.ts `claim`).
-        if (held) claim(taggingFact(held.taggingId));
-        if (held) continue;
+        if (held) {
+            // A `Tagging`'s until now, maybe, whose delete in this run must leave it to this resource (adoption.ts `claim`).
+            claim(taggingFact(held.taggingId));
+            continue;
+        }
         const k = await tc.ensureKey(key);
         const v = await tc.ensureValue(k.id, value);
         await tc.createTagging({ tag_value_id: v.id, resource_type: type, resource_id: objectId });
