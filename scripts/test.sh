@@ -3,10 +3,14 @@
 # emulator and the provider over real HTTP, and the e2e tests on the real Pulumi engine. Needs
 # scripts/setup.sh to have run once; brings in the test tools (scripts/setup-test-tools.sh) itself.
 #
-# Two test files run at a time (mocha --parallel): the e2e files mostly wait on the pulumi CLI and the
-# emulator's clock, so two of them share the two cores well. Every pulumi command of the e2e tests only
-# transpiles its program (PULUMI_NODEJS_TRANSPILE_ONLY): tests/e2e/examples.test.ts type-checks every
-# example with tsc, once, and type-checking it again on every command cost a quarter of their time.
+# Three test files run at a time (mocha --parallel --jobs 3): on 2 cores the e2e files wait part of their time (on the
+# emulator's clock, on a deployment's build), which a third file fills. Measured on fresh clones of one tree (CI=true
+# bash .ci/run, 2 cores, warm caches): two workers 1,364 s, three 1,173 s, four 1,159 s (the cores are busy all
+# along; four only holds more memory). PULUMI_LANGSMITH_TEST_JOBS=<n> tries another count.
+#
+# Every pulumi command of the e2e tests only transpiles its program (PULUMI_NODEJS_TRANSPILE_ONLY):
+# tests/e2e/examples.test.ts type-checks every example with tsc, once, and type-checking it again on every command
+# cost a quarter of their time.
 #
 # `npm run test:quick` (`--quick`): the same, every file but the e2e ones (tests/e2e/), for the inner loop: the client,
 # the emulator, the providers over HTTP, the contract check and its fuzzer, the scripts (docs/testing.md).
@@ -23,7 +27,8 @@ npm run -s lint
 command -v pulumi >/dev/null || { echo "pulumi is not on PATH: run bash scripts/setup.sh first" >&2; exit 1; }
 # The Python toolchain, the YAML language host and MinIO, built the first time (about 7 minutes), checked in a second after that.
 bash scripts/setup-test-tools.sh
-npm run -s build
+# The build, unless dist/ holds it already (scripts/build.js --if-changed: in CI, scripts/setup.sh built this tree).
+node scripts/build.js --if-changed
 # The checkout's native plugin, installed into its PULUMI_HOME (scripts/dev-plugin.sh): the engine never takes it from PATH.
 bash scripts/dev-plugin.sh
 export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true
@@ -38,54 +43,63 @@ export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PULUMI_LANGSMITH_CACHE/node-co
 # emulator the tests start, which tests/contract/check.ts then judges against the service's OpenAPI descriptions.
 source scripts/lib/test-run.sh
 test_run_begin
-# The files longest first: mocha --parallel hands files to its two workers in the order given, and a long e2e file
-# started last would run alone at the end. Seconds of their tests in the last CI run (bench/fileTimes.js measures a
-# run): interrupted 291, deployment 262, python 208, bulkExport 199, agentObjects 179, workspace 171, sandbox 164,
-# fuzz 129, gitInstall 124, examples 124, backend 97, prompts 94, ...
+# The files longest first: mocha --parallel hands files to its workers in the order given, and a long file started
+# last would run alone at the end. Seconds of each in a whole run with three workers (2026-11-29; FILE_TIMES_LOG and
+# bench/fileTimes.js measure one): deployment 272, bulkExport 222, agentObjects 201, python 177, interrupted 166,
+# sandbox 156, template 154, upgrade 151, fuzz 139, gitInstall 131, ...; every file of 6 s or more is listed.
 # Every tests/e2e file must be listed (this script fails on one that is not: put it at its place); the short unit
 # files follow in any order, every tests/**/*.test.ts file not listed, so none is left out.
 LONGEST_FIRST=(
-  tests/e2e/interrupted.test.ts
   tests/e2e/deployment.test.ts
-  tests/e2e/python.test.ts
   tests/e2e/bulkExport.test.ts
   tests/e2e/agentObjects.test.ts
-  tests/e2e/workspace.test.ts
+  tests/e2e/python.test.ts
+  tests/e2e/interrupted.test.ts
   tests/e2e/sandbox.test.ts
-  tests/contract/fuzz.test.ts
-  tests/e2e/gitInstall.test.ts
-  tests/e2e/examples.test.ts
-  tests/e2e/backend.test.ts
-  tests/e2e/prompts.test.ts
-  tests/e2e/agentServer.test.ts
   tests/e2e/template.test.ts
   tests/e2e/upgrade.test.ts
+  tests/contract/fuzz.test.ts
+  tests/e2e/gitInstall.test.ts
+  tests/e2e/prompts.test.ts
+  tests/e2e/workspace.test.ts
+  tests/e2e/backend.test.ts
   tests/e2e/stack.test.ts
+  tests/e2e/examples.test.ts
   tests/e2e/install.test.ts
+  tests/e2e/agentServer.test.ts
   tests/scripts/typecheck.test.ts
-  tests/e2e/yaml.test.ts
   tests/e2e/projects.test.ts
+  tests/e2e/yaml.test.ts
   tests/provider/plugin/lifecycle.test.ts
-  tests/provider/tracing/traceExport/provider.test.ts
-  tests/e2e/dailyDrift.test.ts
+  tests/scripts/interruptedRun.test.ts
   tests/e2e/evaluation.test.ts
-  tests/e2e/replacements.test.ts
   tests/e2e/organization.test.ts
-  tests/e2e/settings.test.ts
-  tests/e2e/words.test.ts
+  tests/e2e/replacements.test.ts
   tests/docs/emulatorRecipes.test.ts
-  tests/emulator/sandbox.test.ts
+  tests/provider/kit/registered.test.ts
+  tests/e2e/words.test.ts
+  tests/e2e/settings.test.ts
+  tests/provider/tracing/scheduledExport/provider.test.ts
+  tests/emulator/bulkExport/parquet.test.ts
   tests/e2e/oldState.test.ts
-  tests/scripts/setup.test.ts
+  tests/e2e/dailyDrift.test.ts
+  tests/emulator/sandbox.test.ts
+  tests/emulator/tracing/clients.test.ts
   tests/emulator/bulkExport/restart.test.ts
+  tests/scripts/setup.test.ts
+  tests/e2e/ownership.test.ts
   tests/provider/api/reconcile.test.ts
+  tests/emulator/org.holdings.test.ts
+  tests/emulator/bulkExport/harness.test.ts
+  tests/emulator/admin.test.ts
+  tests/emulator/bulkExport/area.lifecycle.test.ts
+  tests/provider/tracing/tracingProject/provider.test.ts
+  tests/provider/tracing/traceExport/provider.test.ts
+  tests/emulator/bulkExport/area.test.ts
   tests/provider/controlPlane/deployment/wait.test.ts
   tests/e2e/withoutOptional.test.ts
-  tests/e2e/ownership.test.ts
-  tests/emulator/bulkExport/area.test.ts
-  tests/emulator/admin.test.ts
   tests/scripts/pythonHost.test.ts
-  tests/provider/kit/registered.test.ts
+  tests/emulator/evaluation/rules.test.ts
 )
 ordered_test_files() {
   local f listed=" ${LONGEST_FIRST[*]} "
@@ -111,9 +125,9 @@ if [ $# -eq 0 ]; then
 fi
 status=0
 # For measuring whole runs (not set in CI): FILE_TIMES_LOG=<file> records each file's wall time (bench/fileTimes.js,
-# then `node bench/fileTimes.js <file>` prints them and the span); PULUMI_LANGSMITH_TEST_JOBS=3 tries a third worker.
+# then `node bench/fileTimes.js <file>` prints them and the span); PULUMI_LANGSMITH_TEST_JOBS=<n> runs n workers.
 timing=()
 [ -z "${FILE_TIMES_LOG:-}" ] || timing=(--require bench/fileTimes.js)
-test_run npx mocha --parallel --jobs "${PULUMI_LANGSMITH_TEST_JOBS:-2}" "${timing[@]}" "$@" || status=$?
+test_run npx mocha --parallel --jobs "${PULUMI_LANGSMITH_TEST_JOBS:-3}" "${timing[@]}" "$@" || status=$?
 node -r ts-node/register/transpile-only tests/contract/check.ts "$LANGSMITH_EMULATOR_EXCHANGE_LOG" || status=1
 exit "$status"
