@@ -134,6 +134,7 @@ export class PulumiProject {
     /** Runs `pulumi --non-interactive <args>` in the program's directory. */
     async pulumi(args: string[], o: CliOptions = {}): Promise<CliResult> {
         const started = Date.now();
+        const caller = process.env.PULUMI_LANGSMITH_CLI_TIMES ? callingTestFile() : "";
         const child = spawn("pulumi", ["--non-interactive", ...args], {
             cwd: this.dir,
             env: { ...this.env, ...o.env },
@@ -159,7 +160,7 @@ export class PulumiProject {
         const result = { args: shown, code, stdout, stderr, ms: Date.now() - started };
         this.transcript.push(`$ pulumi ${shown.join(" ")}`, stdout, stderr);
         if (process.env.PULUMI_LANGSMITH_CLI_TIMES)
-            appendFileSync(process.env.PULUMI_LANGSMITH_CLI_TIMES, `${result.ms}\t${basename(this.dir)}\t${shown.slice(0, 3).join(" ")}\n`);
+            appendFileSync(process.env.PULUMI_LANGSMITH_CLI_TIMES, `${result.ms}\t${basename(this.dir)}\t${shown.slice(0, 3).join(" ")}\t${caller}\n`);
         if (`${stdout}${stderr}`.includes(FROM_PATH)) throw new Error(`pulumi ${shown.join(" ")}: the engine took a plugin from PATH\n${stdout}\n${stderr}`);
         if (code !== 0 && !o.allowFailure) throw new CliError(result);
         return result;
@@ -218,6 +219,17 @@ export class PulumiProject {
         };
         walk(this.stateDir);
         return out;
+    }
+}
+
+/** The test file that called (`tests/e2e/x.test.ts`, from the stack), for PULUMI_LANGSMITH_CLI_TIMES's sums by file. */
+function callingTestFile(): string {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 50;
+    try {
+        return /tests\/[\w/]+\.test\.ts/.exec(new Error().stack ?? "")?.[0] ?? "";
+    } finally {
+        Error.stackTraceLimit = limit;
     }
 }
 
