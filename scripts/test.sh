@@ -22,15 +22,26 @@ if [ "${1:-}" = "--quick" ]; then
   shift
 fi
 source scripts/env.sh
+# Where the run's time went, printed at its end: each step's seconds.
+times=()
+step_done() {
+  times+=("$1 $((SECONDS - step_start)) s")
+  step_start=$SECONDS
+}
+step_start=$SECONDS
 # Formatting, lint and copy-paste detection first (about a second): an unformatted or lint-failing change fails.
 npm run -s lint
+step_done lint
 command -v pulumi >/dev/null || { echo "pulumi is not on PATH: run bash scripts/setup.sh first" >&2; exit 1; }
 # The Python toolchain, the YAML language host and MinIO, built the first time (about 7 minutes), checked in a second after that.
 bash scripts/setup-test-tools.sh
+step_done "test tools"
 # The build, unless dist/ holds it already (scripts/build.js --if-changed: in CI, scripts/setup.sh built this tree).
 node scripts/build.js --if-changed
+step_done build
 # The checkout's native plugin, installed into its PULUMI_HOME (scripts/dev-plugin.sh): the engine never takes it from PATH.
 bash scripts/dev-plugin.sh
+step_done plugin
 export PULUMI_LANGSMITH_BUILT=1 PULUMI_NODEJS_TRANSPILE_ONLY=true
 # The test files load transpile-only (.mocharc.js reads this): tests/scripts/typecheck.test.ts type-checks them all in
 # one tsc run, where each worker's ts-node type-checked every file again with its imports (about 4 of the 28 minutes).
@@ -129,5 +140,8 @@ status=0
 timing=()
 [ -z "${FILE_TIMES_LOG:-}" ] || timing=(--require bench/fileTimes.js)
 test_run npx mocha --parallel --jobs "${PULUMI_LANGSMITH_TEST_JOBS:-3}" "${timing[@]}" "$@" || status=$?
+step_done mocha
 node -r ts-node/register/transpile-only tests/contract/check.ts "$LANGSMITH_EMULATOR_EXCHANGE_LOG" || status=1
+step_done "contract check"
+echo "[test] $(IFS=,; echo "${times[*]}" | sed 's/,/, /g')"
 exit "$status"
