@@ -34,9 +34,15 @@ _pl_launcher="$_pl_root/node_modules/@pulumi/pulumi"
 _pl_sdkgen_bin="$(dirname "$PULUMI_LANGSMITH_SDKGEN")"
 _pl_venv_bin="$(dirname "$PULUMI_LANGSMITH_PYTHON")"
 # Each directory goes on PATH whether or not it exists yet: `npm test` sources this, then builds the test
-# tools (the virtualenv, langsmith-sdkgen) into directories that must be on its PATH from then on.
+# tools (the virtualenv, langsmith-sdkgen) into directories that must be on its PATH from then on. Each goes first,
+# taken from where it was, in this order, so that the CLI's directory comes before this checkout's launcher even in a
+# shell that sourced another checkout's env.sh before (the engine warns, and the tests fail, when the launcher on PATH
+# is not the one beside the CLI).
 for _pl_dir in "$_pl_launcher" "$_pl_sdkgen_bin" "$_pl_pulumi_bin" "$_pl_node_bin" "$_pl_venv_bin"; do
-  case ":$PATH:" in *":$_pl_dir:"*) ;; *) PATH="$_pl_dir:$PATH" ;; esac
+  PATH=":$PATH:"
+  PATH="${PATH//:$_pl_dir:/:}"
+  PATH="${PATH#:}"
+  PATH="$_pl_dir:${PATH%:}"
 done
 export PATH
 # A directory that has just been filled (Node 22 installed by setup.sh) must win over what the shell found
