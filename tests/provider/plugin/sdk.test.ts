@@ -9,11 +9,15 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { SDK_PATH, generateSdk } from "../../../scripts/sdk";
 
-/** Every file under `dir`, by path relative to it. */
+/** What sdk/python/.gitignore leaves out: what Python and its packaging write beside the SDK (bytecode, builds). */
+const IGNORED = /^(__pycache__|\.mypy_cache|dist|build|.*\.egg-info|.*\.pyc)$/;
+
+/** Every file under `dir`, by path relative to it, but those sdk/python/.gitignore leaves out. */
 function files(dir: string): Map<string, string> {
     const out = new Map<string, string>();
     const walk = (d: string) => {
         for (const f of readdirSync(d)) {
+            if (IGNORED.test(f)) continue;
             const p = join(d, f);
             if (statSync(p).isDirectory()) walk(p);
             else out.set(relative(dir, p), readFileSync(p, "utf8"));
