@@ -4,6 +4,10 @@
  * `up` is green and the drift check after it too; a repoRef change makes a new revision and re-runs the
  * check; with the emulator's fault switch on, `up` fails saying what `interrupt` did instead. The same
  * example also adopts a deployment made outside Pulumi (`adoptId`) onto a tag ref.
+ *
+ * Its nine engine commands (issue 50: more than eight, each says why): the check's stack runs `up`, the drift check,
+ * the repoRef change's `preview --diff` and `up`, the failing `up` and `destroy`, one life; the adoption needs a stack
+ * whose first `up` meets a deployment already there (`up`, its drift check, `destroy`), so it cannot be that one.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";

@@ -14,6 +14,10 @@
  * Deployment through the printed integration id, a TracingProject, a destination, a schedule, an export):
  * `up`, a clean preview, `destroy`. Last, SIGTERM to npx stops the emulator and MinIO and removes
  * MinIO's temporary data.
+ *
+ * Its twelve engine commands (issue 50: more than eight, each says why) are four programs' (none can share another's
+ * stack): the README's `up` and `destroy`; traced-export's preview before its project exists, `up`, clean preview and
+ * `destroy`; yaml-sandbox's and python-sandbox's `up`, clean preview and `destroy`, what each example's README says.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";

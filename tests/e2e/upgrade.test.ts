@@ -19,6 +19,10 @@
  * No command finds a plugin on PATH (the checkout's bin/ is left out of it: no "from $PATH" anywhere), no
  * preview writes to the service, and after a refresh every resource has the id and (at least) the outputs it had
  * under 0.1.0 (a refresh shows changed inputs only: a renamed output would pass it unseen).
+ *
+ * Its nine engine commands (issue 50: more than eight, each says why) are two stacks', one per front door, each made
+ * by the previous release and so its own: `up` with 0.1.0, the preview under this version, `refresh` and `destroy`;
+ * the native plugin's adds the `up --expect-no-changes` that moves it onto this version's provider.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
