@@ -143,7 +143,12 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
         const reading = collect(client.runs.stream(thread.thread_id, "agent", { input: human(WORDS(30)), streamMode: "messages" })).then((p) =>
             parts.push(...p),
         );
-        const queued = (await client.runs.list(thread.thread_id, { status: "pending" }))[0];
+        // Awaited below; a failure before that must not leave its rejection unhandled (it ended the mocha worker).
+        reading.catch(() => undefined);
+        // The stream's request reaches the server when the client gets to it: on a busy machine after a first list.
+        let queued: unknown;
+        for (const until = Date.now() + 5_000; !queued && Date.now() < until; await sleep(20))
+            queued = (await client.runs.list(thread.thread_id, { status: "pending" }))[0];
         assert.ok(queued, "the streamed run waits behind the first (enqueue)");
         await client.runs.join(thread.thread_id, first.run_id);
         await sleep(60);
