@@ -146,7 +146,7 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
         // Awaited below; a failure before that must not leave its rejection unhandled (it ended the mocha worker).
         reading.catch(() => undefined);
         // The stream's request reaches the server when the client gets to it: on a busy machine after a first list.
-        let queued: unknown;
+        let queued: Awaited<ReturnType<typeof client.runs.list>>[number] | undefined;
         for (const until = Date.now() + 5_000; !queued && Date.now() < until; await sleep(20))
             queued = (await client.runs.list(thread.thread_id, { status: "pending" }))[0];
         assert.ok(queued, "the streamed run waits behind the first (enqueue)");
