@@ -18,9 +18,11 @@ for (const line of readFileSync(process.argv[2], "utf8").trim().split("\n")) {
 }
 const rows = [...byFile].sort((a, b) => b[1].engineS + b[1].otherS - (a[1].engineS + a[1].otherS));
 const total = { engine: 0, engineS: 0, other: 0, otherS: 0 };
+const line = (r, file) =>
+    console.log(`${String(r.engine).padStart(4)} ${r.engineS.toFixed(0).padStart(6)}        ${String(r.other).padStart(4)} ${r.otherS.toFixed(0).padStart(6)}       ${file}`);
 console.log("engine commands (s)   stack/config (s)   file");
 for (const [file, r] of rows) {
     for (const k of Object.keys(total)) total[k] += r[k];
-    console.log(`${String(r.engine).padStart(4)} ${r.engineS.toFixed(0).padStart(6)}        ${String(r.other).padStart(4)} ${r.otherS.toFixed(0).padStart(6)}       ${file}`);
+    line(r, file);
 }
-console.log(`${String(total.engine).padStart(4)} ${total.engineS.toFixed(0).padStart(6)}        ${String(total.other).padStart(4)} ${total.otherS.toFixed(0).padStart(6)}       (all)`);
+line(total, "(all)");
