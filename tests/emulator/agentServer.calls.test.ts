@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@langchain/langgraph-sdk";
 import { systemAssistantId } from "../../provider/api/schemas/agentServer";
+import { eventually } from "../helpers/async";
 import { TEST_API_KEY, githubBody, raw, rejection, sleep, startTestEmulator, type Emulator } from "../helpers/emulator";
 
 const WORDS = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ");
@@ -146,9 +147,9 @@ describe("emulator: agent servers answer wait, stream, list and search as the of
         // Awaited below; a failure before that must not leave its rejection unhandled (it ended the mocha worker).
         reading.catch(() => undefined);
         // The stream's request reaches the server when the client gets to it: on a busy machine after a first list.
-        let queued: Awaited<ReturnType<typeof client.runs.list>>[number] | undefined;
-        for (const until = Date.now() + 5_000; !queued && Date.now() < until; await sleep(20))
-            queued = (await client.runs.list(thread.thread_id, { status: "pending" }))[0];
+        let pending: Awaited<ReturnType<typeof client.runs.list>>[number] | undefined;
+        await eventually(async () => Boolean((pending = (await client.runs.list(thread.thread_id, { status: "pending" }))[0])), 5_000, 20);
+        const queued = pending;
         assert.ok(queued, "the streamed run waits behind the first (enqueue)");
         await client.runs.join(thread.thread_id, first.run_id);
         await sleep(60);

@@ -13,9 +13,9 @@ export async function rejection(fn: () => Promise<unknown>): Promise<any> {
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Polls `check` every 100 ms until it holds or `ms` pass; answers whether it held. */
-export async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
-    for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(100)) if (check()) return true;
+/** Polls `check` (a read of a server too) every `every` ms until it holds or `ms` pass; answers whether it held. */
+export async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000, every = 100): Promise<boolean> {
+    for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(every)) if (await check()) return true;
     return check();
 }
 
