@@ -40,7 +40,7 @@ interface Route {
     pattern: RegExp;
     keys: string[];
     handler: Handler;
-    /** Routes under /__admin need no API key. */
+    /** Answers without an API key: /__admin routes, a share token's reads. */
     public: boolean;
     /** How the route words a refusal, its body's included (the v2 API's problem details); absent: as thrown. */
     refusal?: (e: unknown) => unknown;
@@ -71,6 +71,11 @@ export class Router {
      */
     onApi(method: string, template: string, handler: Handler): this {
         return this.on(method, `/api/v1${template}`, handler).on(method, template, handler);
+    }
+
+    /** Whether the path is a route that answers without a key (a share token's reads). */
+    isPublic(method: string, path: string): boolean {
+        return this.routes.some((r) => r.public && r.method === method && r.pattern.test(path));
     }
 
     match(method: string, path: string): { route: Route; params: Record<string, string> } {

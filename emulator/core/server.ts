@@ -405,7 +405,7 @@ function routing(p: HandlerParts) {
     async function answer(r: Incoming, seen: { body?: unknown }, body?: unknown): Promise<Reply> {
         const { req, path } = r;
         let access: ReturnType<OrgArea["auth"]["check"]> | undefined;
-        if (!path.startsWith("/__admin/")) {
+        if (!path.startsWith("/__admin/") && !p.router.isPublic(req.method ?? "GET", path)) {
             access = p.org.auth.check(authRequest(r));
             if (notEmulated.some((re) => re.test(path))) throw notImplemented(`${req.method} ${path}`);
         }

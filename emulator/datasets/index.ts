@@ -6,16 +6,19 @@
 import { DatasetCreateRequestSchema, DatasetUpdateRequestSchema } from "../../provider/api/schemas/datasets";
 import type { Area, TagAtCreate } from "../core/area";
 import type { Clock } from "../core/clock";
-import { notImplemented, requireUuid } from "../core/errors";
-import { page, parse, type RequestContext, type Router } from "../core/http";
-import { type DatasetRecord, DatasetsModel } from "./model";
+import { requireUuid } from "../core/errors";
+import { page, parse, type RequestContext } from "../core/http";
+import { registerExampleRoutes } from "./exampleRoutes";
 import { Examples } from "./examples";
+import { type DatasetRecord, DatasetsModel } from "./model";
+import { DatasetVersions } from "./versions";
 
 const BASE = "/datasets";
 
 export interface DatasetsArea extends Area {
     readonly model: DatasetsModel;
     readonly examples: Examples;
+    readonly versions: DatasetVersions;
 }
 
 /**
@@ -31,6 +34,7 @@ export function datasetsArea(o: {
 }): DatasetsArea {
     const model = new DatasetsModel(o.clock, o.stateDir);
     const examples = new Examples(o.clock, o.stateDir);
+    const versions = new DatasetVersions((d) => examples.versions(d), o.stateDir);
     const id = (c: RequestContext) => requireUuid(c.params.dataset_id, "dataset_id");
     /** A dataset as a read answers it (`Dataset`), with its experiments counted. */
     const view = (d: DatasetRecord) => ({ ...d, example_count: examples.count(d.tenant_id, d.id), session_count: o.sessionCount?.(d.tenant_id, d.id) ?? 0 });
@@ -40,10 +44,11 @@ export function datasetsArea(o: {
         name: "datasets",
         model,
         examples,
+        versions,
         // The official clients read examples without `X-Tenant-Id` unless given a workspace id: the key's workspace.
         keyWorkspace: [/^(\/api\/v1)?\/examples(\/|$)/],
-        // Examples are read (made by run rules: examples.ts); written through the API, not emulated.
-        notEmulated: [/^(\/api\/v1)?\/(examples\/(bulk|upload|multipart|validate)|datasets\/[^/]+\/(tags|splits|versions|examples))/],
+        // A CSV upload, validation, and the multipart paths the clients use only when `/info` says so: not emulated.
+        notEmulated: [/^(\/api\/v1)?\/(examples\/(upload|multipart|validate)|datasets\/[^/]+\/examples)/],
         register(router) {
             router
                 .onApi("POST", BASE, (c) => {
@@ -65,27 +70,21 @@ export function datasetsArea(o: {
                 .onApi("DELETE", `${BASE}/{dataset_id}`, (c) => {
                     model.delete(c.tenantId, id(c));
                     examples.dropDataset(id(c));
+                    versions.dropDataset(id(c));
                     return { status: 200, body: {} };
                 });
-            registerExamples(router, examples);
+            registerExampleRoutes(router, {
+                examples,
+                versions,
+                requireDataset: (t, d) => void model.get(t, d),
+                tenantOf: (d) => model.datasets.get(d)?.tenant_id ?? "",
+                datasetView: (d) => view(model.datasets.get(d) as DatasetRecord),
+            });
         },
         reset: () => {
             model.reset();
             examples.reset();
+            versions.reset();
         },
     };
-}
-
-/** `GET /examples` (by `dataset` and `id`, paged) and `GET /examples/{id}`; their writes answer 501 (examples.ts). */
-function registerExamples(router: Router, examples: Examples): void {
-    const refuse = (c: RequestContext) => {
-        throw notImplemented(`${c.method} ${c.path}`);
-    };
-    router
-        .onApi("GET", "/examples", (c) => {
-            const q = { datasetId: c.query.get("dataset") ?? undefined, ids: c.query.getAll("id") };
-            return { status: 200, body: page(c, examples.list(c.tenantId, q), { defaultLimit: 100 }) };
-        })
-        .onApi("GET", "/examples/{example_id}", (c) => ({ status: 200, body: examples.get(c.tenantId, requireUuid(c.params.example_id, "example_id")) }));
-    for (const m of ["POST", "PATCH", "DELETE"]) router.onApi(m, "/examples", refuse).onApi(m, "/examples/{example_id}", refuse);
 }

@@ -3,8 +3,8 @@
  * `--state-dir` (`datasets.json`). A name is unique in a workspace (409); the data type is fixed at creation;
  * an update leaves absent fields as they are.
  *
- * Not emulated: examples, their versions and tags, splits, and the counters of the real service
- * (`example_count` is 0).
+ * A dataset's examples, versions, tags, splits and share are examples.ts's and versions.ts's (R14); a PATCH's
+ * `patch_examples` is not emulated (the bulk PATCH of examples does the same).
  */
 import { randomUUID } from "node:crypto";
 import type { DatasetCreateRequest, DatasetUpdateRequest } from "../../provider/api/schemas/datasets";
