@@ -2,7 +2,7 @@
  * pulumi-langsmith: Pulumi resources for LangSmith: Deployment (control plane), the objects on a deployed
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
- * datasets (TracingProject, Dataset); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
+ * datasets and their examples (TracingProject, Dataset, DatasetExamples); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
  * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); evaluation and
  * review (FeedbackConfig, AnnotationQueue); automations (Evaluator, RunRule, AlertRule); usage limits and retention
  * (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members (OrganizationMember), the
@@ -31,6 +31,7 @@ export {
     BulkExport,
     Cron,
     Dataset,
+    DatasetExamples,
     Deployment,
     ExportDestination,
     Listener,
@@ -65,6 +66,7 @@ export {
     type BulkExportTimeouts,
     type CronArgs,
     type DatasetArgs,
+    type DatasetExamplesArgs,
     type DeploymentArgs,
     type DeploymentSecret,
     type DeploymentSecretReference,

@@ -144,6 +144,9 @@ import taggingForwarder = require("./dynamic/frozen/tagging");
 import { accessPolicy } from "./organization/accessPolicy/declare";
 import { accessPolicyProvider } from "./organization/accessPolicy/provider";
 import accessPolicyForwarder = require("./dynamic/frozen/accessPolicy");
+import { datasetExamples } from "./tracing/datasetExamples/declare";
+import { datasetExamplesProvider } from "./tracing/datasetExamples/provider";
+import datasetExamplesForwarder = require("./dynamic/frozen/datasetExamples");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -196,6 +199,11 @@ const DECLARED = {
         declaration: dataset,
         forwarder: datasetForwarder,
         provider: adoptable(dataset, autonamed(dataset, tagged(datasetProvider, { resourceType: "dataset" })), byName, { holds: "its examples" }),
+    },
+    datasetExamples: {
+        declaration: datasetExamples,
+        forwarder: datasetExamplesForwarder,
+        provider: adoptable(datasetExamples, datasetExamplesProvider, (i) => i.datasetId),
     },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: adoptable(assistant, assistantProvider, (i) => `${i.url}|${i.assistantId}`) },
     cron: { declaration: cron, forwarder: cronForwarder, provider: adoptable(cron, cronProvider, cronIdentity) },

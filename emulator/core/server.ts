@@ -171,7 +171,13 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         (type: "project" | "dataset"): TagAtCreate =>
         (ws, ids) =>
             tags.model.tagsFor(ws, type, ids);
-    const datasets = datasetsArea({ clock, stateDir, sessionCount: experiments, tagAtCreate: tagAtCreate("dataset") });
+    const datasets = datasetsArea({
+        clock,
+        stateDir,
+        sessionCount: experiments,
+        tagAtCreate: tagAtCreate("dataset"),
+        sourceRun: (t, run) => bulkExport.model.traced.get(t, run),
+    });
     const org = orgArea({
         clock,
         stateDir,

@@ -14,7 +14,7 @@ import {
     PutDatasetTagSchema,
     type ExampleCreate,
 } from "../../provider/api/schemas/examples";
-import { invalidField, notImplemented, requireUuid } from "../core/errors";
+import { EmulatorError, invalidField, requireUuid } from "../core/errors";
 import { page, parse, uuidParams, type RequestContext, type Router } from "../core/http";
 import type { ExampleRecord, Examples, NewExample } from "./examples";
 import type { DatasetVersions } from "./versions";
@@ -28,6 +28,8 @@ export interface ExampleRoutes {
     tenantOf(datasetId: string): string;
     /** A dataset as a read answers it. */
     datasetView(datasetId: string): unknown;
+    /** A traced run's inputs and outputs (`use_source_run_io`), undefined when the workspace has no such run. */
+    sourceRun(tenantId: string, runId: string): { inputs?: Record<string, unknown>; outputs?: Record<string, unknown> } | undefined;
 }
 
 const datasetId = (c: RequestContext) => requireUuid(c.params.dataset_id, "dataset_id");
@@ -56,17 +58,27 @@ function selected(r: ExampleRoutes, c: RequestContext): ExampleRecord[] {
     return r.examples.list(c.tenantId, q).filter(metadataFilter(c));
 }
 
-/** A new example as the model takes it: its inputs required (**decided**: the service's own rule is not published), `use_source_run_io` not emulated. */
-function newExample(e: ExampleCreate, i?: number): NewExample {
-    if (e.use_source_run_io) throw notImplemented("use_source_run_io (an example made from its run's inputs and outputs)");
-    if (!e.inputs) throw invalidField(i === undefined ? ["body", "inputs"] : ["body", i, "inputs"], "Field required", "missing");
-    return { id: e.id, inputs: e.inputs, outputs: e.outputs ?? null, metadata: e.metadata ?? null, split: e.split, source_run_id: e.source_run_id };
+/**
+ * A new example as the model takes it: inputs not given are none (`{}`, **decided**: the description lets a create
+ * leave them out, and an example always has some); with `use_source_run_io`, its source run's inputs and outputs
+ * (a run the workspace does not have: 404).
+ */
+function newExample(r: ExampleRoutes, tenantId: string, e: ExampleCreate, at: Array<string | number>): NewExample {
+    const made = { id: e.id, inputs: e.inputs ?? {}, outputs: e.outputs ?? null, metadata: e.metadata ?? null, split: e.split, source_run_id: e.source_run_id };
+    if (!e.use_source_run_io) return made;
+    if (!e.source_run_id) throw invalidField([...at, "source_run_id"], "use_source_run_io needs source_run_id", "value_error");
+    const run = r.sourceRun(tenantId, e.source_run_id);
+    if (!run) throw new EmulatorError(404, { detail: `Run ${e.source_run_id} not found` });
+    return { ...made, inputs: run.inputs ?? {}, outputs: run.outputs ?? null };
 }
 
 /** Bulk create: each dataset's examples one version; every dataset named must be the workspace's. */
-function createMany(r: ExampleRoutes, c: RequestContext, given: ExampleCreate[]): ExampleRecord[] {
+function createMany(r: ExampleRoutes, c: RequestContext, given: ExampleCreate[], single = false): ExampleRecord[] {
     const byDataset = new Map<string, NewExample[]>();
-    for (const [i, e] of given.entries()) byDataset.set(e.dataset_id, [...(byDataset.get(e.dataset_id) ?? []), newExample(e, i)]);
+    for (const [i, e] of given.entries()) {
+        const at = single ? ["body"] : ["body", i];
+        byDataset.set(e.dataset_id, [...(byDataset.get(e.dataset_id) ?? []), newExample(r, c.tenantId, e, at)]);
+    }
     for (const d of byDataset.keys()) r.requireDataset(c.tenantId, d);
     return [...byDataset].flatMap(([d, rows]) => r.examples.add(c.tenantId, d, rows));
 }
@@ -80,7 +92,7 @@ export function registerExampleRoutes(router: Router, r: ExampleRoutes): void {
             const asOf = r.versions.resolve(undefined, c.query.get("as_of"));
             return { status: 200, body: r.examples.get(c.tenantId, exampleId(c), asOf) };
         })
-        .onApi("POST", "/examples", (c) => ({ status: 200, body: createMany(r, c, [parse(ExampleCreateSchema, c.body, "body")])[0] }))
+        .onApi("POST", "/examples", (c) => ({ status: 200, body: createMany(r, c, [parse(ExampleCreateSchema, c.body, "body")], true)[0] }))
         .onApi("POST", "/examples/bulk", (c) => ({ status: 200, body: createMany(r, c, parse(ExampleBulkCreateSchema, c.body, "body")) }))
         .onApi("PATCH", "/examples/bulk", (c) => {
             const changes = parse(ExampleBulkUpdateSchema, c.body, "body");

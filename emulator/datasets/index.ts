@@ -8,7 +8,7 @@ import type { Area, TagAtCreate } from "../core/area";
 import type { Clock } from "../core/clock";
 import { requireUuid } from "../core/errors";
 import { page, parse, type RequestContext } from "../core/http";
-import { registerExampleRoutes } from "./exampleRoutes";
+import { type ExampleRoutes, registerExampleRoutes } from "./exampleRoutes";
 import { Examples } from "./examples";
 import { type DatasetRecord, DatasetsModel } from "./model";
 import { DatasetVersions } from "./versions";
@@ -31,6 +31,8 @@ export function datasetsArea(o: {
     sessionCount?: (tenantId: string, datasetId: string) => number;
     /** The tags a create names (`tag_value_ids`): a new dataset is tagged with them. */
     tagAtCreate?: TagAtCreate;
+    /** A traced run, for an example made from its inputs and outputs (the tracing area knows them). */
+    sourceRun?: ExampleRoutes["sourceRun"];
 }): DatasetsArea {
     const model = new DatasetsModel(o.clock, o.stateDir);
     const examples = new Examples(o.clock, o.stateDir);
@@ -79,6 +81,7 @@ export function datasetsArea(o: {
                 requireDataset: (t, d) => void model.get(t, d),
                 tenantOf: (d) => model.datasets.get(d)?.tenant_id ?? "",
                 datasetView: (d) => view(model.datasets.get(d) as DatasetRecord),
+                sourceRun: (t, run) => o.sourceRun?.(t, run),
             });
         },
         reset: () => {

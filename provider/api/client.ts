@@ -74,7 +74,8 @@ export interface ClientSources {
     tenantId?: string;
 }
 
-export type Query = Record<string, string | number | boolean | undefined>;
+/** Query parameters; a list is the parameter repeated (`?id=a&id=b`). */
+export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
 
 export interface RequestOptions<T> {
     query?: Query;
@@ -317,7 +318,10 @@ function header(h: Dispatcher.ResponseData["headers"], name: string): string | u
 function queryString(q: Query | undefined): string {
     if (!q) return "";
     const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
+    for (const [k, v] of Object.entries(q)) {
+        if (Array.isArray(v)) for (const x of v) params.append(k, x);
+        else if (v !== undefined) params.set(k, String(v));
+    }
     const s = params.toString();
     return s ? `?${s}` : "";
 }

@@ -56,6 +56,11 @@ export const Dataset = dynamicResource(RESOURCES.dataset);
 export type Dataset = InstanceType<typeof Dataset>;
 export type DatasetArgs = Args<Declared<"dataset">>;
 
+/** A dataset's examples, from a file of the repository or a list, synced by content: docs/datasetExamples.md. */
+export const DatasetExamples = dynamicResource(RESOURCES.datasetExamples);
+export type DatasetExamples = InstanceType<typeof DatasetExamples>;
+export type DatasetExamplesArgs = Args<Declared<"datasetExamples">>;
+
 /** An assistant on a deployed agent server: docs/assistant.md. */
 export const Assistant = dynamicResource(RESOURCES.assistant);
 export type Assistant = InstanceType<typeof Assistant>;

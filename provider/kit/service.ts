@@ -5,6 +5,7 @@
  * connection pool each), and each API's client decides its own headers (api/controlPlane.ts,
  * api/bulkExport.ts).
  */
+import { ExamplesClient } from "../api/examples";
 import type * as pulumi from "@pulumi/pulumi";
 import { AccessPoliciesClient } from "../api/accessPolicies";
 import { AgentServerClient } from "../api/agentServer";
@@ -69,6 +70,11 @@ export class Service {
     /** The tracing API's projects (sessions). */
     projects(): TracingClient {
         return tracingClient(this.config());
+    }
+
+    /** A dataset's examples, versions, tags and share (docs/service.md R14). */
+    examples(): ExamplesClient {
+        return tracingApiClient("examples", this.config(), (o) => ExamplesClient.connect(o));
     }
 
     /** The prompt hub of the workspace (docs/service.md R8): repositories, commits, tags. */

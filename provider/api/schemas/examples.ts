@@ -25,7 +25,7 @@ export const ExampleCreateSchema = z
         use_source_run_io: z.boolean().optional(),
         use_source_run_attachments: z.array(z.string()).optional(),
         use_legacy_message_format: z.boolean().optional(),
-        created_at: z.string().optional(),
+        created_at: z.string().nullish(),
     })
     .strict();
 export type ExampleCreate = z.infer<typeof ExampleCreateSchema>;

@@ -14,6 +14,7 @@ from .assistant import *
 from .bulk_export import *
 from .cron import *
 from .dataset import *
+from .dataset_examples import *
 from .deployment import *
 from .evaluator import *
 from .export_destination import *
@@ -82,6 +83,7 @@ _utilities.register(
    "langsmith:index:BulkExport": "BulkExport",
    "langsmith:index:Cron": "Cron",
    "langsmith:index:Dataset": "Dataset",
+   "langsmith:index:DatasetExamples": "DatasetExamples",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:Evaluator": "Evaluator",
    "langsmith:index:ExportDestination": "ExportDestination",

@@ -25,6 +25,8 @@ __all__ = [
     'AnnotationQueueRubricItemArgsDict',
     'BulkExportTimeoutsArgs',
     'BulkExportTimeoutsArgsDict',
+    'DatasetExampleArgs',
+    'DatasetExampleArgsDict',
     'DeploymentListenerConfigArgs',
     'DeploymentListenerConfigArgsDict',
     'DeploymentSecretArgs',
@@ -516,6 +518,119 @@ class BulkExportTimeoutsArgs:
     @update.setter
     def update(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "update", value)
+
+
+class DatasetExampleArgsDict(TypedDict):
+    """
+    One example: its inputs, and optionally its reference outputs, metadata, splits and id.
+    """
+    inputs: pulumi.Input[Mapping[str, Any]]
+    """
+    The example's inputs (`{question: ...}`). Required.
+    """
+    id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Its id on the service (a UUID), which then names it: a change of its inputs patches it. Absent, its inputs name it (a change of them is a new example).
+    """
+    metadata: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    Its metadata (the split is `split`, not a metadata key).
+    """
+    outputs: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    Its reference outputs.
+    """
+    split: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The splits it is in (`["train"]`); absent: `base`.
+    """
+
+@pulumi.input_type
+class DatasetExampleArgs:
+    def __init__(__self__, *,
+                 inputs: pulumi.Input[Mapping[str, Any]],
+                 id: pulumi.Input[Optional[_builtins.str]] = None,
+                 metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 outputs: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 split: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        One example: its inputs, and optionally its reference outputs, metadata, splits and id.
+
+        :param pulumi.Input[Mapping[str, Any]] inputs: The example's inputs (`{question: ...}`). Required.
+        :param pulumi.Input[_builtins.str] id: Its id on the service (a UUID), which then names it: a change of its inputs patches it. Absent, its inputs name it (a change of them is a new example).
+        :param pulumi.Input[Mapping[str, Any]] metadata: Its metadata (the split is `split`, not a metadata key).
+        :param pulumi.Input[Mapping[str, Any]] outputs: Its reference outputs.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] split: The splits it is in (`["train"]`); absent: `base`.
+        """
+        pulumi.set(__self__, "inputs", inputs)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if metadata is not None:
+            pulumi.set(__self__, "metadata", metadata)
+        if outputs is not None:
+            pulumi.set(__self__, "outputs", outputs)
+        if split is not None:
+            pulumi.set(__self__, "split", split)
+
+    @_builtins.property
+    @pulumi.getter
+    def inputs(self) -> pulumi.Input[Mapping[str, Any]]:
+        """
+        The example's inputs (`{question: ...}`). Required.
+        """
+        return pulumi.get(self, "inputs")
+
+    @inputs.setter
+    def inputs(self, value: pulumi.Input[Mapping[str, Any]]):
+        pulumi.set(self, "inputs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Its id on the service (a UUID), which then names it: a change of its inputs patches it. Absent, its inputs name it (a change of them is a new example).
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metadata(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Its metadata (the split is `split`, not a metadata key).
+        """
+        return pulumi.get(self, "metadata")
+
+    @metadata.setter
+    def metadata(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "metadata", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def outputs(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Its reference outputs.
+        """
+        return pulumi.get(self, "outputs")
+
+    @outputs.setter
+    def outputs(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "outputs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def split(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The splits it is in (`["train"]`); absent: `base`.
+        """
+        return pulumi.get(self, "split")
+
+    @split.setter
+    def split(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "split", value)
 
 
 class DeploymentListenerConfigArgsDict(TypedDict):

@@ -21,6 +21,7 @@ __all__ = [
     'AlertRuleAction',
     'AnnotationQueueRubricItem',
     'BulkExportTimeouts',
+    'DatasetExample',
     'DeploymentListenerConfig',
     'DeploymentSecret',
     'DeploymentSecretReference',
@@ -389,6 +390,77 @@ class BulkExportTimeouts(dict):
         Seconds to wait when a later `up` resumes the wait (default 3600).
         """
         return pulumi.get(self, "update")
+
+
+@pulumi.output_type
+class DatasetExample(dict):
+    """
+    One example: its inputs, and optionally its reference outputs, metadata, splits and id.
+    """
+    def __init__(__self__, *,
+                 inputs: Mapping[str, Any],
+                 id: Optional[_builtins.str] = None,
+                 metadata: Optional[Mapping[str, Any]] = None,
+                 outputs: Optional[Mapping[str, Any]] = None,
+                 split: Optional[Sequence[_builtins.str]] = None):
+        """
+        One example: its inputs, and optionally its reference outputs, metadata, splits and id.
+
+        :param Mapping[str, Any] inputs: The example's inputs (`{question: ...}`). Required.
+        :param _builtins.str id: Its id on the service (a UUID), which then names it: a change of its inputs patches it. Absent, its inputs name it (a change of them is a new example).
+        :param Mapping[str, Any] metadata: Its metadata (the split is `split`, not a metadata key).
+        :param Mapping[str, Any] outputs: Its reference outputs.
+        :param Sequence[_builtins.str] split: The splits it is in (`["train"]`); absent: `base`.
+        """
+        pulumi.set(__self__, "inputs", inputs)
+        if id is not None:
+            pulumi.set(__self__, "id", id)
+        if metadata is not None:
+            pulumi.set(__self__, "metadata", metadata)
+        if outputs is not None:
+            pulumi.set(__self__, "outputs", outputs)
+        if split is not None:
+            pulumi.set(__self__, "split", split)
+
+    @_builtins.property
+    @pulumi.getter
+    def inputs(self) -> Mapping[str, Any]:
+        """
+        The example's inputs (`{question: ...}`). Required.
+        """
+        return pulumi.get(self, "inputs")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> Optional[_builtins.str]:
+        """
+        Its id on the service (a UUID), which then names it: a change of its inputs patches it. Absent, its inputs name it (a change of them is a new example).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def metadata(self) -> Optional[Mapping[str, Any]]:
+        """
+        Its metadata (the split is `split`, not a metadata key).
+        """
+        return pulumi.get(self, "metadata")
+
+    @_builtins.property
+    @pulumi.getter
+    def outputs(self) -> Optional[Mapping[str, Any]]:
+        """
+        Its reference outputs.
+        """
+        return pulumi.get(self, "outputs")
+
+    @_builtins.property
+    @pulumi.getter
+    def split(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The splits it is in (`["train"]`); absent: `base`.
+        """
+        return pulumi.get(self, "split")
 
 
 @pulumi.output_type

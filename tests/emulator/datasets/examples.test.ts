@@ -48,14 +48,19 @@ describe("emulator: a dataset's examples, versions, tags, splits and share", fun
         assert.equal(calls.get("unshared"), "LangSmithNotFoundError");
     });
 
-    it("a bulk create is all or nothing: a row without inputs 422, an unknown dataset 404, a taken id 409, and nothing made", async () => {
+    it("a bulk create is all or nothing: a malformed row 422 at its place, an unknown dataset 404, a taken id 409, and nothing made; inputs left out are none", async () => {
         const d = await dataset(em);
         const id = "0b5c2a4e-1f2a-4c3b-9d8e-7f6a5b4c3d2e";
         const ok = await raw(em, "POST", "/api/v1/examples/bulk", { body: [{ dataset_id: d, id, inputs: { q: "x" } }] });
         assert.equal(ok.status, 200, ok.text);
-        const noInputs = await raw(em, "POST", "/api/v1/examples/bulk", { body: [{ dataset_id: d, inputs: { q: "y" } }, { dataset_id: d }] });
-        assert.equal(noInputs.status, 422, noInputs.text);
-        assert.deepEqual(noInputs.body.detail[0].loc, ["body", 1, "inputs"]);
+        const malformed = await raw(em, "POST", "/api/v1/examples/bulk", {
+            body: [
+                { dataset_id: d, inputs: { q: "y" } },
+                { dataset_id: d, inputs: "y" },
+            ],
+        });
+        assert.equal(malformed.status, 422, malformed.text);
+        assert.deepEqual(malformed.body.detail[0].loc, ["body", 1, "inputs"]);
         const unknown = await raw(em, "POST", "/api/v1/examples/bulk", {
             body: [
                 { dataset_id: d, inputs: { q: "y" } },
@@ -73,6 +78,23 @@ describe("emulator: a dataset's examples, versions, tags, splits and share", fun
         assert.match(taken.text, new RegExp(id));
         assert.deepEqual(questions(await raw(em, "GET", `/api/v1/examples?dataset=${d}`)), ["x"]);
         assert.equal((await raw(em, "GET", `/api/v1/datasets/${d}/versions`)).body.length, 1, "a refused write is no version");
+        const bare = await raw(em, "POST", "/api/v1/examples", { body: { dataset_id: d } });
+        assert.deepEqual([bare.status, bare.body.inputs], [200, {}], bare.text);
+        const run = {
+            id: "3f1e2d3c-4b5a-4968-8776-655443322110",
+            name: "answer",
+            run_type: "chain",
+            start_time: new Date().toISOString(),
+            inputs: { q: "from a run" },
+            outputs: { a: 1 },
+        };
+        assert.equal((await raw(em, "POST", "/api/v1/runs", { body: { ...run, session_name: uniqueName("p") } })).status, 202);
+        const fromRun = await raw(em, "POST", "/api/v1/examples", { body: { dataset_id: d, source_run_id: run.id, use_source_run_io: true } });
+        assert.deepEqual(
+            [fromRun.status, fromRun.body.inputs, fromRun.body.outputs, fromRun.body.source_run_id],
+            [200, run.inputs, run.outputs, run.id],
+            fromRun.text,
+        );
     });
 
     it("a bulk update and a delete of several are one version each; an unknown id refuses the whole request; overwrite clears what it does not give", async () => {

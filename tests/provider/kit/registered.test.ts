@@ -19,6 +19,7 @@
  *   state by this run) is never taken over.
  */
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { RESOURCES, type ResourceType } from "../../../provider/registry";
 import { setClientOverrides } from "../../../provider/kit/service";
@@ -376,6 +377,29 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             // Taken at creation and answered nowhere (docs/service.md R9.2): the first `up` after the import records them.
             allowed: ["sessionIds"],
         },
+        datasetExamples: {
+            // New ids each time: a deleted example's id is never free again (docs/service.md R14.1).
+            args: () => ({
+                datasetId,
+                examples: [
+                    {
+                        id: randomUUID(),
+                        inputs: { q: "where is my order" },
+                        outputs: { a: "/orders" },
+                        metadata: { source: "tickets" },
+                        split: ["train", "smoke"],
+                    },
+                    { id: randomUUID(), inputs: { q: "refunds" } },
+                ],
+                exclusive: false,
+            }),
+            // How the provider treats examples no row names, not a fact of the service: an import takes the rows as the whole truth.
+            allowed: ["exclusive"],
+            // Rows are compared by content, not as a list: an import reads each example with its id, which a program may leave out.
+            kept: { examples: "an import names each row by its id (docs/datasetExamples.md Import)" },
+            bare: () => ({ datasetId, examples: [{ inputs: { q: "hours" } }] }),
+            unset: { file: "the rows from a file instead of a list (tests/provider/tracing/datasetExamples, tests/e2e/evaluationData.test.ts)" },
+        },
         tagKey: { args: () => ({ key: uniqueName("imp"), description: "who owns it" }) },
         tagValue: { args: () => ({ tagKeyId, value: "support", description: "the support team" }) },
         // The service reads a tagging by its value on its object: its import id is compound.
@@ -635,6 +659,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         ["accessPolicy", () => (CASES.accessPolicy as Case).args(), (id) => id],
         ["evaluator", () => ({ name: uniqueName("rep"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}\n" }), (id) => id],
         // Not here, each because its replacement never meets the object it replaces:
+        // - datasetExamples: its create takes the examples its rows name as they are, its own included, and the old
+        //   resource's delete in the same run then leaves them (tests/provider/tracing/datasetExamples);
         // - workspaceRetention, organizationRetention: settings that exist once per scope; a create takes them over
         //   (kit/adoption.ts `tookOver`), so the old resource's delete in the same run leaves them be
         //   (tests/provider/organization/settings/provider.test.ts);
