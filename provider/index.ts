@@ -2,14 +2,16 @@
  * pulumi-langsmith: Pulumi resources for LangSmith: Deployment (control plane), the objects on a deployed
  * agent server (Assistant, Cron) and a check that it honours `interrupt` (AgentServerCheck); the bulk export of
  * traces to S3-compatible buckets (ExportDestination, ScheduledExport, BulkExport); tracing projects and
- * datasets and their examples (TracingProject, Dataset, DatasetExamples); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
+ * datasets, their examples, version tags and shares (TracingProject, Dataset, DatasetExamples, Example, DatasetVersionTag,
+ * DatasetShare); the organization's workspaces (Workspace); prompts promoted by tags (Prompt,
  * PromptVersion, PromptTag, PromptWebhook) and the playground's model configurations (ModelConfiguration); evaluation and
  * review (FeedbackConfig, AnnotationQueue); automations (Evaluator, RunRule, AlertRule); usage limits and retention
  * (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members (OrganizationMember), the
  * listeners of hybrid installations (Listener); resource tags (TagKey, TagValue, Tagging, and the `tags` argument of
  * the objects the service tags) and the access policies over them (AccessPolicy); and look-ups (getDeployment,
  * getDeploymentRevisions, getTracingProject, getDataset, getTracingProjects, getPrompt, getWorkspace, getWorkspaces,
- * getRole, getServiceKey, getAnnotationQueue, getFeedbackConfig, getListener, getEvaluator, getCron, getBulkExport).
+ * getRole, getServiceKey, getAnnotationQueue, getFeedbackConfig, getListener, getEvaluator, getCron, getBulkExport,
+ * getDatasetVersion, getExamples).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -32,7 +34,10 @@ export {
     Cron,
     Dataset,
     DatasetExamples,
+    DatasetShare,
+    DatasetVersionTag,
     Deployment,
+    Example,
     ExportDestination,
     Listener,
     ModelConfiguration,
@@ -67,6 +72,9 @@ export {
     type CronArgs,
     type DatasetArgs,
     type DatasetExamplesArgs,
+    type DatasetShareArgs,
+    type DatasetVersionTagArgs,
+    type ExampleArgs,
     type DeploymentArgs,
     type DeploymentSecret,
     type DeploymentSecretReference,
@@ -109,9 +117,11 @@ export {
     getBulkExport,
     getCron,
     getDataset,
+    getDatasetVersion,
     getDeployment,
     getDeploymentRevisions,
     getEvaluator,
+    getExamples,
     getFeedbackConfig,
     getListener,
     getPrompt,
@@ -135,6 +145,10 @@ export {
     type GetWorkspacesResult,
     type GetDatasetArgs,
     type GetDatasetResult,
+    type GetDatasetVersionArgs,
+    type GetDatasetVersionResult,
+    type GetExamplesArgs,
+    type GetExamplesResult,
     type GetDeploymentArgs,
     type GetDeploymentResult,
     type GetDeploymentRevisionsArgs,

@@ -147,6 +147,16 @@ import accessPolicyForwarder = require("./dynamic/frozen/accessPolicy");
 import { datasetExamples } from "./tracing/datasetExamples/declare";
 import { datasetExamplesProvider } from "./tracing/datasetExamples/provider";
 import datasetExamplesForwarder = require("./dynamic/frozen/datasetExamples");
+import { getDatasetVersion, getDatasetVersionFunction, getExamples, getExamplesFunction } from "./tracing/datasetExamples/lookups";
+import { example } from "./tracing/example/declare";
+import { exampleProvider } from "./tracing/example/provider";
+import exampleForwarder = require("./dynamic/frozen/example");
+import { datasetVersionTag } from "./tracing/datasetVersionTag/declare";
+import { datasetVersionTagProvider } from "./tracing/datasetVersionTag/provider";
+import datasetVersionTagForwarder = require("./dynamic/frozen/datasetVersionTag");
+import { datasetShare } from "./tracing/datasetShare/declare";
+import { datasetShareProvider } from "./tracing/datasetShare/provider";
+import datasetShareForwarder = require("./dynamic/frozen/datasetShare");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -204,6 +214,18 @@ const DECLARED = {
         declaration: datasetExamples,
         forwarder: datasetExamplesForwarder,
         provider: adoptable(datasetExamples, datasetExamplesProvider, (i) => i.datasetId),
+    },
+    example: { declaration: example, forwarder: exampleForwarder, provider: adoptable(example, exampleProvider) },
+    // A tag is a pointer the service cannot remove: a create moves it (and warns), so no identity guards it.
+    datasetVersionTag: {
+        declaration: datasetVersionTag,
+        forwarder: datasetVersionTagForwarder,
+        provider: adoptable(datasetVersionTag, datasetVersionTagProvider),
+    },
+    datasetShare: {
+        declaration: datasetShare,
+        forwarder: datasetShareForwarder,
+        provider: adoptable(datasetShare, datasetShareProvider, (i) => i.datasetId),
     },
     assistant: { declaration: assistant, forwarder: assistantForwarder, provider: adoptable(assistant, assistantProvider, (i) => `${i.url}|${i.assistantId}`) },
     cron: { declaration: cron, forwarder: cronForwarder, provider: adoptable(cron, cronProvider, cronIdentity) },
@@ -323,6 +345,14 @@ export const FUNCTIONS = {
     getDataset: {
         declaration: getDatasetFunction,
         run: (s: Service, a: FunctionInputs<typeof getDatasetFunction>) => getDataset(s.in(a.workspaceId).projects(), a),
+    },
+    getDatasetVersion: {
+        declaration: getDatasetVersionFunction,
+        run: (s: Service, a: FunctionInputs<typeof getDatasetVersionFunction>) => getDatasetVersion(s.in(a.workspaceId).examples(), a),
+    },
+    getExamples: {
+        declaration: getExamplesFunction,
+        run: (s: Service, a: FunctionInputs<typeof getExamplesFunction>) => getExamples(s.in(a.workspaceId).examples(), a),
     },
     getTracingProjects: {
         declaration: getTracingProjectsFunction,

@@ -2,7 +2,8 @@
  * The functions programs call to look up what they do not manage (the Terraform providers' data sources):
  * `getDeployment`, `getDeploymentRevisions`, `getTracingProject(s)`, `getDataset`, `getPrompt`, `getWorkspace(s)`,
  * `getRole`, `getServiceKey`, `getAnnotationQueue`, `getFeedbackConfig`, `getListener`, and what traffic and the
- * service's clock change, which no resource's outputs hold (`getEvaluator`, `getCron`, `getBulkExport`), each returning an Output, with their arguments and results. They read the same configuration as the resources (`langsmith:*` stack config, else the
+ * service's clock change, which no resource's outputs hold (`getEvaluator`, `getCron`, `getBulkExport`), a dataset's
+ * versions and examples (`getDatasetVersion`, `getExamples`), each returning an Output, with their arguments and results. They read the same configuration as the resources (`langsmith:*` stack config, else the
  * `LANGSMITH_*` environment variables). Their work is provider/controlPlane/deployment/lookups.ts; docs/functions.md.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -40,6 +41,10 @@ export type GetEvaluatorArgs = FunctionArgs<typeof FUNCTIONS.getEvaluator.declar
 export type GetEvaluatorResult = FunctionResult<typeof FUNCTIONS.getEvaluator.declaration>;
 export type GetCronArgs = FunctionArgs<typeof FUNCTIONS.getCron.declaration>;
 export type GetCronResult = FunctionResult<typeof FUNCTIONS.getCron.declaration>;
+export type GetDatasetVersionArgs = FunctionArgs<typeof FUNCTIONS.getDatasetVersion.declaration>;
+export type GetDatasetVersionResult = FunctionResult<typeof FUNCTIONS.getDatasetVersion.declaration>;
+export type GetExamplesArgs = FunctionArgs<typeof FUNCTIONS.getExamples.declaration>;
+export type GetExamplesResult = FunctionResult<typeof FUNCTIONS.getExamples.declaration>;
 export type GetBulkExportArgs = FunctionArgs<typeof FUNCTIONS.getBulkExport.declaration>;
 export type GetBulkExportResult = FunctionResult<typeof FUNCTIONS.getBulkExport.declaration>;
 
@@ -116,6 +121,12 @@ export const getEvaluator = (args: GetEvaluatorArgs): pulumi.Output<GetEvaluator
 
 /** Looks up a cron of an agent server by its id, with when it runs next. */
 export const getCron = (args: GetCronArgs): pulumi.Output<GetCronResult> => invoke("getCron", args);
+
+/** Looks up a version of a dataset: the one a tag names, or the one current at a time. */
+export const getDatasetVersion = (args: GetDatasetVersionArgs): pulumi.Output<GetDatasetVersionResult> => invoke("getDatasetVersion", args);
+
+/** Reads how many examples a dataset holds at a version, and their hashes (never the data). */
+export const getExamples = (args: GetExamplesArgs): pulumi.Output<GetExamplesResult> => invoke("getExamples", args);
 
 /** Looks up an export by its id: its status and the windows a scheduled one spawned. */
 export const getBulkExport = (args: GetBulkExportArgs): pulumi.Output<GetBulkExportResult> => invoke("getBulkExport", args);

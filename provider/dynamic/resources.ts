@@ -61,6 +61,21 @@ export const DatasetExamples = dynamicResource(RESOURCES.datasetExamples);
 export type DatasetExamples = InstanceType<typeof DatasetExamples>;
 export type DatasetExamplesArgs = Args<Declared<"datasetExamples">>;
 
+/** One example of a dataset, declared in the program: docs/example.md. */
+export const Example = dynamicResource(RESOURCES.example);
+export type Example = InstanceType<typeof Example>;
+export type ExampleArgs = Args<Declared<"example">>;
+
+/** A tag on a version of a dataset: docs/datasetVersionTag.md. */
+export const DatasetVersionTag = dynamicResource(RESOURCES.datasetVersionTag);
+export type DatasetVersionTag = InstanceType<typeof DatasetVersionTag>;
+export type DatasetVersionTagArgs = Args<Declared<"datasetVersionTag">>;
+
+/** A public share of a dataset: docs/datasetShare.md. */
+export const DatasetShare = dynamicResource(RESOURCES.datasetShare);
+export type DatasetShare = InstanceType<typeof DatasetShare>;
+export type DatasetShareArgs = Args<Declared<"datasetShare">>;
+
 /** An assistant on a deployed agent server: docs/assistant.md. */
 export const Assistant = dynamicResource(RESOURCES.assistant);
 export type Assistant = InstanceType<typeof Assistant>;

@@ -89,6 +89,7 @@ const PRELUDE: Record<string, string> = {
     agent: "declare const agent: langsmith.Deployment;",
     bucket: "declare const bucket: langsmith.ExportDestination;",
     key: "declare const key: { id: pulumi.Output<string>; secret: pulumi.Output<string> };",
+    golden: "declare const golden: langsmith.Dataset;",
 };
 function snippetFile(blocks: string[]): string {
     const code = blocks.join("\n");

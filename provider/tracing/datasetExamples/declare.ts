@@ -46,8 +46,7 @@ export const datasetExamples = resource({
     outputs: {
         exampleCount: number("How many examples the rows are.", { integer: true }),
         asOf: string(
-            "The dataset version (its time) the last `up` that changed examples left: read `as_of` it (`list_examples(dataset_id=..., as_of=...)`), or tag it with a `DatasetVersionTag`, to read exactly these rows. Null while the dataset has no version (no example was ever written).",
-            { nullable: true },
+            "The dataset version (its time) the last `up` that changed examples left: read `as_of` it (`list_examples(dataset_id=..., as_of=...)`), or tag it with a `DatasetVersionTag`, to read exactly these rows. Empty while the dataset has no version (no example was ever written).",
         ),
         exampleHashes: list("Per example: 12 hex characters of SHA-256 of its identity, then 12 of its content; sorted.", string("A hash."), { hidden: true }),
         schemaVersion: number("Version of the output shape.", { stable: true }),

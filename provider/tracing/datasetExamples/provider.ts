@@ -76,7 +76,7 @@ export function createDatasetExamplesProvider(o: { examples?: () => ExamplesClie
                 .list(datasetId)
                 .catch((e) => (e instanceof NotFoundError ? undefined : Promise.reject(e)));
             if (!remote) return {};
-            if (isImport(props)) return imported(datasetId, remote, (await client().version(datasetId))?.as_of ?? null);
+            if (isImport(props)) return imported(datasetId, remote, (await client().version(datasetId))?.as_of ?? "");
             const recorded = props as DatasetExamplesOutputs;
             const hashes = heldHashes(remote, { exclusive: recorded.exclusive !== false, owned: identities(recorded.exampleHashes ?? []) });
             return { id, props: { ...recorded, exampleHashes: hashes, exampleCount: hashes.length } };
@@ -116,7 +116,7 @@ function sameHashes(rows: string[], recorded: unknown): boolean {
 async function sync(
     ex: ExamplesClient,
     inputs: DatasetExamplesInputs,
-    o: { owned: Set<string>; creating: boolean; asOf?: string | null },
+    o: { owned: Set<string>; creating: boolean; asOf?: string },
 ): Promise<DatasetExamplesOutputs> {
     const rows = rowsOf(inputs);
     const exclusive = inputs.exclusive !== false;
@@ -135,13 +135,13 @@ async function sync(
             e.message += `: a row's \`id\` is taken, by a deleted example (the service keeps them for its versions) or another dataset's: give the row a new id, or none`;
         throw e;
     });
-    const asOf = writes || !o.asOf ? ((await ex.version(inputs.datasetId))?.as_of ?? null) : o.asOf;
+    const asOf = writes || !o.asOf ? ((await ex.version(inputs.datasetId))?.as_of ?? "") : o.asOf;
     const hashes = rows.map(hashOf).sort();
     return { ...inputs, exclusive, exampleCount: rows.length, asOf, exampleHashes: hashes, schemaVersion: SCHEMA_VERSION };
 }
 
 /** What `pulumi import` reads: the examples as a list, each with its id (what names it exactly: docs/datasetExamples.md). */
-function imported(datasetId: string, remote: Example[], asOf: string | null) {
+function imported(datasetId: string, remote: Example[], asOf: string) {
     const rows = [...remote].reverse().map((e) => rowFromExample(e, true));
     const examples = rows.map((r) => JSON.parse(JSON.stringify({ ...r, split: r.split.length === 1 && r.split[0] === "base" ? undefined : r.split })));
     const inputs = { datasetId, examples, exclusive: true };

@@ -15,17 +15,22 @@ from .bulk_export import *
 from .cron import *
 from .dataset import *
 from .dataset_examples import *
+from .dataset_share import *
+from .dataset_version_tag import *
 from .deployment import *
 from .evaluator import *
+from .example import *
 from .export_destination import *
 from .feedback_config import *
 from .get_annotation_queue import *
 from .get_bulk_export import *
 from .get_cron import *
 from .get_dataset import *
+from .get_dataset_version import *
 from .get_deployment import *
 from .get_deployment_revisions import *
 from .get_evaluator import *
+from .get_examples import *
 from .get_feedback_config import *
 from .get_listener import *
 from .get_prompt import *
@@ -84,8 +89,11 @@ _utilities.register(
    "langsmith:index:Cron": "Cron",
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:DatasetExamples": "DatasetExamples",
+   "langsmith:index:DatasetShare": "DatasetShare",
+   "langsmith:index:DatasetVersionTag": "DatasetVersionTag",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:Evaluator": "Evaluator",
+   "langsmith:index:Example": "Example",
    "langsmith:index:ExportDestination": "ExportDestination",
    "langsmith:index:FeedbackConfig": "FeedbackConfig",
    "langsmith:index:Listener": "Listener",

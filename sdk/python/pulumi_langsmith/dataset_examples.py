@@ -211,9 +211,9 @@ class DatasetExamples(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="asOf")
-    def as_of(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def as_of(self) -> pulumi.Output[_builtins.str]:
         """
-        The dataset version (its time) the last `up` that changed examples left: read `as_of` it (`list_examples(dataset_id=..., as_of=...)`), or tag it with a `DatasetVersionTag`, to read exactly these rows. Null while the dataset has no version (no example was ever written).
+        The dataset version (its time) the last `up` that changed examples left: read `as_of` it (`list_examples(dataset_id=..., as_of=...)`), or tag it with a `DatasetVersionTag`, to read exactly these rows. Empty while the dataset has no version (no example was ever written).
         """
         return pulumi.get(self, "as_of")
 

@@ -86,6 +86,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         delete process.env.LANGSMITH_ADOPT_IDS;
         setClientOverrides({ retryBaseMs: 5, retryMaxMs: 20, settleMs: TEST_SETTLE_MS });
         url = (await raw(em, "POST", "/v2/deployments", { body: githubBody() })).body.source_config.custom_url;
+        shareDatasetId = (await raw(em, "POST", "/api/v1/datasets", { body: { name: uniqueName("shared") } })).body.id;
     });
     after(async () => {
         for (const m of made.reverse()) await RESOURCES[m.type].provider.delete!(m.id, m.outs).catch(() => undefined);
@@ -128,6 +129,9 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
     let promptCommit = "";
     let projectId = "";
     let tagKeyId = "";
+    let datasetAsOf = "";
+    /** A dataset of its own for the share's replacement (the import case's share holds the other). */
+    let shareDatasetId = "";
     let accessPolicyId = "";
     let tagValueId = "";
     let datasetId = "";
@@ -400,6 +404,12 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             bare: () => ({ datasetId, examples: [{ inputs: { q: "hours" } }] }),
             unset: { file: "the rows from a file instead of a list (tests/provider/tracing/datasetExamples, tests/e2e/evaluationData.test.ts)" },
         },
+        example: {
+            args: () => ({ datasetId, inputs: { q: uniqueName("hand") }, outputs: { a: "yes" }, metadata: { author: "lead" }, split: ["smoke"] }),
+        },
+        // On the version the import case of datasetExamples left (a tag must name a version the dataset has).
+        datasetVersionTag: { args: () => ({ datasetId, tag: uniqueName("tag"), asOf: datasetAsOf }) },
+        datasetShare: { args: () => ({ datasetId }) },
         tagKey: { args: () => ({ key: uniqueName("imp"), description: "who owns it" }) },
         tagValue: { args: () => ({ tagKeyId, value: "support", description: "the support team" }) },
         // The service reads a tagging by its value on its object: its import id is compound.
@@ -504,6 +514,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             if (type === "tracingProject") projectId = m.id;
             if (type === "dataset") datasetId = m.id;
             if (type === "tagKey") tagKeyId = m.id;
+            if (type === "datasetExamples") datasetAsOf = m.outs.asOf;
             if (type === "accessPolicy") accessPolicyId = m.id;
             if (type === "tagValue") tagValueId = m.id;
             if (type === "annotationQueue") queueId = m.id;
@@ -657,10 +668,13 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         // On the import case's project (its own tags are another key's), not on PROJECT: the import case's tagging holds that one.
         ["tagging", () => ({ tagValueId, resourceType: "project", resourceId: projectId }), (id) => id],
         ["accessPolicy", () => (CASES.accessPolicy as Case).args(), (id) => id],
+        ["datasetShare", () => ({ datasetId: shareDatasetId }), (id) => id],
         ["evaluator", () => ({ name: uniqueName("rep"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}\n" }), (id) => id],
         // Not here, each because its replacement never meets the object it replaces:
         // - datasetExamples: its create takes the examples its rows name as they are, its own included, and the old
         //   resource's delete in the same run then leaves them (tests/provider/tracing/datasetExamples);
+        // - datasetVersionTag: a tag is a pointer the service cannot remove: a create moves it (and warns), a delete
+        //   leaves it; example: examples have no identity but their id, made anew by each create;
         // - workspaceRetention, organizationRetention: settings that exist once per scope; a create takes them over
         //   (kit/adoption.ts `tookOver`), so the old resource's delete in the same run leaves them be
         //   (tests/provider/organization/settings/provider.test.ts);
@@ -721,7 +735,10 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         evaluator: (a) => ({ name: a.name, type: "llm", promptHandle }),
     };
     /** Resources of REPLACED with no change that keeps their identity, and why. */
-    const NOTHING_KEPT: Partial<Record<ResourceType, string>> = { tagging: "every argument is what it is known by" };
+    const NOTHING_KEPT: Partial<Record<ResourceType, string>> = {
+        tagging: "every argument is what it is known by",
+        datasetShare: "its one argument is what it is known by",
+    };
 
     it("a change that keeps the identity of a resource whose create refuses beside its own object deletes first (a replacement planned so could never be applied); one that changes it does not", async () => {
         for (const [type] of REPLACED) {
