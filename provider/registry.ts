@@ -144,6 +144,10 @@ import taggingForwarder = require("./dynamic/frozen/tagging");
 import { accessPolicy } from "./organization/accessPolicy/declare";
 import { accessPolicyProvider } from "./organization/accessPolicy/provider";
 import accessPolicyForwarder = require("./dynamic/frozen/accessPolicy");
+import { modelPriceMap } from "./tracing/modelPrice/declare";
+import { getModelPrice, getModelPriceFunction } from "./tracing/modelPrice/lookups";
+import { modelPriceMapProvider } from "./tracing/modelPrice/provider";
+import modelPriceMapForwarder = require("./dynamic/frozen/modelPriceMap");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -281,6 +285,7 @@ const DECLARED = {
         provider: adoptable(tagging, taggingProvider, (i) => `${i.resourceType}/${i.resourceId}/${i.tagValueId}`),
     },
     accessPolicy: { declaration: accessPolicy, forwarder: accessPolicyForwarder, provider: adoptable(accessPolicy, accessPolicyProvider, byName) },
+    modelPriceMap: { declaration: modelPriceMap, forwarder: modelPriceMapForwarder, provider: adoptable(modelPriceMap, modelPriceMapProvider, byName) },
 } as const satisfies Record<string, Registered>;
 
 /**
@@ -354,6 +359,10 @@ export const FUNCTIONS = {
     getBulkExport: {
         declaration: getBulkExportFunction,
         run: (s: Service, a: FunctionInputs<typeof getBulkExportFunction>) => getBulkExport(s.in(a.workspaceId).tracing(), a),
+    },
+    getModelPrice: {
+        declaration: getModelPriceFunction,
+        run: (s: Service, a: FunctionInputs<typeof getModelPriceFunction>) => getModelPrice(s.in(a.workspaceId).modelPrices(), a),
     },
 } as const satisfies Record<string, RegisteredFunction>;
 

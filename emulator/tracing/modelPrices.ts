@@ -67,7 +67,7 @@ export const BUILT_IN_PRICES: readonly PriceRecord[] = [
 /** A price of a body as decimal text (the schema let only numbers and decimal strings through). */
 const priceText = (v: number | string, loc: string[]): string => {
     const u = units(v);
-    if (u === undefined) throw invalidField(loc, "Input should be a valid decimal", "decimal_parsing");
+    if (u === undefined) throw invalidField(loc, "Input should be a decimal number (an exponent within 100)", "value_error");
     return decimalText(u);
 };
 const detailsText = (v: Record<string, number | string> | null | undefined, field: string) =>
@@ -81,7 +81,7 @@ function fieldsOf(body: ModelPriceCreateRequest) {
         throw invalidField(["body", "match_pattern"], `Invalid regular expression: ${(e as Error).message}`, "value_error");
     }
     const start = body.start_time == null ? undefined : microsOf(body.start_time);
-    if (body.start_time != null && start === undefined) throw invalidField(["body", "start_time"], "Input should be a valid datetime", "datetime_parsing");
+    if (body.start_time != null && start === undefined) throw invalidField(["body", "start_time"], "Input should be a valid datetime", "value_error");
     return {
         name: body.name,
         start_time: start === undefined ? null : isoOfMicros(start),

@@ -75,10 +75,10 @@ export function tokensOf(run: RunFields): { prompt: number; completion: number; 
 const SCALE = 24;
 const DECIMAL_PARTS = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
-/** A decimal (a number, or its text) in units of 10^-24; undefined when it is not one. */
+/** A decimal (a number, or its text) in units of 10^-24; undefined when it is not one, or its exponent is beyond 100 either way. */
 export function units(v: number | string): bigint | undefined {
     const m = DECIMAL_PARTS.exec(typeof v === "number" ? (Number.isFinite(v) ? String(v) : "") : v.trim());
-    if (!m || (!m[2] && !m[3])) return undefined;
+    if (!m || (!m[2] && !m[3]) || Math.abs(Number(m[4] ?? 0)) > 100) return undefined;
     const fraction = m[3] ?? "";
     const shift = Number(m[4] ?? 0) - fraction.length + SCALE;
     const digits = BigInt(`${m[2]}${fraction}` || "0");

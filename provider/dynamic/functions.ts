@@ -42,6 +42,8 @@ export type GetCronArgs = FunctionArgs<typeof FUNCTIONS.getCron.declaration>;
 export type GetCronResult = FunctionResult<typeof FUNCTIONS.getCron.declaration>;
 export type GetBulkExportArgs = FunctionArgs<typeof FUNCTIONS.getBulkExport.declaration>;
 export type GetBulkExportResult = FunctionResult<typeof FUNCTIONS.getBulkExport.declaration>;
+export type GetModelPriceArgs = FunctionArgs<typeof FUNCTIONS.getModelPrice.declaration>;
+export type GetModelPriceResult = FunctionResult<typeof FUNCTIONS.getModelPrice.declaration>;
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -119,3 +121,6 @@ export const getCron = (args: GetCronArgs): pulumi.Output<GetCronResult> => invo
 
 /** Looks up an export by its id: its status and the windows a scheduled one spawned. */
 export const getBulkExport = (args: GetBulkExportArgs): pulumi.Output<GetBulkExportResult> => invoke("getBulkExport", args);
+
+/** Looks up an entry of the workspace's model price map (its own or a built-in one) by id or by name. */
+export const getModelPrice = (args: GetModelPriceArgs): pulumi.Output<GetModelPriceResult> => invoke("getModelPrice", args);

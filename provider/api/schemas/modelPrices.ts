@@ -10,11 +10,11 @@ import { z } from "zod";
 /** Where the service looks for a run's model name in its invocation parameters, in order (the description's default `match_path`). */
 export const DEFAULT_MATCH_PATH = ["model", "model_name", "model_id", "model_path", "endpoint_name"] as const;
 
-/** A decimal number written out (`0.000001`, `1e-6`): what a price given as a string must be (docs/service.md R14.2). */
-export const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-
-/** A price per token: a number, or a decimal number as a string (the description's `number | string`). */
-const price = z.union([z.number(), z.string().regex(DECIMAL, "Input should be a valid decimal")]);
+/**
+ * A price per token: a number, or a decimal number as a string (the description's `number | string`; a string that is
+ * no decimal is the service's own refusal, on its field: docs/service.md R14.2).
+ */
+const price = z.union([z.number(), z.string()]);
 const prices = z.record(z.string(), price).nullish();
 
 /** POST /api/v1/model-price-map (`ModelPriceMapCreateSchema`); PUT .../{id} takes the same whole entry (`ModelPriceMapUpdateSchema`). */
