@@ -5,7 +5,7 @@
  * (`error` when it has an error, `success` once ended, else `pending`), a one-segment `dotted_order` for a
  * run sent without one, token counts from its usage where the client sent no counts of its own (usage.ts), token
  * totals from the prompt and completion counts, costs as the model price map gave them at ingestion (modelPrices.ts,
- * docs/service.md R14.3), `first_token_time` from its first `new_token` event. Not sent by the clients, so left
+ * docs/service.md R15.3), `first_token_time` from its first `new_token` event. Not sent by the clients, so left
  * empty: `feedback_stats`.
  *
  * A run not posted yet (only a patch came, without its name, type or start) is not exported.

@@ -122,7 +122,7 @@ function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules, 
         const fresh = newTraces(model, c.tenantId, ops, tier);
         const counted = rules.admit(c.tenantId, fresh.traces, fresh.longlived);
         model.traced.apply(c.tenantId, ops, (op) => projectOf(model, c.tenantId, op, tier));
-        // What the runs cost, recorded with them once their usage came (docs/service.md R14.3).
+        // What the runs cost, recorded with them once their usage came (docs/service.md R15.3).
         if (costOf) {
             const priced = costOps(
                 ops,

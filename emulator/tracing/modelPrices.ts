@@ -1,5 +1,5 @@
 /**
- * The workspace's model price map (docs/service.md R14): `GET`/`POST /api/v1/model-price-map`, `PUT`/`DELETE
+ * The workspace's model price map (docs/service.md R15): `GET`/`POST /api/v1/model-price-map`, `PUT`/`DELETE
  * .../{id}`, per workspace, kept in `--state-dir` (`model-price-map.json`), and the costs it gives traced runs.
  *
  * - **The map.** The list answers the service's built-in entries (`tenant_id` null: a few common models, decided)
@@ -195,7 +195,7 @@ export class ModelPrices {
     }
 
     /**
-     * The entry that prices an LLM run (docs/service.md R14.3): its pattern matches the run's model name (a search,
+     * The entry that prices an LLM run (docs/service.md R15.3): its pattern matches the run's model name (a search,
      * as Python's `re.search`), its provider (when it names one) is the run's `ls_provider` (case aside), and it starts
      * no later than the run. Of those, the workspace's own win over the built-in ones, then the latest start, then the
      * latest made.

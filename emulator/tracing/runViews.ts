@@ -16,7 +16,7 @@
  *   does not have; `ai_query` (the clients' `ai_search`) 406 without `Accept: text/event-stream`, else 501, as an
  *   installation whose queries go to its v1 backend answers.
  *
- * Costs are what the model price map gave the run at ingestion (modelPrices.ts, docs/service.md R14.3): v1 answers
+ * Costs are what the model price map gave the run at ingestion (modelPrices.ts, docs/service.md R15.3): v1 answers
  * them as decimal strings (`RunSchema`), v2 as numbers, with the `price_model_id` of the entry that priced them.
  * What the emulator does not hold is answered empty (null in v1, absent in v2): token and cost details,
  * manifests, serialized components, attachments, share tokens, feedback statistics. Derived (decided): a preview is the

@@ -1,5 +1,5 @@
 /**
- * A traced run's token usage, as the service reads it from what the official clients send (docs/service.md R14.3):
+ * A traced run's token usage, as the service reads it from what the official clients send (docs/service.md R15.3):
  * the `usage_metadata` the clients put in the run's metadata (`extra.metadata.usage_metadata`: Python's
  * `run.set(usage_metadata=...)` and `@traceable`, which copies it there from the outputs; JS's `traceable`, which
  * puts it in both), else in its outputs (`outputs.usage_metadata`), else LangChain's (`outputs.llm_output.token_usage`,

@@ -1,5 +1,5 @@
 /**
- * The workspace's model price map (docs/service.md R14): its entries listed, made, replaced (`PUT` of the whole
+ * The workspace's model price map (docs/service.md R15): its entries listed, made, replaced (`PUT` of the whole
  * entry) and deleted, under `/api/v1/model-price-map`. The description has no read of one entry: it is found in the
  * list. Every create is sent once: after a lost answer, an entry of the workspace with the same name, pattern and
  * prices is ours, instead of sending it again.
@@ -22,7 +22,7 @@ export class ModelPricesClient extends TracingApiClient {
         return this.get(PRICE_MAP, ModelPriceListSchema);
     }
 
-    /** The workspace's own entries (those a program may manage: docs/service.md R14.1). */
+    /** The workspace's own entries (those a program may manage: docs/service.md R15.1). */
     async own(): Promise<ModelPrice[]> {
         return (await this.list()).filter((p) => p.tenant_id);
     }

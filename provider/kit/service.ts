@@ -92,7 +92,7 @@ export class Service {
         return tagsClient(this.config());
     }
 
-    /** The workspace's model price map (docs/service.md R14). */
+    /** The workspace's model price map (docs/service.md R15). */
     modelPrices(): ModelPricesClient {
         return tracingApiClient("model prices", this.config(), (o) => ModelPricesClient.connect(o));
     }

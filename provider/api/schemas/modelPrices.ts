@@ -1,5 +1,5 @@
 /**
- * The wire contract of the workspace's model price map (docs/service.md R14): `/api/v1/model-price-map[/{id}]`, the
+ * The wire contract of the workspace's model price map (docs/service.md R15): `/api/v1/model-price-map[/{id}]`, the
  * price per token of the models whose name an entry's `match_pattern` matches, from which the service derives the
  * cost of traced LLM runs. Requests are the description's `ModelPriceMapCreateSchema` and `ModelPriceMapUpdateSchema`
  * (strict: the emulator refuses an unknown field with 422); the answers, which the description leaves untyped, are
@@ -12,7 +12,7 @@ export const DEFAULT_MATCH_PATH = ["model", "model_name", "model_id", "model_pat
 
 /**
  * A price per token: a number, or a decimal number as a string (the description's `number | string`; a string that is
- * no decimal is the service's own refusal, on its field: docs/service.md R14.2).
+ * no decimal is the service's own refusal, on its field: docs/service.md R15.2).
  */
 const price = z.union([z.number(), z.string()]);
 const prices = z.record(z.string(), price).nullish();
@@ -39,7 +39,7 @@ export type ModelPriceUpdateRequest = ModelPriceCreateRequest;
 
 const answeredPrice = z.union([z.number(), z.string()]);
 
-/** An entry as the service answers it; `tenant_id` null for the service's built-in entries (docs/service.md R14.1). */
+/** An entry as the service answers it; `tenant_id` null for the service's built-in entries (docs/service.md R15.1). */
 export const ModelPriceSchema = z.looseObject({
     id: z.string(),
     tenant_id: z.string().nullish(),
@@ -59,7 +59,7 @@ export const ModelPriceListSchema = z.array(ModelPriceSchema);
 
 /**
  * An entry's `match_pattern` as a regular expression, as the service (Python `re`) reads it: a leading `(?i)` is the
- * ignore-case flag and `(?P<name>...)` a named group, which JavaScript writes otherwise (docs/service.md R14.3).
+ * ignore-case flag and `(?P<name>...)` a named group, which JavaScript writes otherwise (docs/service.md R15.3).
  * Throws the engine's SyntaxError for a pattern that does not compile; the provider's check and the emulator share it.
  */
 export function matchPatternRegExp(pattern: string): RegExp {

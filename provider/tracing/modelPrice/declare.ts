@@ -1,6 +1,6 @@
 /**
  * The ModelPriceMap, declared once (kit/declare.ts): one entry of the workspace's model price map (docs/service.md
- * R14): the price per token of the models whose name its pattern matches, from which the service derives the cost of
+ * R15): the price per token of the models whose name its pattern matches, from which the service derives the cost of
  * the LLM runs traced from then on. Everything changes in place (the service's `PUT` of the whole entry). Prices are
  * compared as numbers (`0.000001` and `1e-6` are one price).
  */

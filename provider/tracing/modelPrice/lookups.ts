@@ -1,6 +1,6 @@
 /**
  * `getModelPrice`: an entry of the workspace's model price map by id or by name (one of them), the service's built-in
- * entries among them (docs/service.md R14.1: a program reads them, never manages them), for programs that price what
+ * entries among them (docs/service.md R15.1: a program reads them, never manages them), for programs that price what
  * another stack or the service made. A name held by an entry of the workspace and a built-in one is the workspace's
  * (the one that prices its runs); two of the workspace's of one name fail naming their ids. Nothing is changed.
  */

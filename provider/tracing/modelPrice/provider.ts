@@ -3,8 +3,8 @@
  * negative or not a finite number, a pattern that does not compile (as the service reads it: api/schemas/modelPrices.ts
  * `matchPatternRegExp`), a start that is not a time, an empty `matchPath`. A create beside an entry of the workspace of
  * the same name is refused with its id unless LANGSMITH_ADOPT_IDS names it (names are not unique on the service, so
- * the provider cannot tell whose it is: docs/service.md R14.2); the service's built-in entries are never met, read or
- * deleted (R14.1). An update is the service's `PUT` of the whole entry. `read` with only an id is `pulumi import`.
+ * the provider cannot tell whose it is: docs/service.md R15.2); the service's built-in entries are never met, read or
+ * deleted (R15.1). An update is the service's `PUT` of the whole entry. `read` with only an id is `pulumi import`.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ModelPricesClient } from "../../api/modelPrices";

@@ -1,5 +1,5 @@
 /**
- * The emulator's model price map (docs/service.md R14, emulator/tracing/modelPrices.ts): its four calls over HTTP as
+ * The emulator's model price map (docs/service.md R15, emulator/tracing/modelPrices.ts): its four calls over HTTP as
  * the description has them (built-in entries beside the workspace's, a PUT the whole entry, refusals on their field),
  * and the costs it gives LLM runs the official clients trace with their token usage: the JS `langsmith` in this
  * process and the Python one (price_client.py) each trace a run whose `total_cost` their own reads answer, the
