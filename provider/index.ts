@@ -8,10 +8,10 @@
  * review (FeedbackConfig, AnnotationQueue); automations (Evaluator, RunRule, AlertRule); usage limits and retention
  * (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members (OrganizationMember), the
  * listeners of hybrid installations (Listener); resource tags (TagKey, TagValue, Tagging, and the `tags` argument of
- * the objects the service tags) and the access policies over them (AccessPolicy); and look-ups (getDeployment,
- * getDeploymentRevisions, getTracingProject, getDataset, getTracingProjects, getPrompt, getWorkspace, getWorkspaces,
- * getRole, getServiceKey, getAnnotationQueue, getFeedbackConfig, getListener, getEvaluator, getCron, getBulkExport,
- * getDatasetVersion, getExamples).
+ * the objects the service tags) and the access policies over them (AccessPolicy); the model price map that prices
+ * traced LLM runs (ModelPriceMap); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject, getDataset,
+ * getTracingProjects, getPrompt, getWorkspace, getWorkspaces, getRole, getServiceKey, getAnnotationQueue,
+ * getFeedbackConfig, getListener, getEvaluator, getCron, getBulkExport, getDatasetVersion, getExamples, getModelPrice).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -41,6 +41,7 @@ export {
     ExportDestination,
     Listener,
     ModelConfiguration,
+    ModelPriceMap,
     OrganizationMember,
     OrganizationRetention,
     FeedbackConfig,
@@ -87,6 +88,7 @@ export {
     type ExportDestinationCredentials,
     type FeedbackConfigArgs,
     type ModelConfigurationArgs,
+    type ModelPriceMapArgs,
     type EvaluatorArgs,
     type RunRuleArgs,
     type AlertRuleArgs,
@@ -124,6 +126,7 @@ export {
     getExamples,
     getFeedbackConfig,
     getListener,
+    getModelPrice,
     getPrompt,
     getRole,
     getServiceKey,
@@ -167,6 +170,8 @@ export {
     type GetCronResult,
     type GetBulkExportArgs,
     type GetBulkExportResult,
+    type GetModelPriceArgs,
+    type GetModelPriceResult,
     type RevisionInfo,
 } from "./dynamic/functions";
 export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSources, type ServiceConfig, type SettingSource } from "./config";

@@ -157,6 +157,10 @@ import datasetVersionTagForwarder = require("./dynamic/frozen/datasetVersionTag"
 import { datasetShare } from "./tracing/datasetShare/declare";
 import { datasetShareProvider } from "./tracing/datasetShare/provider";
 import datasetShareForwarder = require("./dynamic/frozen/datasetShare");
+import { modelPriceMap } from "./tracing/modelPrice/declare";
+import { getModelPrice, getModelPriceFunction } from "./tracing/modelPrice/lookups";
+import { modelPriceMapProvider } from "./tracing/modelPrice/provider";
+import modelPriceMapForwarder = require("./dynamic/frozen/modelPriceMap");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -311,6 +315,7 @@ const DECLARED = {
         provider: adoptable(tagging, taggingProvider, (i) => `${i.resourceType}/${i.resourceId}/${i.tagValueId}`),
     },
     accessPolicy: { declaration: accessPolicy, forwarder: accessPolicyForwarder, provider: adoptable(accessPolicy, accessPolicyProvider, byName) },
+    modelPriceMap: { declaration: modelPriceMap, forwarder: modelPriceMapForwarder, provider: adoptable(modelPriceMap, modelPriceMapProvider, byName) },
 } as const satisfies Record<string, Registered>;
 
 /**
@@ -392,6 +397,10 @@ export const FUNCTIONS = {
     getBulkExport: {
         declaration: getBulkExportFunction,
         run: (s: Service, a: FunctionInputs<typeof getBulkExportFunction>) => getBulkExport(s.in(a.workspaceId).tracing(), a),
+    },
+    getModelPrice: {
+        declaration: getModelPriceFunction,
+        run: (s: Service, a: FunctionInputs<typeof getModelPriceFunction>) => getModelPrice(s.in(a.workspaceId).modelPrices(), a),
     },
 } as const satisfies Record<string, RegisteredFunction>;
 

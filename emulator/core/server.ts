@@ -34,6 +34,7 @@ import type { Holdings } from "../org/model";
 import { admit, defaultTier, longlivedDays } from "../org/settings";
 import { SHORTLIVED_DAYS } from "../tracing/retention";
 import { runView, tracingArea } from "../tracing";
+import { modelPricesArea, type ModelPricesArea } from "../tracing/modelPrices";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
@@ -90,6 +91,8 @@ export interface Emulator {
     readonly evaluation: EvaluationArea;
     readonly automations: AutomationsArea;
     readonly tags: TagsArea;
+    /** The workspaces' model price maps, which price the LLM runs traced (tracing/modelPrices.ts). */
+    readonly modelPrices: ModelPricesArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -142,6 +145,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         evaluation: parts.evaluation,
         automations: parts.automations,
         tags: parts.tags,
+        modelPrices: parts.modelPrices,
         admin,
         clock,
         reset,
@@ -216,15 +220,17 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     });
     const tagged = (ws: string, valueIds: string[]) => tags.model.taggedWith(ws, "project", valueIds);
     const feedbackOf = (ws: string) => evaluation.feedback.list(ws, { runs: [], keys: [], sessions: [], sources: [] });
+    const modelPrices = modelPricesArea({ clock, stateDir });
     const tracing = tracingArea(bulkExport.model, cleanupMs, {
         rules,
         onIngest: automations.onIngest,
         tagged,
         tagAtCreate: tagAtCreate("project"),
         feedbackOf,
+        costOf: modelPrices.model.costOf,
     });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation, tags];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, areas };
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation, tags, modelPrices];
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, areas };
 }
 
 /** The automations, wired to what their rules name and write: projects and runs, datasets and their examples, queues, feedback. */

@@ -3,8 +3,10 @@
  * service derives from them. Derived: `trace_id` (the run's own id when it names none), `is_root` (no
  * parent), `parent_run_ids` (the ids of its dotted order before its own; else its parent), `status`
  * (`error` when it has an error, `success` once ended, else `pending`), a one-segment `dotted_order` for a
- * run sent without one, token totals from the prompt and completion counts, `first_token_time` from its
- * first `new_token` event. Not sent by the clients, so left empty: `feedback_stats`, costs.
+ * run sent without one, token counts from its usage where the client sent no counts of its own (usage.ts), token
+ * totals from the prompt and completion counts, costs as the model price map gave them at ingestion (modelPrices.ts,
+ * docs/service.md R15.3), `first_token_time` from its first `new_token` event. Not sent by the clients, so left
+ * empty: `feedback_stats`.
  *
  * A run not posted yet (only a patch came, without its name, type or start) is not exported.
  */
@@ -12,6 +14,9 @@ import type { FilterableRun } from "../bulkExport/filterEval";
 import type { ExportableRun } from "../bulkExport/parquet";
 import type { TracedRun } from "./store";
 import { dottedSegmentOf, microsOf } from "./times";
+import { tokensOf } from "./usage";
+
+const cost = (text: string | undefined) => (text === undefined ? null : Number(text));
 
 /** The ids of a dotted order's segments (`<time>Z<uuid>` each). */
 function segmentIds(dotted: string): string[] {
@@ -28,8 +33,7 @@ export function exportRow(run: TracedRun, traceTier: string) {
     const parent = run.parent_run_id ?? null;
     const dotted = run.dotted_order ?? dottedSegmentOf(microsOf(run.start_time) as number, run.id);
     const ancestors = run.dotted_order ? segmentIds(run.dotted_order).slice(0, -1) : parent ? [parent] : [];
-    const prompt = run.prompt_tokens ?? 0;
-    const completion = run.completion_tokens ?? 0;
+    const tokens = tokensOf(run);
     return {
         id: run.id,
         tenant_id: run.tenant_id,
@@ -54,12 +58,12 @@ export function exportRow(run: TracedRun, traceTier: string) {
         tags: run.tags ?? [],
         // The feedback stored on a run is another area's (evaluation/feedback.ts): a run query adds it (query.ts).
         feedback_stats: null as FilterableRun["feedback_stats"],
-        total_tokens: run.total_tokens ?? prompt + completion,
-        prompt_tokens: prompt,
-        completion_tokens: completion,
-        total_cost: null,
-        prompt_cost: null,
-        completion_cost: null,
+        total_tokens: tokens.total,
+        prompt_tokens: tokens.prompt,
+        completion_tokens: tokens.completion,
+        total_cost: cost(run.total_cost),
+        prompt_cost: cost(run.prompt_cost),
+        completion_cost: cost(run.completion_cost),
         first_token_time: firstTokenTime(run.events),
     } satisfies FilterableRun & ExportableRun;
 }

@@ -15,7 +15,7 @@ import { badRequest, EmulatorError, invalidField, requireUuid } from "../core/er
 import { boolParam, page, parse, type Reply, type RequestContext, type Router, uuidParams } from "../core/http";
 import type { BulkExportModel } from "../bulkExport/model";
 import { type FeedbackOf, readRun } from "./query";
-import { appPathOf, asProblem, queryRuns, queryRunsV2 } from "./runViews";
+import { appPathOf, asProblem, queryRuns, queryRunsV2, v1Costs } from "./runViews";
 import {
     SESSION_CLEANUP_MS,
     type SessionQuery,
@@ -28,7 +28,8 @@ import {
     tierOf,
     updateSession,
 } from "./sessions";
-import { opOfPatch, opOfPost, opsOfBatch, opsOfMultipart, type RunOp } from "./wire";
+import { costOps } from "./modelPrices";
+import { opOfPatch, opOfPost, opsOfBatch, opsOfMultipart, type RunCosts, type RunFields, type RunOp } from "./wire";
 
 /**
  * What `GET /info` answers. The clients read `batch_ingest_config` whole or not at all (the Python client's
@@ -80,11 +81,13 @@ export interface TracingLinks {
     tagAtCreate?: TagAtCreate;
     /** The feedback on the workspace's runs (the evaluation area's): a run query answers it as `feedback_stats` and filters by it. */
     feedbackOf?: FeedbackOf;
+    /** What a run of the workspace costs now (the model price map's, modelPrices.ts): recorded with it when an ingestion brings its usage. */
+    costOf?: (tenantId: string, run: RunFields) => RunCosts | undefined;
 }
 
 /** `cleanupMs()`: how long a deleted project still reads by id (sessions.ts `deleteSession`), asked at each delete. */
 export function tracingArea(model: BulkExportModel, cleanupMs: () => number = () => SESSION_CLEANUP_MS, links: TracingLinks = {}): Area {
-    const { rules = NO_RULES, onIngest = () => undefined } = links;
+    const { rules = NO_RULES } = links;
     return {
         name: "tracing",
         keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/, V2_QUERY],
@@ -96,7 +99,7 @@ export function tracingArea(model: BulkExportModel, cleanupMs: () => number = ()
         ],
         register(router) {
             router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));
-            runRoutes(router, model, rules, onIngest, links.feedbackOf);
+            runRoutes(router, model, rules, links);
             sessionRoutes(router, model, cleanupMs, rules, links);
         },
         reset: () => undefined,
@@ -110,13 +113,8 @@ function newTraces(model: BulkExportModel, tenantId: string, ops: RunOp[], tier:
     return { traces: ids.size, longlived: [...ids.values()].filter((t) => t === "longlived").length };
 }
 
-function runRoutes(
-    router: Router,
-    model: BulkExportModel,
-    rules: TracingRules,
-    onIngest: (tenantId: string, runIds: string[]) => void,
-    feedbackOf: FeedbackOf | undefined,
-): void {
+function runRoutes(router: Router, model: BulkExportModel, rules: TracingRules, links: TracingLinks): void {
+    const { onIngest = () => undefined, feedbackOf, costOf } = links;
     /** Ingestion is accepted (202), unless a usage limit refuses it whole; a run's PATCH under `/api/v1` answers 200 (the description has both). */
     const ingest = (c: RequestContext, ops: RunOp[], status = 202) => {
         sweepDeleted(model);
@@ -124,6 +122,15 @@ function runRoutes(
         const fresh = newTraces(model, c.tenantId, ops, tier);
         const counted = rules.admit(c.tenantId, fresh.traces, fresh.longlived);
         model.traced.apply(c.tenantId, ops, (op) => projectOf(model, c.tenantId, op, tier));
+        // What the runs cost, recorded with them once their usage came (docs/service.md R15.3).
+        if (costOf) {
+            const priced = costOps(
+                ops,
+                (id) => model.traced.get(c.tenantId, id),
+                (run) => costOf(c.tenantId, run),
+            );
+            if (priced.length) model.traced.apply(c.tenantId, priced, () => undefined);
+        }
         counted();
         onIngest(
             c.tenantId,
@@ -160,7 +167,7 @@ function runRoutes(
  */
 export function runView(model: BulkExportModel, tenantId: string, id: string, feedbackOf?: FeedbackOf) {
     const row = readRun(model, tenantId, id, feedbackOf);
-    return row && { ...row, app_path: appPathOf(row) };
+    return row && { ...row, ...v1Costs(model, row), app_path: appPathOf(row) };
 }
 
 /** What `GET /sessions` lists by: name, ids, tags, reference dataset, metadata (docs/service.md R5 "Reading traced runs" 5). */

@@ -16,7 +16,9 @@
  *   does not have; `ai_query` (the clients' `ai_search`) 406 without `Accept: text/event-stream`, else 501, as an
  *   installation whose queries go to its v1 backend answers.
  *
- * What the emulator does not hold is answered empty (null in v1, absent in v2): costs, token and cost details,
+ * Costs are what the model price map gave the run at ingestion (modelPrices.ts, docs/service.md R15.3): v1 answers
+ * them as decimal strings (`RunSchema`), v2 as numbers, with the `price_model_id` of the entry that priced them.
+ * What the emulator does not hold is answered empty (null in v1, absent in v2): token and cost details,
  * manifests, serialized components, attachments, share tokens, feedback statistics. Derived (decided): a preview is the
  * JSON text of the inputs or outputs cut at 200 characters, an error's preview its first line so cut; `thread_id` the
  * metadata's `thread_id`, `session_id` or `conversation_id`, as the service groups threads; `reference_dataset_id` the
@@ -59,6 +61,17 @@ function descendants(row: QueriedRun, trace: QueriedRun[]): string[] {
     return [...found];
 }
 
+/** A run's costs as v1 answers them: decimals as the description's `RunSchema` types them (strings), as kept with the run, and the entry that priced it. */
+export function v1Costs(model: BulkExportModel, row: QueriedRun) {
+    const run = model.traced.get(row.tenant_id, row.id);
+    return {
+        total_cost: run?.total_cost ?? null,
+        prompt_cost: run?.prompt_cost ?? null,
+        completion_cost: run?.completion_cost ?? null,
+        price_model_id: run?.price_model_id ?? null,
+    };
+}
+
 /** The columns a run answers, each read when asked (a run's trace is read for its children and its times). */
 function columns(model: BulkExportModel, row: QueriedRun, reading: Reading): Record<string, () => unknown> {
     const none = () => null;
@@ -74,11 +87,12 @@ function columns(model: BulkExportModel, row: QueriedRun, reading: Reading): Rec
         ...Object.fromEntries(
             [
                 ...["serialized", "manifest_id", "manifest_s3_id", "manifest", "s3_urls", "inputs_s3_urls", "outputs_s3_urls", "messages"],
-                ...["prompt_token_details", "completion_token_details", "prompt_cost_details", "completion_cost_details", "price_model_id"],
+                ...["prompt_token_details", "completion_token_details", "prompt_cost_details", "completion_cost_details"],
                 ...["last_queued_at", "in_dataset", "share_token", "trace_first_received_at", "ttl_seconds"],
             ].map((k) => [k, none]),
         ),
         app_path: () => appPathOf(row),
+        ...Object.fromEntries(Object.entries(v1Costs(model, row)).map(([k, v]) => [k, () => v])),
         inputs_preview: () => preview(row.inputs),
         outputs_preview: () => preview(row.outputs),
         reference_dataset_id: () => (row.reference_example_id ? (model.projects.get(row.session_id)?.session?.reference_dataset_id ?? null) : null),
@@ -176,14 +190,14 @@ const V2: Record<RunSelectField, (row: QueriedRun, cols: Record<string, () => un
     TOTAL_TOKENS: (r) => r.total_tokens,
     PROMPT_TOKENS: (r) => r.prompt_tokens,
     COMPLETION_TOKENS: (r) => r.completion_tokens,
-    TOTAL_COST: () => undefined,
-    PROMPT_COST: () => undefined,
-    COMPLETION_COST: () => undefined,
+    TOTAL_COST: (r) => r.total_cost,
+    PROMPT_COST: (r) => r.prompt_cost,
+    COMPLETION_COST: (r) => r.completion_cost,
     PROMPT_TOKEN_DETAILS: () => undefined,
     COMPLETION_TOKEN_DETAILS: () => undefined,
     PROMPT_COST_DETAILS: () => undefined,
     COMPLETION_COST_DETAILS: () => undefined,
-    PRICE_MODEL_ID: () => undefined,
+    PRICE_MODEL_ID: (_r, cols) => cols.price_model_id(),
     TAGS: (r) => r.tags,
     APP_PATH: (r) => appPathOf(r),
     ATTACHMENTS: () => undefined,

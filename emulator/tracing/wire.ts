@@ -19,8 +19,16 @@ import { EmulatorError, invalidField } from "../core/errors";
 import type { Part } from "../core/body";
 import { isoOfMicros, microsOf } from "./times";
 
-/** A run's fields as the emulator keeps them (every one optional: a patch brings a few). */
-export interface RunFields {
+/** What a run costs, as the service derives it at ingestion (modelPrices.ts): decimals as text, and the price entry used. */
+export interface RunCosts {
+    prompt_cost?: string;
+    completion_cost?: string;
+    total_cost?: string;
+    price_model_id?: string;
+}
+
+/** A run's fields as its client sends them (every one optional: a patch brings a few). */
+export interface SentRunFields {
     name?: string;
     run_type?: string;
     start_time?: string;
@@ -39,6 +47,9 @@ export interface RunFields {
     completion_tokens?: number;
     total_tokens?: number;
 }
+
+/** A run's fields as the emulator keeps them: what its client sent, and what it costs. */
+export interface RunFields extends SentRunFields, RunCosts {}
 
 export interface RunOp {
     kind: "post" | "patch";
@@ -68,7 +79,7 @@ const time: Check = (v, loc) => {
 };
 
 /** How each kept field is checked; a field not named here is dropped. */
-const FIELDS: Record<keyof RunFields, Check> = {
+const FIELDS: Record<keyof SentRunFields, Check> = {
     name: text,
     run_type: (v, loc) =>
         (RUN_TYPES as readonly unknown[]).includes(v) ? v : fail(loc, `Input should be ${RUN_TYPES.map((t) => `'${t}'`).join(", ")}`, "enum"),

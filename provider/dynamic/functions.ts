@@ -47,6 +47,8 @@ export type GetExamplesArgs = FunctionArgs<typeof FUNCTIONS.getExamples.declarat
 export type GetExamplesResult = FunctionResult<typeof FUNCTIONS.getExamples.declaration>;
 export type GetBulkExportArgs = FunctionArgs<typeof FUNCTIONS.getBulkExport.declaration>;
 export type GetBulkExportResult = FunctionResult<typeof FUNCTIONS.getBulkExport.declaration>;
+export type GetModelPriceArgs = FunctionArgs<typeof FUNCTIONS.getModelPrice.declaration>;
+export type GetModelPriceResult = FunctionResult<typeof FUNCTIONS.getModelPrice.declaration>;
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -130,3 +132,6 @@ export const getExamples = (args: GetExamplesArgs): pulumi.Output<GetExamplesRes
 
 /** Looks up an export by its id: its status and the windows a scheduled one spawned. */
 export const getBulkExport = (args: GetBulkExportArgs): pulumi.Output<GetBulkExportResult> => invoke("getBulkExport", args);
+
+/** Looks up an entry of the workspace's model price map (its own or a built-in one) by id or by name. */
+export const getModelPrice = (args: GetModelPriceArgs): pulumi.Output<GetModelPriceResult> => invoke("getModelPrice", args);

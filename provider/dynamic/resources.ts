@@ -202,3 +202,8 @@ export type TaggingArgs = Args<Declared<"tagging">>;
 export const AccessPolicy = dynamicResource(RESOURCES.accessPolicy);
 export type AccessPolicy = InstanceType<typeof AccessPolicy>;
 export type AccessPolicyArgs = Args<Declared<"accessPolicy">>;
+
+/** An entry of the workspace's model price map (the cost of traced LLM runs): docs/modelPriceMap.md. */
+export const ModelPriceMap = dynamicResource(RESOURCES.modelPriceMap);
+export type ModelPriceMap = InstanceType<typeof ModelPriceMap>;
+export type ModelPriceMapArgs = Args<Declared<"modelPriceMap">>;

@@ -12,6 +12,7 @@ import { AgentServerClient } from "../api/agentServer";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { OrganizationClient } from "../api/organization";
+import { ModelPricesClient } from "../api/modelPrices";
 import { PromptsClient } from "../api/prompts";
 import { RulesClient } from "../api/rules";
 import { EvaluationClient } from "../api/evaluation";
@@ -95,6 +96,11 @@ export class Service {
     /** The workspace's resource tags (docs/service.md R13): tag keys, values, taggings. */
     tags(): TagsClient {
         return tagsClient(this.config());
+    }
+
+    /** The workspace's model price map (docs/service.md R15). */
+    modelPrices(): ModelPricesClient {
+        return tracingApiClient("model prices", this.config(), (o) => ModelPricesClient.connect(o));
     }
 
     /** The organization's access policies and their attachment to roles (docs/service.md R13.8): no workspace is named. */

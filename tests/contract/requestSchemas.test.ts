@@ -29,6 +29,7 @@ import {
     WorkspaceUpdateRequestSchema,
 } from "../../provider/api/schemas/organization";
 import { PlaygroundCreateRequestSchema, PlaygroundUpdateRequestSchema } from "../../provider/api/schemas/playground";
+import { ModelPriceCreateRequestSchema, ModelPriceUpdateRequestSchema } from "../../provider/api/schemas/modelPrices";
 import {
     CommitCreateRequestSchema,
     RepoCreateRequestSchema,
@@ -86,6 +87,8 @@ const PARSED: Array<[string, z.ZodType]> = [
     ["PATCH /api/v1/prompt-webhooks/{webhook_id}", WebhookUpdateRequestSchema],
     ["POST /api/v1/playground-settings", PlaygroundCreateRequestSchema],
     ["PATCH /api/v1/playground-settings/{playground_settings_id}", PlaygroundUpdateRequestSchema],
+    ["POST /api/v1/model-price-map", ModelPriceCreateRequestSchema],
+    ["PUT /api/v1/model-price-map/{id}", ModelPriceUpdateRequestSchema],
     ["POST /api/v1/feedback-configs", FeedbackConfigCreateRequestSchema],
     ["PATCH /api/v1/feedback-configs", FeedbackConfigUpdateRequestSchema],
     ["POST /api/v1/annotation-queues", AnnotationQueueCreateRequestSchema],

@@ -1,7 +1,8 @@
 /**
  * The drift log a team reads every morning, with the real CLI and the native plugin: a stack of every resource kind
  * (programs/every-kind, a Pulumi YAML program; the test fails on a kind of the schema missing there) is applied, the
- * official JS client traces a working day into its project (chains with LLM runs, one failing, feedback on them),
+ * official JS client traces a working day into its project (chains with LLM runs, one failing, feedback on them; the
+ * runs' token usage priced by the stack's `ModelPriceMap`: their `total_cost` read back),
  * the rules score them, queue them and keep examples, the emulator's clock moves a night on (the schedule exports its
  * hours, the cron runs), and the morning's `pulumi preview --refresh --expect-no-changes --diff` passes and prints no
  * `~` line: no default the service fills in, no figure that traffic, the clock or the stack's own later resources
@@ -29,15 +30,23 @@ function kinds(): { served: string[]; declared: string[] } {
     return { served: served.sort(), declared: [...new Set(declared)].sort() };
 }
 
-/** A working day of the support bot, traced by the official JS client into `project`: answers, one failing model call, feedback on each answer. */
-async function workingDay(client: Client, project: string, feedbackKey: string): Promise<void> {
+/**
+ * A working day of the support bot, traced by the official JS client into `project`: answers, one failing model call,
+ * feedback on each answer. Each model call is of `modelName` and sends its token usage; answers the ids of those that
+ * answered.
+ */
+async function workingDay(client: Client, project: string, feedbackKey: string, modelName: string): Promise<string[]> {
     const options = { client, project_name: project, tracingEnabled: true };
+    const calls: string[] = [];
     const model = traceable(
         async (q: string) => {
             if (q.includes("refund")) throw new Error("the model timed out");
+            const run = getCurrentRunTree();
+            calls.push(run.id);
+            run.metadata.usage_metadata = { input_tokens: 1000, output_tokens: 100, total_tokens: 1100, input_token_details: { cache_read: 200 } };
             return { answer: `About ${q}: see the help centre.` };
         },
-        { ...options, name: "model", run_type: "llm" },
+        { ...options, name: "model", run_type: "llm", metadata: { ls_provider: "openai", ls_model_name: modelName } },
     );
     const answered: string[] = [];
     const bot = traceable(
@@ -50,6 +59,7 @@ async function workingDay(client: Client, project: string, feedbackKey: string):
     for (const q of ["shipping", "a refund", "opening hours"]) await bot(q);
     await client.awaitPendingTraceBatches();
     for (const id of answered) await client.createFeedback(id, feedbackKey, { score: 1 });
+    return calls;
 }
 
 describe("e2e: the daily drift check of a stack of every resource kind (real CLI, YAML, native plugin)", function () {
@@ -102,7 +112,10 @@ describe("e2e: the daily drift check of a stack of every resource kind (real CLI
         await cli("up", "--yes", "--skip-preview");
         const { projectName } = await project.outputs(stack);
         const client = new Client({ apiUrl: `${em.url}/api/v1`, apiKey: API_KEY, workspaceId: workspace });
-        await workingDay(client, projectName, `concise-${suffix}`);
+        const calls = await workingDay(client, projectName, `concise-${suffix}`, `house-model-${suffix}`);
+        // Priced by the stack's ModelPriceMap: 200 cached input tokens at 5e-7, 800 at 1e-6, 100 output tokens at 2e-6.
+        const costs = await Promise.all(calls.map(async (id) => ((await client.readRun(id)) as { total_cost?: unknown }).total_cost));
+        assert.deepEqual(costs, ["0.0011", "0.0011"]);
         // The night: the schedule exports its hours, the cron runs, the clock reaches the next morning.
         const night = await raw(em, "POST", "/__admin/clock/advance", { apiKey: API_KEY, tenantId: workspace, body: { ms: 20 * 3_600_000 } });
         assert.equal(night.status, 200, night.text);

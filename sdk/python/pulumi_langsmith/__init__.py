@@ -33,6 +33,7 @@ from .get_evaluator import *
 from .get_examples import *
 from .get_feedback_config import *
 from .get_listener import *
+from .get_model_price import *
 from .get_prompt import *
 from .get_role import *
 from .get_service_key import *
@@ -42,6 +43,7 @@ from .get_workspace import *
 from .get_workspaces import *
 from .listener import *
 from .model_configuration import *
+from .model_price_map import *
 from .organization_member import *
 from .organization_retention import *
 from .prompt import *
@@ -98,6 +100,7 @@ _utilities.register(
    "langsmith:index:FeedbackConfig": "FeedbackConfig",
    "langsmith:index:Listener": "Listener",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
+   "langsmith:index:ModelPriceMap": "ModelPriceMap",
    "langsmith:index:OrganizationMember": "OrganizationMember",
    "langsmith:index:OrganizationRetention": "OrganizationRetention",
    "langsmith:index:Prompt": "Prompt",

@@ -271,6 +271,19 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
                 settings: { temperature: 0.2 },
             }),
         },
+        modelPriceMap: {
+            args: () => ({
+                name: uniqueName("imp"),
+                matchPattern: "(?i)^imp-model(-\\d{8})?$",
+                promptCost: 0.0000025,
+                completionCost: 1e-5,
+                promptCostDetails: { cache_read: 1.25e-6 },
+                completionCostDetails: { reasoning: 0.00001 },
+                startTime: "2026-01-01T00:00:00Z",
+                modelProvider: "openai",
+                matchPath: ["model", "endpoint_name"],
+            }),
+        },
         promptWebhook: {
             args: () => ({ url: `https://hooks.example.com/${uniqueName("imp")}`, headers: { Authorization: "Bearer t" }, triggers: ["tag:update", "commit"] }),
             unset: {
@@ -670,6 +683,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         ["accessPolicy", () => (CASES.accessPolicy as Case).args(), (id) => id],
         ["datasetShare", () => ({ datasetId: shareDatasetId }), (id) => id],
         ["evaluator", () => ({ name: uniqueName("rep"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}\n" }), (id) => id],
+        ["modelPriceMap", () => ({ name: uniqueName("rep"), matchPattern: "^rep-model$", promptCost: 1e-6, completionCost: 2e-6 }), (id) => id],
         // Not here, each because its replacement never meets the object it replaces:
         // - datasetExamples: its create takes the examples its rows name as they are, its own included, and the old
         //   resource's delete in the same run then leaves them (tests/provider/tracing/datasetExamples);
@@ -733,6 +747,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         tagValue: (a) => ({ ...a, description: "changed" }),
         accessPolicy: (a) => ({ ...a, description: "changed" }),
         evaluator: (a) => ({ name: a.name, type: "llm", promptHandle }),
+        modelPriceMap: (a) => ({ ...a, completionCost: 3e-6 }),
     };
     /** Resources of REPLACED with no change that keeps their identity, and why. */
     const NOTHING_KEPT: Partial<Record<ResourceType, string>> = {
