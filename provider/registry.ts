@@ -144,6 +144,10 @@ import taggingForwarder = require("./dynamic/frozen/tagging");
 import { accessPolicy } from "./organization/accessPolicy/declare";
 import { accessPolicyProvider } from "./organization/accessPolicy/provider";
 import accessPolicyForwarder = require("./dynamic/frozen/accessPolicy");
+import { feedbackFormula } from "./evaluation/feedbackFormula/declare";
+import { getFeedbackFormula, getFeedbackFormulaFunction } from "./evaluation/feedbackFormula/lookups";
+import { feedbackFormulaProvider } from "./evaluation/feedbackFormula/provider";
+import feedbackFormulaForwarder = require("./dynamic/frozen/feedbackFormula");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -281,6 +285,11 @@ const DECLARED = {
         provider: adoptable(tagging, taggingProvider, (i) => `${i.resourceType}/${i.resourceId}/${i.tagValueId}`),
     },
     accessPolicy: { declaration: accessPolicy, forwarder: accessPolicyForwarder, provider: adoptable(accessPolicy, accessPolicyProvider, byName) },
+    feedbackFormula: {
+        declaration: feedbackFormula,
+        forwarder: feedbackFormulaForwarder,
+        provider: adoptable(feedbackFormula, feedbackFormulaProvider, (i) => `${i.datasetId ?? i.sessionId}/${i.feedbackKey}`),
+    },
 } as const satisfies Record<string, Registered>;
 
 /**
@@ -354,6 +363,10 @@ export const FUNCTIONS = {
     getBulkExport: {
         declaration: getBulkExportFunction,
         run: (s: Service, a: FunctionInputs<typeof getBulkExportFunction>) => getBulkExport(s.in(a.workspaceId).tracing(), a),
+    },
+    getFeedbackFormula: {
+        declaration: getFeedbackFormulaFunction,
+        run: (s: Service, a: FunctionInputs<typeof getFeedbackFormulaFunction>) => getFeedbackFormula(s.in(a.workspaceId).feedbackFormulas(), a),
     },
 } as const satisfies Record<string, RegisteredFunction>;
 

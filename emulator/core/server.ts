@@ -29,6 +29,7 @@ import { evaluationArea, type EvaluationArea } from "../evaluation";
 import { orgArea, type OrgArea } from "../org";
 import { promptsArea, type PromptsArea } from "../prompts";
 import { type AutomationsArea, automationsArea } from "../evaluation/automations";
+import { formulasArea } from "../evaluation/formulas";
 import { tagsArea, type TagsArea } from "../tags";
 import type { Holdings } from "../org/model";
 import { admit, defaultTier, longlivedDays } from "../org/settings";
@@ -209,7 +210,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         roleExists: (id) => org.model.role(id) !== undefined,
     });
     const tagged = (ws: string, valueIds: string[]) => tags.model.taggedWith(ws, "project", valueIds);
-    const feedbackOf = (ws: string) => evaluation.feedback.list(ws, { runs: [], keys: [], sessions: [], sources: [] });
+    const formulas = formulasArea({ clock, stateDir, links: formulaLinks(bulkExport, datasets) });
+    // A run's feedback_stats read the formulas' scores beside the feedback given (docs/service.md R9.5).
+    const feedbackOf = (ws: string) => formulas.withFormulas(ws, evaluation.feedback.list(ws, { runs: [], keys: [], sessions: [], sources: [] }));
     const tracing = tracingArea(bulkExport.model, cleanupMs, {
         rules,
         onIngest: automations.onIngest,
@@ -217,7 +220,8 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         tagAtCreate: tagAtCreate("project"),
         feedbackOf,
     });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation, tags];
+    // Formulas before evaluation: its `/feedback/{feedback_id}` would take `/feedback/formulas`.
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, formulas, evaluation, tags];
     return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, areas };
 }
 
@@ -305,6 +309,17 @@ function evaluationLinks(bulkExport: BulkExportArea, datasets: DatasetsArea) {
         },
         runView: (tenantId: string, id: string) => runView(bulkExport.model, tenantId, id),
         datasetExists: (tenantId: string, id: string) => datasets.model.list(tenantId, {}).some((d) => d.id === id),
+    };
+}
+
+/** What feedback formulas read of the others: the workspace's datasets, and its projects with their reference dataset. */
+function formulaLinks(bulkExport: BulkExportArea, datasets: DatasetsArea) {
+    return {
+        datasetExists: (tenantId: string, id: string) => datasets.model.list(tenantId, {}).some((d) => d.id === id),
+        projectDataset(tenantId: string, id: string) {
+            const p = bulkExport.model.projects.get(id);
+            return p && (!p.tenant_id || p.tenant_id === tenantId) && !p.deleting_until ? (p.session?.reference_dataset_id ?? null) : undefined;
+        },
     };
 }
 

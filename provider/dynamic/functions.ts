@@ -6,6 +6,7 @@
  * `LANGSMITH_*` environment variables). Their work is provider/controlPlane/deployment/lookups.ts; docs/functions.md.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { GetFeedbackFormulaResult } from "../evaluation/feedbackFormula/lookups";
 import type { GetAnnotationQueueResult, GetFeedbackConfigResult } from "../evaluation/lookups";
 import type { FunctionArgs, FunctionResult } from "../kit/declare";
 import type { FUNCTIONS } from "../registry";
@@ -42,6 +43,8 @@ export type GetCronArgs = FunctionArgs<typeof FUNCTIONS.getCron.declaration>;
 export type GetCronResult = FunctionResult<typeof FUNCTIONS.getCron.declaration>;
 export type GetBulkExportArgs = FunctionArgs<typeof FUNCTIONS.getBulkExport.declaration>;
 export type GetBulkExportResult = FunctionResult<typeof FUNCTIONS.getBulkExport.declaration>;
+export type GetFeedbackFormulaArgs = FunctionArgs<typeof FUNCTIONS.getFeedbackFormula.declaration>;
+export type { GetFeedbackFormulaResult } from "../evaluation/feedbackFormula/lookups";
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -119,3 +122,6 @@ export const getCron = (args: GetCronArgs): pulumi.Output<GetCronResult> => invo
 
 /** Looks up an export by its id: its status and the windows a scheduled one spawned. */
 export const getBulkExport = (args: GetBulkExportArgs): pulumi.Output<GetBulkExportResult> => invoke("getBulkExport", args);
+
+/** Looks up a feedback formula by id, or by its key on a dataset or tracing project. */
+export const getFeedbackFormula = (args: GetFeedbackFormulaArgs): pulumi.Output<GetFeedbackFormulaResult> => invoke("getFeedbackFormula", args);

@@ -182,3 +182,8 @@ export type TaggingArgs = Args<Declared<"tagging">>;
 export const AccessPolicy = dynamicResource(RESOURCES.accessPolicy);
 export type AccessPolicy = InstanceType<typeof AccessPolicy>;
 export type AccessPolicyArgs = Args<Declared<"accessPolicy">>;
+
+/** A weighted sum or average of feedback keys: docs/feedbackFormula.md. */
+export const FeedbackFormula = dynamicResource(RESOURCES.feedbackFormula);
+export type FeedbackFormula = InstanceType<typeof FeedbackFormula>;
+export type FeedbackFormulaArgs = Args<Declared<"feedbackFormula">>;

@@ -14,6 +14,7 @@ import { OrganizationClient } from "../api/organization";
 import { PromptsClient } from "../api/prompts";
 import { RulesClient } from "../api/rules";
 import { EvaluationClient } from "../api/evaluation";
+import { FeedbackFormulasClient } from "../api/feedbackFormulas";
 import { TagsClient } from "../api/tags";
 import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
@@ -84,6 +85,11 @@ export class Service {
     /** Evaluation and review in the workspace (docs/service.md R9): feedback configs, annotation queues. */
     evaluation(): EvaluationClient {
         return evaluationClient(this.config());
+    }
+
+    /** The workspace's feedback formulas (docs/service.md R9.5). */
+    feedbackFormulas(): FeedbackFormulasClient {
+        return tracingApiClient("feedback formulas", this.config(), (o) => FeedbackFormulasClient.connect(o));
     }
 
     /** The workspace's resource tags (docs/service.md R13): tag keys, values, taggings. */

@@ -18,6 +18,7 @@ from .deployment import *
 from .evaluator import *
 from .export_destination import *
 from .feedback_config import *
+from .feedback_formula import *
 from .get_annotation_queue import *
 from .get_bulk_export import *
 from .get_cron import *
@@ -26,6 +27,7 @@ from .get_deployment import *
 from .get_deployment_revisions import *
 from .get_evaluator import *
 from .get_feedback_config import *
+from .get_feedback_formula import *
 from .get_listener import *
 from .get_prompt import *
 from .get_role import *
@@ -86,6 +88,7 @@ _utilities.register(
    "langsmith:index:Evaluator": "Evaluator",
    "langsmith:index:ExportDestination": "ExportDestination",
    "langsmith:index:FeedbackConfig": "FeedbackConfig",
+   "langsmith:index:FeedbackFormula": "FeedbackFormula",
    "langsmith:index:Listener": "Listener",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:OrganizationMember": "OrganizationMember",

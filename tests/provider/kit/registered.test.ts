@@ -132,6 +132,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
     let datasetId = "";
     let queueId = "";
     let promptId = "";
+    /** The key of the import case's FeedbackConfig: a formula's parts name configured keys. */
+    let configuredKey = "";
 
     const CASES: Record<ResourceType, Case | string> = {
         // First: the role's case attaches it.
@@ -376,6 +378,11 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             // Taken at creation and answered nowhere (docs/service.md R9.2): the first `up` after the import records them.
             allowed: ["sessionIds"],
         },
+        feedbackFormula: {
+            args: () => ({ feedbackKey: uniqueName("imp"), aggregationType: "avg", parts: [{ key: configuredKey, weight: 2 }], sessionId: projectId }),
+            bare: () => ({ feedbackKey: uniqueName("bare"), parts: [{ key: configuredKey, weight: 1 }], sessionId: projectId }),
+            unset: { datasetId: "the other of its two places (tests/provider/evaluation/feedbackFormula.test.ts)" },
+        },
         tagKey: { args: () => ({ key: uniqueName("imp"), description: "who owns it" }) },
         tagValue: { args: () => ({ tagKeyId, value: "support", description: "the support team" }) },
         // The service reads a tagging by its value on its object: its import id is compound.
@@ -484,6 +491,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             if (type === "tagValue") tagValueId = m.id;
             if (type === "annotationQueue") queueId = m.id;
             if (type === "prompt") promptId = m.outs.promptId;
+            if (type === "feedbackConfig") configuredKey = m.outs.feedbackKey;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
             const news = await checked(type, imported.inputs as Record<string, unknown>, args);
@@ -634,6 +642,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         ["tagging", () => ({ tagValueId, resourceType: "project", resourceId: projectId }), (id) => id],
         ["accessPolicy", () => (CASES.accessPolicy as Case).args(), (id) => id],
         ["evaluator", () => ({ name: uniqueName("rep"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}\n" }), (id) => id],
+        ["feedbackFormula", () => ({ feedbackKey: uniqueName("rep"), parts: [{ key: configuredKey, weight: 1 }], sessionId: projectId }), (id) => id],
         // Not here, each because its replacement never meets the object it replaces:
         // - workspaceRetention, organizationRetention: settings that exist once per scope; a create takes them over
         //   (kit/adoption.ts `tookOver`), so the old resource's delete in the same run leaves them be
@@ -693,6 +702,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         tagValue: (a) => ({ ...a, description: "changed" }),
         accessPolicy: (a) => ({ ...a, description: "changed" }),
         evaluator: (a) => ({ name: a.name, type: "llm", promptHandle }),
+        feedbackFormula: (a) => ({ ...a, aggregationType: "avg" }),
     };
     /** Resources of REPLACED with no change that keeps their identity, and why. */
     const NOTHING_KEPT: Partial<Record<ResourceType, string>> = { tagging: "every argument is what it is known by" };
