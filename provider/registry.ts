@@ -148,6 +148,9 @@ import { feedbackFormula } from "./evaluation/feedbackFormula/declare";
 import { getFeedbackFormula, getFeedbackFormulaFunction } from "./evaluation/feedbackFormula/lookups";
 import { feedbackFormulaProvider } from "./evaluation/feedbackFormula/provider";
 import feedbackFormulaForwarder = require("./dynamic/frozen/feedbackFormula");
+import { projectView } from "./tracing/projectView/declare";
+import { projectViewProvider } from "./tracing/projectView/provider";
+import projectViewForwarder = require("./dynamic/frozen/projectView");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -289,6 +292,11 @@ const DECLARED = {
         declaration: feedbackFormula,
         forwarder: feedbackFormulaForwarder,
         provider: adoptable(feedbackFormula, feedbackFormulaProvider, (i) => `${i.datasetId ?? i.sessionId}/${i.feedbackKey}`),
+    },
+    projectView: {
+        declaration: projectView,
+        forwarder: projectViewForwarder,
+        provider: adoptable(projectView, projectViewProvider, (i) => `${i.sessionId}/${i.displayName}`),
     },
 } as const satisfies Record<string, Registered>;
 

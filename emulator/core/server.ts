@@ -35,6 +35,7 @@ import type { Holdings } from "../org/model";
 import { admit, defaultTier, longlivedDays } from "../org/settings";
 import { SHORTLIVED_DAYS } from "../tracing/retention";
 import { runView, tracingArea } from "../tracing";
+import { viewsArea } from "../tracing/projectViews";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
@@ -221,7 +222,8 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         feedbackOf,
     });
     // Formulas before evaluation: its `/feedback/{feedback_id}` would take `/feedback/formulas`.
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, formulas, evaluation, tags];
+    const views = viewsArea({ model: bulkExport.model, stateDir });
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, views, datasets, org, prompts, formulas, evaluation, tags];
     return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, areas };
 }
 

@@ -187,3 +187,8 @@ export type AccessPolicyArgs = Args<Declared<"accessPolicy">>;
 export const FeedbackFormula = dynamicResource(RESOURCES.feedbackFormula);
 export type FeedbackFormula = InstanceType<typeof FeedbackFormula>;
 export type FeedbackFormulaArgs = Args<Declared<"feedbackFormula">>;
+
+/** A saved view of a tracing project: docs/projectView.md. */
+export const ProjectView = dynamicResource(RESOURCES.projectView);
+export type ProjectView = InstanceType<typeof ProjectView>;
+export type ProjectViewArgs = Args<Declared<"projectView">>;

@@ -40,6 +40,7 @@ from .listener import *
 from .model_configuration import *
 from .organization_member import *
 from .organization_retention import *
+from .project_view import *
 from .prompt import *
 from .prompt_tag import *
 from .prompt_version import *
@@ -93,6 +94,7 @@ _utilities.register(
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:OrganizationMember": "OrganizationMember",
    "langsmith:index:OrganizationRetention": "OrganizationRetention",
+   "langsmith:index:ProjectView": "ProjectView",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",
    "langsmith:index:PromptVersion": "PromptVersion",

@@ -383,6 +383,22 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             bare: () => ({ feedbackKey: uniqueName("bare"), parts: [{ key: configuredKey, weight: 1 }], sessionId: projectId }),
             unset: { datasetId: "the other of its two places (tests/provider/evaluation/feedbackFormula.test.ts)" },
         },
+        projectView: {
+            args: () => ({
+                sessionId: projectId,
+                displayName: uniqueName("imp"),
+                description: "failing LLM calls",
+                type: "runs",
+                filter: 'and(eq(run_type, "llm"), eq(error, true))',
+                traceFilter: 'eq(name, "agent")',
+                treeFilter: 'eq(run_type, "tool")',
+                startTime: "2026-11-01T00:00:00Z",
+                endTime: "2026-11-08T00:00:00Z",
+            }),
+            // Its id is compound: the service names a view under its project.
+            importId: (id) => id,
+            unset: { duration: "a range back from now instead of startTime (tests/provider/tracing/projectView/projectView.test.ts)" },
+        },
         tagKey: { args: () => ({ key: uniqueName("imp"), description: "who owns it" }) },
         tagValue: { args: () => ({ tagKeyId, value: "support", description: "the support team" }) },
         // The service reads a tagging by its value on its object: its import id is compound.
@@ -643,6 +659,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         ["accessPolicy", () => (CASES.accessPolicy as Case).args(), (id) => id],
         ["evaluator", () => ({ name: uniqueName("rep"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}\n" }), (id) => id],
         ["feedbackFormula", () => ({ feedbackKey: uniqueName("rep"), parts: [{ key: configuredKey, weight: 1 }], sessionId: projectId }), (id) => id],
+        ["projectView", () => ({ sessionId: projectId, displayName: uniqueName("rep") }), (id) => id],
         // Not here, each because its replacement never meets the object it replaces:
         // - workspaceRetention, organizationRetention: settings that exist once per scope; a create takes them over
         //   (kit/adoption.ts `tookOver`), so the old resource's delete in the same run leaves them be
@@ -703,6 +720,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         accessPolicy: (a) => ({ ...a, description: "changed" }),
         evaluator: (a) => ({ name: a.name, type: "llm", promptHandle }),
         feedbackFormula: (a) => ({ ...a, aggregationType: "avg" }),
+        projectView: (a) => ({ ...a, filter: "eq(error, true)" }),
     };
     /** Resources of REPLACED with no change that keeps their identity, and why. */
     const NOTHING_KEPT: Partial<Record<ResourceType, string>> = { tagging: "every argument is what it is known by" };
