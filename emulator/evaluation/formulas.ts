@@ -144,7 +144,8 @@ function registerFormulas(router: Router, model: FormulaModel): void {
         .onApi("GET", "/feedback/formulas", (c) => {
             const [d, s] = [uuidQuery(c, "dataset_id"), uuidQuery(c, "session_id")];
             const all = model.live(c.tenantId).filter((f) => (d === undefined || f.dataset_id === d) && (s === undefined || f.session_id === s));
-            return { status: 200, body: page(c, all, { defaultLimit: 20 }).map(view) };
+            // The description bounds neither `limit` nor `offset` above.
+            return { status: 200, body: page(c, all, { defaultLimit: 20, maxLimit: Number.MAX_SAFE_INTEGER }).map(view) };
         })
         .onApi("GET", "/feedback/formulas/{feedback_formula_id}", (c) => ({ status: 200, body: view(model.get(c.tenantId, id(c))) }))
         .onApi("PUT", "/feedback/formulas/{feedback_formula_id}", (c) => ({
