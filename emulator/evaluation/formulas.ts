@@ -24,7 +24,7 @@ import {
 import type { Area } from "../core/area";
 import type { Clock } from "../core/clock";
 import { conflict, EmulatorError, invalidField, requireUuid, requireUuidAt, validation } from "../core/errors";
-import { page, parse, type RequestContext, type Router } from "../core/http";
+import { parse, type RequestContext, type Router } from "../core/http";
 import { Store } from "../core/store";
 import type { RunFeedback } from "../tracing/query";
 
@@ -144,8 +144,9 @@ function registerFormulas(router: Router, model: FormulaModel): void {
         .onApi("GET", "/feedback/formulas", (c) => {
             const [d, s] = [uuidQuery(c, "dataset_id"), uuidQuery(c, "session_id")];
             const all = model.live(c.tenantId).filter((f) => (d === undefined || f.dataset_id === d) && (s === undefined || f.session_id === s));
-            // The description bounds neither `limit` nor `offset` above.
-            return { status: 200, body: page(c, all, { defaultLimit: 20, maxLimit: Number.MAX_SAFE_INTEGER }).map(view) };
+            // The description bounds neither: a negative offset reads from the start, a limit under 1 lists none (decided).
+            const [limit, offset] = [integer(c, "limit", 20), Math.max(0, integer(c, "offset", 0))];
+            return { status: 200, body: all.slice(offset, offset + Math.max(0, limit)).map(view) };
         })
         .onApi("GET", "/feedback/formulas/{feedback_formula_id}", (c) => ({ status: 200, body: view(model.get(c.tenantId, id(c))) }))
         .onApi("PUT", "/feedback/formulas/{feedback_formula_id}", (c) => ({
@@ -156,6 +157,15 @@ function registerFormulas(router: Router, model: FormulaModel): void {
             model.delete(c.tenantId, id(c));
             return { status: 200, body: {} };
         });
+}
+
+/** An integer query parameter the description bounds by nothing (422 `int_parsing` for anything else). */
+function integer(c: RequestContext, name: string, dflt: number): number {
+    const v = c.query.get(name);
+    if (v === null) return dflt;
+    const n = Number(v);
+    if (!Number.isInteger(n)) throw invalidField(["query", name], "Input should be a valid integer, unable to parse string as an integer", "int_parsing");
+    return n;
 }
 
 /** A formula as the service answers it (`FeedbackFormula`: no tenant). */
