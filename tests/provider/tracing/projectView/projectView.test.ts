@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { PROJECT_VIEW_DIFF } from "../../../../provider/tracing/projectView/provider";
-import { diffByTable } from "../../../../provider/kit/diff";
+import { diffByTable, type TableDiffResult } from "../../../../provider/kit/diff";
 import { RESOURCES } from "../../../../provider/registry";
 import { withEnv } from "../../../helpers/async";
 import { raw, rejection, uniqueName, type Emulator } from "../../../helpers/emulator";
@@ -84,7 +84,7 @@ describe("ProjectView", function () {
             [all.filter, all.traceFilter, all.treeFilter, all.endTime],
         );
         const renamed = await checked({ ...all, displayName: uniqueName("renamed") });
-        const d = await view.diff(made.id, made.outs, renamed);
+        const d = (await view.diff(made.id, made.outs, renamed)) as TableDiffResult;
         assert.deepEqual([d.replaces, d.updates], [[], ["displayName"]]);
         em().admin.requests.length = 0;
         const r1 = await view.update(made.id, made.outs, renamed);
