@@ -161,6 +161,13 @@ import { modelPriceMap } from "./tracing/modelPrice/declare";
 import { getModelPrice, getModelPriceFunction } from "./tracing/modelPrice/lookups";
 import { modelPriceMapProvider } from "./tracing/modelPrice/provider";
 import modelPriceMapForwarder = require("./dynamic/frozen/modelPriceMap");
+import { feedbackFormula } from "./evaluation/feedbackFormula/declare";
+import { getFeedbackFormula, getFeedbackFormulaFunction } from "./evaluation/feedbackFormula/lookups";
+import { feedbackFormulaProvider } from "./evaluation/feedbackFormula/provider";
+import feedbackFormulaForwarder = require("./dynamic/frozen/feedbackFormula");
+import { projectView } from "./tracing/projectView/declare";
+import { projectViewProvider } from "./tracing/projectView/provider";
+import projectViewForwarder = require("./dynamic/frozen/projectView");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -316,6 +323,16 @@ const DECLARED = {
     },
     accessPolicy: { declaration: accessPolicy, forwarder: accessPolicyForwarder, provider: adoptable(accessPolicy, accessPolicyProvider, byName) },
     modelPriceMap: { declaration: modelPriceMap, forwarder: modelPriceMapForwarder, provider: adoptable(modelPriceMap, modelPriceMapProvider, byName) },
+    feedbackFormula: {
+        declaration: feedbackFormula,
+        forwarder: feedbackFormulaForwarder,
+        provider: adoptable(feedbackFormula, feedbackFormulaProvider, (i) => `${i.datasetId ?? i.sessionId}/${i.feedbackKey}`),
+    },
+    projectView: {
+        declaration: projectView,
+        forwarder: projectViewForwarder,
+        provider: adoptable(projectView, projectViewProvider, (i) => `${i.sessionId}/${i.displayName}`),
+    },
 } as const satisfies Record<string, Registered>;
 
 /**
@@ -401,6 +418,10 @@ export const FUNCTIONS = {
     getModelPrice: {
         declaration: getModelPriceFunction,
         run: (s: Service, a: FunctionInputs<typeof getModelPriceFunction>) => getModelPrice(s.in(a.workspaceId).modelPrices(), a),
+    },
+    getFeedbackFormula: {
+        declaration: getFeedbackFormulaFunction,
+        run: (s: Service, a: FunctionInputs<typeof getFeedbackFormulaFunction>) => getFeedbackFormula(s.in(a.workspaceId).feedbackFormulas(), a),
     },
 } as const satisfies Record<string, RegisteredFunction>;
 

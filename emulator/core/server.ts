@@ -29,12 +29,14 @@ import { evaluationArea, type EvaluationArea } from "../evaluation";
 import { orgArea, type OrgArea } from "../org";
 import { promptsArea, type PromptsArea } from "../prompts";
 import { type AutomationsArea, automationsArea } from "../evaluation/automations";
+import { formulasArea } from "../evaluation/formulas";
 import { tagsArea, type TagsArea } from "../tags";
 import type { Holdings } from "../org/model";
 import { admit, defaultTier, longlivedDays } from "../org/settings";
 import { SHORTLIVED_DAYS } from "../tracing/retention";
 import { runView, tracingArea } from "../tracing";
 import { modelPricesArea, type ModelPricesArea } from "../tracing/modelPrices";
+import { viewsArea } from "../tracing/projectViews";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
@@ -219,7 +221,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         roleExists: (id) => org.model.role(id) !== undefined,
     });
     const tagged = (ws: string, valueIds: string[]) => tags.model.taggedWith(ws, "project", valueIds);
-    const feedbackOf = (ws: string) => evaluation.feedback.list(ws, { runs: [], keys: [], sessions: [], sources: [] });
+    const formulas = formulasArea({ clock, stateDir, links: formulaLinks(bulkExport, datasets) });
+    // A run's feedback_stats read the formulas' scores beside the feedback given (docs/service.md R9.5).
+    const feedbackOf = (ws: string) => formulas.withFormulas(ws, evaluation.feedback.list(ws, { runs: [], keys: [], sessions: [], sources: [] }));
     const modelPrices = modelPricesArea({ clock, stateDir });
     const tracing = tracingArea(bulkExport.model, cleanupMs, {
         rules,
@@ -229,7 +233,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         feedbackOf,
         costOf: modelPrices.model.costOf,
     });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation, tags, modelPrices];
+    // Formulas before evaluation: its `/feedback/{feedback_id}` would take `/feedback/formulas`.
+    const views = viewsArea({ model: bulkExport.model, stateDir });
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, views, datasets, org, prompts, formulas, evaluation, tags, modelPrices];
     return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, areas };
 }
 
@@ -317,6 +323,17 @@ function evaluationLinks(bulkExport: BulkExportArea, datasets: DatasetsArea) {
         },
         runView: (tenantId: string, id: string) => runView(bulkExport.model, tenantId, id),
         datasetExists: (tenantId: string, id: string) => datasets.model.list(tenantId, {}).some((d) => d.id === id),
+    };
+}
+
+/** What feedback formulas read of the others: the workspace's datasets, and its projects with their reference dataset. */
+function formulaLinks(bulkExport: BulkExportArea, datasets: DatasetsArea) {
+    return {
+        datasetExists: (tenantId: string, id: string) => datasets.model.list(tenantId, {}).some((d) => d.id === id),
+        projectDataset(tenantId: string, id: string) {
+            const p = bulkExport.model.projects.get(id);
+            return p && (!p.tenant_id || p.tenant_id === tenantId) && !p.deleting_until ? (p.session?.reference_dataset_id ?? null) : undefined;
+        },
     };
 }
 

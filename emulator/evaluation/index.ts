@@ -43,7 +43,7 @@ export function evaluationArea(o: {
         notEmulated: [
             /^(\/api\/v1)?\/annotation-queues\/(populate|status)(\/|$)/,
             /^(\/api\/v1)?\/annotation-queues\/[^/]+\/(export|runs\/by-key|runs\/resolve)(\/|$)/,
-            /^(\/api\/v1)?\/feedback\/(formulas|tokens|eager)(\/|$)/,
+            /^(\/api\/v1)?\/feedback\/(tokens|eager)(\/|$)/,
             /^(\/api\/v1)?\/platform\/annotation-queues(\/|$)/,
         ],
         register(router) {

@@ -93,7 +93,7 @@ export function tracingArea(model: BulkExportModel, cleanupMs: () => number = ()
         keyWorkspace: [/^(\/api\/v1)?\/(info|runs|sessions|datasets)(\/|$)/, V2_QUERY],
         notEmulated: [
             /^(\/api\/v1)?\/runs\/(query\/validate|stats|group|share|[^/]+\/(share|feedback))/,
-            /^(\/api\/v1)?\/sessions\/[^/]+\/(dashboard|views|insights)/,
+            /^(\/api\/v1)?\/sessions\/[^/]+\/(dashboard|insights)/,
             // The rest of the v2 API (runs read by id, threads, traces, ...): only the run query is emulated.
             /^\/api\/v2\/(?!runs\/query\/?$)/,
         ],

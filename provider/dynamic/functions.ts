@@ -7,6 +7,7 @@
  * `LANGSMITH_*` environment variables). Their work is provider/controlPlane/deployment/lookups.ts; docs/functions.md.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { GetFeedbackFormulaResult } from "../evaluation/feedbackFormula/lookups";
 import type { GetAnnotationQueueResult, GetFeedbackConfigResult } from "../evaluation/lookups";
 import type { FunctionArgs, FunctionResult } from "../kit/declare";
 import type { FUNCTIONS } from "../registry";
@@ -49,6 +50,8 @@ export type GetBulkExportArgs = FunctionArgs<typeof FUNCTIONS.getBulkExport.decl
 export type GetBulkExportResult = FunctionResult<typeof FUNCTIONS.getBulkExport.declaration>;
 export type GetModelPriceArgs = FunctionArgs<typeof FUNCTIONS.getModelPrice.declaration>;
 export type GetModelPriceResult = FunctionResult<typeof FUNCTIONS.getModelPrice.declaration>;
+export type GetFeedbackFormulaArgs = FunctionArgs<typeof FUNCTIONS.getFeedbackFormula.declaration>;
+export type { GetFeedbackFormulaResult } from "../evaluation/feedbackFormula/lookups";
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -135,3 +138,5 @@ export const getBulkExport = (args: GetBulkExportArgs): pulumi.Output<GetBulkExp
 
 /** Looks up an entry of the workspace's model price map (its own or a built-in one) by id or by name. */
 export const getModelPrice = (args: GetModelPriceArgs): pulumi.Output<GetModelPriceResult> => invoke("getModelPrice", args);
+/** Looks up a feedback formula by id, or by its key on a dataset or tracing project. */
+export const getFeedbackFormula = (args: GetFeedbackFormulaArgs): pulumi.Output<GetFeedbackFormulaResult> => invoke("getFeedbackFormula", args);

@@ -207,3 +207,12 @@ export type AccessPolicyArgs = Args<Declared<"accessPolicy">>;
 export const ModelPriceMap = dynamicResource(RESOURCES.modelPriceMap);
 export type ModelPriceMap = InstanceType<typeof ModelPriceMap>;
 export type ModelPriceMapArgs = Args<Declared<"modelPriceMap">>;
+/** A weighted sum or average of feedback keys: docs/feedbackFormula.md. */
+export const FeedbackFormula = dynamicResource(RESOURCES.feedbackFormula);
+export type FeedbackFormula = InstanceType<typeof FeedbackFormula>;
+export type FeedbackFormulaArgs = Args<Declared<"feedbackFormula">>;
+
+/** A saved view of a tracing project: docs/projectView.md. */
+export const ProjectView = dynamicResource(RESOURCES.projectView);
+export type ProjectView = InstanceType<typeof ProjectView>;
+export type ProjectViewArgs = Args<Declared<"projectView">>;

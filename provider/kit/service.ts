@@ -16,6 +16,8 @@ import { ModelPricesClient } from "../api/modelPrices";
 import { PromptsClient } from "../api/prompts";
 import { RulesClient } from "../api/rules";
 import { EvaluationClient } from "../api/evaluation";
+import { FeedbackFormulasClient } from "../api/feedbackFormulas";
+import { ProjectViewsClient } from "../api/projectViews";
 import { TagsClient } from "../api/tags";
 import { TracingClient } from "../api/tracing";
 import type { ClientSources, HttpClientOptions } from "../api/client";
@@ -91,6 +93,16 @@ export class Service {
     /** Evaluation and review in the workspace (docs/service.md R9): feedback configs, annotation queues. */
     evaluation(): EvaluationClient {
         return evaluationClient(this.config());
+    }
+
+    /** The workspace's feedback formulas (docs/service.md R9.5). */
+    feedbackFormulas(): FeedbackFormulasClient {
+        return tracingApiClient("feedback formulas", this.config(), (o) => FeedbackFormulasClient.connect(o));
+    }
+
+    /** The saved views of the workspace's tracing projects (docs/service.md R5 "Saved views"). */
+    projectViews(): ProjectViewsClient {
+        return tracingApiClient("project views", this.config(), (o) => ProjectViewsClient.connect(o));
     }
 
     /** The workspace's resource tags (docs/service.md R13): tag keys, values, taggings. */

@@ -49,6 +49,8 @@ import {
     FeedbackCreateRequestSchema,
     QueueRunsDeleteRequestSchema,
 } from "../../provider/api/schemas/evaluation";
+import { FeedbackFormulaCreateRequestSchema, FeedbackFormulaUpdateRequestSchema } from "../../provider/api/schemas/feedbackFormulas";
+import { ViewCreateRequestSchema, ViewRenameRequestSchema, ViewUpdateRequestSchema } from "../../provider/api/schemas/projectViews";
 import { Descriptions } from "./description";
 
 type Json = Record<string, any>;
@@ -97,6 +99,11 @@ const PARSED: Array<[string, z.ZodType]> = [
     ["POST /api/v1/feedback", FeedbackCreateRequestSchema],
     ["POST /api/v1/runs/query", RunsQueryRequestSchema],
     ["POST /v2/runs/query", RunsQueryV2RequestSchema],
+    ["POST /api/v1/feedback/formulas", FeedbackFormulaCreateRequestSchema],
+    ["PUT /api/v1/feedback/formulas/{feedback_formula_id}", FeedbackFormulaUpdateRequestSchema],
+    ["POST /api/v1/sessions/{session_id}/views", ViewCreateRequestSchema],
+    ["PATCH /api/v1/sessions/{session_id}/views/{view_id}", ViewUpdateRequestSchema],
+    ["PATCH /api/v1/sessions/{session_id}/views/{view_id}/rename", ViewRenameRequestSchema],
 ];
 
 /** The field names of a zod object schema, through arrays, optionals, defaults and pipes. */

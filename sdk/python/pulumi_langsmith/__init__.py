@@ -22,6 +22,7 @@ from .evaluator import *
 from .example import *
 from .export_destination import *
 from .feedback_config import *
+from .feedback_formula import *
 from .get_annotation_queue import *
 from .get_bulk_export import *
 from .get_cron import *
@@ -32,6 +33,7 @@ from .get_deployment_revisions import *
 from .get_evaluator import *
 from .get_examples import *
 from .get_feedback_config import *
+from .get_feedback_formula import *
 from .get_listener import *
 from .get_model_price import *
 from .get_prompt import *
@@ -46,6 +48,7 @@ from .model_configuration import *
 from .model_price_map import *
 from .organization_member import *
 from .organization_retention import *
+from .project_view import *
 from .prompt import *
 from .prompt_tag import *
 from .prompt_version import *
@@ -98,11 +101,13 @@ _utilities.register(
    "langsmith:index:Example": "Example",
    "langsmith:index:ExportDestination": "ExportDestination",
    "langsmith:index:FeedbackConfig": "FeedbackConfig",
+   "langsmith:index:FeedbackFormula": "FeedbackFormula",
    "langsmith:index:Listener": "Listener",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:ModelPriceMap": "ModelPriceMap",
    "langsmith:index:OrganizationMember": "OrganizationMember",
    "langsmith:index:OrganizationRetention": "OrganizationRetention",
+   "langsmith:index:ProjectView": "ProjectView",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",
    "langsmith:index:PromptVersion": "PromptVersion",

@@ -45,6 +45,8 @@ __all__ = [
     'ExportDestinationCredentialsArgsDict',
     'FeedbackCategoryArgs',
     'FeedbackCategoryArgsDict',
+    'FeedbackFormulaPartArgs',
+    'FeedbackFormulaPartArgsDict',
     'RunConfigArgs',
     'RunConfigArgsDict',
     'RunRuleCodeEvaluatorArgs',
@@ -1408,6 +1410,58 @@ class FeedbackCategoryArgs:
     @label.setter
     def label(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "label", value)
+
+
+class FeedbackFormulaPartArgsDict(TypedDict):
+    """
+    A feedback key and its weight in the formula.
+    """
+    key: pulumi.Input[_builtins.str]
+    """
+    A feedback key the workspace has a `FeedbackConfig` for (`correctness`).
+    """
+    weight: pulumi.Input[_builtins.float]
+    """
+    Its weight (a number; negative counts against).
+    """
+
+@pulumi.input_type
+class FeedbackFormulaPartArgs:
+    def __init__(__self__, *,
+                 key: pulumi.Input[_builtins.str],
+                 weight: pulumi.Input[_builtins.float]):
+        """
+        A feedback key and its weight in the formula.
+
+        :param pulumi.Input[_builtins.str] key: A feedback key the workspace has a `FeedbackConfig` for (`correctness`).
+        :param pulumi.Input[_builtins.float] weight: Its weight (a number; negative counts against).
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "weight", weight)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[_builtins.str]:
+        """
+        A feedback key the workspace has a `FeedbackConfig` for (`correctness`).
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def weight(self) -> pulumi.Input[_builtins.float]:
+        """
+        Its weight (a number; negative counts against).
+        """
+        return pulumi.get(self, "weight")
+
+    @weight.setter
+    def weight(self, value: pulumi.Input[_builtins.float]):
+        pulumi.set(self, "weight", value)
 
 
 class RunConfigArgsDict(TypedDict):

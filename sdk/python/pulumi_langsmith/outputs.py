@@ -31,6 +31,7 @@ __all__ = [
     'ExportDestinationConfig',
     'ExportDestinationCredentials',
     'FeedbackCategory',
+    'FeedbackFormulaPart',
     'RevisionInfo',
     'RunConfig',
     'RunRuleCodeEvaluator',
@@ -1092,6 +1093,40 @@ class FeedbackCategory(dict):
         What a reviewer sees (`correct`).
         """
         return pulumi.get(self, "label")
+
+
+@pulumi.output_type
+class FeedbackFormulaPart(dict):
+    """
+    A feedback key and its weight in the formula.
+    """
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 weight: _builtins.float):
+        """
+        A feedback key and its weight in the formula.
+
+        :param _builtins.str key: A feedback key the workspace has a `FeedbackConfig` for (`correctness`).
+        :param _builtins.float weight: Its weight (a number; negative counts against).
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "weight", weight)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        A feedback key the workspace has a `FeedbackConfig` for (`correctness`).
+        """
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def weight(self) -> _builtins.float:
+        """
+        Its weight (a number; negative counts against).
+        """
+        return pulumi.get(self, "weight")
 
 
 @pulumi.output_type

@@ -137,6 +137,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
     let datasetId = "";
     let queueId = "";
     let promptId = "";
+    /** The key of the import case's FeedbackConfig: a formula's parts name configured keys. */
+    let configuredKey = "";
 
     const CASES: Record<ResourceType, Case | string> = {
         // First: the role's case attaches it.
@@ -423,6 +425,27 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         // On the version the import case of datasetExamples left (a tag must name a version the dataset has).
         datasetVersionTag: { args: () => ({ datasetId, tag: uniqueName("tag"), asOf: datasetAsOf }) },
         datasetShare: { args: () => ({ datasetId }) },
+        feedbackFormula: {
+            args: () => ({ feedbackKey: uniqueName("imp"), aggregationType: "avg", parts: [{ key: configuredKey, weight: 2 }], sessionId: projectId }),
+            bare: () => ({ feedbackKey: uniqueName("bare"), parts: [{ key: configuredKey, weight: 1 }], sessionId: projectId }),
+            unset: { datasetId: "the other of its two places (tests/provider/evaluation/feedbackFormula.test.ts)" },
+        },
+        projectView: {
+            args: () => ({
+                sessionId: projectId,
+                displayName: uniqueName("imp"),
+                description: "failing LLM calls",
+                type: "runs",
+                filter: 'and(eq(run_type, "llm"), eq(error, true))',
+                traceFilter: 'eq(name, "agent")',
+                treeFilter: 'eq(run_type, "tool")',
+                startTime: "2026-11-01T00:00:00Z",
+                endTime: "2026-11-08T00:00:00Z",
+            }),
+            // Its id is compound: the service names a view under its project.
+            importId: (id) => id,
+            unset: { duration: "a range back from now instead of startTime (tests/provider/tracing/projectView/projectView.test.ts)" },
+        },
         tagKey: { args: () => ({ key: uniqueName("imp"), description: "who owns it" }) },
         tagValue: { args: () => ({ tagKeyId, value: "support", description: "the support team" }) },
         // The service reads a tagging by its value on its object: its import id is compound.
@@ -532,6 +555,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             if (type === "tagValue") tagValueId = m.id;
             if (type === "annotationQueue") queueId = m.id;
             if (type === "prompt") promptId = m.outs.promptId;
+            if (type === "feedbackConfig") configuredKey = m.outs.feedbackKey;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
             const news = await checked(type, imported.inputs as Record<string, unknown>, args);
@@ -684,6 +708,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         ["datasetShare", () => ({ datasetId: shareDatasetId }), (id) => id],
         ["evaluator", () => ({ name: uniqueName("rep"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}\n" }), (id) => id],
         ["modelPriceMap", () => ({ name: uniqueName("rep"), matchPattern: "^rep-model$", promptCost: 1e-6, completionCost: 2e-6 }), (id) => id],
+        ["feedbackFormula", () => ({ feedbackKey: uniqueName("rep"), parts: [{ key: configuredKey, weight: 1 }], sessionId: projectId }), (id) => id],
+        ["projectView", () => ({ sessionId: projectId, displayName: uniqueName("rep") }), (id) => id],
         // Not here, each because its replacement never meets the object it replaces:
         // - datasetExamples: its create takes the examples its rows name as they are, its own included, and the old
         //   resource's delete in the same run then leaves them (tests/provider/tracing/datasetExamples);
@@ -748,6 +774,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         accessPolicy: (a) => ({ ...a, description: "changed" }),
         evaluator: (a) => ({ name: a.name, type: "llm", promptHandle }),
         modelPriceMap: (a) => ({ ...a, completionCost: 3e-6 }),
+        feedbackFormula: (a) => ({ ...a, aggregationType: "avg" }),
+        projectView: (a) => ({ ...a, filter: "eq(error, true)" }),
     };
     /** Resources of REPLACED with no change that keeps their identity, and why. */
     const NOTHING_KEPT: Partial<Record<ResourceType, string>> = {
