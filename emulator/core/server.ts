@@ -30,6 +30,7 @@ import { orgArea, type OrgArea } from "../org";
 import { promptsArea, type PromptsArea } from "../prompts";
 import { type AutomationsArea, automationsArea } from "../evaluation/automations";
 import { tagsArea, type TagsArea } from "../tags";
+import { chartsArea } from "../charts";
 import type { Holdings } from "../org/model";
 import { admit, defaultTier, longlivedDays } from "../org/settings";
 import { SHORTLIVED_DAYS } from "../tracing/retention";
@@ -217,7 +218,10 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         tagAtCreate: tagAtCreate("project"),
         feedbackOf,
     });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation, tags];
+    // Dashboards chart the runs the tracing area holds, with their feedback (charts/data.ts).
+    const workspaces = () => [...new Set([...bulkExport.model.projects.values()].map((p) => p.tenant_id).filter((t): t is string => !!t))];
+    const charts = chartsArea({ clock, stateDir, runs: { model: bulkExport.model, feedbackOf, workspaces } });
+    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, datasets, org, prompts, evaluation, tags, charts];
     return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, areas };
 }
 
