@@ -7,9 +7,10 @@
  * review (FeedbackConfig, AnnotationQueue); automations (Evaluator, RunRule, AlertRule); usage limits and retention
  * (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members (OrganizationMember), the
  * listeners of hybrid installations (Listener); resource tags (TagKey, TagValue, Tagging, and the `tags` argument of
- * the objects the service tags) and the access policies over them (AccessPolicy); and look-ups (getDeployment,
+ * the objects the service tags) and the access policies over them (AccessPolicy); dashboards and their charts (Dashboard,
+ * Chart); and look-ups (getDeployment,
  * getDeploymentRevisions, getTracingProject, getDataset, getTracingProjects, getPrompt, getWorkspace, getWorkspaces,
- * getRole, getServiceKey, getAnnotationQueue, getFeedbackConfig, getListener, getEvaluator, getCron, getBulkExport).
+ * getRole, getServiceKey, getAnnotationQueue, getFeedbackConfig, getListener, getEvaluator, getCron, getBulkExport, getDashboard, getChart).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -26,6 +27,8 @@ import { RESOURCES } from "./registry";
 export {
     AccessPolicy,
     AgentServerCheck,
+    Chart,
+    Dashboard,
     AnnotationQueue,
     Assistant,
     BulkExport,
@@ -58,6 +61,8 @@ export {
     WorkspaceRetention,
     WorkspaceSecret,
     type AccessPolicyArgs,
+    type ChartArgs,
+    type DashboardArgs,
     type AgentServerCheckArgs,
     type AnnotationQueueArgs,
     type AssistantArgs,
@@ -105,7 +110,9 @@ export type { DeploymentInputs, DeploymentOutputs } from "./controlPlane/deploym
 export {
     getAnnotationQueue,
     getBulkExport,
+    getChart,
     getCron,
+    getDashboard,
     getDataset,
     getDeployment,
     getDeploymentRevisions,
@@ -151,6 +158,10 @@ export {
     type GetCronResult,
     type GetBulkExportArgs,
     type GetBulkExportResult,
+    type GetDashboardArgs,
+    type GetDashboardResult,
+    type GetChartArgs,
+    type GetChartResult,
     type RevisionInfo,
 } from "./dynamic/functions";
 export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSources, type ServiceConfig, type SettingSource } from "./config";

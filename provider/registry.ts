@@ -144,6 +144,14 @@ import taggingForwarder = require("./dynamic/frozen/tagging");
 import { accessPolicy } from "./organization/accessPolicy/declare";
 import { accessPolicyProvider } from "./organization/accessPolicy/provider";
 import accessPolicyForwarder = require("./dynamic/frozen/accessPolicy");
+import { dashboard } from "./tracing/dashboard/declare";
+import { dashboardProvider } from "./tracing/dashboard/provider";
+import { getDashboard, getDashboardFunction } from "./tracing/dashboard/lookups";
+import { chart } from "./tracing/chart/declare";
+import { chartProvider } from "./tracing/chart/provider";
+import { getChart, getChartFunction } from "./tracing/chart/lookups";
+import dashboardForwarder = require("./dynamic/frozen/dashboard");
+import chartForwarder = require("./dynamic/frozen/chart");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -281,6 +289,12 @@ const DECLARED = {
         provider: adoptable(tagging, taggingProvider, (i) => `${i.resourceType}/${i.resourceId}/${i.tagValueId}`),
     },
     accessPolicy: { declaration: accessPolicy, forwarder: accessPolicyForwarder, provider: adoptable(accessPolicy, accessPolicyProvider, byName) },
+    dashboard: {
+        declaration: dashboard,
+        forwarder: dashboardForwarder,
+        provider: adoptable(dashboard, dashboardProvider, (i) => `${i.scope ?? "workspace"}/${i.title}`, { holds: "its charts" }),
+    },
+    chart: { declaration: chart, forwarder: chartForwarder, provider: adoptable(chart, chartProvider, (i) => `${i.dashboardId}/${i.title}`) },
 } as const satisfies Record<string, Registered>;
 
 /**
@@ -355,6 +369,11 @@ export const FUNCTIONS = {
         declaration: getBulkExportFunction,
         run: (s: Service, a: FunctionInputs<typeof getBulkExportFunction>) => getBulkExport(s.in(a.workspaceId).tracing(), a),
     },
+    getDashboard: {
+        declaration: getDashboardFunction,
+        run: (s: Service, a: FunctionInputs<typeof getDashboardFunction>) => getDashboard(s.in(a.workspaceId).charts(), a),
+    },
+    getChart: { declaration: getChartFunction, run: (s: Service, a: FunctionInputs<typeof getChartFunction>) => getChart(s.in(a.workspaceId).charts(), a) },
 } as const satisfies Record<string, RegisteredFunction>;
 
 export type ResourceType = keyof typeof RESOURCES;

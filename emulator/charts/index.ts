@@ -69,7 +69,12 @@ const SORTS = ["created_at", "modified_at", "title", "index"] as const;
 export function chartsArea(o: { clock: Clock; stateDir?: string; runs: RunSource }): Area {
     const store = new Store<State>(o.stateDir, "charts.json");
     let s: State = store.load() ?? { sections: [], charts: [] };
-    const m = new Charts(() => s, () => store.save(s), o.clock, o.runs);
+    const m = new Charts(
+        () => s,
+        () => store.save(s),
+        o.clock,
+        o.runs,
+    );
     return {
         name: "charts",
         notEmulated: [/^\/api\/v1\/(org-)?charts\/section\/clone\/?$/],
@@ -115,7 +120,11 @@ class Charts {
     /** A chart with its data over the window (none with `omitData`), its series' group-by set by the section's read where it has none. */
     private withData(c: ChartRecord, w: Window | undefined, sectionGroupBy?: GroupBy | null) {
         const series = c.series.map((x) =>
-            !x.group_by && sectionGroupBy ? { ...x, group_by: { ...sectionGroupBy, set_by: "section" as const } } : x.group_by ? { ...x, group_by: { ...x.group_by, set_by: x.group_by.set_by ?? ("series" as const) } } : x,
+            !x.group_by && sectionGroupBy
+                ? { ...x, group_by: { ...sectionGroupBy, set_by: "section" as const } }
+                : x.group_by
+                  ? { ...x, group_by: { ...x.group_by, set_by: x.group_by.set_by ?? ("series" as const) } }
+                  : x,
         );
         const tenant = c.scope === ORG ? undefined : c.scope;
         const data = w ? series.flatMap((x) => seriesData(this.runs, tenant, x, c.common_filters, w)) : [];
@@ -230,7 +239,12 @@ class Charts {
             section_id: x.id,
             title: body.title,
             description: body.description ?? null,
-            index: body.index ?? this.nextIndex(this.chartsOf(x.id).map((y) => y.index), 100),
+            index:
+                body.index ??
+                this.nextIndex(
+                    this.chartsOf(x.id).map((y) => y.index),
+                    100,
+                ),
             chart_type: body.chart_type,
             series: this.seriesOf(scope, body.series),
             metadata: body.metadata ?? null,
@@ -247,7 +261,8 @@ class Charts {
         const body = parse(ChartUpdateRequestSchema, raw, "body");
         const section = body.section_id ? this.section(scope, body.section_id.toLowerCase()).id : ch.section_id;
         const series = body.series ? this.seriesOf(scope, body.series, ch.series) : ch.series;
-        for (const [k, v] of Object.entries(body)) if (v !== undefined && k !== "series" && k !== "section_id") (ch as unknown as Record<string, unknown>)[k] = v;
+        for (const [k, v] of Object.entries(body))
+            if (v !== undefined && k !== "series" && k !== "section_id") (ch as unknown as Record<string, unknown>)[k] = v;
         Object.assign(ch, { section_id: section, series });
         this.save();
         return ch;

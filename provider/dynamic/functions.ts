@@ -42,6 +42,10 @@ export type GetCronArgs = FunctionArgs<typeof FUNCTIONS.getCron.declaration>;
 export type GetCronResult = FunctionResult<typeof FUNCTIONS.getCron.declaration>;
 export type GetBulkExportArgs = FunctionArgs<typeof FUNCTIONS.getBulkExport.declaration>;
 export type GetBulkExportResult = FunctionResult<typeof FUNCTIONS.getBulkExport.declaration>;
+export type GetDashboardArgs = FunctionArgs<typeof FUNCTIONS.getDashboard.declaration>;
+export type GetDashboardResult = FunctionResult<typeof FUNCTIONS.getDashboard.declaration>;
+export type GetChartArgs = FunctionArgs<typeof FUNCTIONS.getChart.declaration>;
+export type GetChartResult = FunctionResult<typeof FUNCTIONS.getChart.declaration>;
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -119,3 +123,9 @@ export const getCron = (args: GetCronArgs): pulumi.Output<GetCronResult> => invo
 
 /** Looks up an export by its id: its status and the windows a scheduled one spawned. */
 export const getBulkExport = (args: GetBulkExportArgs): pulumi.Output<GetBulkExportResult> => invoke("getBulkExport", args);
+
+/** Looks up a dashboard by id or by title, with the charts it holds now. */
+export const getDashboard = (args: GetDashboardArgs): pulumi.Output<GetDashboardResult> => invoke("getDashboard", args);
+
+/** Looks up a chart by id, with its series and its data over a window. */
+export const getChart = (args: GetChartArgs): pulumi.Output<GetChartResult> => invoke("getChart", args);

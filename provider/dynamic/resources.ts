@@ -182,3 +182,13 @@ export type TaggingArgs = Args<Declared<"tagging">>;
 export const AccessPolicy = dynamicResource(RESOURCES.accessPolicy);
 export type AccessPolicy = InstanceType<typeof AccessPolicy>;
 export type AccessPolicyArgs = Args<Declared<"accessPolicy">>;
+
+/** A dashboard (a chart section) of a workspace or of the organization: docs/dashboard.md. */
+export const Dashboard = dynamicResource(RESOURCES.dashboard);
+export type Dashboard = InstanceType<typeof Dashboard>;
+export type DashboardArgs = Args<Declared<"dashboard">>;
+
+/** A chart of a dashboard: docs/chart.md. */
+export const Chart = dynamicResource(RESOURCES.chart);
+export type Chart = InstanceType<typeof Chart>;
+export type ChartArgs = Args<Declared<"chart">>;

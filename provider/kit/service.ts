@@ -8,6 +8,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { AccessPoliciesClient } from "../api/accessPolicies";
 import { AgentServerClient } from "../api/agentServer";
+import { ChartsClient } from "../api/charts";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { OrganizationClient } from "../api/organization";
@@ -84,6 +85,11 @@ export class Service {
     /** Evaluation and review in the workspace (docs/service.md R9): feedback configs, annotation queues. */
     evaluation(): EvaluationClient {
         return evaluationClient(this.config());
+    }
+
+    /** Dashboards and their charts (docs/service.md R14), of the workspace or of the organization, asked from the workspace. */
+    charts(): ChartsClient {
+        return tracingApiClient("charts", this.config(), (o) => ChartsClient.connect(o));
     }
 
     /** The workspace's resource tags (docs/service.md R13): tag keys, values, taggings. */

@@ -73,9 +73,7 @@ export const ChartFiltersSchema = z
 export type ChartFilters = z.infer<typeof ChartFiltersSchema>;
 
 /** `RunStatsGroupBy` (a request's); the answer's adds `set_by`. */
-export const GroupBySchema = z
-    .object({ attribute: z.enum(GROUP_BY_ATTRIBUTES), path: z.string().nullish(), max_groups: z.number().int().optional() })
-    .strict();
+export const GroupBySchema = z.object({ attribute: z.enum(GROUP_BY_ATTRIBUTES), path: z.string().nullish(), max_groups: z.number().int().optional() }).strict();
 export type GroupBy = z.infer<typeof GroupBySchema>;
 
 /** `CustomChartSeriesCreate` (and `...Update`, which may name the series' `id`). */
@@ -98,7 +96,9 @@ export const SectionCreateRequestSchema = z.object({ title: z.string(), descript
 export type SectionCreateRequest = z.infer<typeof SectionCreateRequestSchema>;
 
 /** `CustomChartsSectionUpdate`: absent fields stay (the description's `Missing`); a `null` description clears it. */
-export const SectionUpdateRequestSchema = z.object({ title: z.string().optional(), description: z.string().nullish(), index: z.number().int().optional() }).strict();
+export const SectionUpdateRequestSchema = z
+    .object({ title: z.string().optional(), description: z.string().nullish(), index: z.number().int().optional() })
+    .strict();
 export type SectionUpdateRequest = z.infer<typeof SectionUpdateRequestSchema>;
 
 /** `CustomChartsSectionResponse`. */
@@ -147,7 +147,9 @@ export type ChartUpdateRequest = z.infer<typeof ChartUpdateRequestSchema>;
 export const ChartSeriesSchema = z.object({
     id: z.string(),
     name: z.string(),
-    filters: z.object({ filter: z.string().nullish(), trace_filter: z.string().nullish(), tree_filter: z.string().nullish(), session: z.array(z.string()).nullish() }).nullish(),
+    filters: z
+        .object({ filter: z.string().nullish(), trace_filter: z.string().nullish(), tree_filter: z.string().nullish(), session: z.array(z.string()).nullish() })
+        .nullish(),
     metric: z.string(),
     feedback_key: z.string().nullish(),
     workspace_id: z.string().nullish(),

@@ -30,10 +30,27 @@ describe("emulator: dashboards and charts, with data from the runs it holds", fu
         // Three `agent` chains starting in the minute after t0, lasting 1, 2 and 3 s; one failing `llm` call in the minute after.
         for (const [k, id] of ids.agents.entries()) {
             const start = t0 + MINUTE + k * 1000;
-            await client.createRun({ id, name: "agent", run_type: "chain", inputs: { k }, project_name: project, start_time: start, end_time: start + (k + 1) * 1000 });
+            await client.createRun({
+                id,
+                name: "agent",
+                run_type: "chain",
+                inputs: { k },
+                project_name: project,
+                start_time: start,
+                end_time: start + (k + 1) * 1000,
+            });
         }
         const start = t0 + 2 * MINUTE;
-        await client.createRun({ id: ids.llm, name: "llm-call", run_type: "llm", inputs: {}, project_name: project, start_time: start, end_time: start + 500, error: "boom" });
+        await client.createRun({
+            id: ids.llm,
+            name: "llm-call",
+            run_type: "llm",
+            inputs: {},
+            project_name: project,
+            start_time: start,
+            end_time: start + 500,
+            error: "boom",
+        });
         projectId = (await client.readProject({ projectName: project })).id;
         await client.createFeedback(ids.agents[0], "correct", { score: 1 });
         await client.createFeedback(ids.agents[1], "correct", { score: 0 });
@@ -87,7 +104,10 @@ describe("emulator: dashboards and charts, with data from the runs it holds", fu
         );
 
         // The section's read and every chart's read carry the same chart; omit_data reads none.
-        const whole = await post(`/api/v1/charts/section/${section.body.id}`, { ...window(t0, t0 + 60 * MINUTE, { hours: 1 }), group_by: { attribute: "run_type" } });
+        const whole = await post(`/api/v1/charts/section/${section.body.id}`, {
+            ...window(t0, t0 + 60 * MINUTE, { hours: 1 }),
+            group_by: { attribute: "run_type" },
+        });
         assert.equal(whole.status, 200, whole.text);
         const runsSeries = whole.body.charts[0].series.find((s: any) => s.name === "runs");
         assert.deepEqual(runsSeries.group_by, { attribute: "run_type", set_by: "section" });
@@ -110,7 +130,9 @@ describe("emulator: dashboards and charts, with data from the runs it holds", fu
 
     it("refusals: a bad stride or window, a filter that does not parse, feedback without a key, a section not there", async () => {
         const section = (await post("/api/v1/charts/section", { title: "Refusals" })).body;
-        const chart = (await post("/api/v1/charts/create", { title: "c", chart_type: "bar", section_id: section.id, series: [{ name: "n", metric: "run_count" }] })).body;
+        const chart = (
+            await post("/api/v1/charts/create", { title: "c", chart_type: "bar", section_id: section.id, series: [{ name: "n", metric: "run_count" }] })
+        ).body;
         const read = (body: unknown) => post(`/api/v1/charts/${chart.id}`, body);
         assert.match((await read({ stride: { minutes: 0 } })).text, /stride must be a positive duration/);
         assert.match((await read(window(t0, t0 + 10_000 * MINUTE, { minutes: 1 }))).text, /more than 1000 buckets/);
@@ -125,7 +147,12 @@ describe("emulator: dashboards and charts, with data from the runs it holds", fu
         const badRead = await post(`/api/v1/charts/${bad.body.id}`, {});
         assert.equal(badRead.status, 400);
         assert.match(badRead.text, /filters\.filter: Invalid filter/);
-        const noKey = await post("/api/v1/charts/create", { title: "c", chart_type: "line", section_id: section.id, series: [{ name: "n", metric: "feedback" }] });
+        const noKey = await post("/api/v1/charts/create", {
+            title: "c",
+            chart_type: "line",
+            section_id: section.id,
+            series: [{ name: "n", metric: "feedback" }],
+        });
         assert.deepEqual([noKey.status, noKey.body.detail], [400, "series[0]: metric feedback needs a feedback_key"]);
         const nowhere = await post("/api/v1/charts/create", { title: "c", chart_type: "line", section_id: randomUUID(), series: [] });
         assert.equal(nowhere.status, 404);
@@ -165,7 +192,8 @@ describe("emulator: dashboards and charts, with data from the runs it holds", fu
     it("a chart moved to another section by PATCH, sections listed by title, a section's delete takes its charts", async () => {
         const a = (await post("/api/v1/charts/section", { title: "Move from" })).body;
         const b = (await post("/api/v1/charts/section", { title: "Move to", index: 7 })).body;
-        const c = (await post("/api/v1/charts/create", { title: "m", chart_type: "line", section_id: a.id, series: [{ name: "n", metric: "run_count" }] })).body;
+        const c = (await post("/api/v1/charts/create", { title: "m", chart_type: "line", section_id: a.id, series: [{ name: "n", metric: "run_count" }] }))
+            .body;
         const moved = await raw(em, "PATCH", `/api/v1/charts/${c.id}`, { body: { section_id: b.id, index: 3, description: "moved" } });
         assert.equal(moved.status, 200, moved.text);
         assert.deepEqual([moved.body.section_id, moved.body.index, moved.body.description, moved.body.series[0].id], [b.id, 3, "moved", c.series[0].id]);
