@@ -132,6 +132,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
     let datasetId = "";
     let queueId = "";
     let promptId = "";
+    let dashboardId = "";
 
     const CASES: Record<ResourceType, Case | string> = {
         // First: the role's case attaches it.
@@ -378,6 +379,32 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         },
         tagKey: { args: () => ({ key: uniqueName("imp"), description: "who owns it" }) },
         tagValue: { args: () => ({ tagKeyId, value: "support", description: "the support team" }) },
+        dashboard: {
+            args: () => ({ title: uniqueName("imp"), description: "agents in prod", index: 3 }),
+            kept: { index: "absent: the service places it, not managed (docs/dashboard.md, Arguments)" },
+            unset: { scope: "the organization's dashboards (tests/provider/tracing/charts.test.ts)" },
+        },
+        chart: {
+            args: () => ({
+                dashboardId,
+                title: uniqueName("imp"),
+                description: "latency",
+                chartType: "bar",
+                index: 2,
+                series: [
+                    {
+                        name: "p50",
+                        metric: "latency_p50",
+                        groupBy: { attribute: "metadata", path: "model", maxGroups: 3 },
+                        filters: { projectIds: [PROJECT.session_id], filter: 'eq(run_type, "llm")', traceFilter: 'eq(name, "a")', treeFilter: 'eq(name, "b")' },
+                    },
+                    { name: "correct", metric: "feedback_score_avg", feedbackKey: "correct" },
+                ],
+                commonFilters: { projectIds: [PROJECT.session_id], filter: 'neq(name, "ping")' },
+            }),
+            kept: { index: "absent: the service places it, not managed (docs/chart.md, Arguments)" },
+            unset: { scope: "the organization's charts (tests/provider/tracing/charts.test.ts)" },
+        },
         // The service reads a tagging by its value on its object: its import id is compound.
         tagging: {
             args: () => ({ tagValueId, resourceType: "project", resourceId: PROJECT.session_id }),
@@ -484,6 +511,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             if (type === "tagValue") tagValueId = m.id;
             if (type === "annotationQueue") queueId = m.id;
             if (type === "prompt") promptId = m.outs.promptId;
+            if (type === "dashboard") dashboardId = m.id;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
             const news = await checked(type, imported.inputs as Record<string, unknown>, args);
@@ -634,6 +662,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         ["tagging", () => ({ tagValueId, resourceType: "project", resourceId: projectId }), (id) => id],
         ["accessPolicy", () => (CASES.accessPolicy as Case).args(), (id) => id],
         ["evaluator", () => ({ name: uniqueName("rep"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}\n" }), (id) => id],
+        ["dashboard", () => ({ title: uniqueName("rep") }), (id) => id],
+        ["chart", () => ({ dashboardId, title: uniqueName("rep"), series: [{ name: "n", metric: "run_count" }] }), (id) => id],
         // Not here, each because its replacement never meets the object it replaces:
         // - workspaceRetention, organizationRetention: settings that exist once per scope; a create takes them over
         //   (kit/adoption.ts `tookOver`), so the old resource's delete in the same run leaves them be
@@ -693,6 +723,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         tagValue: (a) => ({ ...a, description: "changed" }),
         accessPolicy: (a) => ({ ...a, description: "changed" }),
         evaluator: (a) => ({ name: a.name, type: "llm", promptHandle }),
+        dashboard: (a) => ({ ...a, description: "changed" }),
+        chart: (a) => ({ ...a, description: "changed" }),
     };
     /** Resources of REPLACED with no change that keeps their identity, and why. */
     const NOTHING_KEPT: Partial<Record<ResourceType, string>> = { tagging: "every argument is what it is known by" };
