@@ -15,14 +15,13 @@ export const SCHEMA_VERSION = 1;
 
 const filterOf = (what: string, on: string) => string(`Runs ${on} must match this filter (the trace query syntax, parsed at preview${what}).`);
 
-/** The filters of a series, or of every series of the chart (`commonFilters`). */
-const filters = (typeName: string, description: string) =>
-    object(typeName, description, {
-        projectIds: list("The tracing projects (their ids) whose runs are charted.", string("A tracing project's id.")),
-        filter: filterOf(': `eq(run_type, "llm")`', "charted"),
-        traceFilter: filterOf("", "whose trace's root"),
-        treeFilter: filterOf("", "some run of whose trace"),
-    });
+/** Which runs: their projects and filters (a series', and the chart's `commonFilters`: one type in the schema and the SDKs). */
+const chartFilters = object("ChartFilters", "Which runs are charted: their projects and filters.", {
+    projectIds: list("The tracing projects (their ids) whose runs are charted.", string("A tracing project's id.")),
+    filter: filterOf(': `eq(run_type, "llm")`', "charted"),
+    traceFilter: filterOf("", "whose trace's root"),
+    treeFilter: filterOf("", "some run of whose trace"),
+});
 
 export const chartGroupBy = object("ChartGroupBy", "How a series' runs are grouped: a line (or bar) per group.", {
     attribute: string("What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).", {
@@ -44,7 +43,7 @@ export const chartSeries = object("ChartSeries", "A line (or set of bars) of the
     workspaceId: string("The workspace (a UUID) whose runs an organization's chart charts; absent: every workspace. Only in an organization's chart."),
     projectMetric: string("A metric of a deployment's agent server, charted instead of the runs'.", { values: HOST_METRICS }),
     groupBy: chartGroupBy,
-    filters: filters("ChartSeriesFilters", "Which runs the series charts: their projects and filters."),
+    filters: chartFilters,
 });
 
 export const chart = resource({
@@ -64,7 +63,8 @@ export const chart = resource({
         chartType: string("`line` (default) or `bar`. Updated in place.", { values: CHART_TYPES, default: "line", onChange: "update" }),
         series: list("The chart's series (at least one), in the legend's order. Updated in place.", chartSeries, { required: true, onChange: "update" }),
         commonFilters: {
-            ...filters("ChartCommonFilters", "Filters every series' runs must also match, and the projects of the series that name none. Updated in place."),
+            ...chartFilters,
+            description: "Filters every series' runs must also match, and the projects of the series that name none. Updated in place.",
             onChange: "update" as const,
         },
         index: number(

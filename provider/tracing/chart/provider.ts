@@ -46,7 +46,7 @@ function checkFilters(c: Checker, f: unknown, at: string): void {
     if (!f || typeof f !== "object" || !known(f)) return;
     const given = f as Record<string, unknown>;
     for (const k of ["filter", "traceFilter", "treeFilter"]) checkFilter(c, given[k], `${at}.${k}`, `omit ${k} to chart every run`);
-    if (Array.isArray(given.projectIds)) given.projectIds.forEach((id, j) => uuidAt(c, id, `${at}.projectIds[${j}]`, "a tracing project's id"));
+    if (Array.isArray(given.projectIds)) for (const [j, id] of given.projectIds.entries()) uuidAt(c, id, `${at}.projectIds[${j}]`, "a tracing project's id");
 }
 
 function checkSeries(c: Checker, s: Record<string, unknown>, i: number, scope: unknown): void {
@@ -84,7 +84,9 @@ export function checkChart(news: Record<string, unknown>) {
         c.fail("index", `index must be between 0 and 100 (the service's range), got ${news.index}`);
     if (Array.isArray(news.series)) {
         if (news.series.length === 0) c.fail("series", "series must hold at least one series: a chart of nothing draws nothing");
-        news.series.forEach((s, i) => s && typeof s === "object" && known(s) && checkSeries(c, s as Record<string, unknown>, i, news.scope ?? "workspace"));
+        news.series.forEach((s, i) => {
+            if (s && typeof s === "object" && known(s)) checkSeries(c, s as Record<string, unknown>, i, news.scope ?? "workspace");
+        });
     }
     checkFilters(c, news.commonFilters, "commonFilters");
     return c.done(inputs);

@@ -25,14 +25,12 @@ __all__ = [
     'AnnotationQueueRubricItemArgsDict',
     'BulkExportTimeoutsArgs',
     'BulkExportTimeoutsArgsDict',
-    'ChartCommonFiltersArgs',
-    'ChartCommonFiltersArgsDict',
+    'ChartFiltersArgs',
+    'ChartFiltersArgsDict',
     'ChartGroupByArgs',
     'ChartGroupByArgsDict',
     'ChartSeriesArgs',
     'ChartSeriesArgsDict',
-    'ChartSeriesFiltersArgs',
-    'ChartSeriesFiltersArgsDict',
     'DeploymentListenerConfigArgs',
     'DeploymentListenerConfigArgsDict',
     'DeploymentSecretArgs',
@@ -526,9 +524,9 @@ class BulkExportTimeoutsArgs:
         pulumi.set(self, "update", value)
 
 
-class ChartCommonFiltersArgsDict(TypedDict):
+class ChartFiltersArgsDict(TypedDict):
     """
-    Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
+    Which runs are charted: their projects and filters.
     """
     filter: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -548,14 +546,14 @@ class ChartCommonFiltersArgsDict(TypedDict):
     """
 
 @pulumi.input_type
-class ChartCommonFiltersArgs:
+class ChartFiltersArgs:
     def __init__(__self__, *,
                  filter: pulumi.Input[Optional[_builtins.str]] = None,
                  project_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  trace_filter: pulumi.Input[Optional[_builtins.str]] = None,
                  tree_filter: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
+        Which runs are charted: their projects and filters.
 
         :param pulumi.Input[_builtins.str] filter: Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] project_ids: The tracing projects (their ids) whose runs are charted.
@@ -709,9 +707,9 @@ class ChartSeriesArgsDict(TypedDict):
     """
     The feedback key a feedback metric charts (a `FeedbackConfig`'s `feedbackKey`).
     """
-    filters: NotRequired[pulumi.Input[Optional['ChartSeriesFiltersArgsDict']]]
+    filters: NotRequired[pulumi.Input[Optional['ChartFiltersArgsDict']]]
     """
-    Which runs the series charts: their projects and filters.
+    Which runs are charted: their projects and filters.
     """
     group_by: NotRequired[pulumi.Input[Optional['ChartGroupByArgsDict']]]
     """
@@ -732,7 +730,7 @@ class ChartSeriesArgs:
                  metric: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
                  feedback_key: pulumi.Input[Optional[_builtins.str]] = None,
-                 filters: pulumi.Input[Optional['ChartSeriesFiltersArgs']] = None,
+                 filters: pulumi.Input[Optional['ChartFiltersArgs']] = None,
                  group_by: pulumi.Input[Optional['ChartGroupByArgs']] = None,
                  project_metric: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
@@ -742,7 +740,7 @@ class ChartSeriesArgs:
         :param pulumi.Input[_builtins.str] metric: What is charted, one of the service's metrics: run counts, latencies, tokens, costs, error and streaming rates, feedback (`feedback`, `feedback_score_avg`, `feedback_values`: they need `feedbackKey`, and an organization's chart cannot have them).
         :param pulumi.Input[_builtins.str] name: The series' name, as the legend shows it.
         :param pulumi.Input[_builtins.str] feedback_key: The feedback key a feedback metric charts (a `FeedbackConfig`'s `feedbackKey`).
-        :param pulumi.Input['ChartSeriesFiltersArgs'] filters: Which runs the series charts: their projects and filters.
+        :param pulumi.Input['ChartFiltersArgs'] filters: Which runs are charted: their projects and filters.
         :param pulumi.Input['ChartGroupByArgs'] group_by: How a series' runs are grouped: a line (or bar) per group.
         :param pulumi.Input[_builtins.str] project_metric: A metric of a deployment's agent server, charted instead of the runs'.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) whose runs an organization's chart charts; absent: every workspace. Only in an organization's chart.
@@ -798,14 +796,14 @@ class ChartSeriesArgs:
 
     @_builtins.property
     @pulumi.getter
-    def filters(self) -> pulumi.Input[Optional['ChartSeriesFiltersArgs']]:
+    def filters(self) -> pulumi.Input[Optional['ChartFiltersArgs']]:
         """
-        Which runs the series charts: their projects and filters.
+        Which runs are charted: their projects and filters.
         """
         return pulumi.get(self, "filters")
 
     @filters.setter
-    def filters(self, value: pulumi.Input[Optional['ChartSeriesFiltersArgs']]):
+    def filters(self, value: pulumi.Input[Optional['ChartFiltersArgs']]):
         pulumi.set(self, "filters", value)
 
     @_builtins.property
@@ -843,100 +841,6 @@ class ChartSeriesArgs:
     @workspace_id.setter
     def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "workspace_id", value)
-
-
-class ChartSeriesFiltersArgsDict(TypedDict):
-    """
-    Which runs the series charts: their projects and filters.
-    """
-    filter: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
-    """
-    project_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
-    """
-    The tracing projects (their ids) whose runs are charted.
-    """
-    trace_filter: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
-    """
-    tree_filter: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
-    """
-
-@pulumi.input_type
-class ChartSeriesFiltersArgs:
-    def __init__(__self__, *,
-                 filter: pulumi.Input[Optional[_builtins.str]] = None,
-                 project_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 trace_filter: pulumi.Input[Optional[_builtins.str]] = None,
-                 tree_filter: pulumi.Input[Optional[_builtins.str]] = None):
-        """
-        Which runs the series charts: their projects and filters.
-
-        :param pulumi.Input[_builtins.str] filter: Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] project_ids: The tracing projects (their ids) whose runs are charted.
-        :param pulumi.Input[_builtins.str] trace_filter: Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
-        :param pulumi.Input[_builtins.str] tree_filter: Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
-        """
-        if filter is not None:
-            pulumi.set(__self__, "filter", filter)
-        if project_ids is not None:
-            pulumi.set(__self__, "project_ids", project_ids)
-        if trace_filter is not None:
-            pulumi.set(__self__, "trace_filter", trace_filter)
-        if tree_filter is not None:
-            pulumi.set(__self__, "tree_filter", tree_filter)
-
-    @_builtins.property
-    @pulumi.getter
-    def filter(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
-        """
-        return pulumi.get(self, "filter")
-
-    @filter.setter
-    def filter(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "filter", value)
-
-    @_builtins.property
-    @pulumi.getter(name="projectIds")
-    def project_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
-        """
-        The tracing projects (their ids) whose runs are charted.
-        """
-        return pulumi.get(self, "project_ids")
-
-    @project_ids.setter
-    def project_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
-        pulumi.set(self, "project_ids", value)
-
-    @_builtins.property
-    @pulumi.getter(name="traceFilter")
-    def trace_filter(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
-        """
-        return pulumi.get(self, "trace_filter")
-
-    @trace_filter.setter
-    def trace_filter(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "trace_filter", value)
-
-    @_builtins.property
-    @pulumi.getter(name="treeFilter")
-    def tree_filter(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
-        """
-        return pulumi.get(self, "tree_filter")
-
-    @tree_filter.setter
-    def tree_filter(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "tree_filter", value)
 
 
 class DeploymentListenerConfigArgsDict(TypedDict):

@@ -25,7 +25,7 @@ class ChartArgs:
                  series: pulumi.Input[Sequence[pulumi.Input['ChartSeriesArgs']]],
                  title: pulumi.Input[_builtins.str],
                  chart_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 common_filters: pulumi.Input[Optional['ChartCommonFiltersArgs']] = None,
+                 common_filters: pulumi.Input[Optional['ChartFiltersArgs']] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  index: pulumi.Input[Optional[_builtins.float]] = None,
                  scope: pulumi.Input[Optional[_builtins.str]] = None,
@@ -37,7 +37,7 @@ class ChartArgs:
         :param pulumi.Input[Sequence[pulumi.Input['ChartSeriesArgs']]] series: The chart's series (at least one), in the legend's order. Updated in place.
         :param pulumi.Input[_builtins.str] title: The chart's title (unique in its dashboard: this provider refuses a second of the same title). Updated in place.
         :param pulumi.Input[_builtins.str] chart_type: `line` (default) or `bar`. Updated in place.
-        :param pulumi.Input['ChartCommonFiltersArgs'] common_filters: Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
+        :param pulumi.Input['ChartFiltersArgs'] common_filters: Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
         :param pulumi.Input[_builtins.str] description: What the chart shows. Updated in place.
         :param pulumi.Input[_builtins.float] index: Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
         :param pulumi.Input[_builtins.str] scope: Where the chart (its dashboard's scope) lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
@@ -109,14 +109,14 @@ class ChartArgs:
 
     @_builtins.property
     @pulumi.getter(name="commonFilters")
-    def common_filters(self) -> pulumi.Input[Optional['ChartCommonFiltersArgs']]:
+    def common_filters(self) -> pulumi.Input[Optional['ChartFiltersArgs']]:
         """
         Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
         """
         return pulumi.get(self, "common_filters")
 
     @common_filters.setter
-    def common_filters(self, value: pulumi.Input[Optional['ChartCommonFiltersArgs']]):
+    def common_filters(self, value: pulumi.Input[Optional['ChartFiltersArgs']]):
         pulumi.set(self, "common_filters", value)
 
     @_builtins.property
@@ -175,7 +175,7 @@ class Chart(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  chart_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 common_filters: pulumi.Input[Optional[Union['ChartCommonFiltersArgs', 'ChartCommonFiltersArgsDict']]] = None,
+                 common_filters: pulumi.Input[Optional[Union['ChartFiltersArgs', 'ChartFiltersArgsDict']]] = None,
                  dashboard_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  index: pulumi.Input[Optional[_builtins.float]] = None,
@@ -190,7 +190,7 @@ class Chart(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] chart_type: `line` (default) or `bar`. Updated in place.
-        :param pulumi.Input[Union['ChartCommonFiltersArgs', 'ChartCommonFiltersArgsDict']] common_filters: Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
+        :param pulumi.Input[Union['ChartFiltersArgs', 'ChartFiltersArgsDict']] common_filters: Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
         :param pulumi.Input[_builtins.str] dashboard_id: The dashboard (a `Dashboard`'s id) the chart is in. A change moves the chart there, in place.
         :param pulumi.Input[_builtins.str] description: What the chart shows. Updated in place.
         :param pulumi.Input[_builtins.float] index: Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
@@ -224,7 +224,7 @@ class Chart(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  chart_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 common_filters: pulumi.Input[Optional[Union['ChartCommonFiltersArgs', 'ChartCommonFiltersArgsDict']]] = None,
+                 common_filters: pulumi.Input[Optional[Union['ChartFiltersArgs', 'ChartFiltersArgsDict']]] = None,
                  dashboard_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  index: pulumi.Input[Optional[_builtins.float]] = None,
@@ -301,7 +301,7 @@ class Chart(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="commonFilters")
-    def common_filters(self) -> pulumi.Output[Optional['outputs.ChartCommonFilters']]:
+    def common_filters(self) -> pulumi.Output[Optional['outputs.ChartFilters']]:
         """
         Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
         """

@@ -21,11 +21,10 @@ __all__ = [
     'AlertRuleAction',
     'AnnotationQueueRubricItem',
     'BulkExportTimeouts',
-    'ChartCommonFilters',
     'ChartDataPoint',
+    'ChartFilters',
     'ChartGroupBy',
     'ChartSeries',
-    'ChartSeriesFilters',
     'DashboardChart',
     'DeploymentListenerConfig',
     'DeploymentSecret',
@@ -398,87 +397,6 @@ class BulkExportTimeouts(dict):
 
 
 @pulumi.output_type
-class ChartCommonFilters(dict):
-    """
-    Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "projectIds":
-            suggest = "project_ids"
-        elif key == "traceFilter":
-            suggest = "trace_filter"
-        elif key == "treeFilter":
-            suggest = "tree_filter"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in ChartCommonFilters. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        ChartCommonFilters.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        ChartCommonFilters.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 filter: Optional[_builtins.str] = None,
-                 project_ids: Optional[Sequence[_builtins.str]] = None,
-                 trace_filter: Optional[_builtins.str] = None,
-                 tree_filter: Optional[_builtins.str] = None):
-        """
-        Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
-
-        :param _builtins.str filter: Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
-        :param Sequence[_builtins.str] project_ids: The tracing projects (their ids) whose runs are charted.
-        :param _builtins.str trace_filter: Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
-        :param _builtins.str tree_filter: Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
-        """
-        if filter is not None:
-            pulumi.set(__self__, "filter", filter)
-        if project_ids is not None:
-            pulumi.set(__self__, "project_ids", project_ids)
-        if trace_filter is not None:
-            pulumi.set(__self__, "trace_filter", trace_filter)
-        if tree_filter is not None:
-            pulumi.set(__self__, "tree_filter", tree_filter)
-
-    @_builtins.property
-    @pulumi.getter
-    def filter(self) -> Optional[_builtins.str]:
-        """
-        Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
-        """
-        return pulumi.get(self, "filter")
-
-    @_builtins.property
-    @pulumi.getter(name="projectIds")
-    def project_ids(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        The tracing projects (their ids) whose runs are charted.
-        """
-        return pulumi.get(self, "project_ids")
-
-    @_builtins.property
-    @pulumi.getter(name="traceFilter")
-    def trace_filter(self) -> Optional[_builtins.str]:
-        """
-        Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
-        """
-        return pulumi.get(self, "trace_filter")
-
-    @_builtins.property
-    @pulumi.getter(name="treeFilter")
-    def tree_filter(self) -> Optional[_builtins.str]:
-        """
-        Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
-        """
-        return pulumi.get(self, "tree_filter")
-
-
-@pulumi.output_type
 class ChartDataPoint(dict):
     """
     One bucket's value of one series (and group).
@@ -534,6 +452,87 @@ class ChartDataPoint(dict):
         The value: a number, null for none, or an object (`feedback_values`: how many times each value was given).
         """
         return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class ChartFilters(dict):
+    """
+    Which runs are charted: their projects and filters.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "projectIds":
+            suggest = "project_ids"
+        elif key == "traceFilter":
+            suggest = "trace_filter"
+        elif key == "treeFilter":
+            suggest = "tree_filter"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChartFilters. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChartFilters.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChartFilters.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 filter: Optional[_builtins.str] = None,
+                 project_ids: Optional[Sequence[_builtins.str]] = None,
+                 trace_filter: Optional[_builtins.str] = None,
+                 tree_filter: Optional[_builtins.str] = None):
+        """
+        Which runs are charted: their projects and filters.
+
+        :param _builtins.str filter: Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
+        :param Sequence[_builtins.str] project_ids: The tracing projects (their ids) whose runs are charted.
+        :param _builtins.str trace_filter: Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
+        :param _builtins.str tree_filter: Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
+        """
+        if filter is not None:
+            pulumi.set(__self__, "filter", filter)
+        if project_ids is not None:
+            pulumi.set(__self__, "project_ids", project_ids)
+        if trace_filter is not None:
+            pulumi.set(__self__, "trace_filter", trace_filter)
+        if tree_filter is not None:
+            pulumi.set(__self__, "tree_filter", tree_filter)
+
+    @_builtins.property
+    @pulumi.getter
+    def filter(self) -> Optional[_builtins.str]:
+        """
+        Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
+        """
+        return pulumi.get(self, "filter")
+
+    @_builtins.property
+    @pulumi.getter(name="projectIds")
+    def project_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The tracing projects (their ids) whose runs are charted.
+        """
+        return pulumi.get(self, "project_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="traceFilter")
+    def trace_filter(self) -> Optional[_builtins.str]:
+        """
+        Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
+        """
+        return pulumi.get(self, "trace_filter")
+
+    @_builtins.property
+    @pulumi.getter(name="treeFilter")
+    def tree_filter(self) -> Optional[_builtins.str]:
+        """
+        Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
+        """
+        return pulumi.get(self, "tree_filter")
 
 
 @pulumi.output_type
@@ -632,7 +631,7 @@ class ChartSeries(dict):
                  metric: _builtins.str,
                  name: _builtins.str,
                  feedback_key: Optional[_builtins.str] = None,
-                 filters: Optional['outputs.ChartSeriesFilters'] = None,
+                 filters: Optional['outputs.ChartFilters'] = None,
                  group_by: Optional['outputs.ChartGroupBy'] = None,
                  project_metric: Optional[_builtins.str] = None,
                  workspace_id: Optional[_builtins.str] = None):
@@ -642,7 +641,7 @@ class ChartSeries(dict):
         :param _builtins.str metric: What is charted, one of the service's metrics: run counts, latencies, tokens, costs, error and streaming rates, feedback (`feedback`, `feedback_score_avg`, `feedback_values`: they need `feedbackKey`, and an organization's chart cannot have them).
         :param _builtins.str name: The series' name, as the legend shows it.
         :param _builtins.str feedback_key: The feedback key a feedback metric charts (a `FeedbackConfig`'s `feedbackKey`).
-        :param 'ChartSeriesFilters' filters: Which runs the series charts: their projects and filters.
+        :param 'ChartFilters' filters: Which runs are charted: their projects and filters.
         :param 'ChartGroupBy' group_by: How a series' runs are grouped: a line (or bar) per group.
         :param _builtins.str project_metric: A metric of a deployment's agent server, charted instead of the runs'.
         :param _builtins.str workspace_id: The workspace (a UUID) whose runs an organization's chart charts; absent: every workspace. Only in an organization's chart.
@@ -686,9 +685,9 @@ class ChartSeries(dict):
 
     @_builtins.property
     @pulumi.getter
-    def filters(self) -> Optional['outputs.ChartSeriesFilters']:
+    def filters(self) -> Optional['outputs.ChartFilters']:
         """
-        Which runs the series charts: their projects and filters.
+        Which runs are charted: their projects and filters.
         """
         return pulumi.get(self, "filters")
 
@@ -715,87 +714,6 @@ class ChartSeries(dict):
         The workspace (a UUID) whose runs an organization's chart charts; absent: every workspace. Only in an organization's chart.
         """
         return pulumi.get(self, "workspace_id")
-
-
-@pulumi.output_type
-class ChartSeriesFilters(dict):
-    """
-    Which runs the series charts: their projects and filters.
-    """
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "projectIds":
-            suggest = "project_ids"
-        elif key == "traceFilter":
-            suggest = "trace_filter"
-        elif key == "treeFilter":
-            suggest = "tree_filter"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in ChartSeriesFilters. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        ChartSeriesFilters.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        ChartSeriesFilters.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 filter: Optional[_builtins.str] = None,
-                 project_ids: Optional[Sequence[_builtins.str]] = None,
-                 trace_filter: Optional[_builtins.str] = None,
-                 tree_filter: Optional[_builtins.str] = None):
-        """
-        Which runs the series charts: their projects and filters.
-
-        :param _builtins.str filter: Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
-        :param Sequence[_builtins.str] project_ids: The tracing projects (their ids) whose runs are charted.
-        :param _builtins.str trace_filter: Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
-        :param _builtins.str tree_filter: Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
-        """
-        if filter is not None:
-            pulumi.set(__self__, "filter", filter)
-        if project_ids is not None:
-            pulumi.set(__self__, "project_ids", project_ids)
-        if trace_filter is not None:
-            pulumi.set(__self__, "trace_filter", trace_filter)
-        if tree_filter is not None:
-            pulumi.set(__self__, "tree_filter", tree_filter)
-
-    @_builtins.property
-    @pulumi.getter
-    def filter(self) -> Optional[_builtins.str]:
-        """
-        Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
-        """
-        return pulumi.get(self, "filter")
-
-    @_builtins.property
-    @pulumi.getter(name="projectIds")
-    def project_ids(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        The tracing projects (their ids) whose runs are charted.
-        """
-        return pulumi.get(self, "project_ids")
-
-    @_builtins.property
-    @pulumi.getter(name="traceFilter")
-    def trace_filter(self) -> Optional[_builtins.str]:
-        """
-        Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
-        """
-        return pulumi.get(self, "trace_filter")
-
-    @_builtins.property
-    @pulumi.getter(name="treeFilter")
-    def tree_filter(self) -> Optional[_builtins.str]:
-        """
-        Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
-        """
-        return pulumi.get(self, "tree_filter")
 
 
 @pulumi.output_type
