@@ -10,6 +10,8 @@
 import { z } from "zod";
 import { dateTime, filledString } from "./common";
 
+/** An integer of any size (the description bounds none; zod's `int()` refuses past 2^53). */
+const integer = z.number().refine((v) => Number.isInteger(v), "Input should be a valid integer");
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Input should be a valid UUID");
 
 /** `CustomChartType`. */
@@ -73,7 +75,7 @@ export const ChartFiltersSchema = z
 export type ChartFilters = z.infer<typeof ChartFiltersSchema>;
 
 /** `RunStatsGroupBy` (a request's); the answer's adds `set_by`. */
-export const GroupBySchema = z.object({ attribute: z.enum(GROUP_BY_ATTRIBUTES), path: z.string().nullish(), max_groups: z.number().int().optional() }).strict();
+export const GroupBySchema = z.object({ attribute: z.enum(GROUP_BY_ATTRIBUTES), path: z.string().nullish(), max_groups: integer.optional() }).strict();
 export type GroupBy = z.infer<typeof GroupBySchema>;
 
 /** `CustomChartSeriesCreate` (and `...Update`, which may name the series' `id`). */
@@ -92,12 +94,12 @@ export const ChartSeriesRequestSchema = z
 export type ChartSeriesRequest = z.infer<typeof ChartSeriesRequestSchema>;
 
 /** `CustomChartsSectionCreate`. */
-export const SectionCreateRequestSchema = z.object({ title: z.string(), description: z.string().nullish(), index: z.number().int().nullish() }).strict();
+export const SectionCreateRequestSchema = z.object({ title: z.string(), description: z.string().nullish(), index: integer.nullish() }).strict();
 export type SectionCreateRequest = z.infer<typeof SectionCreateRequestSchema>;
 
 /** `CustomChartsSectionUpdate`: absent fields stay (the description's `Missing`); a `null` description clears it. */
 export const SectionUpdateRequestSchema = z
-    .object({ title: z.string().optional(), description: z.string().nullish(), index: z.number().int().optional() })
+    .object({ title: z.string().optional(), description: z.string().nullish(), index: integer.optional() })
     .strict();
 export type SectionUpdateRequest = z.infer<typeof SectionUpdateRequestSchema>;
 
@@ -106,8 +108,8 @@ export const SectionSchema = z.object({
     id: z.string(),
     title: z.string(),
     description: z.string().nullish(),
-    index: z.number().int().nullish(),
-    chart_count: z.number().int().nullish(),
+    index: integer.nullish(),
+    chart_count: integer.nullish(),
     created_at: z.string().nullish(),
     modified_at: z.string().nullish(),
 });
@@ -118,7 +120,7 @@ export const ChartCreateRequestSchema = z
     .object({
         title: filledString,
         description: z.string().nullish(),
-        index: z.number().int().min(0).max(100).nullish(),
+        index: z.number().min(0).max(100).refine((v) => Number.isInteger(v), "Input should be a valid integer").nullish(),
         chart_type: z.enum(CHART_TYPES),
         series: z.array(ChartSeriesRequestSchema.omit({ id: true }).strict()),
         section_id: uuid.nullish(),
@@ -133,7 +135,7 @@ export const ChartUpdateRequestSchema = z
     .object({
         title: filledString.optional(),
         description: z.string().nullish(),
-        index: z.number().int().min(0).max(100).optional(),
+        index: z.number().min(0).max(100).refine((v) => Number.isInteger(v), "Input should be a valid integer").optional(),
         chart_type: z.enum(CHART_TYPES).optional(),
         series: z.array(ChartSeriesRequestSchema).optional(),
         section_id: uuid.optional(),
@@ -154,7 +156,7 @@ export const ChartSeriesSchema = z.object({
     feedback_key: z.string().nullish(),
     workspace_id: z.string().nullish(),
     project_metric: z.string().nullish(),
-    group_by: z.object({ attribute: z.string(), path: z.string().nullish(), max_groups: z.number().int().nullish(), set_by: z.string().nullish() }).nullish(),
+    group_by: z.object({ attribute: z.string(), path: z.string().nullish(), max_groups: integer.nullish(), set_by: z.string().nullish() }).nullish(),
 });
 export type ChartSeries = z.infer<typeof ChartSeriesSchema>;
 
@@ -163,7 +165,7 @@ export const ChartSchema = z.object({
     id: z.string(),
     title: z.string(),
     description: z.string().nullish(),
-    index: z.number().int(),
+    index: integer,
     chart_type: z.string(),
     section_id: z.string(),
     metadata: z.record(z.string(), z.unknown()).nullish(),
@@ -172,7 +174,7 @@ export const ChartSchema = z.object({
 export type Chart = z.infer<typeof ChartSchema>;
 
 /** `TimedeltaInput`: a bucket's width. */
-export const StrideSchema = z.object({ days: z.number().int().optional(), hours: z.number().int().optional(), minutes: z.number().int().optional() }).strict();
+export const StrideSchema = z.object({ days: integer.optional(), hours: integer.optional(), minutes: integer.optional() }).strict();
 export type Stride = z.infer<typeof StrideSchema>;
 
 /** `CustomChartsRequestBase` (a section's read): which time, in buckets of `stride`; `omit_data` reads the charts alone. */
@@ -186,7 +188,7 @@ export const ChartsReadBaseSchema = z
     })
     .strict();
 /** `CustomChartsRequest` (every chart's read, one chart's): the base, and the description's paging and tag fields. */
-export const ChartsReadSchema = ChartsReadBaseSchema.extend({ after_index: z.number().int().nullish(), tag_value_id: z.array(uuid).nullish() }).strict();
+export const ChartsReadSchema = ChartsReadBaseSchema.extend({ after_index: integer.nullish(), tag_value_id: z.array(uuid).nullish() }).strict();
 /** `CustomChartsSectionRequest` (a workspace section's read): the base and a group-by over every chart of it. */
 export const SectionReadSchema = ChartsReadBaseSchema.extend({ group_by: GroupBySchema.nullish() }).strict();
 export type ChartsRead = z.infer<typeof ChartsReadSchema>;
@@ -206,7 +208,7 @@ export const ChartWithDataSchema = z.object({
     title: z.string(),
     description: z.string().nullish(),
     metadata: z.record(z.string(), z.unknown()).nullish(),
-    index: z.number().int(),
+    index: integer,
     chart_type: z.string(),
     series: z.array(ChartSeriesSchema),
     common_filters: ChartSeriesSchema.shape.filters,
@@ -219,7 +221,7 @@ export const SectionWithChartsSchema = z.object({
     id: z.string(),
     title: z.string(),
     description: z.string().nullish(),
-    index: z.number().int().nullish(),
+    index: integer.nullish(),
     session_id: z.string().nullish(),
     charts: z.array(ChartWithDataSchema),
 });
