@@ -12,6 +12,12 @@ import { dateTime, filledString } from "./common";
 
 /** An integer of any size (the description bounds none; zod's `int()` refuses past 2^53). */
 const integer = z.number().refine((v) => Number.isInteger(v), "Input should be a valid integer");
+/** A place among a section's charts: 0 to 100 (the description's bounds). */
+const chartIndex = z
+    .number()
+    .min(0)
+    .max(100)
+    .refine((v) => Number.isInteger(v), "Input should be a valid integer");
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Input should be a valid UUID");
 
 /** `CustomChartType`. */
@@ -98,9 +104,7 @@ export const SectionCreateRequestSchema = z.object({ title: z.string(), descript
 export type SectionCreateRequest = z.infer<typeof SectionCreateRequestSchema>;
 
 /** `CustomChartsSectionUpdate`: absent fields stay (the description's `Missing`); a `null` description clears it. */
-export const SectionUpdateRequestSchema = z
-    .object({ title: z.string().optional(), description: z.string().nullish(), index: integer.optional() })
-    .strict();
+export const SectionUpdateRequestSchema = z.object({ title: z.string().optional(), description: z.string().nullish(), index: integer.optional() }).strict();
 export type SectionUpdateRequest = z.infer<typeof SectionUpdateRequestSchema>;
 
 /** `CustomChartsSectionResponse`. */
@@ -120,7 +124,7 @@ export const ChartCreateRequestSchema = z
     .object({
         title: filledString,
         description: z.string().nullish(),
-        index: z.number().min(0).max(100).refine((v) => Number.isInteger(v), "Input should be a valid integer").nullish(),
+        index: chartIndex.nullish(),
         chart_type: z.enum(CHART_TYPES),
         series: z.array(ChartSeriesRequestSchema.omit({ id: true }).strict()),
         section_id: uuid.nullish(),
@@ -135,7 +139,7 @@ export const ChartUpdateRequestSchema = z
     .object({
         title: filledString.optional(),
         description: z.string().nullish(),
-        index: z.number().min(0).max(100).refine((v) => Number.isInteger(v), "Input should be a valid integer").optional(),
+        index: chartIndex.optional(),
         chart_type: z.enum(CHART_TYPES).optional(),
         series: z.array(ChartSeriesRequestSchema).optional(),
         section_id: uuid.optional(),
