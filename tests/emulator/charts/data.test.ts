@@ -4,10 +4,13 @@
  * end times chosen so that every number below follows from them), a workspace's dashboard with a chart of five series
  * (run count, latency of a filtered series, error rate, a feedback key's mean score, a run count grouped by name),
  * read back over one bucket and over minute buckets; the organization's dashboards apart from the workspace's, a
- * series of one workspace there, feedback refused there; sections listed, moved charts, deletes.
+ * series of one workspace there, feedback refused there; sections listed, moved charts, deletes; `--state-dir`.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "langsmith";
 import { OTHER_TENANT, TEST_API_KEY, TEST_TENANT, raw, startTestEmulator, uniqueName, type Emulator } from "../../helpers/emulator";
 
@@ -204,5 +207,37 @@ describe("emulator: dashboards and charts, with data from the runs it holds", fu
         );
         assert.equal((await raw(em, "DELETE", `/api/v1/charts/section/${b.id}`)).status, 200);
         assert.equal((await post(`/api/v1/charts/${c.id}`, { omit_data: true })).status, 404);
+    });
+
+    it("--state-dir: a dashboard and its chart, in a workspace and in the organization, are there after a restart", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "charts-state-"));
+        try {
+            let own = await startTestEmulator({ stateDir: dir });
+            const ws = (await raw(own, "POST", "/api/v1/charts/section", { body: { title: "Kept" } })).body;
+            const org = (await raw(own, "POST", "/api/v1/org-charts/section", { body: { title: "Kept too" } })).body;
+            const c = (
+                await raw(own, "POST", "/api/v1/charts/create", {
+                    body: { title: "c", chart_type: "bar", section_id: ws.id, series: [{ name: "n", metric: "run_count" }] },
+                })
+            ).body;
+            await own.close();
+            own = await startTestEmulator({ stateDir: dir });
+            try {
+                assert.deepEqual(
+                    (await raw(own, "GET", "/api/v1/charts/section")).body.map((x: any) => [x.id, x.chart_count]),
+                    [[ws.id, 1]],
+                );
+                assert.deepEqual(
+                    (await raw(own, "GET", "/api/v1/org-charts/section")).body.map((x: any) => x.id),
+                    [org.id],
+                );
+                const read = await raw(own, "POST", `/api/v1/charts/${c.id}`, { body: { omit_data: true } });
+                assert.deepEqual([read.body.title, read.body.series[0].id], ["c", c.series[0].id]);
+            } finally {
+                await own.close();
+            }
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
     });
 });

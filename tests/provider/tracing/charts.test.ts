@@ -159,6 +159,25 @@ describe("Dashboard and Chart", function () {
         assert.equal((await raw(em(), "GET", "/api/v1/org-charts/section")).body.length, 1);
     });
 
+    it("a create whose answer is lost converges on one dashboard and one chart: looked up by title, never sent twice", async () => {
+        em().addFault({ method: "POST", path: "^/api/v1/charts/section$", kind: "drop", when: "after" });
+        em().addFault({ method: "POST", path: "^/api/v1/charts/create$", kind: "drop", when: "after" });
+        const d = await dashboard.create(await checked(dashboard, { title: "Lost" }));
+        const c = await chart.create(await checked(chart, { dashboardId: d.id, title: "lost", series: [{ name: "n", metric: "run_count" }] }));
+        const sections = (await raw(em(), "GET", "/api/v1/charts/section")).body as Array<{ id: string; chart_count: number }>;
+        assert.deepEqual(
+            sections.map((s) => [s.id, s.chart_count]),
+            [[d.id, 1]],
+        );
+        const sent = em().admin.requests.filter((r) => r.method === "POST" && /\/charts\/(section|create)$/.test(r.path));
+        assert.deepEqual(
+            sent.map((r) => r.status),
+            [0, 0],
+            "each create sent once, its answer lost",
+        );
+        assert.equal((await chart.read(c.id, c.outs as never)).id, c.id);
+    });
+
     it("getDashboard and getChart: by title and by id, with the charts held now and the data the traced runs make", async () => {
         const project = uniqueName("charted");
         await traceRuns(em(), project, 3);
