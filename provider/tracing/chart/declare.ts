@@ -6,7 +6,7 @@
  * feedback metrics' key, the scope's rules).
  */
 import { CHART_METRICS, CHART_TYPES, GROUP_BY_ATTRIBUTES, HOST_METRICS } from "../../api/schemas/charts";
-import { list, number, object, resource, string, type Inputs, type Outputs } from "../../kit/declare";
+import { boolean, list, number, object, resource, string, type Inputs, type Outputs } from "../../kit/declare";
 import { workspaceIdField } from "../../kit/workspace";
 import { scopeField } from "../dashboard/declare";
 
@@ -76,6 +76,10 @@ export const chart = resource({
     },
     outputs: {
         schemaVersion: number("Version of the output shape.", { stable: true }),
+        unmarked: boolean(
+            "Set by a read of a chart without the mark of a Pulumi program (one made in the UI, then imported: docs/service.md R14.3): the next `up` marks it (an update of the metadata alone), so that its dashboard no longer lists it as made elsewhere.",
+            { hidden: true },
+        ),
     },
 });
 

@@ -9,7 +9,7 @@
  * `<workspaceId>/<id>`; the workspace's charts are looked in first, then the organization's).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { MANAGED_MARK, type ChartScope, type ChartsClient } from "../../api/charts";
+import { isManaged, MANAGED_MARK, type ChartScope, type ChartsClient } from "../../api/charts";
 import {
     FEEDBACK_METRICS,
     type ChartFilters,
@@ -104,7 +104,10 @@ export function createChartProvider(o: { charts?: () => ChartsClient } = {}): pu
         },
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(CHART_DIFF, olds, news);
-            return { changes, replaces, updates, deleteBeforeReplace: sameValue(olds.title, news.title) && sameValue(olds.dashboardId, news.dashboardId) };
+            const deleteBeforeReplace = sameValue(olds.title, news.title) && sameValue(olds.dashboardId, news.dashboardId);
+            // Read without the program's mark (made in the UI, imported): an update marks it (R14.3).
+            if (olds.unmarked && !replaces.length) return { changes: true, replaces, updates: [...updates, "unmarked"], deleteBeforeReplace };
+            return { changes, replaces, updates, deleteBeforeReplace };
         },
         async create(inputs) {
             const cc = charts();
@@ -121,7 +124,7 @@ export function createChartProvider(o: { charts?: () => ChartsClient } = {}): pu
                 const found = await cc.findChart(scope, id);
                 if (!found) continue;
                 const inputs = inputsOf(found.chart, found.sectionId, scope, isImport(props) || props?.index !== undefined);
-                return { id, props: outputs(inputs), inputs };
+                return { id, props: outputs(inputs, !isManaged(found.chart)), inputs };
             }
             return {};
         },
@@ -241,8 +244,9 @@ function heldMessage(c: ChartWithData, dashboardId: string): string {
     });
 }
 
-function outputs(i: ChartInputs): ChartOutputs {
-    return { ...i, schemaVersion: SCHEMA_VERSION };
+/** The outputs; `unmarked`: the chart on the service lacks the program's mark, until the next update sends it. */
+function outputs(i: ChartInputs, unmarked = false): ChartOutputs {
+    return { ...i, schemaVersion: SCHEMA_VERSION, unmarked };
 }
 
 /** The provider both front doors serve, each operation in the resource's workspace (kit/workspace.ts). */

@@ -130,7 +130,7 @@ function heldMessage(s: Section, scope: ChartScope): string {
 }
 
 function stillHolds(id: string, charts: Array<{ id: string; title: string; metadata?: Record<string, unknown> | null }>): string {
-    const named = charts.map((c) => `${c.id} (${JSON.stringify(c.title)}${isManaged(c) ? ", a Chart of another stack" : ", made elsewhere"})`).join(", ");
+    const named = charts.map((c) => `${c.id} (${JSON.stringify(c.title)}${isManaged(c) ? ", a Pulumi program's Chart" : ", made elsewhere"})`).join(", ");
     return (
         `Dashboard: dashboard ${id} still holds ${charts.length === 1 ? "a chart" : `${charts.length} charts`}: ${named}. ` +
         "The service deletes a dashboard's charts with it, so the provider does not: delete them (in the UI, or their stack's `Chart` resources), or move them to another dashboard, then run it again. Nothing was deleted."

@@ -4,8 +4,8 @@
  * service does not have, with the values allowed; a feedback metric without its key or in an organization's chart; a
  * filter that does not parse; no series; a place out of range; nothing sent); a dashboard and a chart with every field
  * made, read back unchanged, imported; a chart moved to another dashboard in place (the PATCH's section id); a removed
- * description and common filters cleared on the service; a chart made elsewhere shown by the dashboard's refresh and a
- * dashboard's delete refused while it holds charts; a chart whose scope is not its dashboard's refused in words; a
+ * description and common filters cleared on the service; a chart made elsewhere shown by the dashboard's refresh, marked
+ * by the first `up` after its import, and a dashboard's delete refused while it holds charts; a chart whose scope is not its dashboard's refused in words; a
  * title held refused; the organization's dashboards; getDashboard and getChart (its data from traced runs).
  */
 import assert from "node:assert/strict";
@@ -127,12 +127,27 @@ describe("Dashboard and Chart", function () {
         assert.equal((await chart.read(c.id, moved as never)).inputs?.dashboardId, other.id);
 
         // A chart made in the UI in the dashboard: the dashboard's refresh shows it; the dashboard's delete is refused while charts are in it.
-        const ui = await raw(em(), "POST", "/api/v1/charts/create", { body: { title: "by hand", chart_type: "line", section_id: other.id, series: [] } });
+        const ui = await raw(em(), "POST", "/api/v1/charts/create", {
+            body: { title: "by hand", chart_type: "line", section_id: other.id, series: [{ name: "n", metric: "run_count" }] },
+        });
         const refreshed = await dashboard.read(other.id, other.outs as never);
         assert.deepEqual(refreshed.props?.chartsMadeElsewhere, [ui.body.id]);
         const refused = String((await rejection(() => dashboard.delete(other.id, other.outs as never)))?.message);
         assert.match(refused, new RegExp(`still holds 2 charts: .*${ui.body.id} \\("by hand", made elsewhere\\).*Nothing was deleted`));
-        await raw(em(), "DELETE", `/api/v1/charts/${ui.body.id}`);
+        // Taken into the program by `pulumi import`: its first `up` marks it (an update of that alone), and the dashboard no longer lists it.
+        const imported = await chart.read(ui.body.id, {} as never);
+        assert.equal(imported.props?.unmarked, true);
+        const declared = await checked(chart, imported.inputs as Record<string, unknown>);
+        assert.deepEqual(await chart.diff(ui.body.id, imported.props as never, declared), {
+            changes: true,
+            replaces: [],
+            updates: ["unmarked"],
+            deleteBeforeReplace: true,
+        });
+        const marked = await chart.update(ui.body.id, imported.props as never, declared);
+        assert.equal(marked.outs.unmarked, false);
+        assert.deepEqual((await dashboard.read(other.id, refreshed.props as never)).props?.chartsMadeElsewhere, []);
+        await chart.delete(ui.body.id, marked.outs as never);
         await chart.delete(c.id, moved as never);
         await dashboard.delete(other.id, other.outs as never);
         await dashboard.delete(d.id, d.outs as never);
