@@ -1,5 +1,5 @@
 /**
- * A chart's data, computed from the runs the emulator holds (docs/service.md R14.4): for each series, the runs its
+ * A chart's data, computed from the runs the emulator holds (docs/service.md R16.4): for each series, the runs its
  * projects (`filters.session`, else the chart's `common_filters.session`, else every project of the workspace) hold
  * whose start falls in the read's window and that pass the series' and the chart's filters (both must hold; the one
  * run query of the tracing area, tracing/query.ts, with its parser and evaluator), put in buckets of the read's
@@ -33,9 +33,9 @@ export interface Window {
     stride: number;
 }
 
-/** Buckets one read may ask for (decided, docs/service.md R14.4): a stride of a minute over a year would be half a million. */
+/** Buckets one read may ask for (decided, docs/service.md R16.4): a stride of a minute over a year would be half a million. */
 export const MAX_BUCKETS = 1000;
-/** The window of a read that names no start: the day before its end (decided, docs/service.md R14.4). */
+/** The window of a read that names no start: the day before its end (decided, docs/service.md R16.4). */
 const DEFAULT_SPAN_MS = 24 * 3600 * 1000;
 
 /** The window of a read (`start_time`, `end_time`, `stride`); 400 for an empty stride, an end before the start, too many buckets. */

@@ -1,11 +1,11 @@
 /**
- * The charts area (docs/service.md R14): dashboards (the description's chart sections) and their charts, of a
+ * The charts area (docs/service.md R16): dashboards (the description's chart sections) and their charts, of a
  * workspace under `/api/v1/charts...` and of the organization under `/api/v1/org-charts...` (one organization per
  * emulator: every workspace's request there reads the same ones), kept in `--state-dir` (`charts.json`). Bodies
  * parse with the strict schemas of the shared wire contract (provider/api/schemas/charts.ts); the reads of a
  * chart's, a section's or every chart's data compute it from the runs the emulator holds (data.ts).
  *
- * Rules (decided where the description is silent, R14): a chart names its section (`section_id`; 400 without one,
+ * Rules (decided where the description is silent, R16): a chart names its section (`section_id`; 400 without one,
  * 404 for one not in its scope, a move by PATCH included); an index left out is the next after the highest of the
  * section (of the scope, for a section), at most 100 for a chart; indexes are kept as given, never renumbered;
  * deleting a section deletes its charts; an organization's chart cannot chart feedback (400, the description's

@@ -1,9 +1,9 @@
 /**
- * Dashboards and their charts (docs/service.md R14): chart sections and charts of the workspace
+ * Dashboards and their charts (docs/service.md R16): chart sections and charts of the workspace
  * (`/api/v1/charts...`) or of the organization (`/api/v1/org-charts...`, the same operations; `X-Tenant-Id` names the
  * workspace the request comes from), and the reads of their data. Every create is sent once: a lost answer is looked
  * up (a section by its title in the scope, a chart by its title in its section: the provider keeps both unique,
- * R14.2) instead of being sent again blindly.
+ * R16.2) instead of being sent again blindly.
  */
 import { z } from "zod";
 import type { HttpClientOptions } from "./client";
@@ -31,7 +31,7 @@ import {
 export type ChartScope = "workspace" | "organization";
 
 /**
- * The metadata a `Chart` of any Pulumi program carries (docs/service.md R14.3, decided): what tells a chart made
+ * The metadata a `Chart` of any Pulumi program carries (docs/service.md R16.3, decided): what tells a chart made
  * elsewhere (the UI, an SDK), which a Dashboard lists as drift, from one a program manages.
  */
 export const MANAGED_MARK = { managed_by: "pulumi-langsmith" } as const;

@@ -87,7 +87,7 @@ export class Service {
         return evaluationClient(this.config());
     }
 
-    /** Dashboards and their charts (docs/service.md R14), of the workspace or of the organization, asked from the workspace. */
+    /** Dashboards and their charts (docs/service.md R16), of the workspace or of the organization, asked from the workspace. */
     charts(): ChartsClient {
         return tracingApiClient("charts", this.config(), (o) => ChartsClient.connect(o));
     }

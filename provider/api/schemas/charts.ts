@@ -1,5 +1,5 @@
 /**
- * The wire contract of dashboards and their charts (docs/service.md R14): chart sections (`/api/v1/charts/section`,
+ * The wire contract of dashboards and their charts (docs/service.md R16): chart sections (`/api/v1/charts/section`,
  * a workspace's; `/api/v1/org-charts/section`, the organization's) and charts (`/api/v1/charts/create`,
  * `/api/v1/charts/{id}`, the same under `/org-charts`), and the reads of their data (`POST /api/v1/charts`, `POST
  * .../section/{id}`, `POST .../{chart_id}`), as the description's `CustomChart*` schemas have them. Requests the

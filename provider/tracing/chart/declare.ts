@@ -1,5 +1,5 @@
 /**
- * The Chart, declared once (kit/declare.ts): a chart of a `Dashboard` (docs/service.md R14): its title, type, series
+ * The Chart, declared once (kit/declare.ts): a chart of a `Dashboard` (docs/service.md R16): its title, type, series
  * (each a metric of the service's, its projects and filters, a feedback key, a grouping), common filters and place
  * change in place, and so does its dashboard (a move is the service's PATCH of its section, not a replacement); its
  * scope is its dashboard's and fixed. provider.ts holds what a table cannot say (the filters parsed at preview, the
@@ -77,7 +77,7 @@ export const chart = resource({
     outputs: {
         schemaVersion: number("Version of the output shape.", { stable: true }),
         unmarked: boolean(
-            "Set by a read of a chart without the mark of a Pulumi program (one made in the UI, then imported: docs/service.md R14.3): the next `up` marks it (an update of the metadata alone), so that its dashboard no longer lists it as made elsewhere.",
+            "Set by a read of a chart without the mark of a Pulumi program (one made in the UI, then imported: docs/service.md R16.3): the next `up` marks it (an update of the metadata alone), so that its dashboard no longer lists it as made elsewhere.",
             { hidden: true },
         ),
     },

@@ -1,5 +1,5 @@
 /**
- * `getChart`: a chart of a dashboard looked up by id (docs/service.md R14), with its series as refresh reads them and,
+ * `getChart`: a chart of a dashboard looked up by id (docs/service.md R16), with its series as refresh reads them and,
  * when a window is given, its data over it: what its runs make now, which traffic changes and no output may hold (the
  * emulator computes it from the runs it holds: emulator/charts/data.ts). One implementation behind both front doors.
  * Nothing here changes anything on the service.

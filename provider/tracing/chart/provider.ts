@@ -1,10 +1,10 @@
 /**
  * The Chart's dynamic provider (its fields: declare.ts): a chart of a dashboard of the workspace or of the
- * organization (docs/service.md R14). At preview, before any call: a metric, chart type or grouping the service does not
+ * organization (docs/service.md R16). At preview, before any call: a metric, chart type or grouping the service does not
  * have (naming the values allowed), a feedback metric without its key or in an organization's chart, a series'
  * workspace outside an organization's chart, a grouping by metadata without its key, and every filter through the
  * exports' parser (provider/api/filter.ts: the caret under the place it stops). A create checks that its dashboard is
- * one of its scope's and holds no chart of its title (R14.2), and marks the chart as a program's (R14.3); a move to
+ * one of its scope's and holds no chart of its title (R16.2), and marks the chart as a program's (R16.3); a move to
  * another dashboard is the PATCH's `section_id`, in place. `read` with only an id is `pulumi import` (`<id>`,
  * `<workspaceId>/<id>`; the workspace's charts are looked in first, then the organization's).
  */
@@ -105,7 +105,7 @@ export function createChartProvider(o: { charts?: () => ChartsClient } = {}): pu
         async diff(_id, olds, news) {
             const { changes, replaces, updates } = diffByTable(CHART_DIFF, olds, news);
             const deleteBeforeReplace = sameValue(olds.title, news.title) && sameValue(olds.dashboardId, news.dashboardId);
-            // Read without the program's mark (made in the UI, imported): an update marks it (R14.3).
+            // Read without the program's mark (made in the UI, imported): an update marks it (R16.3).
             if (olds.unmarked && !replaces.length) return { changes: true, replaces, updates: [...updates, "unmarked"], deleteBeforeReplace };
             return { changes, replaces, updates, deleteBeforeReplace };
         },
@@ -141,7 +141,7 @@ export function createChartProvider(o: { charts?: () => ChartsClient } = {}): pu
     return provider;
 }
 
-/** The charts of the chart's dashboard, which must be one of its scope's (R14.2). */
+/** The charts of the chart's dashboard, which must be one of its scope's (R16.2). */
 async function dashboardCharts(cc: ChartsClient, i: ChartInputs): Promise<ChartWithData[]> {
     const s = await cc.readSection(i.scope, i.dashboardId);
     if (s) return s.charts;
@@ -240,7 +240,7 @@ function heldMessage(c: ChartWithData, dashboardId: string): string {
         existing: "two charts of one title in a dashboard are told apart by nobody",
         id: c.id,
         ifTheirs: "give this one another title",
-        why: "a chart carries no mark of which stack made it (only that a program did: docs/service.md R14.3), so the provider cannot tell one this stack's interrupted run made from another's.",
+        why: "a chart carries no mark of which stack made it (only that a program did: docs/service.md R16.3), so the provider cannot tell one this stack's interrupted run made from another's.",
     });
 }
 

@@ -1,8 +1,8 @@
 /**
- * The Dashboard, declared once (kit/declare.ts): a chart section of the service (docs/service.md R14), in a workspace
+ * The Dashboard, declared once (kit/declare.ts): a chart section of the service (docs/service.md R16), in a workspace
  * or, with `scope: "organization"`, of the organization; its title, description and place change in place, its scope
  * is fixed (a change replaces it). Its charts are `Chart` resources; the charts in it that no Pulumi program manages
- * (made in the UI or by an SDK) are an output, which a refresh shows changing (R14.3). provider.ts holds what a
+ * (made in the UI or by an SDK) are an output, which a refresh shows changing (R16.3). provider.ts holds what a
  * table cannot say.
  */
 import { list, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";

@@ -1,6 +1,6 @@
 /**
  * `getDashboard`: a dashboard of the workspace or of the organization looked up by id or by its exact title (docs/service.md
- * R14), for programs that add charts to a dashboard another stack or the UI made: its fields as refresh reads them, and
+ * R16), for programs that add charts to a dashboard another stack or the UI made: its fields as refresh reads them, and
  * its charts now (ids, titles, which no program manages), which traffic of other hands changes and no output holds. One
  * implementation behind both front doors. Nothing here changes anything on the service.
  */

@@ -1,8 +1,8 @@
 /**
  * The Dashboard's dynamic provider (its fields: declare.ts): a chart section of the workspace or of the organization
- * (docs/service.md R14). A title the scope already holds is refused naming the dashboard (titles are kept unique here,
- * R14.2), unless LANGSMITH_ADOPT_IDS names it. An update is one PATCH of what changed; a removed description is
- * cleared. A read lists the charts in it that no program manages (`chartsMadeElsewhere`, R14.3); a delete is refused
+ * (docs/service.md R16). A title the scope already holds is refused naming the dashboard (titles are kept unique here,
+ * R16.2), unless LANGSMITH_ADOPT_IDS names it. An update is one PATCH of what changed; a removed description is
+ * cleared. A read lists the charts in it that no program manages (`chartsMadeElsewhere`, R16.3); a delete is refused
  * while it holds any chart (the service would delete them with it). `read` with only an id is `pulumi import`
  * (`<id>`, `<workspaceId>/<id>`; the workspace's dashboards are looked in first, then the organization's).
  */

@@ -1,5 +1,5 @@
 /**
- * The emulator's dashboards and charts (emulator/charts/, docs/service.md R14) and the data it computes for them from
+ * The emulator's dashboards and charts (emulator/charts/, docs/service.md R16) and the data it computes for them from
  * the runs it holds: runs and feedback written by the official JS `langsmith` client (its `createRun`, with start and
  * end times chosen so that every number below follows from them), a workspace's dashboard with a chart of five series
  * (run count, latency of a filtered series, error rate, a feedback key's mean score, a run count grouped by name),
