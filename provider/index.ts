@@ -9,9 +9,10 @@
  * (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members (OrganizationMember), the
  * listeners of hybrid installations (Listener); resource tags (TagKey, TagValue, Tagging, and the `tags` argument of
  * the objects the service tags) and the access policies over them (AccessPolicy); the model price map that prices
- * traced LLM runs (ModelPriceMap); and look-ups (getDeployment, getDeploymentRevisions, getTracingProject, getDataset,
- * getTracingProjects, getPrompt, getWorkspace, getWorkspaces, getRole, getServiceKey, getAnnotationQueue,
- * getFeedbackConfig, getListener, getEvaluator, getCron, getBulkExport, getDatasetVersion, getExamples, getModelPrice).
+ * traced LLM runs (ModelPriceMap); dashboards and their charts (Dashboard, Chart); and look-ups (getDeployment,
+ * getDeploymentRevisions, getTracingProject, getDataset, getTracingProjects, getPrompt, getWorkspace, getWorkspaces,
+ * getRole, getServiceKey, getAnnotationQueue, getFeedbackConfig, getFeedbackFormula, getListener, getEvaluator, getCron,
+ * getBulkExport, getDatasetVersion, getExamples, getModelPrice, getDashboard, getChart).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -28,6 +29,8 @@ import { RESOURCES } from "./registry";
 export {
     AccessPolicy,
     AgentServerCheck,
+    Chart,
+    Dashboard,
     AnnotationQueue,
     Assistant,
     BulkExport,
@@ -67,6 +70,8 @@ export {
     WorkspaceRetention,
     WorkspaceSecret,
     type AccessPolicyArgs,
+    type ChartArgs,
+    type DashboardArgs,
     type AgentServerCheckArgs,
     type AnnotationQueueArgs,
     type AssistantArgs,
@@ -121,7 +126,9 @@ export type { DeploymentInputs, DeploymentOutputs } from "./controlPlane/deploym
 export {
     getAnnotationQueue,
     getBulkExport,
+    getChart,
     getCron,
+    getDashboard,
     getDataset,
     getDatasetVersion,
     getDeployment,
@@ -179,6 +186,10 @@ export {
     type GetBulkExportResult,
     type GetModelPriceArgs,
     type GetModelPriceResult,
+    type GetDashboardArgs,
+    type GetDashboardResult,
+    type GetChartArgs,
+    type GetChartResult,
     type RevisionInfo,
 } from "./dynamic/functions";
 export { ConfigError, REGION_ENDPOINTS, REGION_URLS, resolveServiceConfig, type ConfigSources, type ServiceConfig, type SettingSource } from "./config";

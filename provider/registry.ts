@@ -168,6 +168,14 @@ import feedbackFormulaForwarder = require("./dynamic/frozen/feedbackFormula");
 import { projectView } from "./tracing/projectView/declare";
 import { projectViewProvider } from "./tracing/projectView/provider";
 import projectViewForwarder = require("./dynamic/frozen/projectView");
+import { dashboard } from "./tracing/dashboard/declare";
+import { dashboardProvider } from "./tracing/dashboard/provider";
+import { getDashboard, getDashboardFunction } from "./tracing/dashboard/lookups";
+import { chart } from "./tracing/chart/declare";
+import { chartProvider } from "./tracing/chart/provider";
+import { getChart, getChartFunction } from "./tracing/chart/lookups";
+import dashboardForwarder = require("./dynamic/frozen/dashboard");
+import chartForwarder = require("./dynamic/frozen/chart");
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -333,6 +341,12 @@ const DECLARED = {
         forwarder: projectViewForwarder,
         provider: adoptable(projectView, projectViewProvider, (i) => `${i.sessionId}/${i.displayName}`),
     },
+    dashboard: {
+        declaration: dashboard,
+        forwarder: dashboardForwarder,
+        provider: adoptable(dashboard, dashboardProvider, (i) => `${i.scope ?? "workspace"}/${i.title}`, { holds: "its charts" }),
+    },
+    chart: { declaration: chart, forwarder: chartForwarder, provider: adoptable(chart, chartProvider, (i) => `${i.dashboardId}/${i.title}`) },
 } as const satisfies Record<string, Registered>;
 
 /**
@@ -423,6 +437,11 @@ export const FUNCTIONS = {
         declaration: getFeedbackFormulaFunction,
         run: (s: Service, a: FunctionInputs<typeof getFeedbackFormulaFunction>) => getFeedbackFormula(s.in(a.workspaceId).feedbackFormulas(), a),
     },
+    getDashboard: {
+        declaration: getDashboardFunction,
+        run: (s: Service, a: FunctionInputs<typeof getDashboardFunction>) => getDashboard(s.in(a.workspaceId).charts(), a),
+    },
+    getChart: { declaration: getChartFunction, run: (s: Service, a: FunctionInputs<typeof getChartFunction>) => getChart(s.in(a.workspaceId).charts(), a) },
 } as const satisfies Record<string, RegisteredFunction>;
 
 export type ResourceType = keyof typeof RESOURCES;

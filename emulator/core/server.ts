@@ -31,6 +31,7 @@ import { promptsArea, type PromptsArea } from "../prompts";
 import { type AutomationsArea, automationsArea } from "../evaluation/automations";
 import { formulasArea } from "../evaluation/formulas";
 import { tagsArea, type TagsArea } from "../tags";
+import { chartsArea } from "../charts";
 import type { Holdings } from "../org/model";
 import { admit, defaultTier, longlivedDays } from "../org/settings";
 import { SHORTLIVED_DAYS } from "../tracing/retention";
@@ -184,7 +185,51 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         tagAtCreate: tagAtCreate("dataset"),
         sourceRun: (t, run) => bulkExport.model.traced.get(t, run),
     });
-    const org = orgArea({
+    const org = organizationFor(o, clock, stateDir, controlPlane, bulkExport, datasets);
+    // Runs are kept as long as the workspace's retention says (tracing/retention.ts, docs/service.md R11.5).
+    bulkExport.model.retentionDays = (ws, tier) => (tier === "shortlived" ? SHORTLIVED_DAYS : longlivedDays(org.model, ws));
+    // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
+    const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
+    const prompts = promptsArea({ clock, stateDir, workspace: (ws) => hubWorkspace(org, ws) });
+    const evaluation = evaluationArea({ clock, stateDir, links: evaluationLinks(bulkExport, datasets) });
+    const automations = automationsFor(clock, stateDir, bulkExport, datasets, evaluation);
+    const tags = tagsArea({
+        clock,
+        stateDir,
+        name: (_ws, type, id) => (type === "project" ? bulkExport.model.projects.get(id)?.session?.name : undefined),
+        roleExists: (id) => org.model.role(id) !== undefined,
+    });
+    const links = { bulkExport, datasets, evaluation, automations, org, tags, cleanupMs, tagAtCreate };
+    const { formulas, modelPrices, tracing, charts, views } = readingAreas(clock, stateDir, links);
+    const areas: Area[] = [
+        controlPlane,
+        agentServer,
+        bulkExport,
+        automations,
+        tracing,
+        views,
+        datasets,
+        org,
+        prompts,
+        formulas,
+        evaluation,
+        tags,
+        modelPrices,
+        charts,
+    ];
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, areas };
+}
+
+/** The organization, wired to what its workspaces hold and to the projects whose retention tier it sets (docs/service.md R11.5). */
+function organizationFor(
+    o: EmulatorOptions,
+    clock: Clock,
+    stateDir: string | undefined,
+    controlPlane: ReturnType<typeof controlPlaneArea>,
+    bulkExport: ReturnType<typeof bulkExportArea>,
+    datasets: ReturnType<typeof datasetsArea>,
+) {
+    return orgArea({
         clock,
         stateDir,
         holdings: workspaceHoldings(controlPlane.model, bulkExport, datasets),
@@ -202,41 +247,51 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
             m.save();
         },
     });
-    // Runs are kept as long as the workspace's retention says (tracing/retention.ts, docs/service.md R11.5).
-    bulkExport.model.retentionDays = (ws, tier) => (tier === "shortlived" ? SHORTLIVED_DAYS : longlivedDays(org.model, ws));
-    // A deleted tracing project goes at once at `--speed immediate`, as a deleted deployment does.
-    const cleanupMs = () => (controlPlane.model.timing.speed === "immediate" ? 0 : SESSION_CLEANUP_MS);
-    const prompts = promptsArea({ clock, stateDir, workspace: (ws) => hubWorkspace(org, ws) });
-    const evaluation = evaluationArea({ clock, stateDir, links: evaluationLinks(bulkExport, datasets) });
-    const automations = automationsFor(clock, stateDir, bulkExport, datasets, evaluation);
+}
+
+/**
+ * The areas that read the traced runs: the tracing API itself, with feedback formulas computed into a run's
+ * `feedback_stats` (docs/service.md R9.5) and the model price map's costs (R15), the projects' saved views, and the
+ * dashboards charting them (R16).
+ */
+function readingAreas(
+    clock: Clock,
+    stateDir: string | undefined,
+    w: {
+        bulkExport: ReturnType<typeof bulkExportArea>;
+        datasets: ReturnType<typeof datasetsArea>;
+        evaluation: ReturnType<typeof evaluationArea>;
+        automations: ReturnType<typeof automationsFor>;
+        org: ReturnType<typeof orgArea>;
+        tags: ReturnType<typeof tagsArea>;
+        cleanupMs: () => number;
+        tagAtCreate: (type: "project" | "dataset") => TagAtCreate;
+    },
+) {
+    const { bulkExport, datasets, evaluation, org } = w;
     // The automations route `/runs/rules` before the tracing area's `/runs/{run_id}` would take it.
     const rules = {
         defaultTier: (ws: string) => defaultTier(org.model, ws),
         admit: (ws: string, traces: number, longlived: number) => admit(org.model, ws, traces, longlived),
     };
-    const tags = tagsArea({
-        clock,
-        stateDir,
-        name: (_ws, type, id) => (type === "project" ? bulkExport.model.projects.get(id)?.session?.name : undefined),
-        roleExists: (id) => org.model.role(id) !== undefined,
-    });
-    const tagged = (ws: string, valueIds: string[]) => tags.model.taggedWith(ws, "project", valueIds);
     const formulas = formulasArea({ clock, stateDir, links: formulaLinks(bulkExport, datasets) });
     // A run's feedback_stats read the formulas' scores beside the feedback given (docs/service.md R9.5).
     const feedbackOf = (ws: string) => formulas.withFormulas(ws, evaluation.feedback.list(ws, { runs: [], keys: [], sessions: [], sources: [] }));
     const modelPrices = modelPricesArea({ clock, stateDir });
-    const tracing = tracingArea(bulkExport.model, cleanupMs, {
+    const tracing = tracingArea(bulkExport.model, w.cleanupMs, {
         rules,
-        onIngest: automations.onIngest,
-        tagged,
-        tagAtCreate: tagAtCreate("project"),
+        onIngest: w.automations.onIngest,
+        tagged: (ws, valueIds) => w.tags.model.taggedWith(ws, "project", valueIds),
+        tagAtCreate: w.tagAtCreate("project"),
         feedbackOf,
         costOf: modelPrices.model.costOf,
     });
+    // Dashboards chart the runs the tracing area holds, with their feedback (charts/data.ts).
+    const workspaces = () => [...new Set([...bulkExport.model.projects.values()].map((p) => p.tenant_id).filter((t): t is string => !!t))];
+    const charts = chartsArea({ clock, stateDir, runs: { model: bulkExport.model, feedbackOf, workspaces } });
     // Formulas before evaluation: its `/feedback/{feedback_id}` would take `/feedback/formulas`.
     const views = viewsArea({ model: bulkExport.model, stateDir });
-    const areas: Area[] = [controlPlane, agentServer, bulkExport, automations, tracing, views, datasets, org, prompts, formulas, evaluation, tags, modelPrices];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, areas };
+    return { formulas, modelPrices, tracing, charts, views };
 }
 
 /** The automations, wired to what their rules name and write: projects and runs, datasets and their examples, queues, feedback. */

@@ -52,6 +52,10 @@ export type GetModelPriceArgs = FunctionArgs<typeof FUNCTIONS.getModelPrice.decl
 export type GetModelPriceResult = FunctionResult<typeof FUNCTIONS.getModelPrice.declaration>;
 export type GetFeedbackFormulaArgs = FunctionArgs<typeof FUNCTIONS.getFeedbackFormula.declaration>;
 export type { GetFeedbackFormulaResult } from "../evaluation/feedbackFormula/lookups";
+export type GetDashboardArgs = FunctionArgs<typeof FUNCTIONS.getDashboard.declaration>;
+export type GetDashboardResult = FunctionResult<typeof FUNCTIONS.getDashboard.declaration>;
+export type GetChartArgs = FunctionArgs<typeof FUNCTIONS.getChart.declaration>;
+export type GetChartResult = FunctionResult<typeof FUNCTIONS.getChart.declaration>;
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -140,3 +144,8 @@ export const getBulkExport = (args: GetBulkExportArgs): pulumi.Output<GetBulkExp
 export const getModelPrice = (args: GetModelPriceArgs): pulumi.Output<GetModelPriceResult> => invoke("getModelPrice", args);
 /** Looks up a feedback formula by id, or by its key on a dataset or tracing project. */
 export const getFeedbackFormula = (args: GetFeedbackFormulaArgs): pulumi.Output<GetFeedbackFormulaResult> => invoke("getFeedbackFormula", args);
+/** Looks up a dashboard by id or by title, with the charts it holds now. */
+export const getDashboard = (args: GetDashboardArgs): pulumi.Output<GetDashboardResult> => invoke("getDashboard", args);
+
+/** Looks up a chart by id, with its series and its data over a window. */
+export const getChart = (args: GetChartArgs): pulumi.Output<GetChartResult> => invoke("getChart", args);

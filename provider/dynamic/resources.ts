@@ -216,3 +216,12 @@ export type FeedbackFormulaArgs = Args<Declared<"feedbackFormula">>;
 export const ProjectView = dynamicResource(RESOURCES.projectView);
 export type ProjectView = InstanceType<typeof ProjectView>;
 export type ProjectViewArgs = Args<Declared<"projectView">>;
+/** A dashboard (a chart section) of a workspace or of the organization: docs/dashboard.md. */
+export const Dashboard = dynamicResource(RESOURCES.dashboard);
+export type Dashboard = InstanceType<typeof Dashboard>;
+export type DashboardArgs = Args<Declared<"dashboard">>;
+
+/** A chart of a dashboard: docs/chart.md. */
+export const Chart = dynamicResource(RESOURCES.chart);
+export type Chart = InstanceType<typeof Chart>;
+export type ChartArgs = Args<Declared<"chart">>;

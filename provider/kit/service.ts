@@ -9,6 +9,7 @@ import { ExamplesClient } from "../api/examples";
 import type * as pulumi from "@pulumi/pulumi";
 import { AccessPoliciesClient } from "../api/accessPolicies";
 import { AgentServerClient } from "../api/agentServer";
+import { ChartsClient } from "../api/charts";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { OrganizationClient } from "../api/organization";
@@ -103,6 +104,11 @@ export class Service {
     /** The saved views of the workspace's tracing projects (docs/service.md R5 "Saved views"). */
     projectViews(): ProjectViewsClient {
         return tracingApiClient("project views", this.config(), (o) => ProjectViewsClient.connect(o));
+    }
+
+    /** Dashboards and their charts (docs/service.md R16), of the workspace or of the organization, asked from the workspace. */
+    charts(): ChartsClient {
+        return tracingApiClient("charts", this.config(), (o) => ChartsClient.connect(o));
     }
 
     /** The workspace's resource tags (docs/service.md R13): tag keys, values, taggings. */

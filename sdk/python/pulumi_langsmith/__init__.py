@@ -12,7 +12,9 @@ from .alert_rule import *
 from .annotation_queue import *
 from .assistant import *
 from .bulk_export import *
+from .chart import *
 from .cron import *
+from .dashboard import *
 from .dataset import *
 from .dataset_examples import *
 from .dataset_share import *
@@ -25,7 +27,9 @@ from .feedback_config import *
 from .feedback_formula import *
 from .get_annotation_queue import *
 from .get_bulk_export import *
+from .get_chart import *
 from .get_cron import *
+from .get_dashboard import *
 from .get_dataset import *
 from .get_dataset_version import *
 from .get_deployment import *
@@ -91,7 +95,9 @@ _utilities.register(
    "langsmith:index:AnnotationQueue": "AnnotationQueue",
    "langsmith:index:Assistant": "Assistant",
    "langsmith:index:BulkExport": "BulkExport",
+   "langsmith:index:Chart": "Chart",
    "langsmith:index:Cron": "Cron",
+   "langsmith:index:Dashboard": "Dashboard",
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:DatasetExamples": "DatasetExamples",
    "langsmith:index:DatasetShare": "DatasetShare",

@@ -25,6 +25,12 @@ __all__ = [
     'AnnotationQueueRubricItemArgsDict',
     'BulkExportTimeoutsArgs',
     'BulkExportTimeoutsArgsDict',
+    'ChartFiltersArgs',
+    'ChartFiltersArgsDict',
+    'ChartGroupByArgs',
+    'ChartGroupByArgsDict',
+    'ChartSeriesArgs',
+    'ChartSeriesArgsDict',
     'DatasetExampleArgs',
     'DatasetExampleArgsDict',
     'DeploymentListenerConfigArgs',
@@ -520,6 +526,325 @@ class BulkExportTimeoutsArgs:
     @update.setter
     def update(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "update", value)
+
+
+class ChartFiltersArgsDict(TypedDict):
+    """
+    Which runs are charted: their projects and filters.
+    """
+    filter: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
+    """
+    project_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The tracing projects (their ids) whose runs are charted.
+    """
+    trace_filter: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
+    """
+    tree_filter: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
+    """
+
+@pulumi.input_type
+class ChartFiltersArgs:
+    def __init__(__self__, *,
+                 filter: pulumi.Input[Optional[_builtins.str]] = None,
+                 project_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 trace_filter: pulumi.Input[Optional[_builtins.str]] = None,
+                 tree_filter: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Which runs are charted: their projects and filters.
+
+        :param pulumi.Input[_builtins.str] filter: Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] project_ids: The tracing projects (their ids) whose runs are charted.
+        :param pulumi.Input[_builtins.str] trace_filter: Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
+        :param pulumi.Input[_builtins.str] tree_filter: Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
+        """
+        if filter is not None:
+            pulumi.set(__self__, "filter", filter)
+        if project_ids is not None:
+            pulumi.set(__self__, "project_ids", project_ids)
+        if trace_filter is not None:
+            pulumi.set(__self__, "trace_filter", trace_filter)
+        if tree_filter is not None:
+            pulumi.set(__self__, "tree_filter", tree_filter)
+
+    @_builtins.property
+    @pulumi.getter
+    def filter(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
+        """
+        return pulumi.get(self, "filter")
+
+    @filter.setter
+    def filter(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "filter", value)
+
+    @_builtins.property
+    @pulumi.getter(name="projectIds")
+    def project_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The tracing projects (their ids) whose runs are charted.
+        """
+        return pulumi.get(self, "project_ids")
+
+    @project_ids.setter
+    def project_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "project_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="traceFilter")
+    def trace_filter(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
+        """
+        return pulumi.get(self, "trace_filter")
+
+    @trace_filter.setter
+    def trace_filter(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "trace_filter", value)
+
+    @_builtins.property
+    @pulumi.getter(name="treeFilter")
+    def tree_filter(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
+        """
+        return pulumi.get(self, "tree_filter")
+
+    @tree_filter.setter
+    def tree_filter(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "tree_filter", value)
+
+
+class ChartGroupByArgsDict(TypedDict):
+    """
+    How a series' runs are grouped: a line (or bar) per group.
+    """
+    attribute: pulumi.Input[_builtins.str]
+    """
+    What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).
+    """
+    max_groups: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    How many groups are drawn, those with the most runs (default 5).
+    """
+    path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The metadata key grouped by (`attribute: metadata`).
+    """
+
+@pulumi.input_type
+class ChartGroupByArgs:
+    def __init__(__self__, *,
+                 attribute: pulumi.Input[_builtins.str],
+                 max_groups: pulumi.Input[Optional[_builtins.float]] = None,
+                 path: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        How a series' runs are grouped: a line (or bar) per group.
+
+        :param pulumi.Input[_builtins.str] attribute: What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).
+        :param pulumi.Input[_builtins.float] max_groups: How many groups are drawn, those with the most runs (default 5).
+        :param pulumi.Input[_builtins.str] path: The metadata key grouped by (`attribute: metadata`).
+        """
+        pulumi.set(__self__, "attribute", attribute)
+        if max_groups is not None:
+            pulumi.set(__self__, "max_groups", max_groups)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+
+    @_builtins.property
+    @pulumi.getter
+    def attribute(self) -> pulumi.Input[_builtins.str]:
+        """
+        What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).
+        """
+        return pulumi.get(self, "attribute")
+
+    @attribute.setter
+    def attribute(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "attribute", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxGroups")
+    def max_groups(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        How many groups are drawn, those with the most runs (default 5).
+        """
+        return pulumi.get(self, "max_groups")
+
+    @max_groups.setter
+    def max_groups(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "max_groups", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The metadata key grouped by (`attribute: metadata`).
+        """
+        return pulumi.get(self, "path")
+
+    @path.setter
+    def path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "path", value)
+
+
+class ChartSeriesArgsDict(TypedDict):
+    """
+    A line (or set of bars) of the chart: a metric of some runs.
+    """
+    metric: pulumi.Input[_builtins.str]
+    """
+    What is charted, one of the service's metrics: run counts, latencies, tokens, costs, error and streaming rates, feedback (`feedback`, `feedback_score_avg`, `feedback_values`: they need `feedbackKey`, and an organization's chart cannot have them).
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The series' name, as the legend shows it.
+    """
+    feedback_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The feedback key a feedback metric charts (a `FeedbackConfig`'s `feedbackKey`).
+    """
+    filters: NotRequired[pulumi.Input[Optional['ChartFiltersArgsDict']]]
+    """
+    Which runs are charted: their projects and filters.
+    """
+    group_by: NotRequired[pulumi.Input[Optional['ChartGroupByArgsDict']]]
+    """
+    How a series' runs are grouped: a line (or bar) per group.
+    """
+    project_metric: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A metric of a deployment's agent server, charted instead of the runs'.
+    """
+    workspace_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The workspace (a UUID) whose runs an organization's chart charts; absent: every workspace. Only in an organization's chart.
+    """
+
+@pulumi.input_type
+class ChartSeriesArgs:
+    def __init__(__self__, *,
+                 metric: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str],
+                 feedback_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 filters: pulumi.Input[Optional['ChartFiltersArgs']] = None,
+                 group_by: pulumi.Input[Optional['ChartGroupByArgs']] = None,
+                 project_metric: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A line (or set of bars) of the chart: a metric of some runs.
+
+        :param pulumi.Input[_builtins.str] metric: What is charted, one of the service's metrics: run counts, latencies, tokens, costs, error and streaming rates, feedback (`feedback`, `feedback_score_avg`, `feedback_values`: they need `feedbackKey`, and an organization's chart cannot have them).
+        :param pulumi.Input[_builtins.str] name: The series' name, as the legend shows it.
+        :param pulumi.Input[_builtins.str] feedback_key: The feedback key a feedback metric charts (a `FeedbackConfig`'s `feedbackKey`).
+        :param pulumi.Input['ChartFiltersArgs'] filters: Which runs are charted: their projects and filters.
+        :param pulumi.Input['ChartGroupByArgs'] group_by: How a series' runs are grouped: a line (or bar) per group.
+        :param pulumi.Input[_builtins.str] project_metric: A metric of a deployment's agent server, charted instead of the runs'.
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) whose runs an organization's chart charts; absent: every workspace. Only in an organization's chart.
+        """
+        pulumi.set(__self__, "metric", metric)
+        pulumi.set(__self__, "name", name)
+        if feedback_key is not None:
+            pulumi.set(__self__, "feedback_key", feedback_key)
+        if filters is not None:
+            pulumi.set(__self__, "filters", filters)
+        if group_by is not None:
+            pulumi.set(__self__, "group_by", group_by)
+        if project_metric is not None:
+            pulumi.set(__self__, "project_metric", project_metric)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def metric(self) -> pulumi.Input[_builtins.str]:
+        """
+        What is charted, one of the service's metrics: run counts, latencies, tokens, costs, error and streaming rates, feedback (`feedback`, `feedback_score_avg`, `feedback_values`: they need `feedbackKey`, and an organization's chart cannot have them).
+        """
+        return pulumi.get(self, "metric")
+
+    @metric.setter
+    def metric(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "metric", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The series' name, as the legend shows it.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="feedbackKey")
+    def feedback_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The feedback key a feedback metric charts (a `FeedbackConfig`'s `feedbackKey`).
+        """
+        return pulumi.get(self, "feedback_key")
+
+    @feedback_key.setter
+    def feedback_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "feedback_key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> pulumi.Input[Optional['ChartFiltersArgs']]:
+        """
+        Which runs are charted: their projects and filters.
+        """
+        return pulumi.get(self, "filters")
+
+    @filters.setter
+    def filters(self, value: pulumi.Input[Optional['ChartFiltersArgs']]):
+        pulumi.set(self, "filters", value)
+
+    @_builtins.property
+    @pulumi.getter(name="groupBy")
+    def group_by(self) -> pulumi.Input[Optional['ChartGroupByArgs']]:
+        """
+        How a series' runs are grouped: a line (or bar) per group.
+        """
+        return pulumi.get(self, "group_by")
+
+    @group_by.setter
+    def group_by(self, value: pulumi.Input[Optional['ChartGroupByArgs']]):
+        pulumi.set(self, "group_by", value)
+
+    @_builtins.property
+    @pulumi.getter(name="projectMetric")
+    def project_metric(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A metric of a deployment's agent server, charted instead of the runs'.
+        """
+        return pulumi.get(self, "project_metric")
+
+    @project_metric.setter
+    def project_metric(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "project_metric", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workspace (a UUID) whose runs an organization's chart charts; absent: every workspace. Only in an organization's chart.
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
 
 
 class DatasetExampleArgsDict(TypedDict):

@@ -21,6 +21,11 @@ __all__ = [
     'AlertRuleAction',
     'AnnotationQueueRubricItem',
     'BulkExportTimeouts',
+    'ChartDataPoint',
+    'ChartFilters',
+    'ChartGroupBy',
+    'ChartSeries',
+    'DashboardChart',
     'DatasetExample',
     'DeploymentListenerConfig',
     'DeploymentSecret',
@@ -391,6 +396,382 @@ class BulkExportTimeouts(dict):
         Seconds to wait when a later `up` resumes the wait (default 3600).
         """
         return pulumi.get(self, "update")
+
+
+@pulumi.output_type
+class ChartDataPoint(dict):
+    """
+    One bucket's value of one series (and group).
+    """
+    def __init__(__self__, *,
+                 series_id: _builtins.str,
+                 timestamp: _builtins.str,
+                 group: Optional[_builtins.str] = None,
+                 value: Optional[Any] = None):
+        """
+        One bucket's value of one series (and group).
+
+        :param _builtins.str series_id: The series' id.
+        :param _builtins.str timestamp: The bucket's start.
+        :param _builtins.str group: The group, for a grouped series.
+        :param Any value: The value: a number, null for none, or an object (`feedback_values`: how many times each value was given).
+        """
+        pulumi.set(__self__, "series_id", series_id)
+        pulumi.set(__self__, "timestamp", timestamp)
+        if group is not None:
+            pulumi.set(__self__, "group", group)
+        if value is not None:
+            pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="seriesId")
+    def series_id(self) -> _builtins.str:
+        """
+        The series' id.
+        """
+        return pulumi.get(self, "series_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def timestamp(self) -> _builtins.str:
+        """
+        The bucket's start.
+        """
+        return pulumi.get(self, "timestamp")
+
+    @_builtins.property
+    @pulumi.getter
+    def group(self) -> Optional[_builtins.str]:
+        """
+        The group, for a grouped series.
+        """
+        return pulumi.get(self, "group")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> Optional[Any]:
+        """
+        The value: a number, null for none, or an object (`feedback_values`: how many times each value was given).
+        """
+        return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class ChartFilters(dict):
+    """
+    Which runs are charted: their projects and filters.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "projectIds":
+            suggest = "project_ids"
+        elif key == "traceFilter":
+            suggest = "trace_filter"
+        elif key == "treeFilter":
+            suggest = "tree_filter"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChartFilters. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChartFilters.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChartFilters.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 filter: Optional[_builtins.str] = None,
+                 project_ids: Optional[Sequence[_builtins.str]] = None,
+                 trace_filter: Optional[_builtins.str] = None,
+                 tree_filter: Optional[_builtins.str] = None):
+        """
+        Which runs are charted: their projects and filters.
+
+        :param _builtins.str filter: Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
+        :param Sequence[_builtins.str] project_ids: The tracing projects (their ids) whose runs are charted.
+        :param _builtins.str trace_filter: Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
+        :param _builtins.str tree_filter: Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
+        """
+        if filter is not None:
+            pulumi.set(__self__, "filter", filter)
+        if project_ids is not None:
+            pulumi.set(__self__, "project_ids", project_ids)
+        if trace_filter is not None:
+            pulumi.set(__self__, "trace_filter", trace_filter)
+        if tree_filter is not None:
+            pulumi.set(__self__, "tree_filter", tree_filter)
+
+    @_builtins.property
+    @pulumi.getter
+    def filter(self) -> Optional[_builtins.str]:
+        """
+        Runs charted must match this filter (the trace query syntax, parsed at preview: `eq(run_type, "llm")`).
+        """
+        return pulumi.get(self, "filter")
+
+    @_builtins.property
+    @pulumi.getter(name="projectIds")
+    def project_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The tracing projects (their ids) whose runs are charted.
+        """
+        return pulumi.get(self, "project_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="traceFilter")
+    def trace_filter(self) -> Optional[_builtins.str]:
+        """
+        Runs whose trace's root must match this filter (the trace query syntax, parsed at preview).
+        """
+        return pulumi.get(self, "trace_filter")
+
+    @_builtins.property
+    @pulumi.getter(name="treeFilter")
+    def tree_filter(self) -> Optional[_builtins.str]:
+        """
+        Runs some run of whose trace must match this filter (the trace query syntax, parsed at preview).
+        """
+        return pulumi.get(self, "tree_filter")
+
+
+@pulumi.output_type
+class ChartGroupBy(dict):
+    """
+    How a series' runs are grouped: a line (or bar) per group.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "maxGroups":
+            suggest = "max_groups"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChartGroupBy. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChartGroupBy.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChartGroupBy.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 attribute: _builtins.str,
+                 max_groups: Optional[_builtins.float] = None,
+                 path: Optional[_builtins.str] = None):
+        """
+        How a series' runs are grouped: a line (or bar) per group.
+
+        :param _builtins.str attribute: What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).
+        :param _builtins.float max_groups: How many groups are drawn, those with the most runs (default 5).
+        :param _builtins.str path: The metadata key grouped by (`attribute: metadata`).
+        """
+        pulumi.set(__self__, "attribute", attribute)
+        if max_groups is not None:
+            pulumi.set(__self__, "max_groups", max_groups)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+
+    @_builtins.property
+    @pulumi.getter
+    def attribute(self) -> _builtins.str:
+        """
+        What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).
+        """
+        return pulumi.get(self, "attribute")
+
+    @_builtins.property
+    @pulumi.getter(name="maxGroups")
+    def max_groups(self) -> Optional[_builtins.float]:
+        """
+        How many groups are drawn, those with the most runs (default 5).
+        """
+        return pulumi.get(self, "max_groups")
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> Optional[_builtins.str]:
+        """
+        The metadata key grouped by (`attribute: metadata`).
+        """
+        return pulumi.get(self, "path")
+
+
+@pulumi.output_type
+class ChartSeries(dict):
+    """
+    A line (or set of bars) of the chart: a metric of some runs.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "feedbackKey":
+            suggest = "feedback_key"
+        elif key == "groupBy":
+            suggest = "group_by"
+        elif key == "projectMetric":
+            suggest = "project_metric"
+        elif key == "workspaceId":
+            suggest = "workspace_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ChartSeries. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ChartSeries.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ChartSeries.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 metric: _builtins.str,
+                 name: _builtins.str,
+                 feedback_key: Optional[_builtins.str] = None,
+                 filters: Optional['outputs.ChartFilters'] = None,
+                 group_by: Optional['outputs.ChartGroupBy'] = None,
+                 project_metric: Optional[_builtins.str] = None,
+                 workspace_id: Optional[_builtins.str] = None):
+        """
+        A line (or set of bars) of the chart: a metric of some runs.
+
+        :param _builtins.str metric: What is charted, one of the service's metrics: run counts, latencies, tokens, costs, error and streaming rates, feedback (`feedback`, `feedback_score_avg`, `feedback_values`: they need `feedbackKey`, and an organization's chart cannot have them).
+        :param _builtins.str name: The series' name, as the legend shows it.
+        :param _builtins.str feedback_key: The feedback key a feedback metric charts (a `FeedbackConfig`'s `feedbackKey`).
+        :param 'ChartFilters' filters: Which runs are charted: their projects and filters.
+        :param 'ChartGroupBy' group_by: How a series' runs are grouped: a line (or bar) per group.
+        :param _builtins.str project_metric: A metric of a deployment's agent server, charted instead of the runs'.
+        :param _builtins.str workspace_id: The workspace (a UUID) whose runs an organization's chart charts; absent: every workspace. Only in an organization's chart.
+        """
+        pulumi.set(__self__, "metric", metric)
+        pulumi.set(__self__, "name", name)
+        if feedback_key is not None:
+            pulumi.set(__self__, "feedback_key", feedback_key)
+        if filters is not None:
+            pulumi.set(__self__, "filters", filters)
+        if group_by is not None:
+            pulumi.set(__self__, "group_by", group_by)
+        if project_metric is not None:
+            pulumi.set(__self__, "project_metric", project_metric)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def metric(self) -> _builtins.str:
+        """
+        What is charted, one of the service's metrics: run counts, latencies, tokens, costs, error and streaming rates, feedback (`feedback`, `feedback_score_avg`, `feedback_values`: they need `feedbackKey`, and an organization's chart cannot have them).
+        """
+        return pulumi.get(self, "metric")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The series' name, as the legend shows it.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="feedbackKey")
+    def feedback_key(self) -> Optional[_builtins.str]:
+        """
+        The feedback key a feedback metric charts (a `FeedbackConfig`'s `feedbackKey`).
+        """
+        return pulumi.get(self, "feedback_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def filters(self) -> Optional['outputs.ChartFilters']:
+        """
+        Which runs are charted: their projects and filters.
+        """
+        return pulumi.get(self, "filters")
+
+    @_builtins.property
+    @pulumi.getter(name="groupBy")
+    def group_by(self) -> Optional['outputs.ChartGroupBy']:
+        """
+        How a series' runs are grouped: a line (or bar) per group.
+        """
+        return pulumi.get(self, "group_by")
+
+    @_builtins.property
+    @pulumi.getter(name="projectMetric")
+    def project_metric(self) -> Optional[_builtins.str]:
+        """
+        A metric of a deployment's agent server, charted instead of the runs'.
+        """
+        return pulumi.get(self, "project_metric")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> Optional[_builtins.str]:
+        """
+        The workspace (a UUID) whose runs an organization's chart charts; absent: every workspace. Only in an organization's chart.
+        """
+        return pulumi.get(self, "workspace_id")
+
+
+@pulumi.output_type
+class DashboardChart(dict):
+    """
+    A chart of a dashboard.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 index: _builtins.float,
+                 managed: _builtins.bool,
+                 title: _builtins.str):
+        """
+        A chart of a dashboard.
+
+        :param _builtins.str id: The chart's id.
+        :param _builtins.float index: Its place in the dashboard.
+        :param _builtins.bool managed: Whether a Pulumi program's `Chart` manages it (else it was made in the UI or by an SDK).
+        :param _builtins.str title: Its title.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "index", index)
+        pulumi.set(__self__, "managed", managed)
+        pulumi.set(__self__, "title", title)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The chart's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def index(self) -> _builtins.float:
+        """
+        Its place in the dashboard.
+        """
+        return pulumi.get(self, "index")
+
+    @_builtins.property
+    @pulumi.getter
+    def managed(self) -> _builtins.bool:
+        """
+        Whether a Pulumi program's `Chart` manages it (else it was made in the UI or by an SDK).
+        """
+        return pulumi.get(self, "managed")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> _builtins.str:
+        """
+        Its title.
+        """
+        return pulumi.get(self, "title")
 
 
 @pulumi.output_type

@@ -139,6 +139,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
     let promptId = "";
     /** The key of the import case's FeedbackConfig: a formula's parts name configured keys. */
     let configuredKey = "";
+    let dashboardId = "";
 
     const CASES: Record<ResourceType, Case | string> = {
         // First: the role's case attaches it.
@@ -448,6 +449,32 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         },
         tagKey: { args: () => ({ key: uniqueName("imp"), description: "who owns it" }) },
         tagValue: { args: () => ({ tagKeyId, value: "support", description: "the support team" }) },
+        dashboard: {
+            args: () => ({ title: uniqueName("imp"), description: "agents in prod", index: 3 }),
+            kept: { index: "absent: the service places it, not managed (docs/dashboard.md, Arguments)" },
+            unset: { scope: "the organization's dashboards (tests/provider/tracing/charts.test.ts)" },
+        },
+        chart: {
+            args: () => ({
+                dashboardId,
+                title: uniqueName("imp"),
+                description: "latency",
+                chartType: "bar",
+                index: 2,
+                series: [
+                    {
+                        name: "p50",
+                        metric: "latency_p50",
+                        groupBy: { attribute: "metadata", path: "model", maxGroups: 3 },
+                        filters: { projectIds: [PROJECT.session_id], filter: 'eq(run_type, "llm")', traceFilter: 'eq(name, "a")', treeFilter: 'eq(name, "b")' },
+                    },
+                    { name: "correct", metric: "feedback_score_avg", feedbackKey: "correct" },
+                ],
+                commonFilters: { projectIds: [PROJECT.session_id], filter: 'neq(name, "ping")' },
+            }),
+            kept: { index: "absent: the service places it, not managed (docs/chart.md, Arguments)" },
+            unset: { scope: "the organization's charts (tests/provider/tracing/charts.test.ts)" },
+        },
         // The service reads a tagging by its value on its object: its import id is compound.
         tagging: {
             args: () => ({ tagValueId, resourceType: "project", resourceId: PROJECT.session_id }),
@@ -556,6 +583,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             if (type === "annotationQueue") queueId = m.id;
             if (type === "prompt") promptId = m.outs.promptId;
             if (type === "feedbackConfig") configuredKey = m.outs.feedbackKey;
+            if (type === "dashboard") dashboardId = m.id;
             const imported = await provider(type).read((c.importId ?? ((id) => id))(m.id, m.outs), {});
             assert.equal(imported.id, m.id, `${type}: the import found no object`);
             const news = await checked(type, imported.inputs as Record<string, unknown>, args);
@@ -710,6 +738,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         ["modelPriceMap", () => ({ name: uniqueName("rep"), matchPattern: "^rep-model$", promptCost: 1e-6, completionCost: 2e-6 }), (id) => id],
         ["feedbackFormula", () => ({ feedbackKey: uniqueName("rep"), parts: [{ key: configuredKey, weight: 1 }], sessionId: projectId }), (id) => id],
         ["projectView", () => ({ sessionId: projectId, displayName: uniqueName("rep") }), (id) => id],
+        ["dashboard", () => ({ title: uniqueName("rep") }), (id) => id],
+        ["chart", () => ({ dashboardId, title: uniqueName("rep"), series: [{ name: "n", metric: "run_count" }] }), (id) => id],
         // Not here, each because its replacement never meets the object it replaces:
         // - datasetExamples: its create takes the examples its rows name as they are, its own included, and the old
         //   resource's delete in the same run then leaves them (tests/provider/tracing/datasetExamples);
@@ -776,6 +806,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         modelPriceMap: (a) => ({ ...a, completionCost: 3e-6 }),
         feedbackFormula: (a) => ({ ...a, aggregationType: "avg" }),
         projectView: (a) => ({ ...a, filter: "eq(error, true)" }),
+        dashboard: (a) => ({ ...a, description: "changed" }),
+        chart: (a) => ({ ...a, description: "changed" }),
     };
     /** Resources of REPLACED with no change that keeps their identity, and why. */
     const NOTHING_KEPT: Partial<Record<ResourceType, string>> = {
