@@ -84,6 +84,7 @@ LONGEST_FIRST=(
   tests/provider/plugin/lifecycle.test.ts
   tests/scripts/interruptedRun.test.ts
   tests/e2e/evaluation.test.ts
+  tests/e2e/evaluationData.test.ts
   tests/e2e/organization.test.ts
   tests/e2e/replacements.test.ts
   tests/docs/emulatorRecipes.test.ts
