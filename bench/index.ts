@@ -72,6 +72,11 @@ const BENCHES: Record<string, Bench> = {
         about: "runs traced by the official clients: 10,000 ingested (Python zstd and plain, JS), their bulk export beside generated runs, the emulator's memory with 100,000 stored and its restart (bench/tracedRuns.ts)",
         run: async () => (await import("./tracedRuns")).tracedRunsBench(),
     },
+    examples: {
+        tools: true,
+        about: "a DatasetExamples of 10,000 examples of 2 KB from a file: the first up, 100 rows changed, unchanged; wall time, requests, writes, state bytes; beside the official Python client's create_examples (bench/datasetExamples.ts; BENCH_EXAMPLES)",
+        run: async () => (await import("./datasetExamples")).datasetExamplesBench(),
+    },
     rules: {
         about: "run rules on ingestion: runs per second into a project with ten rules beside one with none (bench/ruleEngine.ts; BENCH_RULES_N)",
         run: async () => (await import("./ruleEngine")).ruleEngineBench(),

@@ -143,6 +143,25 @@ describe("DatasetExamples", function () {
         assert.equal(made.outs.exampleCount, 6);
     });
 
+    it("a bulk write the service refuses half-way (the second of three batches): the next up finishes it, no example twice; a lost answer is looked up, not resent blind", async () => {
+        const d = await dataset();
+        const inputs = checked({ datasetId: d, examples: golden(2_500) });
+        const fault = (f: Json) =>
+            raw(em, "POST", "/__admin/faults", { apiKey: null, tenantId: null, body: { method: "POST", path: "^/api/v1/examples/bulk$", ...f } });
+        // The first batch goes through (a fault of no effect takes it); the second is refused.
+        await fault({ kind: "latency", latencyMs: 1 });
+        await fault({ kind: "status", status: 422, when: "before" });
+        await rejection(() => provider().create(inputs));
+        assert.equal((await remote(d)).length, 1_000, "the first batch made, the rest refused");
+        // The engine recorded nothing: the next up creates again, taking the 1,000 made as the rows they are.
+        await fault({ kind: "status", status: 502, when: "after" });
+        const made = await provider().create(inputs);
+        const held = await client().list(d);
+        assert.equal(held.length, 2_500);
+        assert.equal(new Set(held.map((e) => JSON.stringify(e.inputs))).size, 2_500, "no example twice");
+        assert.equal(made.outs.exampleCount, 2_500);
+    });
+
     it("a create meeting examples no row names refuses to delete them, unless LANGSMITH_ADOPT_IDS names the dataset", async () => {
         const d = await dataset();
         await raw(em, "POST", "/api/v1/examples", { body: { dataset_id: d, inputs: { q: "theirs" } } });
