@@ -53,10 +53,11 @@ describe("plugin schema", () => {
         assert.equal(schema.resources["langsmith:index:PromptWebhook"].inputProperties.url.secret, true, "an incoming webhook's URL is its credential");
         assert.equal(schema.resources["langsmith:index:RunRule"].inputProperties.webhooks.secret, true);
         assert.equal(schema.resources["langsmith:index:AlertRule"].inputProperties.actions.secret, true);
+        assert.equal(schema.resources["langsmith:index:DatasetShare"].properties.shareToken.secret, true, "a public share's token");
         assert.equal(
             secretCount,
-            17,
-            "secrets, credentials, a WorkspaceSecret's value, a PromptWebhook's URL and headers, a RunRule's webhooks and an AlertRule's actions (inputs and outputs), a service key's key, apiKey (config and provider): nothing else",
+            18,
+            "secrets, credentials, a WorkspaceSecret's value, a PromptWebhook's URL and headers, a RunRule's webhooks and an AlertRule's actions (inputs and outputs), a service key's key, a dataset share's token, apiKey (config and provider): nothing else",
         );
     });
 
