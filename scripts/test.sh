@@ -77,6 +77,7 @@ LONGEST_FIRST=(
   tests/e2e/stack.test.ts
   tests/e2e/examples.test.ts
   tests/e2e/install.test.ts
+  tests/e2e/evaluationData.test.ts
   tests/e2e/agentServer.test.ts
   tests/scripts/typecheck.test.ts
   tests/e2e/projects.test.ts
@@ -84,7 +85,6 @@ LONGEST_FIRST=(
   tests/provider/plugin/lifecycle.test.ts
   tests/scripts/interruptedRun.test.ts
   tests/e2e/evaluation.test.ts
-  tests/e2e/evaluationData.test.ts
   tests/e2e/organization.test.ts
   tests/e2e/replacements.test.ts
   tests/docs/emulatorRecipes.test.ts
