@@ -77,7 +77,9 @@ function createMany(r: ExampleRoutes, c: RequestContext, given: ExampleCreate[],
     const byDataset = new Map<string, NewExample[]>();
     for (const [i, e] of given.entries()) {
         const at = single ? ["body"] : ["body", i];
-        byDataset.set(e.dataset_id, [...(byDataset.get(e.dataset_id) ?? []), newExample(r, c.tenantId, e, at)]);
+        const rows = byDataset.get(e.dataset_id) ?? [];
+        rows.push(newExample(r, c.tenantId, e, at));
+        byDataset.set(e.dataset_id, rows);
     }
     for (const d of byDataset.keys()) r.requireDataset(c.tenantId, d);
     return [...byDataset].flatMap(([d, rows]) => r.examples.add(c.tenantId, d, rows));
