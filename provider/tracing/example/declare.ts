@@ -19,6 +19,10 @@ export const example = resource({
         metadata: map("Its metadata (the split is `split`, not a metadata key). Updated in place.", any("A value."), { onChange: "update" }),
         split: list('The splits it is in (`["train"]`); absent: `base`. Updated in place.', string("A split's name."), { onChange: "update" }),
         workspaceId: workspaceIdField,
+        requestedExampleId: string(
+            "The id the create gives the example: derived from the resource's URN, its dataset and workspace, so that a create a killed `pulumi up` made is found by it and not made twice. Read only at creation.",
+            { onChange: "none", filled: true, fromIdentity: true, hidden: true },
+        ),
     },
     outputs: {
         createdAt: string("When it was made."),

@@ -80,14 +80,28 @@ describe("DatasetVersionTag, Example, DatasetShare and the version look-ups", fu
         const made = await p.create(full);
         const stored = await client().tryGetOne(made.id);
         assert.deepEqual([stored?.inputs, stored?.outputs, stored?.metadata], [{ q: "hours" }, { a: "9-5" }, { by: "lead", dataset_split: ["smoke"] }]);
-        assert.deepEqual((await p.read!(made.id, made.outs)).inputs, full);
+        assert.deepEqual((await p.read!(made.id, made.outs)).inputs, full, "read back as declared (the id it asked for kept)");
         const bare = inputs(checkExample, { datasetId: d, inputs: { q: "hours?" } });
-        await p.update!(made.id, made.outs, bare);
+        const updated = await p.update!(made.id, made.outs, bare);
         const patched = await client().tryGetOne(made.id);
         assert.deepEqual([patched?.inputs, patched?.outputs, patched?.metadata], [{ q: "hours?" }, null, { dataset_split: ["base"] }]);
-        assert.deepEqual((await p.read!(made.id, made.outs)).inputs, bare);
+        assert.deepEqual((await p.read!(made.id, updated.outs)).inputs, { ...bare, requestedExampleId: full.requestedExampleId });
         await p.delete!(made.id, made.outs);
         assert.equal(await client().tryGetOne(made.id), undefined);
+    });
+
+    it("Example: a create a killed up made is found at the id derived from the resource and taken, never made twice; after a delete the next create makes it anew", async () => {
+        const p = createExampleProvider({ examples: client });
+        const d = await dataset();
+        const args = { datasetId: d, inputs: { q: "killed" }, __identity: `urn:pulumi:s::p::langsmith:index:Example::${uniqueName("e")}` };
+        const first = await p.create(inputs(checkExample, args));
+        const again = await p.create(inputs(checkExample, { ...args, inputs: { q: "killed, then changed" } }));
+        assert.equal(again.id, first.id, "the second create took the first one's example");
+        assert.deepEqual(await questions(d), ["killed, then changed"]);
+        await p.delete!(again.id, again.outs);
+        const anew = await p.create(inputs(checkExample, args));
+        assert.notEqual(anew.id, first.id, "a deleted example's id is taken for good (docs/service.md R14.1): another is made");
+        assert.deepEqual(await questions(d), ["killed"]);
     });
 
     it("DatasetShare: its token a secret output; a dataset shared elsewhere refused unless LANGSMITH_ADOPT_IDS names it; unshared on delete", async () => {
