@@ -422,6 +422,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         },
         example: {
             args: () => ({ datasetId, inputs: { q: uniqueName("hand") }, outputs: { a: "yes" }, metadata: { author: "lead" }, split: ["smoke"] }),
+            unset: { requestedExampleId: "hidden: the id the create gives, filled by the check (tests/provider/tracing/datasetVersions.test.ts)" },
         },
         // On the version the import case of datasetExamples left (a tag must name a version the dataset has).
         datasetVersionTag: { args: () => ({ datasetId, tag: uniqueName("tag"), asOf: datasetAsOf }) },
