@@ -63,6 +63,10 @@ const sourceConfig = object(
             "The listener (a self-hosted data plane of a hybrid installation) the deployment runs on; `GET /v2/listeners` lists them (source `external_docker`). Replaces the deployment when changed.",
             { onChange: "replace", appliesIf: imageOnly() },
         ),
+        dataPlaneId: string(
+            "The organization's data plane (a `DataPlane`'s id) the deployment runs in (source `external_docker`); with `listenerId`, the listener must be registered in that data plane (checked by the service). Replaces the deployment when changed.",
+            { onChange: "replace", appliesIf: imageOnly() },
+        ),
         listenerConfig: object(
             "DeploymentListenerConfig",
             "Where on the listener's compute the deployment runs (source `external_docker`). Replaces the deployment when changed.",

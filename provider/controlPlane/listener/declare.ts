@@ -29,6 +29,10 @@ export const listener = resource({
             string("A namespace."),
             { required: true, onChange: "update" },
         ),
+        dataPlaneId: string(
+            "The organization's data plane (a `DataPlane`'s id) the cluster belongs to, which must be `active` (checked by the service); absent: none. Fixed once made: a change replaces the listener.",
+            { onChange: "replace" },
+        ),
         workspaceId: workspaceIdField,
     },
     outputs: {
