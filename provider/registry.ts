@@ -144,6 +144,13 @@ import taggingForwarder = require("./dynamic/frozen/tagging");
 import { accessPolicy } from "./organization/accessPolicy/declare";
 import { accessPolicyProvider } from "./organization/accessPolicy/provider";
 import accessPolicyForwarder = require("./dynamic/frozen/accessPolicy");
+import { dataPlane } from "./controlPlane/dataPlane/declare";
+import { dataPlaneProvider } from "./controlPlane/dataPlane/provider";
+import { getDataPlane, getDataPlaneFunction } from "./controlPlane/dataPlane/lookups";
+import dataPlaneForwarder = require("./dynamic/frozen/dataPlane");
+import { sandboxSnapshot } from "./controlPlane/sandboxSnapshot/declare";
+import { sandboxSnapshotProvider } from "./controlPlane/sandboxSnapshot/provider";
+import sandboxSnapshotForwarder = require("./dynamic/frozen/sandboxSnapshot");
 import { datasetExamples } from "./tracing/datasetExamples/declare";
 import { datasetExamplesProvider } from "./tracing/datasetExamples/provider";
 import datasetExamplesForwarder = require("./dynamic/frozen/datasetExamples");
@@ -330,6 +337,12 @@ const DECLARED = {
         provider: adoptable(tagging, taggingProvider, (i) => `${i.resourceType}/${i.resourceId}/${i.tagValueId}`),
     },
     accessPolicy: { declaration: accessPolicy, forwarder: accessPolicyForwarder, provider: adoptable(accessPolicy, accessPolicyProvider, byName) },
+    dataPlane: { declaration: dataPlane, forwarder: dataPlaneForwarder, provider: adoptable(dataPlane, dataPlaneProvider, byName) },
+    sandboxSnapshot: {
+        declaration: sandboxSnapshot,
+        forwarder: sandboxSnapshotForwarder,
+        provider: adoptable(sandboxSnapshot, sandboxSnapshotProvider, byName),
+    },
     modelPriceMap: { declaration: modelPriceMap, forwarder: modelPriceMapForwarder, provider: adoptable(modelPriceMap, modelPriceMapProvider, byName) },
     feedbackFormula: {
         declaration: feedbackFormula,
@@ -415,6 +428,10 @@ export const FUNCTIONS = {
     getFeedbackConfig: {
         declaration: getFeedbackConfigFunction,
         run: (s: Service, a: FunctionInputs<typeof getFeedbackConfigFunction>) => getFeedbackConfig(s.in(a.workspaceId).evaluation(), a),
+    },
+    getDataPlane: {
+        declaration: getDataPlaneFunction,
+        run: (s: Service, a: FunctionInputs<typeof getDataPlaneFunction>) => getDataPlane(s.dataPlanes(), a),
     },
     getListener: {
         declaration: getListenerFunction,

@@ -5,7 +5,8 @@
  * the update and delete paths are not published). A deployment names a listener by `source_config.listener_id`
  * (400 for an unknown one, or a `listener_config.k8s_namespace` it does not list: **decided**); a listener still
  * named by a deployment is neither deleted nor stripped of that deployment's namespace (409, the deployments
- * named).
+ * named). A listener may name the organization's data plane its cluster belongs to (`data_plane_id`, fixed once
+ * made; **decided**: docs/service.md R17.1), which must be active (400; dataPlanes.ts).
  */
 import { randomUUID } from "node:crypto";
 import type { Listener, ListenerCreateRequest, ListenerPatchRequest } from "../../provider/api/schemas/listeners";
@@ -78,10 +79,19 @@ export class Listeners {
         this.save();
     }
 
+    /** The listeners of every workspace registered in data plane `id` (docs/service.md R17.1). */
+    inDataPlane(id: string): Listener[] {
+        return this.listeners.filter((l) => l.data_plane_id === id);
+    }
+
     /** Refuses (400) a deployment's listener that the workspace does not have, or a namespace it does not list. */
-    requireFor(tenantId: string, listenerId: string, namespace: string | null | undefined): void {
+    requireFor(tenantId: string, listenerId: string, namespace: string | null | undefined, dataPlaneId?: string | null): void {
         const l = this.list(tenantId).find((x) => x.id === listenerId);
         if (!l) throw badRequest(`Listener ID ${listenerId} not found.`);
+        if (dataPlaneId && l.data_plane_id !== dataPlaneId)
+            throw badRequest(
+                `Listener ${listenerId} is not registered in data plane ${dataPlaneId} (${l.data_plane_id ? `it is in ${l.data_plane_id}` : "it is in none"}).`,
+            );
         const names = l.compute_config.k8s_namespaces ?? [];
         if (namespace && !names.includes(namespace))
             throw badRequest(`Namespace ${namespace} is not one of listener ${listenerId}'s (${names.join(", ") || "none"}).`);

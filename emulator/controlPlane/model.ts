@@ -303,6 +303,13 @@ export class ControlPlaneModel {
             .map((d) => ({ name: d.name, namespace: (d.sourceConfig.listener_config as { k8s_namespace?: string } | null)?.k8s_namespace }));
     }
 
+    /** The live deployments of every workspace in data plane `id` (`source_config.data_plane_id`: docs/service.md R17.1). */
+    deploymentsInDataPlane(id: string): Array<{ name: string; tenantId: string }> {
+        return [...this.deployments.values()]
+            .filter((d) => this.exists(d) && d.deleteRequestedAt === undefined && d.sourceConfig.data_plane_id === id)
+            .map((d) => ({ name: d.name, tenantId: d.tenantId }));
+    }
+
     allDeployments(): DeploymentView[] {
         return [...this.deployments.values()].filter((d) => this.exists(d)).map((d) => this.show(d));
     }

@@ -8,19 +8,24 @@ import { ListenerCreateRequestSchema, ListenerPatchRequestSchema } from "../../p
 import { refuseDeploymentStandIns, type Dialect } from "../core/dialect";
 import { notImplemented, requireUuid } from "../core/errors";
 import { pagination, parse, type Router } from "../core/http";
+import { DataPlaneCreateRequestSchema } from "../../provider/api/schemas/dataPlanes";
+import { asPlatformError } from "../core/errors";
+import type { DataPlanes } from "./dataPlanes";
 import type { Listeners } from "./listeners";
 import type { ControlPlaneModel } from "./model";
 
 const nonNullBody = z.object({}).passthrough();
 
-export function controlPlaneRoutes(router: Router, model: ControlPlaneModel, dialect: Dialect, listeners: Listeners): void {
-    listenerRoutes(router, listeners);
+export function controlPlaneRoutes(router: Router, model: ControlPlaneModel, dialect: Dialect, listeners: Listeners, dataPlanes: DataPlanes): void {
+    listenerRoutes(router, listeners, dataPlanes);
+    dataPlaneRoutes(router, dataPlanes);
     router
         .on("POST", "/v2/deployments", (c) => {
             const body = parse(DeploymentCreateRequestSchema, c.body, "body");
             refuseDeploymentStandIns(dialect, body);
             const sc = body.source_config;
-            if (sc?.listener_id) listeners.requireFor(c.tenantId, sc.listener_id, sc.listener_config?.k8s_namespace);
+            if (sc?.data_plane_id) dataPlanes.requireActive(sc.data_plane_id);
+            if (sc?.listener_id) listeners.requireFor(c.tenantId, sc.listener_id, sc.listener_config?.k8s_namespace, sc.data_plane_id);
             return { status: 201, body: model.createDeployment(c.tenantId, body, c.installation) };
         })
         .on("GET", "/v2/deployments", (c) => ({
@@ -67,10 +72,14 @@ export function controlPlaneRoutes(router: Router, model: ControlPlaneModel, dia
 }
 
 /** Listeners (docs/service.md R12): POST and GET published; PATCH and DELETE by id **decided**, as the rest of `/v2`. */
-function listenerRoutes(router: Router, listeners: Listeners): void {
+function listenerRoutes(router: Router, listeners: Listeners, dataPlanes: DataPlanes): void {
     const id = (c: { params: Record<string, string> }) => requireUuid(c.params.listener_id, "listener_id");
     router
-        .on("POST", "/v2/listeners", (c) => ({ status: 201, body: listeners.create(c.tenantId, parse(ListenerCreateRequestSchema, c.body, "body")) }))
+        .on("POST", "/v2/listeners", (c) => {
+            const body = parse(ListenerCreateRequestSchema, c.body, "body");
+            if (body.data_plane_id) dataPlanes.requireActive(body.data_plane_id);
+            return { status: 201, body: listeners.create(c.tenantId, body) };
+        })
         .on("GET", "/v2/listeners", (c) => {
             const { limit, offset } = pagination(c.query);
             return { status: 200, body: { resources: listeners.list(c.tenantId).slice(offset, offset + limit), offset } };
@@ -81,4 +90,24 @@ function listenerRoutes(router: Router, listeners: Listeners): void {
             body: listeners.patch(c.tenantId, id(c), parse(ListenerPatchRequestSchema, c.body, "body")),
         }))
         .on("DELETE", "/v2/listeners/{listener_id}", (c) => (listeners.delete(c.tenantId, id(c)), { status: 204 }));
+}
+
+/**
+ * The organization's data planes (docs/service.md R17.1): the description's collection (202 on a create), and `GET`
+ * and `DELETE` by id (**decided**: real-service-notes §9). A body the schema refuses is 400, as the description lists.
+ */
+function dataPlaneRoutes(router: Router, dataPlanes: DataPlanes): void {
+    const BASE = "/api/v1/orgs/current/data-planes";
+    const body = (raw: unknown) => {
+        try {
+            return parse(DataPlaneCreateRequestSchema, raw, "body");
+        } catch (e) {
+            throw asPlatformError(e);
+        }
+    };
+    router
+        .on("POST", BASE, (c) => ({ status: 202, body: dataPlanes.create(body(c.body)) }))
+        .on("GET", BASE, () => ({ status: 200, body: dataPlanes.list() }))
+        .on("GET", `${BASE}/{data_plane_id}`, (c) => ({ status: 200, body: dataPlanes.get(c.params.data_plane_id) }))
+        .on("DELETE", `${BASE}/{data_plane_id}`, (c) => (dataPlanes.delete(c.params.data_plane_id), { status: 204 }));
 }

@@ -25,7 +25,7 @@ const SOURCE_OF: Record<Installation, WireSource> = { cloud: "github", "self-hos
 export const GITHUB_ONLY_SOURCE_CONFIG = ["integration_id", "repo_url", "deployment_type", "build_on_push"] as const;
 
 /** `source_config` fields the real API applies to `external_docker` only (hybrid deployments on a listener). */
-export const EXTERNAL_ONLY_SOURCE_CONFIG = ["listener_id", "listener_config"] as const;
+export const EXTERNAL_ONLY_SOURCE_CONFIG = ["listener_id", "listener_config", "data_plane_id"] as const;
 
 /** Source-config fields fixed at creation (the real API's descriptions; the official Terraform provider replaces on these). */
 export const IMMUTABLE_SOURCE_CONFIG = ["integration_id", "repo_url", "deployment_type", "listener_id", "listener_config"] as const;

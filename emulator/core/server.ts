@@ -24,6 +24,8 @@ import { AGENTS_PREFIX } from "../agentServer/routes";
 import { bulkExportArea, type BulkExportArea } from "../bulkExport";
 import type { BulkExportOptions } from "../bulkExport/model";
 import { controlPlaneArea } from "../controlPlane";
+import type { DataPlanes } from "../controlPlane/dataPlanes";
+import { sandboxesArea, type SandboxesArea } from "../sandboxes";
 import { datasetsArea, type DatasetsArea } from "../datasets";
 import { evaluationArea, type EvaluationArea } from "../evaluation";
 import { orgArea, type OrgArea } from "../org";
@@ -86,6 +88,10 @@ export interface Emulator {
     readonly url: string;
     readonly port: number;
     readonly controlPlane: ControlPlaneModel;
+    /** The organization's data planes (docs/service.md R17.1). */
+    readonly dataPlanes: DataPlanes;
+    /** Sandbox snapshots and boxes (docs/service.md R17.2). */
+    readonly sandboxes: SandboxesArea;
     readonly bulkExport: BulkExportArea;
     readonly agentServer: AgentServerArea;
     readonly datasets: DatasetsArea;
@@ -140,6 +146,8 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         url: baseUrl,
         port,
         controlPlane: controlPlane.model,
+        dataPlanes: controlPlane.dataPlanes,
+        sandboxes: parts.sandboxes,
         bulkExport: parts.bulkExport,
         datasets: parts.datasets,
         agentServer: parts.agentServer,
@@ -200,6 +208,8 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         roleExists: (id) => org.model.role(id) !== undefined,
     });
     const links = { bulkExport, datasets, evaluation, automations, org, tags, cleanupMs, tagAtCreate };
+    // A snapshot builds in 1.5 s of the clock, at once at `--speed immediate` (docs/service.md R17.2).
+    const sandboxes = sandboxesArea({ clock, stateDir, buildMs: () => (controlPlane.model.timing.speed === "immediate" ? 0 : 1500) });
     const { formulas, modelPrices, tracing, charts, views } = readingAreas(clock, stateDir, links);
     const areas: Area[] = [
         controlPlane,
@@ -216,8 +226,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         tags,
         modelPrices,
         charts,
+        sandboxes,
     ];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, areas };
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, sandboxes, areas };
 }
 
 /** The organization, wired to what its workspaces hold and to the projects whose retention tier it sets (docs/service.md R11.5). */

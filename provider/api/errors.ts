@@ -186,6 +186,9 @@ function renderDetail(bodyText: string): { detail: string; validation?: Validati
             };
         }
     }
+    // The sandboxes' `ErrorResponse`: `{detail: {error, message}}` (docs/service.md R17.2): its words.
+    const message = (detail as { message?: unknown } | undefined)?.message;
+    if (typeof message === "string" && message) return { detail: message };
     if (detail !== undefined) return { detail: JSON.stringify(detail).slice(0, 2000) };
     return { detail: bodyText.trim().slice(0, 2000) };
 }

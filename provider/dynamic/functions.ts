@@ -36,6 +36,8 @@ export type GetServiceKeyResult = FunctionResult<typeof FUNCTIONS.getServiceKey.
 export type GetAnnotationQueueArgs = FunctionArgs<typeof FUNCTIONS.getAnnotationQueue.declaration>;
 export type { GetAnnotationQueueResult, GetFeedbackConfigResult } from "../evaluation/lookups";
 export type GetFeedbackConfigArgs = FunctionArgs<typeof FUNCTIONS.getFeedbackConfig.declaration>;
+export type GetDataPlaneArgs = FunctionArgs<typeof FUNCTIONS.getDataPlane.declaration>;
+export type GetDataPlaneResult = FunctionResult<typeof FUNCTIONS.getDataPlane.declaration>;
 export type GetListenerArgs = FunctionArgs<typeof FUNCTIONS.getListener.declaration>;
 export type GetListenerResult = FunctionResult<typeof FUNCTIONS.getListener.declaration>;
 export type GetEvaluatorArgs = FunctionArgs<typeof FUNCTIONS.getEvaluator.declaration>;
@@ -124,6 +126,8 @@ export const getFeedbackConfig = (args: GetFeedbackConfigArgs): pulumi.Output<Ge
 
 /** Looks up a listener by id or by its cluster's compute id. */
 export const getListener = (args: GetListenerArgs): pulumi.Output<GetListenerResult> => invoke("getListener", args);
+/** A data plane of the organization by id or name: docs/functions.md. */
+export const getDataPlane = (args: GetDataPlaneArgs): pulumi.Output<GetDataPlaneResult> => invoke("getDataPlane", args);
 
 /** Looks up a saved evaluator by id or by name, with the feedback keys its scores were stored under. */
 export const getEvaluator = (args: GetEvaluatorArgs): pulumi.Output<GetEvaluatorResult> => invoke("getEvaluator", args);

@@ -203,6 +203,16 @@ export const AccessPolicy = dynamicResource(RESOURCES.accessPolicy);
 export type AccessPolicy = InstanceType<typeof AccessPolicy>;
 export type AccessPolicyArgs = Args<Declared<"accessPolicy">>;
 
+/** A data plane of the organization's hybrid (BYOC) installation: docs/dataPlane.md. */
+export const DataPlane = dynamicResource(RESOURCES.dataPlane);
+export type DataPlane = InstanceType<typeof DataPlane>;
+export type DataPlaneArgs = Args<Declared<"dataPlane">>;
+
+/** A sandbox snapshot sandboxes start from: docs/sandboxSnapshot.md. */
+export const SandboxSnapshot = dynamicResource(RESOURCES.sandboxSnapshot);
+export type SandboxSnapshot = InstanceType<typeof SandboxSnapshot>;
+export type SandboxSnapshotArgs = Args<Declared<"sandboxSnapshot">>;
+
 /** An entry of the workspace's model price map (the cost of traced LLM runs): docs/modelPriceMap.md. */
 export const ModelPriceMap = dynamicResource(RESOURCES.modelPriceMap);
 export type ModelPriceMap = InstanceType<typeof ModelPriceMap>;

@@ -12,6 +12,8 @@ import { AgentServerClient } from "../api/agentServer";
 import { ChartsClient } from "../api/charts";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
+import { DataPlanesClient } from "../api/dataPlanes";
+import { SandboxesClient } from "../api/sandboxes";
 import { OrganizationClient } from "../api/organization";
 import { ModelPricesClient } from "../api/modelPrices";
 import { PromptsClient } from "../api/prompts";
@@ -124,6 +126,16 @@ export class Service {
     /** The organization's access policies and their attachment to roles (docs/service.md R13.8): no workspace is named. */
     accessPolicies(): AccessPoliciesClient {
         return apiClient("access policies", this.config(), undefined, (o) => AccessPoliciesClient.connect(o));
+    }
+
+    /** The organization's data planes (docs/service.md R17.1): no workspace is named. */
+    dataPlanes(): DataPlanesClient {
+        return apiClient("data planes", this.config(), undefined, (o) => DataPlanesClient.connect(o));
+    }
+
+    /** The workspace's sandbox snapshots and boxes (docs/service.md R17.2). */
+    sandboxes(): SandboxesClient {
+        return tracingApiClient("sandboxes", this.config(), (o) => SandboxesClient.connect(o));
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */

@@ -203,13 +203,14 @@ function templatePattern(template: string): RegExp {
  * A path as sent, under `/api/v1`, and without it: the forms the service answers the tracing API at. The platform
  * paths the description writes `/v1/platform/...` are on the API's host under `/api` (docs/service.md R10), and so is
  * the v2 run query it writes `/v2/runs/query`, which the official clients send to `/api/v2/runs/query`
- * (docs/service.md R5 "Reading traced runs" 3).
+ * (docs/service.md R5 "Reading traced runs" 3), and the sandboxes it writes `/v2/sandboxes/...`, which the official
+ * clients send to `/api/v2/sandboxes/...` (docs/service.md R17.2).
  */
 const pathForms = (path: string) => [
     path,
     `/api/v1${path}`,
     ...(path.startsWith("/api/v1/") ? [path.slice("/api/v1".length)] : []),
-    ...(path.startsWith("/api/v1/platform/") || path.startsWith("/api/v2/runs/") ? [path.slice("/api".length)] : []),
+    ...(path.startsWith("/api/v1/platform/") || path.startsWith("/api/v2/runs/") || path.startsWith("/api/v2/sandboxes/") ? [path.slice("/api".length)] : []),
 ];
 
 function pathParams(op: Operation, path: string): Json {

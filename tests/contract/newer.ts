@@ -63,6 +63,16 @@ export const NEWER_OPERATIONS: readonly NewerOperation[] = [
         path: "/api/v1/platform/orgs/current/roles/{role_id}/access-policies/{id}",
         why: "an access policy attached to a role (docs/service.md R13.8, decided: the attachment path appears in two shapes in public sources)",
     },
+    {
+        method: "GET",
+        path: "/api/v1/orgs/current/data-planes/{data_plane_id}",
+        why: "a data plane read by id (docs/service.md R17.1, decided): real-service-notes §9 lists `/api/v1/orgs/current/data-planes[/{id}]`; the description has the collection only",
+    },
+    {
+        method: "DELETE",
+        path: "/api/v1/orgs/current/data-planes/{data_plane_id}",
+        why: "a data plane deleted (docs/service.md R17.1, decided): real-service-notes §9 (deletable only when active or failed)",
+    },
 ];
 
 /**

@@ -103,6 +103,8 @@ const sourceConfigFields = {
     custom_url: nullableString,
     resource_spec: ResourceSpecSchema.nullish(),
     listener_id: nullableString,
+    /** The organization's data plane the deployment runs in (**decided**: docs/service.md R17.1; off the description). */
+    data_plane_id: nullableString,
     /** Hybrid deployments: where on the listener's compute the deployment runs. */
     listener_config: z.object({ k8s_namespace: nullableString }).strict().nullish(),
     install_command: nullableString,

@@ -17,6 +17,8 @@ export const ListenerCreateRequestSchema = z
         compute_type: z.enum(COMPUTE_TYPES),
         compute_id: z.string().min(1),
         compute_config: ComputeConfigSchema,
+        /** The organization's data plane the cluster belongs to (**decided**: docs/service.md R17.1). */
+        data_plane_id: z.string().min(1).optional(),
     })
     .strict();
 export type ListenerCreateRequest = z.infer<typeof ListenerCreateRequestSchema>;
@@ -34,6 +36,7 @@ export const ListenerSchema = z
         compute_id: z.string(),
         compute_config: z.object({ k8s_namespaces: z.array(z.string()).nullish() }).passthrough(),
         version: z.string().nullish(),
+        data_plane_id: z.string().nullish(),
         created_at: z.string(),
         updated_at: z.string(),
     })

@@ -40,9 +40,12 @@ export const dataPlane = resource({
             "The ExternalId LangSmith presents when assuming `roleArn` (the condition in the role's trust policy). Kept secret in the state; never answered by the service. A change replaces the data plane.",
             { required: true, secret: true, onChange: "replace", neverReturned: "the external id" },
         ),
-        vpcCidr: string("The CIDR block of the VPC LangSmith creates (`10.0.0.0/16`; a /16 to a /24, checked at preview). Never answered by the service. A change replaces it.", {
-            onChange: "replace",
-        }),
+        vpcCidr: string(
+            "The CIDR block of the VPC LangSmith creates (`10.0.0.0/16`; a /16 to a /24, checked at preview). Never answered by the service. A change replaces it.",
+            {
+                onChange: "replace",
+            },
+        ),
         timeouts: { ...timeouts, onChange: "local", wire: false },
     },
     outputs: {

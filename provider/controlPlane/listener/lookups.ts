@@ -18,6 +18,7 @@ export const getListenerFunction = lookup({
         computeType: string("The kind of compute (`k8s`).", { required: true }),
         computeId: string("The cluster's id.", { required: true }),
         k8sNamespaces: list("The namespaces deployments on it may run in.", string("A namespace."), { required: true }),
+        dataPlaneId: string("The organization's data plane the cluster belongs to, if any."),
         version: string("The listener's version, as the service answers it."),
         createdAt: string("When it was registered."),
     },

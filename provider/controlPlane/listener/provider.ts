@@ -4,7 +4,8 @@
  * namespaces are set to the program's); a lost answer is looked up by the `computeId` (api/controlPlane.ts).
  * The namespaces change by `PATCH /v2/listeners/{id}` and a delete is `DELETE /v2/listeners/{id}` (both
  * **decided**: docs/service.md R12); the service refuses (409) to delete a listener deployments still use, or
- * to drop a namespace one runs in, naming them, and the error keeps its words. `read` with only an id is
+ * to drop a namespace one runs in, naming them, and the error keeps its words. `dataPlaneId`, sent at the create
+ * only, names the organization's data plane the cluster belongs to (docs/service.md R17.1). `read` with only an id is
  * `pulumi import` (the listener's id).
  */
 import type * as pulumi from "@pulumi/pulumi";
@@ -49,7 +50,8 @@ export function checkListener(news: Record<string, unknown>) {
     return c.done(inputs);
 }
 
-const body = (i: ListenerInputs) => ({ compute_type: i.computeType, compute_id: i.computeId, compute_config: { k8s_namespaces: i.k8sNamespaces } });
+const body = (i: ListenerInputs) =>
+    prune({ compute_type: i.computeType, compute_id: i.computeId, compute_config: { k8s_namespaces: i.k8sNamespaces }, data_plane_id: i.dataPlaneId });
 
 /** A service refusal (409) of a write, said of the listener in the service's words. */
 async function refusedWhileUsed<T>(id: string, write: Promise<T>): Promise<T> {
@@ -110,6 +112,7 @@ export function inputsOf(l: Listener, workspaceId?: string): ListenerInputs {
         computeType: l.compute_type,
         computeId: l.compute_id,
         k8sNamespaces: l.compute_config.k8s_namespaces ?? [],
+        dataPlaneId: l.data_plane_id ?? undefined,
         workspaceId,
     }) as ListenerInputs;
 }

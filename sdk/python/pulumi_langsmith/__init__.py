@@ -15,6 +15,7 @@ from .bulk_export import *
 from .chart import *
 from .cron import *
 from .dashboard import *
+from .data_plane import *
 from .dataset import *
 from .dataset_examples import *
 from .dataset_share import *
@@ -30,6 +31,7 @@ from .get_bulk_export import *
 from .get_chart import *
 from .get_cron import *
 from .get_dashboard import *
+from .get_data_plane import *
 from .get_dataset import *
 from .get_dataset_version import *
 from .get_deployment import *
@@ -60,6 +62,7 @@ from .prompt_webhook import *
 from .provider import *
 from .role import *
 from .run_rule import *
+from .sandbox_snapshot import *
 from .scheduled_export import *
 from .service_key import *
 from .tag_key import *
@@ -98,6 +101,7 @@ _utilities.register(
    "langsmith:index:Chart": "Chart",
    "langsmith:index:Cron": "Cron",
    "langsmith:index:Dashboard": "Dashboard",
+   "langsmith:index:DataPlane": "DataPlane",
    "langsmith:index:Dataset": "Dataset",
    "langsmith:index:DatasetExamples": "DatasetExamples",
    "langsmith:index:DatasetShare": "DatasetShare",
@@ -120,6 +124,7 @@ _utilities.register(
    "langsmith:index:PromptWebhook": "PromptWebhook",
    "langsmith:index:Role": "Role",
    "langsmith:index:RunRule": "RunRule",
+   "langsmith:index:SandboxSnapshot": "SandboxSnapshot",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",
    "langsmith:index:TagKey": "TagKey",

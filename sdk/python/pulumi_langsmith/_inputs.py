@@ -31,6 +31,8 @@ __all__ = [
     'ChartGroupByArgsDict',
     'ChartSeriesArgs',
     'ChartSeriesArgsDict',
+    'DataPlaneTimeoutsArgs',
+    'DataPlaneTimeoutsArgsDict',
     'DatasetExampleArgs',
     'DatasetExampleArgsDict',
     'DeploymentListenerConfigArgs',
@@ -61,6 +63,8 @@ __all__ = [
     'RunRuleLlmEvaluatorArgsDict',
     'RunRuleWebhookArgs',
     'RunRuleWebhookArgsDict',
+    'SandboxSnapshotTimeoutsArgs',
+    'SandboxSnapshotTimeoutsArgsDict',
     'TagFilter',
     'TagFilterDict',
 ]
@@ -847,6 +851,60 @@ class ChartSeriesArgs:
         pulumi.set(self, "workspace_id", value)
 
 
+class DataPlaneTimeoutsArgsDict(TypedDict):
+    """
+    Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+    """
+    create: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Seconds to wait for the data plane to be `active` (default 3600).
+    """
+    delete: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Seconds to wait for the data plane to be gone after its delete (default 1800).
+    """
+
+@pulumi.input_type
+class DataPlaneTimeoutsArgs:
+    def __init__(__self__, *,
+                 create: pulumi.Input[Optional[_builtins.float]] = None,
+                 delete: pulumi.Input[Optional[_builtins.float]] = None):
+        """
+        Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+
+        :param pulumi.Input[_builtins.float] create: Seconds to wait for the data plane to be `active` (default 3600).
+        :param pulumi.Input[_builtins.float] delete: Seconds to wait for the data plane to be gone after its delete (default 1800).
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+        if delete is not None:
+            pulumi.set(__self__, "delete", delete)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Seconds to wait for the data plane to be `active` (default 3600).
+        """
+        return pulumi.get(self, "create")
+
+    @create.setter
+    def create(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "create", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Seconds to wait for the data plane to be gone after its delete (default 1800).
+        """
+        return pulumi.get(self, "delete")
+
+    @delete.setter
+    def delete(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "delete", value)
+
+
 class DatasetExampleArgsDict(TypedDict):
     """
     One example: its inputs, and optionally its reference outputs, metadata, splits and id.
@@ -1133,6 +1191,10 @@ class DeploymentSourceConfigArgsDict(TypedDict):
     """
     Custom URL (source `external_docker` only; the service sets it for `github`).
     """
+    data_plane_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The organization's data plane (a `DataPlane`'s id) the deployment runs in (source `external_docker`); with `listenerId`, the listener must be registered in that data plane (checked by the service). Replaces the deployment when changed.
+    """
     deployment_type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     `dev` (default), `prod`, `dev_free`, ... (an open set). Replaces the deployment when changed.
@@ -1168,6 +1230,7 @@ class DeploymentSourceConfigArgs:
                  build_command: pulumi.Input[Optional[_builtins.str]] = None,
                  build_on_push: pulumi.Input[Optional[_builtins.bool]] = None,
                  custom_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 data_plane_id: pulumi.Input[Optional[_builtins.str]] = None,
                  deployment_type: pulumi.Input[Optional[_builtins.str]] = None,
                  install_command: pulumi.Input[Optional[_builtins.str]] = None,
                  integration_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1181,6 +1244,7 @@ class DeploymentSourceConfigArgs:
         :param pulumi.Input[_builtins.str] build_command: Build command of a JS graph, run where the graph configuration file lives (source `github`). A change takes effect with the next revision built.
         :param pulumi.Input[_builtins.bool] build_on_push: Rebuild when the branch moves (source `github`; must be false for a tag). Default false.
         :param pulumi.Input[_builtins.str] custom_url: Custom URL (source `external_docker` only; the service sets it for `github`).
+        :param pulumi.Input[_builtins.str] data_plane_id: The organization's data plane (a `DataPlane`'s id) the deployment runs in (source `external_docker`); with `listenerId`, the listener must be registered in that data plane (checked by the service). Replaces the deployment when changed.
         :param pulumi.Input[_builtins.str] deployment_type: `dev` (default), `prod`, `dev_free`, ... (an open set). Replaces the deployment when changed.
         :param pulumi.Input[_builtins.str] install_command: Install command of a JS graph, run from the repository root; absent: detected from the lock files (source `github`). A change takes effect with the next revision built.
         :param pulumi.Input[_builtins.str] integration_id: Repository-host integration id (source `github`). Replaces the deployment when changed.
@@ -1195,6 +1259,8 @@ class DeploymentSourceConfigArgs:
             pulumi.set(__self__, "build_on_push", build_on_push)
         if custom_url is not None:
             pulumi.set(__self__, "custom_url", custom_url)
+        if data_plane_id is not None:
+            pulumi.set(__self__, "data_plane_id", data_plane_id)
         if deployment_type is not None:
             pulumi.set(__self__, "deployment_type", deployment_type)
         if install_command is not None:
@@ -1245,6 +1311,18 @@ class DeploymentSourceConfigArgs:
     @custom_url.setter
     def custom_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "custom_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dataPlaneId")
+    def data_plane_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The organization's data plane (a `DataPlane`'s id) the deployment runs in (source `external_docker`); with `listenerId`, the listener must be registered in that data plane (checked by the service). Replaces the deployment when changed.
+        """
+        return pulumi.get(self, "data_plane_id")
+
+    @data_plane_id.setter
+    def data_plane_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "data_plane_id", value)
 
     @_builtins.property
     @pulumi.getter(name="deploymentType")
@@ -2081,6 +2159,40 @@ class RunRuleWebhookArgs:
     @headers.setter
     def headers(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "headers", value)
+
+
+class SandboxSnapshotTimeoutsArgsDict(TypedDict):
+    """
+    Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+    """
+    create: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    Seconds to wait for the snapshot to be `ready` (default 1200).
+    """
+
+@pulumi.input_type
+class SandboxSnapshotTimeoutsArgs:
+    def __init__(__self__, *,
+                 create: pulumi.Input[Optional[_builtins.float]] = None):
+        """
+        Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+
+        :param pulumi.Input[_builtins.float] create: Seconds to wait for the snapshot to be `ready` (default 1200).
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Seconds to wait for the snapshot to be `ready` (default 1200).
+        """
+        return pulumi.get(self, "create")
+
+    @create.setter
+    def create(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "create", value)
 
 
 class TagFilterDict(TypedDict):

@@ -23,7 +23,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetListenerResult:
-    def __init__(__self__, compute_id=None, compute_type=None, created_at=None, id=None, k8s_namespaces=None, version=None):
+    def __init__(__self__, compute_id=None, compute_type=None, created_at=None, data_plane_id=None, id=None, k8s_namespaces=None, version=None):
         if compute_id and not isinstance(compute_id, str):
             raise TypeError("Expected argument 'compute_id' to be a str")
         pulumi.set(__self__, "compute_id", compute_id)
@@ -33,6 +33,9 @@ class GetListenerResult:
         if created_at and not isinstance(created_at, str):
             raise TypeError("Expected argument 'created_at' to be a str")
         pulumi.set(__self__, "created_at", created_at)
+        if data_plane_id and not isinstance(data_plane_id, str):
+            raise TypeError("Expected argument 'data_plane_id' to be a str")
+        pulumi.set(__self__, "data_plane_id", data_plane_id)
         if id and not isinstance(id, str):
             raise TypeError("Expected argument 'id' to be a str")
         pulumi.set(__self__, "id", id)
@@ -68,6 +71,14 @@ class GetListenerResult:
         return pulumi.get(self, "created_at")
 
     @_builtins.property
+    @pulumi.getter(name="dataPlaneId")
+    def data_plane_id(self) -> Optional[_builtins.str]:
+        """
+        The organization's data plane the cluster belongs to, if any.
+        """
+        return pulumi.get(self, "data_plane_id")
+
+    @_builtins.property
     @pulumi.getter
     def id(self) -> _builtins.str:
         """
@@ -101,6 +112,7 @@ class AwaitableGetListenerResult(GetListenerResult):
             compute_id=self.compute_id,
             compute_type=self.compute_type,
             created_at=self.created_at,
+            data_plane_id=self.data_plane_id,
             id=self.id,
             k8s_namespaces=self.k8s_namespaces,
             version=self.version)
@@ -128,6 +140,7 @@ def get_listener(compute_id: Optional[_builtins.str] = None,
         compute_id=pulumi.get(__ret__, 'compute_id'),
         compute_type=pulumi.get(__ret__, 'compute_type'),
         created_at=pulumi.get(__ret__, 'created_at'),
+        data_plane_id=pulumi.get(__ret__, 'data_plane_id'),
         id=pulumi.get(__ret__, 'id'),
         k8s_namespaces=pulumi.get(__ret__, 'k8s_namespaces'),
         version=pulumi.get(__ret__, 'version'))
@@ -152,6 +165,7 @@ def get_listener_output(compute_id: pulumi.Input[Optional[Optional[_builtins.str
         compute_id=pulumi.get(__response__, 'compute_id'),
         compute_type=pulumi.get(__response__, 'compute_type'),
         created_at=pulumi.get(__response__, 'created_at'),
+        data_plane_id=pulumi.get(__response__, 'data_plane_id'),
         id=pulumi.get(__response__, 'id'),
         k8s_namespaces=pulumi.get(__response__, 'k8s_namespaces'),
         version=pulumi.get(__response__, 'version')))

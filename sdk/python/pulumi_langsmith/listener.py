@@ -22,6 +22,7 @@ class ListenerArgs:
                  compute_id: pulumi.Input[_builtins.str],
                  k8s_namespaces: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
                  compute_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 data_plane_id: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Listener resource.
@@ -29,12 +30,15 @@ class ListenerArgs:
         :param pulumi.Input[_builtins.str] compute_id: The cluster's id, unique in the workspace (checked by the service). Fixed once made: a change replaces the listener.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] k8s_namespaces: The Kubernetes namespaces deployments on it may run in (at least one; each a DNS label: lowercase letters, digits and `-`, checked at preview). Changed in place; the service refuses to drop one a deployment uses.
         :param pulumi.Input[_builtins.str] compute_type: The kind of compute: `k8s` (the only one). Fixed once made: a change replaces the listener.
+        :param pulumi.Input[_builtins.str] data_plane_id: The organization's data plane (a `DataPlane`'s id) the cluster belongs to, which must be `active` (checked by the service); absent: none. Fixed once made: a change replaces the listener.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         pulumi.set(__self__, "compute_id", compute_id)
         pulumi.set(__self__, "k8s_namespaces", k8s_namespaces)
         if compute_type is not None:
             pulumi.set(__self__, "compute_type", compute_type)
+        if data_plane_id is not None:
+            pulumi.set(__self__, "data_plane_id", data_plane_id)
         if workspace_id is not None:
             pulumi.set(__self__, "workspace_id", workspace_id)
 
@@ -75,6 +79,18 @@ class ListenerArgs:
         pulumi.set(self, "compute_type", value)
 
     @_builtins.property
+    @pulumi.getter(name="dataPlaneId")
+    def data_plane_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The organization's data plane (a `DataPlane`'s id) the cluster belongs to, which must be `active` (checked by the service); absent: none. Fixed once made: a change replaces the listener.
+        """
+        return pulumi.get(self, "data_plane_id")
+
+    @data_plane_id.setter
+    def data_plane_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "data_plane_id", value)
+
+    @_builtins.property
     @pulumi.getter(name="workspaceId")
     def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -95,6 +111,7 @@ class Listener(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  compute_id: pulumi.Input[Optional[_builtins.str]] = None,
                  compute_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 data_plane_id: pulumi.Input[Optional[_builtins.str]] = None,
                  k8s_namespaces: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -105,6 +122,7 @@ class Listener(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] compute_id: The cluster's id, unique in the workspace (checked by the service). Fixed once made: a change replaces the listener.
         :param pulumi.Input[_builtins.str] compute_type: The kind of compute: `k8s` (the only one). Fixed once made: a change replaces the listener.
+        :param pulumi.Input[_builtins.str] data_plane_id: The organization's data plane (a `DataPlane`'s id) the cluster belongs to, which must be `active` (checked by the service); absent: none. Fixed once made: a change replaces the listener.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] k8s_namespaces: The Kubernetes namespaces deployments on it may run in (at least one; each a DNS label: lowercase letters, digits and `-`, checked at preview). Changed in place; the service refuses to drop one a deployment uses.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
@@ -134,6 +152,7 @@ class Listener(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  compute_id: pulumi.Input[Optional[_builtins.str]] = None,
                  compute_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 data_plane_id: pulumi.Input[Optional[_builtins.str]] = None,
                  k8s_namespaces: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -149,6 +168,7 @@ class Listener(pulumi.CustomResource):
                 raise TypeError("Missing required property 'compute_id'")
             __props__.__dict__["compute_id"] = compute_id
             __props__.__dict__["compute_type"] = compute_type
+            __props__.__dict__["data_plane_id"] = data_plane_id
             if k8s_namespaces is None and not opts.urn:
                 raise TypeError("Missing required property 'k8s_namespaces'")
             __props__.__dict__["k8s_namespaces"] = k8s_namespaces
@@ -181,6 +201,7 @@ class Listener(pulumi.CustomResource):
         __props__.__dict__["compute_id"] = None
         __props__.__dict__["compute_type"] = None
         __props__.__dict__["created_at"] = None
+        __props__.__dict__["data_plane_id"] = None
         __props__.__dict__["k8s_namespaces"] = None
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["version"] = None
@@ -210,6 +231,14 @@ class Listener(pulumi.CustomResource):
         When it was registered.
         """
         return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="dataPlaneId")
+    def data_plane_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The organization's data plane (a `DataPlane`'s id) the cluster belongs to, which must be `active` (checked by the service); absent: none. Fixed once made: a change replaces the listener.
+        """
+        return pulumi.get(self, "data_plane_id")
 
     @_builtins.property
     @pulumi.getter(name="k8sNamespaces")

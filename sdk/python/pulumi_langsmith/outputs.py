@@ -26,6 +26,7 @@ __all__ = [
     'ChartGroupBy',
     'ChartSeries',
     'DashboardChart',
+    'DataPlaneTimeouts',
     'DatasetExample',
     'DeploymentListenerConfig',
     'DeploymentSecret',
@@ -42,6 +43,7 @@ __all__ = [
     'RunRuleCodeEvaluator',
     'RunRuleLlmEvaluator',
     'RunRuleWebhook',
+    'SandboxSnapshotTimeouts',
     'TracingProjectInfo',
     'WorkspaceInfo',
 ]
@@ -775,6 +777,42 @@ class DashboardChart(dict):
 
 
 @pulumi.output_type
+class DataPlaneTimeouts(dict):
+    """
+    Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+    """
+    def __init__(__self__, *,
+                 create: Optional[_builtins.float] = None,
+                 delete: Optional[_builtins.float] = None):
+        """
+        Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+
+        :param _builtins.float create: Seconds to wait for the data plane to be `active` (default 3600).
+        :param _builtins.float delete: Seconds to wait for the data plane to be gone after its delete (default 1800).
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+        if delete is not None:
+            pulumi.set(__self__, "delete", delete)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> Optional[_builtins.float]:
+        """
+        Seconds to wait for the data plane to be `active` (default 3600).
+        """
+        return pulumi.get(self, "create")
+
+    @_builtins.property
+    @pulumi.getter
+    def delete(self) -> Optional[_builtins.float]:
+        """
+        Seconds to wait for the data plane to be gone after its delete (default 1800).
+        """
+        return pulumi.get(self, "delete")
+
+
+@pulumi.output_type
 class DatasetExample(dict):
     """
     One example: its inputs, and optionally its reference outputs, metadata, splits and id.
@@ -998,6 +1036,8 @@ class DeploymentSourceConfig(dict):
             suggest = "build_on_push"
         elif key == "customUrl":
             suggest = "custom_url"
+        elif key == "dataPlaneId":
+            suggest = "data_plane_id"
         elif key == "deploymentType":
             suggest = "deployment_type"
         elif key == "installCommand":
@@ -1028,6 +1068,7 @@ class DeploymentSourceConfig(dict):
                  build_command: Optional[_builtins.str] = None,
                  build_on_push: Optional[_builtins.bool] = None,
                  custom_url: Optional[_builtins.str] = None,
+                 data_plane_id: Optional[_builtins.str] = None,
                  deployment_type: Optional[_builtins.str] = None,
                  install_command: Optional[_builtins.str] = None,
                  integration_id: Optional[_builtins.str] = None,
@@ -1041,6 +1082,7 @@ class DeploymentSourceConfig(dict):
         :param _builtins.str build_command: Build command of a JS graph, run where the graph configuration file lives (source `github`). A change takes effect with the next revision built.
         :param _builtins.bool build_on_push: Rebuild when the branch moves (source `github`; must be false for a tag). Default false.
         :param _builtins.str custom_url: Custom URL (source `external_docker` only; the service sets it for `github`).
+        :param _builtins.str data_plane_id: The organization's data plane (a `DataPlane`'s id) the deployment runs in (source `external_docker`); with `listenerId`, the listener must be registered in that data plane (checked by the service). Replaces the deployment when changed.
         :param _builtins.str deployment_type: `dev` (default), `prod`, `dev_free`, ... (an open set). Replaces the deployment when changed.
         :param _builtins.str install_command: Install command of a JS graph, run from the repository root; absent: detected from the lock files (source `github`). A change takes effect with the next revision built.
         :param _builtins.str integration_id: Repository-host integration id (source `github`). Replaces the deployment when changed.
@@ -1055,6 +1097,8 @@ class DeploymentSourceConfig(dict):
             pulumi.set(__self__, "build_on_push", build_on_push)
         if custom_url is not None:
             pulumi.set(__self__, "custom_url", custom_url)
+        if data_plane_id is not None:
+            pulumi.set(__self__, "data_plane_id", data_plane_id)
         if deployment_type is not None:
             pulumi.set(__self__, "deployment_type", deployment_type)
         if install_command is not None:
@@ -1093,6 +1137,14 @@ class DeploymentSourceConfig(dict):
         Custom URL (source `external_docker` only; the service sets it for `github`).
         """
         return pulumi.get(self, "custom_url")
+
+    @_builtins.property
+    @pulumi.getter(name="dataPlaneId")
+    def data_plane_id(self) -> Optional[_builtins.str]:
+        """
+        The organization's data plane (a `DataPlane`'s id) the deployment runs in (source `external_docker`); with `listenerId`, the listener must be registered in that data plane (checked by the service). Replaces the deployment when changed.
+        """
+        return pulumi.get(self, "data_plane_id")
 
     @_builtins.property
     @pulumi.getter(name="deploymentType")
@@ -1802,6 +1854,30 @@ class RunRuleWebhook(dict):
         Headers sent with each call.
         """
         return pulumi.get(self, "headers")
+
+
+@pulumi.output_type
+class SandboxSnapshotTimeouts(dict):
+    """
+    Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+    """
+    def __init__(__self__, *,
+                 create: Optional[_builtins.float] = None):
+        """
+        Wait limits in seconds (Pulumi's `customTimeouts` win when given).
+
+        :param _builtins.float create: Seconds to wait for the snapshot to be `ready` (default 1200).
+        """
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> Optional[_builtins.float]:
+        """
+        Seconds to wait for the snapshot to be `ready` (default 1200).
+        """
+        return pulumi.get(self, "create")
 
 
 @pulumi.output_type

@@ -1,0 +1,63 @@
+/**
+ * The sandboxes area (docs/service.md R17.2): the description's `/v2/sandboxes/snapshots[/{snapshot_id}]` and
+ * `/v2/sandboxes/boxes[/{name}]` (with a box's `.../snapshot` capture), served on the API's host under `/api`, where
+ * the official clients send them (`{endpoint}/api/v2/sandboxes`), model.ts keeping them. The box operations no
+ * resource needs (start, stop, status, service URLs, batch delete, usage) answer 501. Not to be confused with
+ * emulator/sandbox/ (the `--sandbox` launcher).
+ */
+import type { z } from "zod";
+import { BoxCreateRequestSchema, SnapshotCaptureRequestSchema, SnapshotCreateRequestSchema } from "../../provider/api/schemas/sandboxes";
+import type { Area } from "../core/area";
+import type { Clock } from "../core/clock";
+import { pagination, parse, type RequestContext, type Router } from "../core/http";
+import { EmulatorError } from "../core/errors";
+import { Sandboxes, sandboxError } from "./model";
+
+export interface SandboxesArea extends Area {
+    readonly model: Sandboxes;
+}
+
+const BASE = "/api/v2/sandboxes";
+
+/** A body the schema refuses: 400 in the sandboxes' error shape (their creates list 400, not 422). */
+function body<T>(schema: z.ZodType<T>, raw: unknown): T {
+    try {
+        return parse(schema, raw, "body");
+    } catch (e) {
+        if (e instanceof EmulatorError && e.status === 422) throw sandboxError(400, "invalid_request", JSON.stringify((e.body as { detail: unknown }).detail));
+        throw e;
+    }
+}
+
+const listQuery = (c: RequestContext) => ({ ...pagination(c.query), nameContains: c.query.get("name_contains") ?? undefined });
+
+export function sandboxesArea(o: { clock: Clock; stateDir?: string; buildMs: () => number }): SandboxesArea {
+    const model = new Sandboxes(o.clock, o.buildMs, o.stateDir);
+    return {
+        name: "sandboxes",
+        model,
+        register(router: Router) {
+            router
+                .on("POST", `${BASE}/snapshots`, (c) => ({ status: 201, body: model.createSnapshot(c.tenantId, body(SnapshotCreateRequestSchema, c.body)) }))
+                .on("GET", `${BASE}/snapshots`, (c) => ({ status: 200, body: model.listSnapshots(c.tenantId, listQuery(c)) }))
+                .on("GET", `${BASE}/snapshots/{snapshot_id}`, (c) => ({ status: 200, body: model.getSnapshot(c.tenantId, c.params.snapshot_id) }))
+                .on("DELETE", `${BASE}/snapshots/{snapshot_id}`, (c) => (model.deleteSnapshot(c.tenantId, c.params.snapshot_id), { status: 204 }))
+                .on("POST", `${BASE}/boxes`, (c) => ({ status: 201, body: model.createBox(c.tenantId, body(BoxCreateRequestSchema, c.body)) }))
+                .on("GET", `${BASE}/boxes`, (c) => ({ status: 200, body: model.listBoxes(c.tenantId, listQuery(c)) }))
+                .on("GET", `${BASE}/boxes/{name}`, (c) => ({ status: 200, body: model.getBox(c.tenantId, c.params.name) }))
+                .on("DELETE", `${BASE}/boxes/{name}`, (c) => (model.deleteBox(c.tenantId, c.params.name), { status: 204 }))
+                .on("POST", `${BASE}/boxes/{name}/snapshot`, (c) => ({
+                    status: 201,
+                    body: model.captureSnapshot(c.tenantId, c.params.name, body(SnapshotCaptureRequestSchema, c.body)),
+                }));
+        },
+        reset: () => model.reset(),
+        // The official clients send `X-Tenant-Id` only when given a workspace: without it, the key's own.
+        keyWorkspace: [/^\/api\/v2\/sandboxes\//],
+        notEmulated: [
+            /^\/api\/v2\/sandboxes\/(usage|internal|registries|templates)/,
+            /^\/api\/v2\/sandboxes\/boxes\/[^/]+\/(start|stop|status|service-url)/,
+            /^\/api\/v2\/sandboxes\/boxes\/batch-delete/,
+        ],
+    };
+}
