@@ -94,8 +94,9 @@ export function tracingArea(model: BulkExportModel, cleanupMs: () => number = ()
         notEmulated: [
             /^(\/api\/v1)?\/runs\/(query\/validate|stats|group|share|[^/]+\/(share|feedback))/,
             /^(\/api\/v1)?\/sessions\/[^/]+\/(dashboard|insights)/,
-            // The rest of the v2 API (runs read by id, threads, traces, ...): only the run query is emulated.
-            /^\/api\/v2\/(?!runs\/query\/?$)/,
+            // The rest of the v2 API (runs read by id, threads, traces, ...): only the run query is emulated here (the
+            // sandboxes are emulator/sandboxes/'s).
+            /^\/api\/v2\/(?!runs\/query\/?$|sandboxes\/)/,
         ],
         register(router) {
             router.onApi("GET", "/info", () => ({ status: 200, body: SERVER_INFO }));

@@ -7,6 +7,7 @@
  * object in the stack with what is known (ResourceInitError), and says the status it was in: the next `pulumi up`
  * sees a status other than ready as a change and waits again, never making a second one.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { PollCancelledError, PollFailedError, PollTimeoutError, doubling, pollUntil, type PollStates } from "../api/poll";
 import { cancelReason, operationsSignal } from "./cancellation";
 import { ResourceInitError } from "./initError";
@@ -58,4 +59,19 @@ function settleMessage<T extends { status: string }>(err: unknown, last: T, o: S
         return `${o.what} ended ${last.status}${why ? `: ${why}` : ""}. It is kept in the stack; ${o.afterFailure ?? "fix the cause, then `pulumi up --replace` it"}.`;
     }
     return `${err instanceof Error ? err.message : String(err)} (while waiting for ${o.what}; last status ${last.status}; it is kept in the stack)`;
+}
+
+/**
+ * A diff (the declaration's table) with what a wait left in the state (`status`): an object not yet ready is waited
+ * for again (an update), a failed one is replaced. Names are unique, so a replacement deletes the old one first.
+ */
+export function settlingDiff(
+    table: { changes: boolean; replaces: string[] },
+    status: string | null | undefined,
+    states: PollStates,
+): pulumi.dynamic.DiffResult {
+    const failed = !!status && states.failed.includes(status);
+    const pending = !!status && !failed && !states.done.includes(status);
+    const replaces = failed && !table.replaces.length ? ["status"] : table.replaces;
+    return { changes: table.changes || failed || pending, replaces, deleteBeforeReplace: true };
 }

@@ -20,7 +20,7 @@ import { isImport, type ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune } from "../../kit/diff";
 import { createUniquelyNamed } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
-import { settle } from "../../kit/settle";
+import { settle, settlingDiff } from "../../kit/settle";
 import { waitLimitS } from "../../kit/timeouts";
 import { known } from "../../kit/unknown";
 import { DEFAULT_DATA_PLANE_TIMEOUTS, SCHEMA_VERSION, dataPlane, type DataPlaneInputs, type DataPlaneOutputs } from "./declare";
@@ -113,12 +113,7 @@ export function createDataPlaneProvider(o: { client?: () => DataPlanesClient; si
 function diffDataPlane(olds: Record<string, any>, news: Record<string, any>): pulumi.dynamic.DiffResult {
     const imported = !olds.roleArn;
     const seen = imported ? { ...olds, ...Object.fromEntries(NEVER_ANSWERED.map((k) => [k, news[k]])) } : olds;
-    const { changes, replaces } = diffByTable(DATA_PLANE_DIFF, seen, news);
-    const status = olds.status as string | undefined;
-    const failed = status !== undefined && (DATA_PLANE_FAILED as readonly string[]).includes(status);
-    const pending = status !== undefined && !failed && status !== "active";
-    if (failed && !replaces.length) replaces.push("status");
-    return { changes: changes || failed || pending, replaces, deleteBeforeReplace: true };
+    return settlingDiff(diffByTable(DATA_PLANE_DIFF, seen, news), olds.status, { done: DATA_PLANE_DONE, failed: DATA_PLANE_FAILED });
 }
 
 const body = (i: DataPlaneInputs): DataPlaneCreateRequest =>

@@ -16,10 +16,10 @@ import { Checker } from "../../kit/check";
 import { isImport, type ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune } from "../../kit/diff";
 import { createUniquelyNamed } from "../../kit/interrupted";
+import { settle, settlingDiff } from "../../kit/settle";
 import { Service } from "../../kit/service";
-import { settle } from "../../kit/settle";
-import { waitLimitS } from "../../kit/timeouts";
 import { known } from "../../kit/unknown";
+import { waitLimitS } from "../../kit/timeouts";
 import { inItsWorkspace } from "../../kit/workspace";
 import { DEFAULT_SNAPSHOT_TIMEOUTS, SCHEMA_VERSION, sandboxSnapshot, type SandboxSnapshotInputs, type SandboxSnapshotOutputs } from "./declare";
 
@@ -40,7 +40,7 @@ export function checkSandboxSnapshot(news: Record<string, unknown>) {
             image ? "sourceBox" : "dockerImage",
             "give exactly one of dockerImage (build it from an image) and sourceBox (capture it from a running sandbox)",
         );
-    const wrong = image ? FROM_BOX.filter(given) : box ? FROM_IMAGE.filter(given) : [];
+    const wrong = image && box ? [] : image ? FROM_BOX.filter(given) : box ? FROM_IMAGE.filter(given) : [];
     for (const k of wrong) c.fail(k, `${k} applies only to a snapshot ${image ? "captured from a sandbox (sourceBox)" : "built from an image (dockerImage)"}`);
     const cap = news.fsCapacityBytes;
     if (image && !given("fsCapacityBytes"))
@@ -62,12 +62,7 @@ export function createSandboxSnapshotProvider(o: { client?: () => SandboxesClien
             return service.check(() => checkSandboxSnapshot(news), "tracing");
         },
         async diff(_id, olds, news) {
-            const { changes, replaces } = diffByTable(SANDBOX_SNAPSHOT_DIFF, olds, news);
-            const status = olds.status as string | undefined;
-            const failed = status !== undefined && (SNAPSHOT_FAILED as readonly string[]).includes(status);
-            const pending = status !== undefined && !failed && status !== "ready";
-            if (failed && !replaces.length) replaces.push("status");
-            return { changes: changes || failed || pending, replaces, deleteBeforeReplace: true };
+            return settlingDiff(diffByTable(SANDBOX_SNAPSHOT_DIFF, olds, news), olds.status, { done: SNAPSHOT_DONE, failed: SNAPSHOT_FAILED });
         },
         async create(inputs) {
             const timeoutS = waitLimitS(inputs.timeouts?.create, DEFAULT_SNAPSHOT_TIMEOUTS.create);
