@@ -98,16 +98,10 @@ function listenerRoutes(router: Router, listeners: Listeners, dataPlanes: DataPl
  */
 function dataPlaneRoutes(router: Router, dataPlanes: DataPlanes): void {
     const BASE = "/api/v1/orgs/current/data-planes";
-    const body = (raw: unknown) => {
-        try {
-            return parse(DataPlaneCreateRequestSchema, raw, "body");
-        } catch (e) {
-            throw asPlatformError(e);
-        }
-    };
+    const refusal = { refusal: asPlatformError };
     router
-        .on("POST", BASE, (c) => ({ status: 202, body: dataPlanes.create(body(c.body)) }))
-        .on("GET", BASE, () => ({ status: 200, body: dataPlanes.list() }))
-        .on("GET", `${BASE}/{data_plane_id}`, (c) => ({ status: 200, body: dataPlanes.get(c.params.data_plane_id) }))
-        .on("DELETE", `${BASE}/{data_plane_id}`, (c) => (dataPlanes.delete(c.params.data_plane_id), { status: 204 }));
+        .on("POST", BASE, (c) => ({ status: 202, body: dataPlanes.create(parse(DataPlaneCreateRequestSchema, c.body, "body")) }), refusal)
+        .on("GET", BASE, () => ({ status: 200, body: dataPlanes.list() }), refusal)
+        .on("GET", `${BASE}/{data_plane_id}`, (c) => ({ status: 200, body: dataPlanes.get(c.params.data_plane_id) }), refusal)
+        .on("DELETE", `${BASE}/{data_plane_id}`, (c) => (dataPlanes.delete(c.params.data_plane_id), { status: 204 }), refusal);
 }

@@ -546,13 +546,24 @@ function stripPrefix(pathname: string): { path: string; prefix: string } {
  */
 const PLATFORM_ALIAS = "/v1/platform";
 /**
+ * The other operations the description writes without the `/api` the official clients send (docs/service.md R17):
+ * the organization's data planes (`/orgs/current/data-planes`, under `/api/v1`) and the sandboxes (`/v2/sandboxes`,
+ * under `/api`), routed as those too.
+ */
+const API_ALIASES: ReadonlyArray<[string, string]> = [
+    ["/orgs/current/data-planes", "/api/v1"],
+    ["/v2/sandboxes", "/api"],
+];
+/**
  * The platform operations' paths, once routed (under `/api/v1` or bare, as Router.onApi registers them): what their
  * routes refuse is answered as the platform answers (core/errors.ts asPlatformError: 400 `{error}`, no 422), here
  * for every one of them, not by each route.
  */
 const PLATFORM_PATH = /^(\/api\/v1)?\/platform\//;
 export function routedPath(path: string): string {
-    return path === PLATFORM_ALIAS || path.startsWith(`${PLATFORM_ALIAS}/`) ? `/api${path}` : path;
+    if (path === PLATFORM_ALIAS || path.startsWith(`${PLATFORM_ALIAS}/`)) return `/api${path}`;
+    const alias = API_ALIASES.find(([p]) => path === p || path.startsWith(`${p}/`));
+    return alias ? `${alias[1]}${path}` : path;
 }
 
 function workspaceOfKey(o: EmulatorOptions): (key: string) => string {

@@ -19,15 +19,18 @@ export interface SandboxesArea extends Area {
 
 const BASE = "/api/v2/sandboxes";
 
-/** A body the schema refuses: 400 in the sandboxes' error shape (their creates list 400, not 422). */
-function body<T>(schema: z.ZodType<T>, raw: unknown): T {
-    try {
-        return parse(schema, raw, "body");
-    } catch (e) {
-        if (e instanceof EmulatorError && e.status === 422) throw sandboxError(400, "invalid_request", JSON.stringify((e.body as { detail: unknown }).detail));
-        throw e;
-    }
+/**
+ * What a route refuses as unreadable (a body the schema refuses, or one that is no JSON): 400 in the sandboxes' error
+ * shape, naming each field (their operations list 400, and answer every error as `sandboxes.ErrorResponse`).
+ */
+function asSandboxRefusal(e: unknown): unknown {
+    if (!(e instanceof EmulatorError) || e.status !== 422) return e;
+    const detail = (e.body as { detail?: unknown }).detail;
+    const words = Array.isArray(detail) ? detail.map((d: { loc: unknown[]; msg: string }) => `${d.loc.join(".")}: ${d.msg}`).join("; ") : String(detail);
+    return sandboxError(400, "invalid_request", words);
 }
+const body = <T>(schema: z.ZodType<T>, raw: unknown): T => parse(schema, raw, "body");
+const refusal = { refusal: asSandboxRefusal };
 
 const listQuery = (c: RequestContext) => ({ ...pagination(c.query), nameContains: c.query.get("name_contains") ?? undefined });
 
@@ -38,18 +41,25 @@ export function sandboxesArea(o: { clock: Clock; stateDir?: string; buildMs: () 
         model,
         register(router: Router) {
             router
-                .on("POST", `${BASE}/snapshots`, (c) => ({ status: 201, body: model.createSnapshot(c.tenantId, body(SnapshotCreateRequestSchema, c.body)) }))
-                .on("GET", `${BASE}/snapshots`, (c) => ({ status: 200, body: model.listSnapshots(c.tenantId, listQuery(c)) }))
-                .on("GET", `${BASE}/snapshots/{snapshot_id}`, (c) => ({ status: 200, body: model.getSnapshot(c.tenantId, c.params.snapshot_id) }))
-                .on("DELETE", `${BASE}/snapshots/{snapshot_id}`, (c) => (model.deleteSnapshot(c.tenantId, c.params.snapshot_id), { status: 204 }))
-                .on("POST", `${BASE}/boxes`, (c) => ({ status: 201, body: model.createBox(c.tenantId, body(BoxCreateRequestSchema, c.body)) }))
-                .on("GET", `${BASE}/boxes`, (c) => ({ status: 200, body: model.listBoxes(c.tenantId, listQuery(c)) }))
-                .on("GET", `${BASE}/boxes/{name}`, (c) => ({ status: 200, body: model.getBox(c.tenantId, c.params.name) }))
-                .on("DELETE", `${BASE}/boxes/{name}`, (c) => (model.deleteBox(c.tenantId, c.params.name), { status: 204 }))
-                .on("POST", `${BASE}/boxes/{name}/snapshot`, (c) => ({
-                    status: 201,
-                    body: model.captureSnapshot(c.tenantId, c.params.name, body(SnapshotCaptureRequestSchema, c.body)),
-                }));
+                .on(
+                    "POST",
+                    `${BASE}/snapshots`,
+                    (c) => ({ status: 201, body: model.createSnapshot(c.tenantId, body(SnapshotCreateRequestSchema, c.body)) }),
+                    refusal,
+                )
+                .on("GET", `${BASE}/snapshots`, (c) => ({ status: 200, body: model.listSnapshots(c.tenantId, listQuery(c)) }), refusal)
+                .on("GET", `${BASE}/snapshots/{snapshot_id}`, (c) => ({ status: 200, body: model.getSnapshot(c.tenantId, c.params.snapshot_id) }), refusal)
+                .on("DELETE", `${BASE}/snapshots/{snapshot_id}`, (c) => (model.deleteSnapshot(c.tenantId, c.params.snapshot_id), { status: 204 }), refusal)
+                .on("POST", `${BASE}/boxes`, (c) => ({ status: 201, body: model.createBox(c.tenantId, body(BoxCreateRequestSchema, c.body)) }), refusal)
+                .on("GET", `${BASE}/boxes`, (c) => ({ status: 200, body: model.listBoxes(c.tenantId, listQuery(c)) }), refusal)
+                .on("GET", `${BASE}/boxes/{name}`, (c) => ({ status: 200, body: model.getBox(c.tenantId, c.params.name) }), refusal)
+                .on("DELETE", `${BASE}/boxes/{name}`, (c) => (model.deleteBox(c.tenantId, c.params.name), { status: 204 }), refusal)
+                .on(
+                    "POST",
+                    `${BASE}/boxes/{name}/snapshot`,
+                    (c) => ({ status: 201, body: model.captureSnapshot(c.tenantId, c.params.name, body(SnapshotCaptureRequestSchema, c.body)) }),
+                    refusal,
+                );
         },
         reset: () => model.reset(),
         // The official clients send `X-Tenant-Id` only when given a workspace: without it, the key's own.

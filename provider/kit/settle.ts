@@ -63,7 +63,8 @@ function settleMessage<T extends { status: string }>(err: unknown, last: T, o: S
 
 /**
  * A diff (the declaration's table) with what a wait left in the state (`status`): an object not yet ready is waited
- * for again (an update), a failed one is replaced. Names are unique, so a replacement deletes the old one first.
+ * for again (an update), a failed one is replaced (the registry's `adoptable` deletes the old one first when the
+ * replacement keeps its name, which is unique).
  */
 export function settlingDiff(
     table: { changes: boolean; replaces: string[] },
@@ -73,5 +74,5 @@ export function settlingDiff(
     const failed = !!status && states.failed.includes(status);
     const pending = !!status && !failed && !states.done.includes(status);
     const replaces = failed && !table.replaces.length ? ["status"] : table.replaces;
-    return { changes: table.changes || failed || pending, replaces, deleteBeforeReplace: true };
+    return { changes: table.changes || failed || pending, replaces };
 }

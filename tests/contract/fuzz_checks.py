@@ -35,7 +35,12 @@ def served_not_a_server_error(ctx, response, case):
 # Refusals docs/service.md decides where the description is silent (it requires no field), by operation: an access
 # policy needs a name, an effect `allow` or `deny`, a condition group and a condition, each condition a key and value
 # of `resource_tag_key` compared by `equals` or `not_equals`, on a kind of object that takes tags (R13.8).
-DECIDED = {"POST /v1/platform/orgs/current/access-policies": {"missing", "too_small", "invalid_value"}}
+# A data plane needs its name, region, role and external id, none empty (R17.1: the description calls the external id
+# "Required" and requires nothing).
+DECIDED = {
+    "POST /v1/platform/orgs/current/access-policies": {"missing", "too_small", "invalid_value"},
+    "POST /orgs/current/data-planes": {"missing", "too_small"},
+}
 
 
 @schemathesis.check

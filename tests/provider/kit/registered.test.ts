@@ -300,7 +300,28 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             kept: { longLivedTtlDays: "absent: not managed, never reset (docs/workspaceRetention.md, Arguments)" },
         },
         organizationRetention: { args: () => ({ defaultTraceTier: "longlived", applyToAllProjects: true }), importId: () => "current" },
-        listener: { args: () => ({ computeType: "k8s", computeId: uniqueName("cluster"), k8sNamespaces: ["agents", "batch"] }) },
+        listener: {
+            args: () => ({ computeType: "k8s", computeId: uniqueName("cluster"), k8sNamespaces: ["agents", "batch"] }),
+            unset: { dataPlaneId: "a listener in a data plane (tests/provider/controlPlane/dataPlane)" },
+        },
+        // The role, external id and CIDR are never answered: an import takes the program's (docs/dataPlane.md).
+        dataPlane: {
+            args: () => ({
+                name: uniqueName("imp"),
+                region: "eu-west-1",
+                roleArn: "arn:aws:iam::123456789012:role/langsmith-byoc",
+                externalId: "ext-imp",
+                vpcCidr: "10.40.0.0/16",
+            }),
+        },
+        sandboxSnapshot: {
+            args: () => ({ name: uniqueName("imp"), dockerImage: "python:3.12-slim", fsCapacityBytes: 4 * 1024 ** 3, registryId: "registry-imp" }),
+            bare: () => ({ name: uniqueName("bare"), dockerImage: "python:3.12-slim", fsCapacityBytes: 1024 ** 3 }),
+            unset: {
+                sourceBox: "a snapshot captured from a running box (tests/provider/controlPlane/sandboxSnapshot)",
+                includeMemory: "as sourceBox",
+            },
+        },
         organizationMember: {
             args: () => ({
                 email: `${uniqueName("imp")}@example.com`,
@@ -729,6 +750,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         ["usageLimit", () => ({ limitType: "monthly_traces", limitValue: 5 }), (id, outs) => `${outs.tenantId}/${id}`],
         ["organizationMember", () => ({ email: `${uniqueName("rep")}@example.com`, roleId: "ORGANIZATION_VIEWER" }), (id) => id],
         ["listener", () => ({ computeType: "k8s", computeId: uniqueName("rep"), k8sNamespaces: ["agents"] }), (id) => id],
+        ["dataPlane", () => ({ ...(CASES.dataPlane as Case).args(), vpcCidr: undefined }), (id) => id],
+        ["sandboxSnapshot", () => (CASES.sandboxSnapshot as Case).bare!(), (id) => id],
         ["tagKey", () => ({ key: uniqueName("rep") }), (id) => id],
         ["tagValue", () => ({ tagKeyId, value: uniqueName("rep") }), (id) => id],
         // On the import case's project (its own tags are another key's), not on PROJECT: the import case's tagging holds that one.
@@ -800,6 +823,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         usageLimit: (a) => ({ ...a, limitValue: 6 }),
         organizationMember: (a) => ({ ...a, roleId: "ORGANIZATION_ADMIN" }),
         listener: (a) => ({ ...a, k8sNamespaces: ["agents", "batch"] }),
+        dataPlane: (a) => ({ ...a, region: "us-west-2" }),
+        sandboxSnapshot: (a) => ({ ...a, dockerImage: "python:3.13-slim" }),
         tagKey: (a) => ({ ...a, description: "changed" }),
         tagValue: (a) => ({ ...a, description: "changed" }),
         accessPolicy: (a) => ({ ...a, description: "changed" }),

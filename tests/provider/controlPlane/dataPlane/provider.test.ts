@@ -61,7 +61,7 @@ describe("DataPlane", function () {
         assert.deepEqual(refreshed.inputs, a);
         const imported = await p.read!(made.id, {});
         assert.deepEqual(imported.inputs, { name: a.name, region: a.region });
-        assert.deepEqual(await p.diff!(made.id, imported.props, checked(a)), { changes: false, replaces: [], deleteBeforeReplace: true });
+        assert.deepEqual(await p.diff!(made.id, imported.props, checked(a)), { changes: false, replaces: [] });
         assert.deepEqual((await p.diff!(made.id, made.outs, checked({ ...a, roleArn: `${ROLE}2` }))).replaces, ["roleArn"]);
         await raw(em(), "DELETE", `/api/v1/orgs/current/data-planes/${made.id}`, { tenantId: null });
         await em().clock.advance(1_000);
