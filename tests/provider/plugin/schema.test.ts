@@ -55,9 +55,14 @@ describe("plugin schema", () => {
         assert.equal(schema.resources["langsmith:index:AlertRule"].inputProperties.actions.secret, true);
         assert.equal(schema.resources["langsmith:index:DatasetShare"].properties.shareToken.secret, true, "a public share's token");
         assert.equal(
+            schema.resources["langsmith:index:DataPlane"].inputProperties.externalId.secret,
+            true,
+            "the external id LangSmith presents to assume the role",
+        );
+        assert.equal(
             secretCount,
-            18,
-            "secrets, credentials, a WorkspaceSecret's value, a PromptWebhook's URL and headers, a RunRule's webhooks and an AlertRule's actions (inputs and outputs), a service key's key, a dataset share's token, apiKey (config and provider): nothing else",
+            20,
+            "secrets, credentials, a WorkspaceSecret's value, a PromptWebhook's URL and headers, a RunRule's webhooks and an AlertRule's actions (inputs and outputs), a service key's key, a dataset share's token, a DataPlane's external id (input and output), apiKey (config and provider): nothing else",
         );
     });
 
