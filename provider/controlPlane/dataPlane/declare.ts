@@ -5,7 +5,7 @@
  * change replaces it. `Listener`s and `Deployment`s name it by `dataPlaneId`. provider.ts holds what a table cannot say.
  */
 import { DATA_PLANE_REGIONS } from "../../api/schemas/dataPlanes";
-import { list, number, object, resource, string, type Inputs, type Outputs } from "../../kit/declare";
+import { number, object, resource, string, type Inputs, type Outputs } from "../../kit/declare";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -52,7 +52,6 @@ export const dataPlane = resource({
         status: string("The data plane's status (`active` after a successful `up`).", { nullable: true }),
         statusUpdatedAt: string("When its status last changed.", { nullable: true }),
         apiUrl: string("The data plane's API URL, once provisioned.", { nullable: true }),
-        workspaceIds: list("The workspaces that use it.", string("A workspace id.")),
         createdAt: string("When it was requested.", { stable: true }),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },

@@ -173,7 +173,6 @@ function outputs(i: DataPlaneInputs, d: DataPlane): DataPlaneOutputs {
         status: d.status,
         statusUpdatedAt: d.status_updated_at ?? null,
         apiUrl: d.api_url ?? null,
-        workspaceIds: (d.workspaces ?? []).map((w) => w.id),
         createdAt: d.created_at,
         schemaVersion: SCHEMA_VERSION,
     };

@@ -202,7 +202,6 @@ class DataPlane(pulumi.CustomResource):
             __props__.__dict__["schema_version"] = None
             __props__.__dict__["status"] = None
             __props__.__dict__["status_updated_at"] = None
-            __props__.__dict__["workspace_ids"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["externalId"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(DataPlane, __self__).__init__(
@@ -238,7 +237,6 @@ class DataPlane(pulumi.CustomResource):
         __props__.__dict__["status_updated_at"] = None
         __props__.__dict__["timeouts"] = None
         __props__.__dict__["vpc_cidr"] = None
-        __props__.__dict__["workspace_ids"] = None
         return DataPlane(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -328,12 +326,4 @@ class DataPlane(pulumi.CustomResource):
         The CIDR block of the VPC LangSmith creates (`10.0.0.0/16`; a /16 to a /24, checked at preview). Never answered by the service. A change replaces it.
         """
         return pulumi.get(self, "vpc_cidr")
-
-    @_builtins.property
-    @pulumi.getter(name="workspaceIds")
-    def workspace_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
-        """
-        The workspaces that use it.
-        """
-        return pulumi.get(self, "workspace_ids")
 
