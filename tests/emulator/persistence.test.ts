@@ -190,3 +190,42 @@ describe("emulator: --state-dir keeps every area across kill -9", function () {
         }
     });
 });
+
+describe("emulator: --state-dir keeps the organization's data planes and the sandboxes (docs/service.md R17)", function () {
+    this.timeout(30_000);
+
+    it("a data plane mid-provisioning and a snapshot with the box started from it come back; the data plane carries on to active; no external id is kept", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "emulator-planes-"));
+        try {
+            const first = await startTestEmulator({ stateDir: dir });
+            const externalId = `ext-persist-${process.pid}-5c2e`;
+            const snap = await raw(first, "POST", "/api/v2/sandboxes/snapshots", {
+                body: { name: "persist", docker_image: "python:3.12-slim", fs_capacity_bytes: 1024 },
+            });
+            first.clock.advance(1_500); // built
+            const box = await raw(first, "POST", "/api/v2/sandboxes/boxes", { body: { name: "persist-box", snapshot_id: snap.body.id } });
+            assert.equal(box.status, 201, box.text);
+            const dp = await raw(first, "POST", "/api/v1/orgs/current/data-planes", {
+                tenantId: null,
+                body: { name: "persist", region: "us-east-1", role_arn: "arn:aws:iam::123456789012:role/r", external_id: externalId },
+            });
+            assert.deepEqual([dp.status, dp.body.status], [202, "requested"]);
+            first.clock.advance(600); // provisioning until 2.5 s after its request
+            await first.close();
+            for (const f of readdirSync(dir)) assert.ok(!readFileSync(join(dir, f), "utf8").includes(externalId), `${f} holds the external id`);
+            const again = await startTestEmulator({ stateDir: dir });
+            try {
+                assert.equal((await raw(again, "GET", `/api/v1/orgs/current/data-planes/${dp.body.id}`, { tenantId: null })).body.status, "provisioning");
+                again.clock.advance(5_000);
+                assert.equal((await raw(again, "GET", `/api/v1/orgs/current/data-planes/${dp.body.id}`, { tenantId: null })).body.status, "active");
+                assert.equal((await raw(again, "GET", `/api/v2/sandboxes/snapshots/${snap.body.id}`)).body.status, "ready");
+                const refused = await raw(again, "DELETE", `/api/v2/sandboxes/snapshots/${snap.body.id}`);
+                assert.deepEqual([refused.status, refused.body.detail.error], [409, "snapshot_in_use"], "the box is kept too");
+            } finally {
+                await again.close();
+            }
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
+    });
+});
