@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { getDataPlane } from "../../../../provider/controlPlane/dataPlane/lookups";
 import { checkDataPlane, createDataPlaneProvider } from "../../../../provider/controlPlane/dataPlane/provider";
+import { checkListener, createListenerProvider } from "../../../../provider/controlPlane/listener/provider";
 import { ResourceInitError } from "../../../../provider/kit/initError";
 import { Service } from "../../../../provider/kit/service";
 import { withEnv } from "../../../helpers/async";
@@ -120,10 +121,11 @@ describe("DataPlane", function () {
         const made = await p.create(checked(args()));
         const other = await p.create(checked(args()));
         const compute = uniqueName("eks");
-        const l = await raw(em(), "POST", "/v2/listeners", {
-            body: { compute_type: "k8s", compute_id: compute, compute_config: { k8s_namespaces: ["agents"] }, data_plane_id: made.id },
-        });
-        assert.equal(l.status, 201, l.text);
+        // The Listener resource names it: sent at the create, read back (refresh, import).
+        const lp = createListenerProvider();
+        const listener = await lp.create(checkListener({ computeId: compute, k8sNamespaces: ["agents"], dataPlaneId: made.id }).inputs as any);
+        assert.equal((await lp.read!(listener.id, {})).inputs?.dataPlaneId, made.id);
+        const l = { body: { id: listener.id } };
         const sc = { listener_id: l.body.id, listener_config: { k8s_namespace: "agents" } };
         const wrong = await raw(em(), "POST", "/api-host/v2/deployments", {
             body: dockerBody(uniqueName("img"), { source_config: { ...sc, data_plane_id: other.id } } as never),
