@@ -38,6 +38,7 @@ import { SHORTLIVED_DAYS } from "../tracing/retention";
 import { runView, tracingArea } from "../tracing";
 import { modelPricesArea, type ModelPricesArea } from "../tracing/modelPrices";
 import { viewsArea } from "../tracing/projectViews";
+import { platformArea, type PlatformArea } from "../platform";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
@@ -96,6 +97,7 @@ export interface Emulator {
     readonly tags: TagsArea;
     /** The workspaces' model price maps, which price the LLM runs traced (tracing/modelPrices.ts). */
     readonly modelPrices: ModelPricesArea;
+    readonly platform: PlatformArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -149,6 +151,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         automations: parts.automations,
         tags: parts.tags,
         modelPrices: parts.modelPrices,
+        platform: parts.platform,
         admin,
         clock,
         reset,
@@ -199,6 +202,7 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         name: (_ws, type, id) => (type === "project" ? bulkExport.model.projects.get(id)?.session?.name : undefined),
         roleExists: (id) => org.model.role(id) !== undefined,
     });
+    const platform = platformArea({ clock, stateDir });
     const links = { bulkExport, datasets, evaluation, automations, org, tags, cleanupMs, tagAtCreate };
     const { formulas, modelPrices, tracing, charts, views } = readingAreas(clock, stateDir, links);
     const areas: Area[] = [
@@ -216,8 +220,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         tags,
         modelPrices,
         charts,
+        platform,
     ];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, areas };
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, platform, areas };
 }
 
 /** The organization, wired to what its workspaces hold and to the projects whose retention tier it sets (docs/service.md R11.5). */

@@ -14,6 +14,7 @@ import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { OrganizationClient } from "../api/organization";
 import { ModelPricesClient } from "../api/modelPrices";
+import { PlatformClient } from "../api/platform";
 import { PromptsClient } from "../api/prompts";
 import { RulesClient } from "../api/rules";
 import { EvaluationClient } from "../api/evaluation";
@@ -119,6 +120,11 @@ export class Service {
     /** The workspace's model price map (docs/service.md R15). */
     modelPrices(): ModelPricesClient {
         return tracingApiClient("model prices", this.config(), (o) => ModelPricesClient.connect(o));
+    }
+
+    /** The workspace's platform tools, Fleet MCP servers and features' models (docs/service.md R17). */
+    platform(): PlatformClient {
+        return tracingApiClient("platform", this.config(), (o) => PlatformClient.connect(o));
     }
 
     /** The organization's access policies and their attachment to roles (docs/service.md R13.8): no workspace is named. */

@@ -4,14 +4,12 @@
  * two resources of a program for one feature are refused at preview. Everything but the feature changes in place
  * (the service's PUTs); destroy is the service's DELETE, which puts the feature back to the service's own default.
  */
+import { MODEL_FEATURES } from "../../api/schemas/platform";
 import { list, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
 import { workspaceIdField } from "../../kit/workspace";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
-
-/** The features whose model a workspace chooses (docs/service.md R17.3, decided from the model-configurations page). */
-export const MODEL_FEATURES = ["playground", "evaluators", "fleet", "polly", "insights_thinking", "insights_summarization"] as const;
 
 /** A set of model names, compared as a set. */
 const asSet = (v: unknown): unknown => (Array.isArray(v) ? [...new Set(v)].sort() : v);

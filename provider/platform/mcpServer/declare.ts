@@ -4,14 +4,12 @@
  * an output, a log or an error. A change of them is the service's rotation (a PATCH of the server, in place, never a
  * replace); its name, OAuth mode, vendor and external system are fixed at creation (a change replaces it).
  */
+import { MCP_AUTH_TYPES, MCP_OAUTH_MODES } from "../../api/schemas/platform";
 import { map, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
 import { workspaceIdField } from "../../kit/workspace";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
-
-export const MCP_AUTH_TYPES = ["headers", "oauth"] as const;
-export const MCP_OAUTH_MODES = ["legacy_shared_provider", "per_user_dynamic_client"] as const;
 
 const fixed = "Fixed at creation: a change replaces the server.";
 const rotated = "Secret. A change is sent to the service in place (its rotation of the server's credentials), never a replace.";
@@ -32,11 +30,14 @@ export const mcpServer = resource({
             string("A header's value."),
             { secret: true, onChange: "update" },
         ),
-        authType: string("How the server is authenticated: `headers` (the `headers` above) or `oauth` (an OAuth provider). Default `headers`. Changed in place.", {
-            values: MCP_AUTH_TYPES,
-            default: "headers",
-            onChange: "update",
-        }),
+        authType: string(
+            "How the server is authenticated: `headers` (the `headers` above) or `oauth` (an OAuth provider). Default `headers`. Changed in place.",
+            {
+                values: MCP_AUTH_TYPES,
+                default: "headers",
+                onChange: "update",
+            },
+        ),
         oauthMode: string(
             `With \`authType\` \`oauth\`: \`legacy_shared_provider\` (one provider, \`oauthProviderId\`, for every user) or \`per_user_dynamic_client\` (each user registers their own). ${fixed}`,
             { values: MCP_OAUTH_MODES, onChange: "replace" },
