@@ -27,7 +27,7 @@ export const mcpServer = resource({
         }),
         headers: map(
             `Headers sent with every request to the server, by name (\`{Authorization: "Bearer ..."}\`); only with \`authType\` \`headers\`. Their values are secrets. ${rotated}`,
-            string("A header's value."),
+            string("A header's value.", { required: true, neverReturned: "header values" }),
             { secret: true, onChange: "update" },
         ),
         authType: string(
