@@ -51,7 +51,7 @@ export const MCP_AUTH_TYPES = ["headers", "oauth"] as const;
 export const MCP_OAUTH_MODES = ["legacy_shared_provider", "per_user_dynamic_client"] as const;
 
 /** One header of a server, on the wire (decided: docs/service.md R17.2): its name and value; the answers name it only. */
-export const McpHeaderSchema = z.object({ name: z.string().min(1), value: z.string() }).strict();
+export const McpHeaderSchema = z.object({ name: z.string().min(1), value: z.string() });
 export type McpHeader = z.infer<typeof McpHeaderSchema>;
 
 export const McpServerCreateRequestSchema = z
