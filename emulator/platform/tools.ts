@@ -8,7 +8,8 @@ import { randomUUID } from "node:crypto";
 import { TOOL_HANDLE_RE, ToolCreateRequestSchema, ToolUpdateRequestSchema, type ToolCreateRequest } from "../../provider/api/schemas/platform";
 import type { Clock } from "../core/clock";
 import { platformError } from "../core/errors";
-import { pagination, parse, type RequestContext, type Router } from "../core/http";
+import { z } from "zod";
+import { parse, type RequestContext, type Router } from "../core/http";
 import { Store } from "../core/store";
 
 interface ToolRecord extends Required<Omit<ToolCreateRequest, "returns" | "metadata">> {
@@ -21,6 +22,7 @@ interface ToolRecord extends Required<Omit<ToolCreateRequest, "returns" | "metad
 }
 
 const BASE = "/api/v1/platform/tools";
+const IntSchema = z.coerce.number().int();
 const ok = (body: unknown) => ({ status: 200, body });
 
 export class PlatformTools {
@@ -53,7 +55,10 @@ export class PlatformTools {
     }
 
     private list(c: RequestContext) {
-        const { limit, offset } = pagination(c.query, 20, 100);
+        // The description bounds neither: a limit is taken into 1..100 (default 20), an offset below 0 as 0 (decided).
+        const int = (name: string, dflt: number) => (c.query.has(name) ? parse(IntSchema, c.query.get(name), "query") : dflt);
+        const limit = Math.min(100, Math.max(1, int("limit", 20)));
+        const offset = Math.max(0, int("offset", 0));
         const q = c.query.get("query")?.toLowerCase();
         const all = this.of(c.tenantId).filter((t) => !q || t.handle.includes(q) || t.name.toLowerCase().includes(q));
         const tools = all.slice(offset, offset + limit);

@@ -128,14 +128,13 @@ export class PlatformClient extends TracingApiClient {
         return (await this.features()).find((f) => f.feature === feature);
     }
 
-    async setDefaultModel(feature: string, model: string): Promise<void> {
-        await this.http.request("PUT", at(FEATURES, feature, "default-model"), {
-            body: { model },
-            schema: Nothing,
-            expect: [200, 204],
-            deadline: this.deadline,
-            idempotent: true,
-        });
+    /** A PUT of `{model}` (a feature's default, or a model it may not use), answered 204. */
+    private async putModel(p: string, model: string): Promise<void> {
+        await this.http.request("PUT", p, { body: { model }, schema: Nothing, expect: [200, 204], deadline: this.deadline, idempotent: true });
+    }
+
+    setDefaultModel(feature: string, model: string): Promise<void> {
+        return this.putModel(at(FEATURES, feature, "default-model"), model);
     }
 
     /** Puts the service's own default model back. */
@@ -143,14 +142,8 @@ export class PlatformClient extends TracingApiClient {
         await this.remove(at(FEATURES, feature, "default-model"));
     }
 
-    async disableModel(feature: string, model: string): Promise<void> {
-        await this.http.request("PUT", at(FEATURES, feature, "disabled-models"), {
-            body: { model },
-            schema: Nothing,
-            expect: [200, 204],
-            deadline: this.deadline,
-            idempotent: true,
-        });
+    disableModel(feature: string, model: string): Promise<void> {
+        return this.putModel(at(FEATURES, feature, "disabled-models"), model);
     }
 
     async enableModel(feature: string, model: string): Promise<void> {

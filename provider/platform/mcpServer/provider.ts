@@ -43,7 +43,8 @@ export function checkMcpServer(news: Record<string, unknown>) {
         c.fail("url", "url must be an https URL (http only for localhost): the service refuses any other (the value is a secret, so it is not shown here)");
     const auth = news.authType ?? "headers";
     const headers = isObject(news.headers) ? Object.keys(news.headers) : [];
-    if (auth === "oauth" && headers.length) c.fail("headers", 'headers apply only to authType "headers": an OAuth server authenticates through its OAuth provider');
+    if (auth === "oauth" && headers.length)
+        c.fail("headers", 'headers apply only to authType "headers": an OAuth server authenticates through its OAuth provider');
     if (auth === "oauth" && news.oauthMode === undefined)
         c.fail("oauthMode", 'oauthMode is required with authType "oauth": legacy_shared_provider (with oauthProviderId) or per_user_dynamic_client');
     if (auth === "oauth" && news.oauthMode === "legacy_shared_provider" && news.oauthProviderId === undefined)

@@ -32,7 +32,10 @@ export function checkTool(news: Record<string, unknown>) {
         );
     const type = isObject(news.parameters) ? (news.parameters as Record<string, unknown>).type : undefined;
     if (type !== undefined && known(type) && type !== "object")
-        c.fail("parameters.type", `parameters must be the JSON schema of an object (type "object", its arguments under properties), got type ${JSON.stringify(type)}`);
+        c.fail(
+            "parameters.type",
+            `parameters must be the JSON schema of an object (type "object", its arguments under properties), got type ${JSON.stringify(type)}`,
+        );
     return c.done(inputs);
 }
 
