@@ -8,6 +8,7 @@
  * the look-up answers no secret.
  */
 import assert from "node:assert/strict";
+import { secretInputs } from "../../../provider/kit/declare";
 import { Service } from "../../../provider/kit/service";
 import { FUNCTIONS, RESOURCES } from "../../../provider/registry";
 import { raw, rejection, uniqueName } from "../../helpers/emulator";
@@ -28,6 +29,10 @@ describe("McpServer and getMcpServer", function () {
     this.timeout(30_000);
     const emulator = orgEmulator();
     const em = () => emulator.get();
+
+    it("the URL, the headers and the OAuth provider are declared secret: both front doors keep them encrypted in the state (dailyDrift reads it)", () => {
+        assert.deepEqual(secretInputs(RESOURCES.mcpServer.declaration).sort(), ["headers", "oauthProviderId", "url"]);
+    });
 
     it("check: a URL that is not https, headers on an OAuth server, an OAuth server without its mode or provider, an empty header value fail at preview by property, never showing a secret; nothing is sent", async () => {
         em().admin.requests.length = 0;
