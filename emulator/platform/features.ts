@@ -1,5 +1,5 @@
 /**
- * The models of the workspace's LangSmith features (docs/service.md R17.3): `GET /v1/platform/features` (every
+ * The models of the workspace's LangSmith features (docs/service.md R18.3): `GET /v1/platform/features` (every
  * feature's configuration), `PUT`/`DELETE .../features/{feature}/default-model` and `PUT .../disabled-models`,
  * `DELETE .../disabled-models/{model}`, per workspace, kept in `--state-dir` (`features.json`). A feature the service
  * does not have is 400 naming those it has; a default model among the feature's disabled ones, or disabling its

@@ -1,5 +1,5 @@
 /**
- * The platform area (docs/service.md R17): the workspace's tool registry (tools.ts), its Fleet MCP servers
+ * The platform area (docs/service.md R18): the workspace's tool registry (tools.ts), its Fleet MCP servers
  * (mcpServers.ts) and its features' models (features.ts), on the description's `/v1/platform/...` paths (routed
  * under `/api`: core/server.ts routedPath), per workspace (`X-Tenant-Id`).
  */

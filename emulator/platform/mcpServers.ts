@@ -1,5 +1,5 @@
 /**
- * The workspace's Fleet MCP servers (docs/service.md R17.2): `/v1/platform/fleet/mcp-servers[/{id}]` (list, create,
+ * The workspace's Fleet MCP servers (docs/service.md R18.2): `/v1/platform/fleet/mcp-servers[/{id}]` (list, create,
  * read, PATCH, DELETE) and `.../{id}/oauth-provider` (a user's own OAuth client of a `per_user_dynamic_client`
  * server), per workspace, kept in `--state-dir` (`mcp-servers.json`, header values sealed: store.ts). A name is
  * unique in its workspace (409); a URL that is not https (http only for localhost), headers on an OAuth server, an

@@ -1,5 +1,5 @@
 /**
- * The workspace's platform tool registry (docs/service.md R17.1): `/v1/platform/tools` (list with `limit`, `offset`,
+ * The workspace's platform tool registry (docs/service.md R18.1): `/v1/platform/tools` (list with `limit`, `offset`,
  * `query`; create) and one tool by handle (`/tools/{handle}`) or by id (`/tools/id/{id}`): read, PATCH, DELETE; per
  * workspace (`X-Tenant-Id`), kept in `--state-dir` (`platform-tools.json`). A handle is unique in its workspace (409)
  * and fixed; one the service would not take is 400. Refusals are `tools.ErrorResponse` (`{error}`).

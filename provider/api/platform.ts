@@ -1,5 +1,5 @@
 /**
- * The workspace's platform objects (docs/service.md R17): tools of the platform registry (by handle and by id), Fleet
+ * The workspace's platform objects (docs/service.md R18): tools of the platform registry (by handle and by id), Fleet
  * MCP servers and the features' models, under `/api/v1/platform/...` with `X-API-Key` and `X-Tenant-Id`. Every
  * create is sent once: a lost answer is looked up by what the object is known by (a tool's handle, a server's name)
  * instead of sending it again. A server's URL, header values and OAuth provider are secrets: never in an error.

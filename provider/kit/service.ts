@@ -122,7 +122,7 @@ export class Service {
         return tracingApiClient("model prices", this.config(), (o) => ModelPricesClient.connect(o));
     }
 
-    /** The workspace's platform tools, Fleet MCP servers and features' models (docs/service.md R17). */
+    /** The workspace's platform tools, Fleet MCP servers and features' models (docs/service.md R18). */
     platform(): PlatformClient {
         return tracingApiClient("platform", this.config(), (o) => PlatformClient.connect(o));
     }

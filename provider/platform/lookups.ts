@@ -1,7 +1,7 @@
 /**
  * The platform's look-ups (docs/functions.md): `getTool`, a tool of the workspace's registry by handle or id, and
  * `getMcpServer`, a Fleet MCP server by name or id, for programs that name what another stack or the UI made. A
- * server's URL, header values and OAuth provider are secrets (docs/service.md R17.2): the look-up answers none of them,
+ * server's URL, header values and OAuth provider are secrets (docs/service.md R18.2): the look-up answers none of them,
  * only the header names. Nothing is changed.
  */
 import type { PlatformClient } from "../api/platform";

@@ -37,7 +37,7 @@ def served_not_a_server_error(ctx, response, case):
 # of `resource_tag_key` compared by `equals` or `not_equals`, on a kind of object that takes tags (R13.8).
 DECIDED = {
     "POST /v1/platform/orgs/current/access-policies": {"missing", "too_small", "invalid_value"},
-    # R17: a tool's name, a server's name and URL, each header's name and value, a feature's model and a per-user
+    # R18: a tool's name, a server's name and URL, each header's name and value, a feature's model and a per-user
     # OAuth client's user are needed and not empty (the description requires none of the last four).
     "POST /v1/platform/tools": {"too_small"},
     "PATCH /v1/platform/tools/id/{id}": {"too_small"},

@@ -1,5 +1,5 @@
 /**
- * The emulator's platform area (emulator/platform, docs/service.md R17) over HTTP, on the description's
+ * The emulator's platform area (emulator/platform, docs/service.md R18) over HTTP, on the description's
  * `/v1/platform/...` paths: tools by handle and by id (a handle taken 409, one the service does not take 400, the
  * list's query and pages), Fleet MCP servers (header values never answered, a name taken 409, a URL that is not https
  * 400, a user's own OAuth client and the list's `X-Ls-User-Id`), features' models (a feature the service does not

@@ -1,5 +1,5 @@
 /**
- * The wire contract of the workspace's platform objects (docs/service.md R17): tools of the platform registry
+ * The wire contract of the workspace's platform objects (docs/service.md R18): tools of the platform registry
  * (`/v1/platform/tools`: `tools.CreateToolPayload`, `tools.UpdateToolPayload`, `tools.Tool`), Fleet MCP servers
  * (`/v1/platform/fleet/mcp-servers`: `CreateMcpServerPayload`, `UpdateMcpServerPayload`, `McpServer`) and the
  * features' models (`/v1/platform/features[/{feature}/default-model|disabled-models]`). Requests are strict (the
@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 
-/** A tool's handle (decided: docs/service.md R17.1): lower-case letters, digits, `-` and `_`, 1 to 64, starting with a letter or digit. */
+/** A tool's handle (decided: docs/service.md R18.1): lower-case letters, digits, `-` and `_`, 1 to 64, starting with a letter or digit. */
 export const TOOL_HANDLE_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -50,7 +50,7 @@ export const ToolListSchema = z.object({ tools: z.array(ToolSchema).nullish(), t
 export const MCP_AUTH_TYPES = ["headers", "oauth"] as const;
 export const MCP_OAUTH_MODES = ["legacy_shared_provider", "per_user_dynamic_client"] as const;
 
-/** One header of a server, on the wire (decided: docs/service.md R17.2): its name and value; the answers name it only. */
+/** One header of a server, on the wire (decided: docs/service.md R18.2): its name and value; the answers name it only. */
 export const McpHeaderSchema = z.object({ name: z.string().min(1), value: z.string() });
 export type McpHeader = z.infer<typeof McpHeaderSchema>;
 
@@ -97,7 +97,7 @@ export type McpServer = z.infer<typeof McpServerSchema>;
 export const RegisterOAuthProviderRequestSchema = z.object({ ls_user_id: z.string().min(1) }).strict();
 export const RegisterOAuthProviderResponseSchema = z.object({ oauth_provider_id: z.string() }).passthrough();
 
-/** The features whose model a workspace chooses (decided: docs/service.md R17.3, from the model-configurations page). */
+/** The features whose model a workspace chooses (decided: docs/service.md R18.3, from the model-configurations page). */
 export const MODEL_FEATURES = ["playground", "evaluators", "fleet", "polly", "insights_thinking", "insights_summarization"] as const;
 
 export const ModelRequestSchema = z.object({ model: z.string().min(1) }).strict();

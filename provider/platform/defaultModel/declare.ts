@@ -1,6 +1,6 @@
 /**
  * The DefaultModel, declared once (kit/declare.ts): the model a LangSmith feature of the workspace uses unless the
- * user picks another, and the models it may not use (docs/service.md R17.3). It exists once per (workspace, feature):
+ * user picks another, and the models it may not use (docs/service.md R18.3). It exists once per (workspace, feature):
  * two resources of a program for one feature are refused at preview. Everything but the feature changes in place
  * (the service's PUTs); destroy is the service's DELETE, which puts the feature back to the service's own default.
  */

@@ -1,6 +1,6 @@
 /**
  * The DefaultModel's dynamic provider (its fields: declare.ts). A feature's models exist once per workspace
- * (docs/service.md R17.3): a create takes them over (warning when another default was set), an update sends only what
+ * (docs/service.md R18.3): a create takes them over (warning when another default was set), an update sends only what
  * changed (models enabled again first, then the default, then the models disabled, so that no step names a model the
  * service refuses), a delete is the service's DELETE of the default (back to its own) and enables again the models this
  * resource disabled. Refused at preview: a feature the service does not have (naming those it has: the declaration's

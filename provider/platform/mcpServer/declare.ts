@@ -1,6 +1,6 @@
 /**
  * The McpServer, declared once (kit/declare.ts): a remote MCP server registered in the workspace's Fleet
- * (docs/service.md R17.2). Its URL, its headers and its OAuth provider are secrets: never in plain text in the state,
+ * (docs/service.md R18.2). Its URL, its headers and its OAuth provider are secrets: never in plain text in the state,
  * an output, a log or an error. A change of them is the service's rotation (a PATCH of the server, in place, never a
  * replace); its name, OAuth mode, vendor and external system are fixed at creation (a change replaces it).
  */

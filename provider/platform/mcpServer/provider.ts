@@ -1,7 +1,7 @@
 /**
  * The McpServer's dynamic provider (its fields: declare.ts). Refused at preview, naming the field: a URL that is not
  * https (http only for localhost), headers with `authType` `oauth`, an OAuth server without `oauthMode`, a shared
- * provider without `oauthProviderId`, a header named twice (docs/service.md R17.2). A create beside a server of the
+ * provider without `oauthProviderId`, a header named twice (docs/service.md R18.2). A create beside a server of the
  * same name (the service's 409) is refused with its id unless LANGSMITH_ADOPT_IDS names it. A change of the URL,
  * headers or OAuth provider is one PATCH (the service's rotation; the server keeps its id). Refresh compares what the
  * service answers: the URL, the auth type, the OAuth mode and provider, and the header names; it cannot see header

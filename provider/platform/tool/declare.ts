@@ -1,5 +1,5 @@
 /**
- * The Tool, declared once (kit/declare.ts): a tool of the workspace's platform tool registry (docs/service.md R17.1),
+ * The Tool, declared once (kit/declare.ts): a tool of the workspace's platform tool registry (docs/service.md R18.1),
  * known by its handle (unique in the workspace, fixed: a change of it replaces the tool). Its name, description, JSON
  * schemas, metadata and whether it is enabled change in place (the service's PATCH by id). provider.ts holds what a
  * table cannot say (a handle the service would refuse, a schema that is no JSON-schema object, a 409 on create).

@@ -1,6 +1,6 @@
 /**
  * The Tool's dynamic provider (its fields: declare.ts). Refused at preview, naming the field: a handle the service
- * would not take (docs/service.md R17.1), `parameters` that is not an object schema. A create beside a tool of the
+ * would not take (docs/service.md R18.1), `parameters` that is not an object schema. A create beside a tool of the
  * same handle (the service's 409) is refused with its id unless LANGSMITH_ADOPT_IDS names it; a lost answer is
  * looked up by the handle (api/platform.ts). An update is one PATCH by id; an optional field removed is sent empty,
  * so the service clears it. `read` with only an id is `pulumi import`.

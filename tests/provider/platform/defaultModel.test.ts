@@ -1,5 +1,5 @@
 /**
- * DefaultModel (provider/platform/defaultModel, docs/service.md R17.3) against the emulator over HTTP, through the
+ * DefaultModel (provider/platform/defaultModel, docs/service.md R18.3) against the emulator over HTTP, through the
  * registered provider: what preview refuses, naming the field (a feature the service does not have, naming those it
  * has; a default model among the disabled ones; two resources of a program for one feature; nothing sent); made,
  * changed in place in an order the service takes (a model disabled before becomes the default), a change made

@@ -1,5 +1,5 @@
 /**
- * McpServer and getMcpServer (provider/platform/mcpServer, docs/service.md R17.2) against the emulator over HTTP,
+ * McpServer and getMcpServer (provider/platform/mcpServer, docs/service.md R18.2) against the emulator over HTTP,
  * through the registered provider and function: what preview refuses, naming the field and never the secret (a URL
  * that is not https, headers on an OAuth server, an OAuth server without its mode or shared provider, an empty header
  * value as `pulumi import` writes it; nothing sent); a credential change is a PATCH of the same server (rotation, not a

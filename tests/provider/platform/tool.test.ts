@@ -1,5 +1,5 @@
 /**
- * Tool and getTool (provider/platform/tool, docs/service.md R17.1) against the emulator over HTTP, through the
+ * Tool and getTool (provider/platform/tool, docs/service.md R18.1) against the emulator over HTTP, through the
  * registered provider and function: what preview refuses, naming the field (a handle the service would not take,
  * parameters that are no object schema; nothing sent); made, changed in place, a change made elsewhere seen by refresh,
  * a removed optional field cleared on the service; a handle the workspace already holds (the service's 409) refused
