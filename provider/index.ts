@@ -9,10 +9,11 @@
  * (UsageLimit, WorkspaceRetention, OrganizationRetention), the organization's members (OrganizationMember), the
  * listeners of hybrid installations (Listener); resource tags (TagKey, TagValue, Tagging, and the `tags` argument of
  * the objects the service tags) and the access policies over them (AccessPolicy); the model price map that prices
- * traced LLM runs (ModelPriceMap); dashboards and their charts (Dashboard, Chart); and look-ups (getDeployment,
+ * traced LLM runs (ModelPriceMap); dashboards and their charts (Dashboard, Chart); the workspace's platform tools, Fleet MCP
+ * servers and features' models (Tool, McpServer, DefaultModel); and look-ups (getDeployment,
  * getDeploymentRevisions, getTracingProject, getDataset, getTracingProjects, getPrompt, getWorkspace, getWorkspaces,
  * getRole, getServiceKey, getAnnotationQueue, getFeedbackConfig, getFeedbackFormula, getListener, getEvaluator, getCron,
- * getBulkExport, getDatasetVersion, getExamples, getModelPrice, getDashboard, getChart).
+ * getBulkExport, getDatasetVersion, getExamples, getModelPrice, getDashboard, getChart, getTool, getMcpServer).
  *
  * ```ts
  * import * as langsmith from "pulumi-langsmith";
@@ -71,6 +72,12 @@ export {
     WorkspaceMember,
     WorkspaceRetention,
     WorkspaceSecret,
+    Tool,
+    McpServer,
+    DefaultModel,
+    type ToolArgs,
+    type McpServerArgs,
+    type DefaultModelArgs,
     type AccessPolicyArgs,
     type DataPlaneArgs,
     type SandboxSnapshotArgs,
@@ -151,6 +158,12 @@ export {
     getTracingProjects,
     getWorkspace,
     getWorkspaces,
+    getTool,
+    getMcpServer,
+    type GetToolArgs,
+    type GetToolResult,
+    type GetMcpServerArgs,
+    type GetMcpServerResult,
     type GetPromptArgs,
     type GetPromptResult,
     type GetRoleArgs,

@@ -183,6 +183,16 @@ import { chartProvider } from "./tracing/chart/provider";
 import { getChart, getChartFunction } from "./tracing/chart/lookups";
 import dashboardForwarder = require("./dynamic/frozen/dashboard");
 import chartForwarder = require("./dynamic/frozen/chart");
+import { tool } from "./platform/tool/declare";
+import { toolProvider } from "./platform/tool/provider";
+import toolForwarder = require("./dynamic/frozen/tool");
+import { mcpServer } from "./platform/mcpServer/declare";
+import { mcpServerProvider } from "./platform/mcpServer/provider";
+import mcpServerForwarder = require("./dynamic/frozen/mcpServer");
+import { defaultModel } from "./platform/defaultModel/declare";
+import { defaultModelProvider } from "./platform/defaultModel/provider";
+import defaultModelForwarder = require("./dynamic/frozen/defaultModel");
+import { getMcpServer, getMcpServerFunction, getTool, getToolFunction } from "./platform/lookups";
 
 /** A resource this package serves. */
 export interface Registered<D extends ResourceDeclaration = ResourceDeclaration> {
@@ -360,6 +370,10 @@ const DECLARED = {
         provider: adoptable(dashboard, dashboardProvider, (i) => `${i.scope ?? "workspace"}/${i.title}`, { holds: "its charts" }),
     },
     chart: { declaration: chart, forwarder: chartForwarder, provider: adoptable(chart, chartProvider, (i) => `${i.dashboardId}/${i.title}`) },
+    tool: { declaration: tool, forwarder: toolForwarder, provider: adoptable(tool, toolProvider, (i) => i.handle) },
+    mcpServer: { declaration: mcpServer, forwarder: mcpServerForwarder, provider: adoptable(mcpServer, mcpServerProvider, byName) },
+    // A feature's models exist once per workspace: a create takes them over (tookOver), so no identity guards it.
+    defaultModel: { declaration: defaultModel, forwarder: defaultModelForwarder, provider: adoptable(defaultModel, defaultModelProvider) },
 } as const satisfies Record<string, Registered>;
 
 /**
@@ -445,6 +459,14 @@ export const FUNCTIONS = {
     getBulkExport: {
         declaration: getBulkExportFunction,
         run: (s: Service, a: FunctionInputs<typeof getBulkExportFunction>) => getBulkExport(s.in(a.workspaceId).tracing(), a),
+    },
+    getTool: {
+        declaration: getToolFunction,
+        run: (s: Service, a: FunctionInputs<typeof getToolFunction>) => getTool(s.in(a.workspaceId).platform(), a),
+    },
+    getMcpServer: {
+        declaration: getMcpServerFunction,
+        run: (s: Service, a: FunctionInputs<typeof getMcpServerFunction>) => getMcpServer(s.in(a.workspaceId).platform(), a),
     },
     getModelPrice: {
         declaration: getModelPriceFunction,

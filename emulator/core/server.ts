@@ -40,6 +40,7 @@ import { SHORTLIVED_DAYS } from "../tracing/retention";
 import { runView, tracingArea } from "../tracing";
 import { modelPricesArea, type ModelPricesArea } from "../tracing/modelPrices";
 import { viewsArea } from "../tracing/projectViews";
+import { platformArea, type PlatformArea } from "../platform";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
 import type { ControlPlaneModel } from "../controlPlane/model";
@@ -102,6 +103,7 @@ export interface Emulator {
     readonly tags: TagsArea;
     /** The workspaces' model price maps, which price the LLM runs traced (tracing/modelPrices.ts). */
     readonly modelPrices: ModelPricesArea;
+    readonly platform: PlatformArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -157,6 +159,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         automations: parts.automations,
         tags: parts.tags,
         modelPrices: parts.modelPrices,
+        platform: parts.platform,
         admin,
         clock,
         reset,
@@ -207,6 +210,7 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         name: (_ws, type, id) => (type === "project" ? bulkExport.model.projects.get(id)?.session?.name : undefined),
         roleExists: (id) => org.model.role(id) !== undefined,
     });
+    const platform = platformArea({ clock, stateDir });
     const links = { bulkExport, datasets, evaluation, automations, org, tags, cleanupMs, tagAtCreate };
     // A snapshot builds in 1.5 s of the clock, at once at `--speed immediate` (docs/service.md R17.2).
     const sandboxes = sandboxesArea({ clock, stateDir, buildMs: () => (controlPlane.model.timing.speed === "immediate" ? 0 : 1500) });
@@ -227,8 +231,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         modelPrices,
         charts,
         sandboxes,
+        platform,
     ];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, sandboxes, areas };
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, sandboxes, platform, areas };
 }
 
 /** The organization, wired to what its workspaces hold and to the projects whose retention tier it sets (docs/service.md R11.5). */

@@ -115,6 +115,8 @@ const RESOURCES: Array<[RegExp, string]> = [
     [/^\/api\/v1\/workspaces\/current\/members/, "members"],
     [/^\/api\/v1\/workspaces\/current\/secrets/, "secrets"],
     [/^(\/api\/v1\/(usage-limits|ttl-settings)|\/workspaces\/current\/ttl-settings)/, "settings"],
+    // The workspace's tools, Fleet MCP servers and features' models (docs/service.md R18.4): its settings.
+    [/^\/api\/v1\/platform\/(tools|fleet\/mcp-servers|features)(\/|$)/, "settings"],
 ];
 const ACTIONS: Record<string, string> = { GET: "read", HEAD: "read", POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" };
 

@@ -58,6 +58,10 @@ export type GetDashboardArgs = FunctionArgs<typeof FUNCTIONS.getDashboard.declar
 export type GetDashboardResult = FunctionResult<typeof FUNCTIONS.getDashboard.declaration>;
 export type GetChartArgs = FunctionArgs<typeof FUNCTIONS.getChart.declaration>;
 export type GetChartResult = FunctionResult<typeof FUNCTIONS.getChart.declaration>;
+export type GetToolArgs = FunctionArgs<typeof FUNCTIONS.getTool.declaration>;
+export type GetToolResult = FunctionResult<typeof FUNCTIONS.getTool.declaration>;
+export type GetMcpServerArgs = FunctionArgs<typeof FUNCTIONS.getMcpServer.declaration>;
+export type GetMcpServerResult = FunctionResult<typeof FUNCTIONS.getMcpServer.declaration>;
 
 /** The service of the program's configuration, loaded on first call (the package's main entry stays light). */
 async function service() {
@@ -153,3 +157,9 @@ export const getDashboard = (args: GetDashboardArgs): pulumi.Output<GetDashboard
 
 /** Looks up a chart by id, with its series and its data over a window. */
 export const getChart = (args: GetChartArgs): pulumi.Output<GetChartResult> => invoke("getChart", args);
+
+/** Looks up a tool of the workspace's platform tool registry by handle or id. */
+export const getTool = (args: GetToolArgs): pulumi.Output<GetToolResult> => invoke("getTool", args);
+
+/** Looks up a Fleet MCP server of the workspace by name or id (its secrets not answered). */
+export const getMcpServer = (args: GetMcpServerArgs): pulumi.Output<GetMcpServerResult> => invoke("getMcpServer", args);

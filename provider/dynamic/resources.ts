@@ -235,3 +235,18 @@ export type DashboardArgs = Args<Declared<"dashboard">>;
 export const Chart = dynamicResource(RESOURCES.chart);
 export type Chart = InstanceType<typeof Chart>;
 export type ChartArgs = Args<Declared<"chart">>;
+
+/** A tool of the workspace's platform tool registry, by handle: docs/tool.md. */
+export const Tool = dynamicResource(RESOURCES.tool);
+export type Tool = InstanceType<typeof Tool>;
+export type ToolArgs = Args<Declared<"tool">>;
+
+/** A remote MCP server of the workspace's Fleet (URL, headers, OAuth provider secret): docs/mcpServer.md. */
+export const McpServer = dynamicResource(RESOURCES.mcpServer);
+export type McpServer = InstanceType<typeof McpServer>;
+export type McpServerArgs = Args<Declared<"mcpServer">>;
+
+/** A feature's default model and disabled models in a workspace: docs/defaultModel.md. */
+export const DefaultModel = dynamicResource(RESOURCES.defaultModel);
+export type DefaultModel = InstanceType<typeof DefaultModel>;
+export type DefaultModelArgs = Args<Declared<"defaultModel">>;

@@ -16,6 +16,7 @@ import { DataPlanesClient } from "../api/dataPlanes";
 import { SandboxesClient } from "../api/sandboxes";
 import { OrganizationClient } from "../api/organization";
 import { ModelPricesClient } from "../api/modelPrices";
+import { PlatformClient } from "../api/platform";
 import { PromptsClient } from "../api/prompts";
 import { RulesClient } from "../api/rules";
 import { EvaluationClient } from "../api/evaluation";
@@ -121,6 +122,11 @@ export class Service {
     /** The workspace's model price map (docs/service.md R15). */
     modelPrices(): ModelPricesClient {
         return tracingApiClient("model prices", this.config(), (o) => ModelPricesClient.connect(o));
+    }
+
+    /** The workspace's platform tools, Fleet MCP servers and features' models (docs/service.md R18). */
+    platform(): PlatformClient {
+        return tracingApiClient("platform", this.config(), (o) => PlatformClient.connect(o));
     }
 
     /** The organization's access policies and their attachment to roles (docs/service.md R13.8): no workspace is named. */

@@ -40,6 +40,15 @@ def served_not_a_server_error(ctx, response, case):
 DECIDED = {
     "POST /v1/platform/orgs/current/access-policies": {"missing", "too_small", "invalid_value"},
     "POST /orgs/current/data-planes": {"missing", "too_small"},
+    # R18: a tool's name, a server's name and URL, each header's name and value, a feature's model and a per-user
+    # OAuth client's user are needed and not empty (the description requires none of the last four).
+    "POST /v1/platform/tools": {"too_small"},
+    "PATCH /v1/platform/tools/id/{id}": {"too_small"},
+    "POST /v1/platform/fleet/mcp-servers": {"missing", "too_small", "invalid_type"},
+    "PATCH /v1/platform/fleet/mcp-servers/{mcp_server_id}": {"missing", "too_small", "invalid_type"},
+    "POST /v1/platform/fleet/mcp-servers/{mcp_server_id}/oauth-provider": {"missing", "too_small"},
+    "PUT /v1/platform/features/{feature}/default-model": {"missing", "too_small"},
+    "PUT /v1/platform/features/{feature}/disabled-models": {"missing", "too_small"},
 }
 
 

@@ -62,6 +62,9 @@ async function workingDay(client: Client, project: string, feedbackKey: string, 
     return calls;
 }
 
+/** The secret header of the stack's McpServer. */
+const MCP_TOKEN = `Bearer mcp-${randomUUID()}`;
+
 describe("e2e: the daily drift check of a stack of every resource kind (real CLI, YAML, native plugin)", function () {
     this.timeout(10 * 60_000);
     let em: Emulator;
@@ -94,6 +97,7 @@ describe("e2e: the daily drift check of a stack of every resource kind (real CLI
                 "every-kind:s3SecretAccessKey": minio.users.writeDelete.secretAccessKey,
                 "every-kind:alertWebhookUrl": `https://hooks.example.com/alerts/${randomUUID()}`,
                 "every-kind:anthropicKey": `sk-ant-${randomUUID()}`,
+                "every-kind:mcpToken": MCP_TOKEN,
             },
         );
     });
@@ -110,6 +114,10 @@ describe("e2e: the daily drift check of a stack of every resource kind (real CLI
 
     it("up, a working day traced by the official client, then the morning's preview --refresh --expect-no-changes --diff prints no ~ line", async () => {
         await cli("up", "--yes", "--skip-preview");
+        // The McpServer's header values (docs/mcpServer.md), from a secret key or written in the program: never in plain text.
+        const stored = await project.storedText(stack);
+        for (const value of [MCP_TOKEN, `team-key-${suffix}`])
+            assert.ok(!stored.includes(value), `the MCP server's header value ${value} is in the state in plain text`);
         const { projectName } = await project.outputs(stack);
         const client = new Client({ apiUrl: `${em.url}/api/v1`, apiKey: API_KEY, workspaceId: workspace });
         const calls = await workingDay(client, projectName, `concise-${suffix}`, `house-model-${suffix}`);

@@ -20,6 +20,7 @@ from .dataset import *
 from .dataset_examples import *
 from .dataset_share import *
 from .dataset_version_tag import *
+from .default_model import *
 from .deployment import *
 from .evaluator import *
 from .example import *
@@ -41,15 +42,18 @@ from .get_examples import *
 from .get_feedback_config import *
 from .get_feedback_formula import *
 from .get_listener import *
+from .get_mcp_server import *
 from .get_model_price import *
 from .get_prompt import *
 from .get_role import *
 from .get_service_key import *
+from .get_tool import *
 from .get_tracing_project import *
 from .get_tracing_projects import *
 from .get_workspace import *
 from .get_workspaces import *
 from .listener import *
+from .mcp_server import *
 from .model_configuration import *
 from .model_price_map import *
 from .organization_member import *
@@ -68,6 +72,7 @@ from .service_key import *
 from .tag_key import *
 from .tag_value import *
 from .tagging import *
+from .tool import *
 from .tracing_project import *
 from .usage_limit import *
 from .workspace import *
@@ -106,6 +111,7 @@ _utilities.register(
    "langsmith:index:DatasetExamples": "DatasetExamples",
    "langsmith:index:DatasetShare": "DatasetShare",
    "langsmith:index:DatasetVersionTag": "DatasetVersionTag",
+   "langsmith:index:DefaultModel": "DefaultModel",
    "langsmith:index:Deployment": "Deployment",
    "langsmith:index:Evaluator": "Evaluator",
    "langsmith:index:Example": "Example",
@@ -113,6 +119,7 @@ _utilities.register(
    "langsmith:index:FeedbackConfig": "FeedbackConfig",
    "langsmith:index:FeedbackFormula": "FeedbackFormula",
    "langsmith:index:Listener": "Listener",
+   "langsmith:index:McpServer": "McpServer",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:ModelPriceMap": "ModelPriceMap",
    "langsmith:index:OrganizationMember": "OrganizationMember",
@@ -130,6 +137,7 @@ _utilities.register(
    "langsmith:index:TagKey": "TagKey",
    "langsmith:index:TagValue": "TagValue",
    "langsmith:index:Tagging": "Tagging",
+   "langsmith:index:Tool": "Tool",
    "langsmith:index:TracingProject": "TracingProject",
    "langsmith:index:UsageLimit": "UsageLimit",
    "langsmith:index:Workspace": "Workspace",

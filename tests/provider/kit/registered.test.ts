@@ -287,6 +287,34 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
                 matchPath: ["model", "endpoint_name"],
             }),
         },
+        tool: {
+            args: () => ({
+                handle: uniqueName("imp"),
+                name: "Search orders",
+                description: "Finds orders.",
+                parameters: { type: "object", properties: { email: { type: "string" } }, required: ["email"] },
+                returns: { type: "array", items: { type: "object" } },
+                metadata: { owner: "support" },
+                enabled: false,
+            }),
+        },
+        mcpServer: {
+            args: () => ({
+                name: uniqueName("imp"),
+                url: "https://mcp.example.com/mcp",
+                headers: { Authorization: "Bearer t" },
+                authType: "headers",
+                vendorId: "vendor-1",
+                externalSystemId: "system-1",
+            }),
+            // Header values are never answered (docs/mcpServer.md, Refresh and drift): an import reads each as "".
+            allowed: ["headers"],
+            unset: {
+                oauthMode: "an OAuth server (tests/provider/platform/mcpServer.test.ts); headers exclude it",
+                oauthProviderId: "as oauthMode",
+            },
+        },
+        defaultModel: { args: () => ({ feature: "insights_thinking", model: "openai:gpt-4.1", disabledModels: ["openai:o3", "openai:o1"] }) },
         promptWebhook: {
             args: () => ({ url: `https://hooks.example.com/${uniqueName("imp")}`, headers: { Authorization: "Bearer t" }, triggers: ["tag:update", "commit"] }),
             unset: {
@@ -764,6 +792,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         ["projectView", () => ({ sessionId: projectId, displayName: uniqueName("rep") }), (id) => id],
         ["dashboard", () => ({ title: uniqueName("rep") }), (id) => id],
         ["chart", () => ({ dashboardId, title: uniqueName("rep"), series: [{ name: "n", metric: "run_count" }] }), (id) => id],
+        ["tool", () => ({ handle: uniqueName("rep"), name: "t", description: "d", parameters: { type: "object" } }), (id) => id],
+        ["mcpServer", () => ({ name: uniqueName("rep"), url: "https://rep.example.com/mcp", headers: { "X-Key": "k" } }), (id) => id],
         // Not here, each because its replacement never meets the object it replaces:
         // - datasetExamples: its create takes the examples its rows name as they are, its own included, and the old
         //   resource's delete in the same run then leaves them (tests/provider/tracing/datasetExamples);
@@ -772,6 +802,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         // - workspaceRetention, organizationRetention: settings that exist once per scope; a create takes them over
         //   (kit/adoption.ts `tookOver`), so the old resource's delete in the same run leaves them be
         //   (tests/provider/organization/settings/provider.test.ts);
+        // - defaultModel: a feature's models exist once per workspace; a create takes them over (`tookOver`), as the
+        //   retention settings' (tests/provider/platform/defaultModel.test.ts);
         // - runRule: names are not unique (two rules of a name on a project are two rules), and a lost answer is looked
         //   up only among the rules made since the attempt (api/rules.ts createRule), never an older one;
         // - alertRule: its create asks for an id derived from the resource (docs/service.md R10.3), another when the stack
@@ -834,6 +866,8 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         projectView: (a) => ({ ...a, filter: "eq(error, true)" }),
         dashboard: (a) => ({ ...a, description: "changed" }),
         chart: (a) => ({ ...a, description: "changed" }),
+        tool: (a) => ({ ...a, description: "changed" }),
+        mcpServer: (a) => ({ ...a, url: "https://rotated.example.com/mcp" }),
     };
     /** Resources of REPLACED with no change that keeps their identity, and why. */
     const NOTHING_KEPT: Partial<Record<ResourceType, string>> = {
