@@ -37,6 +37,7 @@ import { admit, defaultTier, longlivedDays } from "../org/settings";
 import { SHORTLIVED_DAYS } from "../tracing/retention";
 import { runView, tracingArea } from "../tracing";
 import { modelPricesArea, type ModelPricesArea } from "../tracing/modelPrices";
+import { GATEWAY_PREFIX, gatewayArea, type GatewayArea } from "../gateway";
 import { viewsArea } from "../tracing/projectViews";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
 import type { Dialect } from "./dialect";
@@ -96,6 +97,8 @@ export interface Emulator {
     readonly tags: TagsArea;
     /** The workspaces' model price maps, which price the LLM runs traced (tracing/modelPrices.ts). */
     readonly modelPrices: ModelPricesArea;
+    /** The LLM gateway: its policies and their counters (gateway/index.ts). */
+    readonly gateway: GatewayArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -149,6 +152,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         automations: parts.automations,
         tags: parts.tags,
         modelPrices: parts.modelPrices,
+        gateway: parts.gateway,
         admin,
         clock,
         reset,
@@ -201,6 +205,13 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     });
     const links = { bulkExport, datasets, evaluation, automations, org, tags, cleanupMs, tagAtCreate };
     const { formulas, modelPrices, tracing, charts, views } = readingAreas(clock, stateDir, links);
+    // The LLM gateway authenticates as every path does, and prices with the workspace's model price map (docs/service.md R17.2).
+    const gateway = gatewayArea({
+        clock,
+        stateDir,
+        prices: modelPrices.model,
+        auth: (key) => org.auth.check({ method: "POST", path: GATEWAY_PREFIX, key, needsTenant: false, keyScoped: true }),
+    });
     const areas: Area[] = [
         controlPlane,
         agentServer,
@@ -216,8 +227,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         tags,
         modelPrices,
         charts,
+        gateway,
     ];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, areas };
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, gateway, areas };
 }
 
 /** The organization, wired to what its workspaces hold and to the projects whose retention tier it sets (docs/service.md R11.5). */

@@ -49,7 +49,10 @@ export const GuardConfigSchema = z
     .object({
         version: z.literal(1),
         detect: z.object({ pii: z.boolean().optional(), secrets: z.boolean().optional() }).strict(),
-        pii: z.object({ rules: z.array(z.enum(PII_RULES)) }).strict().optional(),
+        pii: z
+            .object({ rules: z.array(z.enum(PII_RULES)) })
+            .strict()
+            .optional(),
         timeout_seconds: z.number().min(0.1).max(30).optional(),
         timeout_action: z.enum(TIMEOUT_ACTIONS).optional(),
     })
@@ -59,7 +62,8 @@ export type RateLimitConfig = z.infer<typeof RateLimitConfigSchema>;
 export type GuardConfig = z.infer<typeof GuardConfigSchema>;
 
 /** The config schema of a policy type. */
-export const configSchemaOf = (t: PolicyType) => (FAMILY[t] === "spend" ? SpendCapConfigSchema : FAMILY[t] === "rate" ? RateLimitConfigSchema : GuardConfigSchema);
+export const configSchemaOf = (t: PolicyType) =>
+    FAMILY[t] === "spend" ? SpendCapConfigSchema : FAMILY[t] === "rate" ? RateLimitConfigSchema : GuardConfigSchema;
 
 export const GatewayPolicyCreateRequestSchema = z
     .object({

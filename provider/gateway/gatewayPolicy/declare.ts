@@ -12,12 +12,21 @@ import { boolean, list, map, number, object, resource, string, type Inputs, type
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
 
-const typeIs = (...types: string[]) => ({ when: (i: Record<string, unknown>) => types.includes(i.policyType as string), to: `policyType ${types.join(" or ")}` });
+const typeIs = (...types: string[]) => ({
+    when: (i: Record<string, unknown>) => types.includes(i.policyType as string),
+    to: `policyType ${types.join(" or ")}`,
+});
 const defaultsOnly = { when: (i: Record<string, unknown>) => isDefaultType(i.policyType as string), to: "policyType default_spend_cap or default_rate_limit" };
 
 /** Header names compared as the service keys them (`x-gateway-customer` and `X-Gateway-Customer` are one). */
 const headersKeyed = (h: Record<string, string> | undefined) =>
-    h === undefined ? undefined : Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]).sort(([a], [b]) => a.localeCompare(b)));
+    h === undefined
+        ? undefined
+        : Object.fromEntries(
+              Object.entries(h)
+                  .map(([k, v]) => [k.toLowerCase(), v])
+                  .sort(([a], [b]) => a.localeCompare(b)),
+          );
 
 export const matchers = object(
     "GatewayPolicyMatchers",
@@ -28,7 +37,7 @@ export const matchers = object(
         userId: string("Requests of this user (resolved from the API key's identity)."),
         organizationId: string("Every request of the organization (its id)."),
         headers: map(
-            "Request headers and the value each must carry, named as clients send them: `{\"X-Gateway-Customer\": \"acme\"}` caps the requests that send `X-Gateway-Customer: acme`. Only `X-Gateway-...` headers.",
+            'Request headers and the value each must carry, named as clients send them: `{"X-Gateway-Customer": "acme"}` caps the requests that send `X-Gateway-Customer: acme`. Only `X-Gateway-...` headers.',
             string("The header's value."),
             { compareAs: headersKeyed },
         ),
@@ -63,7 +72,10 @@ export const guard = object(
     {
         pii: boolean("Detect personal data (default true).", { default: true }),
         secrets: boolean("Detect secrets (keys, tokens; default true).", { default: true }),
-        piiRules: list(`The kinds of personal data to redact (${PII_RULES.map((r) => `\`${r}\``).join(", ")}); absent: all.`, string("A kind.", { values: PII_RULES })),
+        piiRules: list(
+            `The kinds of personal data to redact (${PII_RULES.map((r) => `\`${r}\``).join(", ")}); absent: all.`,
+            string("A kind.", { values: PII_RULES }),
+        ),
         timeoutSeconds: number("How long the guard may take per request, 0.1 to 30 seconds (service default 2)."),
         timeoutAction: string("What a guard past its timeout does: `block` the request or `allow` it unredacted (service default `block`).", {
             values: TIMEOUT_ACTIONS,

@@ -35,19 +35,26 @@ export const gatewayPolicyCheck = resource({
         rateLimit: { ...rateLimit, description: "The rate limit to prove: pass `policy.rateLimit` (a change runs the check again).", onChange: "update" },
         spendCap: { ...spendCap, description: "The spend cap to prove: pass `policy.spendCap` (a change runs the check again).", onChange: "update" },
         headers: map(
-            "The `X-Gateway-*` headers the requests carry, naming the subject the policy applies to (`{\"X-Gateway-Customer\": \"acme\"}`); absent: none (a policy on the workspace or API key).",
+            'The `X-Gateway-*` headers the requests carry, naming the subject the policy applies to (`{"X-Gateway-Customer": "acme"}`); absent: none (a policy on the workspace or API key).',
             string("The header's value."),
             { onChange: "update" },
         ),
-        otherHeaders: map("Another subject's headers, which must still pass once the first is refused (`{\"X-Gateway-Customer\": \"globex\"}`).", string("The header's value."), {
-            onChange: "update",
-        }),
+        otherHeaders: map(
+            'Another subject\'s headers, which must still pass once the first is refused (`{"X-Gateway-Customer": "globex"}`).',
+            string("The header's value."),
+            {
+                onChange: "update",
+            },
+        ),
         model: string(`The model asked for (default \`${DEFAULT_CHECK_MODEL}\`, the cheapest): on a real gateway each request is a call of it.`, {
             default: DEFAULT_CHECK_MODEL,
             onChange: "update",
         }),
         provider: string("The gateway's provider route (`openai`: `<gatewayUrl>/openai/v1/chat/completions`).", { default: "openai", onChange: "update" }),
-        prompt: string(`The prompt of each request (default \`${DEFAULT_CHECK_PROMPT}\`: the fewest tokens).`, { default: DEFAULT_CHECK_PROMPT, onChange: "update" }),
+        prompt: string(`The prompt of each request (default \`${DEFAULT_CHECK_PROMPT}\`: the fewest tokens).`, {
+            default: DEFAULT_CHECK_PROMPT,
+            onChange: "update",
+        }),
         gatewayUrl: string(
             "The gateway's base URL; absent: the local emulator's (`<endpoint>/gateway`) or the US cloud's (`https://gateway.smith.langchain.com`). Elsewhere set it.",
             { onChange: "update" },
@@ -56,7 +63,11 @@ export const gatewayPolicyCheck = resource({
             default: false,
             onChange: "none",
         }),
-        maxRequests: number("The most requests the check may send (default 100); a plan past it is refused.", { default: 100, integer: true, onChange: "none" }),
+        maxRequests: number("The most requests the check may send (default 100); a plan past it is refused.", {
+            default: 100,
+            integer: true,
+            onChange: "none",
+        }),
     },
     outputs: {
         requestsSent: number("How many requests the check sent."),
