@@ -159,6 +159,14 @@ import { datasetShareProvider } from "./tracing/datasetShare/provider";
 import datasetShareForwarder = require("./dynamic/frozen/datasetShare");
 import { modelPriceMap } from "./tracing/modelPrice/declare";
 import { getModelPrice, getModelPriceFunction } from "./tracing/modelPrice/lookups";
+import { gatewayPolicy, type GatewayPolicyInputs } from "./gateway/gatewayPolicy/declare";
+import { gatewayPolicyProvider } from "./gateway/gatewayPolicy/provider";
+import { identityOf, matchersOf } from "./gateway/gatewayPolicy/wire";
+import { gatewayPolicyCheck } from "./gateway/gatewayPolicyCheck/declare";
+import { gatewayPolicyCheckProvider } from "./gateway/gatewayPolicyCheck/provider";
+import { getGatewayPolicies, getGatewayPoliciesFunction } from "./gateway/lookups";
+import gatewayPolicyForwarder = require("./dynamic/frozen/gatewayPolicy");
+import gatewayPolicyCheckForwarder = require("./dynamic/frozen/gatewayPolicyCheck");
 import { modelPriceMapProvider } from "./tracing/modelPrice/provider";
 import modelPriceMapForwarder = require("./dynamic/frozen/modelPriceMap");
 import { feedbackFormula } from "./evaluation/feedbackFormula/declare";
@@ -347,6 +355,13 @@ const DECLARED = {
         provider: adoptable(dashboard, dashboardProvider, (i) => `${i.scope ?? "workspace"}/${i.title}`, { holds: "its charts" }),
     },
     chart: { declaration: chart, forwarder: chartForwarder, provider: adoptable(chart, chartProvider, (i) => `${i.dashboardId}/${i.title}`) },
+    // A gateway policy is known by its family and matchers: the service keeps one of each (docs/service.md R17.1).
+    gatewayPolicy: {
+        declaration: gatewayPolicy,
+        forwarder: gatewayPolicyForwarder,
+        provider: adoptable(gatewayPolicy, gatewayPolicyProvider, (i) => identityOf(i.policyType, matchersOf(i as GatewayPolicyInputs))),
+    },
+    gatewayPolicyCheck: { declaration: gatewayPolicyCheck, forwarder: gatewayPolicyCheckForwarder, provider: gatewayPolicyCheckProvider },
 } as const satisfies Record<string, Registered>;
 
 /**
@@ -442,6 +457,10 @@ export const FUNCTIONS = {
         run: (s: Service, a: FunctionInputs<typeof getDashboardFunction>) => getDashboard(s.in(a.workspaceId).charts(), a),
     },
     getChart: { declaration: getChartFunction, run: (s: Service, a: FunctionInputs<typeof getChartFunction>) => getChart(s.in(a.workspaceId).charts(), a) },
+    getGatewayPolicies: {
+        declaration: getGatewayPoliciesFunction,
+        run: (s: Service, a: FunctionInputs<typeof getGatewayPoliciesFunction>) => getGatewayPolicies(s.gatewayPolicies(), a),
+    },
 } as const satisfies Record<string, RegisteredFunction>;
 
 export type ResourceType = keyof typeof RESOURCES;

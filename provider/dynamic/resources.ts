@@ -225,3 +225,13 @@ export type DashboardArgs = Args<Declared<"dashboard">>;
 export const Chart = dynamicResource(RESOURCES.chart);
 export type Chart = InstanceType<typeof Chart>;
 export type ChartArgs = Args<Declared<"chart">>;
+
+/** A policy of the organization's LLM gateway (spend cap, rate limit, guard): docs/gatewayPolicy.md. */
+export const GatewayPolicy = dynamicResource(RESOURCES.gatewayPolicy);
+export type GatewayPolicy = InstanceType<typeof GatewayPolicy>;
+export type GatewayPolicyArgs = Args<Declared<"gatewayPolicy">>;
+
+/** Proof at `pulumi up` that the LLM gateway enforces a GatewayPolicy: docs/gatewayPolicyCheck.md. */
+export const GatewayPolicyCheck = dynamicResource(RESOURCES.gatewayPolicyCheck);
+export type GatewayPolicyCheck = InstanceType<typeof GatewayPolicyCheck>;
+export type GatewayPolicyCheckArgs = Args<Declared<"gatewayPolicyCheck">>;

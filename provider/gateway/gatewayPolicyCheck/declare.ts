@@ -4,11 +4,7 @@
  * nothing on the service; provider.ts plans and sends the requests.
  */
 import { boolean, list, map, number, object, resource, string, type Inputs, type Outputs } from "../../kit/declare";
-import { rateLimit as policyRateLimit, spendCap as policySpendCap } from "../gatewayPolicy/declare";
-
-/** The policy's own limit objects, without the policy's `policyType` rule. */
-const { appliesIf: _r, ...rateLimit } = policyRateLimit;
-const { appliesIf: _s, ...spendCap } = policySpendCap;
+import { RATE_LIMIT_TYPE, SPEND_CAP_TYPE, rateLimitFields, spendCapFields } from "../gatewayPolicy/declare";
 
 /** The model the check asks for when the program names none: the cheapest the gateway's OpenAI route serves (R17.3). */
 export const DEFAULT_CHECK_MODEL = "gpt-4o-mini";
@@ -32,8 +28,12 @@ export const gatewayPolicyCheck = resource({
         "Opt-in proof, at `pulumi up`, that the LLM gateway enforces a `GatewayPolicy`: requests go through the gateway as the subject `headers` name, and the rate limit must answer 429 right after its count, the spend cap 402 once spent; `otherHeaders`, if given, must still pass afterwards. It sends the fewest requests that prove it, with `model` and `prompt`; the preview says how many and to which model. Against anything but a local emulator each request may be a paid model call: it refuses unless `maySpend` is true. A change of the policy's id or limit (or of what it sends) runs it again. Sends the configured API key as a bearer token.",
     inputs: {
         policyId: string("The policy to prove: `policy.id`. A new one runs the check again.", { required: true, onChange: "update" }),
-        rateLimit: { ...rateLimit, description: "The rate limit to prove: pass `policy.rateLimit` (a change runs the check again).", onChange: "update" },
-        spendCap: { ...spendCap, description: "The spend cap to prove: pass `policy.spendCap` (a change runs the check again).", onChange: "update" },
+        rateLimit: object(RATE_LIMIT_TYPE, "The rate limit to prove: pass `policy.rateLimit` (a change runs the check again).", rateLimitFields, {
+            onChange: "update",
+        }),
+        spendCap: object(SPEND_CAP_TYPE, "The spend cap to prove: pass `policy.spendCap` (a change runs the check again).", spendCapFields, {
+            onChange: "update",
+        }),
         headers: map(
             'The `X-Gateway-*` headers the requests carry, naming the subject the policy applies to (`{"X-Gateway-Customer": "acme"}`); absent: none (a policy on the workspace or API key).',
             string("The header's value."),
