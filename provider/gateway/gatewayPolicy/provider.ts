@@ -35,7 +35,7 @@ function checkMatchers(c: Checker, news: Record<string, unknown>): void {
         if (!HEADER_NAME.test(h))
             c.fail(
                 `matchers.headers["${h}"]`,
-                `a header matcher must name an \`X-Gateway-...\` header, as clients send it (\`X-Gateway-${h.replace(/^x-gateway-?/i, "").replace(/[^A-Za-z0-9-]/g, "-") || "Customer"}\`): the gateway matches no other header`,
+                `a header matcher must name an \`X-Gateway-...\` header, as clients send it (\`X-Gateway-${h.replace(/^x-(gateway-?)?/i, "").replace(/[^A-Za-z0-9-]/g, "-") || "Customer"}\`): the gateway matches no other header`,
             );
         if (v === "")
             c.fail(
@@ -44,7 +44,8 @@ function checkMatchers(c: Checker, news: Record<string, unknown>): void {
             );
     }
     const fixed = Object.keys(MATCHER_FIELDS).filter((f) => m[f] !== undefined).length + Object.keys(headers).length;
-    if (fixed === 0 && news.perSubject === undefined)
+    // A default policy without its subject is perSubject's to say.
+    if (fixed === 0 && news.perSubject === undefined && !isDefaultType(String(news.policyType)))
         c.fail(
             "matchers",
             "matchers names nothing: give at least one of workspaceId, apiKeyId, userId, organizationId or headers (a policy on every request: organizationId)",
@@ -153,14 +154,13 @@ export function createGatewayPolicyProvider(o: { policies?: () => GatewayPolicie
             const key = identityOf(body.policy_type, body.subject_matchers);
             const held = (await pc.list()).find((p) => identityOf(p.policy_type, p.subject_matchers) === key);
             if (held && !adoptionAsked(held.id)) throw new Error(refusal(inputs, held));
-            const p = await pc.create(body);
-            return { id: p.id, outs: outputs(inputs, p) };
+            const made = await pc.create(body);
+            return { id: made.id, outs: outputs(inputs, made) };
         },
         async read(id) {
-            const p = await policies().tryGet(id);
-            if (!p) return {};
-            const inputs = inputsOf(p);
-            return { id, props: outputs(inputs, p), inputs };
+            const held = await policies().tryGet(id);
+            const read = held && inputsOf(held);
+            return held && read ? { id, props: outputs(read, held), inputs: read } : {};
         },
         async update(id, _olds, news) {
             const { policy_type: _, ...body } = bodyOf(news);
