@@ -83,7 +83,7 @@ export const guard = object(
             values: TIMEOUT_ACTIONS,
         }),
     },
-    { onChange: "update", appliesIf: typeIs("guard") },
+    { onChange: "update", appliesIf: typeIs("guard"), default: { pii: true, secrets: true } },
 );
 
 export const gatewayPolicy = resource({
