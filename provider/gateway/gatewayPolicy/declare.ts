@@ -45,28 +45,29 @@ export const matchers = object(
     { required: true, onChange: "update" },
 );
 
-/** A spend cap's fields (GatewayPolicyCheck takes the same object). */
-export const spendCapFields = {
+const spendCapFields = {
     limitUsd: number("The cap in US dollars, more than 0.", { required: true }),
     window: string("`hourly`, `daily`, `weekly` or `monthly`.", { required: true, values: SPEND_WINDOWS }),
 };
-export const SPEND_CAP_TYPE = "GatewayPolicySpendCap";
-export const spendCap = object(SPEND_CAP_TYPE, "A spend cap: past `limitUsd` in the window the gateway answers 402.", spendCapFields, {
+export const spendCap = object("GatewayPolicySpendCap", "A spend cap: past `limitUsd` in the window the gateway answers 402.", spendCapFields, {
     onChange: "update",
     appliesIf: typeIs("spend_cap", "default_spend_cap"),
 });
 
-/** A rate limit's fields (GatewayPolicyCheck takes the same object). */
-export const rateLimitFields = {
+const rateLimitFields = {
     limit: number("How many requests (or tokens) a window lets through, 1 or more.", { required: true, integer: true }),
     unit: string("`requests` or `tokens` (prompt and completion tokens together).", { required: true, values: RATE_UNITS }),
     window: string("`minute` or `hour`.", { required: true, values: RATE_WINDOWS }),
 };
-export const RATE_LIMIT_TYPE = "GatewayPolicyRateLimit";
-export const rateLimit = object(RATE_LIMIT_TYPE, "A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.", rateLimitFields, {
-    onChange: "update",
-    appliesIf: typeIs("rate_limit", "default_rate_limit"),
-});
+export const rateLimit = object(
+    "GatewayPolicyRateLimit",
+    "A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.",
+    rateLimitFields,
+    {
+        onChange: "update",
+        appliesIf: typeIs("rate_limit", "default_rate_limit"),
+    },
+);
 
 export const guard = object(
     "GatewayPolicyGuard",

@@ -8,7 +8,7 @@
  */
 import { sendCompletion, type GatewayAnswer, type GatewayPoliciesClient } from "../../api/gatewayPolicies";
 import type { GatewayPolicy } from "../../api/schemas/gatewayPolicies";
-import type { GatewayPolicyCheckInputs } from "./declare";
+import type { CheckedRateLimit, CheckedSpendCap, GatewayPolicyCheckInputs } from "./declare";
 
 /** What one step sent and got (the declaration's `GatewayPolicyCheckStep`). */
 type Step = {
@@ -30,15 +30,16 @@ export const estimatedTokens = (prompt: string): number => Math.max(1, Math.ceil
 export function planText(i: Partial<GatewayPolicyCheckInputs>, gateway: string): string {
     const other = i.otherHeaders ? 1 : 0;
     const to = `to model ${i.model} through ${gateway}`;
-    const r = i.rateLimit;
+    const r = i.rateLimit as CheckedRateLimit | undefined;
+    const cap = i.spendCap as CheckedSpendCap | undefined;
     if (r?.unit === "requests")
         return `will send ${r.limit + 1 + other} requests ${to}: ${r.limit} that must pass, 1 that must get 429${other ? ", 1 as the other subject" : ""}`;
     if (r?.unit === "tokens") {
         const n = Math.floor(r.limit / estimatedTokens(i.prompt ?? "")) + 1 + other;
         return `will send about ${n} requests ${to} (as many as the token limit lets through, the gateway's count deciding, then 1 that must get 429${other ? ", 1 as the other subject" : ""})`;
     }
-    if (i.spendCap)
-        return `will send requests ${to} until the spend cap of $${i.spendCap.limitUsd} is reached (the first request's price decides how many; at most ${i.maxRequests}), then 1 that must get 402${other ? ", 1 as the other subject" : ""}`;
+    if (cap)
+        return `will send requests ${to} until the spend cap of $${cap.limitUsd} is reached (the first request's price decides how many; at most ${i.maxRequests}), then 1 that must get 402${other ? ", 1 as the other subject" : ""}`;
     return `will send requests ${to} once the limit to prove is known`;
 }
 
@@ -89,8 +90,9 @@ class Prober {
 
 function sameLimit(i: GatewayPolicyCheckInputs, p: GatewayPolicy): void {
     const c = p.config;
-    const r = i.rateLimit;
-    const ok = r ? c.limit === r.limit && c.unit === r.unit && c.window === r.window : c.limit_usd === i.spendCap?.limitUsd && c.window === i.spendCap?.window;
+    const r = i.rateLimit as CheckedRateLimit | undefined;
+    const cap = i.spendCap as CheckedSpendCap | undefined;
+    const ok = r ? c.limit === r.limit && c.unit === r.unit && c.window === r.window : c.limit_usd === cap?.limitUsd && c.window === cap?.window;
     if (!ok) throw new CheckFailedError(`policy ${p.id} holds ${JSON.stringify(c)}, not the limit given: pass the policy's own \`rateLimit\` or \`spendCap\``);
     if (!p.enabled) throw new CheckFailedError(`policy ${p.id} is disabled: the gateway enforces nothing of it`);
 }
@@ -102,19 +104,21 @@ export async function probe(c: ProbeContext): Promise<{ requestsSent: number; st
     if (!policy) throw new CheckFailedError(`policy ${i.policyId} does not exist`);
     sameLimit(i, policy);
     const p = new Prober(c);
+    const rate = i.rateLimit as CheckedRateLimit | undefined;
+    const cap = i.spendCap as CheckedSpendCap | undefined;
     const first = await p.send(i.headers);
-    if (i.rateLimit) {
+    if (rate) {
         const per = first.completion?.usage.total_tokens ?? 1;
-        const within = i.rateLimit.unit === "requests" ? i.rateLimit.limit : Math.floor(i.rateLimit.limit / per);
+        const within = rate.unit === "requests" ? rate.limit : Math.floor(rate.limit / per);
         await p.step("within", i.headers, within, 200, within > 0 ? first : undefined);
         await p.step("past", i.headers, 1, 429, within > 0 ? undefined : first);
-    } else if (i.spendCap) {
+    } else if (cap) {
         const before = policy.current_spend_usd ?? 0;
         const after = (await c.policies.tryGet(i.policyId))?.current_spend_usd ?? 0;
         const cost = after - before;
         if (first.status === 200 && !(cost > 0))
             throw new CheckFailedError(`policy ${i.policyId} counted no spend for a request as ${JSON.stringify(i.headers ?? {})}: do the headers reach it?`);
-        const within = first.status === 200 ? 1 + Math.floor((i.spendCap.limitUsd - after) / cost + 1e-9) : 0;
+        const within = first.status === 200 ? 1 + Math.floor((cap.limitUsd - after) / cost + 1e-9) : 0;
         await p.step("within", i.headers, within, 200, within > 0 ? first : undefined);
         await p.step("past", i.headers, 1, 402, within > 0 ? undefined : first);
     }

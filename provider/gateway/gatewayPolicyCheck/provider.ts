@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { HEADER_NAME } from "../../api/schemas/gatewayPolicies";
+import { HEADER_NAME, RATE_UNITS, RATE_WINDOWS, SPEND_WINDOWS } from "../../api/schemas/gatewayPolicies";
 import { REGION_ENDPOINTS } from "../../config";
 import { Checker } from "../../kit/check";
 import type { ProviderOf } from "../../kit/declare";
@@ -50,10 +50,31 @@ function checkHeaders(c: Checker, field: "headers" | "otherHeaders", v: unknown)
             c.fail(`${field}["${h}"]`, `${field} names only \`X-Gateway-...\` headers (the subject the policy matches): ${JSON.stringify(h)} is not one`);
 }
 
+/** The limit given (the policy's own `rateLimit` or `spendCap`), as far as it is known: its shape (the declaration leaves it untyped). */
+function checkLimits(c: Checker, news: Record<string, unknown>): void {
+    const r = news.rateLimit as Record<string, unknown> | undefined | null;
+    if (r && known(r)) {
+        if (known(r.limit) && !(Number.isInteger(r.limit) && (r.limit as number) >= 1))
+            c.fail("rateLimit.limit", "rateLimit.limit must be a whole number, 1 or more: pass `policy.rateLimit`");
+        if (known(r.unit) && !(RATE_UNITS as readonly unknown[]).includes(r.unit))
+            c.fail("rateLimit.unit", `rateLimit.unit must be one of ${RATE_UNITS.join(", ")}`);
+        if (known(r.window) && !(RATE_WINDOWS as readonly unknown[]).includes(r.window))
+            c.fail("rateLimit.window", `rateLimit.window must be one of ${RATE_WINDOWS.join(", ")}`);
+    }
+    const s = news.spendCap as Record<string, unknown> | undefined | null;
+    if (s && known(s)) {
+        if (known(s.limitUsd) && !(typeof s.limitUsd === "number" && s.limitUsd > 0))
+            c.fail("spendCap.limitUsd", "spendCap.limitUsd must be a positive amount: pass `policy.spendCap`");
+        if (known(s.window) && !(SPEND_WINDOWS as readonly unknown[]).includes(s.window))
+            c.fail("spendCap.window", `spendCap.window must be one of ${SPEND_WINDOWS.join(", ")}`);
+    }
+}
+
 export function checkGatewayPolicyCheck(news: Record<string, unknown>, endpoint: string | undefined) {
     const c = new Checker();
     const inputs = c.declaration("GatewayPolicyCheck", gatewayPolicyCheck.inputs, news) as Partial<GatewayPolicyCheckInputs>;
-    if (news.rateLimit === undefined && news.spendCap === undefined)
+    checkLimits(c, news);
+    if (news.rateLimit == null && news.spendCap == null)
         c.fail("rateLimit", "give the limit to prove: `rateLimit: policy.rateLimit` or `spendCap: policy.spendCap` (one of them)");
     if (news.rateLimit !== undefined && news.spendCap !== undefined)
         c.fail("spendCap", "give one limit to prove: rateLimit or spendCap, not both (a check each)");

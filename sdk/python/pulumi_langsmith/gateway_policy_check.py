@@ -14,7 +14,6 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
-from ._inputs import *
 
 __all__ = ['GatewayPolicyCheckArgs', 'GatewayPolicyCheck']
 
@@ -30,8 +29,8 @@ class GatewayPolicyCheckArgs:
                  other_headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  prompt: pulumi.Input[Optional[_builtins.str]] = None,
                  provider: pulumi.Input[Optional[_builtins.str]] = None,
-                 rate_limit: pulumi.Input[Optional['GatewayPolicyRateLimitArgs']] = None,
-                 spend_cap: pulumi.Input[Optional['GatewayPolicySpendCapArgs']] = None):
+                 rate_limit: Optional[Any] = None,
+                 spend_cap: Optional[Any] = None):
         """
         The set of arguments for constructing a GatewayPolicyCheck resource.
 
@@ -44,8 +43,8 @@ class GatewayPolicyCheckArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] other_headers: Another subject's headers, which must still pass once the first is refused (`{"X-Gateway-Customer": "globex"}`).
         :param pulumi.Input[_builtins.str] prompt: The prompt of each request (default `Hi`: the fewest tokens).
         :param pulumi.Input[_builtins.str] provider: The gateway's provider route (`openai`: `<gatewayUrl>/openai/v1/chat/completions`).
-        :param pulumi.Input['GatewayPolicyRateLimitArgs'] rate_limit: The rate limit to prove: pass `policy.rateLimit` (a change runs the check again).
-        :param pulumi.Input['GatewayPolicySpendCapArgs'] spend_cap: The spend cap to prove: pass `policy.spendCap` (a change runs the check again).
+        :param Any rate_limit: The rate limit to prove, `{limit, unit, window}`: pass `policy.rateLimit` (a change runs the check again).
+        :param Any spend_cap: The spend cap to prove, `{limitUsd, window}`: pass `policy.spendCap` (a change runs the check again).
         """
         pulumi.set(__self__, "policy_id", policy_id)
         if gateway_url is not None:
@@ -179,26 +178,26 @@ class GatewayPolicyCheckArgs:
 
     @_builtins.property
     @pulumi.getter(name="rateLimit")
-    def rate_limit(self) -> pulumi.Input[Optional['GatewayPolicyRateLimitArgs']]:
+    def rate_limit(self) -> Optional[Any]:
         """
-        The rate limit to prove: pass `policy.rateLimit` (a change runs the check again).
+        The rate limit to prove, `{limit, unit, window}`: pass `policy.rateLimit` (a change runs the check again).
         """
         return pulumi.get(self, "rate_limit")
 
     @rate_limit.setter
-    def rate_limit(self, value: pulumi.Input[Optional['GatewayPolicyRateLimitArgs']]):
+    def rate_limit(self, value: Optional[Any]):
         pulumi.set(self, "rate_limit", value)
 
     @_builtins.property
     @pulumi.getter(name="spendCap")
-    def spend_cap(self) -> pulumi.Input[Optional['GatewayPolicySpendCapArgs']]:
+    def spend_cap(self) -> Optional[Any]:
         """
-        The spend cap to prove: pass `policy.spendCap` (a change runs the check again).
+        The spend cap to prove, `{limitUsd, window}`: pass `policy.spendCap` (a change runs the check again).
         """
         return pulumi.get(self, "spend_cap")
 
     @spend_cap.setter
-    def spend_cap(self, value: pulumi.Input[Optional['GatewayPolicySpendCapArgs']]):
+    def spend_cap(self, value: Optional[Any]):
         pulumi.set(self, "spend_cap", value)
 
 
@@ -217,8 +216,8 @@ class GatewayPolicyCheck(pulumi.CustomResource):
                  policy_id: pulumi.Input[Optional[_builtins.str]] = None,
                  prompt: pulumi.Input[Optional[_builtins.str]] = None,
                  provider: pulumi.Input[Optional[_builtins.str]] = None,
-                 rate_limit: pulumi.Input[Optional[Union['GatewayPolicyRateLimitArgs', 'GatewayPolicyRateLimitArgsDict']]] = None,
-                 spend_cap: pulumi.Input[Optional[Union['GatewayPolicySpendCapArgs', 'GatewayPolicySpendCapArgsDict']]] = None,
+                 rate_limit: Optional[Any] = None,
+                 spend_cap: Optional[Any] = None,
                  __props__=None):
         """
         Opt-in proof, at `pulumi up`, that the LLM gateway enforces a `GatewayPolicy`: requests go through the gateway as the subject `headers` name, and the rate limit must answer 429 right after its count, the spend cap 402 once spent; `otherHeaders`, if given, must still pass afterwards. It sends the fewest requests that prove it, with `model` and `prompt`; the preview says how many and to which model. Against anything but a local emulator each request may be a paid model call: it refuses unless `maySpend` is true. A change of the policy's id or limit (or of what it sends) runs it again. Sends the configured API key as a bearer token.
@@ -234,8 +233,8 @@ class GatewayPolicyCheck(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] policy_id: The policy to prove: `policy.id`. A new one runs the check again.
         :param pulumi.Input[_builtins.str] prompt: The prompt of each request (default `Hi`: the fewest tokens).
         :param pulumi.Input[_builtins.str] provider: The gateway's provider route (`openai`: `<gatewayUrl>/openai/v1/chat/completions`).
-        :param pulumi.Input[Union['GatewayPolicyRateLimitArgs', 'GatewayPolicyRateLimitArgsDict']] rate_limit: The rate limit to prove: pass `policy.rateLimit` (a change runs the check again).
-        :param pulumi.Input[Union['GatewayPolicySpendCapArgs', 'GatewayPolicySpendCapArgsDict']] spend_cap: The spend cap to prove: pass `policy.spendCap` (a change runs the check again).
+        :param Any rate_limit: The rate limit to prove, `{limit, unit, window}`: pass `policy.rateLimit` (a change runs the check again).
+        :param Any spend_cap: The spend cap to prove, `{limitUsd, window}`: pass `policy.spendCap` (a change runs the check again).
         """
         ...
     @overload
@@ -270,8 +269,8 @@ class GatewayPolicyCheck(pulumi.CustomResource):
                  policy_id: pulumi.Input[Optional[_builtins.str]] = None,
                  prompt: pulumi.Input[Optional[_builtins.str]] = None,
                  provider: pulumi.Input[Optional[_builtins.str]] = None,
-                 rate_limit: pulumi.Input[Optional[Union['GatewayPolicyRateLimitArgs', 'GatewayPolicyRateLimitArgsDict']]] = None,
-                 spend_cap: pulumi.Input[Optional[Union['GatewayPolicySpendCapArgs', 'GatewayPolicySpendCapArgsDict']]] = None,
+                 rate_limit: Optional[Any] = None,
+                 spend_cap: Optional[Any] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -429,9 +428,9 @@ class GatewayPolicyCheck(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="rateLimit")
-    def rate_limit(self) -> pulumi.Output[Optional['outputs.GatewayPolicyRateLimit']]:
+    def rate_limit(self) -> pulumi.Output[Optional[Any]]:
         """
-        The rate limit to prove: pass `policy.rateLimit` (a change runs the check again).
+        The rate limit to prove, `{limit, unit, window}`: pass `policy.rateLimit` (a change runs the check again).
         """
         return pulumi.get(self, "rate_limit")
 
@@ -453,9 +452,9 @@ class GatewayPolicyCheck(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="spendCap")
-    def spend_cap(self) -> pulumi.Output[Optional['outputs.GatewayPolicySpendCap']]:
+    def spend_cap(self) -> pulumi.Output[Optional[Any]]:
         """
-        The spend cap to prove: pass `policy.spendCap` (a change runs the check again).
+        The spend cap to prove, `{limitUsd, window}`: pass `policy.spendCap` (a change runs the check again).
         """
         return pulumi.get(self, "spend_cap")
 

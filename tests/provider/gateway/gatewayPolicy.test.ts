@@ -175,6 +175,10 @@ describe("GatewayPolicy, GatewayPolicyCheck and getGatewayPolicies", function ()
         assert.match(cloud.failures[0].reason, /gateway\.smith\.langchain\.com.*paid model call.*maySpend: true.*would send 5 requests/);
         assert.deepEqual(checkGatewayPolicyCheck({ ...args, maySpend: true }, "https://api.smith.langchain.com").failures, []);
         assert.deepEqual(
+            checkGatewayPolicyCheck({ ...args, rateLimit: { limit: 0, unit: "requests", window: "day" } }, em().url).failures.map((f) => f.property),
+            ["rateLimit.limit", "rateLimit.window"],
+        );
+        assert.deepEqual(
             checkGatewayPolicyCheck(args, "https://langsmith.example.com").failures.map((f) => f.property),
             ["gatewayUrl"],
         );
