@@ -355,7 +355,7 @@ const DECLARED = {
         provider: adoptable(dashboard, dashboardProvider, (i) => `${i.scope ?? "workspace"}/${i.title}`, { holds: "its charts" }),
     },
     chart: { declaration: chart, forwarder: chartForwarder, provider: adoptable(chart, chartProvider, (i) => `${i.dashboardId}/${i.title}`) },
-    // A gateway policy is known by its family and matchers: the service keeps one of each (docs/service.md R17.1).
+    // A gateway policy is known by its family and matchers: the service keeps one of each (docs/service.md R19.1).
     gatewayPolicy: {
         declaration: gatewayPolicy,
         forwarder: gatewayPolicyForwarder,

@@ -205,7 +205,7 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     });
     const links = { bulkExport, datasets, evaluation, automations, org, tags, cleanupMs, tagAtCreate };
     const { formulas, modelPrices, tracing, charts, views } = readingAreas(clock, stateDir, links);
-    // The LLM gateway authenticates as every path does, and prices with the workspace's model price map (docs/service.md R17.2).
+    // The LLM gateway authenticates as every path does, and prices with the workspace's model price map (docs/service.md R19.2).
     const gateway = gatewayArea({
         clock,
         stateDir,

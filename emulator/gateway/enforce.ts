@@ -1,5 +1,5 @@
 /**
- * How the emulated gateway enforces its policies on a request (docs/service.md R17.2): which policies match the
+ * How the emulated gateway enforces its policies on a request (docs/service.md R19.2): which policies match the
  * request's subject, the children a default policy materializes for a subject value it has not seen, and each
  * policy's counter over its window (fixed windows of the emulator's clock: a minute, an hour, a UTC day, a week from
  * Monday, a calendar month, so tests move them with `/__admin/clock/advance`).

@@ -1,7 +1,7 @@
 /**
- * The LLM gateway area (docs/service.md R17): its policies (policies.ts) and the gateway itself, an OpenAI-compatible
+ * The LLM gateway area (docs/service.md R19): its policies (policies.ts) and the gateway itself, an OpenAI-compatible
  * chat completion at `/gateway/{provider}/v1/chat/completions` (the real one: `https://gateway.smith.langchain.com/
- * {provider}/v1/...`, R17.2) that authenticates with a LangSmith API key (`Authorization: Bearer`, or `X-API-Key`),
+ * {provider}/v1/...`, R19.2) that authenticates with a LangSmith API key (`Authorization: Bearer`, or `X-API-Key`),
  * answers a fixed text, counts tokens (a quarter of the characters, rounded up, of each message and of the answer),
  * prices them with the workspace's model price map (tracing/modelPrices.ts; $1 per million tokens where no entry
  * matches: decided) and enforces the policies matching the request (enforce.ts): 429 past a rate limit, 402 past a
@@ -21,12 +21,12 @@ import { Enforcer, PICO, type Subject } from "./enforce";
 import { GatewayPolicies } from "./policies";
 
 export const GATEWAY_PREFIX = "/gateway";
-/** What the emulated gateway answers every completion (decided: R17.2). */
+/** What the emulated gateway answers every completion (decided: R19.2). */
 export const GATEWAY_ANSWER = "This is the emulated LangSmith LLM gateway's answer.";
-/** The price per token where the workspace's price map has no entry for the model (decided: R17.2). */
+/** The price per token where the workspace's price map has no entry for the model (decided: R19.2). */
 export const DEFAULT_PRICE_PER_TOKEN = 0.000001;
 
-/** The deterministic token count of a text (R17.2): a quarter of its characters, rounded up, at least 1. */
+/** The deterministic token count of a text (R19.2): a quarter of its characters, rounded up, at least 1. */
 export const tokensOf = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
 
 export interface GatewayArea extends Area {
@@ -56,7 +56,7 @@ function header(c: RequestContext, name: string): string | undefined {
     return Array.isArray(v) ? v[0] : v;
 }
 
-/** The request's subject (R17.2): its organization, workspace, API key and `X-Gateway-*` headers. */
+/** The request's subject (R19.2): its organization, workspace, API key and `X-Gateway-*` headers. */
 function subjectOf(c: RequestContext, key: string, principal: Principal, tenantId: string): Subject {
     const s: Subject = {
         organization_id: ORGANIZATION_ID,
@@ -79,7 +79,7 @@ function authenticate(c: RequestContext, auth: GatewayAuth): { key: string; prin
     return { key, principal, tenantId };
 }
 
-/** The price of one token of `model` in the workspace: its price map's entry, else the default (R17.2). */
+/** The price of one token of `model` in the workspace: its price map's entry, else the default (R19.2). */
 function pricesOf(prices: ModelPrices, tenantId: string, provider: string, model: string, at: string): { prompt: number; completion: number } {
     const entry = prices.entryFor(tenantId, { run_type: "llm", start_time: at, extra: { invocation_params: { model }, metadata: { ls_provider: provider } } });
     if (!entry) return { prompt: DEFAULT_PRICE_PER_TOKEN, completion: DEFAULT_PRICE_PER_TOKEN };

@@ -1,5 +1,5 @@
 /**
- * The LLM gateway's policies (docs/service.md R17.1): `/v1/platform/gateway-policies[/{id}]` (routed under
+ * The LLM gateway's policies (docs/service.md R19.1): `/v1/platform/gateway-policies[/{id}]` (routed under
  * `/api/v1/platform/...`), kept in `--state-dir` (`gateway-policies.json`, with their spend and rate counters).
  *
  * - A create whose matchers equal an existing policy's of the same family (spend caps, rate limits, guards) updates
@@ -121,7 +121,7 @@ export class GatewayPolicies {
             });
     }
 
-    /** A create, or the update of the policy of its family with its matchers (R17.1). */
+    /** A create, or the update of the policy of its family with its matchers (R19.1). */
     create(raw: unknown): PolicyRecord {
         const body = parse(GatewayPolicyCreateRequestSchema, raw, "body");
         checkMatchers(body.policy_type, body.subject_matchers);

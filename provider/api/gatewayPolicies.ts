@@ -1,9 +1,9 @@
 /**
- * The LLM gateway's policies (docs/service.md R17.1): made, read, changed, deleted, under `/api/v1/platform/...` (the
+ * The LLM gateway's policies (docs/service.md R19.1): made, read, changed, deleted, under `/api/v1/platform/...` (the
  * form a self-hosted installation answers too: R10 "Where the platform paths are"). A create is an upsert by matchers
  * on the service (the policy of its family with the same matchers is updated, its id kept), so sending it again after
  * a lost answer makes nothing twice: it is sent as idempotent. Organization paths: no workspace is named. Also the
- * gateway's chat completion, as an OpenAI-compatible client sends it (R17.2), for GatewayPolicyCheck.
+ * gateway's chat completion, as an OpenAI-compatible client sends it (R19.2), for GatewayPolicyCheck.
  */
 import { request as undiciRequest } from "undici";
 import { z } from "zod";
@@ -44,7 +44,7 @@ export class GatewayPoliciesClient {
         return this.call("GET", `${BASE}/${encodeURIComponent(id)}`, GatewayPolicySchema).catch(undefinedOn404);
     }
 
-    /** Makes the policy, or updates the one of its family with the same matchers (the service's upsert: R17.1). */
+    /** Makes the policy, or updates the one of its family with the same matchers (the service's upsert: R19.1). */
     create(body: GatewayPolicyCreateRequest): Promise<GatewayPolicy> {
         return this.call("POST", BASE, GatewayPolicySchema, body, { idempotent: true });
     }

@@ -1,5 +1,5 @@
 /**
- * `getGatewayPolicies`: the organization's LLM gateway policies (docs/service.md R17.1) with each spend cap's current
+ * `getGatewayPolicies`: the organization's LLM gateway policies (docs/service.md R19.1) with each spend cap's current
  * spend, the children default policies materialized among them (`parentPolicyId`), in the resource's own shape
  * (gatewayPolicy/wire.ts), for programs and dashboards that read what another stack or the UI made. Filtered by type
  * or name if asked. Nothing is changed.

@@ -127,7 +127,7 @@ export class Service {
         return apiClient("access policies", this.config(), undefined, (o) => AccessPoliciesClient.connect(o));
     }
 
-    /** The organization's LLM gateway policies (docs/service.md R17.1): no workspace is named. */
+    /** The organization's LLM gateway policies (docs/service.md R19.1): no workspace is named. */
     gatewayPolicies(): GatewayPoliciesClient {
         const cfg = this.config();
         return cached(["gateway policies", cfg.endpoint, cfg.apiKey, cfg.sources], () =>

@@ -36,7 +36,7 @@ def served_not_a_server_error(ctx, response, case):
 # policy needs a name, an effect `allow` or `deny`, a condition group and a condition, each condition a key and value
 # of `resource_tag_key` compared by `equals` or `not_equals`, on a kind of object that takes tags (R13.8).
 # A gateway policy needs a name, a type of the five, its matchers (at least one, each a key and value) and its config;
-# its action is `block` (docs/service.md R17.1).
+# its action is `block` (docs/service.md R19.1).
 DECIDED = {
     "POST /v1/platform/orgs/current/access-policies": {"missing", "too_small", "invalid_value"},
     "POST /v1/platform/gateway-policies": {"missing", "too_small", "invalid_value"},

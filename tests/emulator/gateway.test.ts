@@ -1,5 +1,5 @@
 /**
- * The emulator's LLM gateway (docs/service.md R17, emulator/gateway/): its policies over HTTP as the description has
+ * The emulator's LLM gateway (docs/service.md R19, emulator/gateway/): its policies over HTTP as the description has
  * them (the create that updates the policy of its family with the same matchers, refusals in the platform's words, the
  * organization permission), and the gateway's chat completion sent as an OpenAI-compatible client sends it (a bearer
  * LangSmith key): its fixed answer and token count, the price of the workspace's model price map, 429 past a rate

@@ -1,15 +1,15 @@
 /**
- * The wire contract of the LLM gateway's policies (docs/service.md R17.1): `/v1/platform/gateway-policies[/{id}]` in
+ * The wire contract of the LLM gateway's policies (docs/service.md R19.1): `/v1/platform/gateway-policies[/{id}]` in
  * the description (`gateway_policies.*`), with what real-service-notes.md §10 adds (rate limits, guards' PII rules and
  * timeout action, `X-Gateway-*` header matchers). `config` is an object whose shape depends on `policy_type`: the
- * description's two shapes and the decided rate-limit one (R17.1). Requests are strict; answers tolerant of fields
- * this provider does not read. Also the gateway's OpenAI-compatible chat completion (R17.2), as the check sends it.
+ * description's two shapes and the decided rate-limit one (R19.1). Requests are strict; answers tolerant of fields
+ * this provider does not read. Also the gateway's OpenAI-compatible chat completion (R19.2), as the check sends it.
  */
 import { z } from "zod";
 
 export const POLICY_TYPES = ["spend_cap", "default_spend_cap", "rate_limit", "default_rate_limit", "guard"] as const;
 export type PolicyType = (typeof POLICY_TYPES)[number];
-/** A policy's family: a create whose matchers equal an existing policy's of its family updates that policy (R17.1). */
+/** A policy's family: a create whose matchers equal an existing policy's of its family updates that policy (R19.1). */
 export const FAMILY: Readonly<Record<PolicyType, "spend" | "rate" | "guard">> = {
     spend_cap: "spend",
     default_spend_cap: "spend",
@@ -23,7 +23,7 @@ export const SPEND_WINDOWS = ["hourly", "daily", "weekly", "monthly"] as const;
 export const RATE_WINDOWS = ["minute", "hour"] as const;
 export const RATE_UNITS = ["requests", "tokens"] as const;
 export const TIMEOUT_ACTIONS = ["block", "allow"] as const;
-/** The PII kinds a guard's rules name (decided: R17.1). */
+/** The PII kinds a guard's rules name (decided: R19.1). */
 export const PII_RULES = ["email", "phone", "ssn", "credit_card", "ip_address", "person_name", "address"] as const;
 /** The matcher keys the service itself knows; any other key is a request header's (`X-Gateway-Customer`: `customer`). */
 export const BUILTIN_KEYS = ["organization_id", "workspace_id", "user_id", "api_key_id", "run_rule_id"] as const;
@@ -104,10 +104,10 @@ export const GatewayPolicySchema = z
     .passthrough();
 export type GatewayPolicy = z.infer<typeof GatewayPolicySchema>;
 
-/** The gateway's error body (`gateway_policies.errorResponse`, and the gateway's own refusals: R17.2). */
+/** The gateway's error body (`gateway_policies.errorResponse`, and the gateway's own refusals: R19.2). */
 export const GatewayErrorSchema = z.object({ error: z.string() }).passthrough();
 
-/** An OpenAI-compatible chat completion request, as far as the gateway reads it (R17.2). */
+/** An OpenAI-compatible chat completion request, as far as the gateway reads it (R19.2). */
 export const ChatCompletionRequestSchema = z
     .object({
         model: z.string().min(1),

@@ -1,6 +1,6 @@
 /**
  * The GatewayPolicy, declared once (kit/declare.ts): a policy of the organization's LLM gateway (docs/service.md
- * R17.1): a spend cap, a default spend cap (one per subject value), a rate limit, a default rate limit or a guard,
+ * R19.1): a spend cap, a default spend cap (one per subject value), a rate limit, a default rate limit or a guard,
  * matched on the workspace, API key, user or `X-Gateway-*` request headers. Its identity on the service is its family
  * and matchers (a create with the matchers of an existing policy of its family updates that one), so two resources of
  * a program with identical matchers in one family are refused at preview (`oncePerScope`). provider.ts holds what a

@@ -3,7 +3,7 @@
  * (`spendCap`, `rateLimit`) required, a cap not a positive amount, a limit under 1, a header matcher that is not
  * `X-Gateway-...`, a policy with no matcher, a default policy without its `perSubject`, and a second resource of the
  * program with identical matchers in the policy's family (kit/scope.ts: the service keeps one policy per family and
- * matchers) are refused naming the field and the fix. A create meets the service's upsert (docs/service.md R17.1): it
+ * matchers) are refused naming the field and the fix. A create meets the service's upsert (docs/service.md R19.1): it
  * looks first, and a policy of the family with the same matchers that this stack does not hold is refused naming it,
  * unless LANGSMITH_ADOPT_IDS names it (kit/adoption.ts). An update is one PATCH of the whole policy (its type aside: a
  * change replaces). `read` with only an id is `pulumi import`; it answers the current spend.

@@ -1,5 +1,5 @@
 /**
- * A GatewayPolicy's inputs on the wire and back (docs/service.md R17.1): the program's matchers (`workspaceId`,
+ * A GatewayPolicy's inputs on the wire and back (docs/service.md R19.1): the program's matchers (`workspaceId`,
  * `headers: {"X-Gateway-Customer": "acme"}`) as the service's `subject_matchers` (`workspace_id`, `customer`), a
  * default policy's `perSubject` as the matcher whose value is `""`, and the type's block as `config`.
  */

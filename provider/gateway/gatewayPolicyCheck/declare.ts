@@ -1,11 +1,11 @@
 /**
  * The GatewayPolicyCheck, declared once (kit/declare.ts): a proof at `pulumi up` that the LLM gateway enforces a
- * GatewayPolicy's rate limit or spend cap (docs/service.md R17.3), by requests sent through the gateway. It owns
+ * GatewayPolicy's rate limit or spend cap (docs/service.md R19.3), by requests sent through the gateway. It owns
  * nothing on the service; provider.ts plans and sends the requests.
  */
 import { any, boolean, list, map, number, object, resource, string, type Inputs, type Outputs } from "../../kit/declare";
 
-/** The model the check asks for when the program names none: the cheapest the gateway's OpenAI route serves (R17.3). */
+/** The model the check asks for when the program names none: the cheapest the gateway's OpenAI route serves (R19.3). */
 export const DEFAULT_CHECK_MODEL = "gpt-4o-mini";
 export const DEFAULT_CHECK_PROMPT = "Hi";
 

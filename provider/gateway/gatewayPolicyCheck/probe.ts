@@ -1,5 +1,5 @@
 /**
- * What a GatewayPolicyCheck sends and how it judges the answers (docs/service.md R17.3): the fewest requests that
+ * What a GatewayPolicyCheck sends and how it judges the answers (docs/service.md R19.3): the fewest requests that
  * prove a limit. A rate limit of N requests: N that must pass, then one that must get 429. A token limit: the first
  * request's tokens (as the gateway counts them) tell how many fit; those pass, the next gets 429. A spend cap: the
  * first request's price is read from the policy's spend before and after it; the requests that still fit pass, the
@@ -23,10 +23,10 @@ type Step = {
 
 export class CheckFailedError extends Error {}
 
-/** The tokens one request is counted as by the emulated gateway's rule (R17.2), for the preview's estimate. */
+/** The tokens one request is counted as by the emulated gateway's rule (R19.2), for the preview's estimate. */
 export const estimatedTokens = (prompt: string): number => Math.max(1, Math.ceil(prompt.length / 4)) + 1;
 
-/** What the preview says it will send (R17.3): how many requests, to which model, through where. */
+/** What the preview says it will send (R19.3): how many requests, to which model, through where. */
 export function planText(i: Partial<GatewayPolicyCheckInputs>, gateway: string): string {
     const other = i.otherHeaders ? 1 : 0;
     const to = `to model ${i.model} through ${gateway}`;

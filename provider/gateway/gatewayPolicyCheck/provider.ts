@@ -1,6 +1,6 @@
 /**
  * The GatewayPolicyCheck's dynamic provider: proves, at `pulumi up`, that the LLM gateway enforces a GatewayPolicy
- * (docs/service.md R17.3), by the requests of probe.ts. It owns nothing on the service: `create`/`update` run the
+ * (docs/service.md R19.3), by the requests of probe.ts. It owns nothing on the service: `create`/`update` run the
  * check (a failed one fails the `up` with the step, what was expected and what came), `read` keeps the last result
  * (a drift check stays green), `delete` does nothing. A change of the policy's id or limit, the subjects, the model,
  * the provider route, the prompt or the gateway's URL runs it again; `maySpend` and `maxRequests` alone do not.
@@ -23,10 +23,10 @@ import { CheckFailedError, planText, probe } from "./probe";
 
 export const GATEWAY_POLICY_CHECK_DIFF = diffTableOf(gatewayPolicyCheck.inputs);
 
-/** The US cloud's gateway (R17.2); a regional or self-hosted one is the program's to name. */
+/** The US cloud's gateway (R19.2); a regional or self-hosted one is the program's to name. */
 export const CLOUD_GATEWAY = "https://gateway.smith.langchain.com";
 
-/** Whether `url` is on a loopback address: a local emulator, where requests cost nothing (R17.3). */
+/** Whether `url` is on a loopback address: a local emulator, where requests cost nothing (R19.3). */
 export function isLocal(url: string): boolean {
     try {
         const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
