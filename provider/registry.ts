@@ -166,6 +166,14 @@ import { datasetShareProvider } from "./tracing/datasetShare/provider";
 import datasetShareForwarder = require("./dynamic/frozen/datasetShare");
 import { modelPriceMap } from "./tracing/modelPrice/declare";
 import { getModelPrice, getModelPriceFunction } from "./tracing/modelPrice/lookups";
+import { gatewayPolicy, type GatewayPolicyInputs } from "./gateway/gatewayPolicy/declare";
+import { gatewayPolicyProvider } from "./gateway/gatewayPolicy/provider";
+import { identityOf, matchersOf } from "./gateway/gatewayPolicy/wire";
+import { gatewayPolicyCheck } from "./gateway/gatewayPolicyCheck/declare";
+import { gatewayPolicyCheckProvider } from "./gateway/gatewayPolicyCheck/provider";
+import { getGatewayPolicies, getGatewayPoliciesFunction } from "./gateway/lookups";
+import gatewayPolicyForwarder = require("./dynamic/frozen/gatewayPolicy");
+import gatewayPolicyCheckForwarder = require("./dynamic/frozen/gatewayPolicyCheck");
 import { modelPriceMapProvider } from "./tracing/modelPrice/provider";
 import modelPriceMapForwarder = require("./dynamic/frozen/modelPriceMap");
 import { feedbackFormula } from "./evaluation/feedbackFormula/declare";
@@ -374,6 +382,13 @@ const DECLARED = {
     mcpServer: { declaration: mcpServer, forwarder: mcpServerForwarder, provider: adoptable(mcpServer, mcpServerProvider, byName) },
     // A feature's models exist once per workspace: a create takes them over (tookOver), so no identity guards it.
     defaultModel: { declaration: defaultModel, forwarder: defaultModelForwarder, provider: adoptable(defaultModel, defaultModelProvider) },
+    // A gateway policy is known by its family and matchers: the service keeps one of each (docs/service.md R19.1).
+    gatewayPolicy: {
+        declaration: gatewayPolicy,
+        forwarder: gatewayPolicyForwarder,
+        provider: adoptable(gatewayPolicy, gatewayPolicyProvider, (i) => identityOf(i.policyType, matchersOf(i as GatewayPolicyInputs))),
+    },
+    gatewayPolicyCheck: { declaration: gatewayPolicyCheck, forwarder: gatewayPolicyCheckForwarder, provider: gatewayPolicyCheckProvider },
 } as const satisfies Record<string, Registered>;
 
 /**
@@ -481,6 +496,10 @@ export const FUNCTIONS = {
         run: (s: Service, a: FunctionInputs<typeof getDashboardFunction>) => getDashboard(s.in(a.workspaceId).charts(), a),
     },
     getChart: { declaration: getChartFunction, run: (s: Service, a: FunctionInputs<typeof getChartFunction>) => getChart(s.in(a.workspaceId).charts(), a) },
+    getGatewayPolicies: {
+        declaration: getGatewayPoliciesFunction,
+        run: (s: Service, a: FunctionInputs<typeof getGatewayPoliciesFunction>) => getGatewayPolicies(s.gatewayPolicies(), a),
+    },
 } as const satisfies Record<string, RegisteredFunction>;
 
 export type ResourceType = keyof typeof RESOURCES;

@@ -39,6 +39,7 @@ import { admit, defaultTier, longlivedDays } from "../org/settings";
 import { SHORTLIVED_DAYS } from "../tracing/retention";
 import { runView, tracingArea } from "../tracing";
 import { modelPricesArea, type ModelPricesArea } from "../tracing/modelPrices";
+import { GATEWAY_PREFIX, gatewayArea, type GatewayArea } from "../gateway";
 import { viewsArea } from "../tracing/projectViews";
 import { platformArea, type PlatformArea } from "../platform";
 import { SESSION_CLEANUP_MS, sessionView } from "../tracing/sessions";
@@ -104,6 +105,8 @@ export interface Emulator {
     /** The workspaces' model price maps, which price the LLM runs traced (tracing/modelPrices.ts). */
     readonly modelPrices: ModelPricesArea;
     readonly platform: PlatformArea;
+    /** The LLM gateway: its policies and their counters (gateway/index.ts). */
+    readonly gateway: GatewayArea;
     readonly admin: AdminState;
     readonly clock: Clock;
     /** In-process equivalents of the admin endpoints. */
@@ -160,6 +163,7 @@ export async function startEmulator(o: EmulatorOptions = {}): Promise<Emulator> 
         tags: parts.tags,
         modelPrices: parts.modelPrices,
         platform: parts.platform,
+        gateway: parts.gateway,
         admin,
         clock,
         reset,
@@ -215,6 +219,13 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
     // A snapshot builds in 1.5 s of the clock, at once at `--speed immediate` (docs/service.md R17.2).
     const sandboxes = sandboxesArea({ clock, stateDir, buildMs: () => (controlPlane.model.timing.speed === "immediate" ? 0 : 1500) });
     const { formulas, modelPrices, tracing, charts, views } = readingAreas(clock, stateDir, links);
+    // The LLM gateway authenticates as every path does, and prices with the workspace's model price map (docs/service.md R19.2).
+    const gateway = gatewayArea({
+        clock,
+        stateDir,
+        prices: modelPrices.model,
+        auth: (key) => org.auth.check({ method: "POST", path: GATEWAY_PREFIX, key, needsTenant: false, keyScoped: true }),
+    });
     const areas: Area[] = [
         controlPlane,
         agentServer,
@@ -232,8 +243,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         charts,
         sandboxes,
         platform,
+        gateway,
     ];
-    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, sandboxes, platform, areas };
+    return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, sandboxes, platform, gateway, areas };
 }
 
 /** The organization, wired to what its workspaces hold and to the projects whose retention tier it sets (docs/service.md R11.5). */

@@ -138,6 +138,8 @@ export function required(method: string, path: string): Need | undefined {
     // A workspace-scoped key is made by any organization member (an Organization User too); the route asks more of an organization-wide one.
     if (/^\/api\/v1\/orgs\/current\/service-keys\/?$/.test(path)) return org("organization:read");
     if (path.startsWith("/api/v1/orgs/")) return org(read ? "organization:read" : "organization:manage");
+    // The LLM gateway's policies are the organization's (docs/service.md R19.1: OrganizationRead, OrganizationManage).
+    if (path.startsWith("/api/v1/platform/gateway-policies")) return org(read ? "organization:read" : "organization:manage");
     const resource = RESOURCES.find(([re]) => re.test(path))?.[1];
     if (!resource) return undefined;
     if (resource === "runs") return ws(read ? "runs:read" : "runs:create");

@@ -50,6 +50,8 @@ export type GetExamplesArgs = FunctionArgs<typeof FUNCTIONS.getExamples.declarat
 export type GetExamplesResult = FunctionResult<typeof FUNCTIONS.getExamples.declaration>;
 export type GetBulkExportArgs = FunctionArgs<typeof FUNCTIONS.getBulkExport.declaration>;
 export type GetBulkExportResult = FunctionResult<typeof FUNCTIONS.getBulkExport.declaration>;
+export type GetGatewayPoliciesArgs = FunctionArgs<typeof FUNCTIONS.getGatewayPolicies.declaration>;
+export type GetGatewayPoliciesResult = FunctionResult<typeof FUNCTIONS.getGatewayPolicies.declaration>;
 export type GetModelPriceArgs = FunctionArgs<typeof FUNCTIONS.getModelPrice.declaration>;
 export type GetModelPriceResult = FunctionResult<typeof FUNCTIONS.getModelPrice.declaration>;
 export type GetFeedbackFormulaArgs = FunctionArgs<typeof FUNCTIONS.getFeedbackFormula.declaration>;
@@ -150,6 +152,8 @@ export const getBulkExport = (args: GetBulkExportArgs): pulumi.Output<GetBulkExp
 
 /** Looks up an entry of the workspace's model price map (its own or a built-in one) by id or by name. */
 export const getModelPrice = (args: GetModelPriceArgs): pulumi.Output<GetModelPriceResult> => invoke("getModelPrice", args);
+/** The organization's LLM gateway policies with their current spend: docs/functions.md. */
+export const getGatewayPolicies = (args: GetGatewayPoliciesArgs = {}): pulumi.Output<GetGatewayPoliciesResult> => invoke("getGatewayPolicies", args);
 /** Looks up a feedback formula by id, or by its key on a dataset or tracing project. */
 export const getFeedbackFormula = (args: GetFeedbackFormulaArgs): pulumi.Output<GetFeedbackFormulaResult> => invoke("getFeedbackFormula", args);
 /** Looks up a dashboard by id or by title, with the charts it holds now. */

@@ -250,3 +250,12 @@ export type McpServerArgs = Args<Declared<"mcpServer">>;
 export const DefaultModel = dynamicResource(RESOURCES.defaultModel);
 export type DefaultModel = InstanceType<typeof DefaultModel>;
 export type DefaultModelArgs = Args<Declared<"defaultModel">>;
+/** A policy of the organization's LLM gateway (spend cap, rate limit, guard): docs/gatewayPolicy.md. */
+export const GatewayPolicy = dynamicResource(RESOURCES.gatewayPolicy);
+export type GatewayPolicy = InstanceType<typeof GatewayPolicy>;
+export type GatewayPolicyArgs = Args<Declared<"gatewayPolicy">>;
+
+/** Proof at `pulumi up` that the LLM gateway enforces a GatewayPolicy: docs/gatewayPolicyCheck.md. */
+export const GatewayPolicyCheck = dynamicResource(RESOURCES.gatewayPolicyCheck);
+export type GatewayPolicyCheck = InstanceType<typeof GatewayPolicyCheck>;
+export type GatewayPolicyCheckArgs = Args<Declared<"gatewayPolicyCheck">>;

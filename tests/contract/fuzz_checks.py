@@ -37,6 +37,8 @@ def served_not_a_server_error(ctx, response, case):
 # of `resource_tag_key` compared by `equals` or `not_equals`, on a kind of object that takes tags (R13.8).
 # A data plane needs its name, region, role and external id, none empty (R17.1: the description calls the external id
 # "Required" and requires nothing).
+# A gateway policy needs a name, a type of the five, its matchers (at least one, each a key and value) and its config;
+# its action is `block` (docs/service.md R19.1).
 DECIDED = {
     "POST /v1/platform/orgs/current/access-policies": {"missing", "too_small", "invalid_value"},
     "POST /orgs/current/data-planes": {"missing", "too_small"},
@@ -49,6 +51,8 @@ DECIDED = {
     "POST /v1/platform/fleet/mcp-servers/{mcp_server_id}/oauth-provider": {"missing", "too_small"},
     "PUT /v1/platform/features/{feature}/default-model": {"missing", "too_small"},
     "PUT /v1/platform/features/{feature}/disabled-models": {"missing", "too_small"},
+    "POST /v1/platform/gateway-policies": {"missing", "too_small", "invalid_value"},
+    "PATCH /v1/platform/gateway-policies/{id}": {"missing", "too_small", "invalid_value"},
 }
 
 

@@ -13,6 +13,11 @@ export interface NewerOperation {
 }
 
 export const NEWER_OPERATIONS: readonly NewerOperation[] = [
+    {
+        method: "POST",
+        path: "/gateway/{provider}/v1/chat/completions",
+        why: "the LLM gateway's OpenAI-compatible chat completion (docs/service.md R19.2): a host of its own on the service (gateway.smith.langchain.com/{provider}/v1), under /gateway on the emulator; GatewayPolicyCheck sends it",
+    },
     { method: "POST", path: "/v2/listeners", why: "listeners of hybrid installations (docs/service.md R12): real-service-notes §9, the official clients" },
     { method: "GET", path: "/v2/listeners", why: "listeners (docs/service.md R12)" },
     { method: "GET", path: "/v2/listeners/{listener_id}", why: "listeners (docs/service.md R12)" },

@@ -70,6 +70,7 @@ const PY_PRELUDE: Record<string, string> = {
     config: "config = pulumi.Config()",
     agent: "agent = cast(langsmith.Deployment, None)",
     bucket: "bucket = cast(langsmith.ExportDestination, None)",
+    acme_rate: "acme_rate = cast(langsmith.GatewayPolicy, None)",
 };
 function pySnippetFile(blocks: string[]): string {
     const code = blocks.join("\n");
@@ -90,6 +91,8 @@ const PRELUDE: Record<string, string> = {
     bucket: "declare const bucket: langsmith.ExportDestination;",
     key: "declare const key: { id: pulumi.Output<string>; secret: pulumi.Output<string> };",
     golden: "declare const golden: langsmith.Dataset;",
+    acmeRate: "declare const acmeRate: langsmith.GatewayPolicy;",
+    acmeCap: "declare const acmeCap: langsmith.GatewayPolicy;",
 };
 function snippetFile(blocks: string[]): string {
     const code = blocks.join("\n");

@@ -27,6 +27,8 @@ from .example import *
 from .export_destination import *
 from .feedback_config import *
 from .feedback_formula import *
+from .gateway_policy import *
+from .gateway_policy_check import *
 from .get_annotation_queue import *
 from .get_bulk_export import *
 from .get_chart import *
@@ -41,6 +43,7 @@ from .get_evaluator import *
 from .get_examples import *
 from .get_feedback_config import *
 from .get_feedback_formula import *
+from .get_gateway_policies import *
 from .get_listener import *
 from .get_mcp_server import *
 from .get_model_price import *
@@ -118,6 +121,8 @@ _utilities.register(
    "langsmith:index:ExportDestination": "ExportDestination",
    "langsmith:index:FeedbackConfig": "FeedbackConfig",
    "langsmith:index:FeedbackFormula": "FeedbackFormula",
+   "langsmith:index:GatewayPolicy": "GatewayPolicy",
+   "langsmith:index:GatewayPolicyCheck": "GatewayPolicyCheck",
    "langsmith:index:Listener": "Listener",
    "langsmith:index:McpServer": "McpServer",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",

@@ -55,6 +55,14 @@ __all__ = [
     'FeedbackCategoryArgsDict',
     'FeedbackFormulaPartArgs',
     'FeedbackFormulaPartArgsDict',
+    'GatewayPolicyGuardArgs',
+    'GatewayPolicyGuardArgsDict',
+    'GatewayPolicyMatchersArgs',
+    'GatewayPolicyMatchersArgsDict',
+    'GatewayPolicyRateLimitArgs',
+    'GatewayPolicyRateLimitArgsDict',
+    'GatewayPolicySpendCapArgs',
+    'GatewayPolicySpendCapArgsDict',
     'RunConfigArgs',
     'RunConfigArgsDict',
     'RunRuleCodeEvaluatorArgs',
@@ -1865,6 +1873,357 @@ class FeedbackFormulaPartArgs:
     @weight.setter
     def weight(self, value: pulumi.Input[_builtins.float]):
         pulumi.set(self, "weight", value)
+
+
+class GatewayPolicyGuardArgsDict(TypedDict):
+    """
+    A guard: redacts what it detects before the request goes upstream.
+    """
+    pii: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Detect personal data (default true).
+    """
+    pii_rules: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The kinds of personal data to redact (`email`, `phone`, `ssn`, `credit_card`, `ip_address`, `person_name`, `address`); absent: all.
+    """
+    secrets: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Detect secrets (keys, tokens; default true).
+    """
+    timeout_action: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    What a guard past its timeout does: `block` the request or `allow` it unredacted (service default `block`).
+    """
+    timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    How long the guard may take per request, 0.1 to 30 seconds (service default 2).
+    """
+
+@pulumi.input_type
+class GatewayPolicyGuardArgs:
+    def __init__(__self__, *,
+                 pii: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pii_rules: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 secrets: pulumi.Input[Optional[_builtins.bool]] = None,
+                 timeout_action: pulumi.Input[Optional[_builtins.str]] = None,
+                 timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None):
+        """
+        A guard: redacts what it detects before the request goes upstream.
+
+        :param pulumi.Input[_builtins.bool] pii: Detect personal data (default true).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pii_rules: The kinds of personal data to redact (`email`, `phone`, `ssn`, `credit_card`, `ip_address`, `person_name`, `address`); absent: all.
+        :param pulumi.Input[_builtins.bool] secrets: Detect secrets (keys, tokens; default true).
+        :param pulumi.Input[_builtins.str] timeout_action: What a guard past its timeout does: `block` the request or `allow` it unredacted (service default `block`).
+        :param pulumi.Input[_builtins.float] timeout_seconds: How long the guard may take per request, 0.1 to 30 seconds (service default 2).
+        """
+        if pii is not None:
+            pulumi.set(__self__, "pii", pii)
+        if pii_rules is not None:
+            pulumi.set(__self__, "pii_rules", pii_rules)
+        if secrets is not None:
+            pulumi.set(__self__, "secrets", secrets)
+        if timeout_action is not None:
+            pulumi.set(__self__, "timeout_action", timeout_action)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def pii(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Detect personal data (default true).
+        """
+        return pulumi.get(self, "pii")
+
+    @pii.setter
+    def pii(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "pii", value)
+
+    @_builtins.property
+    @pulumi.getter(name="piiRules")
+    def pii_rules(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The kinds of personal data to redact (`email`, `phone`, `ssn`, `credit_card`, `ip_address`, `person_name`, `address`); absent: all.
+        """
+        return pulumi.get(self, "pii_rules")
+
+    @pii_rules.setter
+    def pii_rules(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pii_rules", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def secrets(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Detect secrets (keys, tokens; default true).
+        """
+        return pulumi.get(self, "secrets")
+
+    @secrets.setter
+    def secrets(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "secrets", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutAction")
+    def timeout_action(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What a guard past its timeout does: `block` the request or `allow` it unredacted (service default `block`).
+        """
+        return pulumi.get(self, "timeout_action")
+
+    @timeout_action.setter
+    def timeout_action(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "timeout_action", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        How long the guard may take per request, 0.1 to 30 seconds (service default 2).
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+    @timeout_seconds.setter
+    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "timeout_seconds", value)
+
+
+class GatewayPolicyMatchersArgsDict(TypedDict):
+    """
+    What requests the policy applies to: every matcher given must match (they AND together). At least one.
+    """
+    api_key_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Requests made with this API key (its id).
+    """
+    headers: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Request headers and the value each must carry, named as clients send them: `{"X-Gateway-Customer": "acme"}` caps the requests that send `X-Gateway-Customer: acme`. Only `X-Gateway-...` headers.
+    """
+    organization_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Every request of the organization (its id).
+    """
+    user_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Requests of this user (resolved from the API key's identity).
+    """
+    workspace_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Requests made with a key of this workspace (a UUID).
+    """
+
+@pulumi.input_type
+class GatewayPolicyMatchersArgs:
+    def __init__(__self__, *,
+                 api_key_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 user_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        What requests the policy applies to: every matcher given must match (they AND together). At least one.
+
+        :param pulumi.Input[_builtins.str] api_key_id: Requests made with this API key (its id).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: Request headers and the value each must carry, named as clients send them: `{"X-Gateway-Customer": "acme"}` caps the requests that send `X-Gateway-Customer: acme`. Only `X-Gateway-...` headers.
+        :param pulumi.Input[_builtins.str] organization_id: Every request of the organization (its id).
+        :param pulumi.Input[_builtins.str] user_id: Requests of this user (resolved from the API key's identity).
+        :param pulumi.Input[_builtins.str] workspace_id: Requests made with a key of this workspace (a UUID).
+        """
+        if api_key_id is not None:
+            pulumi.set(__self__, "api_key_id", api_key_id)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if organization_id is not None:
+            pulumi.set(__self__, "organization_id", organization_id)
+        if user_id is not None:
+            pulumi.set(__self__, "user_id", user_id)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKeyId")
+    def api_key_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Requests made with this API key (its id).
+        """
+        return pulumi.get(self, "api_key_id")
+
+    @api_key_id.setter
+    def api_key_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_key_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Request headers and the value each must carry, named as clients send them: `{"X-Gateway-Customer": "acme"}` caps the requests that send `X-Gateway-Customer: acme`. Only `X-Gateway-...` headers.
+        """
+        return pulumi.get(self, "headers")
+
+    @headers.setter
+    def headers(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "headers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="organizationId")
+    def organization_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Every request of the organization (its id).
+        """
+        return pulumi.get(self, "organization_id")
+
+    @organization_id.setter
+    def organization_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "organization_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Requests of this user (resolved from the API key's identity).
+        """
+        return pulumi.get(self, "user_id")
+
+    @user_id.setter
+    def user_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "user_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Requests made with a key of this workspace (a UUID).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workspace_id", value)
+
+
+class GatewayPolicyRateLimitArgsDict(TypedDict):
+    """
+    A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
+    """
+    limit: pulumi.Input[_builtins.float]
+    """
+    How many requests (or tokens) a window lets through, 1 or more.
+    """
+    unit: pulumi.Input[_builtins.str]
+    """
+    `requests` or `tokens` (prompt and completion tokens together).
+    """
+    window: pulumi.Input[_builtins.str]
+    """
+    `minute` or `hour`.
+    """
+
+@pulumi.input_type
+class GatewayPolicyRateLimitArgs:
+    def __init__(__self__, *,
+                 limit: pulumi.Input[_builtins.float],
+                 unit: pulumi.Input[_builtins.str],
+                 window: pulumi.Input[_builtins.str]):
+        """
+        A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
+
+        :param pulumi.Input[_builtins.float] limit: How many requests (or tokens) a window lets through, 1 or more.
+        :param pulumi.Input[_builtins.str] unit: `requests` or `tokens` (prompt and completion tokens together).
+        :param pulumi.Input[_builtins.str] window: `minute` or `hour`.
+        """
+        pulumi.set(__self__, "limit", limit)
+        pulumi.set(__self__, "unit", unit)
+        pulumi.set(__self__, "window", window)
+
+    @_builtins.property
+    @pulumi.getter
+    def limit(self) -> pulumi.Input[_builtins.float]:
+        """
+        How many requests (or tokens) a window lets through, 1 or more.
+        """
+        return pulumi.get(self, "limit")
+
+    @limit.setter
+    def limit(self, value: pulumi.Input[_builtins.float]):
+        pulumi.set(self, "limit", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def unit(self) -> pulumi.Input[_builtins.str]:
+        """
+        `requests` or `tokens` (prompt and completion tokens together).
+        """
+        return pulumi.get(self, "unit")
+
+    @unit.setter
+    def unit(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "unit", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def window(self) -> pulumi.Input[_builtins.str]:
+        """
+        `minute` or `hour`.
+        """
+        return pulumi.get(self, "window")
+
+    @window.setter
+    def window(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "window", value)
+
+
+class GatewayPolicySpendCapArgsDict(TypedDict):
+    """
+    A spend cap: past `limitUsd` in the window the gateway answers 402.
+    """
+    limit_usd: pulumi.Input[_builtins.float]
+    """
+    The cap in US dollars, more than 0.
+    """
+    window: pulumi.Input[_builtins.str]
+    """
+    `hourly`, `daily`, `weekly` or `monthly`.
+    """
+
+@pulumi.input_type
+class GatewayPolicySpendCapArgs:
+    def __init__(__self__, *,
+                 limit_usd: pulumi.Input[_builtins.float],
+                 window: pulumi.Input[_builtins.str]):
+        """
+        A spend cap: past `limitUsd` in the window the gateway answers 402.
+
+        :param pulumi.Input[_builtins.float] limit_usd: The cap in US dollars, more than 0.
+        :param pulumi.Input[_builtins.str] window: `hourly`, `daily`, `weekly` or `monthly`.
+        """
+        pulumi.set(__self__, "limit_usd", limit_usd)
+        pulumi.set(__self__, "window", window)
+
+    @_builtins.property
+    @pulumi.getter(name="limitUsd")
+    def limit_usd(self) -> pulumi.Input[_builtins.float]:
+        """
+        The cap in US dollars, more than 0.
+        """
+        return pulumi.get(self, "limit_usd")
+
+    @limit_usd.setter
+    def limit_usd(self, value: pulumi.Input[_builtins.float]):
+        pulumi.set(self, "limit_usd", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def window(self) -> pulumi.Input[_builtins.str]:
+        """
+        `hourly`, `daily`, `weekly` or `monthly`.
+        """
+        return pulumi.get(self, "window")
+
+    @window.setter
+    def window(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "window", value)
 
 
 class RunConfigArgsDict(TypedDict):

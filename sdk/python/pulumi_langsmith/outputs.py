@@ -38,6 +38,12 @@ __all__ = [
     'ExportDestinationCredentials',
     'FeedbackCategory',
     'FeedbackFormulaPart',
+    'GatewayPolicyCheckStep',
+    'GatewayPolicyGuard',
+    'GatewayPolicyInfo',
+    'GatewayPolicyMatchers',
+    'GatewayPolicyRateLimit',
+    'GatewayPolicySpendCap',
     'RevisionInfo',
     'RunConfig',
     'RunRuleCodeEvaluator',
@@ -1560,6 +1566,574 @@ class FeedbackFormulaPart(dict):
         Its weight (a number; negative counts against).
         """
         return pulumi.get(self, "weight")
+
+
+@pulumi.output_type
+class GatewayPolicyCheckStep(dict):
+    """
+    What one step of the check sent and got.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "expectedStatus":
+            suggest = "expected_status"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in GatewayPolicyCheckStep. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        GatewayPolicyCheckStep.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        GatewayPolicyCheckStep.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 expected_status: _builtins.float,
+                 sent: _builtins.float,
+                 statuses: Sequence[_builtins.float],
+                 step: _builtins.str,
+                 error: Optional[_builtins.str] = None,
+                 headers: Optional[Mapping[str, _builtins.str]] = None,
+                 tokens: Optional[_builtins.float] = None):
+        """
+        What one step of the check sent and got.
+
+        :param _builtins.float expected_status: The status every request of the step had to get (200, 429 or 402).
+        :param _builtins.float sent: How many requests the step sent.
+        :param Sequence[_builtins.float] statuses: The status each request got, in order.
+        :param _builtins.str step: `within` (requests the policy lets through), `past` (the one it must refuse) or `other` (another subject, which must still pass).
+        :param _builtins.str error: The gateway's words on the last refusal, if any.
+        :param Mapping[str, _builtins.str] headers: The `X-Gateway-*` headers the step's requests carried.
+        :param _builtins.float tokens: Tokens the gateway counted for the step's requests.
+        """
+        pulumi.set(__self__, "expected_status", expected_status)
+        pulumi.set(__self__, "sent", sent)
+        pulumi.set(__self__, "statuses", statuses)
+        pulumi.set(__self__, "step", step)
+        if error is not None:
+            pulumi.set(__self__, "error", error)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if tokens is not None:
+            pulumi.set(__self__, "tokens", tokens)
+
+    @_builtins.property
+    @pulumi.getter(name="expectedStatus")
+    def expected_status(self) -> _builtins.float:
+        """
+        The status every request of the step had to get (200, 429 or 402).
+        """
+        return pulumi.get(self, "expected_status")
+
+    @_builtins.property
+    @pulumi.getter
+    def sent(self) -> _builtins.float:
+        """
+        How many requests the step sent.
+        """
+        return pulumi.get(self, "sent")
+
+    @_builtins.property
+    @pulumi.getter
+    def statuses(self) -> Sequence[_builtins.float]:
+        """
+        The status each request got, in order.
+        """
+        return pulumi.get(self, "statuses")
+
+    @_builtins.property
+    @pulumi.getter
+    def step(self) -> _builtins.str:
+        """
+        `within` (requests the policy lets through), `past` (the one it must refuse) or `other` (another subject, which must still pass).
+        """
+        return pulumi.get(self, "step")
+
+    @_builtins.property
+    @pulumi.getter
+    def error(self) -> Optional[_builtins.str]:
+        """
+        The gateway's words on the last refusal, if any.
+        """
+        return pulumi.get(self, "error")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        The `X-Gateway-*` headers the step's requests carried.
+        """
+        return pulumi.get(self, "headers")
+
+    @_builtins.property
+    @pulumi.getter
+    def tokens(self) -> Optional[_builtins.float]:
+        """
+        Tokens the gateway counted for the step's requests.
+        """
+        return pulumi.get(self, "tokens")
+
+
+@pulumi.output_type
+class GatewayPolicyGuard(dict):
+    """
+    A guard: redacts what it detects before the request goes upstream.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "piiRules":
+            suggest = "pii_rules"
+        elif key == "timeoutAction":
+            suggest = "timeout_action"
+        elif key == "timeoutSeconds":
+            suggest = "timeout_seconds"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in GatewayPolicyGuard. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        GatewayPolicyGuard.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        GatewayPolicyGuard.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 pii: Optional[_builtins.bool] = None,
+                 pii_rules: Optional[Sequence[_builtins.str]] = None,
+                 secrets: Optional[_builtins.bool] = None,
+                 timeout_action: Optional[_builtins.str] = None,
+                 timeout_seconds: Optional[_builtins.float] = None):
+        """
+        A guard: redacts what it detects before the request goes upstream.
+
+        :param _builtins.bool pii: Detect personal data (default true).
+        :param Sequence[_builtins.str] pii_rules: The kinds of personal data to redact (`email`, `phone`, `ssn`, `credit_card`, `ip_address`, `person_name`, `address`); absent: all.
+        :param _builtins.bool secrets: Detect secrets (keys, tokens; default true).
+        :param _builtins.str timeout_action: What a guard past its timeout does: `block` the request or `allow` it unredacted (service default `block`).
+        :param _builtins.float timeout_seconds: How long the guard may take per request, 0.1 to 30 seconds (service default 2).
+        """
+        if pii is not None:
+            pulumi.set(__self__, "pii", pii)
+        if pii_rules is not None:
+            pulumi.set(__self__, "pii_rules", pii_rules)
+        if secrets is not None:
+            pulumi.set(__self__, "secrets", secrets)
+        if timeout_action is not None:
+            pulumi.set(__self__, "timeout_action", timeout_action)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def pii(self) -> Optional[_builtins.bool]:
+        """
+        Detect personal data (default true).
+        """
+        return pulumi.get(self, "pii")
+
+    @_builtins.property
+    @pulumi.getter(name="piiRules")
+    def pii_rules(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The kinds of personal data to redact (`email`, `phone`, `ssn`, `credit_card`, `ip_address`, `person_name`, `address`); absent: all.
+        """
+        return pulumi.get(self, "pii_rules")
+
+    @_builtins.property
+    @pulumi.getter
+    def secrets(self) -> Optional[_builtins.bool]:
+        """
+        Detect secrets (keys, tokens; default true).
+        """
+        return pulumi.get(self, "secrets")
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutAction")
+    def timeout_action(self) -> Optional[_builtins.str]:
+        """
+        What a guard past its timeout does: `block` the request or `allow` it unredacted (service default `block`).
+        """
+        return pulumi.get(self, "timeout_action")
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> Optional[_builtins.float]:
+        """
+        How long the guard may take per request, 0.1 to 30 seconds (service default 2).
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+
+@pulumi.output_type
+class GatewayPolicyInfo(dict):
+    """
+    A gateway policy as the service holds it.
+    """
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 policy_type: _builtins.str,
+                 priority: _builtins.float,
+                 current_spend_usd: Optional[_builtins.float] = None,
+                 description: Optional[_builtins.str] = None,
+                 guard: Optional['outputs.GatewayPolicyGuard'] = None,
+                 is_system_generated: Optional[_builtins.bool] = None,
+                 matchers: Optional['outputs.GatewayPolicyMatchers'] = None,
+                 parent_policy_id: Optional[_builtins.str] = None,
+                 per_subject: Optional[_builtins.str] = None,
+                 rate_limit: Optional['outputs.GatewayPolicyRateLimit'] = None,
+                 spend_cap: Optional['outputs.GatewayPolicySpendCap'] = None):
+        """
+        A gateway policy as the service holds it.
+
+        :param _builtins.bool enabled: Whether the gateway enforces it.
+        :param _builtins.str id: The policy's id (`pulumi import` takes it).
+        :param _builtins.str name: Its name.
+        :param _builtins.str policy_type: `spend_cap`, `default_spend_cap`, `rate_limit`, `default_rate_limit` or `guard`.
+        :param _builtins.float priority: Its order among the policies matching a request.
+        :param _builtins.float current_spend_usd: A spend cap's spend in its current window, in US dollars.
+        :param _builtins.str description: What it is for.
+        :param 'GatewayPolicyGuard' guard: A guard: redacts what it detects before the request goes upstream.
+        :param _builtins.bool is_system_generated: Whether the service made it (a default policy's child).
+        :param 'GatewayPolicyMatchers' matchers: What requests the policy applies to: every matcher given must match (they AND together). At least one.
+        :param _builtins.str parent_policy_id: The default policy that materialized it, for one subject value.
+        :param _builtins.str per_subject: A default policy's subject (`X-Gateway-Customer`, `apiKeyId`...).
+        :param 'GatewayPolicyRateLimit' rate_limit: A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
+        :param 'GatewayPolicySpendCap' spend_cap: A spend cap: past `limitUsd` in the window the gateway answers 402.
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "policy_type", policy_type)
+        pulumi.set(__self__, "priority", priority)
+        if current_spend_usd is not None:
+            pulumi.set(__self__, "current_spend_usd", current_spend_usd)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if guard is not None:
+            pulumi.set(__self__, "guard", guard)
+        if is_system_generated is not None:
+            pulumi.set(__self__, "is_system_generated", is_system_generated)
+        if matchers is not None:
+            pulumi.set(__self__, "matchers", matchers)
+        if parent_policy_id is not None:
+            pulumi.set(__self__, "parent_policy_id", parent_policy_id)
+        if per_subject is not None:
+            pulumi.set(__self__, "per_subject", per_subject)
+        if rate_limit is not None:
+            pulumi.set(__self__, "rate_limit", rate_limit)
+        if spend_cap is not None:
+            pulumi.set(__self__, "spend_cap", spend_cap)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether the gateway enforces it.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The policy's id (`pulumi import` takes it).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="policyType")
+    def policy_type(self) -> _builtins.str:
+        """
+        `spend_cap`, `default_spend_cap`, `rate_limit`, `default_rate_limit` or `guard`.
+        """
+        return pulumi.get(self, "policy_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def priority(self) -> _builtins.float:
+        """
+        Its order among the policies matching a request.
+        """
+        return pulumi.get(self, "priority")
+
+    @_builtins.property
+    @pulumi.getter(name="currentSpendUsd")
+    def current_spend_usd(self) -> Optional[_builtins.float]:
+        """
+        A spend cap's spend in its current window, in US dollars.
+        """
+        return pulumi.get(self, "current_spend_usd")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What it is for.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def guard(self) -> Optional['outputs.GatewayPolicyGuard']:
+        """
+        A guard: redacts what it detects before the request goes upstream.
+        """
+        return pulumi.get(self, "guard")
+
+    @_builtins.property
+    @pulumi.getter(name="isSystemGenerated")
+    def is_system_generated(self) -> Optional[_builtins.bool]:
+        """
+        Whether the service made it (a default policy's child).
+        """
+        return pulumi.get(self, "is_system_generated")
+
+    @_builtins.property
+    @pulumi.getter
+    def matchers(self) -> Optional['outputs.GatewayPolicyMatchers']:
+        """
+        What requests the policy applies to: every matcher given must match (they AND together). At least one.
+        """
+        return pulumi.get(self, "matchers")
+
+    @_builtins.property
+    @pulumi.getter(name="parentPolicyId")
+    def parent_policy_id(self) -> Optional[_builtins.str]:
+        """
+        The default policy that materialized it, for one subject value.
+        """
+        return pulumi.get(self, "parent_policy_id")
+
+    @_builtins.property
+    @pulumi.getter(name="perSubject")
+    def per_subject(self) -> Optional[_builtins.str]:
+        """
+        A default policy's subject (`X-Gateway-Customer`, `apiKeyId`...).
+        """
+        return pulumi.get(self, "per_subject")
+
+    @_builtins.property
+    @pulumi.getter(name="rateLimit")
+    def rate_limit(self) -> Optional['outputs.GatewayPolicyRateLimit']:
+        """
+        A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
+        """
+        return pulumi.get(self, "rate_limit")
+
+    @_builtins.property
+    @pulumi.getter(name="spendCap")
+    def spend_cap(self) -> Optional['outputs.GatewayPolicySpendCap']:
+        """
+        A spend cap: past `limitUsd` in the window the gateway answers 402.
+        """
+        return pulumi.get(self, "spend_cap")
+
+
+@pulumi.output_type
+class GatewayPolicyMatchers(dict):
+    """
+    What requests the policy applies to: every matcher given must match (they AND together). At least one.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "apiKeyId":
+            suggest = "api_key_id"
+        elif key == "organizationId":
+            suggest = "organization_id"
+        elif key == "userId":
+            suggest = "user_id"
+        elif key == "workspaceId":
+            suggest = "workspace_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in GatewayPolicyMatchers. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        GatewayPolicyMatchers.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        GatewayPolicyMatchers.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 api_key_id: Optional[_builtins.str] = None,
+                 headers: Optional[Mapping[str, _builtins.str]] = None,
+                 organization_id: Optional[_builtins.str] = None,
+                 user_id: Optional[_builtins.str] = None,
+                 workspace_id: Optional[_builtins.str] = None):
+        """
+        What requests the policy applies to: every matcher given must match (they AND together). At least one.
+
+        :param _builtins.str api_key_id: Requests made with this API key (its id).
+        :param Mapping[str, _builtins.str] headers: Request headers and the value each must carry, named as clients send them: `{"X-Gateway-Customer": "acme"}` caps the requests that send `X-Gateway-Customer: acme`. Only `X-Gateway-...` headers.
+        :param _builtins.str organization_id: Every request of the organization (its id).
+        :param _builtins.str user_id: Requests of this user (resolved from the API key's identity).
+        :param _builtins.str workspace_id: Requests made with a key of this workspace (a UUID).
+        """
+        if api_key_id is not None:
+            pulumi.set(__self__, "api_key_id", api_key_id)
+        if headers is not None:
+            pulumi.set(__self__, "headers", headers)
+        if organization_id is not None:
+            pulumi.set(__self__, "organization_id", organization_id)
+        if user_id is not None:
+            pulumi.set(__self__, "user_id", user_id)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKeyId")
+    def api_key_id(self) -> Optional[_builtins.str]:
+        """
+        Requests made with this API key (its id).
+        """
+        return pulumi.get(self, "api_key_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def headers(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        Request headers and the value each must carry, named as clients send them: `{"X-Gateway-Customer": "acme"}` caps the requests that send `X-Gateway-Customer: acme`. Only `X-Gateway-...` headers.
+        """
+        return pulumi.get(self, "headers")
+
+    @_builtins.property
+    @pulumi.getter(name="organizationId")
+    def organization_id(self) -> Optional[_builtins.str]:
+        """
+        Every request of the organization (its id).
+        """
+        return pulumi.get(self, "organization_id")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> Optional[_builtins.str]:
+        """
+        Requests of this user (resolved from the API key's identity).
+        """
+        return pulumi.get(self, "user_id")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> Optional[_builtins.str]:
+        """
+        Requests made with a key of this workspace (a UUID).
+        """
+        return pulumi.get(self, "workspace_id")
+
+
+@pulumi.output_type
+class GatewayPolicyRateLimit(dict):
+    """
+    A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
+    """
+    def __init__(__self__, *,
+                 limit: _builtins.float,
+                 unit: _builtins.str,
+                 window: _builtins.str):
+        """
+        A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
+
+        :param _builtins.float limit: How many requests (or tokens) a window lets through, 1 or more.
+        :param _builtins.str unit: `requests` or `tokens` (prompt and completion tokens together).
+        :param _builtins.str window: `minute` or `hour`.
+        """
+        pulumi.set(__self__, "limit", limit)
+        pulumi.set(__self__, "unit", unit)
+        pulumi.set(__self__, "window", window)
+
+    @_builtins.property
+    @pulumi.getter
+    def limit(self) -> _builtins.float:
+        """
+        How many requests (or tokens) a window lets through, 1 or more.
+        """
+        return pulumi.get(self, "limit")
+
+    @_builtins.property
+    @pulumi.getter
+    def unit(self) -> _builtins.str:
+        """
+        `requests` or `tokens` (prompt and completion tokens together).
+        """
+        return pulumi.get(self, "unit")
+
+    @_builtins.property
+    @pulumi.getter
+    def window(self) -> _builtins.str:
+        """
+        `minute` or `hour`.
+        """
+        return pulumi.get(self, "window")
+
+
+@pulumi.output_type
+class GatewayPolicySpendCap(dict):
+    """
+    A spend cap: past `limitUsd` in the window the gateway answers 402.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "limitUsd":
+            suggest = "limit_usd"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in GatewayPolicySpendCap. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        GatewayPolicySpendCap.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        GatewayPolicySpendCap.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 limit_usd: _builtins.float,
+                 window: _builtins.str):
+        """
+        A spend cap: past `limitUsd` in the window the gateway answers 402.
+
+        :param _builtins.float limit_usd: The cap in US dollars, more than 0.
+        :param _builtins.str window: `hourly`, `daily`, `weekly` or `monthly`.
+        """
+        pulumi.set(__self__, "limit_usd", limit_usd)
+        pulumi.set(__self__, "window", window)
+
+    @_builtins.property
+    @pulumi.getter(name="limitUsd")
+    def limit_usd(self) -> _builtins.float:
+        """
+        The cap in US dollars, more than 0.
+        """
+        return pulumi.get(self, "limit_usd")
+
+    @_builtins.property
+    @pulumi.getter
+    def window(self) -> _builtins.str:
+        """
+        `hourly`, `daily`, `weekly` or `monthly`.
+        """
+        return pulumi.get(self, "window")
 
 
 @pulumi.output_type

@@ -186,6 +186,24 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             unset: { allExperiments: "instead of sessionId (tests/e2e/bulkExport.test.ts exports every experiment)" },
         },
         agentServerCheck: "a check run at `up`, with nothing on the service to import",
+        gatewayPolicyCheck: "a check run at `up`, with nothing on the service to import",
+        // A guard: the one type whose own block may be left out (its defaults); a cap and a rate limit: tests/provider/gateway.
+        gatewayPolicy: {
+            args: () => ({
+                name: uniqueName("imp"),
+                description: "redact for imp",
+                policyType: "guard",
+                matchers: { workspaceId: TEST_TENANT, headers: { "X-Gateway-Team": uniqueName("imp") } },
+                guard: { pii: true, secrets: false, piiRules: ["email", "ssn"], timeoutSeconds: 1.5, timeoutAction: "allow" },
+                priority: 3,
+                enabled: false,
+            }),
+            unset: {
+                perSubject: "a default policy's (tests/provider/gateway/gatewayPolicy.test.ts, tests/emulator/gateway.test.ts)",
+                spendCap: "a spend cap's (tests/provider/gateway/gatewayPolicy.test.ts)",
+                rateLimit: "a rate limit's (tests/provider/gateway/gatewayPolicy.test.ts)",
+            },
+        },
         tracingProject: {
             args: () => ({ name: uniqueName("imp"), description: "traces", metadata: { team: "a" }, traceTier: "shortlived", tags: { team: "imp" } }),
             unset: { referenceDatasetId: "an experiment's project (tests/provider/tracing/tracingProject/provider.test.ts)" },
@@ -788,6 +806,16 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         ["datasetShare", () => ({ datasetId: shareDatasetId }), (id) => id],
         ["evaluator", () => ({ name: uniqueName("rep"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}\n" }), (id) => id],
         ["modelPriceMap", () => ({ name: uniqueName("rep"), matchPattern: "^rep-model$", promptCost: 1e-6, completionCost: 2e-6 }), (id) => id],
+        [
+            "gatewayPolicy",
+            () => ({
+                name: uniqueName("rep"),
+                policyType: "rate_limit",
+                matchers: { headers: { "X-Gateway-Customer": uniqueName("rep") } },
+                rateLimit: { limit: 5, unit: "requests", window: "hour" },
+            }),
+            (id) => id,
+        ],
         ["feedbackFormula", () => ({ feedbackKey: uniqueName("rep"), parts: [{ key: configuredKey, weight: 1 }], sessionId: projectId }), (id) => id],
         ["projectView", () => ({ sessionId: projectId, displayName: uniqueName("rep") }), (id) => id],
         ["dashboard", () => ({ title: uniqueName("rep") }), (id) => id],
@@ -862,6 +890,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         accessPolicy: (a) => ({ ...a, description: "changed" }),
         evaluator: (a) => ({ name: a.name, type: "llm", promptHandle }),
         modelPriceMap: (a) => ({ ...a, completionCost: 3e-6 }),
+        gatewayPolicy: (a) => ({ ...a, rateLimit: { ...a.rateLimit, limit: 6 } }),
         feedbackFormula: (a) => ({ ...a, aggregationType: "avg" }),
         projectView: (a) => ({ ...a, filter: "eq(error, true)" }),
         dashboard: (a) => ({ ...a, description: "changed" }),
