@@ -143,12 +143,11 @@ export class Service {
     /** The workspace's sandbox snapshots and boxes (docs/service.md R17.2). */
     sandboxes(): SandboxesClient {
         return tracingApiClient("sandboxes", this.config(), (o) => SandboxesClient.connect(o));
+    }
+
     /** The organization's LLM gateway policies (docs/service.md R19.1): no workspace is named. */
     gatewayPolicies(): GatewayPoliciesClient {
-        const cfg = this.config();
-        return cached(["gateway policies", cfg.endpoint, cfg.apiKey, cfg.sources], () =>
-            GatewayPoliciesClient.connect({ baseUrl: cfg.endpoint, apiKey: cfg.apiKey, sources: clientSources(cfg, "endpoint"), ...clientOverrides }),
-        );
+        return apiClient("gateway policies", this.config(), undefined, (o) => GatewayPoliciesClient.connect(o));
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */

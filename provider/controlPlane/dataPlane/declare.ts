@@ -11,10 +11,10 @@ import { number, object, resource, string, type Inputs, type Outputs } from "../
 export const SCHEMA_VERSION = 1;
 
 /** Wait limits in seconds when `timeouts` does not say. */
-export const DEFAULT_DATA_PLANE_TIMEOUTS = { create: 3600, delete: 1800 } as const;
+export const DEFAULT_DATA_PLANE_TIMEOUTS = { create: 7200, delete: 1800 } as const;
 
 const timeouts = object("DataPlaneTimeouts", "Wait limits in seconds (Pulumi's `customTimeouts` win when given).", {
-    create: number("Seconds to wait for the data plane to be `active` (default 3600)."),
+    create: number("Seconds to wait for the data plane to be `active` (default 7200: LangSmith says provisioning takes 60 to 90 minutes)."),
     delete: number("Seconds to wait for the data plane to be gone after its delete (default 1800)."),
 });
 

@@ -865,7 +865,7 @@ class DataPlaneTimeoutsArgsDict(TypedDict):
     """
     create: NotRequired[pulumi.Input[Optional[_builtins.float]]]
     """
-    Seconds to wait for the data plane to be `active` (default 3600).
+    Seconds to wait for the data plane to be `active` (default 7200: LangSmith says provisioning takes 60 to 90 minutes).
     """
     delete: NotRequired[pulumi.Input[Optional[_builtins.float]]]
     """
@@ -880,7 +880,7 @@ class DataPlaneTimeoutsArgs:
         """
         Wait limits in seconds (Pulumi's `customTimeouts` win when given).
 
-        :param pulumi.Input[_builtins.float] create: Seconds to wait for the data plane to be `active` (default 3600).
+        :param pulumi.Input[_builtins.float] create: Seconds to wait for the data plane to be `active` (default 7200: LangSmith says provisioning takes 60 to 90 minutes).
         :param pulumi.Input[_builtins.float] delete: Seconds to wait for the data plane to be gone after its delete (default 1800).
         """
         if create is not None:
@@ -892,7 +892,7 @@ class DataPlaneTimeoutsArgs:
     @pulumi.getter
     def create(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        Seconds to wait for the data plane to be `active` (default 3600).
+        Seconds to wait for the data plane to be `active` (default 7200: LangSmith says provisioning takes 60 to 90 minutes).
         """
         return pulumi.get(self, "create")
 

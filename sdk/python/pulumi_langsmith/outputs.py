@@ -793,7 +793,7 @@ class DataPlaneTimeouts(dict):
         """
         Wait limits in seconds (Pulumi's `customTimeouts` win when given).
 
-        :param _builtins.float create: Seconds to wait for the data plane to be `active` (default 3600).
+        :param _builtins.float create: Seconds to wait for the data plane to be `active` (default 7200: LangSmith says provisioning takes 60 to 90 minutes).
         :param _builtins.float delete: Seconds to wait for the data plane to be gone after its delete (default 1800).
         """
         if create is not None:
@@ -805,7 +805,7 @@ class DataPlaneTimeouts(dict):
     @pulumi.getter
     def create(self) -> Optional[_builtins.float]:
         """
-        Seconds to wait for the data plane to be `active` (default 3600).
+        Seconds to wait for the data plane to be `active` (default 7200: LangSmith says provisioning takes 60 to 90 minutes).
         """
         return pulumi.get(self, "create")
 
