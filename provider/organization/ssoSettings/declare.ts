@@ -22,11 +22,11 @@ export const ssoSettings = resource({
             "The identity provider's SAML metadata itself (an `EntityDescriptor` XML document); XML that does not parse is refused at preview, saying where. One of `metadataUrl` and `metadataXml`. Changed in place.",
             { onChange: "update" },
         ),
-        defaultWorkspaceIds: list(
-            "The workspaces a person signing in for the first time joins (at least one). Changed in place.",
-            string("A workspace id."),
-            { required: true, onChange: "update", compareAs: (v: unknown) => (Array.isArray(v) ? [...v].sort() : v) },
-        ),
+        defaultWorkspaceIds: list("The workspaces a person signing in for the first time joins (at least one). Changed in place.", string("A workspace id."), {
+            required: true,
+            onChange: "update",
+            compareAs: (v: unknown) => (Array.isArray(v) ? [...v].sort() : v),
+        }),
         defaultWorkspaceRoleId: string(
             "Their role in those workspaces: a role's id (a `Role`'s `id`) or a built-in one by name, `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`, as `WorkspaceMember` takes it. Changed in place.",
             { required: true, onChange: "update" },
