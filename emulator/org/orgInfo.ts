@@ -7,35 +7,17 @@
  * one day, an allowlist entry that is not a CIDR range, a proxy URL that is not https: 400. `unshare_all` is an
  * action (every public share of the organization revoked), not a setting: accepted, kept nowhere.
  */
-import { OrganizationUpdateSchema, type OrganizationUpdate } from "../../provider/api/schemas/orgSettings";
+import { ORG_SETTING_DEFAULTS, OrganizationUpdateSchema, type OrganizationUpdate } from "../../provider/api/schemas/orgSettings";
 import { cidrProblem } from "../../provider/kit/cidr";
 import { badRequest } from "../core/errors";
 import { parse, type Router } from "../core/http";
 import { Store } from "../core/store";
 import { ORGANIZATION_ID } from "./model";
 
-/** What an organization answers before anybody sets anything (OrganizationInfo's defaults). */
-export const ORG_SETTING_DEFAULTS = {
-    display_name: "Emulated Organization",
-    public_sharing_disabled: false,
-    pat_creation_disabled: false,
-    jit_provisioning_enabled: true,
-    workspace_admin_can_invite_to_org: false,
-    invites_enabled: true,
-    max_api_key_expiry_days: null,
-    max_pat_expiry_days: null,
-    max_service_key_expiry_days: null,
-    security_contact: null,
-    scim_group_name_separator: ":",
-    llm_auth_proxy_enabled: null,
-    llm_auth_proxy_jwt_audience: null,
-    ip_allowlist: [] as string[],
-    restrict_browser_secrets: null,
-    llm_auth_proxy_allowed_urls: null,
-    engine_enabled: null,
-} as const satisfies Record<string, unknown>;
-
 /** The plan the emulated organization is on: an enterprise one, so that every setting may be used. */
+/** The name the emulated organization answers. */
+const DISPLAY_NAME = "Emulated Organization";
+
 const CONFIG = {
     plan_tier: "enterprise",
     max_identities: 1000,
@@ -88,7 +70,7 @@ export class OrgInfo {
 
     /** OrganizationInfo. */
     view(): Record<string, unknown> {
-        const s = { ...ORG_SETTING_DEFAULTS, ...this.set };
+        const s = { display_name: DISPLAY_NAME, ...ORG_SETTING_DEFAULTS, ...this.set };
         return {
             id: ORGANIZATION_ID,
             ...s,

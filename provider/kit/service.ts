@@ -13,6 +13,7 @@ import { ChartsClient } from "../api/charts";
 import { BulkExportClient } from "../api/bulkExport";
 import { ControlPlaneClient } from "../api/controlPlane";
 import { OrganizationClient } from "../api/organization";
+import { OrgSettingsClient } from "../api/orgSettings";
 import { ModelPricesClient } from "../api/modelPrices";
 import { PromptsClient } from "../api/prompts";
 import { RulesClient } from "../api/rules";
@@ -134,6 +135,11 @@ export class Service {
     /** Organization administration (docs/service.md R7): workspaces, roles, service keys; no workspace is named. */
     organization(): OrganizationClient {
         return organizationClient(this.config(), undefined);
+    }
+
+    /** The organization's SSO settings and own settings (docs/service.md R17): no workspace is named. */
+    orgSettings(): OrgSettingsClient {
+        return OrgSettingsClient.of(this.organization());
     }
 
     /** The members and secrets of workspace `workspaceId` (else the configured one): the same API, with `X-Tenant-Id`. */

@@ -104,6 +104,29 @@ export const OrganizationUpdateSchema = z
     .strict();
 export type OrganizationUpdate = z.infer<typeof OrganizationUpdateSchema>;
 
+/**
+ * What an organization's settings are before anybody sets them (OrganizationInfo's defaults): what the emulator
+ * answers, and what OrganizationSettings puts back (a null: no limit, none).
+ */
+export const ORG_SETTING_DEFAULTS = {
+    public_sharing_disabled: false,
+    pat_creation_disabled: false,
+    jit_provisioning_enabled: true,
+    workspace_admin_can_invite_to_org: false,
+    invites_enabled: true,
+    max_api_key_expiry_days: null,
+    max_pat_expiry_days: null,
+    max_service_key_expiry_days: null,
+    security_contact: null,
+    scim_group_name_separator: ":",
+    llm_auth_proxy_enabled: null,
+    llm_auth_proxy_jwt_audience: null,
+    ip_allowlist: [] as string[],
+    restrict_browser_secrets: null,
+    llm_auth_proxy_allowed_urls: null,
+    engine_enabled: null,
+} as const satisfies Record<string, unknown>;
+
 /** OrganizationConfig: the plan's limits (what `getOrganization` answers of them). */
 export const OrganizationConfigSchema = z
     .object({

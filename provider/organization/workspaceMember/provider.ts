@@ -61,7 +61,7 @@ export function emailProblem(email: string): string | undefined {
 }
 
 /** Why `roleId` names no workspace role (`roles`: the organization's, when they could be read), or undefined. */
-function roleProblem(roleId: string, roles: Role[] | undefined): string | undefined {
+export function roleProblem(roleId: string, roles: Role[] | undefined): string | undefined {
     if ((BUILT_IN_WORKSPACE_ROLES as readonly string[]).includes(roleId)) return undefined;
     if (!UUID_RE.test(roleId))
         return `roleId ${JSON.stringify(roleId)} is neither a role id (a uuid) nor a built-in workspace role (${builtInRoleList("workspace")})${builtInRoleHint(roleId, "workspace") || `: did you mean ${nearest(roleId, BUILT_IN_WORKSPACE_ROLES)}?`}`;

@@ -40,18 +40,22 @@ from .get_feedback_config import *
 from .get_feedback_formula import *
 from .get_listener import *
 from .get_model_price import *
+from .get_organization import *
 from .get_prompt import *
 from .get_role import *
 from .get_service_key import *
+from .get_sso_settings import *
 from .get_tracing_project import *
 from .get_tracing_projects import *
 from .get_workspace import *
 from .get_workspaces import *
+from .hub_handle import *
 from .listener import *
 from .model_configuration import *
 from .model_price_map import *
 from .organization_member import *
 from .organization_retention import *
+from .organization_settings import *
 from .project_view import *
 from .prompt import *
 from .prompt_tag import *
@@ -62,6 +66,7 @@ from .role import *
 from .run_rule import *
 from .scheduled_export import *
 from .service_key import *
+from .sso_settings import *
 from .tag_key import *
 from .tag_value import *
 from .tagging import *
@@ -108,11 +113,13 @@ _utilities.register(
    "langsmith:index:ExportDestination": "ExportDestination",
    "langsmith:index:FeedbackConfig": "FeedbackConfig",
    "langsmith:index:FeedbackFormula": "FeedbackFormula",
+   "langsmith:index:HubHandle": "HubHandle",
    "langsmith:index:Listener": "Listener",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:ModelPriceMap": "ModelPriceMap",
    "langsmith:index:OrganizationMember": "OrganizationMember",
    "langsmith:index:OrganizationRetention": "OrganizationRetention",
+   "langsmith:index:OrganizationSettings": "OrganizationSettings",
    "langsmith:index:ProjectView": "ProjectView",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",
@@ -122,6 +129,7 @@ _utilities.register(
    "langsmith:index:RunRule": "RunRule",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",
+   "langsmith:index:SsoSettings": "SsoSettings",
    "langsmith:index:TagKey": "TagKey",
    "langsmith:index:TagValue": "TagValue",
    "langsmith:index:Tagging": "Tagging",
