@@ -49,6 +49,18 @@ describe("SsoSettings, OrganizationSettings, HubHandle, getSsoSettings, getOrgan
         ...extra,
     });
 
+    // First: the registry's adoption guard notes, per process, what this run's checks read in the state.
+    it("SsoSettings: `pulumi up --replace` meets its own settings: refused naming deleteBeforeReplace; told LANGSMITH_ADOPT_IDS, taken over and kept from the old resource's delete", async () => {
+        const m = await sso.create(await checked(sso, ssoArgs()));
+        // As the engine's step generator does a targeted replacement: a check without olds, no diff, the create.
+        const news = await checked(sso, ssoArgs());
+        await assert.rejects(sso.create(news), /set the resource option deleteBeforeReplace/);
+        const taken = await withEnv({ LANGSMITH_ADOPT_IDS: m.id }, () => sso.create(news));
+        assert.equal(taken.id, m.id);
+        await sso.delete(m.id, m.outs);
+        assert.equal((await raw(em(), "GET", SSO, { tenantId: null })).body[0]?.id, m.id, "the replaced resource's delete left them to the new one");
+    });
+
     it("SsoSettings check: XML that does not parse (where), a URL not https, both or neither, no workspace, a role that is none: refused by property; nothing sent; destroy warned", async () => {
         em().admin.requests.length = 0;
         const broken = failures(checkSsoSettings({}, ssoArgs({ metadataXml: IDP_METADATA.replace("&amp;", "&") })));
