@@ -7,7 +7,6 @@
  * that is no email, a separator that is not one character. `read` with only an id is `pulumi import` (any id: one
  * organization per key): every setting that is not the service's default is taken into the stack.
  */
-import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { OrgSettingsClient } from "../../api/orgSettings";
 import { ORG_SETTING_DEFAULTS, type OrganizationInfo, type OrganizationUpdate } from "../../api/schemas/orgSettings";
@@ -18,7 +17,7 @@ import { Checker } from "../../kit/check";
 import { cidrProblem } from "../../kit/cidr";
 import { isImport, wireName, type ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, sameValue } from "../../kit/diff";
-import { onlyOnePerScope } from "../../kit/scope";
+import { onlyOnePerScope, organizationScope } from "../../kit/scope";
 import { Service } from "../../kit/service";
 import { known } from "../../kit/unknown";
 import { emailProblem } from "../workspaceMember/provider";
@@ -80,7 +79,7 @@ export function checkOrganizationSettings(olds: Record<string, unknown> | undefi
     onlyOnePerScope(c, {
         resource: "OrganizationSettings",
         identity,
-        parts: cfg ? [cfg.endpoint, createHash("sha256").update(cfg.apiKey).digest("hex")] : [undefined],
+        parts: organizationScope(cfg),
         property: "",
         what: "the organization's settings (the same API key's)",
         exists: "they exist once per organization",

@@ -7,7 +7,6 @@
  * changed to the program's); a lost answer is looked up (api/orgSettings.ts). An update is one PATCH of the whole
  * settings. A delete removes SAML sign-in (said at the create's preview). `read` with only an id is `pulumi import`.
  */
-import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import type { OrganizationClient } from "../../api/organization";
 import { OrgSettingsClient } from "../../api/orgSettings";
@@ -20,10 +19,10 @@ import { isImport, type ProviderOf } from "../../kit/declare";
 import { diffByTable, diffTableOf, prune } from "../../kit/diff";
 import { adoptionAsked, alreadyExistsMessage } from "../../kit/interrupted";
 import { problemText, samlMetadataProblem } from "../../kit/samlMetadata";
-import { onlyOnePerScope } from "../../kit/scope";
+import { onlyOnePerScope, organizationScope } from "../../kit/scope";
 import { Service } from "../../kit/service";
 import { known } from "../../kit/unknown";
-import { roleProblem, rolesAtPreview } from "../workspaceMember/provider";
+import { builtInName, roleProblem, rolesAtPreview } from "../workspaceMember/provider";
 import { SCHEMA_VERSION, ssoSettings, type SsoSettingsInputs, type SsoSettingsOutputs } from "./declare";
 
 export const SSO_SETTINGS_DIFF = diffTableOf(ssoSettings.inputs);
@@ -55,7 +54,7 @@ export function checkSsoSettings(olds: Record<string, unknown> | undefined, args
     onlyOnePerScope(c, {
         resource: "SsoSettings",
         identity,
-        parts: cfg ? [cfg.endpoint, createHash("sha256").update(cfg.apiKey).digest("hex")] : [undefined],
+        parts: organizationScope(cfg),
         property: "",
         what: "the organization's SSO settings (the same API key's)",
         exists: "an organization has one",
@@ -97,15 +96,20 @@ function body(i: SsoSettingsInputs, roleId: string): SsoSettingsCreate {
     };
 }
 
-/** The inputs as the service says them (refresh, import); the role as the program names it while it is that role. */
-function inputsOf(s: SsoProvider, stored: Record<string, unknown> | undefined): SsoSettingsInputs {
+/**
+ * The inputs as the service says them (refresh, import); the role as the program names it while it is that role, else
+ * (an import) a built-in one by its name, as programs name it (`roles`: the organization's).
+ */
+function inputsOf(s: SsoProvider, stored: Record<string, unknown> | undefined, roles: Role[]): SsoSettingsInputs {
     const keys = Object.entries(s.attribute_mapping?.keys ?? {});
     return prune({
         metadataUrl: s.metadata_url ?? undefined,
         metadataXml: s.metadata_xml ?? undefined,
         defaultWorkspaceIds: s.default_workspace_ids,
         defaultWorkspaceRoleId:
-            stored?.resolvedRoleId === s.default_workspace_role_id ? (stored.defaultWorkspaceRoleId as string) : s.default_workspace_role_id,
+            stored?.resolvedRoleId === s.default_workspace_role_id
+                ? (stored.defaultWorkspaceRoleId as string)
+                : builtInName(roles, s.default_workspace_role_id),
         attributeMapping: keys.length ? Object.fromEntries(keys.map(([k, v]) => [k, v.name])) : undefined,
         ssoGroupsEnabled: s.sso_groups_enabled ?? false,
         ssoGroupsClaimField: s.sso_groups_claim_field ?? "groups",
@@ -149,7 +153,8 @@ export function createSsoSettingsProvider(o: { organization?: () => Organization
         async read(id, props) {
             const s = await sso().sso();
             if (!s || s.id !== id) return {};
-            const inputs = inputsOf(s, isImport(props) ? undefined : props);
+            const stored = isImport(props) ? undefined : props;
+            const inputs = inputsOf(s, stored, stored?.resolvedRoleId === s.default_workspace_role_id ? [] : await org().listRoles());
             return { id, props: outputs(inputs, s), inputs };
         },
         async update(id, _olds, news) {

@@ -257,7 +257,7 @@ export function createWorkspaceMemberProvider(o: WorkspaceMemberProviderOptions 
 }
 
 /** A built-in workspace role's name for its id (as programs name it), else the id. */
-function builtInName(roles: Role[], roleId: string): string {
+export function builtInName(roles: Role[], roleId: string): string {
     const r = roles.find((x) => x.id === roleId);
     return r && !r.organization_id && (BUILT_IN_WORKSPACE_ROLES as readonly string[]).includes(r.name) ? r.name : roleId;
 }
