@@ -3,7 +3,7 @@
  * answers the workspace as `GET /api/v1/settings` does), kept with the workspace in the organization's state. The
  * service sets a handle once. **Decided** (the description is silent): the same handle set again answers the
  * workspace unchanged (a retry is harmless); another one on a workspace that has a handle is 400 `Tenant handle is
- * already set` (the words public accounts of the service give); a handle another workspace holds is 409; a handle the
+ * already set` (no public source gives the service's exact answer); a handle another workspace holds is 409; a handle the
  * hub does not take (lowercase letters, digits, `-`, `_`, at most 64, not starting with `-` or `_`) is 400.
  */
 import { HUB_HANDLE_RE, SetTenantHandleRequestSchema } from "../../provider/api/schemas/orgSettings";

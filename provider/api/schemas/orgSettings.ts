@@ -90,7 +90,11 @@ export const OrganizationUpdateSchema = z
         workspace_admin_can_invite_to_org: z.boolean().nullish(),
         invites_enabled: z.boolean().nullish(),
         max_api_key_expiry_days: integer.nullish(),
-        security_contact: z.string().email().nullish(),
+        // The description's `format: email`, as the service's validator reads it (any local part: `a+b$c|@x.com` too).
+        security_contact: z
+            .string()
+            .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, "Invalid email address")
+            .nullish(),
         max_pat_expiry_days: integer.nullish(),
         max_service_key_expiry_days: integer.nullish(),
         scim_group_name_separator: z.string().min(1).max(1).optional(),
