@@ -115,7 +115,7 @@ const RESOURCES: Array<[RegExp, string]> = [
     [/^\/api\/v1\/workspaces\/current\/members/, "members"],
     [/^\/api\/v1\/workspaces\/current\/secrets/, "secrets"],
     [/^(\/api\/v1\/(usage-limits|ttl-settings)|\/workspaces\/current\/ttl-settings)/, "settings"],
-    // A workspace's hub handle (docs/service.md R17.3): set by its administrators.
+    // A workspace's hub handle (docs/service.md R20.3): set by its administrators.
     [/^(\/api\/v1)?\/settings\/handle\/?$/, "settings"],
 ];
 const ACTIONS: Record<string, string> = { GET: "read", HEAD: "read", POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" };
@@ -138,7 +138,7 @@ export function required(method: string, path: string): Need | undefined {
     // A workspace-scoped key is made by any organization member (an Organization User too); the route asks more of an organization-wide one.
     if (/^\/api\/v1\/orgs\/current\/service-keys\/?$/.test(path)) return org("organization:read");
     if (path.startsWith("/api/v1/orgs/")) return org(read ? "organization:read" : "organization:manage");
-    // The platform's view of the organization's settings (docs/service.md R17.2).
+    // The platform's view of the organization's settings (docs/service.md R20.2).
     if (/^\/api\/v1\/platform\/orgs\/current\/info\/?$/.test(path)) return org("organization:read");
     const resource = RESOURCES.find(([re]) => re.test(path))?.[1];
     if (!resource) return undefined;

@@ -1,5 +1,5 @@
 /**
- * A workspace's prompt hub handle (docs/service.md R17.3): `POST /api/v1/settings/handle` (SetTenantHandleRequest;
+ * A workspace's prompt hub handle (docs/service.md R20.3): `POST /api/v1/settings/handle` (SetTenantHandleRequest;
  * answers the workspace as `GET /api/v1/settings` does), kept with the workspace in the organization's state. The
  * service sets a handle once. **Decided** (the description is silent): the same handle set again answers the
  * workspace unchanged (a retry is harmless); another one on a workspace that has a handle is 400 `Tenant handle is

@@ -1,5 +1,5 @@
 /**
- * The organization's own settings and plan (docs/service.md R17.2): `GET`/`PATCH /api/v1/orgs/current/info`
+ * The organization's own settings and plan (docs/service.md R20.2): `GET`/`PATCH /api/v1/orgs/current/info`
  * (OrganizationInfo, OrganizationUpdate) and the platform's `GET /v1/platform/orgs/current/info` (the same, as the Go
  * service answers it: no nulls), kept in `--state-dir` (`org-info.json`: only what a PATCH set). **Decided** where the
  * description is silent: a null puts a setting whose answer may be null back to that (no limit, none); a null for a

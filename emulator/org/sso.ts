@@ -1,5 +1,5 @@
 /**
- * The organization's SAML SSO settings (docs/service.md R17.1): `/api/v1/orgs/current/sso-settings[/{id}]`, one per
+ * The organization's SAML SSO settings (docs/service.md R20.1): `/api/v1/orgs/current/sso-settings[/{id}]`, one per
  * organization, kept in `--state-dir` (`sso-settings.json`). Bodies parse with the strict schemas of the shared wire
  * contract. **Decided** where the description is silent: a second create is 409 naming the one there; metadata by
  * exactly one of `metadata_url` (https) and `metadata_xml` (well-formed identity provider metadata, read by the same

@@ -1,5 +1,5 @@
 /**
- * The organization's edge settings (docs/service.md R17): its SAML SSO settings, its own settings (`orgs/current/info`)
+ * The organization's edge settings (docs/service.md R20): its SAML SSO settings, its own settings (`orgs/current/info`)
  * and a workspace's prompt hub handle. Made on the HTTP client of the organization's administration (no workspace:
  * SSO, settings) or of a workspace's (`X-Tenant-Id`: its handle). The SSO create is sent once: a lost answer is
  * looked up (the organization holds one) instead of sent again.
@@ -83,7 +83,7 @@ export class OrgSettingsClient {
     }
 
     setHandle(handle: string): Promise<Tenant> {
-        // Idempotent: the same handle set again is answered as it is (docs/service.md R17.3).
+        // Idempotent: the same handle set again is answered as it is (docs/service.md R20.3).
         return this.call("POST", "/api/v1/settings/handle", TenantSchema, { tenant_handle: handle }, { idempotent: true });
     }
 }

@@ -1,6 +1,6 @@
 /**
  * Whether an address range is written in CIDR notation (`203.0.113.0/24`, `2001:db8::/32`), as an IP allowlist takes
- * it: shared by OrganizationSettings' check and the emulator (docs/service.md R17.2).
+ * it: shared by OrganizationSettings' check and the emulator (docs/service.md R20.2).
  */
 import { isIPv4, isIPv6 } from "node:net";
 

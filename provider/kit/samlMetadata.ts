@@ -1,5 +1,5 @@
 /**
- * The one reader of SAML metadata XML (docs/service.md R17.1) that SsoSettings' check and the emulator share: whether
+ * The one reader of SAML metadata XML (docs/service.md R20.1) that SsoSettings' check and the emulator share: whether
  * the document is well-formed XML (elements nested and closed, attributes quoted, entities known, one root, no
  * DOCTYPE: a DTD is refused, as identity services refuse one to keep external entities out) and whether it is an
  * identity provider's metadata (an `EntityDescriptor`, or `EntitiesDescriptor`, holding an `IDPSSODescriptor`).

@@ -137,7 +137,7 @@ export class Service {
         return organizationClient(this.config(), undefined);
     }
 
-    /** The organization's SSO settings and own settings (docs/service.md R17): no workspace is named. */
+    /** The organization's SSO settings and own settings (docs/service.md R20): no workspace is named. */
     orgSettings(): OrgSettingsClient {
         return OrgSettingsClient.of(this.organization());
     }

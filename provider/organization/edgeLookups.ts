@@ -1,5 +1,5 @@
 /**
- * Look-ups of the organization's edge (docs/service.md R17): `getSsoSettings` (its SAML SSO settings; fails saying so
+ * Look-ups of the organization's edge (docs/service.md R20): `getSsoSettings` (its SAML SSO settings; fails saying so
  * when it has none) and `getOrganization` (its own settings, its plan and the plan's limits). One implementation behind
  * both front doors (dynamic/functions.ts, the plugin's Invoke). Nothing here changes anything on the service; both need
  * a key that may read the organization (`organization:read`).

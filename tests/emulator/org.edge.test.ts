@@ -1,5 +1,5 @@
 /**
- * The organization's edge on the emulated service (docs/service.md R17), over real HTTP: SAML SSO settings (one per
+ * The organization's edge on the emulated service (docs/service.md R20), over real HTTP: SAML SSO settings (one per
  * organization, metadata by an https URL or XML that parses, refused saying where it does not), the organization's
  * own settings (a PATCH of some, a null putting a default back, expiry limits and allowlist ranges judged, the
  * platform's view), a workspace's hub handle (set once, the same again harmless, another refused), who may do each (an

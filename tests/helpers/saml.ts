@@ -1,4 +1,4 @@
-/** An identity provider's SAML metadata, as SsoSettings takes it (docs/service.md R17.1): the tests' one document. */
+/** An identity provider's SAML metadata, as SsoSettings takes it (docs/service.md R20.1): the tests' one document. */
 export const IDP_METADATA = `<?xml version="1.0"?>
 <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.example.com">
   <md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">

@@ -1,5 +1,5 @@
 /**
- * The wire contract of the organization's edge settings (docs/service.md R17): its SAML SSO settings
+ * The wire contract of the organization's edge settings (docs/service.md R20): its SAML SSO settings
  * (`/api/v1/orgs/current/sso-settings[/{id}]`: SSOSettingsCreate, SSOSettingsUpdate, SSOProvider), its own settings
  * (`/api/v1/orgs/current/info`: OrganizationUpdate, OrganizationInfo; `/v1/platform/orgs/current/info`) and a
  * workspace's prompt hub handle (`/api/v1/settings/handle`: SetTenantHandleRequest, Tenant). Request bodies are
@@ -185,5 +185,5 @@ export const SetTenantHandleRequestSchema = z.object({ tenant_handle: z.string()
 export const TenantSchema = z.object({ id: z.string(), display_name: z.string(), created_at: z.string(), tenant_handle: z.string().nullish() }).passthrough();
 export type Tenant = z.infer<typeof TenantSchema>;
 
-/** A hub handle the service takes (decided: docs/service.md R17.3). */
+/** A hub handle the service takes (decided: docs/service.md R20.3). */
 export const HUB_HANDLE_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;

@@ -1,5 +1,5 @@
 /**
- * The HubHandle, declared once (kit/declare.ts): a workspace's prompt hub handle (docs/service.md R17.3), the owner
+ * The HubHandle, declared once (kit/declare.ts): a workspace's prompt hub handle (docs/service.md R20.3), the owner
  * in `handle/prompt` names, which the service sets once and cannot rename. provider.ts holds what a table cannot say.
  */
 import { number, resource, string, type Inputs, type Outputs } from "../../kit/declare";

@@ -1,6 +1,6 @@
 /**
  * The HubHandle's dynamic provider (its fields: declare.ts). A workspace's prompt hub handle is set once and the service
- * cannot rename it (docs/service.md R17.3): a change of `handle` is refused at preview with that reason; a create on a
+ * cannot rename it (docs/service.md R20.3): a change of `handle` is refused at preview with that reason; a create on a
  * workspace that already has this handle takes it (nothing is sent: it is the same fact), one that has another is
  * refused naming it. A delete leaves the handle on the workspace (there is no call that removes one): the preview of a
  * create says so. `read` with only an id (the workspace's) is `pulumi import`.

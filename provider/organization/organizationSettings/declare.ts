@@ -1,6 +1,6 @@
 /**
  * The OrganizationSettings, declared once (kit/declare.ts): the organization's own switches that
- * `PATCH /api/v1/orgs/current/info` sets (docs/service.md R17.2), once per organization. Only the fields the program
+ * `PATCH /api/v1/orgs/current/info` sets (docs/service.md R20.2), once per organization. Only the fields the program
  * sets are managed: the others stay as they are on the service. provider.ts holds what a table cannot say.
  */
 import { boolean, list, number, resource, string, type Inputs, type Outputs } from "../../kit/declare";

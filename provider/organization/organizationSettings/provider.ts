@@ -1,6 +1,6 @@
 /**
  * The OrganizationSettings' dynamic provider (its fields: declare.ts). The organization's settings exist once
- * (docs/service.md R17.2): a create takes them over as they are and PATCHes the fields the program sets; only those are
+ * (docs/service.md R20.2): a create takes them over as they are and PATCHes the fields the program sets; only those are
  * managed (read back at refresh, put back to the service's default when removed from the program, and by a delete).
  * The preview says what `destroy` will put back (a warning) and refuses bad input by field, before any call: an
  * expiry limit under one day, an allowlist entry that is not CIDR, a proxy URL that is not https, a security contact

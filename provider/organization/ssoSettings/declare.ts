@@ -1,5 +1,5 @@
 /**
- * The SsoSettings, declared once (kit/declare.ts): the organization's SAML single sign-on (docs/service.md R17.1),
+ * The SsoSettings, declared once (kit/declare.ts): the organization's SAML single sign-on (docs/service.md R20.1),
  * which the service holds once per organization: where the identity provider's metadata is (a URL or the XML
  * itself), the workspaces and role a person signing in for the first time gets, the claims read from the assertion,
  * and groups. provider.ts holds what a table cannot say.

@@ -1,6 +1,6 @@
 /**
  * The SsoSettings' dynamic provider (its fields: declare.ts). The organization holds one set of SSO settings
- * (docs/service.md R17.1). Refused at preview, by field and before any call: both or neither of `metadataUrl` and
+ * (docs/service.md R20.1). Refused at preview, by field and before any call: both or neither of `metadataUrl` and
  * `metadataXml`, a URL that is not https, XML that is not an identity provider's metadata (saying the line and column
  * where it fails: kit/samlMetadata.ts, the emulator's reader too), no default workspace, a role that is no workspace
  * role. A create meeting settings made elsewhere is refused naming them unless LANGSMITH_ADOPT_IDS names them (then
