@@ -151,6 +151,16 @@ import dataPlaneForwarder = require("./dynamic/frozen/dataPlane");
 import { sandboxSnapshot } from "./controlPlane/sandboxSnapshot/declare";
 import { sandboxSnapshotProvider } from "./controlPlane/sandboxSnapshot/provider";
 import sandboxSnapshotForwarder = require("./dynamic/frozen/sandboxSnapshot");
+import { ssoSettings } from "./organization/ssoSettings/declare";
+import { ssoSettingsProvider } from "./organization/ssoSettings/provider";
+import ssoSettingsForwarder = require("./dynamic/frozen/ssoSettings");
+import { organizationSettings } from "./organization/organizationSettings/declare";
+import { organizationSettingsProvider } from "./organization/organizationSettings/provider";
+import organizationSettingsForwarder = require("./dynamic/frozen/organizationSettings");
+import { hubHandle } from "./organization/hubHandle/declare";
+import { hubHandleProvider } from "./organization/hubHandle/provider";
+import hubHandleForwarder = require("./dynamic/frozen/hubHandle");
+import { getOrganization, getOrganizationFunction, getSsoSettings, getSsoSettingsFunction } from "./organization/edgeLookups";
 import { datasetExamples } from "./tracing/datasetExamples/declare";
 import { datasetExamplesProvider } from "./tracing/datasetExamples/provider";
 import datasetExamplesForwarder = require("./dynamic/frozen/datasetExamples");
@@ -361,6 +371,14 @@ const DECLARED = {
         forwarder: sandboxSnapshotForwarder,
         provider: adoptable(sandboxSnapshot, sandboxSnapshotProvider, byName),
     },
+    // One per organization: known by that alone.
+    ssoSettings: { declaration: ssoSettings, forwarder: ssoSettingsForwarder, provider: adoptable(ssoSettings, ssoSettingsProvider, () => "current") },
+    organizationSettings: {
+        declaration: organizationSettings,
+        forwarder: organizationSettingsForwarder,
+        provider: adoptable(organizationSettings, organizationSettingsProvider),
+    },
+    hubHandle: { declaration: hubHandle, forwarder: hubHandleForwarder, provider: adoptable(hubHandle, hubHandleProvider) },
     modelPriceMap: { declaration: modelPriceMap, forwarder: modelPriceMapForwarder, provider: adoptable(modelPriceMap, modelPriceMapProvider, byName) },
     feedbackFormula: {
         declaration: feedbackFormula,
@@ -446,6 +464,8 @@ export const FUNCTIONS = {
         run: (s: Service, a: FunctionInputs<typeof getWorkspacesFunction>) => getWorkspaces(s.organization(), a),
     },
     getRole: { declaration: getRoleFunction, run: (s: Service, a: FunctionInputs<typeof getRoleFunction>) => getRole(s.organization(), a) },
+    getSsoSettings: { declaration: getSsoSettingsFunction, run: (s: Service) => getSsoSettings(s.orgSettings()) },
+    getOrganization: { declaration: getOrganizationFunction, run: (s: Service) => getOrganization(s.orgSettings()) },
     getServiceKey: {
         declaration: getServiceKeyFunction,
         run: (s: Service, a: FunctionInputs<typeof getServiceKeyFunction>) => getServiceKey(s.organization(), a),

@@ -117,6 +117,8 @@ const RESOURCES: Array<[RegExp, string]> = [
     [/^(\/api\/v1\/(usage-limits|ttl-settings)|\/workspaces\/current\/ttl-settings)/, "settings"],
     // The workspace's tools, Fleet MCP servers and features' models (docs/service.md R18.4): its settings.
     [/^\/api\/v1\/platform\/(tools|fleet\/mcp-servers|features)(\/|$)/, "settings"],
+    // A workspace's hub handle (docs/service.md R20.3): set by its administrators.
+    [/^(\/api\/v1)?\/settings\/handle\/?$/, "settings"],
 ];
 const ACTIONS: Record<string, string> = { GET: "read", HEAD: "read", POST: "create", PUT: "update", PATCH: "update", DELETE: "delete" };
 
@@ -140,6 +142,8 @@ export function required(method: string, path: string): Need | undefined {
     if (path.startsWith("/api/v1/orgs/")) return org(read ? "organization:read" : "organization:manage");
     // The LLM gateway's policies are the organization's (docs/service.md R19.1: OrganizationRead, OrganizationManage).
     if (path.startsWith("/api/v1/platform/gateway-policies")) return org(read ? "organization:read" : "organization:manage");
+    // The platform's view of the organization's settings (docs/service.md R20.2).
+    if (/^\/api\/v1\/platform\/orgs\/current\/info\/?$/.test(path)) return org("organization:read");
     const resource = RESOURCES.find(([re]) => re.test(path))?.[1];
     if (!resource) return undefined;
     if (resource === "runs") return ws(read ? "runs:read" : "runs:create");

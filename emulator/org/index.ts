@@ -1,6 +1,7 @@
 /**
  * The organization area (docs/service.md R7, R11): workspaces, roles, members and invitations, service keys,
- * usage limits and retention settings (settings.ts) and workspace secrets of the one organization the emulator serves (model.ts). Its model also authenticates every
+ * usage limits and retention settings (settings.ts) and workspace secrets of the one organization the emulator serves (model.ts);
+ * its SSO settings (sso.ts), its own settings (orgInfo.ts) and the workspaces' hub handles (handle.ts). Its model also authenticates every
  * request of every area (auth.ts): the server asks it who a key speaks for.
  */
 import type { Area } from "../core/area";
@@ -8,11 +9,16 @@ import type { Clock } from "../core/clock";
 import { Authenticator } from "./auth";
 import { type Holdings, OrgModel } from "./model";
 import { orgRoutes } from "./routes";
+import { handleRoutes } from "./handle";
+import { OrgInfo } from "./orgInfo";
 import { settingsRoutes, type ApplyTier } from "./settings";
+import { SsoSettings } from "./sso";
 
 export interface OrgArea extends Area {
     readonly model: OrgModel;
     readonly auth: Authenticator;
+    readonly sso: SsoSettings;
+    readonly info: OrgInfo;
 }
 
 export interface OrgOptions {
@@ -33,17 +39,33 @@ export interface OrgOptions {
 export function orgArea(o: OrgOptions): OrgArea {
     const model = new OrgModel(o.clock, o.holdings, o.stateDir);
     const auth = new Authenticator(model, o.apiKeys ? new Set(o.apiKeys) : undefined, o.keyWorkspace, o.deploymentWorkspace);
+    const sso = new SsoSettings(model, o.stateDir);
+    const info = new OrgInfo(() => sso.current() !== undefined, o.stateDir);
     return {
         name: "org",
         model,
         auth,
+        sso,
+        info,
         // Organization paths; `/api/v1/workspaces/current/...` are a workspace's.
-        tenantless: [/^\/api\/v1\/workspaces\/?$/, /^\/api\/v1\/workspaces\/(?!current(\/|$))[^/]+\/?$/, /^\/api\/v1\/orgs\//],
+        tenantless: [
+            /^\/api\/v1\/workspaces\/?$/,
+            /^\/api\/v1\/workspaces\/(?!current(\/|$))[^/]+\/?$/,
+            /^\/api\/v1\/orgs\//,
+            /^\/api\/v1\/platform\/orgs\/current\/info\/?$/,
+        ],
         keyWorkspace: [/^\/api\/v1\/workspaces\/current\//, /^\/workspaces\/current\//],
         register: (router) => {
             orgRoutes(router, model, auth);
             settingsRoutes(router, model, o.applyTier ?? (() => undefined));
+            sso.register(router);
+            info.register(router);
+            handleRoutes(router, model);
         },
-        reset: () => model.reset(),
+        reset: () => {
+            model.reset();
+            sso.reset();
+            info.reset();
+        },
     };
 }

@@ -31,6 +31,8 @@ export type GetWorkspacesArgs = FunctionArgs<typeof FUNCTIONS.getWorkspaces.decl
 export type GetWorkspacesResult = Awaited<ReturnType<typeof import("../organization/lookups").getWorkspaces>>;
 export type GetRoleArgs = FunctionArgs<typeof FUNCTIONS.getRole.declaration>;
 export type GetRoleResult = FunctionResult<typeof FUNCTIONS.getRole.declaration>;
+export type GetSsoSettingsResult = FunctionResult<typeof FUNCTIONS.getSsoSettings.declaration>;
+export type GetOrganizationResult = FunctionResult<typeof FUNCTIONS.getOrganization.declaration>;
 export type GetServiceKeyArgs = FunctionArgs<typeof FUNCTIONS.getServiceKey.declaration>;
 export type GetServiceKeyResult = FunctionResult<typeof FUNCTIONS.getServiceKey.declaration>;
 export type GetAnnotationQueueArgs = FunctionArgs<typeof FUNCTIONS.getAnnotationQueue.declaration>;
@@ -123,6 +125,10 @@ export const getRole = (args: GetRoleArgs): pulumi.Output<GetRoleResult> => invo
 
 /** Looks up a service key by id or by description (never the key itself). */
 export const getServiceKey = (args: GetServiceKeyArgs): pulumi.Output<GetServiceKeyResult> => invoke("getServiceKey", args);
+/** The organization's SSO settings: docs/functions.md. */
+export const getSsoSettings = (): pulumi.Output<GetSsoSettingsResult> => invoke("getSsoSettings", {});
+/** The organization, its settings and its plan's limits: docs/functions.md. */
+export const getOrganization = (): pulumi.Output<GetOrganizationResult> => invoke("getOrganization", {});
 
 /** Looks up an annotation queue by id or by name. */
 export const getAnnotationQueue = (args: GetAnnotationQueueArgs): pulumi.Output<GetAnnotationQueueResult> => invoke("getAnnotationQueue", args);

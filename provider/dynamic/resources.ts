@@ -212,6 +212,20 @@ export type DataPlaneArgs = Args<Declared<"dataPlane">>;
 export const SandboxSnapshot = dynamicResource(RESOURCES.sandboxSnapshot);
 export type SandboxSnapshot = InstanceType<typeof SandboxSnapshot>;
 export type SandboxSnapshotArgs = Args<Declared<"sandboxSnapshot">>;
+/** The organization's SAML single sign-on: docs/ssoSettings.md. */
+export const SsoSettings = dynamicResource(RESOURCES.ssoSettings);
+export type SsoSettings = InstanceType<typeof SsoSettings>;
+export type SsoSettingsArgs = Args<Declared<"ssoSettings">>;
+
+/** The organization's own settings: docs/organizationSettings.md. */
+export const OrganizationSettings = dynamicResource(RESOURCES.organizationSettings);
+export type OrganizationSettings = InstanceType<typeof OrganizationSettings>;
+export type OrganizationSettingsArgs = Args<Declared<"organizationSettings">>;
+
+/** A workspace's prompt hub handle, set once: docs/hubHandle.md. */
+export const HubHandle = dynamicResource(RESOURCES.hubHandle);
+export type HubHandle = InstanceType<typeof HubHandle>;
+export type HubHandleArgs = Args<Declared<"hubHandle">>;
 
 /** An entry of the workspace's model price map (the cost of traced LLM runs): docs/modelPriceMap.md. */
 export const ModelPriceMap = dynamicResource(RESOURCES.modelPriceMap);

@@ -14,6 +14,7 @@
  * two providers' plugins (a process each), or, through the dynamic class, two of one type and logical name under
  * different parents (one identity).
  */
+import { createHash } from "node:crypto";
 import type { Checker } from "./check";
 import { known } from "./unknown";
 import { logicalName } from "./autoname";
@@ -50,3 +51,10 @@ export function onlyOnePerScope(
         `${o.resource} ${JSON.stringify(logicalName(other))} of this program already holds ${o.what}: ${o.exists}, so two would each put their own in turn at every \`pulumi up\`; keep one`,
     );
 }
+
+/**
+ * The parts of an organization's scope (its retention, settings, SSO): the service and its API key, hashed (one
+ * organization per key: two resources reaching it with one key hold one organization's). No configuration: unknown.
+ */
+export const organizationScope = (cfg: { endpoint: string; apiKey: string } | undefined): unknown[] =>
+    cfg ? [cfg.endpoint, createHash("sha256").update(cfg.apiKey).digest("hex")] : [undefined];

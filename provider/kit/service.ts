@@ -16,6 +16,7 @@ import { ControlPlaneClient } from "../api/controlPlane";
 import { DataPlanesClient } from "../api/dataPlanes";
 import { SandboxesClient } from "../api/sandboxes";
 import { OrganizationClient } from "../api/organization";
+import { OrgSettingsClient } from "../api/orgSettings";
 import { ModelPricesClient } from "../api/modelPrices";
 import { PlatformClient } from "../api/platform";
 import { PromptsClient } from "../api/prompts";
@@ -158,6 +159,11 @@ export class Service {
     /** Organization administration (docs/service.md R7): workspaces, roles, service keys; no workspace is named. */
     organization(): OrganizationClient {
         return organizationClient(this.config(), undefined);
+    }
+
+    /** The organization's SSO settings and own settings (docs/service.md R20): no workspace is named. */
+    orgSettings(): OrgSettingsClient {
+        return OrgSettingsClient.of(this.organization());
     }
 
     /** The members and secrets of workspace `workspaceId` (else the configured one): the same API, with `X-Tenant-Id`. */

@@ -5,7 +5,6 @@
  * organization's; `read` with only an id is `pulumi import` (any id, `current` say: there is one organization
  * per key; its settings, the defaults when it has none of its own).
  */
-import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import type { OrganizationClient } from "../../api/organization";
 import { SettingsClient } from "../../api/settings";
@@ -17,7 +16,7 @@ import { diffByTable, diffTableOf } from "../../kit/diff";
 import { Service } from "../../kit/service";
 import type { ServiceConfig } from "../../config";
 import { withoutIdentity } from "../../kit/autoname";
-import { onlyOnePerScope } from "../../kit/scope";
+import { onlyOnePerScope, organizationScope } from "../../kit/scope";
 import { RETENTION_DEFAULTS, retentionBody, retentionInputs, warnShortLivedForAll, warnTakeover } from "../retention";
 import { SCHEMA_VERSION, organizationRetention, type OrganizationRetentionInputs, type OrganizationRetentionOutputs } from "./declare";
 
@@ -39,7 +38,7 @@ export function checkOrganizationRetention(olds: Record<string, unknown> | undef
     onlyOnePerScope(c, {
         resource: "OrganizationRetention",
         identity,
-        parts: cfg ? [cfg.endpoint, createHash("sha256").update(cfg.apiKey).digest("hex")] : [undefined],
+        parts: organizationScope(cfg),
         property: "",
         what: "the organization's retention settings (the same API key's)",
         exists: "they exist once per organization",

@@ -61,7 +61,7 @@ export function emailProblem(email: string): string | undefined {
 }
 
 /** Why `roleId` names no workspace role (`roles`: the organization's, when they could be read), or undefined. */
-function roleProblem(roleId: string, roles: Role[] | undefined): string | undefined {
+export function roleProblem(roleId: string, roles: Role[] | undefined): string | undefined {
     if ((BUILT_IN_WORKSPACE_ROLES as readonly string[]).includes(roleId)) return undefined;
     if (!UUID_RE.test(roleId))
         return `roleId ${JSON.stringify(roleId)} is neither a role id (a uuid) nor a built-in workspace role (${builtInRoleList("workspace")})${builtInRoleHint(roleId, "workspace") || `: did you mean ${nearest(roleId, BUILT_IN_WORKSPACE_ROLES)}?`}`;
@@ -257,7 +257,7 @@ export function createWorkspaceMemberProvider(o: WorkspaceMemberProviderOptions 
 }
 
 /** A built-in workspace role's name for its id (as programs name it), else the id. */
-function builtInName(roles: Role[], roleId: string): string {
+export function builtInName(roles: Role[], roleId: string): string {
     const r = roles.find((x) => x.id === roleId);
     return r && !r.organization_id && (BUILT_IN_WORKSPACE_ROLES as readonly string[]).includes(r.name) ? r.name : roleId;
 }

@@ -47,20 +47,24 @@ from .get_gateway_policies import *
 from .get_listener import *
 from .get_mcp_server import *
 from .get_model_price import *
+from .get_organization import *
 from .get_prompt import *
 from .get_role import *
 from .get_service_key import *
+from .get_sso_settings import *
 from .get_tool import *
 from .get_tracing_project import *
 from .get_tracing_projects import *
 from .get_workspace import *
 from .get_workspaces import *
+from .hub_handle import *
 from .listener import *
 from .mcp_server import *
 from .model_configuration import *
 from .model_price_map import *
 from .organization_member import *
 from .organization_retention import *
+from .organization_settings import *
 from .project_view import *
 from .prompt import *
 from .prompt_tag import *
@@ -72,6 +76,7 @@ from .run_rule import *
 from .sandbox_snapshot import *
 from .scheduled_export import *
 from .service_key import *
+from .sso_settings import *
 from .tag_key import *
 from .tag_value import *
 from .tagging import *
@@ -123,12 +128,14 @@ _utilities.register(
    "langsmith:index:FeedbackFormula": "FeedbackFormula",
    "langsmith:index:GatewayPolicy": "GatewayPolicy",
    "langsmith:index:GatewayPolicyCheck": "GatewayPolicyCheck",
+   "langsmith:index:HubHandle": "HubHandle",
    "langsmith:index:Listener": "Listener",
    "langsmith:index:McpServer": "McpServer",
    "langsmith:index:ModelConfiguration": "ModelConfiguration",
    "langsmith:index:ModelPriceMap": "ModelPriceMap",
    "langsmith:index:OrganizationMember": "OrganizationMember",
    "langsmith:index:OrganizationRetention": "OrganizationRetention",
+   "langsmith:index:OrganizationSettings": "OrganizationSettings",
    "langsmith:index:ProjectView": "ProjectView",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",
@@ -139,6 +146,7 @@ _utilities.register(
    "langsmith:index:SandboxSnapshot": "SandboxSnapshot",
    "langsmith:index:ScheduledExport": "ScheduledExport",
    "langsmith:index:ServiceKey": "ServiceKey",
+   "langsmith:index:SsoSettings": "SsoSettings",
    "langsmith:index:TagKey": "TagKey",
    "langsmith:index:TagValue": "TagValue",
    "langsmith:index:Tagging": "Tagging",

@@ -44,6 +44,8 @@ __all__ = [
     'GatewayPolicyMatchers',
     'GatewayPolicyRateLimit',
     'GatewayPolicySpendCap',
+    'OrganizationLimits',
+    'OrganizationSettingsInfo',
     'RevisionInfo',
     'RunConfig',
     'RunRuleCodeEvaluator',
@@ -2134,6 +2136,311 @@ class GatewayPolicySpendCap(dict):
         `hourly`, `daily`, `weekly` or `monthly`.
         """
         return pulumi.get(self, "window")
+
+
+@pulumi.output_type
+class OrganizationLimits(dict):
+    """
+    What the organization's plan allows.
+    """
+    def __init__(__self__, *,
+                 can_use_abac: Optional[_builtins.bool] = None,
+                 can_use_bulk_export: Optional[_builtins.bool] = None,
+                 can_use_rbac: Optional[_builtins.bool] = None,
+                 can_use_saml_sso: Optional[_builtins.bool] = None,
+                 max_deployments: Optional[_builtins.float] = None,
+                 max_identities: Optional[_builtins.float] = None,
+                 max_prompt_webhooks: Optional[_builtins.float] = None,
+                 max_workspaces: Optional[_builtins.float] = None):
+        """
+        What the organization's plan allows.
+
+        :param _builtins.bool can_use_abac: Whether it may use access policies (`AccessPolicy`).
+        :param _builtins.bool can_use_bulk_export: Whether it may export traces in bulk (`BulkExport`).
+        :param _builtins.bool can_use_rbac: Whether it may use custom roles (`Role`).
+        :param _builtins.bool can_use_saml_sso: Whether it may use SAML SSO (`SsoSettings`).
+        :param _builtins.float max_deployments: How many agent deployments it may have.
+        :param _builtins.float max_identities: How many members (seats) it may have.
+        :param _builtins.float max_prompt_webhooks: How many prompt webhooks it may have.
+        :param _builtins.float max_workspaces: How many workspaces it may have.
+        """
+        if can_use_abac is not None:
+            pulumi.set(__self__, "can_use_abac", can_use_abac)
+        if can_use_bulk_export is not None:
+            pulumi.set(__self__, "can_use_bulk_export", can_use_bulk_export)
+        if can_use_rbac is not None:
+            pulumi.set(__self__, "can_use_rbac", can_use_rbac)
+        if can_use_saml_sso is not None:
+            pulumi.set(__self__, "can_use_saml_sso", can_use_saml_sso)
+        if max_deployments is not None:
+            pulumi.set(__self__, "max_deployments", max_deployments)
+        if max_identities is not None:
+            pulumi.set(__self__, "max_identities", max_identities)
+        if max_prompt_webhooks is not None:
+            pulumi.set(__self__, "max_prompt_webhooks", max_prompt_webhooks)
+        if max_workspaces is not None:
+            pulumi.set(__self__, "max_workspaces", max_workspaces)
+
+    @_builtins.property
+    @pulumi.getter(name="canUseAbac")
+    def can_use_abac(self) -> Optional[_builtins.bool]:
+        """
+        Whether it may use access policies (`AccessPolicy`).
+        """
+        return pulumi.get(self, "can_use_abac")
+
+    @_builtins.property
+    @pulumi.getter(name="canUseBulkExport")
+    def can_use_bulk_export(self) -> Optional[_builtins.bool]:
+        """
+        Whether it may export traces in bulk (`BulkExport`).
+        """
+        return pulumi.get(self, "can_use_bulk_export")
+
+    @_builtins.property
+    @pulumi.getter(name="canUseRbac")
+    def can_use_rbac(self) -> Optional[_builtins.bool]:
+        """
+        Whether it may use custom roles (`Role`).
+        """
+        return pulumi.get(self, "can_use_rbac")
+
+    @_builtins.property
+    @pulumi.getter(name="canUseSamlSso")
+    def can_use_saml_sso(self) -> Optional[_builtins.bool]:
+        """
+        Whether it may use SAML SSO (`SsoSettings`).
+        """
+        return pulumi.get(self, "can_use_saml_sso")
+
+    @_builtins.property
+    @pulumi.getter(name="maxDeployments")
+    def max_deployments(self) -> Optional[_builtins.float]:
+        """
+        How many agent deployments it may have.
+        """
+        return pulumi.get(self, "max_deployments")
+
+    @_builtins.property
+    @pulumi.getter(name="maxIdentities")
+    def max_identities(self) -> Optional[_builtins.float]:
+        """
+        How many members (seats) it may have.
+        """
+        return pulumi.get(self, "max_identities")
+
+    @_builtins.property
+    @pulumi.getter(name="maxPromptWebhooks")
+    def max_prompt_webhooks(self) -> Optional[_builtins.float]:
+        """
+        How many prompt webhooks it may have.
+        """
+        return pulumi.get(self, "max_prompt_webhooks")
+
+    @_builtins.property
+    @pulumi.getter(name="maxWorkspaces")
+    def max_workspaces(self) -> Optional[_builtins.float]:
+        """
+        How many workspaces it may have.
+        """
+        return pulumi.get(self, "max_workspaces")
+
+
+@pulumi.output_type
+class OrganizationSettingsInfo(dict):
+    """
+    The organization's own settings, as `OrganizationSettings` names them.
+    """
+    def __init__(__self__, *,
+                 invites_enabled: _builtins.bool,
+                 ip_allowlist: Sequence[_builtins.str],
+                 jit_provisioning_enabled: _builtins.bool,
+                 pat_creation_disabled: _builtins.bool,
+                 public_sharing_disabled: _builtins.bool,
+                 scim_group_name_separator: _builtins.str,
+                 workspace_admin_can_invite_to_org: _builtins.bool,
+                 engine_enabled: Optional[_builtins.bool] = None,
+                 llm_auth_proxy_allowed_urls: Optional[Sequence[_builtins.str]] = None,
+                 llm_auth_proxy_enabled: Optional[_builtins.bool] = None,
+                 llm_auth_proxy_jwt_audience: Optional[_builtins.str] = None,
+                 max_api_key_expiry_days: Optional[_builtins.float] = None,
+                 max_pat_expiry_days: Optional[_builtins.float] = None,
+                 max_service_key_expiry_days: Optional[_builtins.float] = None,
+                 restrict_browser_secrets: Optional[_builtins.bool] = None,
+                 security_contact: Optional[_builtins.str] = None):
+        """
+        The organization's own settings, as `OrganizationSettings` names them.
+
+        :param _builtins.bool invites_enabled: Whether invitations may be sent.
+        :param Sequence[_builtins.str] ip_allowlist: The address ranges the organization may be reached from; empty: any.
+        :param _builtins.bool jit_provisioning_enabled: Whether SSO sign-ins join the organization at once.
+        :param _builtins.bool pat_creation_disabled: Whether members may not create personal access tokens.
+        :param _builtins.bool public_sharing_disabled: Whether public sharing is disabled.
+        :param _builtins.str scim_group_name_separator: The SCIM group name separator.
+        :param _builtins.bool workspace_admin_can_invite_to_org: Whether a workspace admin may invite into the organization.
+        :param _builtins.bool engine_enabled: Whether the engine is on.
+        :param Sequence[_builtins.str] llm_auth_proxy_allowed_urls: The URLs the LLM auth proxy may call.
+        :param _builtins.bool llm_auth_proxy_enabled: Whether the LLM auth proxy is on.
+        :param _builtins.str llm_auth_proxy_jwt_audience: The LLM auth proxy's JWT audience, if any.
+        :param _builtins.float max_api_key_expiry_days: The most days a new API key may be valid; absent: no limit.
+        :param _builtins.float max_pat_expiry_days: The same for personal access tokens.
+        :param _builtins.float max_service_key_expiry_days: The same for service keys.
+        :param _builtins.bool restrict_browser_secrets: Whether secrets stay out of the browser.
+        :param _builtins.str security_contact: The security contact's email, if any.
+        """
+        pulumi.set(__self__, "invites_enabled", invites_enabled)
+        pulumi.set(__self__, "ip_allowlist", ip_allowlist)
+        pulumi.set(__self__, "jit_provisioning_enabled", jit_provisioning_enabled)
+        pulumi.set(__self__, "pat_creation_disabled", pat_creation_disabled)
+        pulumi.set(__self__, "public_sharing_disabled", public_sharing_disabled)
+        pulumi.set(__self__, "scim_group_name_separator", scim_group_name_separator)
+        pulumi.set(__self__, "workspace_admin_can_invite_to_org", workspace_admin_can_invite_to_org)
+        if engine_enabled is not None:
+            pulumi.set(__self__, "engine_enabled", engine_enabled)
+        if llm_auth_proxy_allowed_urls is not None:
+            pulumi.set(__self__, "llm_auth_proxy_allowed_urls", llm_auth_proxy_allowed_urls)
+        if llm_auth_proxy_enabled is not None:
+            pulumi.set(__self__, "llm_auth_proxy_enabled", llm_auth_proxy_enabled)
+        if llm_auth_proxy_jwt_audience is not None:
+            pulumi.set(__self__, "llm_auth_proxy_jwt_audience", llm_auth_proxy_jwt_audience)
+        if max_api_key_expiry_days is not None:
+            pulumi.set(__self__, "max_api_key_expiry_days", max_api_key_expiry_days)
+        if max_pat_expiry_days is not None:
+            pulumi.set(__self__, "max_pat_expiry_days", max_pat_expiry_days)
+        if max_service_key_expiry_days is not None:
+            pulumi.set(__self__, "max_service_key_expiry_days", max_service_key_expiry_days)
+        if restrict_browser_secrets is not None:
+            pulumi.set(__self__, "restrict_browser_secrets", restrict_browser_secrets)
+        if security_contact is not None:
+            pulumi.set(__self__, "security_contact", security_contact)
+
+    @_builtins.property
+    @pulumi.getter(name="invitesEnabled")
+    def invites_enabled(self) -> _builtins.bool:
+        """
+        Whether invitations may be sent.
+        """
+        return pulumi.get(self, "invites_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="ipAllowlist")
+    def ip_allowlist(self) -> Sequence[_builtins.str]:
+        """
+        The address ranges the organization may be reached from; empty: any.
+        """
+        return pulumi.get(self, "ip_allowlist")
+
+    @_builtins.property
+    @pulumi.getter(name="jitProvisioningEnabled")
+    def jit_provisioning_enabled(self) -> _builtins.bool:
+        """
+        Whether SSO sign-ins join the organization at once.
+        """
+        return pulumi.get(self, "jit_provisioning_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="patCreationDisabled")
+    def pat_creation_disabled(self) -> _builtins.bool:
+        """
+        Whether members may not create personal access tokens.
+        """
+        return pulumi.get(self, "pat_creation_disabled")
+
+    @_builtins.property
+    @pulumi.getter(name="publicSharingDisabled")
+    def public_sharing_disabled(self) -> _builtins.bool:
+        """
+        Whether public sharing is disabled.
+        """
+        return pulumi.get(self, "public_sharing_disabled")
+
+    @_builtins.property
+    @pulumi.getter(name="scimGroupNameSeparator")
+    def scim_group_name_separator(self) -> _builtins.str:
+        """
+        The SCIM group name separator.
+        """
+        return pulumi.get(self, "scim_group_name_separator")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceAdminCanInviteToOrg")
+    def workspace_admin_can_invite_to_org(self) -> _builtins.bool:
+        """
+        Whether a workspace admin may invite into the organization.
+        """
+        return pulumi.get(self, "workspace_admin_can_invite_to_org")
+
+    @_builtins.property
+    @pulumi.getter(name="engineEnabled")
+    def engine_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the engine is on.
+        """
+        return pulumi.get(self, "engine_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="llmAuthProxyAllowedUrls")
+    def llm_auth_proxy_allowed_urls(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The URLs the LLM auth proxy may call.
+        """
+        return pulumi.get(self, "llm_auth_proxy_allowed_urls")
+
+    @_builtins.property
+    @pulumi.getter(name="llmAuthProxyEnabled")
+    def llm_auth_proxy_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the LLM auth proxy is on.
+        """
+        return pulumi.get(self, "llm_auth_proxy_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="llmAuthProxyJwtAudience")
+    def llm_auth_proxy_jwt_audience(self) -> Optional[_builtins.str]:
+        """
+        The LLM auth proxy's JWT audience, if any.
+        """
+        return pulumi.get(self, "llm_auth_proxy_jwt_audience")
+
+    @_builtins.property
+    @pulumi.getter(name="maxApiKeyExpiryDays")
+    def max_api_key_expiry_days(self) -> Optional[_builtins.float]:
+        """
+        The most days a new API key may be valid; absent: no limit.
+        """
+        return pulumi.get(self, "max_api_key_expiry_days")
+
+    @_builtins.property
+    @pulumi.getter(name="maxPatExpiryDays")
+    def max_pat_expiry_days(self) -> Optional[_builtins.float]:
+        """
+        The same for personal access tokens.
+        """
+        return pulumi.get(self, "max_pat_expiry_days")
+
+    @_builtins.property
+    @pulumi.getter(name="maxServiceKeyExpiryDays")
+    def max_service_key_expiry_days(self) -> Optional[_builtins.float]:
+        """
+        The same for service keys.
+        """
+        return pulumi.get(self, "max_service_key_expiry_days")
+
+    @_builtins.property
+    @pulumi.getter(name="restrictBrowserSecrets")
+    def restrict_browser_secrets(self) -> Optional[_builtins.bool]:
+        """
+        Whether secrets stay out of the browser.
+        """
+        return pulumi.get(self, "restrict_browser_secrets")
+
+    @_builtins.property
+    @pulumi.getter(name="securityContact")
+    def security_contact(self) -> Optional[_builtins.str]:
+        """
+        The security contact's email, if any.
+        """
+        return pulumi.get(self, "security_contact")
 
 
 @pulumi.output_type

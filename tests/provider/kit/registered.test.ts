@@ -31,6 +31,7 @@ import { TEST_API_KEY, TEST_SETTLE_MS, TEST_TENANT, githubBody, raw, startTestEm
 import { startMinio, type MinioServer } from "../../helpers/minio";
 import { withEnv } from "../../helpers/async";
 import { chatManifest } from "../../helpers/prompts";
+import { IDP_METADATA } from "../../helpers/saml";
 
 const VARS = ["LANGSMITH_API_KEY", "LANGSMITH_ENDPOINT", "LANGSMITH_CONTROL_PLANE_URL", "LANGSMITH_WORKSPACE_ID", "LANGSMITH_ADOPT_IDS"] as const;
 
@@ -368,6 +369,44 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
                 includeMemory: "as sourceBox",
             },
         },
+        ssoSettings: {
+            args: () => ({
+                metadataXml: IDP_METADATA,
+                defaultWorkspaceIds: [TEST_TENANT],
+                defaultWorkspaceRoleId: "WORKSPACE_VIEWER",
+                attributeMapping: { email: "mail", name: "displayName" },
+                ssoGroupsEnabled: true,
+                ssoGroupsClaimField: "memberOf",
+                ssoGroupsRequired: true,
+                ssoGroupsRoleSyncEnabled: false,
+            }),
+            bare: () => ({ metadataUrl: "https://idp.example.com/metadata", defaultWorkspaceIds: [TEST_TENANT], defaultWorkspaceRoleId: "WORKSPACE_VIEWER" }),
+            unset: { metadataUrl: "one of metadataUrl and metadataXml (bare sets it; tests/provider/organization/edge)" },
+        },
+        organizationSettings: {
+            args: () => ({
+                publicSharingDisabled: true,
+                patCreationDisabled: true,
+                jitProvisioningEnabled: false,
+                workspaceAdminCanInviteToOrg: true,
+                invitesEnabled: false,
+                maxApiKeyExpiryDays: 365,
+                maxPatExpiryDays: 90,
+                maxServiceKeyExpiryDays: 180,
+                securityContact: "security@example.com",
+                scimGroupNameSeparator: "/",
+                ipAllowlist: ["203.0.113.0/24"],
+                restrictBrowserSecrets: true,
+                llmAuthProxyEnabled: true,
+                llmAuthProxyJwtAudience: "langsmith",
+                llmAuthProxyAllowedUrls: ["https://llm.example.com"],
+                engineEnabled: true,
+            }),
+            importId: () => "current",
+        },
+        // One handle for the provider's workspace, set once: each case's create takes it as it is (docs/service.md R20.3).
+        hubHandle: { args: () => ({ handle: "registered-hub" }), importId: (id) => id },
+        listener: { args: () => ({ computeType: "k8s", computeId: uniqueName("cluster"), k8sNamespaces: ["agents", "batch"] }) },
         organizationMember: {
             args: () => ({
                 email: `${uniqueName("imp")}@example.com`,
@@ -829,7 +868,10 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         //   leaves it; example: examples have no identity but their id, made anew by each create;
         // - workspaceRetention, organizationRetention: settings that exist once per scope; a create takes them over
         //   (kit/adoption.ts `tookOver`), so the old resource's delete in the same run leaves them be
-        //   (tests/provider/organization/settings/provider.test.ts);
+        //   (tests/provider/organization/settings/provider.test.ts); organizationSettings and hubHandle so too (a handle
+        //   is a fact a create takes as it is: tests/provider/organization/edge);
+        // - ssoSettings: one per organization, which the import case holds until the end; its `up --replace` and
+        //   adoption are tested alone (tests/provider/organization/edge/edge.test.ts);
         // - defaultModel: a feature's models exist once per workspace; a create takes them over (`tookOver`), as the
         //   retention settings' (tests/provider/platform/defaultModel.test.ts);
         // - runRule: names are not unique (two rules of a name on a project are two rules), and a lost answer is looked
