@@ -214,18 +214,9 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         name: (_ws, type, id) => (type === "project" ? bulkExport.model.projects.get(id)?.session?.name : undefined),
         roleExists: (id) => org.model.role(id) !== undefined,
     });
-    const platform = platformArea({ clock, stateDir });
     const links = { bulkExport, datasets, evaluation, automations, org, tags, cleanupMs, tagAtCreate };
-    // A snapshot builds in 1.5 s of the clock, at once at `--speed immediate` (docs/service.md R17.2).
-    const sandboxes = sandboxesArea({ clock, stateDir, buildMs: () => (controlPlane.model.timing.speed === "immediate" ? 0 : 1500) });
     const { formulas, modelPrices, tracing, charts, views } = readingAreas(clock, stateDir, links);
-    // The LLM gateway authenticates as every path does, and prices with the workspace's model price map (docs/service.md R19.2).
-    const gateway = gatewayArea({
-        clock,
-        stateDir,
-        prices: modelPrices.model,
-        auth: (key) => org.auth.check({ method: "POST", path: GATEWAY_PREFIX, key, needsTenant: false, keyScoped: true }),
-    });
+    const { sandboxes, platform, gateway } = edgeAreas(clock, stateDir, controlPlane, org, modelPrices.model);
     const areas: Area[] = [
         controlPlane,
         agentServer,
@@ -246,6 +237,27 @@ function buildAreas(o: EmulatorOptions, clock: Clock, stateDir: string | undefin
         gateway,
     ];
     return { controlPlane, bulkExport, agentServer, datasets, org, prompts, evaluation, automations, tags, modelPrices, sandboxes, platform, gateway, areas };
+}
+
+/** The organization's edge: sandbox snapshots and boxes, the workspace's platform tools, the LLM gateway (docs/service.md R17 to R19). */
+function edgeAreas(
+    clock: Clock,
+    stateDir: string | undefined,
+    controlPlane: ReturnType<typeof controlPlaneArea>,
+    org: ReturnType<typeof organizationFor>,
+    prices: Parameters<typeof gatewayArea>[0]["prices"],
+) {
+    // A snapshot builds in 1.5 s of the clock, at once at `--speed immediate` (docs/service.md R17.2).
+    const sandboxes = sandboxesArea({ clock, stateDir, buildMs: () => (controlPlane.model.timing.speed === "immediate" ? 0 : 1500) });
+    const platform = platformArea({ clock, stateDir });
+    // The LLM gateway authenticates as every path does, and prices with the workspace's model price map (docs/service.md R19.2).
+    const gateway = gatewayArea({
+        clock,
+        stateDir,
+        prices,
+        auth: (key) => org.auth.check({ method: "POST", path: GATEWAY_PREFIX, key, needsTenant: false, keyScoped: true }),
+    });
+    return { sandboxes, platform, gateway };
 }
 
 /** The organization, wired to what its workspaces hold and to the projects whose retention tier it sets (docs/service.md R11.5). */

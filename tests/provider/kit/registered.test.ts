@@ -406,7 +406,6 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         },
         // One handle for the provider's workspace, set once: each case's create takes it as it is (docs/service.md R20.3).
         hubHandle: { args: () => ({ handle: "registered-hub" }), importId: (id) => id },
-        listener: { args: () => ({ computeType: "k8s", computeId: uniqueName("cluster"), k8sNamespaces: ["agents", "batch"] }) },
         organizationMember: {
             args: () => ({
                 email: `${uniqueName("imp")}@example.com`,
