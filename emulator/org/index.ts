@@ -8,11 +8,16 @@ import type { Clock } from "../core/clock";
 import { Authenticator } from "./auth";
 import { type Holdings, OrgModel } from "./model";
 import { orgRoutes } from "./routes";
+import { scimRoutes } from "./scim";
 import { settingsRoutes, type ApplyTier } from "./settings";
+import { tokenRoutes } from "./tokenRoutes";
+import { TokenModel } from "./tokens";
 
 export interface OrgArea extends Area {
     readonly model: OrgModel;
     readonly auth: Authenticator;
+    /** Service accounts, personal access tokens, API keys and SCIM tokens (tokens.ts). */
+    readonly tokens: TokenModel;
 }
 
 export interface OrgOptions {
@@ -32,18 +37,31 @@ export interface OrgOptions {
 
 export function orgArea(o: OrgOptions): OrgArea {
     const model = new OrgModel(o.clock, o.holdings, o.stateDir);
-    const auth = new Authenticator(model, o.apiKeys ? new Set(o.apiKeys) : undefined, o.keyWorkspace, o.deploymentWorkspace);
+    const tokens = new TokenModel(model, o.clock, o.stateDir);
+    const auth = new Authenticator(model, o.apiKeys ? new Set(o.apiKeys) : undefined, o.keyWorkspace, o.deploymentWorkspace, tokens);
     return {
         name: "org",
         model,
         auth,
+        tokens,
         // Organization paths; `/api/v1/workspaces/current/...` are a workspace's.
-        tenantless: [/^\/api\/v1\/workspaces\/?$/, /^\/api\/v1\/workspaces\/(?!current(\/|$))[^/]+\/?$/, /^\/api\/v1\/orgs\//],
+        tenantless: [
+            /^\/api\/v1\/workspaces\/?$/,
+            /^\/api\/v1\/workspaces\/(?!current(\/|$))[^/]+\/?$/,
+            /^\/api\/v1\/orgs\//,
+            /^\/api\/v1\/service-accounts(\/|$)/,
+            /^\/api\/v1\/platform\/orgs\/current\/scim\//,
+        ],
         keyWorkspace: [/^\/api\/v1\/workspaces\/current\//, /^\/workspaces\/current\//],
         register: (router) => {
             orgRoutes(router, model, auth);
             settingsRoutes(router, model, o.applyTier ?? (() => undefined));
+            tokenRoutes(router, tokens, o.keyWorkspace);
+            scimRoutes(router, tokens);
         },
-        reset: () => model.reset(),
+        reset: () => {
+            model.reset();
+            tokens.reset();
+        },
     };
 }
