@@ -28,6 +28,11 @@ export function tokenRoutes(router: Router, m: TokenModel, keyWorkspace: (key: s
     patRoutes(router, m, keyWorkspace);
     apiKeyRoutes(router, m);
     router.on("PUT", "/__admin/org/token-limits", (c) => ok(setLimits(m, c.body)), { public: true });
+    // The organization's info, as far as tokens need it (their maximum lifetimes); OrganizationSettings' fuller
+    // answer (another part of the emulator, when it has one) takes its place.
+    router.on("GET", "/api/v1/orgs/current/info", () =>
+        ok({ id: ORGANIZATION_ID, display_name: "Emulated organization", is_personal: false, config: {}, ...m.state.limits }),
+    );
 }
 
 function setLimits(m: TokenModel, body: unknown) {

@@ -33,6 +33,8 @@ export type GetRoleArgs = FunctionArgs<typeof FUNCTIONS.getRole.declaration>;
 export type GetRoleResult = FunctionResult<typeof FUNCTIONS.getRole.declaration>;
 export type GetServiceKeyArgs = FunctionArgs<typeof FUNCTIONS.getServiceKey.declaration>;
 export type GetServiceKeyResult = FunctionResult<typeof FUNCTIONS.getServiceKey.declaration>;
+export type GetServiceAccountArgs = FunctionArgs<typeof FUNCTIONS.getServiceAccount.declaration>;
+export type GetServiceAccountResult = FunctionResult<typeof FUNCTIONS.getServiceAccount.declaration>;
 export type GetAnnotationQueueArgs = FunctionArgs<typeof FUNCTIONS.getAnnotationQueue.declaration>;
 export type { GetAnnotationQueueResult, GetFeedbackConfigResult } from "../evaluation/lookups";
 export type GetFeedbackConfigArgs = FunctionArgs<typeof FUNCTIONS.getFeedbackConfig.declaration>;
@@ -115,6 +117,9 @@ export const getRole = (args: GetRoleArgs): pulumi.Output<GetRoleResult> => invo
 
 /** Looks up a service key by id or by description (never the key itself). */
 export const getServiceKey = (args: GetServiceKeyArgs): pulumi.Output<GetServiceKeyResult> => invoke("getServiceKey", args);
+
+/** Looks up a service account by id or by name. */
+export const getServiceAccount = (args: GetServiceAccountArgs): pulumi.Output<GetServiceAccountResult> => invoke("getServiceAccount", args);
 
 /** Looks up an annotation queue by id or by name. */
 export const getAnnotationQueue = (args: GetAnnotationQueueArgs): pulumi.Output<GetAnnotationQueueResult> => invoke("getAnnotationQueue", args);

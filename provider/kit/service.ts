@@ -8,6 +8,7 @@
 import { ExamplesClient } from "../api/examples";
 import type * as pulumi from "@pulumi/pulumi";
 import { AccessPoliciesClient } from "../api/accessPolicies";
+import { TokensClient } from "../api/tokens";
 import { AgentServerClient } from "../api/agentServer";
 import { ChartsClient } from "../api/charts";
 import { BulkExportClient } from "../api/bulkExport";
@@ -124,6 +125,11 @@ export class Service {
     /** The organization's access policies and their attachment to roles (docs/service.md R13.8): no workspace is named. */
     accessPolicies(): AccessPoliciesClient {
         return apiClient("access policies", this.config(), undefined, (o) => AccessPoliciesClient.connect(o));
+    }
+
+    /** The organization's service accounts and tokens (docs/service.md R17): no workspace is named but a workspace API key's. */
+    tokens(): TokensClient {
+        return apiClient("tokens", this.config(), undefined, (o) => TokensClient.connect(o));
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */

@@ -10,6 +10,7 @@ from .access_policy import *
 from .agent_server_check import *
 from .alert_rule import *
 from .annotation_queue import *
+from .api_key import *
 from .assistant import *
 from .bulk_export import *
 from .chart import *
@@ -42,6 +43,7 @@ from .get_listener import *
 from .get_model_price import *
 from .get_prompt import *
 from .get_role import *
+from .get_service_account import *
 from .get_service_key import *
 from .get_tracing_project import *
 from .get_tracing_projects import *
@@ -52,6 +54,7 @@ from .model_configuration import *
 from .model_price_map import *
 from .organization_member import *
 from .organization_retention import *
+from .personal_access_token import *
 from .project_view import *
 from .prompt import *
 from .prompt_tag import *
@@ -61,6 +64,8 @@ from .provider import *
 from .role import *
 from .run_rule import *
 from .scheduled_export import *
+from .scim_token import *
+from .service_account import *
 from .service_key import *
 from .tag_key import *
 from .tag_value import *
@@ -93,6 +98,7 @@ _utilities.register(
    "langsmith:index:AgentServerCheck": "AgentServerCheck",
    "langsmith:index:AlertRule": "AlertRule",
    "langsmith:index:AnnotationQueue": "AnnotationQueue",
+   "langsmith:index:ApiKey": "ApiKey",
    "langsmith:index:Assistant": "Assistant",
    "langsmith:index:BulkExport": "BulkExport",
    "langsmith:index:Chart": "Chart",
@@ -113,6 +119,7 @@ _utilities.register(
    "langsmith:index:ModelPriceMap": "ModelPriceMap",
    "langsmith:index:OrganizationMember": "OrganizationMember",
    "langsmith:index:OrganizationRetention": "OrganizationRetention",
+   "langsmith:index:PersonalAccessToken": "PersonalAccessToken",
    "langsmith:index:ProjectView": "ProjectView",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",
@@ -121,6 +128,8 @@ _utilities.register(
    "langsmith:index:Role": "Role",
    "langsmith:index:RunRule": "RunRule",
    "langsmith:index:ScheduledExport": "ScheduledExport",
+   "langsmith:index:ScimToken": "ScimToken",
+   "langsmith:index:ServiceAccount": "ServiceAccount",
    "langsmith:index:ServiceKey": "ServiceKey",
    "langsmith:index:TagKey": "TagKey",
    "langsmith:index:TagValue": "TagValue",
