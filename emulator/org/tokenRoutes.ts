@@ -24,7 +24,7 @@ const principalOf = (c: RequestContext): Principal => c.principal ?? { kind: "ad
 const isOrgAdmin = (p: Principal) => p.kind === "admin" || p.orgRole?.name === "ORGANIZATION_ADMIN";
 
 export function tokenRoutes(router: Router, m: TokenModel, keyWorkspace: (key: string) => string): void {
-    serviceAccountRoutes(router, m);
+    serviceAccountRoutes(router, m, keyWorkspace);
     patRoutes(router, m, keyWorkspace);
     apiKeyRoutes(router, m);
     router.on("PUT", "/__admin/org/token-limits", (c) => ok(setLimits(m, c.body)), { public: true });
@@ -48,13 +48,17 @@ function serviceAccountView(a: ServiceAccountRecord) {
     return { ...shown, organization_id: ORGANIZATION_ID, default_workspace_id: workspaces[0]?.workspace_id ?? null };
 }
 
-function serviceAccountRoutes(router: Router, m: TokenModel): void {
+function serviceAccountRoutes(router: Router, m: TokenModel, keyWorkspace: (key: string) => string): void {
     const base = "/api/v1/service-accounts";
     router
         .on("GET", base, () => ok(m.state.serviceAccounts.map(serviceAccountView)))
         .on("POST", base, (c) => {
             if (!isOrgAdmin(principalOf(c))) throw forbidden("Managing service accounts needs the Organization Admin role.");
             const body = parse(ServiceAccountCreateRequestSchema, c.body, "body");
+            const p = principalOf(c);
+            // The admin key's own workspace is the organization's, recorded when first named (as a service key's: routes.ts knownTo).
+            if (p.kind === "admin")
+                for (const w of body.workspaces) if (w.workspace_id === (p.workspace ?? keyWorkspace(p.key))) m.org.ensureDefault(w.workspace_id);
             const workspaces = body.workspaces.map((w) => {
                 const ws = m.org.workspace(w.workspace_id);
                 if (!ws || ws.is_deleted) throw badRequest(`Workspace ${w.workspace_id} not found.`);

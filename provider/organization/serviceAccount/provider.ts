@@ -55,7 +55,13 @@ export function createServiceAccountProvider(o: { tokens?: () => TokensClient } 
             return service.check(() => checkServiceAccount(news), "organization");
         },
         async diff(_id, olds, news) {
-            return { ...diffByTable(SERVICE_ACCOUNT_DIFF, olds, news), deleteBeforeReplace: false };
+            const d = diffByTable(SERVICE_ACCOUNT_DIFF, olds, news);
+            // An account this provider did not make (imported, adopted: no identity from our create) has workspaces the
+            // service never answers: the program's are recorded (an update, nothing sent), never a replacement.
+            const unknownWorkspaces = !olds.organizationIdentityId && olds.workspaces === undefined;
+            if (!unknownWorkspaces || !d.replaces.includes("workspaces")) return { ...d, deleteBeforeReplace: false };
+            const replaces = d.replaces.filter((p) => p !== "workspaces");
+            return { changes: true, replaces, updates: [...d.updates, "workspaces"], deleteBeforeReplace: false };
         },
         async create(inputs) {
             const client = tokens();
@@ -78,8 +84,9 @@ export function createServiceAccountProvider(o: { tokens?: () => TokensClient } 
             const inputs = prune({ name: a.name, workspaces: props?.workspaces }) as ServiceAccountInputs;
             return { id, props: outputs(inputs, a, props?.organizationIdentityId), inputs };
         },
-        async update(_id, olds) {
-            return { outs: olds };
+        async update(_id, olds, news) {
+            // Only the recording of an imported account's workspaces (diff): nothing is sent.
+            return { outs: { ...olds, workspaces: news.workspaces } };
         },
         async delete(id) {
             // Its tokens stop working with it; one already gone is done.

@@ -18,6 +18,9 @@ import { warn } from "../../kit/warn";
 export interface TokenKind<T> {
     /** The resource's name, for messages (`PersonalAccessToken`). */
     what: string;
+    /** What the service calls one (`token`, `key`) and its secret's field (`key`, `token`), for messages. */
+    noun: string;
+    secretField: string;
     /** The client's transport (clock skew, reconcile options) and deadline. */
     http: HttpClient;
     deadline?: number;
@@ -60,13 +63,13 @@ export async function createTokenOnce<T>(k: TokenKind<T>, ours: (t: T) => boolea
             if (lost) {
                 await k.remove(k.id(lost));
                 await say(
-                    `${k.what}: the answer to the create was lost (${messageOf(e)}), and with it the secret of the token the service made (${named(k, lost)}): ` +
-                        (attempt === 0 ? "that token was deleted, and the create sent once more." : "that token was deleted."),
+                    `${k.what}: the answer to the create was lost (${messageOf(e)}), and with it the secret of the ${k.noun} the service made (${named(k, lost)}): ` +
+                        (attempt === 0 ? `that ${k.noun} was deleted, and the create sent once more.` : `that ${k.noun} was deleted.`),
                 );
             }
             if (attempt > 0)
                 throw new Error(
-                    `${k.what}: the create failed twice without an answer (${messageOf(e)}); ${lost ? "the token it made was deleted" : "no token was found made by it"}: nothing was created. Run \`pulumi up\` again.`,
+                    `${k.what}: the create failed twice without an answer (${messageOf(e)}); ${lost ? `the ${k.noun} it made was deleted` : `no ${k.noun} was found made by it`}: nothing was created. Run \`pulumi up\` again.`,
                 );
         }
     }
@@ -77,7 +80,7 @@ async function held<T>(k: TokenKind<T>, made: T): Promise<T> {
     if (k.secret(made)) return made;
     await k.remove(k.id(made));
     throw new Error(
-        `${k.what}: the service made ${named(k, made)} but its answer held no secret, the only place it is shown: that token was deleted, and nothing was created. The service's answer no longer matches docs/service.md: report it.`,
+        `${k.what}: the service made ${k.noun} ${named(k, made)} but its answer held no \`${k.secretField}\`, the only place the secret is shown: that ${k.noun} was deleted, and nothing was created. The service's answer no longer matches docs/service.md: report it.`,
     );
 }
 
@@ -86,10 +89,10 @@ async function sweep<T>(k: TokenKind<T>, late: (t: T) => boolean): Promise<void>
     try {
         for (const t of (await k.list()).filter(late)) {
             await k.remove(k.id(t));
-            await say(`${k.what}: ${named(k, t)}, made by a create whose answer was lost, showed up late: deleted (no one holds its secret).`);
+            await say(`${k.what}: ${k.noun} ${named(k, t)}, made by a create whose answer was lost, showed up late: deleted (no one holds its secret).`);
         }
     } catch (e) {
-        await say(`${k.what}: could not look for a token made by the create whose answer was lost (${messageOf(e)}): see LangSmith's list.`);
+        await say(`${k.what}: could not look for a ${k.noun} made by the create whose answer was lost (${messageOf(e)}): see LangSmith's list.`);
     }
 }
 

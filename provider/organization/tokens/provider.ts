@@ -131,8 +131,9 @@ export function createTokenProvider<T extends TokenView>(
         },
         async update(id, olds, news) {
             const client = tokens();
-            if (!spec.update) throw new Error(`${spec.name}: nothing of it changes in place; this is a bug of the provider.`);
-            const t = await spec.update(client, id, news);
+            // Nothing of a token but a SCIM token's description changes in place: the diff replaces on any other change.
+            const t = spec.update ? await spec.update(client, id, news) : (await spec.list(client, news)).find((x) => x.id === id);
+            if (!t) throw new Error(`${spec.name} ${id}: not found (deleted outside Pulumi?): \`pulumi refresh\` takes it out of the stack.`);
             return { outs: outputs(spec, client, pick(spec, news), t, olds[spec.secretName] ?? null, olds.validUntil ?? null) };
         },
         async delete(id, props) {
@@ -145,6 +146,8 @@ export function createTokenProvider<T extends TokenView>(
 function kindOf<T extends TokenView>(spec: TokenSpec<T>, client: TokensClient, inputs: Props, expiresAt: string | undefined): TokenKind<T> {
     return {
         what: spec.name,
+        noun: "token",
+        secretField: spec.secretName,
         http: client.http,
         deadline: client.deadline,
         list: () => spec.list(client, inputs),
