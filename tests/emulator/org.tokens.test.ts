@@ -6,6 +6,9 @@
  * clock. Organization operations need an Organization Admin: a workspace-scoped key gets 403.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { admin, raw, startTestEmulator, type Emulator } from "../helpers/emulator";
 import { newWorkspace, roleId } from "../helpers/org";
 
@@ -102,5 +105,34 @@ describe("emulator: service accounts and tokens", () => {
         assert.ok(!(await raw(em, "GET", SCIM, { tenantId: null })).text.includes(made.body.token));
         assert.equal((await raw(em, "DELETE", `${SCIM}/${made.body.id}`, { tenantId: null })).status, 204);
         assert.equal((await raw(em, "GET", "/scim/v2/Users", { apiKey: null, tenantId: null, headers: bearer })).status, 401);
+    });
+
+    it("--state-dir: a service account's token and a SCIM token made before a restart still work, a deleted one still answers 401, and no token is on disk", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "tokens-state-"));
+        try {
+            let e = await startTestEmulator({ stateDir: dir });
+            const ws = await newWorkspace(e);
+            const sa = (await raw(e, "POST", SA, { tenantId: null, body: { name: "bot", workspaces: [{ workspace_id: ws }] } })).body;
+            const kept = (await raw(e, "POST", PATS, { tenantId: null, headers: { "X-Service-Account-Id": sa.id }, body: { description: "kept" } })).body;
+            const gone = (await raw(e, "POST", PATS, { tenantId: null, body: { description: "gone" } })).body;
+            const scim = (await raw(e, "POST", SCIM, { tenantId: null, body: { description: "okta" } })).body;
+            await raw(e, "DELETE", `${PATS}/${gone.id}`, { tenantId: null });
+            await e.close();
+            e = await startTestEmulator({ stateDir: dir });
+            try {
+                assert.equal((await raw(e, "GET", "/sessions", { apiKey: kept.key, tenantId: ws })).status, 200);
+                assert.equal((await raw(e, "GET", "/sessions", { apiKey: gone.key, tenantId: ws })).status, 401);
+                const bearer = { authorization: `Bearer ${scim.token}` };
+                assert.equal((await raw(e, "GET", "/scim/v2/ServiceProviderConfig", { apiKey: null, tenantId: null, headers: bearer })).status, 200);
+            } finally {
+                await e.close();
+            }
+            const onDisk = readdirSync(dir)
+                .map((f) => readFileSync(join(dir, f), "utf8"))
+                .join("\n");
+            for (const t of [kept.key, gone.key, scim.token]) assert.ok(!onDisk.includes(t), "only a token's hash is kept");
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
     });
 });
