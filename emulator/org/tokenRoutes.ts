@@ -55,6 +55,7 @@ function serviceAccountRoutes(router: Router, m: TokenModel, keyWorkspace: (key:
         .on("POST", base, (c) => {
             if (!isOrgAdmin(principalOf(c))) throw forbidden("Managing service accounts needs the Organization Admin role.");
             const body = parse(ServiceAccountCreateRequestSchema, c.body, "body");
+            if (body.name.trim() === "") throw badRequest("A service account's name must not be blank.");
             const p = principalOf(c);
             // The admin key's own workspace is the organization's, recorded when first named (as a service key's: routes.ts knownTo).
             if (p.kind === "admin")

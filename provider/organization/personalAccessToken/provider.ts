@@ -27,6 +27,8 @@ export const PERSONAL_ACCESS_TOKEN: TokenSpec<ApiKey> = {
         const days = (await client.withDeadline(Date.now() + 3_000).maxExpiryDays())?.max_pat_expiry_days;
         return days ? { days, name: "max_pat_expiry_days" } : undefined;
     },
+    // The list answers no token's account or default workspace (docs/service.md R17.8).
+    twinnable: (i) => i.serviceAccountId === undefined && i.defaultWorkspaceId === undefined,
     list: (client) => client.listPersonalAccessTokens(),
     create: (client, i, expiresAt) =>
         client.createPersonalAccessToken(

@@ -57,6 +57,12 @@ export interface TokenSpec<T extends TokenView> {
     shown(t: T, client: TokensClient): Props;
     /** The inputs an import reads from the service (the recorded ones otherwise). */
     imported(t: T): Props;
+    /**
+     * Whether a live token of the same description and lifetime is these inputs' twin (default: yes). No, when the
+     * list answers nothing of an input that tells two tokens apart (a personal access token's account): then the old
+     * token of a rotation would pass for an interrupted run's, and the rotation be refused.
+     */
+    twinnable?(inputs: Props): boolean;
     /** The in-place update (the description of a SCIM token), if the kind has one. */
     update?(client: TokensClient, id: string, news: Props): Promise<T>;
 }
@@ -111,7 +117,7 @@ export function createTokenProvider<T extends TokenView>(
         async create(inputs) {
             const client = tokens();
             const same = sameToken(spec, inputs, () => client.http.clockSkewMs);
-            const twin = (await spec.list(client, inputs)).find(same);
+            const twin = spec.twinnable?.(inputs) === false ? undefined : (await spec.list(client, inputs)).find(same);
             if (twin && !adoptionAsked(twin.id)) throw new Error(twinMessage(spec, twin, inputs));
             const skew = client.http.clockSkewMs;
             const expiresAt = spec.serviceExpiry || inputs.expiresAt ? expiryToSend(inputs, skew) : undefined;

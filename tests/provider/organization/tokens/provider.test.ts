@@ -185,6 +185,15 @@ describe("tokens: ServiceAccount, PersonalAccessToken, ApiKey, ScimToken", funct
         assert.match(fixed.failures[0].reason, /in the past.*expiresInDays/);
     });
 
+    it("rotation with its account: a token of the account's replacement, of the same description, is made beside the old account's token (no twin refusal)", async () => {
+        const ws = await newWorkspace(em);
+        const first = await create(accounts(), await checked(accounts(), { name: uniqueName("old"), workspaces: [{ workspaceId: ws }] }), "organizationId");
+        const second = await create(accounts(), await checked(accounts(), { name: uniqueName("new"), workspaces: [{ workspaceId: ws }] }), "organizationId");
+        const old = await create(pats(), await checked(pats(), { description: "bot", serviceAccountId: first.id, expiresInDays: 30 }));
+        const fresh = await create(pats(), await checked(pats(), { description: "bot", serviceAccountId: second.id, expiresInDays: 30 }));
+        assert.deepEqual([await status(old.outs.key, "/sessions", ws), await status(fresh.outs.key, "/sessions", ws)], [200, 200]);
+    });
+
     it("create: an answer lost after the service made the token: that token is deleted and the create sent once more, exactly one left", async () => {
         const inputs = await checked(pats(), { description: uniqueName("lost"), expiresInDays: 5 });
         em.addFault({ method: "POST", path: `^${PATS}$`, kind: "status", status: 502, when: "after" } as never);
