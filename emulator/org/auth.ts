@@ -166,7 +166,7 @@ function workspaceOperation(r: AuthRequest): string | undefined {
 }
 
 /**
- * What the tokens' paths need (docs/service.md R17.5): service accounts and SCIM tokens an Organization Admin's
+ * What the tokens' paths need (docs/service.md R21.5): service accounts and SCIM tokens an Organization Admin's
  * `organization:manage`; a personal access token of one's own `organization:pats:create` (a token of another's,
  * or a service account's, the route asks the Organization Admin for); a workspace API key `workspaces:manage-keys`.
  */

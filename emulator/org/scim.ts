@@ -1,5 +1,5 @@
 /**
- * SCIM tokens and the smallest SCIM 2.0 API they open (docs/service.md R17.4). The tokens:
+ * SCIM tokens and the smallest SCIM 2.0 API they open (docs/service.md R21.4). The tokens:
  * `/api/v1/platform/orgs/current/scim/tokens[/{id}]` (the description's `/v1/platform/...`, routed here by
  * core/server.ts routedPath; an Organization Admin's: auth.ts), the token answered once, by the create (201);
  * only the description changes; a delete answers 204. The SCIM API, at `/scim/v2` as LangSmith's SCIM guide

@@ -1,5 +1,5 @@
 /**
- * The routes of the organization's non-human identities (docs/service.md R17; the model: tokens.ts): service
+ * The routes of the organization's non-human identities (docs/service.md R21; the model: tokens.ts): service
  * accounts (`/api/v1/service-accounts`), personal access tokens (`/api/v1/orgs/current/personal-access-tokens`, a
  * service account's named by `X-Service-Account-Id`) and workspace API keys (`/api/v1/api-key`, in the request's
  * workspace). auth.ts has checked the permission of the path; what depends on the body or on whose token it is

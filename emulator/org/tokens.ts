@@ -1,5 +1,5 @@
 /**
- * The organization's non-human identities and their tokens (docs/service.md R17): service accounts, personal
+ * The organization's non-human identities and their tokens (docs/service.md R21): service accounts, personal
  * access tokens (the caller's, or a service account's), workspace API keys and SCIM tokens, kept in `--state-dir`
  * (`tokens.json`; a token only as its SHA-256). Every token made here authenticates as the real one does: a
  * personal access token or an API key as `X-API-Key`, with the permissions of who it belongs to; a SCIM token as

@@ -97,7 +97,7 @@ export interface RequestOptions<T> {
     tenantId?: string;
     /** A POST that is safe to send again (an upsert): retried as a PUT is, never left ambiguous. */
     idempotent?: boolean;
-    /** Headers of this request alone (a personal access token's service account: docs/service.md R17.2). */
+    /** Headers of this request alone (a personal access token's service account: docs/service.md R21.2). */
     headers?: Record<string, string>;
 }
 

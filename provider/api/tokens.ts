@@ -1,6 +1,6 @@
 /**
- * The organization's non-human identities and their tokens (docs/service.md R17): service accounts, personal
- * access tokens (a service account's named by `X-Service-Account-Id`, R17.2), a workspace's API keys (its id as
+ * The organization's non-human identities and their tokens (docs/service.md R21): service accounts, personal
+ * access tokens (a service account's named by `X-Service-Account-Id`, R21.2), a workspace's API keys (its id as
  * `X-Tenant-Id`) and SCIM tokens. A token's create is sent once and never again after an ambiguous failure: its
  * answer alone holds the secret, so the caller (organization/tokens/lifecycle.ts) looks for the token it may
  * have made instead. The service has no read of one token: the lists are read.
@@ -88,7 +88,7 @@ export class TokensClient {
         return this.call("GET", PATS, z.array(ApiKeySchema));
     }
 
-    /** Sends the create once; `serviceAccountId`: the account the token is made for (R17.2). */
+    /** Sends the create once; `serviceAccountId`: the account the token is made for (R21.2). */
     createPersonalAccessToken(body: ApiKeyCreateRequest, serviceAccountId?: string): Promise<ApiKey> {
         return this.call("POST", PATS, ApiKeySchema, { body, headers: serviceAccountId ? { [SERVICE_ACCOUNT_HEADER]: serviceAccountId } : undefined });
     }

@@ -127,7 +127,7 @@ export class Service {
         return apiClient("access policies", this.config(), undefined, (o) => AccessPoliciesClient.connect(o));
     }
 
-    /** The organization's service accounts and tokens (docs/service.md R17): no workspace is named but a workspace API key's. */
+    /** The organization's service accounts and tokens (docs/service.md R21): no workspace is named but a workspace API key's. */
     tokens(): TokensClient {
         return apiClient("tokens", this.config(), undefined, (o) => TokensClient.connect(o));
     }

@@ -1,6 +1,6 @@
 /**
  * Service accounts and their tokens, workspace API keys and SCIM tokens made through the emulated service
- * (docs/service.md R17), over real HTTP: each token is answered once and authenticates as the real one does
+ * (docs/service.md R21), over real HTTP: each token is answered once and authenticates as the real one does
  * (a service account's personal access token with the account's workspaces and roles; an API key in its
  * workspace; a SCIM token as the SCIM API's bearer), and answers 401 once deleted or expired by the emulator's
  * clock. Organization operations need an Organization Admin: a workspace-scoped key gets 403.

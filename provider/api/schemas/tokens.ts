@@ -1,5 +1,5 @@
 /**
- * The wire contract of the organization's non-human identities and their tokens (docs/service.md R17): service
+ * The wire contract of the organization's non-human identities and their tokens (docs/service.md R21): service
  * accounts (`/api/v1/service-accounts`), personal access tokens (`/api/v1/orgs/current/personal-access-tokens`),
  * workspace API keys (`/api/v1/api-key`) and SCIM tokens (`/v1/platform/orgs/current/scim/tokens`), as the
  * description has them. Requests are strict (the emulator refuses what the service would not take); answers are
@@ -10,7 +10,7 @@ import { z } from "zod";
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Input should be a valid UUID");
 const nullableString = z.string().nullish();
 
-/** The header a personal access token's create names its service account by (decided: docs/service.md R17.2). */
+/** The header a personal access token's create names its service account by (decided: docs/service.md R21.2). */
 export const SERVICE_ACCOUNT_HEADER = "X-Service-Account-Id";
 
 /** A service account's membership of one workspace (`ServiceAccountWorkspaceAssignment`). */

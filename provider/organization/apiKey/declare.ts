@@ -1,5 +1,5 @@
 /**
- * The ApiKey, declared once (kit/declare.ts): a workspace's API key (docs/service.md R17 "Workspace API keys"),
+ * The ApiKey, declared once (kit/declare.ts): a workspace's API key (docs/service.md R21 "Workspace API keys"),
  * made by `POST /api/v1/api-key` in the provider's workspace (`X-Tenant-Id`), with a workspace role. Everything
  * is fixed at creation: a change makes a new key, made before the old one is deleted (a rotation). The secret
  * `key` is shown once.

@@ -1,7 +1,7 @@
 /**
  * The ApiKey's dynamic provider (its fields: declare.ts; what every token does: tokens/provider.ts). A workspace's
  * keys are made, listed and deleted in that workspace (`X-Tenant-Id`: `workspaceId`, else the provider's, docs/
- * service.md R17.3); a role given by name is the organization's role of that name (ServiceKey's roles.ts).
+ * service.md R21.3); a role given by name is the organization's role of that name (ServiceKey's roles.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ApiKey } from "../../api/schemas/tokens";

@@ -1,6 +1,6 @@
 /**
  * The PersonalAccessToken, declared once (kit/declare.ts): an `lsv2_pt_...` token of the organization
- * (docs/service.md R17 "Personal access tokens"), with the permissions of the identity it belongs to: the
+ * (docs/service.md R21 "Personal access tokens"), with the permissions of the identity it belongs to: the
  * provider's own (the caller's), or a `ServiceAccount`'s (`serviceAccountId`). Everything is fixed at creation:
  * a change makes a new token, made before the old one is deleted (a rotation). The secret `key` is shown once.
  */

@@ -1,7 +1,7 @@
 /**
  * The PersonalAccessToken's dynamic provider (its fields: declare.ts; what every token does: tokens/provider.ts).
  * A service account's token is made by the provider's key with the account named (`X-Service-Account-Id`,
- * docs/service.md R17.2); the list the service answers is the organization's, so a token is found there by id.
+ * docs/service.md R21.2); the list the service answers is the organization's, so a token is found there by id.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ApiKey } from "../../api/schemas/tokens";
@@ -27,7 +27,7 @@ export const PERSONAL_ACCESS_TOKEN: TokenSpec<ApiKey> = {
         const days = (await client.withDeadline(Date.now() + 3_000).maxExpiryDays())?.max_pat_expiry_days;
         return days ? { days, name: "max_pat_expiry_days" } : undefined;
     },
-    // The list answers no token's account or default workspace (docs/service.md R17.8).
+    // The list answers no token's account or default workspace (docs/service.md R21.8).
     twinnable: (i) => i.serviceAccountId === undefined && i.defaultWorkspaceId === undefined,
     list: (client) => client.listPersonalAccessTokens(),
     create: (client, i, expiresAt) =>

@@ -1,6 +1,6 @@
 /**
  * The ScimToken, declared once (kit/declare.ts): the bearer token an identity provider (Okta, Entra ID) sends to
- * the organization's SCIM API (docs/service.md R17 "SCIM tokens"). The service keeps no expiry for it:
+ * the organization's SCIM API (docs/service.md R21 "SCIM tokens"). The service keeps no expiry for it:
  * `expiresInDays` / `expiresAt` are the provider's, which replaces the token once they pass (new before old).
  * The description changes in place; the secret `token` is shown once.
  */

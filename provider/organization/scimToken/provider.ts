@@ -1,6 +1,6 @@
 /**
  * The ScimToken's dynamic provider (its fields: declare.ts; what every token does: tokens/provider.ts). The
- * service keeps no expiry of a SCIM token (docs/service.md R17.4): its lifetime is the provider's, recorded in
+ * service keeps no expiry of a SCIM token (docs/service.md R21.4): its lifetime is the provider's, recorded in
  * `validUntil` at creation and compared at refresh and `up`. The description is the one thing changed in place.
  */
 import type * as pulumi from "@pulumi/pulumi";

@@ -1,6 +1,6 @@
 /**
  * The ServiceAccount, declared once (kit/declare.ts): a non-human identity of the organization (docs/service.md
- * R17 "Service accounts"), made by `POST /api/v1/service-accounts` with its workspaces and their roles. The
+ * R21 "Service accounts"), made by `POST /api/v1/service-accounts` with its workspaces and their roles. The
  * service publishes no update: every change makes a new account. Its tokens are `PersonalAccessToken`s naming
  * it by `serviceAccountId`.
  */

@@ -1,6 +1,6 @@
 /**
  * `getServiceAccount`: a service account of the organization looked up by id or by its exact name (one of them;
- * docs/service.md R17.1), failing naming what it looked for when there is none, or when several share the name.
+ * docs/service.md R21.1), failing naming what it looked for when there is none, or when several share the name.
  * Nothing here changes anything on the service.
  */
 import type { TokensClient } from "../../api/tokens";

@@ -1,9 +1,9 @@
 /**
- * The ServiceAccount's dynamic provider (its fields: declare.ts; the wire: docs/service.md R17.1). The service
+ * The ServiceAccount's dynamic provider (its fields: declare.ts; the wire: docs/service.md R21.1). The service
  * has no update and no read of one account: a change replaces it (its tokens with it), and reads find it in the
  * list. A create beside an account of the same name is refused with its id unless LANGSMITH_ADOPT_IDS names it
  * (then it is taken as it is: its workspaces cannot be read back, so the program's stand); a lost answer is
- * looked up by the name, made since (decided unique: R17.1). Roles may be named (`WORKSPACE_USER`).
+ * looked up by the name, made since (decided unique: R21.1). Roles may be named (`WORKSPACE_USER`).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { createOnce } from "../../api/reconcile";

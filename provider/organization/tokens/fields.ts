@@ -1,5 +1,5 @@
 /**
- * The fields every token resource declares alike (PersonalAccessToken, ApiKey, ScimToken; docs/service.md R17
+ * The fields every token resource declares alike (PersonalAccessToken, ApiKey, ScimToken; docs/service.md R21
  * "Tokens"): its lifetime, fixed (`expiresAt`) or relative (`expiresInDays`), and what the service answers of
  * it: the secret shown once, its redacted form, when it stops working and whether it already has. One
  * declaration of each, so the three resources cannot drift apart.

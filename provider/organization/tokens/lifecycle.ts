@@ -1,6 +1,6 @@
 /**
  * What every token resource does alike (ServiceKey, PersonalAccessToken, ApiKey, ScimToken; docs/service.md R7
- * "Service keys", R17 "Tokens"): the create sent once, the token a lost answer made found and deleted (its
+ * "Service keys", R21 "Tokens"): the create sent once, the token a lost answer made found and deleted (its
  * secret was in that answer: no one could ever hold it) before the create is sent once more; a create whose
  * answer holds no secret undone; and the lifetime: fixed (`expiresAt`) or relative (`expiresInDays`), checked at
  * preview, turned into the expiry sent, and seen expired by refresh so that the next `up` rotates it. No secret
@@ -109,7 +109,7 @@ const DAY_MS = 86_400_000;
  * The lifetime at preview: `expiresAt` or `expiresInDays` (not both); a whole number of days from 1; an
  * `expiresAt` in the future, and both within `maxDays` (the organization's maximum) when it is known. An
  * `expiresAt` the state holds that has passed since fails too, with the fix: a token cannot be made again
- * with an expiry in the past (docs/service.md R17.6). Returns the timestamp as checked.
+ * with an expiry in the past (docs/service.md R21.6). Returns the timestamp as checked.
  */
 export function checkLifetime(c: Checker, what: string, news: Record<string, unknown>, maxDays?: { days: number; name: string }): string | undefined {
     const expiresAt = c.timestamp(news.expiresAt, "expiresAt");

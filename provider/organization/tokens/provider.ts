@@ -1,5 +1,5 @@
 /**
- * One dynamic provider for every token resource of docs/service.md R17 (PersonalAccessToken, ApiKey, ScimToken),
+ * One dynamic provider for every token resource of docs/service.md R21 (PersonalAccessToken, ApiKey, ScimToken),
  * made from what differs between them (`TokenSpec`): how a token is listed, made, deleted and shown. What they do
  * alike:
  *

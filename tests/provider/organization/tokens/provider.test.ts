@@ -1,6 +1,6 @@
 /**
  * ServiceAccount, PersonalAccessToken, ApiKey and ScimToken (provider/organization/{serviceAccount,
- * personalAccessToken,apiKey,scimToken}, the shared tokens/) against the emulator over HTTP (docs/service.md R17):
+ * personalAccessToken,apiKey,scimToken}, the shared tokens/) against the emulator over HTTP (docs/service.md R21):
  * bad input refused at preview before anything is sent; a service account's token that authenticates as the
  * account; a rotation that makes the new token while the old one works; an expired token seen by refresh and
  * replaced; a lost create answer; a SCIM token that opens the SCIM API until deleted; the look-up. Every secret
