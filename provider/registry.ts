@@ -161,6 +161,19 @@ import { hubHandle } from "./organization/hubHandle/declare";
 import { hubHandleProvider } from "./organization/hubHandle/provider";
 import hubHandleForwarder = require("./dynamic/frozen/hubHandle");
 import { getOrganization, getOrganizationFunction, getSsoSettings, getSsoSettingsFunction } from "./organization/edgeLookups";
+import { serviceAccount } from "./organization/serviceAccount/declare";
+import { serviceAccountProvider } from "./organization/serviceAccount/provider";
+import { getServiceAccount, getServiceAccountFunction } from "./organization/serviceAccount/lookups";
+import serviceAccountForwarder = require("./dynamic/frozen/serviceAccount");
+import { personalAccessToken } from "./organization/personalAccessToken/declare";
+import { personalAccessTokenProvider } from "./organization/personalAccessToken/provider";
+import personalAccessTokenForwarder = require("./dynamic/frozen/personalAccessToken");
+import { apiKey } from "./organization/apiKey/declare";
+import { apiKeyProvider } from "./organization/apiKey/provider";
+import apiKeyForwarder = require("./dynamic/frozen/apiKey");
+import { scimToken } from "./organization/scimToken/declare";
+import { scimTokenProvider } from "./organization/scimToken/provider";
+import scimTokenForwarder = require("./dynamic/frozen/scimToken");
 import { datasetExamples } from "./tracing/datasetExamples/declare";
 import { datasetExamplesProvider } from "./tracing/datasetExamples/provider";
 import datasetExamplesForwarder = require("./dynamic/frozen/datasetExamples");
@@ -379,6 +392,11 @@ const DECLARED = {
         provider: adoptable(organizationSettings, organizationSettingsProvider),
     },
     hubHandle: { declaration: hubHandle, forwarder: hubHandleForwarder, provider: adoptable(hubHandle, hubHandleProvider) },
+    serviceAccount: { declaration: serviceAccount, forwarder: serviceAccountForwarder, provider: adoptable(serviceAccount, serviceAccountProvider, byName) },
+    // A token's adoption makes a new token and deletes the one named (its secret cannot be read back), as a service key's: nothing to guard.
+    personalAccessToken: { declaration: personalAccessToken, forwarder: personalAccessTokenForwarder, provider: personalAccessTokenProvider },
+    apiKey: { declaration: apiKey, forwarder: apiKeyForwarder, provider: apiKeyProvider },
+    scimToken: { declaration: scimToken, forwarder: scimTokenForwarder, provider: scimTokenProvider },
     modelPriceMap: { declaration: modelPriceMap, forwarder: modelPriceMapForwarder, provider: adoptable(modelPriceMap, modelPriceMapProvider, byName) },
     feedbackFormula: {
         declaration: feedbackFormula,
@@ -469,6 +487,10 @@ export const FUNCTIONS = {
     getServiceKey: {
         declaration: getServiceKeyFunction,
         run: (s: Service, a: FunctionInputs<typeof getServiceKeyFunction>) => getServiceKey(s.organization(), a),
+    },
+    getServiceAccount: {
+        declaration: getServiceAccountFunction,
+        run: (s: Service, a: FunctionInputs<typeof getServiceAccountFunction>) => getServiceAccount(s.tokens(), a),
     },
     getAnnotationQueue: {
         declaration: getAnnotationQueueFunction,

@@ -5,7 +5,12 @@
  * (emulator/org/auth.ts) and hands it to the routes that judge more than a permission.
  */
 export type Principal =
-    | { kind: "admin"; key: string }
+    | {
+          kind: "admin";
+          key: string;
+          /** The workspace a request naming none speaks to, when not the key's own (a personal access token's default: org/tokens.ts). */
+          workspace?: string;
+      }
     | {
           kind: "service";
           keyId: string;
@@ -15,4 +20,6 @@ export type Principal =
           role: { id: string; name: string; permissions: string[] };
           /** Null for a workspace-scoped key. */
           orgRole: { id: string; name: string; permissions: string[] } | null;
+          /** Per workspace, the role there when it differs by workspace (a service account's token: org/tokens.ts). */
+          roleIn?: Record<string, { id: string; name: string; permissions: string[] }>;
       };

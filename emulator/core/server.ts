@@ -505,7 +505,9 @@ function requestHandler(p: HandlerParts): (req: IncomingMessage, res: ServerResp
         });
         if (p.log) process.stderr.write(`[emulator] ${req.method} ${url.pathname}${url.search} -> ${dropped ? "dropped" : reply.status}\n`);
         if (dropped) req.socket.destroy();
-        else send(res, reply);
+        // The answer's Date is the emulator clock's, as the service's is its own: a client judging time by it
+        // (a token's expiry, docs/service.md R21.6) agrees with what the emulator enforces after a clock advance.
+        else send(res, { ...reply, headers: { date: new Date(p.clock.now()).toUTCString(), ...reply.headers } });
     };
 }
 

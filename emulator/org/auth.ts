@@ -41,6 +41,8 @@ export class Authenticator {
         private readonly allowed: Set<string> | undefined,
         readonly keyWorkspace: (key: string) => string,
         private readonly deploymentWorkspace: (deploymentId: string) => string | undefined = () => undefined,
+        /** Tokens made outside the service keys (personal access tokens, API keys: tokens.ts). */
+        private readonly tokens?: { principal(key: string): Principal | undefined },
     ) {}
 
     /** The workspace a request speaks to, judging nothing (for the request log). */
@@ -61,12 +63,12 @@ export class Authenticator {
         if (r.needsTenant || operatedOn) this.checkWorkspace(principal, tenantId);
         else this.checkAgentServer(principal, r.path);
         const need = required(r.method, r.path);
-        if (need && principal.kind === "service") checkPermission(principal, need);
+        if (need && principal.kind === "service") checkPermission(principal, need, tenantId);
         return { principal, tenantId };
     }
 
     private principal(key: string): Principal {
-        const service = servicePrincipal(this.org, key);
+        const service = servicePrincipal(this.org, key) ?? this.tokens?.principal(key);
         if (service) return service;
         if (this.allowed && !this.allowed.has(key)) throw unauthorized();
         return { kind: "admin", key };
@@ -74,7 +76,7 @@ export class Authenticator {
 
     private tenant(r: AuthRequest, p: Principal): string | undefined {
         if (r.tenantHeader) return r.tenantHeader;
-        if (p.kind === "admin") return r.keyScoped ? this.keyWorkspace(p.key) : undefined;
+        if (p.kind === "admin") return r.keyScoped ? (p.workspace ?? this.keyWorkspace(p.key)) : undefined;
         return p.scope === "workspace" ? p.workspaces[0] : undefined;
     }
 
@@ -139,6 +141,8 @@ export function required(method: string, path: string): Need | undefined {
     if (/^\/api\/v1\/orgs\/(permissions|current\/roles)\/?$/.test(path) && read) return undefined;
     // A workspace-scoped key is made by any organization member (an Organization User too); the route asks more of an organization-wide one.
     if (/^\/api\/v1\/orgs\/current\/service-keys\/?$/.test(path)) return org("organization:read");
+    const token = tokenNeed(method, path);
+    if (token) return token;
     if (path.startsWith("/api/v1/orgs/")) return org(read ? "organization:read" : "organization:manage");
     // The LLM gateway's policies are the organization's (docs/service.md R19.1: OrganizationRead, OrganizationManage).
     if (path.startsWith("/api/v1/platform/gateway-policies")) return org(read ? "organization:read" : "organization:manage");
@@ -169,9 +173,25 @@ function workspaceOperation(r: AuthRequest): string | undefined {
     return id;
 }
 
-function checkPermission(p: Extract<Principal, { kind: "service" }>, need: Need): void {
+/**
+ * What the tokens' paths need (docs/service.md R21.5): service accounts and SCIM tokens an Organization Admin's
+ * `organization:manage`; a personal access token of one's own `organization:pats:create` (a token of another's,
+ * or a service account's, the route asks the Organization Admin for); a workspace API key `workspaces:manage-keys`.
+ */
+function tokenNeed(method: string, path: string): Need | undefined {
+    const read = method === "GET" || method === "HEAD";
+    if (/^\/api\/v1\/service-accounts(\/|$)/.test(path)) return { scope: "organization", permission: read ? "organization:read" : "organization:manage" };
+    if (/^\/api\/v1\/platform\/orgs\/current\/scim\//.test(path)) return { scope: "organization", permission: "organization:manage" };
+    if (/^\/api\/v1\/orgs\/current\/personal-access-tokens(\/|$)/.test(path))
+        return { scope: "organization", permission: read ? "organization:read" : "organization:pats:create" };
+    if (/^\/api\/v1\/api-key(\/|$)/.test(path)) return { scope: "workspace", permission: read ? "workspaces:read" : "workspaces:manage-keys" };
+    return undefined;
+}
+
+function checkPermission(p: Extract<Principal, { kind: "service" }>, need: Need, tenantId?: string): void {
     if (need.scope === "workspace") {
-        if (!p.role.permissions.includes(need.permission)) throw forbidden(`This API key's role ${p.role.name} lacks the permission ${need.permission}.`);
+        const role = (tenantId && p.roleIn?.[tenantId]) || p.role;
+        if (!role.permissions.includes(need.permission)) throw forbidden(`This API key's role ${role.name} lacks the permission ${need.permission}.`);
         return;
     }
     const base = `This operation needs an organization-scoped API key with the ${need.permission} permission`;

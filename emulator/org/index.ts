@@ -11,14 +11,19 @@ import { type Holdings, OrgModel } from "./model";
 import { orgRoutes } from "./routes";
 import { handleRoutes } from "./handle";
 import { OrgInfo } from "./orgInfo";
+import { scimRoutes } from "./scim";
 import { settingsRoutes, type ApplyTier } from "./settings";
 import { SsoSettings } from "./sso";
+import { tokenRoutes } from "./tokenRoutes";
+import { TokenModel, tokenLimits } from "./tokens";
 
 export interface OrgArea extends Area {
     readonly model: OrgModel;
     readonly auth: Authenticator;
     readonly sso: SsoSettings;
     readonly info: OrgInfo;
+    /** Service accounts, personal access tokens, API keys and SCIM tokens (tokens.ts). */
+    readonly tokens: TokenModel;
 }
 
 export interface OrgOptions {
@@ -38,21 +43,25 @@ export interface OrgOptions {
 
 export function orgArea(o: OrgOptions): OrgArea {
     const model = new OrgModel(o.clock, o.holdings, o.stateDir);
-    const auth = new Authenticator(model, o.apiKeys ? new Set(o.apiKeys) : undefined, o.keyWorkspace, o.deploymentWorkspace);
     const sso = new SsoSettings(model, o.stateDir);
     const info = new OrgInfo(() => sso.current() !== undefined, o.stateDir);
+    const tokens = new TokenModel(model, o.clock, o.stateDir, () => tokenLimits(info.view()));
+    const auth = new Authenticator(model, o.apiKeys ? new Set(o.apiKeys) : undefined, o.keyWorkspace, o.deploymentWorkspace, tokens);
     return {
         name: "org",
         model,
         auth,
         sso,
         info,
+        tokens,
         // Organization paths; `/api/v1/workspaces/current/...` are a workspace's.
         tenantless: [
             /^\/api\/v1\/workspaces\/?$/,
             /^\/api\/v1\/workspaces\/(?!current(\/|$))[^/]+\/?$/,
             /^\/api\/v1\/orgs\//,
             /^\/api\/v1\/platform\/orgs\/current\/info\/?$/,
+            /^\/api\/v1\/service-accounts(\/|$)/,
+            /^\/api\/v1\/platform\/orgs\/current\/scim\//,
         ],
         keyWorkspace: [/^\/api\/v1\/workspaces\/current\//, /^\/workspaces\/current\//],
         register: (router) => {
@@ -61,11 +70,14 @@ export function orgArea(o: OrgOptions): OrgArea {
             sso.register(router);
             info.register(router);
             handleRoutes(router, model);
+            tokenRoutes(router, tokens, o.keyWorkspace);
+            scimRoutes(router, tokens);
         },
         reset: () => {
             model.reset();
             sso.reset();
             info.reset();
+            tokens.reset();
         },
     };
 }

@@ -97,6 +97,8 @@ export interface RequestOptions<T> {
     tenantId?: string;
     /** A POST that is safe to send again (an upsert): retried as a PUT is, never left ambiguous. */
     idempotent?: boolean;
+    /** Headers of this request alone (a personal access token's service account: docs/service.md R21.2). */
+    headers?: Record<string, string>;
 }
 
 /** Counts requests by `METHOD route`, for benchmarks and tests. */
@@ -169,8 +171,9 @@ export class HttpClient {
     }
 
     /** The headers of every request (the API key under this API's header, the workspace) and the JSON body, if any. */
-    private message(json: unknown, tenantId = this.opts.tenantId): { headers: Record<string, string>; body?: string } {
+    private message(json: unknown, tenantId = this.opts.tenantId, extra: Record<string, string> = {}): { headers: Record<string, string>; body?: string } {
         const headers: Record<string, string> = {
+            ...extra,
             [this.opts.apiKeyHeader]: this.opts.apiKey,
             accept: "application/json",
             "user-agent": this.opts.userAgent ?? "pulumi-langsmith",
@@ -186,7 +189,7 @@ export class HttpClient {
         const secrets = [this.opts.apiKey, ...(ro.secrets ?? [])];
         const url = this.opts.baseUrl + p + queryString(ro.query);
         const idempotent = ro.idempotent ?? IDEMPOTENT.has(method);
-        const { headers, body } = this.message(ro.body, ro.tenantId);
+        const { headers, body } = this.message(ro.body, ro.tenantId, ro.headers);
         const deadline = ro.deadline ?? Date.now() + this.opts.retryBudgetMs;
         /** Sleeps before the next attempt, or answers false when that would pass the deadline. */
         const waitFor = async (ms: number) => {

@@ -35,6 +35,8 @@ export type GetSsoSettingsResult = FunctionResult<typeof FUNCTIONS.getSsoSetting
 export type GetOrganizationResult = FunctionResult<typeof FUNCTIONS.getOrganization.declaration>;
 export type GetServiceKeyArgs = FunctionArgs<typeof FUNCTIONS.getServiceKey.declaration>;
 export type GetServiceKeyResult = FunctionResult<typeof FUNCTIONS.getServiceKey.declaration>;
+export type GetServiceAccountArgs = FunctionArgs<typeof FUNCTIONS.getServiceAccount.declaration>;
+export type GetServiceAccountResult = FunctionResult<typeof FUNCTIONS.getServiceAccount.declaration>;
 export type GetAnnotationQueueArgs = FunctionArgs<typeof FUNCTIONS.getAnnotationQueue.declaration>;
 export type { GetAnnotationQueueResult, GetFeedbackConfigResult } from "../evaluation/lookups";
 export type GetFeedbackConfigArgs = FunctionArgs<typeof FUNCTIONS.getFeedbackConfig.declaration>;
@@ -129,6 +131,9 @@ export const getServiceKey = (args: GetServiceKeyArgs): pulumi.Output<GetService
 export const getSsoSettings = (): pulumi.Output<GetSsoSettingsResult> => invoke("getSsoSettings", {});
 /** The organization, its settings and its plan's limits: docs/functions.md. */
 export const getOrganization = (): pulumi.Output<GetOrganizationResult> => invoke("getOrganization", {});
+
+/** Looks up a service account by id or by name. */
+export const getServiceAccount = (args: GetServiceAccountArgs): pulumi.Output<GetServiceAccountResult> => invoke("getServiceAccount", args);
 
 /** Looks up an annotation queue by id or by name. */
 export const getAnnotationQueue = (args: GetAnnotationQueueArgs): pulumi.Output<GetAnnotationQueueResult> => invoke("getAnnotationQueue", args);

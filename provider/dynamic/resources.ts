@@ -226,6 +226,25 @@ export type OrganizationSettingsArgs = Args<Declared<"organizationSettings">>;
 export const HubHandle = dynamicResource(RESOURCES.hubHandle);
 export type HubHandle = InstanceType<typeof HubHandle>;
 export type HubHandleArgs = Args<Declared<"hubHandle">>;
+/** A service account of the organization (its tokens: PersonalAccessToken): docs/serviceAccount.md. */
+export const ServiceAccount = dynamicResource(RESOURCES.serviceAccount);
+export type ServiceAccount = InstanceType<typeof ServiceAccount>;
+export type ServiceAccountArgs = Args<Declared<"serviceAccount">>;
+
+/** A personal access token, of a service account or the provider's identity (its secret `key` an output): docs/personalAccessToken.md. */
+export const PersonalAccessToken = dynamicResource(RESOURCES.personalAccessToken);
+export type PersonalAccessToken = InstanceType<typeof PersonalAccessToken>;
+export type PersonalAccessTokenArgs = Args<Declared<"personalAccessToken">>;
+
+/** A workspace API key (its secret `key` an output): docs/apiKey.md. */
+export const ApiKey = dynamicResource(RESOURCES.apiKey);
+export type ApiKey = InstanceType<typeof ApiKey>;
+export type ApiKeyArgs = Args<Declared<"apiKey">>;
+
+/** A SCIM bearer token of the organization (its secret `token` an output): docs/scimToken.md. */
+export const ScimToken = dynamicResource(RESOURCES.scimToken);
+export type ScimToken = InstanceType<typeof ScimToken>;
+export type ScimTokenArgs = Args<Declared<"scimToken">>;
 
 /** An entry of the workspace's model price map (the cost of traced LLM runs): docs/modelPriceMap.md. */
 export const ModelPriceMap = dynamicResource(RESOURCES.modelPriceMap);

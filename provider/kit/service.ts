@@ -8,6 +8,7 @@
 import { ExamplesClient } from "../api/examples";
 import type * as pulumi from "@pulumi/pulumi";
 import { AccessPoliciesClient } from "../api/accessPolicies";
+import { TokensClient } from "../api/tokens";
 import { AgentServerClient } from "../api/agentServer";
 import { GatewayPoliciesClient } from "../api/gatewayPolicies";
 import { ChartsClient } from "../api/charts";
@@ -149,6 +150,11 @@ export class Service {
     /** The organization's LLM gateway policies (docs/service.md R19.1): no workspace is named. */
     gatewayPolicies(): GatewayPoliciesClient {
         return apiClient("gateway policies", this.config(), undefined, (o) => GatewayPoliciesClient.connect(o));
+    }
+
+    /** The organization's service accounts and tokens (docs/service.md R21): no workspace is named but a workspace API key's. */
+    tokens(): TokensClient {
+        return apiClient("tokens", this.config(), undefined, (o) => TokensClient.connect(o));
     }
 
     /** The agent server at `url` (a deployment's `customUrl`), reached with this configuration's API key. */

@@ -4,7 +4,7 @@
  * - The secret `key` is in the create's answer only. It goes into the outputs (secret: both front doors keep
  *   it encrypted) and nowhere else: no error, warning or log line of this file holds it, and a refresh keeps
  *   the recorded one (the service never answers it again).
- * - Never a key nobody holds. The create is sent once. After an ambiguous failure (the answer lost), the key
+ * - Never a key nobody holds (the logic shared with every token: tokens/lifecycle.ts). The create is sent once. After an ambiguous failure (the answer lost), the key
  *   it may have made is looked for (same description, scope and expiry, made since): its secret is lost, so
  *   it is deleted, with a warning, and the create sent once more. Before creating, an identical key already
  *   there (a `pulumi up` killed after the service made it asks to create it again) is refused with its id,
@@ -16,7 +16,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { OrganizationClient } from "../../api/organization";
-import { createdSince, isAmbiguous, lookAgain, mayStillRun } from "../../api/reconcile";
 import type { AccessScope, Role, ServiceKey, ServiceKeyCreateRequest, ServiceKeyUpdateRequest } from "../../api/schemas/organization";
 import { parseTimestamp } from "../../api/timestamp";
 import { UUID_RE } from "../../api/values";
@@ -27,7 +26,7 @@ import { messageOf } from "../../kit/initError";
 import { adoptionAsked, alreadyExistsMessage } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
 import { known } from "../../kit/unknown";
-import { warn } from "../../kit/warn";
+import { createTokenOnce, sameInstant, say, type TokenKind } from "../tokens/lifecycle";
 import { SCHEMA_VERSION, organizationScoped, serviceKey, type ServiceKeyInputs, type ServiceKeyOutputs } from "./declare";
 import { ROLE_INPUTS, roleIdFor, roleInputOf, roleProblem, roleSpellingProblem } from "./roles";
 
@@ -80,13 +79,6 @@ function checkWorkspaces(c: Checker, ids: unknown): void {
     });
 }
 
-/** Whether two timestamps name the same instant (both absent counts). */
-function sameInstant(a: unknown, b: unknown): boolean {
-    if (!a || !b) return !a && !b;
-    const [x, y] = [parseTimestamp(a), parseTimestamp(b)];
-    return x !== undefined && x === y;
-}
-
 export interface ServiceKeyProviderOptions {
     /** The organization's API (default: the configured service's). */
     organization?: () => OrganizationClient;
@@ -116,7 +108,7 @@ export function createServiceKeyProvider(o: ServiceKeyProviderOptions = {}): pul
             const same = await sameKeyAs(org, inputs);
             const twin = (await org.listServiceKeys()).find(same);
             if (twin && !adoptionAsked(twin.id)) throw new Error(twinMessage(twin, inputs));
-            const made = await held(org, await createKeyOnce(org, body, (k) => k.id !== twin?.id && same(k)));
+            const made = (await createTokenOnce(keyKind(org, body), (k) => k.id !== twin?.id && same(k))) as ServiceKey & { key: string };
             const { key, ...shown } = made;
             if (twin) await replaced(org, twin, made.id);
             return { id: made.id, outs: outputs(inputs, shown, key) };
@@ -218,58 +210,22 @@ async function sameKeyAs(org: OrganizationClient, i: ServiceKeyInputs): Promise<
         (scope === "organization" || set(k.workspace_names ?? []) === names);
 }
 
-/**
- * Sends the create once; after an ambiguous failure, deletes the key it made (`ours`, made since: its secret
- * was in the lost answer; looked for again for a while when the request may still be running) and sends it
- * once more. After a second ambiguous failure, deletes what that one made too and fails: no key is left that
- * nobody holds. The errors are the client's, which never hold an answer's body.
- */
-async function createKeyOnce(org: OrganizationClient, body: ServiceKeyCreateRequest, ours: (k: ServiceKey) => boolean): Promise<ServiceKey> {
-    const first = Date.now();
-    for (let attempt = 0; ; attempt++) {
-        const since = Date.now();
-        try {
-            const made = await org.createServiceKey(body);
-            if (attempt > 0) await sweep(org, (k) => k.id !== made.id && ours(k) && createdSince(org.http, k.created_at, first));
-            return made;
-        } catch (e) {
-            if (!isAmbiguous(e)) throw e;
-            const find = async () => (await org.listServiceKeys()).find((k) => ours(k) && createdSince(org.http, k.created_at, since));
-            const lost = (await find()) ?? (mayStillRun(e) ? await lookAgain(find, org.http.reconcileOptions(org.deadline)) : undefined);
-            if (lost) {
-                await org.deleteServiceKey(lost.id);
-                await say(
-                    `ServiceKey: the answer to the create was lost (${messageOf(e)}), and with it the secret of the key the service made (${lost.id}, ${lost.short_key}): ` +
-                        (attempt === 0 ? "that key was deleted, and the create sent once more." : "that key was deleted."),
-                );
-            }
-            if (attempt > 0)
-                throw new Error(
-                    `ServiceKey: the create failed twice without an answer (${messageOf(e)}); ${lost ? "the key it made was deleted" : "no key was found made by it"}: nothing was created. Run \`pulumi up\` again.`,
-                );
-        }
-    }
-}
-
-/** The key made, when its answer holds the secret; else that key deleted (no one could ever hold it) and the create failed. */
-async function held(org: OrganizationClient, made: ServiceKey): Promise<ServiceKey & { key: string }> {
-    if (made.key) return made as ServiceKey & { key: string };
-    await org.deleteServiceKey(made.id);
-    throw new Error(
-        `ServiceKey: the service made key ${made.id} (${made.short_key}) but its answer held no \`key\`, the only place the secret is shown: that key was deleted, and nothing was created. The service's answer no longer matches docs/service.md R7: report it.`,
-    );
-}
-
-/** After a create sent twice: deletes a key the first attempt made that showed up late (no one holds its secret). Never fails the create. */
-async function sweep(org: OrganizationClient, late: (k: ServiceKey) => boolean): Promise<void> {
-    try {
-        for (const k of (await org.listServiceKeys()).filter(late)) {
-            await org.deleteServiceKey(k.id);
-            await say(`ServiceKey: key ${k.id} (${k.short_key}), made by a create whose answer was lost, showed up late: deleted (no one holds its secret).`);
-        }
-    } catch (e) {
-        await say(`ServiceKey: could not look for a key made by the create whose answer was lost (${messageOf(e)}): see LangSmith's list of service keys.`);
-    }
+/** How the shared token logic (tokens/lifecycle.ts) speaks to service keys: a create of `body`, sent once. */
+function keyKind(org: OrganizationClient, body: ServiceKeyCreateRequest): TokenKind<ServiceKey> {
+    return {
+        what: "ServiceKey",
+        noun: "key",
+        secretField: "key",
+        http: org.http,
+        deadline: org.deadline,
+        list: () => org.listServiceKeys(),
+        create: () => org.createServiceKey(body),
+        remove: (id) => org.deleteServiceKey(id),
+        id: (k) => k.id,
+        short: (k) => k.short_key,
+        createdAt: (k) => k.created_at,
+        secret: (k) => k.key,
+    };
 }
 
 /** The key LANGSMITH_ADOPT_IDS named, now that its successor exists: deleted (its secret cannot be read back). Never fails the create. */
@@ -281,11 +237,6 @@ async function replaced(org: OrganizationClient, twin: ServiceKey, by: string): 
     } catch (e) {
         await say(`${what}: key ${by} was made in its place, but deleting it failed (${messageOf(e)}): delete it in LangSmith (Settings -> API Keys).`);
     }
-}
-
-/** A warning that must not fail the operation it tells of. */
-async function say(message: string): Promise<void> {
-    await warn(message).catch(() => undefined);
 }
 
 /** The refusal to make a key beside an identical one (what an interrupted `pulumi up` leaves; or the old key of a forced replacement). */

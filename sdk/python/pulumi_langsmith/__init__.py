@@ -10,6 +10,7 @@ from .access_policy import *
 from .agent_server_check import *
 from .alert_rule import *
 from .annotation_queue import *
+from .api_key import *
 from .assistant import *
 from .bulk_export import *
 from .chart import *
@@ -50,6 +51,7 @@ from .get_model_price import *
 from .get_organization import *
 from .get_prompt import *
 from .get_role import *
+from .get_service_account import *
 from .get_service_key import *
 from .get_sso_settings import *
 from .get_tool import *
@@ -65,6 +67,7 @@ from .model_price_map import *
 from .organization_member import *
 from .organization_retention import *
 from .organization_settings import *
+from .personal_access_token import *
 from .project_view import *
 from .prompt import *
 from .prompt_tag import *
@@ -75,6 +78,8 @@ from .role import *
 from .run_rule import *
 from .sandbox_snapshot import *
 from .scheduled_export import *
+from .scim_token import *
+from .service_account import *
 from .service_key import *
 from .sso_settings import *
 from .tag_key import *
@@ -109,6 +114,7 @@ _utilities.register(
    "langsmith:index:AgentServerCheck": "AgentServerCheck",
    "langsmith:index:AlertRule": "AlertRule",
    "langsmith:index:AnnotationQueue": "AnnotationQueue",
+   "langsmith:index:ApiKey": "ApiKey",
    "langsmith:index:Assistant": "Assistant",
    "langsmith:index:BulkExport": "BulkExport",
    "langsmith:index:Chart": "Chart",
@@ -136,6 +142,7 @@ _utilities.register(
    "langsmith:index:OrganizationMember": "OrganizationMember",
    "langsmith:index:OrganizationRetention": "OrganizationRetention",
    "langsmith:index:OrganizationSettings": "OrganizationSettings",
+   "langsmith:index:PersonalAccessToken": "PersonalAccessToken",
    "langsmith:index:ProjectView": "ProjectView",
    "langsmith:index:Prompt": "Prompt",
    "langsmith:index:PromptTag": "PromptTag",
@@ -145,6 +152,8 @@ _utilities.register(
    "langsmith:index:RunRule": "RunRule",
    "langsmith:index:SandboxSnapshot": "SandboxSnapshot",
    "langsmith:index:ScheduledExport": "ScheduledExport",
+   "langsmith:index:ScimToken": "ScimToken",
+   "langsmith:index:ServiceAccount": "ServiceAccount",
    "langsmith:index:ServiceKey": "ServiceKey",
    "langsmith:index:SsoSettings": "SsoSettings",
    "langsmith:index:TagKey": "TagKey",

@@ -73,6 +73,8 @@ __all__ = [
     'RunRuleWebhookArgsDict',
     'SandboxSnapshotTimeoutsArgs',
     'SandboxSnapshotTimeoutsArgsDict',
+    'ServiceAccountWorkspaceArgs',
+    'ServiceAccountWorkspaceArgsDict',
     'TagFilter',
     'TagFilterDict',
 ]
@@ -2552,6 +2554,59 @@ class SandboxSnapshotTimeoutsArgs:
     @create.setter
     def create(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "create", value)
+
+
+class ServiceAccountWorkspaceArgsDict(TypedDict):
+    """
+    A workspace the service account is a member of, with its role there.
+    """
+    workspace_id: pulumi.Input[_builtins.str]
+    """
+    The workspace's id (a uuid).
+    """
+    role_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Its workspace role there: a role's id (a uuid: a custom role's), or `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor, the default) or `WORKSPACE_VIEWER`.
+    """
+
+@pulumi.input_type
+class ServiceAccountWorkspaceArgs:
+    def __init__(__self__, *,
+                 workspace_id: pulumi.Input[_builtins.str],
+                 role_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A workspace the service account is a member of, with its role there.
+
+        :param pulumi.Input[_builtins.str] workspace_id: The workspace's id (a uuid).
+        :param pulumi.Input[_builtins.str] role_id: Its workspace role there: a role's id (a uuid: a custom role's), or `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor, the default) or `WORKSPACE_VIEWER`.
+        """
+        pulumi.set(__self__, "workspace_id", workspace_id)
+        if role_id is not None:
+            pulumi.set(__self__, "role_id", role_id)
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The workspace's id (a uuid).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @workspace_id.setter
+    def workspace_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "workspace_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="roleId")
+    def role_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Its workspace role there: a role's id (a uuid: a custom role's), or `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor, the default) or `WORKSPACE_VIEWER`.
+        """
+        return pulumi.get(self, "role_id")
+
+    @role_id.setter
+    def role_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "role_id", value)
 
 
 class TagFilterDict(TypedDict):

@@ -52,6 +52,7 @@ __all__ = [
     'RunRuleLlmEvaluator',
     'RunRuleWebhook',
     'SandboxSnapshotTimeouts',
+    'ServiceAccountWorkspace',
     'TracingProjectInfo',
     'WorkspaceInfo',
 ]
@@ -2759,6 +2760,60 @@ class SandboxSnapshotTimeouts(dict):
         Seconds to wait for the snapshot to be `ready` (default 1200).
         """
         return pulumi.get(self, "create")
+
+
+@pulumi.output_type
+class ServiceAccountWorkspace(dict):
+    """
+    A workspace the service account is a member of, with its role there.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "workspaceId":
+            suggest = "workspace_id"
+        elif key == "roleId":
+            suggest = "role_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ServiceAccountWorkspace. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ServiceAccountWorkspace.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ServiceAccountWorkspace.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 workspace_id: _builtins.str,
+                 role_id: Optional[_builtins.str] = None):
+        """
+        A workspace the service account is a member of, with its role there.
+
+        :param _builtins.str workspace_id: The workspace's id (a uuid).
+        :param _builtins.str role_id: Its workspace role there: a role's id (a uuid: a custom role's), or `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor, the default) or `WORKSPACE_VIEWER`.
+        """
+        pulumi.set(__self__, "workspace_id", workspace_id)
+        if role_id is not None:
+            pulumi.set(__self__, "role_id", role_id)
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> _builtins.str:
+        """
+        The workspace's id (a uuid).
+        """
+        return pulumi.get(self, "workspace_id")
+
+    @_builtins.property
+    @pulumi.getter(name="roleId")
+    def role_id(self) -> Optional[_builtins.str]:
+        """
+        Its workspace role there: a role's id (a uuid: a custom role's), or `WORKSPACE_ADMIN`, `WORKSPACE_USER` (Editor, the default) or `WORKSPACE_VIEWER`.
+        """
+        return pulumi.get(self, "role_id")
 
 
 @pulumi.output_type

@@ -263,6 +263,33 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             args: () => ({ description: uniqueName("imp"), orgRoleId: "ORGANIZATION_VIEWER", expiresAt: "2030-01-01T00:00:00Z" }),
             unset: { workspaceIds: "a workspace-scoped key, with roleId (tests/e2e/workspace.test.ts)", roleId: "as workspaceIds" },
         },
+        // The service answers no workspaces of an account: after an import the program's are recorded (an update, nothing sent).
+        serviceAccount: {
+            args: () => ({ name: uniqueName("imp"), workspaces: [{ workspaceId: TEST_TENANT, roleId: "WORKSPACE_VIEWER" }] }),
+            allowed: ["workspaces"],
+        },
+        personalAccessToken: {
+            args: () => ({ description: uniqueName("imp"), expiresAt: "2030-01-01T00:00:00Z" }),
+            unset: {
+                serviceAccountId: "a service account's token (tests/provider/organization/tokens)",
+                defaultWorkspaceId: "fixed at creation and not answered by id (docs/personalAccessToken.md)",
+                expiresInDays: "instead of expiresAt (tests/provider/organization/tokens)",
+            },
+        },
+        apiKey: {
+            args: () => ({ description: uniqueName("imp"), expiresAt: "2030-01-01T00:00:00Z" }),
+            unset: {
+                roleId: "not answered by the service's list (tests/provider/organization/tokens: a Viewer's key)",
+                expiresInDays: "instead of expiresAt (tests/provider/organization/tokens)",
+            },
+        },
+        scimToken: {
+            args: () => ({ description: uniqueName("imp") }),
+            unset: {
+                expiresAt: "the provider's lifetime, not the service's: not read by an import (docs/scimToken.md)",
+                expiresInDays: "as expiresAt (tests/provider/organization/tokens)",
+            },
+        },
         role: {
             args: () => ({ name: uniqueName("imp"), description: "reads", permissions: ["runs:read", "projects:read"], accessPolicyIds: [accessPolicyId] }),
         },
@@ -841,6 +868,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         // On the import case's project (its own tags are another key's), not on PROJECT: the import case's tagging holds that one.
         ["tagging", () => ({ tagValueId, resourceType: "project", resourceId: projectId }), (id) => id],
         ["accessPolicy", () => (CASES.accessPolicy as Case).args(), (id) => id],
+        ["serviceAccount", () => ({ name: uniqueName("rep") }), (id) => id],
         ["datasetShare", () => ({ datasetId: shareDatasetId }), (id) => id],
         ["evaluator", () => ({ name: uniqueName("rep"), type: "code", code: "def perform_eval(run, example):\n    return {'ok': 1}\n" }), (id) => id],
         ["modelPriceMap", () => ({ name: uniqueName("rep"), matchPattern: "^rep-model$", promptCost: 1e-6, completionCost: 2e-6 }), (id) => id],
@@ -929,6 +957,7 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
         tagKey: (a) => ({ ...a, description: "changed" }),
         tagValue: (a) => ({ ...a, description: "changed" }),
         accessPolicy: (a) => ({ ...a, description: "changed" }),
+        serviceAccount: (a) => ({ ...a, workspaces: [] }),
         evaluator: (a) => ({ name: a.name, type: "llm", promptHandle }),
         modelPriceMap: (a) => ({ ...a, completionCost: 3e-6 }),
         gatewayPolicy: (a) => ({ ...a, rateLimit: { ...a.rateLimit, limit: 6 } }),

@@ -54,6 +54,12 @@ describe("plugin schema", () => {
         assert.equal(schema.resources["langsmith:index:RunRule"].inputProperties.webhooks.secret, true);
         assert.equal(schema.resources["langsmith:index:AlertRule"].inputProperties.actions.secret, true);
         assert.equal(schema.resources["langsmith:index:DatasetShare"].properties.shareToken.secret, true, "a public share's token");
+        for (const [type, output] of [
+            ["PersonalAccessToken", "key"],
+            ["ApiKey", "key"],
+            ["ScimToken", "token"],
+        ])
+            assert.equal(schema.resources[`langsmith:index:${type}`].properties[output].secret, true, `a ${type}'s ${output}`);
         assert.equal(
             schema.resources["langsmith:index:DataPlane"].inputProperties.externalId.secret,
             true,
@@ -61,8 +67,8 @@ describe("plugin schema", () => {
         );
         assert.equal(
             secretCount,
-            20,
-            "secrets, credentials, a WorkspaceSecret's value, a PromptWebhook's URL and headers, a RunRule's webhooks and an AlertRule's actions (inputs and outputs), a service key's key, a dataset share's token, a DataPlane's external id (input and output), apiKey (config and provider): nothing else",
+            29,
+            "secrets, credentials, a WorkspaceSecret's value, a PromptWebhook's URL and headers, a RunRule's webhooks and an AlertRule's actions (inputs and outputs), a service key's key, a personal access token's and an API key's key, a SCIM token's token, a dataset share's token, a DataPlane's external id and an McpServer's URL, headers and OAuth provider (inputs and outputs), apiKey (config and provider): nothing else",
         );
     });
 
