@@ -114,7 +114,10 @@ export const gatewayPolicy = resource({
         enabled: boolean("Whether the gateway enforces it (a disabled spend cap still counts spend). Changed in place.", { default: true, onChange: "update" }),
     },
     outputs: {
-        currentSpendUsd: number("A spend cap's spend in its current window, in US dollars (null for other policies).", { nullable: true }),
+        currentSpendUsd: number(
+            "A spend cap's spend in its current window, in US dollars, as the `up` that made or last changed the policy saw it (null for other policies); a refresh keeps it, since it moves with every request (`getGatewayPolicies` reads it live).",
+            { nullable: true },
+        ),
         organizationId: string("The organization that holds it.", { stable: true }),
         createdAt: string("When it was made.", { stable: true }),
         schemaVersion: number("Version of the output shape.", { stable: true }),

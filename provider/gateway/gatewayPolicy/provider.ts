@@ -6,7 +6,8 @@
  * matchers) are refused naming the field and the fix. A create meets the service's upsert (docs/service.md R19.1): it
  * looks first, and a policy of the family with the same matchers that this stack does not hold is refused naming it,
  * unless LANGSMITH_ADOPT_IDS names it (kit/adoption.ts). An update is one PATCH of the whole policy (its type aside: a
- * change replaces). `read` with only an id is `pulumi import`; it answers the current spend.
+ * change replaces). `read` with only an id is `pulumi import`; it answers the current spend, which a refresh keeps as the
+ * last `up` saw it (it moves with every request: a clean stack's refresh shows no change).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { GatewayPoliciesClient } from "../../api/gatewayPolicies";
@@ -157,10 +158,15 @@ export function createGatewayPolicyProvider(o: { policies?: () => GatewayPolicie
             const made = await pc.create(body);
             return { id: made.id, outs: outputs(inputs, made) };
         },
-        async read(id) {
+        async read(id, props) {
             const held = await policies().tryGet(id);
             const read = held && inputsOf(held);
-            return held && read ? { id, props: outputs(read, held), inputs: read } : {};
+            if (!held || !read) return {};
+            // A refresh keeps the spend the last `up` saw: it moves with every request through the gateway, and the
+            // refresh of a clean stack shows no change (docs/gatewayPolicy.md; getGatewayPolicies reads it live).
+            const seen = props?.currentSpendUsd;
+            const spend = seen === undefined ? held.current_spend_usd : seen;
+            return { id, props: outputs(read, { ...held, current_spend_usd: spend }), inputs: read };
         },
         async update(id, _olds, news) {
             const { policy_type: _, ...body } = bodyOf(news);

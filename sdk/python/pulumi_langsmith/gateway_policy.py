@@ -330,7 +330,7 @@ class GatewayPolicy(pulumi.CustomResource):
     @pulumi.getter(name="currentSpendUsd")
     def current_spend_usd(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        A spend cap's spend in its current window, in US dollars (null for other policies).
+        A spend cap's spend in its current window, in US dollars, as the `up` that made or last changed the policy saw it (null for other policies); a refresh keeps it, since it moves with every request (`getGatewayPolicies` reads it live).
         """
         return pulumi.get(self, "current_spend_usd")
 
