@@ -27,7 +27,7 @@ const rate = new langsmith.GatewayPolicy("customer-rate", {
     name: `${customer}-rate`,
     policyType: "rate_limit",
     matchers: { headers: customerHeaders },
-    rateLimit: { limit: config.getNumber("requestsPerWindow") ?? 60, unit: "requests", window: config.get("rateWindow") ?? "minute" },
+    rateLimit: { limit: config.getNumber("requestsPerWindow") ?? 60, unit: "requests", window: config.get("rateWindow") === "hour" ? "hour" : "minute" },
 });
 // Sends the rate limit's count through the gateway, then one more (429), then one as the other customer (200); once
 // the cap is in place too, so that what it sends counts against the customer's spend as every request will.
@@ -56,7 +56,7 @@ const botToken = new langsmith.PersonalAccessToken("release-bot", {
 
 const plane = new langsmith.DataPlane("byoc", {
     name: "prod-byoc",
-    region: config.get("dataPlaneRegion") ?? "us-east-1",
+    region: "us-east-1",
     roleArn: config.get("byocRoleArn") ?? "arn:aws:iam::123456789012:role/langsmith-byoc",
     externalId: config.requireSecret("byocExternalId"),
     vpcCidr: "10.40.0.0/16",
@@ -64,7 +64,7 @@ const plane = new langsmith.DataPlane("byoc", {
 
 export const capPolicyId = cap.id;
 export const ratePolicyId = rate.id;
-export const rateCheck = rateHolds.steps;
+export const rateCheckRequests = rateHolds.requestsSent; // what each sent and got: the check's `steps`
 export const ssoId = sso.id;
 export const scimTokenId = scim.id;
 export const scimToken = scim.token; // secret

@@ -45,24 +45,25 @@ describe("e2e: the organization's edge as code (real CLI, examples/organization-
     };
     /** What a key may read of the workspace: 200 while it works, 401 once it does not. */
     const keyWorks = async (key: string) => (await raw(em, "GET", "/api/v1/sessions?limit=1", { apiKey: key, tenantId: workspace })).status;
-    /** The stack's current checkpoint as the file backend holds it (read while an `up` writes it). */
-    const checkpointOutput = (name: string): string | undefined => {
+    /**
+     * The resources of the stack's checkpoint as the file backend holds it (read while an `up` writes it: undefined
+     * while the file is being written). A replaced resource's old state is kept, marked `delete`, until it is deleted.
+     */
+    const checkpointResources = (): Array<{ type: string; id: string; delete?: boolean; outputs?: any }> | undefined => {
         try {
-            const state = JSON.parse(readFileSync(join(project.stateDir, ".pulumi", "stacks", "organization-edge", `${stack}.json`), "utf8"));
-            const root = state.checkpoint.latest.resources.find((r: { type: string }) => r.type === "pulumi:pulumi:Stack");
-            return root?.outputs?.[name];
+            return JSON.parse(readFileSync(join(project.stateDir, ".pulumi", "stacks", "organization-edge", `${stack}.json`), "utf8")).checkpoint.latest
+                .resources;
         } catch {
-            return undefined; // being written
+            return undefined;
         }
     };
-    /** The token the stack's state names, once the file reads whole ("none" if it names none for a second). */
-    const namedToken = async (): Promise<string> => {
-        for (let i = 0; i < 200; i++) {
-            const id = checkpointOutput("botTokenId");
-            if (id !== undefined) return id;
+    /** The live resource of `type` the state holds, once the file reads whole. */
+    const stateHolds = async (type: string) => {
+        for (;;) {
+            const all = checkpointResources();
+            if (all) return all.find((r) => r.type === `pulumi-nodejs:dynamic/langsmith:${type}` && !r.delete);
             await sleep(5);
         }
-        return "none";
     };
 
     before(async () => {
@@ -105,7 +106,8 @@ describe("e2e: the organization's edge as code (real CLI, examples/organization-
     it("up: the check proves the customer's rate limit; 429 past it and 402 past the cap while another customer passes; a token rotated with no 401 before the switch; drift check green; destroy leaves nothing that works", async () => {
         await cli("up", "--yes", "--skip-preview");
         const out = await outputsShown();
-        const steps = out.rateCheck.map((s: { step: string; statuses: number[] }) => `${s.step} ${s.statuses.join(",")}`);
+        const check = await stateHolds("GatewayPolicyCheck");
+        const steps = check?.outputs.steps.map((s: { step: string; statuses: number[] }) => `${s.step} ${s.statuses.join(",")}`);
         assert.deepEqual(steps, [`within ${Array(RATE).fill(200).join(",")}`, "past 429", "other 200"]);
         assert.equal(out.dataPlaneStatus, "active");
 
@@ -118,25 +120,27 @@ describe("e2e: the organization's edge as code (real CLI, examples/organization-
         assert.deepEqual([(await chat("acme")).status, (await chat("acme")).status], [200, 402]);
         assert.equal((await chat("globex")).status, 200);
 
-        // Rotation: a new description makes a new token. A client polls with the old one until the state names the new.
+        // Rotation: a new description makes a new token. A client polls with the old one until the state holds the new.
+        // (The token's resource, not the stack's outputs: Pulumi writes those at the very end of the update, after the
+        // replaced resources are deleted: docs/personalAccessToken.md "Rotation".)
         const oldKey: string = out.botKey;
         assert.equal(await keyWorks(oldKey), 200);
         await project.setConfig(stack, { "organization-edge:botTokenDescription": "release-bot-2027-01" });
         em.admin.requests = [];
         let upDone = false;
         const up = cli("up", "--yes", "--skip-preview").finally(() => (upDone = true));
-        // A status counts against the rotation only if the state still named the old token once it came back.
-        const polled: Array<{ status: number; stateNames: string }> = [];
+        // A status counts against the rotation only if the state still held the old token once it came back.
+        const polled: Array<{ status: number; stateHolds?: string }> = [];
         while (!upDone) {
             const status = await keyWorks(oldKey);
-            polled.push({ status, stateNames: await namedToken() });
+            polled.push({ status, stateHolds: (await stateHolds("PersonalAccessToken"))?.id });
             await sleep(20);
         }
         await up;
-        const beforeSwitch = polled.filter((p) => p.stateNames === out.botTokenId);
+        const beforeSwitch = polled.filter((p) => p.stateHolds === out.botTokenId);
         assert.ok(beforeSwitch.length > 10, `the client polled during the up (${beforeSwitch.length} times before the switch)`);
-        assert.deepEqual([...new Set(beforeSwitch.map((p) => p.status))], [200], "a 401 with the old token before the state named the new one");
-        assert.notEqual(await namedToken(), out.botTokenId, "the state names the new token");
+        assert.deepEqual([...new Set(beforeSwitch.map((p) => p.status))], [200], "a 401 with the old token before the state held the new one");
+        assert.notEqual((await stateHolds("PersonalAccessToken"))?.id, out.botTokenId, "the state holds the new token");
         const tokenCalls = em.admin.requests.filter((q) => /personal-access-tokens/.test(q.path) && q.method !== "GET").map((q) => q.method);
         assert.deepEqual(tokenCalls, ["POST", "DELETE"], "the new token made before the old one deleted");
         const rotated = await outputsShown();

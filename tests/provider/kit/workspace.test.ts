@@ -27,10 +27,22 @@ const WORKSPACE_RESOURCES = ["deployment", "exportDestination", "scheduledExport
 /** Agent-server objects talk to a deployment's URL, which belongs to one workspace: no workspaceId (docs/workspaces.md). */
 const AGENT_SERVER_RESOURCES = ["assistant", "cron", "agentServerCheck"] as const;
 /**
- * The look-ups with no workspace: of the organization's own objects (workspaces, roles, service keys), and of an agent
- * server's (a cron: the server's URL is the deployment's, which belongs to one workspace).
+ * The look-ups with no workspace: of the organization's own objects (workspaces, roles, service keys, SSO, its settings,
+ * service accounts, gateway policies, data planes), and of an agent server's (a cron: the server's URL is the
+ * deployment's, which belongs to one workspace).
  */
-const NO_WORKSPACE_FUNCTIONS: readonly string[] = ["getWorkspace", "getWorkspaces", "getRole", "getServiceKey", "getCron"];
+const NO_WORKSPACE_FUNCTIONS: readonly string[] = [
+    "getWorkspace",
+    "getWorkspaces",
+    "getRole",
+    "getServiceKey",
+    "getCron",
+    "getSsoSettings",
+    "getOrganization",
+    "getServiceAccount",
+    "getGatewayPolicies",
+    "getDataPlane",
+];
 const THIRD = "33333333-3333-4333-8333-333333333333";
 
 type Provider = Required<import("@pulumi/pulumi").dynamic.ResourceProvider>;
