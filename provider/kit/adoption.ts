@@ -56,6 +56,16 @@ export const claim = (fact: string): void => void claimed.add(fact);
 /** Whether a create or update of this run claimed `fact`: a delete then leaves it to that resource. */
 export const claimedThisRun = (fact: string): boolean => claimed.has(fact);
 
+/**
+ * Forgets what this run noted. A provider process serves one `pulumi` run; a test process drives many, one file after
+ * another: a file that judges what a run knows starts one of its own.
+ */
+export function startRun(): void {
+    heldByStack.clear();
+    takenOver.clear();
+    claimed.clear();
+}
+
 /** Whether a resource of this stack holds the object of the create in progress (no adoption then). */
 export const heldByThisStack = (): boolean => creating.getStore()?.held === true;
 

@@ -7,6 +7,7 @@
  * workspace's handle refused at create, the delete leaving it); what destroy does, warned at preview.
  */
 import assert from "node:assert/strict";
+import { startRun } from "../../../../provider/kit/adoption";
 import { FUNCTIONS, RESOURCES } from "../../../../provider/registry";
 import { Service } from "../../../../provider/kit/service";
 import { checkHubHandle } from "../../../../provider/organization/hubHandle/provider";
@@ -42,6 +43,8 @@ describe("SsoSettings, OrganizationSettings, HubHandle, getSsoSettings, getOrgan
     const emulator = orgEmulator();
     const em = () => emulator.get();
     const sent = () => writes(em()).map((r) => `${r.method} ${r.path}`);
+    // A run of its own: an earlier file of this process (registered.test.ts's SSO case) read an SsoSettings' olds.
+    before(startRun);
     const ssoArgs = (extra: Record<string, unknown> = {}) => ({
         metadataXml: IDP_METADATA,
         defaultWorkspaceIds: [TEST_TENANT],
@@ -49,7 +52,7 @@ describe("SsoSettings, OrganizationSettings, HubHandle, getSsoSettings, getOrgan
         ...extra,
     });
 
-    // First: the registry's adoption guard notes, per process, what this run's checks read in the state.
+    // First in this file's run: the registry's adoption guard notes, per run, what the run's checks read in the state.
     it("SsoSettings: `pulumi up --replace` meets its own settings: refused naming deleteBeforeReplace; told LANGSMITH_ADOPT_IDS, taken over and kept from the old resource's delete", async () => {
         const m = await sso.create(await checked(sso, ssoArgs()));
         // As the engine's step generator does a targeted replacement: a check without olds, no diff, the create.
