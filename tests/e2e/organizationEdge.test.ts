@@ -3,10 +3,11 @@
  * "done when": one `up` makes a per-customer spend cap and rate limit on the LLM gateway (matched on
  * `X-Gateway-Customer`), a GatewayPolicyCheck that proves the rate limit at `up`, SAML single sign-on, a SCIM token, a
  * service account with a personal access token, and a data plane awaited until active. Then requests through the
- * emulator's gateway: the capped customer past its rate limit gets 429 and, in the next minute, past its cap 402,
+ * emulator's gateway: the capped customer past its rate limit gets 429 and, in the next hour, past its cap 402,
  * while another customer's still pass. The bot's token is rotated by an `up` while a client polls with the old one
- * until the stack's state carries the new one: it never sees a 401 before the switch, and the new token is made
- * before the old one is deleted. The drift check is green; destroy leaves nothing, and no token that still works.
+ * until the token's state holds the new one: it never sees a 401 before that, and the new token is made before the
+ * old one is deleted (the stack's outputs change later: Pulumi writes them after its deletes; docs/personalAccessToken.md
+ * "Rotation"). The drift check is green; destroy leaves nothing, and no token that still works.
  * Four engine commands on one stack.
  */
 import assert from "node:assert/strict";
