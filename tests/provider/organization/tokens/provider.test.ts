@@ -183,6 +183,25 @@ describe("tokens: ServiceAccount, PersonalAccessToken, ApiKey, ScimToken", funct
         assert.deepEqual(await keys(settled.key, again.key), [401, 401], "destroy revokes the token in use and the retiring one");
     });
 
+    it("rotation in place from a state written before it (no tokenId, no retiring): read, a clean diff, then a rotation and its revoke; an ApiKey's new workspace stays a replacement", async () => {
+        const inputs = await checked(pats(), { description: uniqueName("older"), expiresInDays: 10 });
+        const made = await create(pats(), inputs);
+        const { tokenId: _t, retiring: _r, ...older } = made.outs;
+        assert.equal((await pats().diff!(made.id, older, inputs)).changes, false, "nothing planned for an older state");
+        const read = (await pats().read!(made.id, older)).props!;
+        assert.deepEqual([read.tokenId, read.retiring], [made.id, []]);
+        const news = await checked(pats(), { ...inputs, description: `${inputs.description}-2` });
+        const rotated = (await update(pats(), made.id, older, news)).outs;
+        assert.deepEqual(rotated.retiring, [made.id]);
+        await update(pats(), made.id, rotated, news);
+        assert.equal(await status(made.outs.key, "/sessions", TEST_TENANT), 401, "the older state's token revoked by the next up");
+        const [ws, other] = [await newWorkspace(em), await newWorkspace(em)];
+        const keys = configured(createApiKeyProvider({ tokens }), ws);
+        const key = await create(keys, await checked(keys, { description: "k", workspaceId: ws }));
+        const moved = await keys.diff!(key.id, key.outs, await checked(keys, { description: "k", workspaceId: other }));
+        assert.deepEqual([moved.replaces, moved.deleteBeforeReplace], [["workspaceId"], false]);
+    });
+
     it("expiry: once expiresInDays has passed (the emulator's clock), refresh shows it expired and the next up rotates it in place with a new lifetime; a fixed expiresAt that has passed fails the preview with the fix", async () => {
         const ws = await newWorkspace(em);
         const keys = configured(createApiKeyProvider({ tokens }), ws);
