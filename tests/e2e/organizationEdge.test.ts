@@ -5,10 +5,10 @@
  * service account with a personal access token, and a data plane awaited until active. Then requests through the
  * emulator's gateway: the capped customer past its rate limit gets 429 and, in the next hour, past its cap 402,
  * while another customer's still pass. The bot's token is rotated by an `up` while a client polls with the old one
- * until the token's state holds the new one: it never sees a 401 before that, and the new token is made before the
- * old one is deleted (the stack's outputs change later: Pulumi writes them after its deletes; docs/personalAccessToken.md
- * "Rotation"). The drift check is green; destroy leaves nothing, and no token that still works.
- * Four engine commands on one stack.
+ * until the stack's output names the new one: it never sees a 401 before the switch, and the new token is made
+ * in place (the old one works until the next `up` revokes it). The drift check is green; destroy leaves nothing, and no
+ * token that still works.
+ * Five engine commands on one stack.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -57,6 +57,17 @@ describe("e2e: the organization's edge as code (real CLI, examples/organization-
         } catch {
             return undefined;
         }
+    };
+    /** The stack's output `name` as the checkpoint holds it (undefined while the file is being written). */
+    const stackOutput = (name: string): string | undefined => checkpointResources()?.find((r) => r.type === "pulumi:pulumi:Stack")?.outputs?.[name];
+    /** The token the stack's outputs name, once the file reads whole ("none" if it names none for a second). */
+    const namedToken = async (): Promise<string> => {
+        for (let i = 0; i < 200; i++) {
+            const id = stackOutput("botTokenId");
+            if (id !== undefined) return id;
+            await sleep(5);
+        }
+        return "none";
     };
     /** The live resource of `type` the state holds, once the file reads whole. */
     const stateHolds = async (type: string) => {
@@ -121,29 +132,36 @@ describe("e2e: the organization's edge as code (real CLI, examples/organization-
         assert.deepEqual([(await chat("acme")).status, (await chat("acme")).status], [200, 402]);
         assert.equal((await chat("globex")).status, 200);
 
-        // Rotation: a new description makes a new token. A client polls with the old one until the state holds the new.
-        // (The token's resource, not the stack's outputs: Pulumi writes those at the very end of the update, after the
-        // replaced resources are deleted: docs/personalAccessToken.md "Rotation".)
+        // Rotation: a new description makes a new token, in place (docs/personalAccessToken.md "Rotation"). A client
+        // polls with the old one until the stack's output `botTokenId` names the new one.
         const oldKey: string = out.botKey;
         assert.equal(await keyWorks(oldKey), 200);
         await project.setConfig(stack, { "organization-edge:botTokenDescription": "release-bot-2027-01" });
         em.admin.requests = [];
         let upDone = false;
         const up = cli("up", "--yes", "--skip-preview").finally(() => (upDone = true));
-        // A status counts against the rotation only if the state still held the old token once it came back.
-        const polled: Array<{ status: number; stateHolds?: string }> = [];
+        // A status counts against the rotation only if the stack's outputs still named the old token once it came back.
+        const polled: Array<{ status: number; named: string }> = [];
         while (!upDone) {
             const status = await keyWorks(oldKey);
-            polled.push({ status, stateHolds: (await stateHolds("PersonalAccessToken"))?.id });
+            polled.push({ status, named: await namedToken() });
             await sleep(20);
         }
         await up;
-        const beforeSwitch = polled.filter((p) => p.stateHolds === out.botTokenId);
+        const beforeSwitch = polled.filter((p) => p.named === out.botTokenId);
         assert.ok(beforeSwitch.length > 10, `the client polled during the up (${beforeSwitch.length} times before the switch)`);
-        assert.deepEqual([...new Set(beforeSwitch.map((p) => p.status))], [200], "a 401 with the old token before the state held the new one");
-        assert.notEqual((await stateHolds("PersonalAccessToken"))?.id, out.botTokenId, "the state holds the new token");
-        const tokenCalls = em.admin.requests.filter((q) => /personal-access-tokens/.test(q.path) && q.method !== "GET").map((q) => q.method);
-        assert.deepEqual(tokenCalls, ["POST", "DELETE"], "the new token made before the old one deleted");
+        assert.deepEqual([...new Set(beforeSwitch.map((p) => p.status))], [200], "a 401 with the old token before the stack's outputs named the new one");
+        assert.notEqual(await namedToken(), out.botTokenId, "the stack's outputs name the new token");
+        const tokenCalls = () => em.admin.requests.filter((q) => /personal-access-tokens/.test(q.path) && q.method !== "GET").map((q) => q.method);
+        assert.deepEqual(tokenCalls(), ["POST"], "the new token made; the old one not revoked by this up");
+        assert.equal(await keyWorks(oldKey), 200, "the old token works until the next up");
+        const pat = await stateHolds("PersonalAccessToken");
+        assert.deepEqual([pat?.id, pat?.outputs.retiring], [out.botTokenId, [out.botTokenId]], "the resource's id stays; the old token retiring");
+        // The next up revokes it (and changes nothing else).
+        em.admin.requests = [];
+        await cli("up", "--yes", "--skip-preview");
+        assert.deepEqual(tokenCalls(), ["DELETE"], "the next up revokes the retiring token");
+        assert.deepEqual((await stateHolds("PersonalAccessToken"))?.outputs.retiring, []);
         const rotated = await outputsShown();
         const newKey: string = rotated.botKey;
         assert.notEqual(newKey, oldKey);

@@ -47,6 +47,8 @@ export function apiKeySpec(workspace: () => string | undefined, org: () => Retur
             return client.createApiKey(workspaceOf(i, workspace), prune({ description: i.description, expires_at: expiresAt, role_id: role }));
         },
         remove: (client, id, i) => client.deleteApiKey(workspaceOf(i, workspace), id),
+        // A key of another workspace is another key: a replacement (new before old), not a rotation in place (docs/service.md R21.7).
+        replaceOn: ["workspaceId"],
         short: (t) => t.short_key,
         secret: (t) => t.key,
         shown: (t) => ({ shortKey: t.short_key }),

@@ -2,10 +2,10 @@
  * The PersonalAccessToken, declared once (kit/declare.ts): an `lsv2_pt_...` token of the organization
  * (docs/service.md R21 "Personal access tokens"), with the permissions of the identity it belongs to: the
  * provider's own (the caller's), or a `ServiceAccount`'s (`serviceAccountId`). Everything is fixed at creation:
- * a change makes a new token, made before the old one is deleted (a rotation). The secret `key` is shown once.
+ * a change makes a new token, made in place, the old one revoked by the next `pulumi up` (a rotation). The secret `key` is shown once.
  */
 import { number, resource, string, type Inputs, type Outputs } from "../../kit/declare";
-import { lifetimeInputs, secretOutput, tokenOutputs } from "../tokens/fields";
+import { lifetimeInputs, secretOutput, tokenOutputs, unrotated } from "../tokens/fields";
 
 /** Version of the output shape written by this provider. */
 export const SCHEMA_VERSION = 1;
@@ -13,7 +13,7 @@ export const SCHEMA_VERSION = 1;
 export const personalAccessToken = resource({
     name: "PersonalAccessToken",
     description:
-        "A LangSmith personal access token (`lsv2_pt_...`), of a `ServiceAccount` (`serviceAccountId`) or of the identity whose key the provider uses. The token is the secret output `key`, shown once by the service and kept encrypted in the state. A change of any input makes a new token, created before the old one is deleted (a rotation); an expired one is replaced by the next `pulumi up` when its lifetime is `expiresInDays`.",
+        "A LangSmith personal access token (`lsv2_pt_...`), of a `ServiceAccount` (`serviceAccountId`) or of the identity whose key the provider uses. The token is the secret output `key`, shown once by the service and kept encrypted in the state. A change of any input makes a new token, made in place (a rotation: the resource's id stays, the old one works until the next `pulumi up` of this resource revokes it); an expired one is rotated by the next `pulumi up` when its lifetime is `expiresInDays`.",
     inputs: {
         description: string("What the token is for (`ci-2027`), not blank. Shown in LangSmith's list of tokens. A change makes a new token.", {
             required: true,
@@ -30,7 +30,7 @@ export const personalAccessToken = resource({
     },
     outputs: {
         key: secretOutput("token", "lsv2_pt_"),
-        shortKey: string("The token's redacted form (`lsv2_pt_...abcd`), as LangSmith's list shows it.", { stable: true }),
+        shortKey: string("The token's redacted form (`lsv2_pt_...abcd`), as LangSmith's list shows it.", { stable: unrotated }),
         ...tokenOutputs("token"),
         schemaVersion: number("Version of the output shape.", { stable: true }),
     },

@@ -5,9 +5,12 @@
  *
  * - The secret is in the create's answer only: it goes into the secret output and nowhere else; a refresh keeps
  *   the recorded one (the service never answers it again); `pulumi import` has none until a rotation.
- * - A replacement (a rotation, or an expired token of `expiresInDays`) makes the new token before deleting the
- *   old one (`deleteBeforeReplace: false`): whatever reads the stack's output gets the new one while the old
- *   still works.
+ * - A rotation (a changed input, or an expired token of `expiresInDays`) is an update in place
+ *   (docs/service.md R21.7): the resource's id stays (the first token's id, as `pulumi import` takes it), the
+ *   new token is made and its id is the output `tokenId`, and the old one goes into the hidden output
+ *   `retiring`, still working: Pulumi writes the stack's outputs at the end of an `up`, so whatever polls them
+ *   switches to the new token while the old one works. The next `up` of the resource (a diff that sees
+ *   `retiring` plans an update) revokes them; destroy revokes the token in use and every retiring one.
  * - Expiry: checked at preview (lifecycle.ts checkLifetime, with the organization's maximum when it is known);
  *   refresh sets `expired` once `validUntil` has passed (drift shown), and the next `up` replaces the token.
  * - Never a token nobody holds: the create is sent once (lifecycle.ts createTokenOnce); before it, an identical
@@ -18,7 +21,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { TokensClient } from "../../api/tokens";
 import { Checker } from "../../kit/check";
 import type { Fields, ResourceDeclaration } from "../../kit/declare";
-import { diffByTable, diffTableOf } from "../../kit/diff";
+import { type DiffTable, diffByTable, diffTableOf, sameValue } from "../../kit/diff";
 import { messageOf } from "../../kit/initError";
 import { adoptionAsked, alreadyExistsMessage } from "../../kit/interrupted";
 import { Service } from "../../kit/service";
@@ -63,6 +66,11 @@ export interface TokenSpec<T extends TokenView> {
      * token of a rotation would pass for an interrupted run's, and the rotation be refused.
      */
     twinnable?(inputs: Props): boolean;
+    /**
+     * The inputs whose change stays a replacement rather than a rotation in place: those that name where the token
+     * lives (an API key's workspace), since a retiring token is revoked with the resource's current inputs.
+     */
+    replaceOn?: string[];
     /** The in-place update (the description of a SCIM token), if the kind has one. */
     update?(client: TokensClient, id: string, news: Props): Promise<T>;
 }
@@ -96,23 +104,14 @@ export function createTokenProvider<T extends TokenView>(
         },
         async check(_olds, news) {
             const max = spec.maxDays ? await spec.maxDays(tokens()).catch(() => undefined) : undefined;
-            return service.check(() => {
-                const c = new Checker();
-                const inputs = c.declaration(spec.name, spec.declaration.inputs, news);
-                const d = news.description;
-                if (typeof d === "string" && known(d) && d.trim() === "") c.fail("description", "description must not be blank");
-                else if (typeof d === "string" && known(d) && d.trim() !== d)
-                    c.fail("description", `description ${JSON.stringify(d)} must not begin or end with spaces`);
-                const at = checkLifetime(c, "token", news, max);
-                if (at !== undefined) inputs.expiresAt = at;
-                spec.check?.(c, news);
-                return c.done(inputs);
-            }, "organization");
+            return service.check(() => checkToken(spec, news, max), "organization");
         },
         async diff(_id, olds, news) {
-            const { changes, replaces, updates } = diffByTable(table, olds, news);
-            const expired = expiredReplaces(olds, news).filter((p) => !replaces.includes(p));
-            return { changes: changes || expired.length > 0, replaces: [...replaces, ...expired], updates, deleteBeforeReplace: false };
+            // A rotation is an update in place; tokens still retiring make one too, to revoke them.
+            const { replaces, updates } = diffByTable(table, olds, news);
+            const replacing = replaces.filter((p) => spec.replaceOn?.includes(p));
+            const all = [...new Set([...updates, ...replaces, ...expiredReplaces(olds, news)])];
+            return { changes: all.length > 0 || retiringOf(olds).length > 0, replaces: replacing, updates: all, deleteBeforeReplace: false };
         },
         async create(inputs) {
             const client = tokens();
@@ -124,29 +123,75 @@ export function createTokenProvider<T extends TokenView>(
             const made = await createTokenOnce(kindOf(spec, client, inputs, expiresAt), (t) => t.id !== twin?.id && t.description === inputs.description);
             if (twin) await replaced(spec, client, twin, made.id, inputs);
             const validUntil = spec.serviceExpiry ? (made.expires_at ?? null) : (expiryToSend(inputs, skew) ?? null);
-            return { id: made.id, outs: outputs(spec, client, inputs, made, spec.secret(made) ?? null, validUntil) };
+            return { id: made.id, outs: { ...outputs(spec, client, inputs, made, spec.secret(made) ?? null, validUntil), tokenId: made.id, retiring: [] } };
         },
         async read(id, props) {
             const client = tokens();
-            const t = (await spec.list(client, props ?? {})).find((x) => x.id === id);
+            const current = currentId(id, props ?? {});
+            const t = (await spec.list(client, props ?? {})).find((x) => x.id === current);
             if (!t) return {};
             const inputs = props?.description !== undefined ? pick(spec, props) : spec.imported(t);
             const validUntil = spec.serviceExpiry ? (t.expires_at ?? null) : (props?.validUntil ?? null);
             // The service never answers the secret again: the recorded one stands (none after an import).
-            return { id, props: outputs(spec, client, inputs, t, props?.[spec.secretName] ?? null, validUntil), inputs };
+            const outs = outputs(spec, client, inputs, t, props?.[spec.secretName] ?? null, validUntil);
+            return { id, props: { ...outs, tokenId: current, retiring: retiringOf(props ?? {}) }, inputs };
         },
         async update(id, olds, news) {
             const client = tokens();
-            // Nothing of a token but a SCIM token's description changes in place: the diff replaces on any other change.
-            const t = spec.update ? await spec.update(client, id, news) : (await spec.list(client, news)).find((x) => x.id === id);
-            if (!t) throw new Error(`${spec.name} ${id}: not found (deleted outside Pulumi?): \`pulumi refresh\` takes it out of the stack.`);
-            return { outs: outputs(spec, client, pick(spec, news), t, olds[spec.secretName] ?? null, olds.validUntil ?? null) };
+            const current = currentId(id, olds);
+            // The tokens an earlier rotation left working: this `up` of the resource is the one that revokes them.
+            for (const old of retiringOf(olds)) await spec.remove(client, old, news);
+            if (rotates(table, olds, news)) return { outs: await rotate(spec, client, news, current) };
+            // Nothing of a token but a SCIM token's description changes in place without a rotation.
+            const changed = spec.update && !sameValue(olds.description, news.description);
+            const t = changed ? await spec.update!(client, current, news) : (await spec.list(client, news)).find((x) => x.id === current);
+            if (!t) throw new Error(`${spec.name} ${current}: not found (deleted outside Pulumi?): \`pulumi refresh\` takes it out of the stack.`);
+            const outs = outputs(spec, client, pick(spec, news), t, olds[spec.secretName] ?? null, olds.validUntil ?? null);
+            return { outs: { ...outs, tokenId: current, retiring: [] } };
         },
         async delete(id, props) {
-            // 401 at once for whatever still sends it; one already gone is done.
-            await spec.remove(tokens(), id, props);
+            // 401 at once for whatever still sends it (the token in use and every retiring one); one already gone is done.
+            for (const t of [currentId(id, props), ...retiringOf(props)]) await spec.remove(tokens(), t, props);
         },
     } as pulumi.dynamic.ResourceProvider;
+}
+
+/** The check: the declaration's, a description neither blank nor padded, the lifetime (with the organization's maximum `max`), the kind's own. */
+function checkToken<T extends TokenView>(spec: TokenSpec<T>, news: Props, max?: { days: number; name: string }) {
+    const c = new Checker();
+    const inputs = c.declaration(spec.name, spec.declaration.inputs, news);
+    const d = news.description;
+    if (typeof d === "string" && known(d) && d.trim() === "") c.fail("description", "description must not be blank");
+    else if (typeof d === "string" && known(d) && d.trim() !== d) c.fail("description", `description ${JSON.stringify(d)} must not begin or end with spaces`);
+    const at = checkLifetime(c, "token", news, max);
+    if (at !== undefined) inputs.expiresAt = at;
+    spec.check?.(c, news);
+    return c.done(inputs);
+}
+
+/** The id of the token in use: `tokenId`, or the resource's id (before the first rotation, an import, or a state written before rotations in place). */
+function currentId(id: string, p: Props): string {
+    return typeof p.tokenId === "string" && p.tokenId ? p.tokenId : id;
+}
+
+/** The ids of the tokens a rotation replaced that still work (the hidden output `retiring`). */
+function retiringOf(p: Props): string[] {
+    return Array.isArray(p.retiring) ? p.retiring.filter((x): x is string => typeof x === "string") : [];
+}
+
+/** Whether an update makes a new token: an input fixed at creation changed, or the token expired and its lifetime is relative. */
+function rotates(table: DiffTable, olds: Props, news: Props): boolean {
+    return diffByTable(table, olds, news).replaces.length > 0 || expiredReplaces(olds, news).length > 0;
+}
+
+/** The rotation in place: a new token made (sent once), the one in use kept working as `retiring` until the next `up`. */
+async function rotate<T extends TokenView>(spec: TokenSpec<T>, client: TokensClient, news: Props, current: string): Promise<Props> {
+    await spec.list(client, news); // the service's clock (its answer's `Date`), for an expiry of `expiresInDays` from its now
+    const skew = client.http.clockSkewMs;
+    const expiresAt = spec.serviceExpiry || news.expiresAt ? expiryToSend(news, skew) : undefined;
+    const made = await createTokenOnce(kindOf(spec, client, news, expiresAt), (t) => t.id !== current && t.description === news.description);
+    const validUntil = spec.serviceExpiry ? (made.expires_at ?? null) : (expiryToSend(news, skew) ?? null);
+    return { ...outputs(spec, client, pick(spec, news), made, spec.secret(made) ?? null, validUntil), tokenId: made.id, retiring: [current] };
 }
 
 function kindOf<T extends TokenView>(spec: TokenSpec<T>, client: TokensClient, inputs: Props, expiresAt: string | undefined): TokenKind<T> {

@@ -28,8 +28,8 @@ class ApiKeyArgs:
         The set of arguments for constructing a ApiKey resource.
 
         :param pulumi.Input[_builtins.str] description: What the key is for (`tracing-prod`), not blank. A change makes a new key.
-        :param pulumi.Input[_builtins.str] expires_at: When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new key.
+        :param pulumi.Input[_builtins.str] expires_at: When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
+        :param pulumi.Input[_builtins.float] expires_in_days: How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
         :param pulumi.Input[_builtins.str] role_id: The key's workspace role: a role's id (a uuid), or `WORKSPACE_ADMIN` (the service's default), `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. A change makes a new key.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (its id) the key belongs to; default: the provider's `langsmith:workspaceId`. A change makes a new key.
         """
@@ -59,7 +59,7 @@ class ApiKeyArgs:
     @pulumi.getter(name="expiresAt")
     def expires_at(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
+        When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
         """
         return pulumi.get(self, "expires_at")
 
@@ -71,7 +71,7 @@ class ApiKeyArgs:
     @pulumi.getter(name="expiresInDays")
     def expires_in_days(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new key.
+        How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
         """
         return pulumi.get(self, "expires_in_days")
 
@@ -117,13 +117,13 @@ class ApiKey(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A LangSmith workspace API key: a key of one workspace (the provider's `workspaceId`, or `workspaceId`), with a workspace role. The key is the secret output `key`, shown once by the service and kept encrypted in the state. A change of any input makes a new key, created before the old one is deleted (a rotation); an expired one is replaced by the next `pulumi up` when its lifetime is `expiresInDays`.
+        A LangSmith workspace API key: a key of one workspace (the provider's `workspaceId`, or `workspaceId`), with a workspace role. The key is the secret output `key`, shown once by the service and kept encrypted in the state. A change of any input makes a new key, made in place (a rotation: the resource's id stays, the old one works until the next `pulumi up` of this resource revokes it); an expired one is rotated by the next `pulumi up` when its lifetime is `expiresInDays`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] description: What the key is for (`tracing-prod`), not blank. A change makes a new key.
-        :param pulumi.Input[_builtins.str] expires_at: When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new key.
+        :param pulumi.Input[_builtins.str] expires_at: When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
+        :param pulumi.Input[_builtins.float] expires_in_days: How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
         :param pulumi.Input[_builtins.str] role_id: The key's workspace role: a role's id (a uuid), or `WORKSPACE_ADMIN` (the service's default), `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. A change makes a new key.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (its id) the key belongs to; default: the provider's `langsmith:workspaceId`. A change makes a new key.
         """
@@ -134,7 +134,7 @@ class ApiKey(pulumi.CustomResource):
                  args: ApiKeyArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A LangSmith workspace API key: a key of one workspace (the provider's `workspaceId`, or `workspaceId`), with a workspace role. The key is the secret output `key`, shown once by the service and kept encrypted in the state. A change of any input makes a new key, created before the old one is deleted (a rotation); an expired one is replaced by the next `pulumi up` when its lifetime is `expiresInDays`.
+        A LangSmith workspace API key: a key of one workspace (the provider's `workspaceId`, or `workspaceId`), with a workspace role. The key is the secret output `key`, shown once by the service and kept encrypted in the state. A change of any input makes a new key, made in place (a rotation: the resource's id stays, the old one works until the next `pulumi up` of this resource revokes it); an expired one is rotated by the next `pulumi up` when its lifetime is `expiresInDays`.
 
         :param str resource_name: The name of the resource.
         :param ApiKeyArgs args: The arguments to use to populate this resource's properties.
@@ -177,6 +177,7 @@ class ApiKey(pulumi.CustomResource):
             __props__.__dict__["key"] = None
             __props__.__dict__["schema_version"] = None
             __props__.__dict__["short_key"] = None
+            __props__.__dict__["token_id"] = None
             __props__.__dict__["valid_until"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["key"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
@@ -211,6 +212,7 @@ class ApiKey(pulumi.CustomResource):
         __props__.__dict__["role_id"] = None
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["short_key"] = None
+        __props__.__dict__["token_id"] = None
         __props__.__dict__["valid_until"] = None
         __props__.__dict__["workspace_id"] = None
         return ApiKey(resource_name, opts=opts, __props__=__props__)
@@ -235,7 +237,7 @@ class ApiKey(pulumi.CustomResource):
     @pulumi.getter
     def expired(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether the key has expired (requests with it answer 401): a refresh sets it, and the next `pulumi up` replaces it.
+        Whether the key has expired (requests with it answer 401): a refresh sets it, and the next `pulumi up` rotates it when its lifetime is `expiresInDays`.
         """
         return pulumi.get(self, "expired")
 
@@ -243,7 +245,7 @@ class ApiKey(pulumi.CustomResource):
     @pulumi.getter(name="expiresAt")
     def expires_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
+        When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
         """
         return pulumi.get(self, "expires_at")
 
@@ -251,7 +253,7 @@ class ApiKey(pulumi.CustomResource):
     @pulumi.getter(name="expiresInDays")
     def expires_in_days(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new key.
+        How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
         """
         return pulumi.get(self, "expires_in_days")
 
@@ -286,6 +288,14 @@ class ApiKey(pulumi.CustomResource):
         The key's redacted form, as LangSmith's list shows it.
         """
         return pulumi.get(self, "short_key")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenId")
+    def token_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the key in use: the resource's id until the first rotation, then the new key's (a rotation is an update in place: the resource's id stays).
+        """
+        return pulumi.get(self, "token_id")
 
     @_builtins.property
     @pulumi.getter(name="validUntil")

@@ -29,8 +29,8 @@ class PersonalAccessTokenArgs:
 
         :param pulumi.Input[_builtins.str] description: What the token is for (`ci-2027`), not blank. Shown in LangSmith's list of tokens. A change makes a new token.
         :param pulumi.Input[_builtins.str] default_workspace_id: The workspace (its id) the token speaks to when a request names none. A change makes a new token.
-        :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new token.
+        :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
+        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         :param pulumi.Input[_builtins.str] service_account_id: The `ServiceAccount` (its id) the token belongs to: requests with it act as that account, with its workspaces and roles. Left out, the token is the provider's own identity's. A change makes a new token.
         """
         pulumi.set(__self__, "description", description)
@@ -71,7 +71,7 @@ class PersonalAccessTokenArgs:
     @pulumi.getter(name="expiresAt")
     def expires_at(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
+        When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
         """
         return pulumi.get(self, "expires_at")
 
@@ -83,7 +83,7 @@ class PersonalAccessTokenArgs:
     @pulumi.getter(name="expiresInDays")
     def expires_in_days(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new token.
+        How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """
         return pulumi.get(self, "expires_in_days")
 
@@ -117,14 +117,14 @@ class PersonalAccessToken(pulumi.CustomResource):
                  service_account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A LangSmith personal access token (`lsv2_pt_...`), of a `ServiceAccount` (`serviceAccountId`) or of the identity whose key the provider uses. The token is the secret output `key`, shown once by the service and kept encrypted in the state. A change of any input makes a new token, created before the old one is deleted (a rotation); an expired one is replaced by the next `pulumi up` when its lifetime is `expiresInDays`.
+        A LangSmith personal access token (`lsv2_pt_...`), of a `ServiceAccount` (`serviceAccountId`) or of the identity whose key the provider uses. The token is the secret output `key`, shown once by the service and kept encrypted in the state. A change of any input makes a new token, made in place (a rotation: the resource's id stays, the old one works until the next `pulumi up` of this resource revokes it); an expired one is rotated by the next `pulumi up` when its lifetime is `expiresInDays`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] default_workspace_id: The workspace (its id) the token speaks to when a request names none. A change makes a new token.
         :param pulumi.Input[_builtins.str] description: What the token is for (`ci-2027`), not blank. Shown in LangSmith's list of tokens. A change makes a new token.
-        :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new token.
+        :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
+        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         :param pulumi.Input[_builtins.str] service_account_id: The `ServiceAccount` (its id) the token belongs to: requests with it act as that account, with its workspaces and roles. Left out, the token is the provider's own identity's. A change makes a new token.
         """
         ...
@@ -134,7 +134,7 @@ class PersonalAccessToken(pulumi.CustomResource):
                  args: PersonalAccessTokenArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A LangSmith personal access token (`lsv2_pt_...`), of a `ServiceAccount` (`serviceAccountId`) or of the identity whose key the provider uses. The token is the secret output `key`, shown once by the service and kept encrypted in the state. A change of any input makes a new token, created before the old one is deleted (a rotation); an expired one is replaced by the next `pulumi up` when its lifetime is `expiresInDays`.
+        A LangSmith personal access token (`lsv2_pt_...`), of a `ServiceAccount` (`serviceAccountId`) or of the identity whose key the provider uses. The token is the secret output `key`, shown once by the service and kept encrypted in the state. A change of any input makes a new token, made in place (a rotation: the resource's id stays, the old one works until the next `pulumi up` of this resource revokes it); an expired one is rotated by the next `pulumi up` when its lifetime is `expiresInDays`.
 
         :param str resource_name: The name of the resource.
         :param PersonalAccessTokenArgs args: The arguments to use to populate this resource's properties.
@@ -177,6 +177,7 @@ class PersonalAccessToken(pulumi.CustomResource):
             __props__.__dict__["key"] = None
             __props__.__dict__["schema_version"] = None
             __props__.__dict__["short_key"] = None
+            __props__.__dict__["token_id"] = None
             __props__.__dict__["valid_until"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["key"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
@@ -212,6 +213,7 @@ class PersonalAccessToken(pulumi.CustomResource):
         __props__.__dict__["schema_version"] = None
         __props__.__dict__["service_account_id"] = None
         __props__.__dict__["short_key"] = None
+        __props__.__dict__["token_id"] = None
         __props__.__dict__["valid_until"] = None
         return PersonalAccessToken(resource_name, opts=opts, __props__=__props__)
 
@@ -243,7 +245,7 @@ class PersonalAccessToken(pulumi.CustomResource):
     @pulumi.getter
     def expired(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether the token has expired (requests with it answer 401): a refresh sets it, and the next `pulumi up` replaces it.
+        Whether the token has expired (requests with it answer 401): a refresh sets it, and the next `pulumi up` rotates it when its lifetime is `expiresInDays`.
         """
         return pulumi.get(self, "expired")
 
@@ -251,7 +253,7 @@ class PersonalAccessToken(pulumi.CustomResource):
     @pulumi.getter(name="expiresAt")
     def expires_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
+        When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
         """
         return pulumi.get(self, "expires_at")
 
@@ -259,7 +261,7 @@ class PersonalAccessToken(pulumi.CustomResource):
     @pulumi.getter(name="expiresInDays")
     def expires_in_days(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new token.
+        How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """
         return pulumi.get(self, "expires_in_days")
 
@@ -294,6 +296,14 @@ class PersonalAccessToken(pulumi.CustomResource):
         The token's redacted form (`lsv2_pt_...abcd`), as LangSmith's list shows it.
         """
         return pulumi.get(self, "short_key")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenId")
+    def token_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the token in use: the resource's id until the first rotation, then the new token's (a rotation is an update in place: the resource's id stays).
+        """
+        return pulumi.get(self, "token_id")
 
     @_builtins.property
     @pulumi.getter(name="validUntil")

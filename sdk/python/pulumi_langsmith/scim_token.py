@@ -26,8 +26,8 @@ class ScimTokenArgs:
         The set of arguments for constructing a ScimToken resource.
 
         :param pulumi.Input[_builtins.str] description: What the token is for (`okta`), not blank. Changed in place.
-        :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new token.
+        :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
+        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """
         pulumi.set(__self__, "description", description)
         if expires_at is not None:
@@ -51,7 +51,7 @@ class ScimTokenArgs:
     @pulumi.getter(name="expiresAt")
     def expires_at(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
+        When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
         """
         return pulumi.get(self, "expires_at")
 
@@ -63,7 +63,7 @@ class ScimTokenArgs:
     @pulumi.getter(name="expiresInDays")
     def expires_in_days(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new token.
+        How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """
         return pulumi.get(self, "expires_in_days")
 
@@ -83,13 +83,13 @@ class ScimToken(pulumi.CustomResource):
                  expires_in_days: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         """
-        A SCIM bearer token of the LangSmith organization, for the identity provider that provisions its users and groups. The token is the secret output `token`, shown once by the service and kept encrypted in the state. The description changes in place; a new lifetime makes a new token, created before the old one is deleted. The service keeps no expiry of its own: once `expiresInDays` (or `expiresAt`) has passed, refresh shows it expired and the next `pulumi up` rotates it.
+        A SCIM bearer token of the LangSmith organization, for the identity provider that provisions its users and groups. The token is the secret output `token`, shown once by the service and kept encrypted in the state. The description changes in place; a new lifetime makes a new token in place (a rotation: the resource's id stays, the old one works until the next `pulumi up` of this resource revokes it). The service keeps no expiry of its own: once `expiresInDays` (or `expiresAt`) has passed, refresh shows it expired and the next `pulumi up` rotates it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] description: What the token is for (`okta`), not blank. Changed in place.
-        :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new token.
+        :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
+        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """
         ...
     @overload
@@ -98,7 +98,7 @@ class ScimToken(pulumi.CustomResource):
                  args: ScimTokenArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A SCIM bearer token of the LangSmith organization, for the identity provider that provisions its users and groups. The token is the secret output `token`, shown once by the service and kept encrypted in the state. The description changes in place; a new lifetime makes a new token, created before the old one is deleted. The service keeps no expiry of its own: once `expiresInDays` (or `expiresAt`) has passed, refresh shows it expired and the next `pulumi up` rotates it.
+        A SCIM bearer token of the LangSmith organization, for the identity provider that provisions its users and groups. The token is the secret output `token`, shown once by the service and kept encrypted in the state. The description changes in place; a new lifetime makes a new token in place (a rotation: the resource's id stays, the old one works until the next `pulumi up` of this resource revokes it). The service keeps no expiry of its own: once `expiresInDays` (or `expiresAt`) has passed, refresh shows it expired and the next `pulumi up` rotates it.
 
         :param str resource_name: The name of the resource.
         :param ScimTokenArgs args: The arguments to use to populate this resource's properties.
@@ -138,6 +138,7 @@ class ScimToken(pulumi.CustomResource):
             __props__.__dict__["scim_url"] = None
             __props__.__dict__["short_token"] = None
             __props__.__dict__["token"] = None
+            __props__.__dict__["token_id"] = None
             __props__.__dict__["valid_until"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["token"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
@@ -172,6 +173,7 @@ class ScimToken(pulumi.CustomResource):
         __props__.__dict__["scim_url"] = None
         __props__.__dict__["short_token"] = None
         __props__.__dict__["token"] = None
+        __props__.__dict__["token_id"] = None
         __props__.__dict__["valid_until"] = None
         return ScimToken(resource_name, opts=opts, __props__=__props__)
 
@@ -195,7 +197,7 @@ class ScimToken(pulumi.CustomResource):
     @pulumi.getter
     def expired(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether the token has expired (requests with it answer 401): a refresh sets it, and the next `pulumi up` replaces it.
+        Whether the token has expired (requests with it answer 401): a refresh sets it, and the next `pulumi up` rotates it when its lifetime is `expiresInDays`.
         """
         return pulumi.get(self, "expired")
 
@@ -203,7 +205,7 @@ class ScimToken(pulumi.CustomResource):
     @pulumi.getter(name="expiresAt")
     def expires_at(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation, the new one made before the old is deleted). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
+        When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
         """
         return pulumi.get(self, "expires_at")
 
@@ -211,7 +213,7 @@ class ScimToken(pulumi.CustomResource):
     @pulumi.getter(name="expiresInDays")
     def expires_in_days(self) -> pulumi.Output[Optional[_builtins.float]]:
         """
-        How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime before deleting the old (a rotation). A change makes a new token.
+        How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """
         return pulumi.get(self, "expires_in_days")
 
@@ -246,6 +248,14 @@ class ScimToken(pulumi.CustomResource):
         The token itself (`...`), secret: shown once by the service, at creation, and kept encrypted in the state; never in a log or an error. One taken in by `pulumi import` has none (empty) until it is rotated.
         """
         return pulumi.get(self, "token")
+
+    @_builtins.property
+    @pulumi.getter(name="tokenId")
+    def token_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The id of the token in use: the resource's id until the first rotation, then the new token's (a rotation is an update in place: the resource's id stays).
+        """
+        return pulumi.get(self, "token_id")
 
     @_builtins.property
     @pulumi.getter(name="validUntil")

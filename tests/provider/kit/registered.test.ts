@@ -642,12 +642,14 @@ describe("registered providers: import, fields removed, and pulumi up --replace"
             program = d.replaces.reduce((t, path) => withAt(t, path.split("."), m.outs), program);
         }
         const news = await checked(type, m.outs, program);
-        const { outs } = (await provider(type).update(m.id, m.outs, news)) as { outs: Record<string, any> };
+        let { outs } = (await provider(type).update(m.id, m.outs, news)) as { outs: Record<string, any> };
+        // A token's change is a rotation in place (docs/service.md R21.7): the next `up` revokes the old token, then plans nothing.
+        if (outs.retiring?.length) ({ outs } = (await provider(type).update(m.id, outs, news)) as { outs: Record<string, any> });
         const refreshed = await provider(type).read(m.id, outs);
         const d = (await provider(type).diff(m.id, refreshed.props, news)) as TableDiffResult;
         assert.deepEqual([d.changes, d.replaces ?? []], [false, []], `${type}: the next preview plans ${JSON.stringify(d)}`);
-        // A scheduled export's change makes a new export: the one now running is the object.
-        const importId = type === "scheduledExport" ? outs.exportId : (c.importId ?? ((id) => id))(m.id, outs);
+        // A scheduled export's change makes a new export (the one now running is the object); a token's, a new token in use (tokenId).
+        const importId = type === "scheduledExport" ? outs.exportId : (c.importId ?? ((id, o) => o.tokenId ?? id))(m.id, outs);
         const imported = await provider(type).read(importId, {});
         const held = diffByTable(diffTableOf(RESOURCES[type].declaration.inputs), imported.props ?? {}, news);
         const why = { ...UNSET, ...Object.fromEntries((c.allowed ?? []).map((k) => [k, "never answered"])), ...c.kept };

@@ -2,8 +2,8 @@
  * ServiceAccount, PersonalAccessToken, ApiKey and ScimToken (provider/organization/{serviceAccount,
  * personalAccessToken,apiKey,scimToken}, the shared tokens/) against the emulator over HTTP (docs/service.md R21):
  * bad input refused at preview before anything is sent; a service account's token that authenticates as the
- * account; a rotation that makes the new token while the old one works; an expired token seen by refresh and
- * replaced; a lost create answer; a SCIM token that opens the SCIM API until deleted; the look-up. Every secret
+ * account; a rotation in place that makes the new token while the old one works until the next up; an expired
+ * token seen by refresh and rotated; a lost create answer; a SCIM token that opens the SCIM API until deleted; the look-up. Every secret
  * made is searched for in every error and warning the tests saw: none may hold one.
  */
 import assert from "node:assert/strict";
@@ -84,6 +84,12 @@ describe("tokens: ServiceAccount, PersonalAccessToken, ApiKey, ScimToken", funct
         secrets.push(r.value!.outs[secretName]);
         return { ...r.value!, warnings: r.warnings };
     }
+    async function update(p: { update?: Function }, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, secretName = "key") {
+        const r = await seen(() => p.update!(id, olds, news) as Promise<{ outs: Record<string, any> }>);
+        if (r.error) throw r.error;
+        secrets.push(r.value!.outs[secretName]);
+        return r.value!;
+    }
     const status = async (key: string, path: string, tenantId: string | null, method = "GET", body?: unknown) =>
         (await raw(em, method, path, { apiKey: key, tenantId, body })).status;
 
@@ -153,19 +159,50 @@ describe("tokens: ServiceAccount, PersonalAccessToken, ApiKey, ScimToken", funct
         assert.deepEqual(await pats().read!(pat.id, pat.outs), {}, "gone with its account");
     });
 
-    it("rotation: a new description makes the new token first (deleteBeforeReplace false); the old one works until its delete", async () => {
+    it("rotation in place (R21.7): a new description makes a new token under the same id, the old one working until the next up revokes it; a refresh changes nothing; destroy revokes every token", async () => {
         const inputs = await checked(pats(), { description: uniqueName("rotate"), expiresInDays: 10 });
         const old = await create(pats(), inputs);
+        assert.equal(old.outs.tokenId, old.id);
         const news = await checked(pats(), { ...inputs, description: `${inputs.description}-2` });
         const diff = await pats().diff!(old.id, old.outs, news);
-        assert.deepEqual([diff.replaces, diff.deleteBeforeReplace], [["description"], false]);
-        const fresh = await create(pats(), news);
-        assert.deepEqual([await status(old.outs.key, "/sessions", TEST_TENANT), await status(fresh.outs.key, "/sessions", TEST_TENANT)], [200, 200]);
-        await pats().delete!(old.id, old.outs);
-        assert.deepEqual([await status(old.outs.key, "/sessions", TEST_TENANT), await status(fresh.outs.key, "/sessions", TEST_TENANT)], [401, 200]);
+        assert.deepEqual([diff.replaces, diff.changes, diff.deleteBeforeReplace], [[], true, false], "an update, not a replacement");
+        const rotated = (await update(pats(), old.id, old.outs, news)).outs;
+        assert.notEqual(rotated.tokenId, old.id, "a new token");
+        assert.deepEqual([rotated.retiring, rotated.description], [[old.id], news.description]);
+        const keys = async (...ks: string[]) => Promise.all(ks.map((k) => status(k, "/sessions", TEST_TENANT)));
+        assert.deepEqual(await keys(old.outs.key, rotated.key), [200, 200], "the old token works until the next up");
+        assert.deepEqual((await pats().read!(old.id, rotated)).props, rotated, "a refresh changes nothing");
+        const next = await pats().diff!(old.id, rotated, news);
+        assert.deepEqual([next.replaces, next.changes], [[], true], "the next up plans an update: it revokes the retiring token");
+        const settled = (await update(pats(), old.id, rotated, news)).outs;
+        assert.deepEqual([settled.retiring, settled.key, settled.tokenId], [[], rotated.key, rotated.tokenId]);
+        assert.deepEqual(await keys(old.outs.key, settled.key), [401, 200]);
+        assert.equal((await pats().diff!(old.id, settled, news)).changes, false, "then nothing to do");
+        const again = (await update(pats(), old.id, settled, { ...news, description: `${inputs.description}-3` })).outs;
+        await pats().delete!(old.id, again);
+        assert.deepEqual(await keys(settled.key, again.key), [401, 401], "destroy revokes the token in use and the retiring one");
     });
 
-    it("expiry: once expiresInDays has passed (the emulator's clock), refresh shows it expired and the diff replaces it with a new lifetime; a fixed expiresAt that has passed fails the preview with the fix", async () => {
+    it("rotation in place from a state written before it (no tokenId, no retiring): read, a clean diff, then a rotation and its revoke; an ApiKey's new workspace stays a replacement", async () => {
+        const inputs = await checked(pats(), { description: uniqueName("older"), expiresInDays: 10 });
+        const made = await create(pats(), inputs);
+        const { tokenId: _t, retiring: _r, ...older } = made.outs;
+        assert.equal((await pats().diff!(made.id, older, inputs)).changes, false, "nothing planned for an older state");
+        const read = (await pats().read!(made.id, older)).props!;
+        assert.deepEqual([read.tokenId, read.retiring], [made.id, []]);
+        const news = await checked(pats(), { ...inputs, description: `${inputs.description}-2` });
+        const rotated = (await update(pats(), made.id, older, news)).outs;
+        assert.deepEqual(rotated.retiring, [made.id]);
+        await update(pats(), made.id, rotated, news);
+        assert.equal(await status(made.outs.key, "/sessions", TEST_TENANT), 401, "the older state's token revoked by the next up");
+        const [ws, other] = [await newWorkspace(em), await newWorkspace(em)];
+        const keys = configured(createApiKeyProvider({ tokens }), ws);
+        const key = await create(keys, await checked(keys, { description: "k", workspaceId: ws }));
+        const moved = await keys.diff!(key.id, key.outs, await checked(keys, { description: "k", workspaceId: other }));
+        assert.deepEqual([moved.replaces, moved.deleteBeforeReplace], [["workspaceId"], false]);
+    });
+
+    it("expiry: once expiresInDays has passed (the emulator's clock), refresh shows it expired and the next up rotates it in place with a new lifetime; a fixed expiresAt that has passed fails the preview with the fix", async () => {
         const ws = await newWorkspace(em);
         const keys = configured(createApiKeyProvider({ tokens }), ws);
         const inputs = await checked(keys, { description: "tracing", roleId: "WORKSPACE_VIEWER", expiresInDays: 1 });
@@ -178,9 +215,9 @@ describe("tokens: ServiceAccount, PersonalAccessToken, ApiKey, ScimToken", funct
         assert.equal(refreshed.props!.expired, true, "refresh shows the token expired (drift)");
         assert.equal(refreshed.props!.key, made.outs.key);
         const diff = await keys.diff!(made.id, refreshed.props!, inputs);
-        assert.deepEqual([diff.replaces, diff.deleteBeforeReplace], [["expiresInDays"], false]);
-        const renewed = await create(keys, inputs);
-        assert.equal(await status(renewed.outs.key, "/sessions", null), 200);
+        assert.deepEqual([diff.replaces, diff.updates, diff.changes], [[], ["expiresInDays"], true], "renewed in place (a rotation)");
+        const renewed = await update(keys, made.id, refreshed.props!, inputs);
+        assert.deepEqual([renewed.outs.retiring, await status(renewed.outs.key, "/sessions", null)], [[made.id], 200]);
         assert.ok(Date.parse(renewed.outs.validUntil) > Date.parse(made.outs.validUntil) + DAY / 2, "a new lifetime from now");
         const fixed = await keys.check!({ expiresAt: made.outs.validUntil }, { description: "x", expiresAt: "2020-01-01T00:00:00Z" });
         assert.match(fixed.failures?.[0]?.reason ?? "", /in the past.*expiresInDays/);
