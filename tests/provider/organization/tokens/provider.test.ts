@@ -215,7 +215,11 @@ describe("tokens: ServiceAccount, PersonalAccessToken, ApiKey, ScimToken", funct
         assert.equal(refreshed.props!.expired, true, "refresh shows the token expired (drift)");
         assert.equal(refreshed.props!.key, made.outs.key);
         const diff = await keys.diff!(made.id, refreshed.props!, inputs);
-        assert.deepEqual([diff.replaces, diff.updates, diff.changes], [[], ["expiresInDays"], true], "renewed in place (a rotation)");
+        assert.deepEqual(
+            [diff.replaces, (diff as { updates?: string[] }).updates, diff.changes],
+            [[], ["expiresInDays"], true],
+            "renewed in place (a rotation)",
+        );
         const renewed = await update(keys, made.id, refreshed.props!, inputs);
         assert.deepEqual([renewed.outs.retiring, await status(renewed.outs.key, "/sessions", null)], [[made.id], 200]);
         assert.ok(Date.parse(renewed.outs.validUntil) > Date.parse(made.outs.validUntil) + DAY / 2, "a new lifetime from now");
