@@ -45,7 +45,7 @@ export function orgArea(o: OrgOptions): OrgArea {
     const model = new OrgModel(o.clock, o.holdings, o.stateDir);
     const sso = new SsoSettings(model, o.stateDir);
     const info = new OrgInfo(() => sso.current() !== undefined, o.stateDir);
-    const tokens = new TokenModel(model, o.clock, o.stateDir, () => tokenLimits(info.view()));
+    const tokens = new TokenModel(model, o.clock, () => tokenLimits(info.view()), o.stateDir);
     const auth = new Authenticator(model, o.apiKeys ? new Set(o.apiKeys) : undefined, o.keyWorkspace, o.deploymentWorkspace, tokens);
     return {
         name: "org",

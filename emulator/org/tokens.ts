@@ -96,8 +96,8 @@ export class TokenModel {
     constructor(
         readonly org: OrgModel,
         readonly clock: Clock,
+        readonly limits: () => TokenLimits,
         stateDir?: string,
-        readonly limits: () => TokenLimits = () => ({ max_pat_expiry_days: null, max_api_key_expiry_days: null }),
     ) {
         this.store = new Store(stateDir, "tokens.json");
         this.state = { ...empty(), ...this.store.load() };
