@@ -15,6 +15,10 @@ PULUMI_LANGSMITH_LANGUAGE_HOST_VERSION=3.68.0
 # the same version) and linked next to the CLI.
 PULUMI_LANGSMITH_YAML_HOST_VERSION=1.25.0
 export PULUMI_LANGSMITH_YAML_HOST="$PULUMI_LANGSMITH_CACHE/yaml-host-$PULUMI_LANGSMITH_YAML_HOST_VERSION/bin/pulumi-language-yaml"
+# Pulumi's Java language host built by scripts/setup-java.sh from scripts/java-host (pulumi-java, pinned there to
+# the same version) and linked next to the CLI; it also generates sdk/java.
+PULUMI_LANGSMITH_JAVA_HOST_VERSION=1.16.0
+export PULUMI_LANGSMITH_JAVA_HOST="$PULUMI_LANGSMITH_CACHE/java-host-$PULUMI_LANGSMITH_JAVA_HOST_VERSION/bin/pulumi-language-java"
 # The real S3-compatible server of the bulk-export tests, built by scripts/setup-bulk-export.sh: the MinIO
 # server and its admin helper (pinned by pseudo-version in scripts/minio/go.mod, which must match).
 PULUMI_LANGSMITH_MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c

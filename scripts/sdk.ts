@@ -1,19 +1,29 @@
 /**
- * `npm run sdk`: the Python SDK (sdk/python) of the plugin's schema, as the tests compare it
- * (tests/provider/plugin/sdk.test.ts): what `langsmith-sdkgen` (Pulumi's own Python code generator, scripts/sdkgen)
- * makes of provider/plugin/schema.json, and one module of this repository's beside it, `_did_you_mean.py`
- * (scripts/sdk/), which the package's `__init__.py` is made to install: a misspelt keyword argument of a resource,
- * an `...Args` class or a look-up is refused naming the nearest valid one, not with Python's bare TypeError. The
- * generator has no hook for code of its own, so the module is added after it, here, on every generation.
+ * `npm run sdk`: the SDKs of the plugin's schema, as the tests compare them (tests/provider/plugin/sdk.test.ts), each
+ * made by Pulumi's own code generator for its language:
+ * - sdk/python: what `langsmith-sdkgen` (pkg/v3's Python generator, scripts/sdkgen) makes of provider/plugin/schema.json,
+ *   and one module of this repository's beside it, `_did_you_mean.py` (scripts/sdk/), which the package's `__init__.py`
+ *   is made to install: a misspelt keyword argument of a resource, an `...Args` class or a look-up is refused naming the
+ *   nearest valid one, not with Python's bare TypeError. The generator has no hook for code of its own, so the module
+ *   is added after it, here, on every generation.
+ * - sdk/go: what `langsmith-sdkgen -language go` (pkg/v3's Go generator) makes of it: a Go module (its go.mod
+ *   included) whose package is `langsmith`.
+ * - sdk/java: what `pulumi package gen-sdk --language java` makes of it with Pulumi's Java language host
+ *   (scripts/java-host, linked next to the CLI by scripts/setup-java.sh), and the Maven build beside it: the
+ *   generator writes Gradle files or none, so sdk/java/pom.xml is scripts/sdk/java/pom.xml with the package's
+ *   version and license.
  */
 import { execFileSync } from "node:child_process";
-import { appendFileSync, copyFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SCHEMA_PATH } from "./schema";
 
 const ROOT = join(__dirname, "..");
-export const SDK_PATH = join(ROOT, "sdk/python");
-/** The package's directory inside the SDK (the schema's `language.python.packageName`). */
+export const SDK_ROOT = join(ROOT, "sdk");
+/** The languages of the SDKs under sdk/, each in its own directory of that name. */
+export const SDK_LANGUAGES = ["python", "go", "java"] as const;
+export type SdkLanguage = (typeof SDK_LANGUAGES)[number];
+/** The package's directory inside the Python SDK (the schema's `language.python.packageName`). */
 const PACKAGE = "pulumi_langsmith";
 const OVERLAY = "_did_you_mean.py";
 
@@ -24,14 +34,55 @@ from . import _did_you_mean
 _did_you_mean.install(globals())
 `;
 
-/** Writes the SDK of the schema into `out` (replacing what is there: the generator checks it is an SDK). */
-export function generateSdk(out: string): void {
-    execFileSync(process.env.PULUMI_LANGSMITH_SDKGEN ?? "langsmith-sdkgen", [SCHEMA_PATH, out], { stdio: ["ignore", "ignore", "pipe"] });
+const sdkgen = (args: string[]) => execFileSync(process.env.PULUMI_LANGSMITH_SDKGEN ?? "langsmith-sdkgen", args, { stdio: ["ignore", "ignore", "pipe"] });
+
+function generatePython(out: string): void {
+    sdkgen([SCHEMA_PATH, out]);
     copyFileSync(join(__dirname, "sdk", OVERLAY), join(out, PACKAGE, OVERLAY));
     appendFileSync(join(out, PACKAGE, "__init__.py"), INSTALL);
 }
 
+function generateGo(out: string): void {
+    sdkgen(["-language", "go", SCHEMA_PATH, out]);
+}
+
+/**
+ * `pulumi package gen-sdk` writes `<out>/java`: it runs in a fresh directory, whose `java` then takes the place of
+ * `out` (a failed run leaves the previous SDK as it was).
+ */
+function generateJava(out: string): void {
+    const tmp = mkdtempSync(join(out, "..", ".java.sdkgen-"));
+    try {
+        execFileSync("pulumi", ["package", "gen-sdk", SCHEMA_PATH, "--language", "java", "--out", tmp], {
+            stdio: ["ignore", "ignore", "pipe"],
+            env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+        });
+        const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; license: string };
+        const pom = readFileSync(join(__dirname, "sdk/java/pom.xml"), "utf8").replace("@VERSION@", pkg.version).replace("@LICENSE@", pkg.license);
+        writeFileSync(join(tmp, "java/pom.xml"), pom);
+        rmSync(out, { recursive: true, force: true });
+        renameSync(join(tmp, "java"), out);
+    } finally {
+        rmSync(tmp, { recursive: true, force: true });
+    }
+}
+
+const GENERATORS: Record<SdkLanguage, (out: string) => void> = { python: generatePython, go: generateGo, java: generateJava };
+
+/** Writes the SDK of one language into `out` (replacing what is there). */
+export function generateSdk(language: SdkLanguage, out: string): void {
+    GENERATORS[language](out);
+}
+
 if (require.main === module) {
-    generateSdk(SDK_PATH);
-    process.stderr.write(`wrote ${SDK_PATH}: langsmith-sdkgen's package and scripts/sdk/${OVERLAY}\n`);
+    const asked = process.argv.slice(2);
+    const unknown = asked.filter((l) => !(SDK_LANGUAGES as readonly string[]).includes(l));
+    if (unknown.length > 0) {
+        process.stderr.write(`unknown SDK language ${unknown.join(", ")}: npm run sdk [${SDK_LANGUAGES.join(" ")}]\n`);
+        process.exit(2);
+    }
+    for (const language of asked.length > 0 ? (asked as SdkLanguage[]) : SDK_LANGUAGES) {
+        generateSdk(language, join(SDK_ROOT, language));
+        process.stderr.write(`wrote sdk/${language}\n`);
+    }
 }

@@ -95,6 +95,9 @@ function configuration(): { variables: Record<string, Spec> } {
     return { variables };
 }
 
+/** The Go module of the Go SDK (sdk/go), as `go get` names it. */
+export const GO_MODULE = "github.com/pulumi-langsmith/pulumi-langsmith/sdk/go";
+
 /** The whole schema of the registered resources and functions. */
 export function schemaOf(resources: readonly ResourceDeclaration[], functions: readonly FunctionDeclaration[], pkg: PackageInfo): Spec {
     const g = new Generator();
@@ -121,6 +124,11 @@ export function schemaOf(resources: readonly ResourceDeclaration[], functions: r
         language: {
             // respectSchemaVersion: the package and its pulumi-plugin.json carry the schema's version (else 0.0.0).
             python: { packageName: "pulumi_langsmith", requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },
+            // The Go module is sdk/go of the repository (the generator puts its go.mod one up from the package).
+            go: { importBasePath: `${GO_MODULE}/langsmith`, respectSchemaVersion: true },
+            // The Java classes are io.github.pulumilangsmith.langsmith.*; built with Maven (scripts/java/pom.xml),
+            // so the generator writes no Gradle files.
+            java: { basePackage: "io.github.pulumilangsmith", buildFiles: "none" },
         },
     };
     schema.types = sorted(g.types);

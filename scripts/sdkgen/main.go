@@ -1,13 +1,15 @@
-// langsmith-sdkgen generates the Python SDK of a Pulumi package schema with the code generator of
-// github.com/pulumi/pulumi/pkg/v3 (the one `pulumi package gen-sdk` runs), without a provider plugin: the
-// schema comes from a file, and it references no other package.
+// langsmith-sdkgen generates the Python or the Go SDK of a Pulumi package schema with the code generators of
+// github.com/pulumi/pulumi/pkg/v3 (those the language hosts run for `pulumi package gen-sdk`), without a
+// provider plugin or a language host: the schema comes from a file, and it references no other package.
 //
-//	langsmith-sdkgen <schema.json> <out dir>
+//	langsmith-sdkgen [-language python|go] <schema.json> <out dir>
 //
 // The schema is bound (and validated against Pulumi's metaschema) with schema.BindSpec, the package is
-// generated with codegen/python.GeneratePackage, and the out dir's previous content is replaced by the
-// generated files: they are written into a fresh sibling directory first, which then takes the out dir's
-// place, so a failed run leaves the previous SDK as it was. On success it prints one line to stderr.
+// generated with codegen/python.GeneratePackage or codegen/go.GeneratePackage, and the out dir's previous
+// content is replaced by the generated files: they are written into a fresh sibling directory first, which
+// then takes the out dir's place, so a failed run leaves the previous SDK as it was. On success it prints
+// one line to stderr. (The Go language host, whose `gen-sdk` would run the same generator, cannot be had
+// here: the Go module proxy refuses its module; the Java SDK comes from the Java host, scripts/java-host.)
 // scripts/setup-python.sh builds it (cached under ~/.cache/pulumi-langsmith); scripts/env.sh puts it on
 // PATH and exports its path as PULUMI_LANGSMITH_SDKGEN.
 package main
@@ -16,6 +18,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +27,7 @@ import (
 
 	"github.com/blang/semver"
 	"github.com/hashicorp/hcl/v2"
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
@@ -32,17 +36,33 @@ import (
 const tool = "langsmith-sdkgen"
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: langsmith-sdkgen <schema.json> <out dir>")
+	language := flag.String("language", "python", "the SDK's language: python or go")
+	flag.Parse()
+	gen, ok := generators[*language]
+	if flag.NArg() != 2 || !ok {
+		fmt.Fprintln(os.Stderr, "usage: langsmith-sdkgen [-language python|go] <schema.json> <out dir>")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1], os.Args[2]); err != nil {
+	if err := run(gen, flag.Arg(0), flag.Arg(1)); err != nil {
 		fmt.Fprintf(os.Stderr, "langsmith-sdkgen: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(schemaPath, outDir string) error {
+// A generator makes one language's SDK of a bound package: the files by path relative to the out dir, the
+// name of what it made (for the line printed on success), and the files whose presence at the top of an
+// existing out dir shows it to be an earlier output (see replaceDir).
+type generator struct {
+	generate func(pkg *schema.Package) (files map[string][]byte, made string, err error)
+	markers  []string
+}
+
+var generators = map[string]generator{
+	"python": {generatePython, []string{"pyproject.toml", "setup.py"}},
+	"go":     {generateGo, []string{"go.mod"}},
+}
+
+func run(gen generator, schemaPath, outDir string) error {
 	raw, err := os.ReadFile(schemaPath)
 	if err != nil {
 		return err
@@ -70,9 +90,26 @@ func run(schemaPath, outDir string) error {
 		return errors.New(msg)
 	}
 
-	files, err := python.GeneratePackage(tool, pkg, nil, noReferences{})
+	files, made, err := gen.generate(pkg)
 	if err != nil {
 		return err
+	}
+	if err := replaceDir(outDir, files, gen.markers); err != nil {
+		return err
+	}
+
+	version := "no version"
+	if pkg.Version != nil {
+		version = pkg.Version.String()
+	}
+	fmt.Fprintf(os.Stderr, "langsmith-sdkgen: %s %s: %d files of %s in %s\n", pkg.Name, version, len(files), made, outDir)
+	return nil
+}
+
+func generatePython(pkg *schema.Package) (map[string][]byte, string, error) {
+	files, err := python.GeneratePackage(tool, pkg, nil, noReferences{})
+	if err != nil {
+		return nil, "", err
 	}
 	info, _ := pkg.Language["python"].(python.PackageInfo)
 	name := info.PackageName
@@ -87,32 +124,34 @@ func run(schemaPath, outDir string) error {
 			files["README.md"] = readme
 		}
 	}
-	if err := replaceDir(outDir, files); err != nil {
-		return err
-	}
+	return files, "Python package " + name, nil
+}
 
-	version := "no version"
-	if pkg.Version != nil {
-		version = pkg.Version.String()
+// generateGo makes the Go module: the generator writes its go.mod (module path one up from the schema's
+// `language.go.importBasePath`, requiring the Pulumi Go SDK) only for a package that supports `pulumi
+// package pack`; that flag is set here rather than in the schema, where it would change the Python SDK too.
+func generateGo(pkg *schema.Package) (map[string][]byte, string, error) {
+	pkg.SupportPack = true
+	files, err := gogen.GeneratePackage(tool, pkg, nil)
+	if err != nil {
+		return nil, "", err
 	}
-	fmt.Fprintf(os.Stderr, "langsmith-sdkgen: %s %s: %d files of Python package %s in %s\n",
-		pkg.Name, version, len(files), name, outDir)
-	return nil
+	info, _ := pkg.Language["go"].(gogen.GoPackageInfo)
+	return files, "Go package " + info.ImportBasePath, nil
 }
 
 // replaceDir makes outDir hold exactly files (relative paths). An existing outDir must look like an
-// earlier output (a pyproject.toml or setup.py at its top, or nothing at all), so a wrong argument
-// cannot empty an unrelated directory.
-func replaceDir(outDir string, files map[string][]byte) error {
+// earlier output (one of the markers at its top, or nothing at all), so a wrong argument cannot empty an
+// unrelated directory.
+func replaceDir(outDir string, files map[string][]byte, markers []string) error {
 	outDir = filepath.Clean(outDir)
 	entries, err := os.ReadDir(outDir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return err
-	case len(entries) > 0 && !exists(filepath.Join(outDir, "pyproject.toml")) &&
-		!exists(filepath.Join(outDir, "setup.py")):
-		return fmt.Errorf("%s is not empty and holds no pyproject.toml or setup.py; refusing to replace it", outDir)
+	case len(entries) > 0 && !holdsAny(outDir, markers):
+		return fmt.Errorf("%s is not empty and holds no %s; refusing to replace it", outDir, strings.Join(markers, " or "))
 	}
 
 	parent := filepath.Dir(outDir)
@@ -152,9 +191,13 @@ func replaceDir(outDir string, files map[string][]byte) error {
 	return os.Rename(tmp, outDir)
 }
 
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+func holdsAny(dir string, names []string) bool {
+	for _, name := range names {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // noReferences is the loader for a schema that references no other package: binding and generation need

@@ -1,16 +1,21 @@
 /**
- * The checked-in Python SDK (sdk/python) is what `npm run sdk` makes of the checked-in schema (scripts/sdk.ts:
- * `langsmith-sdkgen`, which scripts/setup-python.sh builds, and the module scripts/sdk/_did_you_mean.py beside
- * it): regenerating it gives no difference, file for file. After a resource change: `npm run schema && npm run sdk`.
+ * The checked-in SDKs (sdk/python, sdk/go, sdk/java) are what `npm run sdk` makes of the checked-in schema
+ * (scripts/sdk.ts: `langsmith-sdkgen`, which scripts/setup-python.sh builds, for Python and Go; the Java language
+ * host of scripts/setup-java.sh for Java; and this repository's additions beside them): regenerating each gives no
+ * difference, file for file, so an SDK left stale by a schema change fails here. After a resource change:
+ * `npm run schema && npm run sdk`.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { SDK_PATH, generateSdk } from "../../../scripts/sdk";
+import { SDK_LANGUAGES, SDK_ROOT, generateSdk } from "../../../scripts/sdk";
 
-/** What sdk/python/.gitignore leaves out: what Python and its packaging write beside the SDK (bytecode, builds). */
-const IGNORED = /^(__pycache__|\.mypy_cache|dist|build|.*\.egg-info|.*\.pyc)$/;
+/**
+ * What the SDKs' .gitignore files leave out: what Python and its packaging write beside the SDK (bytecode, builds),
+ * Maven's target/ and the go.sum a build beside the Go module writes.
+ */
+const IGNORED = /^(__pycache__|\.mypy_cache|dist|build|.*\.egg-info|.*\.pyc|target|go\.sum)$/;
 
 /** Every file under `dir`, by path relative to it, but those sdk/python/.gitignore leaves out. */
 function files(dir: string): Map<string, string> {
@@ -27,19 +32,21 @@ function files(dir: string): Map<string, string> {
     return out;
 }
 
-describe("the generated Python SDK", function () {
-    this.timeout(60_000);
+describe("the generated SDKs", function () {
+    this.timeout(120_000);
 
-    it("regenerating sdk/python from provider/plugin/schema.json gives no difference (run `npm run sdk` after `npm run schema`)", () => {
-        const out = join(mkdtempSync(join(tmpdir(), "pulumi-langsmith-sdk-")), "python");
-        try {
-            generateSdk(out);
-            const made = files(out);
-            const kept = files(SDK_PATH);
-            assert.deepEqual([...kept.keys()].sort(), [...made.keys()].sort());
-            for (const [path, text] of made) assert.equal(kept.get(path), text, `sdk/python/${path} differs from what the schema generates`);
-        } finally {
-            rmSync(join(out, ".."), { recursive: true, force: true });
-        }
-    });
+    for (const language of SDK_LANGUAGES) {
+        it(`regenerating sdk/${language} from provider/plugin/schema.json gives no difference (run \`npm run sdk\` after \`npm run schema\`)`, () => {
+            const out = join(mkdtempSync(join(tmpdir(), "pulumi-langsmith-sdk-")), language);
+            try {
+                generateSdk(language, out);
+                const made = files(out);
+                const kept = files(join(SDK_ROOT, language));
+                assert.deepEqual([...kept.keys()].sort(), [...made.keys()].sort());
+                for (const [path, text] of made) assert.equal(kept.get(path), text, `sdk/${language}/${path} differs from what the schema generates`);
+            } finally {
+                rmSync(join(out, ".."), { recursive: true, force: true });
+            }
+        });
+    }
 });
