@@ -1,5 +1,5 @@
 # Sourced by every script (and by you: `source scripts/env.sh`): puts Node 22, the Pulumi CLI and the
-# language hosts built by scripts/setup.sh, scripts/setup-python.sh and scripts/setup-yaml.sh (all linked
+# language hosts built by scripts/setup.sh, scripts/setup-python.sh, scripts/setup-yaml.sh and scripts/setup-java.sh (all linked
 # next to the CLI), the dynamic-provider launcher, langsmith-sdkgen, and the Python virtualenv of
 # scripts/setup-python.sh (python3, python, pip) first on PATH, and points PULUMI_HOME at the checkout's own
 # (.pulumi-home), where scripts/dev-plugin.sh installs its native plugin. Safe to source twice.

@@ -1,4 +1,4 @@
-# Sourced by the set-up scripts (setup.sh, setup-python.sh, setup-yaml.sh, setup-bulk-export.sh,
+# Sourced by the set-up scripts (setup.sh, setup-python.sh, setup-yaml.sh, setup-java.sh, setup-bulk-export.sh,
 # setup-test-tools.sh): how they talk while they work, and where the CLI is (pulumi_cli_dir). A long step
 # says what it builds, why, and about how long it takes; its own output (a Go build
 # prints a `go: downloading` line per module, pip its progress) goes to a log file under the cache, and
