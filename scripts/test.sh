@@ -78,6 +78,7 @@ LONGEST_FIRST=(
   tests/e2e/examples.test.ts
   tests/e2e/install.test.ts
   tests/e2e/evaluationData.test.ts
+  tests/docs/javaSnippets.test.ts
   tests/e2e/organizationEdge.test.ts
   tests/e2e/agentServer.test.ts
   tests/scripts/typecheck.test.ts
