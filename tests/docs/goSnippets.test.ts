@@ -1,13 +1,13 @@
 /**
- * Every Go snippet of the README and docs/ compiles against the generated Go SDK (sdk/go), as the TypeScript and
- * Python ones type-check in tests/e2e/examples.test.ts: a field renamed in the schema cannot stay in the docs. The
- * ```go blocks become one Go package in a module of their own under tmp/ (its go.mod names sdk/go with a `replace`
- * line, as a user's program does until the module is published), compiled by one `go build`: a fragment (the
- * body of the function `pulumi.Run` runs) becomes a function of its own, a whole program (a block that opens with
- * `package`) a package of its own. `go build` refuses what a user's compile would: an unknown field, a wrong type,
- * a variable declared and never used (a snippet assigns what it does not use to `_`, as a program must). A control,
- * a snippet with a misspelt field, is compiled with them and must be the one refused; and every file is as gofmt
- * writes it.
+ * Every page of docs/ that shows a program in TypeScript shows it in Go too, and every Go snippet of the README and
+ * docs/ compiles against the generated Go SDK (sdk/go), as the TypeScript and Python ones type-check in
+ * tests/e2e/examples.test.ts: a field renamed in the schema cannot stay in the docs. The ```go blocks become one Go
+ * package in a module of their own under tmp/ (its go.mod names sdk/go with a `replace` line, as a user's program
+ * does until the module is published), compiled by one `go build`: a fragment (the body of the function `pulumi.Run`
+ * runs) becomes a function of its own, a whole program (a block that opens with `package`) a package of its own.
+ * `go build` refuses what a user's compile would: an unknown field, a wrong type, a variable declared and never used
+ * (a snippet assigns what it does not use to `_`, as a program must). A control, a snippet with a misspelt field, is
+ * compiled with them and must be the one refused; and every file is as gofmt writes it.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -100,6 +100,12 @@ describe("docs: every Go snippet compiles against the generated Go SDK", functio
             writeFileSync(join(dir, "snippets", `${name}.go`), fragmentFile(name, fragments));
             files.push(source);
         }
+        // Every page of docs/ that shows a program in TypeScript shows it in Go too.
+        const withoutGo = readdirSync(join(ROOT, "docs")).filter((f) => {
+            const text = readFileSync(join(ROOT, "docs", f), "utf8");
+            return /^```ts\n/m.test(text) && !/^```go\n/m.test(text);
+        });
+        assert.deepEqual(withoutGo, [], "these docs have a TypeScript snippet and no Go one");
         assert.ok(files.length >= 55, `Go snippets in only ${files.length} files: ${files.join(", ")}`);
         writeFileSync(
             join(dir, "snippets", "control_bad.go"),
