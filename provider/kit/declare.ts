@@ -93,6 +93,8 @@ export interface StringField<T extends string = string> extends FieldOptions {
 export interface NumberField extends FieldOptions {
     kind: "number";
     integer?: boolean;
+    /** A whole number that may pass 2^31 (a size in bytes): the schema says number, since its integer is Java's 32-bit Integer. */
+    large?: boolean;
 }
 export interface BooleanField extends FieldOptions {
     kind: "boolean";
@@ -122,7 +124,7 @@ export const string = <const O extends Opts & { values?: readonly string[]; alia
     description: string,
     o?: O,
 ) => ({ kind: "string", description, ...o }) as { kind: "string"; description: string } & O;
-export const number = <const O extends Opts & { integer?: boolean } = {}>(description: string, o?: O) =>
+export const number = <const O extends Opts & { integer?: boolean; large?: boolean } = {}>(description: string, o?: O) =>
     ({ kind: "number", description, ...o }) as { kind: "number"; description: string } & O;
 export const boolean = <const O extends Opts = {}>(description: string, o?: O) =>
     ({ kind: "boolean", description, ...o }) as { kind: "boolean"; description: string } & O;

@@ -26,9 +26,12 @@ class Generator {
     typeOf(f: Field): Spec {
         switch (f.kind) {
             case "string":
-            case "number":
             case "boolean":
                 return { type: f.kind };
+            // A whole number is the schema's integer: Go's int, Java's Integer, Python's int (a count of hours is
+            // not written 1.0), unless it may pass Java's 32 bits.
+            case "number":
+                return { type: f.integer && !f.large ? "integer" : "number" };
             case "any":
                 return { $ref: "pulumi.json#/Any" };
             case "list":

@@ -29,6 +29,7 @@ export const sandboxSnapshot = resource({
         dockerImage: string("The Docker image to build it from (`python:3.12-slim`); give this or `sourceBox`. A change replaces it.", { onChange: "replace" }),
         fsCapacityBytes: number("The file system's capacity in bytes (with `dockerImage`: required, a positive whole number). A change replaces it.", {
             integer: true,
+            large: true,
             onChange: "replace",
         }),
         registryId: string("The private registry the image is pulled from (with `dockerImage`; default: public registries). A change replaces it.", {

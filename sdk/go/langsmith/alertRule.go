@@ -45,11 +45,11 @@ type AlertRule struct {
 	// A `change` alert's multiplier of the previous window. Updated in place.
 	ThresholdMultiplier pulumi.Float64PtrOutput `pulumi:"thresholdMultiplier"`
 	// A `change` alert's previous window, up to 60 minutes. Updated in place.
-	ThresholdWindowMinutes pulumi.Float64PtrOutput `pulumi:"thresholdWindowMinutes"`
+	ThresholdWindowMinutes pulumi.IntPtrOutput `pulumi:"thresholdWindowMinutes"`
 	// `threshold` (the default: the metric against `threshold`) or `change` (against the previous window). Updated in place.
 	Type pulumi.StringPtrOutput `pulumi:"type"`
 	// The window, 1 to 60 minutes. Updated in place.
-	WindowMinutes pulumi.Float64Output `pulumi:"windowMinutes"`
+	WindowMinutes pulumi.IntOutput `pulumi:"windowMinutes"`
 	// The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
 	WorkspaceId pulumi.StringPtrOutput `pulumi:"workspaceId"`
 }
@@ -145,11 +145,11 @@ type alertRuleArgs struct {
 	// A `change` alert's multiplier of the previous window. Updated in place.
 	ThresholdMultiplier *float64 `pulumi:"thresholdMultiplier"`
 	// A `change` alert's previous window, up to 60 minutes. Updated in place.
-	ThresholdWindowMinutes *float64 `pulumi:"thresholdWindowMinutes"`
+	ThresholdWindowMinutes *int `pulumi:"thresholdWindowMinutes"`
 	// `threshold` (the default: the metric against `threshold`) or `change` (against the previous window). Updated in place.
 	Type *string `pulumi:"type"`
 	// The window, 1 to 60 minutes. Updated in place.
-	WindowMinutes float64 `pulumi:"windowMinutes"`
+	WindowMinutes int `pulumi:"windowMinutes"`
 	// The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
 	WorkspaceId *string `pulumi:"workspaceId"`
 }
@@ -179,11 +179,11 @@ type AlertRuleArgs struct {
 	// A `change` alert's multiplier of the previous window. Updated in place.
 	ThresholdMultiplier pulumi.Float64PtrInput
 	// A `change` alert's previous window, up to 60 minutes. Updated in place.
-	ThresholdWindowMinutes pulumi.Float64PtrInput
+	ThresholdWindowMinutes pulumi.IntPtrInput
 	// `threshold` (the default: the metric against `threshold`) or `change` (against the previous window). Updated in place.
 	Type pulumi.StringPtrInput
 	// The window, 1 to 60 minutes. Updated in place.
-	WindowMinutes pulumi.Float64Input
+	WindowMinutes pulumi.IntInput
 	// The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
 	WorkspaceId pulumi.StringPtrInput
 }
@@ -296,8 +296,8 @@ func (o AlertRuleOutput) ThresholdMultiplier() pulumi.Float64PtrOutput {
 }
 
 // A `change` alert's previous window, up to 60 minutes. Updated in place.
-func (o AlertRuleOutput) ThresholdWindowMinutes() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *AlertRule) pulumi.Float64PtrOutput { return v.ThresholdWindowMinutes }).(pulumi.Float64PtrOutput)
+func (o AlertRuleOutput) ThresholdWindowMinutes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AlertRule) pulumi.IntPtrOutput { return v.ThresholdWindowMinutes }).(pulumi.IntPtrOutput)
 }
 
 // `threshold` (the default: the metric against `threshold`) or `change` (against the previous window). Updated in place.
@@ -306,8 +306,8 @@ func (o AlertRuleOutput) Type() pulumi.StringPtrOutput {
 }
 
 // The window, 1 to 60 minutes. Updated in place.
-func (o AlertRuleOutput) WindowMinutes() pulumi.Float64Output {
-	return o.ApplyT(func(v *AlertRule) pulumi.Float64Output { return v.WindowMinutes }).(pulumi.Float64Output)
+func (o AlertRuleOutput) WindowMinutes() pulumi.IntOutput {
+	return o.ApplyT(func(v *AlertRule) pulumi.IntOutput { return v.WindowMinutes }).(pulumi.IntOutput)
 }
 
 // The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).

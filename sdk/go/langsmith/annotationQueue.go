@@ -29,11 +29,11 @@ type AnnotationQueue struct {
 	// The queue's name (the service does not keep names unique; this provider refuses a second queue of the same name in the workspace). Updated in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// How many reviewers review each run (at least 1); default 1. Updated in place.
-	NumReviewersPerItem pulumi.Float64Output `pulumi:"numReviewersPerItem"`
+	NumReviewersPerItem pulumi.IntOutput `pulumi:"numReviewersPerItem"`
 	// The queue's id (the resource's id): what a RunRule's `addToAnnotationQueueId` names.
 	QueueId pulumi.StringOutput `pulumi:"queueId"`
 	// How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
-	ReservationMinutes pulumi.Float64Output `pulumi:"reservationMinutes"`
+	ReservationMinutes pulumi.IntOutput `pulumi:"reservationMinutes"`
 	// What reviewers are told to do (Markdown). Updated in place.
 	RubricInstructions pulumi.StringPtrOutput `pulumi:"rubricInstructions"`
 	// The feedback keys reviewers score, in the order shown (a `FeedbackConfig`'s `feedbackKey` says what scores each takes). Updated in place.
@@ -100,9 +100,9 @@ type annotationQueueArgs struct {
 	// The queue's name (the service does not keep names unique; this provider refuses a second queue of the same name in the workspace). Updated in place.
 	Name string `pulumi:"name"`
 	// How many reviewers review each run (at least 1); default 1. Updated in place.
-	NumReviewersPerItem *float64 `pulumi:"numReviewersPerItem"`
+	NumReviewersPerItem *int `pulumi:"numReviewersPerItem"`
 	// How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
-	ReservationMinutes *float64 `pulumi:"reservationMinutes"`
+	ReservationMinutes *int `pulumi:"reservationMinutes"`
 	// What reviewers are told to do (Markdown). Updated in place.
 	RubricInstructions *string `pulumi:"rubricInstructions"`
 	// The feedback keys reviewers score, in the order shown (a `FeedbackConfig`'s `feedbackKey` says what scores each takes). Updated in place.
@@ -126,9 +126,9 @@ type AnnotationQueueArgs struct {
 	// The queue's name (the service does not keep names unique; this provider refuses a second queue of the same name in the workspace). Updated in place.
 	Name pulumi.StringInput
 	// How many reviewers review each run (at least 1); default 1. Updated in place.
-	NumReviewersPerItem pulumi.Float64PtrInput
+	NumReviewersPerItem pulumi.IntPtrInput
 	// How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
-	ReservationMinutes pulumi.Float64PtrInput
+	ReservationMinutes pulumi.IntPtrInput
 	// What reviewers are told to do (Markdown). Updated in place.
 	RubricInstructions pulumi.StringPtrInput
 	// The feedback keys reviewers score, in the order shown (a `FeedbackConfig`'s `feedbackKey` says what scores each takes). Updated in place.
@@ -207,8 +207,8 @@ func (o AnnotationQueueOutput) Name() pulumi.StringOutput {
 }
 
 // How many reviewers review each run (at least 1); default 1. Updated in place.
-func (o AnnotationQueueOutput) NumReviewersPerItem() pulumi.Float64Output {
-	return o.ApplyT(func(v *AnnotationQueue) pulumi.Float64Output { return v.NumReviewersPerItem }).(pulumi.Float64Output)
+func (o AnnotationQueueOutput) NumReviewersPerItem() pulumi.IntOutput {
+	return o.ApplyT(func(v *AnnotationQueue) pulumi.IntOutput { return v.NumReviewersPerItem }).(pulumi.IntOutput)
 }
 
 // The queue's id (the resource's id): what a RunRule's `addToAnnotationQueueId` names.
@@ -217,8 +217,8 @@ func (o AnnotationQueueOutput) QueueId() pulumi.StringOutput {
 }
 
 // How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
-func (o AnnotationQueueOutput) ReservationMinutes() pulumi.Float64Output {
-	return o.ApplyT(func(v *AnnotationQueue) pulumi.Float64Output { return v.ReservationMinutes }).(pulumi.Float64Output)
+func (o AnnotationQueueOutput) ReservationMinutes() pulumi.IntOutput {
+	return o.ApplyT(func(v *AnnotationQueue) pulumi.IntOutput { return v.ReservationMinutes }).(pulumi.IntOutput)
 }
 
 // What reviewers are told to do (Markdown). Updated in place.

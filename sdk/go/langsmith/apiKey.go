@@ -25,7 +25,7 @@ type ApiKey struct {
 	// When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
 	ExpiresAt pulumi.StringPtrOutput `pulumi:"expiresAt"`
 	// How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
-	ExpiresInDays pulumi.Float64PtrOutput `pulumi:"expiresInDays"`
+	ExpiresInDays pulumi.IntPtrOutput `pulumi:"expiresInDays"`
 	// The key itself (`lsv2_...`), secret: shown once by the service, at creation, and kept encrypted in the state; never in a log or an error. One taken in by `pulumi import` has none (empty) until it is rotated.
 	Key pulumi.StringPtrOutput `pulumi:"key"`
 	// The key's workspace role: a role's id (a uuid), or `WORKSPACE_ADMIN` (the service's default), `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. A change makes a new key.
@@ -94,7 +94,7 @@ type apiKeyArgs struct {
 	// When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
 	ExpiresAt *string `pulumi:"expiresAt"`
 	// How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
-	ExpiresInDays *float64 `pulumi:"expiresInDays"`
+	ExpiresInDays *int `pulumi:"expiresInDays"`
 	// The key's workspace role: a role's id (a uuid), or `WORKSPACE_ADMIN` (the service's default), `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. A change makes a new key.
 	RoleId *string `pulumi:"roleId"`
 	// The workspace (its id) the key belongs to; default: the provider's `langsmith:workspaceId`. A change makes a new key.
@@ -108,7 +108,7 @@ type ApiKeyArgs struct {
 	// When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
 	ExpiresAt pulumi.StringPtrInput
 	// How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
-	ExpiresInDays pulumi.Float64PtrInput
+	ExpiresInDays pulumi.IntPtrInput
 	// The key's workspace role: a role's id (a uuid), or `WORKSPACE_ADMIN` (the service's default), `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. A change makes a new key.
 	RoleId pulumi.StringPtrInput
 	// The workspace (its id) the key belongs to; default: the provider's `langsmith:workspaceId`. A change makes a new key.
@@ -173,8 +173,8 @@ func (o ApiKeyOutput) ExpiresAt() pulumi.StringPtrOutput {
 }
 
 // How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
-func (o ApiKeyOutput) ExpiresInDays() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *ApiKey) pulumi.Float64PtrOutput { return v.ExpiresInDays }).(pulumi.Float64PtrOutput)
+func (o ApiKeyOutput) ExpiresInDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ApiKey) pulumi.IntPtrOutput { return v.ExpiresInDays }).(pulumi.IntPtrOutput)
 }
 
 // The key itself (`lsv2_...`), secret: shown once by the service, at creation, and kept encrypted in the state; never in a log or an error. One taken in by `pulumi import` has none (empty) until it is rotated.

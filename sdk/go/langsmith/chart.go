@@ -25,7 +25,7 @@ type Chart struct {
 	// What the chart shows. Updated in place.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
-	Index pulumi.Float64PtrOutput `pulumi:"index"`
+	Index pulumi.IntPtrOutput `pulumi:"index"`
 	// Version of the output shape.
 	SchemaVersion pulumi.Float64Output `pulumi:"schemaVersion"`
 	// Where the chart (its dashboard's scope) lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
@@ -96,7 +96,7 @@ type chartArgs struct {
 	// What the chart shows. Updated in place.
 	Description *string `pulumi:"description"`
 	// Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
-	Index *float64 `pulumi:"index"`
+	Index *int `pulumi:"index"`
 	// Where the chart (its dashboard's scope) lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
 	Scope *string `pulumi:"scope"`
 	// The chart's series (at least one), in the legend's order. Updated in place.
@@ -118,7 +118,7 @@ type ChartArgs struct {
 	// What the chart shows. Updated in place.
 	Description pulumi.StringPtrInput
 	// Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
-	Index pulumi.Float64PtrInput
+	Index pulumi.IntPtrInput
 	// Where the chart (its dashboard's scope) lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
 	Scope pulumi.StringPtrInput
 	// The chart's series (at least one), in the legend's order. Updated in place.
@@ -187,8 +187,8 @@ func (o ChartOutput) Description() pulumi.StringPtrOutput {
 }
 
 // Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
-func (o ChartOutput) Index() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *Chart) pulumi.Float64PtrOutput { return v.Index }).(pulumi.Float64PtrOutput)
+func (o ChartOutput) Index() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Chart) pulumi.IntPtrOutput { return v.Index }).(pulumi.IntPtrOutput)
 }
 
 // Version of the output shape.

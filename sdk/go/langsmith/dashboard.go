@@ -23,7 +23,7 @@ type Dashboard struct {
 	// What the dashboard shows. Updated in place.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
 	// Its place among the scope's dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
-	Index pulumi.Float64PtrOutput `pulumi:"index"`
+	Index pulumi.IntPtrOutput `pulumi:"index"`
 	// Version of the output shape.
 	SchemaVersion pulumi.Float64Output `pulumi:"schemaVersion"`
 	// Where the dashboard lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
@@ -80,7 +80,7 @@ type dashboardArgs struct {
 	// What the dashboard shows. Updated in place.
 	Description *string `pulumi:"description"`
 	// Its place among the scope's dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
-	Index *float64 `pulumi:"index"`
+	Index *int `pulumi:"index"`
 	// Where the dashboard lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
 	Scope *string `pulumi:"scope"`
 	// The dashboard's title (the service does not keep titles unique; this provider refuses a second dashboard of the same title in the scope). Updated in place.
@@ -94,7 +94,7 @@ type DashboardArgs struct {
 	// What the dashboard shows. Updated in place.
 	Description pulumi.StringPtrInput
 	// Its place among the scope's dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
-	Index pulumi.Float64PtrInput
+	Index pulumi.IntPtrInput
 	// Where the dashboard lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
 	Scope pulumi.StringPtrInput
 	// The dashboard's title (the service does not keep titles unique; this provider refuses a second dashboard of the same title in the scope). Updated in place.
@@ -156,8 +156,8 @@ func (o DashboardOutput) Description() pulumi.StringPtrOutput {
 }
 
 // Its place among the scope's dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
-func (o DashboardOutput) Index() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *Dashboard) pulumi.Float64PtrOutput { return v.Index }).(pulumi.Float64PtrOutput)
+func (o DashboardOutput) Index() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Dashboard) pulumi.IntPtrOutput { return v.Index }).(pulumi.IntPtrOutput)
 }
 
 // Version of the output shape.

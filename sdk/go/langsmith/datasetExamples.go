@@ -21,7 +21,7 @@ type DatasetExamples struct {
 	// The dataset (a `Dataset`'s id). A change replaces the resource (the examples move: made in the new dataset, deleted from the old).
 	DatasetId pulumi.StringOutput `pulumi:"datasetId"`
 	// How many examples the rows are.
-	ExampleCount pulumi.Float64Output `pulumi:"exampleCount"`
+	ExampleCount pulumi.IntOutput `pulumi:"exampleCount"`
 	// The examples, in the program (for a few). Exactly one of `file` and `examples`.
 	Examples DatasetExampleArrayOutput `pulumi:"examples"`
 	// Whether the rows are the whole dataset (default true): examples no row names (added in the UI or by an SDK) are deleted by the next `up`. False: they are kept, and only the examples this resource made are managed. Updated in place.
@@ -151,8 +151,8 @@ func (o DatasetExamplesOutput) DatasetId() pulumi.StringOutput {
 }
 
 // How many examples the rows are.
-func (o DatasetExamplesOutput) ExampleCount() pulumi.Float64Output {
-	return o.ApplyT(func(v *DatasetExamples) pulumi.Float64Output { return v.ExampleCount }).(pulumi.Float64Output)
+func (o DatasetExamplesOutput) ExampleCount() pulumi.IntOutput {
+	return o.ApplyT(func(v *DatasetExamples) pulumi.IntOutput { return v.ExampleCount }).(pulumi.IntOutput)
 }
 
 // The examples, in the program (for a few). Exactly one of `file` and `examples`.

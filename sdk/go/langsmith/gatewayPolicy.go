@@ -37,7 +37,7 @@ type GatewayPolicy struct {
 	// `spend_cap`, `default_spend_cap`, `rate_limit`, `default_rate_limit` or `guard`. A change replaces the policy.
 	PolicyType pulumi.StringOutput `pulumi:"policyType"`
 	// Order among the policies that match a request (lower first). Changed in place.
-	Priority pulumi.Float64Output `pulumi:"priority"`
+	Priority pulumi.IntOutput `pulumi:"priority"`
 	// A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
 	RateLimit GatewayPolicyRateLimitPtrOutput `pulumi:"rateLimit"`
 	// Version of the output shape.
@@ -110,7 +110,7 @@ type gatewayPolicyArgs struct {
 	// `spend_cap`, `default_spend_cap`, `rate_limit`, `default_rate_limit` or `guard`. A change replaces the policy.
 	PolicyType string `pulumi:"policyType"`
 	// Order among the policies that match a request (lower first). Changed in place.
-	Priority *float64 `pulumi:"priority"`
+	Priority *int `pulumi:"priority"`
 	// A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
 	RateLimit *GatewayPolicyRateLimit `pulumi:"rateLimit"`
 	// A spend cap: past `limitUsd` in the window the gateway answers 402.
@@ -134,7 +134,7 @@ type GatewayPolicyArgs struct {
 	// `spend_cap`, `default_spend_cap`, `rate_limit`, `default_rate_limit` or `guard`. A change replaces the policy.
 	PolicyType pulumi.StringInput
 	// Order among the policies that match a request (lower first). Changed in place.
-	Priority pulumi.Float64PtrInput
+	Priority pulumi.IntPtrInput
 	// A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
 	RateLimit GatewayPolicyRateLimitPtrInput
 	// A spend cap: past `limitUsd` in the window the gateway answers 402.
@@ -229,8 +229,8 @@ func (o GatewayPolicyOutput) PolicyType() pulumi.StringOutput {
 }
 
 // Order among the policies that match a request (lower first). Changed in place.
-func (o GatewayPolicyOutput) Priority() pulumi.Float64Output {
-	return o.ApplyT(func(v *GatewayPolicy) pulumi.Float64Output { return v.Priority }).(pulumi.Float64Output)
+func (o GatewayPolicyOutput) Priority() pulumi.IntOutput {
+	return o.ApplyT(func(v *GatewayPolicy) pulumi.IntOutput { return v.Priority }).(pulumi.IntOutput)
 }
 
 // A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.

@@ -25,7 +25,7 @@ type GatewayPolicyCheck struct {
 	// The `X-Gateway-*` headers the requests carry, naming the subject the policy applies to (`{"X-Gateway-Customer": "acme"}`); absent: none (a policy on the workspace or API key).
 	Headers pulumi.StringMapOutput `pulumi:"headers"`
 	// The most requests the check may send (default 100); a plan past it is refused.
-	MaxRequests pulumi.Float64Output `pulumi:"maxRequests"`
+	MaxRequests pulumi.IntOutput `pulumi:"maxRequests"`
 	// Must be true for the check to send requests to anything but a local emulator (each may be a paid model call).
 	MaySpend pulumi.BoolOutput `pulumi:"maySpend"`
 	// The model asked for (default `gpt-4o-mini`, the cheapest): on a real gateway each request is a call of it.
@@ -98,7 +98,7 @@ type gatewayPolicyCheckArgs struct {
 	// The `X-Gateway-*` headers the requests carry, naming the subject the policy applies to (`{"X-Gateway-Customer": "acme"}`); absent: none (a policy on the workspace or API key).
 	Headers map[string]string `pulumi:"headers"`
 	// The most requests the check may send (default 100); a plan past it is refused.
-	MaxRequests *float64 `pulumi:"maxRequests"`
+	MaxRequests *int `pulumi:"maxRequests"`
 	// Must be true for the check to send requests to anything but a local emulator (each may be a paid model call).
 	MaySpend *bool `pulumi:"maySpend"`
 	// The model asked for (default `gpt-4o-mini`, the cheapest): on a real gateway each request is a call of it.
@@ -124,7 +124,7 @@ type GatewayPolicyCheckArgs struct {
 	// The `X-Gateway-*` headers the requests carry, naming the subject the policy applies to (`{"X-Gateway-Customer": "acme"}`); absent: none (a policy on the workspace or API key).
 	Headers pulumi.StringMapInput
 	// The most requests the check may send (default 100); a plan past it is refused.
-	MaxRequests pulumi.Float64PtrInput
+	MaxRequests pulumi.IntPtrInput
 	// Must be true for the check to send requests to anything but a local emulator (each may be a paid model call).
 	MaySpend pulumi.BoolPtrInput
 	// The model asked for (default `gpt-4o-mini`, the cheapest): on a real gateway each request is a call of it.
@@ -201,8 +201,8 @@ func (o GatewayPolicyCheckOutput) Headers() pulumi.StringMapOutput {
 }
 
 // The most requests the check may send (default 100); a plan past it is refused.
-func (o GatewayPolicyCheckOutput) MaxRequests() pulumi.Float64Output {
-	return o.ApplyT(func(v *GatewayPolicyCheck) pulumi.Float64Output { return v.MaxRequests }).(pulumi.Float64Output)
+func (o GatewayPolicyCheckOutput) MaxRequests() pulumi.IntOutput {
+	return o.ApplyT(func(v *GatewayPolicyCheck) pulumi.IntOutput { return v.MaxRequests }).(pulumi.IntOutput)
 }
 
 // Must be true for the check to send requests to anything but a local emulator (each may be a paid model call).

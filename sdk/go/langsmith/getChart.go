@@ -32,7 +32,7 @@ type LookupChartArgs struct {
 	// The start of the window whose data is read (ISO 8601, e.g. 2026-11-01T00:00:00Z); absent: no data is read.
 	StartTime *string `pulumi:"startTime"`
 	// The width of a bucket, in minutes (default 60).
-	StrideMinutes *float64 `pulumi:"strideMinutes"`
+	StrideMinutes *int `pulumi:"strideMinutes"`
 	// The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
 	WorkspaceId *string `pulumi:"workspaceId"`
 }
@@ -73,7 +73,7 @@ type LookupChartOutputArgs struct {
 	// The start of the window whose data is read (ISO 8601, e.g. 2026-11-01T00:00:00Z); absent: no data is read.
 	StartTime pulumi.StringPtrInput `pulumi:"startTime"`
 	// The width of a bucket, in minutes (default 60).
-	StrideMinutes pulumi.Float64PtrInput `pulumi:"strideMinutes"`
+	StrideMinutes pulumi.IntPtrInput `pulumi:"strideMinutes"`
 	// The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
 	WorkspaceId pulumi.StringPtrInput `pulumi:"workspaceId"`
 }

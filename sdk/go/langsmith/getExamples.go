@@ -33,7 +33,7 @@ type GetExamplesArgs struct {
 
 type GetExamplesResult struct {
 	// How many examples.
-	Count float64 `pulumi:"count"`
+	Count int `pulumi:"count"`
 	// Per example, 24 hex characters (its identity's hash, then its content's), sorted.
 	Hashes []string `pulumi:"hashes"`
 }
@@ -71,8 +71,8 @@ func (o GetExamplesResultOutput) ToGetExamplesResultOutputWithContext(ctx contex
 }
 
 // How many examples.
-func (o GetExamplesResultOutput) Count() pulumi.Float64Output {
-	return o.ApplyT(func(v GetExamplesResult) float64 { return v.Count }).(pulumi.Float64Output)
+func (o GetExamplesResultOutput) Count() pulumi.IntOutput {
+	return o.ApplyT(func(v GetExamplesResult) int { return v.Count }).(pulumi.IntOutput)
 }
 
 // Per example, 24 hex characters (its identity's hash, then its content's), sorted.

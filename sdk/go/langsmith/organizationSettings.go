@@ -30,11 +30,11 @@ type OrganizationSettings struct {
 	// The audience of the JWTs the LLM auth proxy signs. Absent: not managed. Removing it from the program puts the service's default back (none). Changed in place.
 	LlmAuthProxyJwtAudience pulumi.StringPtrOutput `pulumi:"llmAuthProxyJwtAudience"`
 	// The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-	MaxApiKeyExpiryDays pulumi.Float64PtrOutput `pulumi:"maxApiKeyExpiryDays"`
+	MaxApiKeyExpiryDays pulumi.IntPtrOutput `pulumi:"maxApiKeyExpiryDays"`
 	// The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-	MaxPatExpiryDays pulumi.Float64PtrOutput `pulumi:"maxPatExpiryDays"`
+	MaxPatExpiryDays pulumi.IntPtrOutput `pulumi:"maxPatExpiryDays"`
 	// The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-	MaxServiceKeyExpiryDays pulumi.Float64PtrOutput `pulumi:"maxServiceKeyExpiryDays"`
+	MaxServiceKeyExpiryDays pulumi.IntPtrOutput `pulumi:"maxServiceKeyExpiryDays"`
 	// The organization whose settings these are.
 	OrganizationId pulumi.StringOutput `pulumi:"organizationId"`
 	// Whether members may not create personal access tokens. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
@@ -108,11 +108,11 @@ type organizationSettingsArgs struct {
 	// The audience of the JWTs the LLM auth proxy signs. Absent: not managed. Removing it from the program puts the service's default back (none). Changed in place.
 	LlmAuthProxyJwtAudience *string `pulumi:"llmAuthProxyJwtAudience"`
 	// The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-	MaxApiKeyExpiryDays *float64 `pulumi:"maxApiKeyExpiryDays"`
+	MaxApiKeyExpiryDays *int `pulumi:"maxApiKeyExpiryDays"`
 	// The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-	MaxPatExpiryDays *float64 `pulumi:"maxPatExpiryDays"`
+	MaxPatExpiryDays *int `pulumi:"maxPatExpiryDays"`
 	// The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-	MaxServiceKeyExpiryDays *float64 `pulumi:"maxServiceKeyExpiryDays"`
+	MaxServiceKeyExpiryDays *int `pulumi:"maxServiceKeyExpiryDays"`
 	// Whether members may not create personal access tokens. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
 	PatCreationDisabled *bool `pulumi:"patCreationDisabled"`
 	// Whether public sharing of traces, datasets and prompts is disabled. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
@@ -144,11 +144,11 @@ type OrganizationSettingsArgs struct {
 	// The audience of the JWTs the LLM auth proxy signs. Absent: not managed. Removing it from the program puts the service's default back (none). Changed in place.
 	LlmAuthProxyJwtAudience pulumi.StringPtrInput
 	// The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-	MaxApiKeyExpiryDays pulumi.Float64PtrInput
+	MaxApiKeyExpiryDays pulumi.IntPtrInput
 	// The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-	MaxPatExpiryDays pulumi.Float64PtrInput
+	MaxPatExpiryDays pulumi.IntPtrInput
 	// The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-	MaxServiceKeyExpiryDays pulumi.Float64PtrInput
+	MaxServiceKeyExpiryDays pulumi.IntPtrInput
 	// Whether members may not create personal access tokens. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
 	PatCreationDisabled pulumi.BoolPtrInput
 	// Whether public sharing of traces, datasets and prompts is disabled. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
@@ -236,18 +236,18 @@ func (o OrganizationSettingsOutput) LlmAuthProxyJwtAudience() pulumi.StringPtrOu
 }
 
 // The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-func (o OrganizationSettingsOutput) MaxApiKeyExpiryDays() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *OrganizationSettings) pulumi.Float64PtrOutput { return v.MaxApiKeyExpiryDays }).(pulumi.Float64PtrOutput)
+func (o OrganizationSettingsOutput) MaxApiKeyExpiryDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *OrganizationSettings) pulumi.IntPtrOutput { return v.MaxApiKeyExpiryDays }).(pulumi.IntPtrOutput)
 }
 
 // The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-func (o OrganizationSettingsOutput) MaxPatExpiryDays() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *OrganizationSettings) pulumi.Float64PtrOutput { return v.MaxPatExpiryDays }).(pulumi.Float64PtrOutput)
+func (o OrganizationSettingsOutput) MaxPatExpiryDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *OrganizationSettings) pulumi.IntPtrOutput { return v.MaxPatExpiryDays }).(pulumi.IntPtrOutput)
 }
 
 // The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-func (o OrganizationSettingsOutput) MaxServiceKeyExpiryDays() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *OrganizationSettings) pulumi.Float64PtrOutput { return v.MaxServiceKeyExpiryDays }).(pulumi.Float64PtrOutput)
+func (o OrganizationSettingsOutput) MaxServiceKeyExpiryDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *OrganizationSettings) pulumi.IntPtrOutput { return v.MaxServiceKeyExpiryDays }).(pulumi.IntPtrOutput)
 }
 
 // The organization whose settings these are.

@@ -27,7 +27,7 @@ type PersonalAccessToken struct {
 	// When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
 	ExpiresAt pulumi.StringPtrOutput `pulumi:"expiresAt"`
 	// How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
-	ExpiresInDays pulumi.Float64PtrOutput `pulumi:"expiresInDays"`
+	ExpiresInDays pulumi.IntPtrOutput `pulumi:"expiresInDays"`
 	// The token itself (`lsv2_pt_...`), secret: shown once by the service, at creation, and kept encrypted in the state; never in a log or an error. One taken in by `pulumi import` has none (empty) until it is rotated.
 	Key pulumi.StringPtrOutput `pulumi:"key"`
 	// Version of the output shape.
@@ -96,7 +96,7 @@ type personalAccessTokenArgs struct {
 	// When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
 	ExpiresAt *string `pulumi:"expiresAt"`
 	// How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
-	ExpiresInDays *float64 `pulumi:"expiresInDays"`
+	ExpiresInDays *int `pulumi:"expiresInDays"`
 	// The `ServiceAccount` (its id) the token belongs to: requests with it act as that account, with its workspaces and roles. Left out, the token is the provider's own identity's. A change makes a new token.
 	ServiceAccountId *string `pulumi:"serviceAccountId"`
 }
@@ -110,7 +110,7 @@ type PersonalAccessTokenArgs struct {
 	// When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
 	ExpiresAt pulumi.StringPtrInput
 	// How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
-	ExpiresInDays pulumi.Float64PtrInput
+	ExpiresInDays pulumi.IntPtrInput
 	// The `ServiceAccount` (its id) the token belongs to: requests with it act as that account, with its workspaces and roles. Left out, the token is the provider's own identity's. A change makes a new token.
 	ServiceAccountId pulumi.StringPtrInput
 }
@@ -178,8 +178,8 @@ func (o PersonalAccessTokenOutput) ExpiresAt() pulumi.StringPtrOutput {
 }
 
 // How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
-func (o PersonalAccessTokenOutput) ExpiresInDays() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *PersonalAccessToken) pulumi.Float64PtrOutput { return v.ExpiresInDays }).(pulumi.Float64PtrOutput)
+func (o PersonalAccessTokenOutput) ExpiresInDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *PersonalAccessToken) pulumi.IntPtrOutput { return v.ExpiresInDays }).(pulumi.IntPtrOutput)
 }
 
 // The token itself (`lsv2_pt_...`), secret: shown once by the service, at creation, and kept encrypted in the state; never in a log or an error. One taken in by `pulumi import` has none (empty) until it is rotated.

@@ -977,7 +977,7 @@ type ChartGroupBy struct {
 	// What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).
 	Attribute string `pulumi:"attribute"`
 	// How many groups are drawn, those with the most runs (default 5).
-	MaxGroups *float64 `pulumi:"maxGroups"`
+	MaxGroups *int `pulumi:"maxGroups"`
 	// The metadata key grouped by (`attribute: metadata`).
 	Path *string `pulumi:"path"`
 }
@@ -998,7 +998,7 @@ type ChartGroupByArgs struct {
 	// What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).
 	Attribute pulumi.StringInput `pulumi:"attribute"`
 	// How many groups are drawn, those with the most runs (default 5).
-	MaxGroups pulumi.Float64PtrInput `pulumi:"maxGroups"`
+	MaxGroups pulumi.IntPtrInput `pulumi:"maxGroups"`
 	// The metadata key grouped by (`attribute: metadata`).
 	Path pulumi.StringPtrInput `pulumi:"path"`
 }
@@ -1087,8 +1087,8 @@ func (o ChartGroupByOutput) Attribute() pulumi.StringOutput {
 }
 
 // How many groups are drawn, those with the most runs (default 5).
-func (o ChartGroupByOutput) MaxGroups() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v ChartGroupBy) *float64 { return v.MaxGroups }).(pulumi.Float64PtrOutput)
+func (o ChartGroupByOutput) MaxGroups() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ChartGroupBy) *int { return v.MaxGroups }).(pulumi.IntPtrOutput)
 }
 
 // The metadata key grouped by (`attribute: metadata`).
@@ -1131,13 +1131,13 @@ func (o ChartGroupByPtrOutput) Attribute() pulumi.StringPtrOutput {
 }
 
 // How many groups are drawn, those with the most runs (default 5).
-func (o ChartGroupByPtrOutput) MaxGroups() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *ChartGroupBy) *float64 {
+func (o ChartGroupByPtrOutput) MaxGroups() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ChartGroupBy) *int {
 		if v == nil {
 			return nil
 		}
 		return v.MaxGroups
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
 // The metadata key grouped by (`attribute: metadata`).
@@ -3719,7 +3719,7 @@ func (o GatewayPolicyMatchersPtrOutput) WorkspaceId() pulumi.StringPtrOutput {
 // A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
 type GatewayPolicyRateLimit struct {
 	// How many requests (or tokens) a window lets through, 1 or more.
-	Limit float64 `pulumi:"limit"`
+	Limit int `pulumi:"limit"`
 	// `requests` or `tokens` (prompt and completion tokens together).
 	Unit string `pulumi:"unit"`
 	// `minute` or `hour`.
@@ -3740,7 +3740,7 @@ type GatewayPolicyRateLimitInput interface {
 // A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
 type GatewayPolicyRateLimitArgs struct {
 	// How many requests (or tokens) a window lets through, 1 or more.
-	Limit pulumi.Float64Input `pulumi:"limit"`
+	Limit pulumi.IntInput `pulumi:"limit"`
 	// `requests` or `tokens` (prompt and completion tokens together).
 	Unit pulumi.StringInput `pulumi:"unit"`
 	// `minute` or `hour`.
@@ -3826,8 +3826,8 @@ func (o GatewayPolicyRateLimitOutput) ToGatewayPolicyRateLimitPtrOutputWithConte
 }
 
 // How many requests (or tokens) a window lets through, 1 or more.
-func (o GatewayPolicyRateLimitOutput) Limit() pulumi.Float64Output {
-	return o.ApplyT(func(v GatewayPolicyRateLimit) float64 { return v.Limit }).(pulumi.Float64Output)
+func (o GatewayPolicyRateLimitOutput) Limit() pulumi.IntOutput {
+	return o.ApplyT(func(v GatewayPolicyRateLimit) int { return v.Limit }).(pulumi.IntOutput)
 }
 
 // `requests` or `tokens` (prompt and completion tokens together).
@@ -3865,13 +3865,13 @@ func (o GatewayPolicyRateLimitPtrOutput) Elem() GatewayPolicyRateLimitOutput {
 }
 
 // How many requests (or tokens) a window lets through, 1 or more.
-func (o GatewayPolicyRateLimitPtrOutput) Limit() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *GatewayPolicyRateLimit) *float64 {
+func (o GatewayPolicyRateLimitPtrOutput) Limit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *GatewayPolicyRateLimit) *int {
 		if v == nil {
 			return nil
 		}
 		return &v.Limit
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
 // `requests` or `tokens` (prompt and completion tokens together).
@@ -4064,13 +4064,13 @@ type OrganizationLimits struct {
 	// Whether it may use SAML SSO (`SsoSettings`).
 	CanUseSamlSso *bool `pulumi:"canUseSamlSso"`
 	// How many agent deployments it may have.
-	MaxDeployments *float64 `pulumi:"maxDeployments"`
+	MaxDeployments *int `pulumi:"maxDeployments"`
 	// How many members (seats) it may have.
-	MaxIdentities *float64 `pulumi:"maxIdentities"`
+	MaxIdentities *int `pulumi:"maxIdentities"`
 	// How many prompt webhooks it may have.
-	MaxPromptWebhooks *float64 `pulumi:"maxPromptWebhooks"`
+	MaxPromptWebhooks *int `pulumi:"maxPromptWebhooks"`
 	// How many workspaces it may have.
-	MaxWorkspaces *float64 `pulumi:"maxWorkspaces"`
+	MaxWorkspaces *int `pulumi:"maxWorkspaces"`
 }
 
 // What the organization's plan allows.
@@ -4109,23 +4109,23 @@ func (o OrganizationLimitsOutput) CanUseSamlSso() pulumi.BoolPtrOutput {
 }
 
 // How many agent deployments it may have.
-func (o OrganizationLimitsOutput) MaxDeployments() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v OrganizationLimits) *float64 { return v.MaxDeployments }).(pulumi.Float64PtrOutput)
+func (o OrganizationLimitsOutput) MaxDeployments() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v OrganizationLimits) *int { return v.MaxDeployments }).(pulumi.IntPtrOutput)
 }
 
 // How many members (seats) it may have.
-func (o OrganizationLimitsOutput) MaxIdentities() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v OrganizationLimits) *float64 { return v.MaxIdentities }).(pulumi.Float64PtrOutput)
+func (o OrganizationLimitsOutput) MaxIdentities() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v OrganizationLimits) *int { return v.MaxIdentities }).(pulumi.IntPtrOutput)
 }
 
 // How many prompt webhooks it may have.
-func (o OrganizationLimitsOutput) MaxPromptWebhooks() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v OrganizationLimits) *float64 { return v.MaxPromptWebhooks }).(pulumi.Float64PtrOutput)
+func (o OrganizationLimitsOutput) MaxPromptWebhooks() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v OrganizationLimits) *int { return v.MaxPromptWebhooks }).(pulumi.IntPtrOutput)
 }
 
 // How many workspaces it may have.
-func (o OrganizationLimitsOutput) MaxWorkspaces() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v OrganizationLimits) *float64 { return v.MaxWorkspaces }).(pulumi.Float64PtrOutput)
+func (o OrganizationLimitsOutput) MaxWorkspaces() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v OrganizationLimits) *int { return v.MaxWorkspaces }).(pulumi.IntPtrOutput)
 }
 
 // The organization's own settings, as `OrganizationSettings` names them.
@@ -4145,11 +4145,11 @@ type OrganizationSettingsInfo struct {
 	// The LLM auth proxy's JWT audience, if any.
 	LlmAuthProxyJwtAudience *string `pulumi:"llmAuthProxyJwtAudience"`
 	// The most days a new API key may be valid; absent: no limit.
-	MaxApiKeyExpiryDays *float64 `pulumi:"maxApiKeyExpiryDays"`
+	MaxApiKeyExpiryDays *int `pulumi:"maxApiKeyExpiryDays"`
 	// The same for personal access tokens.
-	MaxPatExpiryDays *float64 `pulumi:"maxPatExpiryDays"`
+	MaxPatExpiryDays *int `pulumi:"maxPatExpiryDays"`
 	// The same for service keys.
-	MaxServiceKeyExpiryDays *float64 `pulumi:"maxServiceKeyExpiryDays"`
+	MaxServiceKeyExpiryDays *int `pulumi:"maxServiceKeyExpiryDays"`
 	// Whether members may not create personal access tokens.
 	PatCreationDisabled bool `pulumi:"patCreationDisabled"`
 	// Whether public sharing is disabled.
@@ -4215,18 +4215,18 @@ func (o OrganizationSettingsInfoOutput) LlmAuthProxyJwtAudience() pulumi.StringP
 }
 
 // The most days a new API key may be valid; absent: no limit.
-func (o OrganizationSettingsInfoOutput) MaxApiKeyExpiryDays() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v OrganizationSettingsInfo) *float64 { return v.MaxApiKeyExpiryDays }).(pulumi.Float64PtrOutput)
+func (o OrganizationSettingsInfoOutput) MaxApiKeyExpiryDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v OrganizationSettingsInfo) *int { return v.MaxApiKeyExpiryDays }).(pulumi.IntPtrOutput)
 }
 
 // The same for personal access tokens.
-func (o OrganizationSettingsInfoOutput) MaxPatExpiryDays() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v OrganizationSettingsInfo) *float64 { return v.MaxPatExpiryDays }).(pulumi.Float64PtrOutput)
+func (o OrganizationSettingsInfoOutput) MaxPatExpiryDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v OrganizationSettingsInfo) *int { return v.MaxPatExpiryDays }).(pulumi.IntPtrOutput)
 }
 
 // The same for service keys.
-func (o OrganizationSettingsInfoOutput) MaxServiceKeyExpiryDays() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v OrganizationSettingsInfo) *float64 { return v.MaxServiceKeyExpiryDays }).(pulumi.Float64PtrOutput)
+func (o OrganizationSettingsInfoOutput) MaxServiceKeyExpiryDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v OrganizationSettingsInfo) *int { return v.MaxServiceKeyExpiryDays }).(pulumi.IntPtrOutput)
 }
 
 // Whether members may not create personal access tokens.
@@ -4338,7 +4338,7 @@ type RunConfig struct {
 	// The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.
 	Configurable map[string]interface{} `pulumi:"configurable"`
 	// The most steps a run may take.
-	RecursionLimit *float64 `pulumi:"recursionLimit"`
+	RecursionLimit *int `pulumi:"recursionLimit"`
 	// Tags of the runs.
 	Tags []string `pulumi:"tags"`
 }
@@ -4359,7 +4359,7 @@ type RunConfigArgs struct {
 	// The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.
 	Configurable pulumi.MapInput `pulumi:"configurable"`
 	// The most steps a run may take.
-	RecursionLimit pulumi.Float64PtrInput `pulumi:"recursionLimit"`
+	RecursionLimit pulumi.IntPtrInput `pulumi:"recursionLimit"`
 	// Tags of the runs.
 	Tags pulumi.StringArrayInput `pulumi:"tags"`
 }
@@ -4448,8 +4448,8 @@ func (o RunConfigOutput) Configurable() pulumi.MapOutput {
 }
 
 // The most steps a run may take.
-func (o RunConfigOutput) RecursionLimit() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v RunConfig) *float64 { return v.RecursionLimit }).(pulumi.Float64PtrOutput)
+func (o RunConfigOutput) RecursionLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RunConfig) *int { return v.RecursionLimit }).(pulumi.IntPtrOutput)
 }
 
 // Tags of the runs.
@@ -4492,13 +4492,13 @@ func (o RunConfigPtrOutput) Configurable() pulumi.MapOutput {
 }
 
 // The most steps a run may take.
-func (o RunConfigPtrOutput) RecursionLimit() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *RunConfig) *float64 {
+func (o RunConfigPtrOutput) RecursionLimit() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *RunConfig) *int {
 		if v == nil {
 			return nil
 		}
 		return v.RecursionLimit
-	}).(pulumi.Float64PtrOutput)
+	}).(pulumi.IntPtrOutput)
 }
 
 // Tags of the runs.

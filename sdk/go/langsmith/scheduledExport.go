@@ -33,7 +33,7 @@ type ScheduledExport struct {
 	// `v1` (default) or `v2_beta` (typed columns).
 	FormatVersion pulumi.StringOutput `pulumi:"formatVersion"`
 	// Hours per window, 1 to 168.
-	IntervalHours pulumi.Float64Output `pulumi:"intervalHours"`
+	IntervalHours pulumi.IntOutput `pulumi:"intervalHours"`
 	// Earlier exports of this schedule, cancelled by updates, oldest first.
 	PreviousExportIds pulumi.StringArrayOutput `pulumi:"previousExportIds"`
 	// When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
@@ -115,7 +115,7 @@ type scheduledExportArgs struct {
 	// `v1` (default) or `v2_beta` (typed columns).
 	FormatVersion *string `pulumi:"formatVersion"`
 	// Hours per window, 1 to 168.
-	IntervalHours float64 `pulumi:"intervalHours"`
+	IntervalHours int `pulumi:"intervalHours"`
 	// When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
 	ResumeAtNewDestination *bool `pulumi:"resumeAtNewDestination"`
 	// The tracing project's id (a uuid).
@@ -141,7 +141,7 @@ type ScheduledExportArgs struct {
 	// `v1` (default) or `v2_beta` (typed columns).
 	FormatVersion pulumi.StringPtrInput
 	// Hours per window, 1 to 168.
-	IntervalHours pulumi.Float64Input
+	IntervalHours pulumi.IntInput
 	// When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
 	ResumeAtNewDestination pulumi.BoolPtrInput
 	// The tracing project's id (a uuid).
@@ -230,8 +230,8 @@ func (o ScheduledExportOutput) FormatVersion() pulumi.StringOutput {
 }
 
 // Hours per window, 1 to 168.
-func (o ScheduledExportOutput) IntervalHours() pulumi.Float64Output {
-	return o.ApplyT(func(v *ScheduledExport) pulumi.Float64Output { return v.IntervalHours }).(pulumi.Float64Output)
+func (o ScheduledExportOutput) IntervalHours() pulumi.IntOutput {
+	return o.ApplyT(func(v *ScheduledExport) pulumi.IntOutput { return v.IntervalHours }).(pulumi.IntOutput)
 }
 
 // Earlier exports of this schedule, cancelled by updates, oldest first.

@@ -25,7 +25,7 @@ type ScimToken struct {
 	// When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
 	ExpiresAt pulumi.StringPtrOutput `pulumi:"expiresAt"`
 	// How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
-	ExpiresInDays pulumi.Float64PtrOutput `pulumi:"expiresInDays"`
+	ExpiresInDays pulumi.IntPtrOutput `pulumi:"expiresInDays"`
 	// Version of the output shape.
 	SchemaVersion pulumi.Float64Output `pulumi:"schemaVersion"`
 	// The organization's SCIM base URL the identity provider is given with the token.
@@ -92,7 +92,7 @@ type scimTokenArgs struct {
 	// When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
 	ExpiresAt *string `pulumi:"expiresAt"`
 	// How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
-	ExpiresInDays *float64 `pulumi:"expiresInDays"`
+	ExpiresInDays *int `pulumi:"expiresInDays"`
 }
 
 // The set of arguments for constructing a ScimToken resource.
@@ -102,7 +102,7 @@ type ScimTokenArgs struct {
 	// When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
 	ExpiresAt pulumi.StringPtrInput
 	// How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
-	ExpiresInDays pulumi.Float64PtrInput
+	ExpiresInDays pulumi.IntPtrInput
 }
 
 func (ScimTokenArgs) ElementType() reflect.Type {
@@ -163,8 +163,8 @@ func (o ScimTokenOutput) ExpiresAt() pulumi.StringPtrOutput {
 }
 
 // How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
-func (o ScimTokenOutput) ExpiresInDays() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *ScimToken) pulumi.Float64PtrOutput { return v.ExpiresInDays }).(pulumi.Float64PtrOutput)
+func (o ScimTokenOutput) ExpiresInDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ScimToken) pulumi.IntPtrOutput { return v.ExpiresInDays }).(pulumi.IntPtrOutput)
 }
 
 // Version of the output shape.

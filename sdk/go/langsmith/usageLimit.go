@@ -19,7 +19,7 @@ type UsageLimit struct {
 	// What is counted: `monthly_traces` (every trace) or `monthly_longlived_traces` (traces of long-lived retention). One limit of each type per workspace: a second is refused. Changed in place.
 	LimitType pulumi.StringOutput `pulumi:"limitType"`
 	// How many traces a month, 0 or more (0: none). Changed in place.
-	LimitValue pulumi.Float64Output `pulumi:"limitValue"`
+	LimitValue pulumi.IntOutput `pulumi:"limitValue"`
 	// Version of the output shape.
 	SchemaVersion pulumi.Float64Output `pulumi:"schemaVersion"`
 	// The workspace that holds it (the given `workspaceId`, else the provider's).
@@ -77,7 +77,7 @@ type usageLimitArgs struct {
 	// What is counted: `monthly_traces` (every trace) or `monthly_longlived_traces` (traces of long-lived retention). One limit of each type per workspace: a second is refused. Changed in place.
 	LimitType string `pulumi:"limitType"`
 	// How many traces a month, 0 or more (0: none). Changed in place.
-	LimitValue float64 `pulumi:"limitValue"`
+	LimitValue int `pulumi:"limitValue"`
 	// The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
 	WorkspaceId *string `pulumi:"workspaceId"`
 }
@@ -87,7 +87,7 @@ type UsageLimitArgs struct {
 	// What is counted: `monthly_traces` (every trace) or `monthly_longlived_traces` (traces of long-lived retention). One limit of each type per workspace: a second is refused. Changed in place.
 	LimitType pulumi.StringInput
 	// How many traces a month, 0 or more (0: none). Changed in place.
-	LimitValue pulumi.Float64Input
+	LimitValue pulumi.IntInput
 	// The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
 	WorkspaceId pulumi.StringPtrInput
 }
@@ -135,8 +135,8 @@ func (o UsageLimitOutput) LimitType() pulumi.StringOutput {
 }
 
 // How many traces a month, 0 or more (0: none). Changed in place.
-func (o UsageLimitOutput) LimitValue() pulumi.Float64Output {
-	return o.ApplyT(func(v *UsageLimit) pulumi.Float64Output { return v.LimitValue }).(pulumi.Float64Output)
+func (o UsageLimitOutput) LimitValue() pulumi.IntOutput {
+	return o.ApplyT(func(v *UsageLimit) pulumi.IntOutput { return v.LimitValue }).(pulumi.IntOutput)
 }
 
 // Version of the output shape.

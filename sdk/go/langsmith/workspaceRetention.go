@@ -21,7 +21,7 @@ type WorkspaceRetention struct {
 	// The tier of the workspace's new projects that name none: `longlived` (kept 400 days, or `longLivedTtlDays`) or `shortlived` (14 days). Changed in place.
 	DefaultTraceTier pulumi.StringOutput `pulumi:"defaultTraceTier"`
 	// How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
-	LongLivedTtlDays pulumi.Float64PtrOutput `pulumi:"longLivedTtlDays"`
+	LongLivedTtlDays pulumi.IntPtrOutput `pulumi:"longLivedTtlDays"`
 	// Version of the output shape.
 	SchemaVersion pulumi.Float64Output `pulumi:"schemaVersion"`
 	// The workspace whose settings these are (the given `workspaceId`, else the provider's).
@@ -78,7 +78,7 @@ type workspaceRetentionArgs struct {
 	// The tier of the workspace's new projects that name none: `longlived` (kept 400 days, or `longLivedTtlDays`) or `shortlived` (14 days). Changed in place.
 	DefaultTraceTier string `pulumi:"defaultTraceTier"`
 	// How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
-	LongLivedTtlDays *float64 `pulumi:"longLivedTtlDays"`
+	LongLivedTtlDays *int `pulumi:"longLivedTtlDays"`
 	// The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
 	WorkspaceId *string `pulumi:"workspaceId"`
 }
@@ -90,7 +90,7 @@ type WorkspaceRetentionArgs struct {
 	// The tier of the workspace's new projects that name none: `longlived` (kept 400 days, or `longLivedTtlDays`) or `shortlived` (14 days). Changed in place.
 	DefaultTraceTier pulumi.StringInput
 	// How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
-	LongLivedTtlDays pulumi.Float64PtrInput
+	LongLivedTtlDays pulumi.IntPtrInput
 	// The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
 	WorkspaceId pulumi.StringPtrInput
 }
@@ -143,8 +143,8 @@ func (o WorkspaceRetentionOutput) DefaultTraceTier() pulumi.StringOutput {
 }
 
 // How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
-func (o WorkspaceRetentionOutput) LongLivedTtlDays() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *WorkspaceRetention) pulumi.Float64PtrOutput { return v.LongLivedTtlDays }).(pulumi.Float64PtrOutput)
+func (o WorkspaceRetentionOutput) LongLivedTtlDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *WorkspaceRetention) pulumi.IntPtrOutput { return v.LongLivedTtlDays }).(pulumi.IntPtrOutput)
 }
 
 // Version of the output shape.

@@ -644,7 +644,7 @@ class ChartGroupByArgsDict(TypedDict):
     """
     What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).
     """
-    max_groups: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    max_groups: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
     How many groups are drawn, those with the most runs (default 5).
     """
@@ -657,13 +657,13 @@ class ChartGroupByArgsDict(TypedDict):
 class ChartGroupByArgs:
     def __init__(__self__, *,
                  attribute: pulumi.Input[_builtins.str],
-                 max_groups: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_groups: pulumi.Input[Optional[_builtins.int]] = None,
                  path: pulumi.Input[Optional[_builtins.str]] = None):
         """
         How a series' runs are grouped: a line (or bar) per group.
 
         :param pulumi.Input[_builtins.str] attribute: What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).
-        :param pulumi.Input[_builtins.float] max_groups: How many groups are drawn, those with the most runs (default 5).
+        :param pulumi.Input[_builtins.int] max_groups: How many groups are drawn, those with the most runs (default 5).
         :param pulumi.Input[_builtins.str] path: The metadata key grouped by (`attribute: metadata`).
         """
         pulumi.set(__self__, "attribute", attribute)
@@ -686,14 +686,14 @@ class ChartGroupByArgs:
 
     @_builtins.property
     @pulumi.getter(name="maxGroups")
-    def max_groups(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def max_groups(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         How many groups are drawn, those with the most runs (default 5).
         """
         return pulumi.get(self, "max_groups")
 
     @max_groups.setter
-    def max_groups(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def max_groups(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "max_groups", value)
 
     @_builtins.property
@@ -2109,7 +2109,7 @@ class GatewayPolicyRateLimitArgsDict(TypedDict):
     """
     A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
     """
-    limit: pulumi.Input[_builtins.float]
+    limit: pulumi.Input[_builtins.int]
     """
     How many requests (or tokens) a window lets through, 1 or more.
     """
@@ -2125,13 +2125,13 @@ class GatewayPolicyRateLimitArgsDict(TypedDict):
 @pulumi.input_type
 class GatewayPolicyRateLimitArgs:
     def __init__(__self__, *,
-                 limit: pulumi.Input[_builtins.float],
+                 limit: pulumi.Input[_builtins.int],
                  unit: pulumi.Input[_builtins.str],
                  window: pulumi.Input[_builtins.str]):
         """
         A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
 
-        :param pulumi.Input[_builtins.float] limit: How many requests (or tokens) a window lets through, 1 or more.
+        :param pulumi.Input[_builtins.int] limit: How many requests (or tokens) a window lets through, 1 or more.
         :param pulumi.Input[_builtins.str] unit: `requests` or `tokens` (prompt and completion tokens together).
         :param pulumi.Input[_builtins.str] window: `minute` or `hour`.
         """
@@ -2141,14 +2141,14 @@ class GatewayPolicyRateLimitArgs:
 
     @_builtins.property
     @pulumi.getter
-    def limit(self) -> pulumi.Input[_builtins.float]:
+    def limit(self) -> pulumi.Input[_builtins.int]:
         """
         How many requests (or tokens) a window lets through, 1 or more.
         """
         return pulumi.get(self, "limit")
 
     @limit.setter
-    def limit(self, value: pulumi.Input[_builtins.float]):
+    def limit(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "limit", value)
 
     @_builtins.property
@@ -2236,7 +2236,7 @@ class RunConfigArgsDict(TypedDict):
     """
     The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.
     """
-    recursion_limit: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    recursion_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
     The most steps a run may take.
     """
@@ -2249,13 +2249,13 @@ class RunConfigArgsDict(TypedDict):
 class RunConfigArgs:
     def __init__(__self__, *,
                  configurable: pulumi.Input[Optional[Mapping[str, Any]]] = None,
-                 recursion_limit: pulumi.Input[Optional[_builtins.float]] = None,
+                 recursion_limit: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
         The run configuration its runs start with. A change makes a new version of the same assistant.
 
         :param pulumi.Input[Mapping[str, Any]] configurable: The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.
-        :param pulumi.Input[_builtins.float] recursion_limit: The most steps a run may take.
+        :param pulumi.Input[_builtins.int] recursion_limit: The most steps a run may take.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tags of the runs.
         """
         if configurable is not None:
@@ -2279,14 +2279,14 @@ class RunConfigArgs:
 
     @_builtins.property
     @pulumi.getter(name="recursionLimit")
-    def recursion_limit(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def recursion_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         The most steps a run may take.
         """
         return pulumi.get(self, "recursion_limit")
 
     @recursion_limit.setter
-    def recursion_limit(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def recursion_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "recursion_limit", value)
 
     @_builtins.property

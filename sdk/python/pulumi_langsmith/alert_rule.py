@@ -27,13 +27,13 @@ class AlertRuleArgs:
                  name: pulumi.Input[_builtins.str],
                  operator: pulumi.Input[_builtins.str],
                  session_id: pulumi.Input[_builtins.str],
-                 window_minutes: pulumi.Input[_builtins.float],
+                 window_minutes: pulumi.Input[_builtins.int],
                  denominator_filter: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  filter: pulumi.Input[Optional[_builtins.str]] = None,
                  threshold: pulumi.Input[Optional[_builtins.float]] = None,
                  threshold_multiplier: pulumi.Input[Optional[_builtins.float]] = None,
-                 threshold_window_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 threshold_window_minutes: pulumi.Input[Optional[_builtins.int]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -45,13 +45,13 @@ class AlertRuleArgs:
         :param pulumi.Input[_builtins.str] name: Its name. Updated in place.
         :param pulumi.Input[_builtins.str] operator: `gt`, `gte`, `lt` or `lte`. Updated in place.
         :param pulumi.Input[_builtins.str] session_id: The tracing project it watches (a `TracingProject`'s id). A change replaces it.
-        :param pulumi.Input[_builtins.float] window_minutes: The window, 1 to 60 minutes. Updated in place.
+        :param pulumi.Input[_builtins.int] window_minutes: The window, 1 to 60 minutes. Updated in place.
         :param pulumi.Input[_builtins.str] denominator_filter: The runs a `pct` is taken over. Updated in place.
         :param pulumi.Input[_builtins.str] description: What it is for. Updated in place.
         :param pulumi.Input[_builtins.str] filter: The runs measured, in the trace query syntax (checked at preview). Updated in place.
         :param pulumi.Input[_builtins.float] threshold: The value crossed (a `threshold` alert needs it). Updated in place.
         :param pulumi.Input[_builtins.float] threshold_multiplier: A `change` alert's multiplier of the previous window. Updated in place.
-        :param pulumi.Input[_builtins.float] threshold_window_minutes: A `change` alert's previous window, up to 60 minutes. Updated in place.
+        :param pulumi.Input[_builtins.int] threshold_window_minutes: A `change` alert's previous window, up to 60 minutes. Updated in place.
         :param pulumi.Input[_builtins.str] type: `threshold` (the default: the metric against `threshold`) or `change` (against the previous window). Updated in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
@@ -153,14 +153,14 @@ class AlertRuleArgs:
 
     @_builtins.property
     @pulumi.getter(name="windowMinutes")
-    def window_minutes(self) -> pulumi.Input[_builtins.float]:
+    def window_minutes(self) -> pulumi.Input[_builtins.int]:
         """
         The window, 1 to 60 minutes. Updated in place.
         """
         return pulumi.get(self, "window_minutes")
 
     @window_minutes.setter
-    def window_minutes(self, value: pulumi.Input[_builtins.float]):
+    def window_minutes(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "window_minutes", value)
 
     @_builtins.property
@@ -225,14 +225,14 @@ class AlertRuleArgs:
 
     @_builtins.property
     @pulumi.getter(name="thresholdWindowMinutes")
-    def threshold_window_minutes(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def threshold_window_minutes(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         A `change` alert's previous window, up to 60 minutes. Updated in place.
         """
         return pulumi.get(self, "threshold_window_minutes")
 
     @threshold_window_minutes.setter
-    def threshold_window_minutes(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def threshold_window_minutes(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "threshold_window_minutes", value)
 
     @_builtins.property
@@ -277,9 +277,9 @@ class AlertRule(pulumi.CustomResource):
                  session_id: pulumi.Input[Optional[_builtins.str]] = None,
                  threshold: pulumi.Input[Optional[_builtins.float]] = None,
                  threshold_multiplier: pulumi.Input[Optional[_builtins.float]] = None,
-                 threshold_window_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 threshold_window_minutes: pulumi.Input[Optional[_builtins.int]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
-                 window_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 window_minutes: pulumi.Input[Optional[_builtins.int]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -298,9 +298,9 @@ class AlertRule(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] session_id: The tracing project it watches (a `TracingProject`'s id). A change replaces it.
         :param pulumi.Input[_builtins.float] threshold: The value crossed (a `threshold` alert needs it). Updated in place.
         :param pulumi.Input[_builtins.float] threshold_multiplier: A `change` alert's multiplier of the previous window. Updated in place.
-        :param pulumi.Input[_builtins.float] threshold_window_minutes: A `change` alert's previous window, up to 60 minutes. Updated in place.
+        :param pulumi.Input[_builtins.int] threshold_window_minutes: A `change` alert's previous window, up to 60 minutes. Updated in place.
         :param pulumi.Input[_builtins.str] type: `threshold` (the default: the metric against `threshold`) or `change` (against the previous window). Updated in place.
-        :param pulumi.Input[_builtins.float] window_minutes: The window, 1 to 60 minutes. Updated in place.
+        :param pulumi.Input[_builtins.int] window_minutes: The window, 1 to 60 minutes. Updated in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
@@ -338,9 +338,9 @@ class AlertRule(pulumi.CustomResource):
                  session_id: pulumi.Input[Optional[_builtins.str]] = None,
                  threshold: pulumi.Input[Optional[_builtins.float]] = None,
                  threshold_multiplier: pulumi.Input[Optional[_builtins.float]] = None,
-                 threshold_window_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 threshold_window_minutes: pulumi.Input[Optional[_builtins.int]] = None,
                  type: pulumi.Input[Optional[_builtins.str]] = None,
-                 window_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 window_minutes: pulumi.Input[Optional[_builtins.int]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -541,7 +541,7 @@ class AlertRule(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="thresholdWindowMinutes")
-    def threshold_window_minutes(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def threshold_window_minutes(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         A `change` alert's previous window, up to 60 minutes. Updated in place.
         """
@@ -557,7 +557,7 @@ class AlertRule(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="windowMinutes")
-    def window_minutes(self) -> pulumi.Output[_builtins.float]:
+    def window_minutes(self) -> pulumi.Output[_builtins.int]:
         """
         The window, 1 to 60 minutes. Updated in place.
         """

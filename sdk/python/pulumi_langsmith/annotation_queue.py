@@ -26,8 +26,8 @@ class AnnotationQueueArgs:
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enable_reservations: pulumi.Input[Optional[_builtins.bool]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
-                 num_reviewers_per_item: pulumi.Input[Optional[_builtins.float]] = None,
-                 reservation_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 num_reviewers_per_item: pulumi.Input[Optional[_builtins.int]] = None,
+                 reservation_minutes: pulumi.Input[Optional[_builtins.int]] = None,
                  rubric_instructions: pulumi.Input[Optional[_builtins.str]] = None,
                  rubric_items: pulumi.Input[Optional[Sequence[pulumi.Input['AnnotationQueueRubricItemArgs']]]] = None,
                  session_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -40,8 +40,8 @@ class AnnotationQueueArgs:
         :param pulumi.Input[_builtins.str] description: What the queue is for. Updated in place.
         :param pulumi.Input[_builtins.bool] enable_reservations: Whether a reviewer reserves the run they review, so no one else takes it; default true. Updated in place.
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the queue. Updated in place.
-        :param pulumi.Input[_builtins.float] num_reviewers_per_item: How many reviewers review each run (at least 1); default 1. Updated in place.
-        :param pulumi.Input[_builtins.float] reservation_minutes: How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
+        :param pulumi.Input[_builtins.int] num_reviewers_per_item: How many reviewers review each run (at least 1); default 1. Updated in place.
+        :param pulumi.Input[_builtins.int] reservation_minutes: How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
         :param pulumi.Input[_builtins.str] rubric_instructions: What reviewers are told to do (Markdown). Updated in place.
         :param pulumi.Input[Sequence[pulumi.Input['AnnotationQueueRubricItemArgs']]] rubric_items: The feedback keys reviewers score, in the order shown (a `FeedbackConfig`'s `feedbackKey` says what scores each takes). Updated in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] session_ids: The tracing projects (their ids) the queue is for; compared as a set. The service takes them at creation only: a change replaces the queue.
@@ -131,26 +131,26 @@ class AnnotationQueueArgs:
 
     @_builtins.property
     @pulumi.getter(name="numReviewersPerItem")
-    def num_reviewers_per_item(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def num_reviewers_per_item(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         How many reviewers review each run (at least 1); default 1. Updated in place.
         """
         return pulumi.get(self, "num_reviewers_per_item")
 
     @num_reviewers_per_item.setter
-    def num_reviewers_per_item(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def num_reviewers_per_item(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "num_reviewers_per_item", value)
 
     @_builtins.property
     @pulumi.getter(name="reservationMinutes")
-    def reservation_minutes(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def reservation_minutes(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
         """
         return pulumi.get(self, "reservation_minutes")
 
     @reservation_minutes.setter
-    def reservation_minutes(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def reservation_minutes(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "reservation_minutes", value)
 
     @_builtins.property
@@ -213,8 +213,8 @@ class AnnotationQueue(pulumi.CustomResource):
                  enable_reservations: pulumi.Input[Optional[_builtins.bool]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 num_reviewers_per_item: pulumi.Input[Optional[_builtins.float]] = None,
-                 reservation_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 num_reviewers_per_item: pulumi.Input[Optional[_builtins.int]] = None,
+                 reservation_minutes: pulumi.Input[Optional[_builtins.int]] = None,
                  rubric_instructions: pulumi.Input[Optional[_builtins.str]] = None,
                  rubric_items: pulumi.Input[Optional[Sequence[pulumi.Input[Union['AnnotationQueueRubricItemArgs', 'AnnotationQueueRubricItemArgsDict']]]]] = None,
                  session_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -230,8 +230,8 @@ class AnnotationQueue(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] enable_reservations: Whether a reviewer reserves the run they review, so no one else takes it; default true. Updated in place.
         :param pulumi.Input[Mapping[str, Any]] metadata: Metadata of the queue. Updated in place.
         :param pulumi.Input[_builtins.str] name: The queue's name (the service does not keep names unique; this provider refuses a second queue of the same name in the workspace). Updated in place.
-        :param pulumi.Input[_builtins.float] num_reviewers_per_item: How many reviewers review each run (at least 1); default 1. Updated in place.
-        :param pulumi.Input[_builtins.float] reservation_minutes: How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
+        :param pulumi.Input[_builtins.int] num_reviewers_per_item: How many reviewers review each run (at least 1); default 1. Updated in place.
+        :param pulumi.Input[_builtins.int] reservation_minutes: How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
         :param pulumi.Input[_builtins.str] rubric_instructions: What reviewers are told to do (Markdown). Updated in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['AnnotationQueueRubricItemArgs', 'AnnotationQueueRubricItemArgsDict']]]] rubric_items: The feedback keys reviewers score, in the order shown (a `FeedbackConfig`'s `feedbackKey` says what scores each takes). Updated in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] session_ids: The tracing projects (their ids) the queue is for; compared as a set. The service takes them at creation only: a change replaces the queue.
@@ -266,8 +266,8 @@ class AnnotationQueue(pulumi.CustomResource):
                  enable_reservations: pulumi.Input[Optional[_builtins.bool]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 num_reviewers_per_item: pulumi.Input[Optional[_builtins.float]] = None,
-                 reservation_minutes: pulumi.Input[Optional[_builtins.float]] = None,
+                 num_reviewers_per_item: pulumi.Input[Optional[_builtins.int]] = None,
+                 reservation_minutes: pulumi.Input[Optional[_builtins.int]] = None,
                  rubric_instructions: pulumi.Input[Optional[_builtins.str]] = None,
                  rubric_items: pulumi.Input[Optional[Sequence[pulumi.Input[Union['AnnotationQueueRubricItemArgs', 'AnnotationQueueRubricItemArgsDict']]]]] = None,
                  session_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -385,7 +385,7 @@ class AnnotationQueue(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="numReviewersPerItem")
-    def num_reviewers_per_item(self) -> pulumi.Output[_builtins.float]:
+    def num_reviewers_per_item(self) -> pulumi.Output[_builtins.int]:
         """
         How many reviewers review each run (at least 1); default 1. Updated in place.
         """
@@ -401,7 +401,7 @@ class AnnotationQueue(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="reservationMinutes")
-    def reservation_minutes(self) -> pulumi.Output[_builtins.float]:
+    def reservation_minutes(self) -> pulumi.Output[_builtins.int]:
         """
         How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
         """

@@ -21,7 +21,7 @@ class ApiKeyArgs:
     def __init__(__self__, *,
                  description: pulumi.Input[_builtins.str],
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
-                 expires_in_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 expires_in_days: pulumi.Input[Optional[_builtins.int]] = None,
                  role_id: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -29,7 +29,7 @@ class ApiKeyArgs:
 
         :param pulumi.Input[_builtins.str] description: What the key is for (`tracing-prod`), not blank. A change makes a new key.
         :param pulumi.Input[_builtins.str] expires_at: When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
+        :param pulumi.Input[_builtins.int] expires_in_days: How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
         :param pulumi.Input[_builtins.str] role_id: The key's workspace role: a role's id (a uuid), or `WORKSPACE_ADMIN` (the service's default), `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. A change makes a new key.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (its id) the key belongs to; default: the provider's `langsmith:workspaceId`. A change makes a new key.
         """
@@ -69,14 +69,14 @@ class ApiKeyArgs:
 
     @_builtins.property
     @pulumi.getter(name="expiresInDays")
-    def expires_in_days(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def expires_in_days(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
         """
         return pulumi.get(self, "expires_in_days")
 
     @expires_in_days.setter
-    def expires_in_days(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def expires_in_days(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "expires_in_days", value)
 
     @_builtins.property
@@ -112,7 +112,7 @@ class ApiKey(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
-                 expires_in_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 expires_in_days: pulumi.Input[Optional[_builtins.int]] = None,
                  role_id: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -123,7 +123,7 @@ class ApiKey(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] description: What the key is for (`tracing-prod`), not blank. A change makes a new key.
         :param pulumi.Input[_builtins.str] expires_at: When the key stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_api_key_expiry_days`. A change makes a new key (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the key expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a key that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
+        :param pulumi.Input[_builtins.int] expires_in_days: How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
         :param pulumi.Input[_builtins.str] role_id: The key's workspace role: a role's id (a uuid), or `WORKSPACE_ADMIN` (the service's default), `WORKSPACE_USER` (Editor) or `WORKSPACE_VIEWER`. A change makes a new key.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (its id) the key belongs to; default: the provider's `langsmith:workspaceId`. A change makes a new key.
         """
@@ -153,7 +153,7 @@ class ApiKey(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
-                 expires_in_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 expires_in_days: pulumi.Input[Optional[_builtins.int]] = None,
                  role_id: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -251,7 +251,7 @@ class ApiKey(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="expiresInDays")
-    def expires_in_days(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def expires_in_days(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         How many days the key works from when it is made (1 or more, within the organization's `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
         """

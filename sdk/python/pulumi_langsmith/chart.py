@@ -27,7 +27,7 @@ class ChartArgs:
                  chart_type: pulumi.Input[Optional[_builtins.str]] = None,
                  common_filters: pulumi.Input[Optional['ChartFiltersArgs']] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 index: pulumi.Input[Optional[_builtins.float]] = None,
+                 index: pulumi.Input[Optional[_builtins.int]] = None,
                  scope: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -39,7 +39,7 @@ class ChartArgs:
         :param pulumi.Input[_builtins.str] chart_type: `line` (default) or `bar`. Updated in place.
         :param pulumi.Input['ChartFiltersArgs'] common_filters: Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
         :param pulumi.Input[_builtins.str] description: What the chart shows. Updated in place.
-        :param pulumi.Input[_builtins.float] index: Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
+        :param pulumi.Input[_builtins.int] index: Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
         :param pulumi.Input[_builtins.str] scope: Where the chart (its dashboard's scope) lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
@@ -133,14 +133,14 @@ class ChartArgs:
 
     @_builtins.property
     @pulumi.getter
-    def index(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def index(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
         """
         return pulumi.get(self, "index")
 
     @index.setter
-    def index(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def index(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "index", value)
 
     @_builtins.property
@@ -178,7 +178,7 @@ class Chart(pulumi.CustomResource):
                  common_filters: pulumi.Input[Optional[Union['ChartFiltersArgs', 'ChartFiltersArgsDict']]] = None,
                  dashboard_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 index: pulumi.Input[Optional[_builtins.float]] = None,
+                 index: pulumi.Input[Optional[_builtins.int]] = None,
                  scope: pulumi.Input[Optional[_builtins.str]] = None,
                  series: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ChartSeriesArgs', 'ChartSeriesArgsDict']]]]] = None,
                  title: pulumi.Input[Optional[_builtins.str]] = None,
@@ -193,7 +193,7 @@ class Chart(pulumi.CustomResource):
         :param pulumi.Input[Union['ChartFiltersArgs', 'ChartFiltersArgsDict']] common_filters: Filters every series' runs must also match, and the projects of the series that name none. Updated in place.
         :param pulumi.Input[_builtins.str] dashboard_id: The dashboard (a `Dashboard`'s id) the chart is in. A change moves the chart there, in place.
         :param pulumi.Input[_builtins.str] description: What the chart shows. Updated in place.
-        :param pulumi.Input[_builtins.float] index: Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
+        :param pulumi.Input[_builtins.int] index: Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
         :param pulumi.Input[_builtins.str] scope: Where the chart (its dashboard's scope) lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
         :param pulumi.Input[Sequence[pulumi.Input[Union['ChartSeriesArgs', 'ChartSeriesArgsDict']]]] series: The chart's series (at least one), in the legend's order. Updated in place.
         :param pulumi.Input[_builtins.str] title: The chart's title (unique in its dashboard: this provider refuses a second of the same title). Updated in place.
@@ -227,7 +227,7 @@ class Chart(pulumi.CustomResource):
                  common_filters: pulumi.Input[Optional[Union['ChartFiltersArgs', 'ChartFiltersArgsDict']]] = None,
                  dashboard_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 index: pulumi.Input[Optional[_builtins.float]] = None,
+                 index: pulumi.Input[Optional[_builtins.int]] = None,
                  scope: pulumi.Input[Optional[_builtins.str]] = None,
                  series: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ChartSeriesArgs', 'ChartSeriesArgsDict']]]]] = None,
                  title: pulumi.Input[Optional[_builtins.str]] = None,
@@ -325,7 +325,7 @@ class Chart(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def index(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def index(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
         """

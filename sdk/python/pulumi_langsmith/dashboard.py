@@ -21,7 +21,7 @@ class DashboardArgs:
     def __init__(__self__, *,
                  title: pulumi.Input[_builtins.str],
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 index: pulumi.Input[Optional[_builtins.float]] = None,
+                 index: pulumi.Input[Optional[_builtins.int]] = None,
                  scope: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -29,7 +29,7 @@ class DashboardArgs:
 
         :param pulumi.Input[_builtins.str] title: The dashboard's title (the service does not keep titles unique; this provider refuses a second dashboard of the same title in the scope). Updated in place.
         :param pulumi.Input[_builtins.str] description: What the dashboard shows. Updated in place.
-        :param pulumi.Input[_builtins.float] index: Its place among the scope's dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
+        :param pulumi.Input[_builtins.int] index: Its place among the scope's dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
         :param pulumi.Input[_builtins.str] scope: Where the dashboard lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
@@ -69,14 +69,14 @@ class DashboardArgs:
 
     @_builtins.property
     @pulumi.getter
-    def index(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def index(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Its place among the scope's dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
         """
         return pulumi.get(self, "index")
 
     @index.setter
-    def index(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def index(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "index", value)
 
     @_builtins.property
@@ -111,7 +111,7 @@ class Dashboard(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 index: pulumi.Input[Optional[_builtins.float]] = None,
+                 index: pulumi.Input[Optional[_builtins.int]] = None,
                  scope: pulumi.Input[Optional[_builtins.str]] = None,
                  title: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -122,7 +122,7 @@ class Dashboard(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] description: What the dashboard shows. Updated in place.
-        :param pulumi.Input[_builtins.float] index: Its place among the scope's dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
+        :param pulumi.Input[_builtins.int] index: Its place among the scope's dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
         :param pulumi.Input[_builtins.str] scope: Where the dashboard lives: `workspace` (default: the workspace's dashboards) or `organization` (the organization's, under the service's `/org-charts`; no feedback metrics there). A change replaces it.
         :param pulumi.Input[_builtins.str] title: The dashboard's title (the service does not keep titles unique; this provider refuses a second dashboard of the same title in the scope). Updated in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
@@ -152,7 +152,7 @@ class Dashboard(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 index: pulumi.Input[Optional[_builtins.float]] = None,
+                 index: pulumi.Input[Optional[_builtins.int]] = None,
                  scope: pulumi.Input[Optional[_builtins.str]] = None,
                  title: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -233,7 +233,7 @@ class Dashboard(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def index(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def index(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         Its place among the scope's dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
         """

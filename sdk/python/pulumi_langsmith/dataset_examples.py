@@ -227,7 +227,7 @@ class DatasetExamples(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="exampleCount")
-    def example_count(self) -> pulumi.Output[_builtins.float]:
+    def example_count(self) -> pulumi.Output[_builtins.int]:
         """
         How many examples the rows are.
         """

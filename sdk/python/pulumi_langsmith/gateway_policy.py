@@ -28,7 +28,7 @@ class GatewayPolicyArgs:
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  guard: pulumi.Input[Optional['GatewayPolicyGuardArgs']] = None,
                  per_subject: pulumi.Input[Optional[_builtins.str]] = None,
-                 priority: pulumi.Input[Optional[_builtins.float]] = None,
+                 priority: pulumi.Input[Optional[_builtins.int]] = None,
                  rate_limit: pulumi.Input[Optional['GatewayPolicyRateLimitArgs']] = None,
                  spend_cap: pulumi.Input[Optional['GatewayPolicySpendCapArgs']] = None):
         """
@@ -41,7 +41,7 @@ class GatewayPolicyArgs:
         :param pulumi.Input[_builtins.bool] enabled: Whether the gateway enforces it (a disabled spend cap still counts spend). Changed in place.
         :param pulumi.Input['GatewayPolicyGuardArgs'] guard: A guard: redacts what it detects before the request goes upstream.
         :param pulumi.Input[_builtins.str] per_subject: A default policy's subject: each value of it gets its own cap or limit (a child policy per value): `workspaceId`, `apiKeyId`, `userId`, or an `X-Gateway-...` header (`X-Gateway-Customer`: each customer capped on its own). Changed in place.
-        :param pulumi.Input[_builtins.float] priority: Order among the policies that match a request (lower first). Changed in place.
+        :param pulumi.Input[_builtins.int] priority: Order among the policies that match a request (lower first). Changed in place.
         :param pulumi.Input['GatewayPolicyRateLimitArgs'] rate_limit: A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
         :param pulumi.Input['GatewayPolicySpendCapArgs'] spend_cap: A spend cap: past `limitUsd` in the window the gateway answers 402.
         """
@@ -149,14 +149,14 @@ class GatewayPolicyArgs:
 
     @_builtins.property
     @pulumi.getter
-    def priority(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def priority(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Order among the policies that match a request (lower first). Changed in place.
         """
         return pulumi.get(self, "priority")
 
     @priority.setter
-    def priority(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def priority(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "priority", value)
 
     @_builtins.property
@@ -197,7 +197,7 @@ class GatewayPolicy(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  per_subject: pulumi.Input[Optional[_builtins.str]] = None,
                  policy_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 priority: pulumi.Input[Optional[_builtins.float]] = None,
+                 priority: pulumi.Input[Optional[_builtins.int]] = None,
                  rate_limit: pulumi.Input[Optional[Union['GatewayPolicyRateLimitArgs', 'GatewayPolicyRateLimitArgsDict']]] = None,
                  spend_cap: pulumi.Input[Optional[Union['GatewayPolicySpendCapArgs', 'GatewayPolicySpendCapArgsDict']]] = None,
                  __props__=None):
@@ -213,7 +213,7 @@ class GatewayPolicy(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: The policy's name, unique in the organization (shown in the gateway's 402 and 429 answers). Changed in place.
         :param pulumi.Input[_builtins.str] per_subject: A default policy's subject: each value of it gets its own cap or limit (a child policy per value): `workspaceId`, `apiKeyId`, `userId`, or an `X-Gateway-...` header (`X-Gateway-Customer`: each customer capped on its own). Changed in place.
         :param pulumi.Input[_builtins.str] policy_type: `spend_cap`, `default_spend_cap`, `rate_limit`, `default_rate_limit` or `guard`. A change replaces the policy.
-        :param pulumi.Input[_builtins.float] priority: Order among the policies that match a request (lower first). Changed in place.
+        :param pulumi.Input[_builtins.int] priority: Order among the policies that match a request (lower first). Changed in place.
         :param pulumi.Input[Union['GatewayPolicyRateLimitArgs', 'GatewayPolicyRateLimitArgsDict']] rate_limit: A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
         :param pulumi.Input[Union['GatewayPolicySpendCapArgs', 'GatewayPolicySpendCapArgsDict']] spend_cap: A spend cap: past `limitUsd` in the window the gateway answers 402.
         """
@@ -248,7 +248,7 @@ class GatewayPolicy(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  per_subject: pulumi.Input[Optional[_builtins.str]] = None,
                  policy_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 priority: pulumi.Input[Optional[_builtins.float]] = None,
+                 priority: pulumi.Input[Optional[_builtins.int]] = None,
                  rate_limit: pulumi.Input[Optional[Union['GatewayPolicyRateLimitArgs', 'GatewayPolicyRateLimitArgsDict']]] = None,
                  spend_cap: pulumi.Input[Optional[Union['GatewayPolicySpendCapArgs', 'GatewayPolicySpendCapArgsDict']]] = None,
                  __props__=None):
@@ -400,7 +400,7 @@ class GatewayPolicy(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def priority(self) -> pulumi.Output[_builtins.float]:
+    def priority(self) -> pulumi.Output[_builtins.int]:
         """
         Order among the policies that match a request (lower first). Changed in place.
         """

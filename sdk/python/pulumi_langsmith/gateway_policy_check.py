@@ -23,7 +23,7 @@ class GatewayPolicyCheckArgs:
                  policy_id: pulumi.Input[_builtins.str],
                  gateway_url: pulumi.Input[Optional[_builtins.str]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
-                 max_requests: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_requests: pulumi.Input[Optional[_builtins.int]] = None,
                  may_spend: pulumi.Input[Optional[_builtins.bool]] = None,
                  model: pulumi.Input[Optional[_builtins.str]] = None,
                  other_headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
@@ -37,7 +37,7 @@ class GatewayPolicyCheckArgs:
         :param pulumi.Input[_builtins.str] policy_id: The policy to prove: `policy.id`. A new one runs the check again.
         :param pulumi.Input[_builtins.str] gateway_url: The gateway's base URL; absent: the local emulator's (`<endpoint>/gateway`) or the US cloud's (`https://gateway.smith.langchain.com`). Elsewhere set it.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: The `X-Gateway-*` headers the requests carry, naming the subject the policy applies to (`{"X-Gateway-Customer": "acme"}`); absent: none (a policy on the workspace or API key).
-        :param pulumi.Input[_builtins.float] max_requests: The most requests the check may send (default 100); a plan past it is refused.
+        :param pulumi.Input[_builtins.int] max_requests: The most requests the check may send (default 100); a plan past it is refused.
         :param pulumi.Input[_builtins.bool] may_spend: Must be true for the check to send requests to anything but a local emulator (each may be a paid model call).
         :param pulumi.Input[_builtins.str] model: The model asked for (default `gpt-4o-mini`, the cheapest): on a real gateway each request is a call of it.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] other_headers: Another subject's headers, which must still pass once the first is refused (`{"X-Gateway-Customer": "globex"}`).
@@ -106,14 +106,14 @@ class GatewayPolicyCheckArgs:
 
     @_builtins.property
     @pulumi.getter(name="maxRequests")
-    def max_requests(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def max_requests(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         The most requests the check may send (default 100); a plan past it is refused.
         """
         return pulumi.get(self, "max_requests")
 
     @max_requests.setter
-    def max_requests(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def max_requests(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "max_requests", value)
 
     @_builtins.property
@@ -209,7 +209,7 @@ class GatewayPolicyCheck(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  gateway_url: pulumi.Input[Optional[_builtins.str]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
-                 max_requests: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_requests: pulumi.Input[Optional[_builtins.int]] = None,
                  may_spend: pulumi.Input[Optional[_builtins.bool]] = None,
                  model: pulumi.Input[Optional[_builtins.str]] = None,
                  other_headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
@@ -226,7 +226,7 @@ class GatewayPolicyCheck(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] gateway_url: The gateway's base URL; absent: the local emulator's (`<endpoint>/gateway`) or the US cloud's (`https://gateway.smith.langchain.com`). Elsewhere set it.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] headers: The `X-Gateway-*` headers the requests carry, naming the subject the policy applies to (`{"X-Gateway-Customer": "acme"}`); absent: none (a policy on the workspace or API key).
-        :param pulumi.Input[_builtins.float] max_requests: The most requests the check may send (default 100); a plan past it is refused.
+        :param pulumi.Input[_builtins.int] max_requests: The most requests the check may send (default 100); a plan past it is refused.
         :param pulumi.Input[_builtins.bool] may_spend: Must be true for the check to send requests to anything but a local emulator (each may be a paid model call).
         :param pulumi.Input[_builtins.str] model: The model asked for (default `gpt-4o-mini`, the cheapest): on a real gateway each request is a call of it.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] other_headers: Another subject's headers, which must still pass once the first is refused (`{"X-Gateway-Customer": "globex"}`).
@@ -262,7 +262,7 @@ class GatewayPolicyCheck(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  gateway_url: pulumi.Input[Optional[_builtins.str]] = None,
                  headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
-                 max_requests: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_requests: pulumi.Input[Optional[_builtins.int]] = None,
                  may_spend: pulumi.Input[Optional[_builtins.bool]] = None,
                  model: pulumi.Input[Optional[_builtins.str]] = None,
                  other_headers: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
@@ -372,7 +372,7 @@ class GatewayPolicyCheck(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="maxRequests")
-    def max_requests(self) -> pulumi.Output[_builtins.float]:
+    def max_requests(self) -> pulumi.Output[_builtins.int]:
         """
         The most requests the check may send (default 100); a plan past it is refused.
         """

@@ -147,7 +147,7 @@ def get_chart(end_time: Optional[_builtins.str] = None,
               id: Optional[_builtins.str] = None,
               scope: Optional[_builtins.str] = None,
               start_time: Optional[_builtins.str] = None,
-              stride_minutes: Optional[_builtins.float] = None,
+              stride_minutes: Optional[_builtins.int] = None,
               workspace_id: Optional[_builtins.str] = None,
               opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetChartResult:
     """
@@ -157,7 +157,7 @@ def get_chart(end_time: Optional[_builtins.str] = None,
     :param _builtins.str id: The chart's id.
     :param _builtins.str scope: `workspace` (default) or `organization`: whose dashboards to look in.
     :param _builtins.str start_time: The start of the window whose data is read (ISO 8601, e.g. 2026-11-01T00:00:00Z); absent: no data is read.
-    :param _builtins.float stride_minutes: The width of a bucket, in minutes (default 60).
+    :param _builtins.int stride_minutes: The width of a bucket, in minutes (default 60).
     :param _builtins.str workspace_id: The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
     """
     __args__ = dict()
@@ -184,7 +184,7 @@ def get_chart_output(end_time: pulumi.Input[Optional[Optional[_builtins.str]]] =
                      id: pulumi.Input[Optional[_builtins.str]] = None,
                      scope: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      start_time: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                     stride_minutes: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
+                     stride_minutes: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                      workspace_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetChartResult]:
     """
@@ -194,7 +194,7 @@ def get_chart_output(end_time: pulumi.Input[Optional[Optional[_builtins.str]]] =
     :param _builtins.str id: The chart's id.
     :param _builtins.str scope: `workspace` (default) or `organization`: whose dashboards to look in.
     :param _builtins.str start_time: The start of the window whose data is read (ISO 8601, e.g. 2026-11-01T00:00:00Z); absent: no data is read.
-    :param _builtins.float stride_minutes: The width of a bucket, in minutes (default 60).
+    :param _builtins.int stride_minutes: The width of a bucket, in minutes (default 60).
     :param _builtins.str workspace_id: The workspace (a UUID) to look in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`).
     """
     __args__ = dict()

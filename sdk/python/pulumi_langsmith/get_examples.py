@@ -24,8 +24,8 @@ __all__ = [
 @pulumi.output_type
 class GetExamplesResult:
     def __init__(__self__, count=None, hashes=None):
-        if count and not isinstance(count, float):
-            raise TypeError("Expected argument 'count' to be a float")
+        if count and not isinstance(count, int):
+            raise TypeError("Expected argument 'count' to be a int")
         pulumi.set(__self__, "count", count)
         if hashes and not isinstance(hashes, list):
             raise TypeError("Expected argument 'hashes' to be a list")
@@ -33,7 +33,7 @@ class GetExamplesResult:
 
     @_builtins.property
     @pulumi.getter
-    def count(self) -> _builtins.float:
+    def count(self) -> _builtins.int:
         """
         How many examples.
         """

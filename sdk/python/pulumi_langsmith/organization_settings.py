@@ -26,9 +26,9 @@ class OrganizationSettingsArgs:
                  llm_auth_proxy_allowed_urls: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  llm_auth_proxy_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  llm_auth_proxy_jwt_audience: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_api_key_expiry_days: pulumi.Input[Optional[_builtins.float]] = None,
-                 max_pat_expiry_days: pulumi.Input[Optional[_builtins.float]] = None,
-                 max_service_key_expiry_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_api_key_expiry_days: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_pat_expiry_days: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_service_key_expiry_days: pulumi.Input[Optional[_builtins.int]] = None,
                  pat_creation_disabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  public_sharing_disabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  restrict_browser_secrets: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -45,9 +45,9 @@ class OrganizationSettingsArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] llm_auth_proxy_allowed_urls: The https URLs the LLM auth proxy may call. Absent: not managed. Removing it from the program puts the service's default back (none). Changed in place.
         :param pulumi.Input[_builtins.bool] llm_auth_proxy_enabled: Whether the LLM auth proxy is on. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
         :param pulumi.Input[_builtins.str] llm_auth_proxy_jwt_audience: The audience of the JWTs the LLM auth proxy signs. Absent: not managed. Removing it from the program puts the service's default back (none). Changed in place.
-        :param pulumi.Input[_builtins.float] max_api_key_expiry_days: The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-        :param pulumi.Input[_builtins.float] max_pat_expiry_days: The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-        :param pulumi.Input[_builtins.float] max_service_key_expiry_days: The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
+        :param pulumi.Input[_builtins.int] max_api_key_expiry_days: The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
+        :param pulumi.Input[_builtins.int] max_pat_expiry_days: The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
+        :param pulumi.Input[_builtins.int] max_service_key_expiry_days: The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
         :param pulumi.Input[_builtins.bool] pat_creation_disabled: Whether members may not create personal access tokens. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
         :param pulumi.Input[_builtins.bool] public_sharing_disabled: Whether public sharing of traces, datasets and prompts is disabled. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
         :param pulumi.Input[_builtins.bool] restrict_browser_secrets: Whether secrets stay out of the browser (the playground calls models through the service). Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
@@ -174,38 +174,38 @@ class OrganizationSettingsArgs:
 
     @_builtins.property
     @pulumi.getter(name="maxApiKeyExpiryDays")
-    def max_api_key_expiry_days(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def max_api_key_expiry_days(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
         """
         return pulumi.get(self, "max_api_key_expiry_days")
 
     @max_api_key_expiry_days.setter
-    def max_api_key_expiry_days(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def max_api_key_expiry_days(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "max_api_key_expiry_days", value)
 
     @_builtins.property
     @pulumi.getter(name="maxPatExpiryDays")
-    def max_pat_expiry_days(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def max_pat_expiry_days(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
         """
         return pulumi.get(self, "max_pat_expiry_days")
 
     @max_pat_expiry_days.setter
-    def max_pat_expiry_days(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def max_pat_expiry_days(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "max_pat_expiry_days", value)
 
     @_builtins.property
     @pulumi.getter(name="maxServiceKeyExpiryDays")
-    def max_service_key_expiry_days(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def max_service_key_expiry_days(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
         """
         return pulumi.get(self, "max_service_key_expiry_days")
 
     @max_service_key_expiry_days.setter
-    def max_service_key_expiry_days(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def max_service_key_expiry_days(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "max_service_key_expiry_days", value)
 
     @_builtins.property
@@ -294,9 +294,9 @@ class OrganizationSettings(pulumi.CustomResource):
                  llm_auth_proxy_allowed_urls: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  llm_auth_proxy_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  llm_auth_proxy_jwt_audience: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_api_key_expiry_days: pulumi.Input[Optional[_builtins.float]] = None,
-                 max_pat_expiry_days: pulumi.Input[Optional[_builtins.float]] = None,
-                 max_service_key_expiry_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_api_key_expiry_days: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_pat_expiry_days: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_service_key_expiry_days: pulumi.Input[Optional[_builtins.int]] = None,
                  pat_creation_disabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  public_sharing_disabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  restrict_browser_secrets: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -316,9 +316,9 @@ class OrganizationSettings(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] llm_auth_proxy_allowed_urls: The https URLs the LLM auth proxy may call. Absent: not managed. Removing it from the program puts the service's default back (none). Changed in place.
         :param pulumi.Input[_builtins.bool] llm_auth_proxy_enabled: Whether the LLM auth proxy is on. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
         :param pulumi.Input[_builtins.str] llm_auth_proxy_jwt_audience: The audience of the JWTs the LLM auth proxy signs. Absent: not managed. Removing it from the program puts the service's default back (none). Changed in place.
-        :param pulumi.Input[_builtins.float] max_api_key_expiry_days: The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-        :param pulumi.Input[_builtins.float] max_pat_expiry_days: The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
-        :param pulumi.Input[_builtins.float] max_service_key_expiry_days: The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
+        :param pulumi.Input[_builtins.int] max_api_key_expiry_days: The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
+        :param pulumi.Input[_builtins.int] max_pat_expiry_days: The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
+        :param pulumi.Input[_builtins.int] max_service_key_expiry_days: The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
         :param pulumi.Input[_builtins.bool] pat_creation_disabled: Whether members may not create personal access tokens. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
         :param pulumi.Input[_builtins.bool] public_sharing_disabled: Whether public sharing of traces, datasets and prompts is disabled. Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
         :param pulumi.Input[_builtins.bool] restrict_browser_secrets: Whether secrets stay out of the browser (the playground calls models through the service). Absent: not managed. Removing it from the program puts the service's default back (false). Changed in place.
@@ -357,9 +357,9 @@ class OrganizationSettings(pulumi.CustomResource):
                  llm_auth_proxy_allowed_urls: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  llm_auth_proxy_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  llm_auth_proxy_jwt_audience: pulumi.Input[Optional[_builtins.str]] = None,
-                 max_api_key_expiry_days: pulumi.Input[Optional[_builtins.float]] = None,
-                 max_pat_expiry_days: pulumi.Input[Optional[_builtins.float]] = None,
-                 max_service_key_expiry_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_api_key_expiry_days: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_pat_expiry_days: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_service_key_expiry_days: pulumi.Input[Optional[_builtins.int]] = None,
                  pat_creation_disabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  public_sharing_disabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  restrict_browser_secrets: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -493,7 +493,7 @@ class OrganizationSettings(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="maxApiKeyExpiryDays")
-    def max_api_key_expiry_days(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def max_api_key_expiry_days(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
         """
@@ -501,7 +501,7 @@ class OrganizationSettings(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="maxPatExpiryDays")
-    def max_pat_expiry_days(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def max_pat_expiry_days(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
         """
@@ -509,7 +509,7 @@ class OrganizationSettings(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="maxServiceKeyExpiryDays")
-    def max_service_key_expiry_days(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def max_service_key_expiry_days(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service's default back (no limit). Changed in place.
         """

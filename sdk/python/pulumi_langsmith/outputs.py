@@ -572,13 +572,13 @@ class ChartGroupBy(dict):
 
     def __init__(__self__, *,
                  attribute: _builtins.str,
-                 max_groups: Optional[_builtins.float] = None,
+                 max_groups: Optional[_builtins.int] = None,
                  path: Optional[_builtins.str] = None):
         """
         How a series' runs are grouped: a line (or bar) per group.
 
         :param _builtins.str attribute: What runs are grouped by: `name`, `run_type`, `tag` or `metadata` (the value at `path`).
-        :param _builtins.float max_groups: How many groups are drawn, those with the most runs (default 5).
+        :param _builtins.int max_groups: How many groups are drawn, those with the most runs (default 5).
         :param _builtins.str path: The metadata key grouped by (`attribute: metadata`).
         """
         pulumi.set(__self__, "attribute", attribute)
@@ -597,7 +597,7 @@ class ChartGroupBy(dict):
 
     @_builtins.property
     @pulumi.getter(name="maxGroups")
-    def max_groups(self) -> Optional[_builtins.float]:
+    def max_groups(self) -> Optional[_builtins.int]:
         """
         How many groups are drawn, those with the most runs (default 5).
         """
@@ -2049,13 +2049,13 @@ class GatewayPolicyRateLimit(dict):
     A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
     """
     def __init__(__self__, *,
-                 limit: _builtins.float,
+                 limit: _builtins.int,
                  unit: _builtins.str,
                  window: _builtins.str):
         """
         A rate limit: past `limit` requests (or tokens) in the window the gateway answers 429.
 
-        :param _builtins.float limit: How many requests (or tokens) a window lets through, 1 or more.
+        :param _builtins.int limit: How many requests (or tokens) a window lets through, 1 or more.
         :param _builtins.str unit: `requests` or `tokens` (prompt and completion tokens together).
         :param _builtins.str window: `minute` or `hour`.
         """
@@ -2065,7 +2065,7 @@ class GatewayPolicyRateLimit(dict):
 
     @_builtins.property
     @pulumi.getter
-    def limit(self) -> _builtins.float:
+    def limit(self) -> _builtins.int:
         """
         How many requests (or tokens) a window lets through, 1 or more.
         """
@@ -2149,10 +2149,10 @@ class OrganizationLimits(dict):
                  can_use_bulk_export: Optional[_builtins.bool] = None,
                  can_use_rbac: Optional[_builtins.bool] = None,
                  can_use_saml_sso: Optional[_builtins.bool] = None,
-                 max_deployments: Optional[_builtins.float] = None,
-                 max_identities: Optional[_builtins.float] = None,
-                 max_prompt_webhooks: Optional[_builtins.float] = None,
-                 max_workspaces: Optional[_builtins.float] = None):
+                 max_deployments: Optional[_builtins.int] = None,
+                 max_identities: Optional[_builtins.int] = None,
+                 max_prompt_webhooks: Optional[_builtins.int] = None,
+                 max_workspaces: Optional[_builtins.int] = None):
         """
         What the organization's plan allows.
 
@@ -2160,10 +2160,10 @@ class OrganizationLimits(dict):
         :param _builtins.bool can_use_bulk_export: Whether it may export traces in bulk (`BulkExport`).
         :param _builtins.bool can_use_rbac: Whether it may use custom roles (`Role`).
         :param _builtins.bool can_use_saml_sso: Whether it may use SAML SSO (`SsoSettings`).
-        :param _builtins.float max_deployments: How many agent deployments it may have.
-        :param _builtins.float max_identities: How many members (seats) it may have.
-        :param _builtins.float max_prompt_webhooks: How many prompt webhooks it may have.
-        :param _builtins.float max_workspaces: How many workspaces it may have.
+        :param _builtins.int max_deployments: How many agent deployments it may have.
+        :param _builtins.int max_identities: How many members (seats) it may have.
+        :param _builtins.int max_prompt_webhooks: How many prompt webhooks it may have.
+        :param _builtins.int max_workspaces: How many workspaces it may have.
         """
         if can_use_abac is not None:
             pulumi.set(__self__, "can_use_abac", can_use_abac)
@@ -2216,7 +2216,7 @@ class OrganizationLimits(dict):
 
     @_builtins.property
     @pulumi.getter(name="maxDeployments")
-    def max_deployments(self) -> Optional[_builtins.float]:
+    def max_deployments(self) -> Optional[_builtins.int]:
         """
         How many agent deployments it may have.
         """
@@ -2224,7 +2224,7 @@ class OrganizationLimits(dict):
 
     @_builtins.property
     @pulumi.getter(name="maxIdentities")
-    def max_identities(self) -> Optional[_builtins.float]:
+    def max_identities(self) -> Optional[_builtins.int]:
         """
         How many members (seats) it may have.
         """
@@ -2232,7 +2232,7 @@ class OrganizationLimits(dict):
 
     @_builtins.property
     @pulumi.getter(name="maxPromptWebhooks")
-    def max_prompt_webhooks(self) -> Optional[_builtins.float]:
+    def max_prompt_webhooks(self) -> Optional[_builtins.int]:
         """
         How many prompt webhooks it may have.
         """
@@ -2240,7 +2240,7 @@ class OrganizationLimits(dict):
 
     @_builtins.property
     @pulumi.getter(name="maxWorkspaces")
-    def max_workspaces(self) -> Optional[_builtins.float]:
+    def max_workspaces(self) -> Optional[_builtins.int]:
         """
         How many workspaces it may have.
         """
@@ -2264,9 +2264,9 @@ class OrganizationSettingsInfo(dict):
                  llm_auth_proxy_allowed_urls: Optional[Sequence[_builtins.str]] = None,
                  llm_auth_proxy_enabled: Optional[_builtins.bool] = None,
                  llm_auth_proxy_jwt_audience: Optional[_builtins.str] = None,
-                 max_api_key_expiry_days: Optional[_builtins.float] = None,
-                 max_pat_expiry_days: Optional[_builtins.float] = None,
-                 max_service_key_expiry_days: Optional[_builtins.float] = None,
+                 max_api_key_expiry_days: Optional[_builtins.int] = None,
+                 max_pat_expiry_days: Optional[_builtins.int] = None,
+                 max_service_key_expiry_days: Optional[_builtins.int] = None,
                  restrict_browser_secrets: Optional[_builtins.bool] = None,
                  security_contact: Optional[_builtins.str] = None):
         """
@@ -2283,9 +2283,9 @@ class OrganizationSettingsInfo(dict):
         :param Sequence[_builtins.str] llm_auth_proxy_allowed_urls: The URLs the LLM auth proxy may call.
         :param _builtins.bool llm_auth_proxy_enabled: Whether the LLM auth proxy is on.
         :param _builtins.str llm_auth_proxy_jwt_audience: The LLM auth proxy's JWT audience, if any.
-        :param _builtins.float max_api_key_expiry_days: The most days a new API key may be valid; absent: no limit.
-        :param _builtins.float max_pat_expiry_days: The same for personal access tokens.
-        :param _builtins.float max_service_key_expiry_days: The same for service keys.
+        :param _builtins.int max_api_key_expiry_days: The most days a new API key may be valid; absent: no limit.
+        :param _builtins.int max_pat_expiry_days: The same for personal access tokens.
+        :param _builtins.int max_service_key_expiry_days: The same for service keys.
         :param _builtins.bool restrict_browser_secrets: Whether secrets stay out of the browser.
         :param _builtins.str security_contact: The security contact's email, if any.
         """
@@ -2405,7 +2405,7 @@ class OrganizationSettingsInfo(dict):
 
     @_builtins.property
     @pulumi.getter(name="maxApiKeyExpiryDays")
-    def max_api_key_expiry_days(self) -> Optional[_builtins.float]:
+    def max_api_key_expiry_days(self) -> Optional[_builtins.int]:
         """
         The most days a new API key may be valid; absent: no limit.
         """
@@ -2413,7 +2413,7 @@ class OrganizationSettingsInfo(dict):
 
     @_builtins.property
     @pulumi.getter(name="maxPatExpiryDays")
-    def max_pat_expiry_days(self) -> Optional[_builtins.float]:
+    def max_pat_expiry_days(self) -> Optional[_builtins.int]:
         """
         The same for personal access tokens.
         """
@@ -2421,7 +2421,7 @@ class OrganizationSettingsInfo(dict):
 
     @_builtins.property
     @pulumi.getter(name="maxServiceKeyExpiryDays")
-    def max_service_key_expiry_days(self) -> Optional[_builtins.float]:
+    def max_service_key_expiry_days(self) -> Optional[_builtins.int]:
         """
         The same for service keys.
         """
@@ -2536,13 +2536,13 @@ class RunConfig(dict):
 
     def __init__(__self__, *,
                  configurable: Optional[Mapping[str, Any]] = None,
-                 recursion_limit: Optional[_builtins.float] = None,
+                 recursion_limit: Optional[_builtins.int] = None,
                  tags: Optional[Sequence[_builtins.str]] = None):
         """
         The run configuration its runs start with. A change makes a new version of the same assistant.
 
         :param Mapping[str, Any] configurable: The graph's configurable values (model, prompt, tools...), as the graph reads them from `config.configurable`.
-        :param _builtins.float recursion_limit: The most steps a run may take.
+        :param _builtins.int recursion_limit: The most steps a run may take.
         :param Sequence[_builtins.str] tags: Tags of the runs.
         """
         if configurable is not None:
@@ -2562,7 +2562,7 @@ class RunConfig(dict):
 
     @_builtins.property
     @pulumi.getter(name="recursionLimit")
-    def recursion_limit(self) -> Optional[_builtins.float]:
+    def recursion_limit(self) -> Optional[_builtins.int]:
         """
         The most steps a run may take.
         """

@@ -22,7 +22,7 @@ class PersonalAccessTokenArgs:
                  description: pulumi.Input[_builtins.str],
                  default_workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
-                 expires_in_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 expires_in_days: pulumi.Input[Optional[_builtins.int]] = None,
                  service_account_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a PersonalAccessToken resource.
@@ -30,7 +30,7 @@ class PersonalAccessTokenArgs:
         :param pulumi.Input[_builtins.str] description: What the token is for (`ci-2027`), not blank. Shown in LangSmith's list of tokens. A change makes a new token.
         :param pulumi.Input[_builtins.str] default_workspace_id: The workspace (its id) the token speaks to when a request names none. A change makes a new token.
         :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
+        :param pulumi.Input[_builtins.int] expires_in_days: How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         :param pulumi.Input[_builtins.str] service_account_id: The `ServiceAccount` (its id) the token belongs to: requests with it act as that account, with its workspaces and roles. Left out, the token is the provider's own identity's. A change makes a new token.
         """
         pulumi.set(__self__, "description", description)
@@ -81,14 +81,14 @@ class PersonalAccessTokenArgs:
 
     @_builtins.property
     @pulumi.getter(name="expiresInDays")
-    def expires_in_days(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def expires_in_days(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """
         return pulumi.get(self, "expires_in_days")
 
     @expires_in_days.setter
-    def expires_in_days(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def expires_in_days(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "expires_in_days", value)
 
     @_builtins.property
@@ -113,7 +113,7 @@ class PersonalAccessToken(pulumi.CustomResource):
                  default_workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
-                 expires_in_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 expires_in_days: pulumi.Input[Optional[_builtins.int]] = None,
                  service_account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -124,7 +124,7 @@ class PersonalAccessToken(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] default_workspace_id: The workspace (its id) the token speaks to when a request names none. A change makes a new token.
         :param pulumi.Input[_builtins.str] description: What the token is for (`ci-2027`), not blank. Shown in LangSmith's list of tokens. A change makes a new token.
         :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within the organization's `max_pat_expiry_days`. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
+        :param pulumi.Input[_builtins.int] expires_in_days: How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         :param pulumi.Input[_builtins.str] service_account_id: The `ServiceAccount` (its id) the token belongs to: requests with it act as that account, with its workspaces and roles. Left out, the token is the provider's own identity's. A change makes a new token.
         """
         ...
@@ -154,7 +154,7 @@ class PersonalAccessToken(pulumi.CustomResource):
                  default_workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
-                 expires_in_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 expires_in_days: pulumi.Input[Optional[_builtins.int]] = None,
                  service_account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -259,7 +259,7 @@ class PersonalAccessToken(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="expiresInDays")
-    def expires_in_days(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def expires_in_days(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         How many days the token works from when it is made (1 or more, within the organization's `max_pat_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """

@@ -20,7 +20,7 @@ __all__ = ['ScheduledExportArgs', 'ScheduledExport']
 class ScheduledExportArgs:
     def __init__(__self__, *,
                  destination_id: pulumi.Input[_builtins.str],
-                 interval_hours: pulumi.Input[_builtins.float],
+                 interval_hours: pulumi.Input[_builtins.int],
                  session_id: pulumi.Input[_builtins.str],
                  start_time: pulumi.Input[_builtins.str],
                  cancel_spawned_on_delete: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -34,7 +34,7 @@ class ScheduledExportArgs:
         The set of arguments for constructing a ScheduledExport resource.
 
         :param pulumi.Input[_builtins.str] destination_id: The ExportDestination's id.
-        :param pulumi.Input[_builtins.float] interval_hours: Hours per window, 1 to 168.
+        :param pulumi.Input[_builtins.int] interval_hours: Hours per window, 1 to 168.
         :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid).
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
         :param pulumi.Input[_builtins.bool] cancel_spawned_on_delete: On delete, also cancel the spawned exports that are not final (default false: they finish).
@@ -78,14 +78,14 @@ class ScheduledExportArgs:
 
     @_builtins.property
     @pulumi.getter(name="intervalHours")
-    def interval_hours(self) -> pulumi.Input[_builtins.float]:
+    def interval_hours(self) -> pulumi.Input[_builtins.int]:
         """
         Hours per window, 1 to 168.
         """
         return pulumi.get(self, "interval_hours")
 
     @interval_hours.setter
-    def interval_hours(self, value: pulumi.Input[_builtins.float]):
+    def interval_hours(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "interval_hours", value)
 
     @_builtins.property
@@ -209,7 +209,7 @@ class ScheduledExport(pulumi.CustomResource):
                  export_fields: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  filter: pulumi.Input[Optional[_builtins.str]] = None,
                  format_version: pulumi.Input[Optional[_builtins.str]] = None,
-                 interval_hours: pulumi.Input[Optional[_builtins.float]] = None,
+                 interval_hours: pulumi.Input[Optional[_builtins.int]] = None,
                  resume_at_new_destination: pulumi.Input[Optional[_builtins.bool]] = None,
                  session_id: pulumi.Input[Optional[_builtins.str]] = None,
                  start_time: pulumi.Input[Optional[_builtins.str]] = None,
@@ -226,7 +226,7 @@ class ScheduledExport(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] export_fields: Columns to export (id, tenant_id, session_id, trace_id, parent_run_id, parent_run_ids, reference_example_id, name, run_type, start_time, end_time, status, is_root, dotted_order, trace_tier, inputs, outputs, error, extra, events, tags, feedback_stats, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, first_token_time); absent: all.
         :param pulumi.Input[_builtins.str] filter: Trace filter, e.g. `and(eq(run_type, "llm"), gt(total_tokens, 500))`; absent: every run.
         :param pulumi.Input[_builtins.str] format_version: `v1` (default) or `v2_beta` (typed columns).
-        :param pulumi.Input[_builtins.float] interval_hours: Hours per window, 1 to 168.
+        :param pulumi.Input[_builtins.int] interval_hours: Hours per window, 1 to 168.
         :param pulumi.Input[_builtins.bool] resume_at_new_destination: When `destinationId` moves to a destination that writes elsewhere (another endpoint, bucket or prefix): `true` starts there where the windows exported so far end (only new windows go there); `false` (default) exports every window since `startTime` there. A destination writing to the same place (a renamed one) always continues where the old one stopped.
         :param pulumi.Input[_builtins.str] session_id: The tracing project's id (a uuid).
         :param pulumi.Input[_builtins.str] start_time: ISO 8601 with a time zone, e.g. `2026-11-01T00:00:00Z`. Runs from here (inclusive).
@@ -262,7 +262,7 @@ class ScheduledExport(pulumi.CustomResource):
                  export_fields: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  filter: pulumi.Input[Optional[_builtins.str]] = None,
                  format_version: pulumi.Input[Optional[_builtins.str]] = None,
-                 interval_hours: pulumi.Input[Optional[_builtins.float]] = None,
+                 interval_hours: pulumi.Input[Optional[_builtins.int]] = None,
                  resume_at_new_destination: pulumi.Input[Optional[_builtins.bool]] = None,
                  session_id: pulumi.Input[Optional[_builtins.str]] = None,
                  start_time: pulumi.Input[Optional[_builtins.str]] = None,
@@ -406,7 +406,7 @@ class ScheduledExport(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="intervalHours")
-    def interval_hours(self) -> pulumi.Output[_builtins.float]:
+    def interval_hours(self) -> pulumi.Output[_builtins.int]:
         """
         Hours per window, 1 to 168.
         """

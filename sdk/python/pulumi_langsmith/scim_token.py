@@ -21,13 +21,13 @@ class ScimTokenArgs:
     def __init__(__self__, *,
                  description: pulumi.Input[_builtins.str],
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
-                 expires_in_days: pulumi.Input[Optional[_builtins.float]] = None):
+                 expires_in_days: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a ScimToken resource.
 
         :param pulumi.Input[_builtins.str] description: What the token is for (`okta`), not blank. Changed in place.
         :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
+        :param pulumi.Input[_builtins.int] expires_in_days: How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """
         pulumi.set(__self__, "description", description)
         if expires_at is not None:
@@ -61,14 +61,14 @@ class ScimTokenArgs:
 
     @_builtins.property
     @pulumi.getter(name="expiresInDays")
-    def expires_in_days(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def expires_in_days(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """
         return pulumi.get(self, "expires_in_days")
 
     @expires_in_days.setter
-    def expires_in_days(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def expires_in_days(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "expires_in_days", value)
 
 
@@ -80,7 +80,7 @@ class ScimToken(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
-                 expires_in_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 expires_in_days: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
         A SCIM bearer token of the LangSmith organization, for the identity provider that provisions its users and groups. The token is the secret output `token`, shown once by the service and kept encrypted in the state. The description changes in place; a new lifetime makes a new token in place (a rotation: the resource's id stays, the old one works until the next `pulumi up` of this resource revokes it). The service keeps no expiry of its own: once `expiresInDays` (or `expiresAt`) has passed, refresh shows it expired and the next `pulumi up` rotates it.
@@ -89,7 +89,7 @@ class ScimToken(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] description: What the token is for (`okta`), not blank. Changed in place.
         :param pulumi.Input[_builtins.str] expires_at: When the token stops working: an ISO 8601 timestamp with a zone (`2027-01-01T00:00:00Z`), in the future and within no maximum of the service's. A change makes a new token (a rotation in place: the old one works until the next `pulumi up` revokes it). Once it has passed, `pulumi refresh` shows the token expired and `pulumi up` refuses until a later one is set: prefer `expiresInDays` for a token that renews itself.
-        :param pulumi.Input[_builtins.float] expires_in_days: How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
+        :param pulumi.Input[_builtins.int] expires_in_days: How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """
         ...
     @overload
@@ -117,7 +117,7 @@ class ScimToken(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  expires_at: pulumi.Input[Optional[_builtins.str]] = None,
-                 expires_in_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 expires_in_days: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -211,7 +211,7 @@ class ScimToken(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="expiresInDays")
-    def expires_in_days(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def expires_in_days(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         How many days the token works from when it is made (1 or more, within no maximum of the service's); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the token expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new token.
         """

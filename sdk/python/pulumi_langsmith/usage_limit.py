@@ -20,13 +20,13 @@ __all__ = ['UsageLimitArgs', 'UsageLimit']
 class UsageLimitArgs:
     def __init__(__self__, *,
                  limit_type: pulumi.Input[_builtins.str],
-                 limit_value: pulumi.Input[_builtins.float],
+                 limit_value: pulumi.Input[_builtins.int],
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a UsageLimit resource.
 
         :param pulumi.Input[_builtins.str] limit_type: What is counted: `monthly_traces` (every trace) or `monthly_longlived_traces` (traces of long-lived retention). One limit of each type per workspace: a second is refused. Changed in place.
-        :param pulumi.Input[_builtins.float] limit_value: How many traces a month, 0 or more (0: none). Changed in place.
+        :param pulumi.Input[_builtins.int] limit_value: How many traces a month, 0 or more (0: none). Changed in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         pulumi.set(__self__, "limit_type", limit_type)
@@ -48,14 +48,14 @@ class UsageLimitArgs:
 
     @_builtins.property
     @pulumi.getter(name="limitValue")
-    def limit_value(self) -> pulumi.Input[_builtins.float]:
+    def limit_value(self) -> pulumi.Input[_builtins.int]:
         """
         How many traces a month, 0 or more (0: none). Changed in place.
         """
         return pulumi.get(self, "limit_value")
 
     @limit_value.setter
-    def limit_value(self, value: pulumi.Input[_builtins.float]):
+    def limit_value(self, value: pulumi.Input[_builtins.int]):
         pulumi.set(self, "limit_value", value)
 
     @_builtins.property
@@ -78,7 +78,7 @@ class UsageLimit(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  limit_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 limit_value: pulumi.Input[Optional[_builtins.float]] = None,
+                 limit_value: pulumi.Input[Optional[_builtins.int]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -87,7 +87,7 @@ class UsageLimit(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] limit_type: What is counted: `monthly_traces` (every trace) or `monthly_longlived_traces` (traces of long-lived retention). One limit of each type per workspace: a second is refused. Changed in place.
-        :param pulumi.Input[_builtins.float] limit_value: How many traces a month, 0 or more (0: none). Changed in place.
+        :param pulumi.Input[_builtins.int] limit_value: How many traces a month, 0 or more (0: none). Changed in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
@@ -115,7 +115,7 @@ class UsageLimit(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  limit_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 limit_value: pulumi.Input[Optional[_builtins.float]] = None,
+                 limit_value: pulumi.Input[Optional[_builtins.int]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -174,7 +174,7 @@ class UsageLimit(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="limitValue")
-    def limit_value(self) -> pulumi.Output[_builtins.float]:
+    def limit_value(self) -> pulumi.Output[_builtins.int]:
         """
         How many traces a month, 0 or more (0: none). Changed in place.
         """

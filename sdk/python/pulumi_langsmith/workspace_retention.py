@@ -21,14 +21,14 @@ class WorkspaceRetentionArgs:
     def __init__(__self__, *,
                  default_trace_tier: pulumi.Input[_builtins.str],
                  apply_to_all_projects: pulumi.Input[Optional[_builtins.bool]] = None,
-                 long_lived_ttl_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 long_lived_ttl_days: pulumi.Input[Optional[_builtins.int]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a WorkspaceRetention resource.
 
         :param pulumi.Input[_builtins.str] default_trace_tier: The tier of the workspace's new projects that name none: `longlived` (kept 400 days, or `longLivedTtlDays`) or `shortlived` (14 days). Changed in place.
         :param pulumi.Input[_builtins.bool] apply_to_all_projects: Whether the tier is also set on every existing project, and on the traces they hold, when it is applied (each `up` that changes the tier or this): `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.
-        :param pulumi.Input[_builtins.float] long_lived_ttl_days: How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
+        :param pulumi.Input[_builtins.int] long_lived_ttl_days: How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         pulumi.set(__self__, "default_trace_tier", default_trace_tier)
@@ -65,14 +65,14 @@ class WorkspaceRetentionArgs:
 
     @_builtins.property
     @pulumi.getter(name="longLivedTtlDays")
-    def long_lived_ttl_days(self) -> pulumi.Input[Optional[_builtins.float]]:
+    def long_lived_ttl_days(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
         """
         return pulumi.get(self, "long_lived_ttl_days")
 
     @long_lived_ttl_days.setter
-    def long_lived_ttl_days(self, value: pulumi.Input[Optional[_builtins.float]]):
+    def long_lived_ttl_days(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "long_lived_ttl_days", value)
 
     @_builtins.property
@@ -96,7 +96,7 @@ class WorkspaceRetention(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  apply_to_all_projects: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
-                 long_lived_ttl_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 long_lived_ttl_days: pulumi.Input[Optional[_builtins.int]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -106,7 +106,7 @@ class WorkspaceRetention(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] apply_to_all_projects: Whether the tier is also set on every existing project, and on the traces they hold, when it is applied (each `up` that changes the tier or this): `shortlived` deletes their long-lived traces older than 14 days at once (warned at preview). Default false. Changed in place.
         :param pulumi.Input[_builtins.str] default_trace_tier: The tier of the workspace's new projects that name none: `longlived` (kept 400 days, or `longLivedTtlDays`) or `shortlived` (14 days). Changed in place.
-        :param pulumi.Input[_builtins.float] long_lived_ttl_days: How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
+        :param pulumi.Input[_builtins.int] long_lived_ttl_days: How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace (a UUID) the object lives in; absent: the provider's (`langsmith:workspaceId` / `LANGSMITH_WORKSPACE_ID`). A change replaces the object (it cannot move between workspaces); naming the provider's workspace is no change. May be another resource's output (a `Workspace` made in the same program).
         """
         ...
@@ -135,7 +135,7 @@ class WorkspaceRetention(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  apply_to_all_projects: pulumi.Input[Optional[_builtins.bool]] = None,
                  default_trace_tier: pulumi.Input[Optional[_builtins.str]] = None,
-                 long_lived_ttl_days: pulumi.Input[Optional[_builtins.float]] = None,
+                 long_lived_ttl_days: pulumi.Input[Optional[_builtins.int]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -202,7 +202,7 @@ class WorkspaceRetention(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="longLivedTtlDays")
-    def long_lived_ttl_days(self) -> pulumi.Output[Optional[_builtins.float]]:
+    def long_lived_ttl_days(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
         How many days the workspace keeps its long-lived traces (1 or more; the service's default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
         """

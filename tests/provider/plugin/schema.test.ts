@@ -37,7 +37,7 @@ describe("plugin schema", () => {
         for (const inherited of ["destinationId", "sessionId", "startTime", "filter", "exportFields", "compression"])
             assert.ok(s.inputProperties[inherited], inherited);
         assert.deepEqual(s.inputProperties.exportFields, { type: "array", items: { type: "string" }, description: s.inputProperties.exportFields.description });
-        assert.equal(s.inputProperties.intervalHours.type, "number");
+        assert.equal(s.inputProperties.intervalHours.type, "integer");
     });
 
     it("secrets: the properties the classes keep secret, and the API key", () => {

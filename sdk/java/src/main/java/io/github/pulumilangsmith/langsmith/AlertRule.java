@@ -11,6 +11,7 @@ import io.github.pulumilangsmith.langsmith.AlertRuleArgs;
 import io.github.pulumilangsmith.langsmith.Utilities;
 import io.github.pulumilangsmith.langsmith.outputs.AlertRuleAction;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -222,14 +223,14 @@ public class AlertRule extends com.pulumi.resources.CustomResource {
      * A `change` alert&#39;s previous window, up to 60 minutes. Updated in place.
      * 
      */
-    @Export(name="thresholdWindowMinutes", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> thresholdWindowMinutes;
+    @Export(name="thresholdWindowMinutes", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> thresholdWindowMinutes;
 
     /**
      * @return A `change` alert&#39;s previous window, up to 60 minutes. Updated in place.
      * 
      */
-    public Output<Optional<Double>> thresholdWindowMinutes() {
+    public Output<Optional<Integer>> thresholdWindowMinutes() {
         return Codegen.optional(this.thresholdWindowMinutes);
     }
     /**
@@ -250,14 +251,14 @@ public class AlertRule extends com.pulumi.resources.CustomResource {
      * The window, 1 to 60 minutes. Updated in place.
      * 
      */
-    @Export(name="windowMinutes", refs={Double.class}, tree="[0]")
-    private Output<Double> windowMinutes;
+    @Export(name="windowMinutes", refs={Integer.class}, tree="[0]")
+    private Output<Integer> windowMinutes;
 
     /**
      * @return The window, 1 to 60 minutes. Updated in place.
      * 
      */
-    public Output<Double> windowMinutes() {
+    public Output<Integer> windowMinutes() {
         return this.windowMinutes;
     }
     /**

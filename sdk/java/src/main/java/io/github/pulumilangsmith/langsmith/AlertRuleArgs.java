@@ -8,6 +8,7 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumilangsmith.langsmith.inputs.AlertRuleActionArgs;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -189,13 +190,13 @@ public final class AlertRuleArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="thresholdWindowMinutes")
-    private @Nullable Output<Double> thresholdWindowMinutes;
+    private @Nullable Output<Integer> thresholdWindowMinutes;
 
     /**
      * @return A `change` alert&#39;s previous window, up to 60 minutes. Updated in place.
      * 
      */
-    public Optional<Output<Double>> thresholdWindowMinutes() {
+    public Optional<Output<Integer>> thresholdWindowMinutes() {
         return Optional.ofNullable(this.thresholdWindowMinutes);
     }
 
@@ -219,13 +220,13 @@ public final class AlertRuleArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="windowMinutes", required=true)
-    private Output<Double> windowMinutes;
+    private Output<Integer> windowMinutes;
 
     /**
      * @return The window, 1 to 60 minutes. Updated in place.
      * 
      */
-    public Output<Double> windowMinutes() {
+    public Output<Integer> windowMinutes() {
         return this.windowMinutes;
     }
 
@@ -529,7 +530,7 @@ public final class AlertRuleArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder thresholdWindowMinutes(@Nullable Output<Double> thresholdWindowMinutes) {
+        public Builder thresholdWindowMinutes(@Nullable Output<Integer> thresholdWindowMinutes) {
             $.thresholdWindowMinutes = thresholdWindowMinutes;
             return this;
         }
@@ -540,7 +541,7 @@ public final class AlertRuleArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder thresholdWindowMinutes(Double thresholdWindowMinutes) {
+        public Builder thresholdWindowMinutes(Integer thresholdWindowMinutes) {
             return thresholdWindowMinutes(Output.of(thresholdWindowMinutes));
         }
 
@@ -571,7 +572,7 @@ public final class AlertRuleArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder windowMinutes(Output<Double> windowMinutes) {
+        public Builder windowMinutes(Output<Integer> windowMinutes) {
             $.windowMinutes = windowMinutes;
             return this;
         }
@@ -582,7 +583,7 @@ public final class AlertRuleArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder windowMinutes(Double windowMinutes) {
+        public Builder windowMinutes(Integer windowMinutes) {
             return windowMinutes(Output.of(windowMinutes));
         }
 

@@ -12,6 +12,7 @@ import io.github.pulumilangsmith.langsmith.Utilities;
 import io.github.pulumilangsmith.langsmith.outputs.AnnotationQueueRubricItem;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.Object;
 import java.lang.String;
 import java.util.List;
@@ -113,14 +114,14 @@ public class AnnotationQueue extends com.pulumi.resources.CustomResource {
      * How many reviewers review each run (at least 1); default 1. Updated in place.
      * 
      */
-    @Export(name="numReviewersPerItem", refs={Double.class}, tree="[0]")
-    private Output<Double> numReviewersPerItem;
+    @Export(name="numReviewersPerItem", refs={Integer.class}, tree="[0]")
+    private Output<Integer> numReviewersPerItem;
 
     /**
      * @return How many reviewers review each run (at least 1); default 1. Updated in place.
      * 
      */
-    public Output<Double> numReviewersPerItem() {
+    public Output<Integer> numReviewersPerItem() {
         return this.numReviewersPerItem;
     }
     /**
@@ -141,14 +142,14 @@ public class AnnotationQueue extends com.pulumi.resources.CustomResource {
      * How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
      * 
      */
-    @Export(name="reservationMinutes", refs={Double.class}, tree="[0]")
-    private Output<Double> reservationMinutes;
+    @Export(name="reservationMinutes", refs={Integer.class}, tree="[0]")
+    private Output<Integer> reservationMinutes;
 
     /**
      * @return How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
      * 
      */
-    public Output<Double> reservationMinutes() {
+    public Output<Integer> reservationMinutes() {
         return this.reservationMinutes;
     }
     /**

@@ -8,7 +8,7 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumilangsmith.langsmith.inputs.AnnotationQueueRubricItemArgs;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.Object;
 import java.lang.String;
 import java.util.List;
@@ -102,13 +102,13 @@ public final class AnnotationQueueArgs extends com.pulumi.resources.ResourceArgs
      * 
      */
     @Import(name="numReviewersPerItem")
-    private @Nullable Output<Double> numReviewersPerItem;
+    private @Nullable Output<Integer> numReviewersPerItem;
 
     /**
      * @return How many reviewers review each run (at least 1); default 1. Updated in place.
      * 
      */
-    public Optional<Output<Double>> numReviewersPerItem() {
+    public Optional<Output<Integer>> numReviewersPerItem() {
         return Optional.ofNullable(this.numReviewersPerItem);
     }
 
@@ -117,13 +117,13 @@ public final class AnnotationQueueArgs extends com.pulumi.resources.ResourceArgs
      * 
      */
     @Import(name="reservationMinutes")
-    private @Nullable Output<Double> reservationMinutes;
+    private @Nullable Output<Integer> reservationMinutes;
 
     /**
      * @return How long a reservation lasts, in minutes (at least 1); default 1. Updated in place.
      * 
      */
-    public Optional<Output<Double>> reservationMinutes() {
+    public Optional<Output<Integer>> reservationMinutes() {
         return Optional.ofNullable(this.reservationMinutes);
     }
 
@@ -332,7 +332,7 @@ public final class AnnotationQueueArgs extends com.pulumi.resources.ResourceArgs
          * @return builder
          * 
          */
-        public Builder numReviewersPerItem(@Nullable Output<Double> numReviewersPerItem) {
+        public Builder numReviewersPerItem(@Nullable Output<Integer> numReviewersPerItem) {
             $.numReviewersPerItem = numReviewersPerItem;
             return this;
         }
@@ -343,7 +343,7 @@ public final class AnnotationQueueArgs extends com.pulumi.resources.ResourceArgs
          * @return builder
          * 
          */
-        public Builder numReviewersPerItem(Double numReviewersPerItem) {
+        public Builder numReviewersPerItem(Integer numReviewersPerItem) {
             return numReviewersPerItem(Output.of(numReviewersPerItem));
         }
 
@@ -353,7 +353,7 @@ public final class AnnotationQueueArgs extends com.pulumi.resources.ResourceArgs
          * @return builder
          * 
          */
-        public Builder reservationMinutes(@Nullable Output<Double> reservationMinutes) {
+        public Builder reservationMinutes(@Nullable Output<Integer> reservationMinutes) {
             $.reservationMinutes = reservationMinutes;
             return this;
         }
@@ -364,7 +364,7 @@ public final class AnnotationQueueArgs extends com.pulumi.resources.ResourceArgs
          * @return builder
          * 
          */
-        public Builder reservationMinutes(Double reservationMinutes) {
+        public Builder reservationMinutes(Integer reservationMinutes) {
             return reservationMinutes(Output.of(reservationMinutes));
         }
 

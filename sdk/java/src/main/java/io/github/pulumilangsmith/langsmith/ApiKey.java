@@ -11,6 +11,7 @@ import io.github.pulumilangsmith.langsmith.ApiKeyArgs;
 import io.github.pulumilangsmith.langsmith.Utilities;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -82,14 +83,14 @@ public class ApiKey extends com.pulumi.resources.CustomResource {
      * How many days the key works from when it is made (1 or more, within the organization&#39;s `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
      * 
      */
-    @Export(name="expiresInDays", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> expiresInDays;
+    @Export(name="expiresInDays", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> expiresInDays;
 
     /**
      * @return How many days the key works from when it is made (1 or more, within the organization&#39;s `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
      * 
      */
-    public Output<Optional<Double>> expiresInDays() {
+    public Output<Optional<Integer>> expiresInDays() {
         return Codegen.optional(this.expiresInDays);
     }
     /**

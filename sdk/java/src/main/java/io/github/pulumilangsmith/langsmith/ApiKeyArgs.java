@@ -6,7 +6,7 @@ package io.github.pulumilangsmith.langsmith;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -52,13 +52,13 @@ public final class ApiKeyArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="expiresInDays")
-    private @Nullable Output<Double> expiresInDays;
+    private @Nullable Output<Integer> expiresInDays;
 
     /**
      * @return How many days the key works from when it is made (1 or more, within the organization&#39;s `max_api_key_expiry_days`); not with `expiresAt`. Once that has passed, `pulumi refresh` shows the key expired and the next `pulumi up` makes a new one with a new lifetime (a rotation in place: the old one works until the next `pulumi up`). A change makes a new key.
      * 
      */
-    public Optional<Output<Double>> expiresInDays() {
+    public Optional<Output<Integer>> expiresInDays() {
         return Optional.ofNullable(this.expiresInDays);
     }
 
@@ -168,7 +168,7 @@ public final class ApiKeyArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder expiresInDays(@Nullable Output<Double> expiresInDays) {
+        public Builder expiresInDays(@Nullable Output<Integer> expiresInDays) {
             $.expiresInDays = expiresInDays;
             return this;
         }
@@ -179,7 +179,7 @@ public final class ApiKeyArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder expiresInDays(Double expiresInDays) {
+        public Builder expiresInDays(Integer expiresInDays) {
             return expiresInDays(Output.of(expiresInDays));
         }
 

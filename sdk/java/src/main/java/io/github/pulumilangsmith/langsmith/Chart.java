@@ -12,6 +12,7 @@ import io.github.pulumilangsmith.langsmith.Utilities;
 import io.github.pulumilangsmith.langsmith.outputs.ChartFilters;
 import io.github.pulumilangsmith.langsmith.outputs.ChartSeries;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -83,14 +84,14 @@ public class Chart extends com.pulumi.resources.CustomResource {
      * Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
      * 
      */
-    @Export(name="index", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> index;
+    @Export(name="index", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> index;
 
     /**
      * @return Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
      * 
      */
-    public Output<Optional<Double>> index() {
+    public Output<Optional<Integer>> index() {
         return Codegen.optional(this.index);
     }
     /**

@@ -8,7 +8,7 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumilangsmith.langsmith.inputs.ChartFiltersArgs;
 import io.github.pulumilangsmith.langsmith.inputs.ChartSeriesArgs;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -85,13 +85,13 @@ public final class ChartArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="index")
-    private @Nullable Output<Double> index;
+    private @Nullable Output<Integer> index;
 
     /**
      * @return Its place in the dashboard (0 first, at most 100). Updated in place. Absent: the service places it after the others, and its place is not managed.
      * 
      */
-    public Optional<Output<Double>> index() {
+    public Optional<Output<Integer>> index() {
         return Optional.ofNullable(this.index);
     }
 
@@ -277,7 +277,7 @@ public final class ChartArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder index(@Nullable Output<Double> index) {
+        public Builder index(@Nullable Output<Integer> index) {
             $.index = index;
             return this;
         }
@@ -288,7 +288,7 @@ public final class ChartArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder index(Double index) {
+        public Builder index(Integer index) {
             return index(Output.of(index));
         }
 

@@ -10,6 +10,7 @@ import com.pulumi.core.internal.Codegen;
 import io.github.pulumilangsmith.langsmith.DashboardArgs;
 import io.github.pulumilangsmith.langsmith.Utilities;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -67,14 +68,14 @@ public class Dashboard extends com.pulumi.resources.CustomResource {
      * Its place among the scope&#39;s dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
      * 
      */
-    @Export(name="index", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> index;
+    @Export(name="index", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> index;
 
     /**
      * @return Its place among the scope&#39;s dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
      * 
      */
-    public Output<Optional<Double>> index() {
+    public Output<Optional<Integer>> index() {
         return Codegen.optional(this.index);
     }
     /**

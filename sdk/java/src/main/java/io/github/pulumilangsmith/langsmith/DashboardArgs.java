@@ -6,7 +6,7 @@ package io.github.pulumilangsmith.langsmith;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,13 +37,13 @@ public final class DashboardArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="index")
-    private @Nullable Output<Double> index;
+    private @Nullable Output<Integer> index;
 
     /**
      * @return Its place among the scope&#39;s dashboards (0 first). Updated in place. Absent: the service places it after the others, and its place is not managed (a move in the UI is no drift).
      * 
      */
-    public Optional<Output<Double>> index() {
+    public Optional<Output<Integer>> index() {
         return Optional.ofNullable(this.index);
     }
 
@@ -147,7 +147,7 @@ public final class DashboardArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder index(@Nullable Output<Double> index) {
+        public Builder index(@Nullable Output<Integer> index) {
             $.index = index;
             return this;
         }
@@ -158,7 +158,7 @@ public final class DashboardArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder index(Double index) {
+        public Builder index(Integer index) {
             return index(Output.of(index));
         }
 

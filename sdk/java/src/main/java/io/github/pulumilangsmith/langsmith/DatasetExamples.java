@@ -12,6 +12,7 @@ import io.github.pulumilangsmith.langsmith.Utilities;
 import io.github.pulumilangsmith.langsmith.outputs.DatasetExample;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -55,14 +56,14 @@ public class DatasetExamples extends com.pulumi.resources.CustomResource {
      * How many examples the rows are.
      * 
      */
-    @Export(name="exampleCount", refs={Double.class}, tree="[0]")
-    private Output<Double> exampleCount;
+    @Export(name="exampleCount", refs={Integer.class}, tree="[0]")
+    private Output<Integer> exampleCount;
 
     /**
      * @return How many examples the rows are.
      * 
      */
-    public Output<Double> exampleCount() {
+    public Output<Integer> exampleCount() {
         return this.exampleCount;
     }
     /**

@@ -15,6 +15,7 @@ import io.github.pulumilangsmith.langsmith.outputs.GatewayPolicyRateLimit;
 import io.github.pulumilangsmith.langsmith.outputs.GatewayPolicySpendCap;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Optional;
 import javax.annotation.Nullable;
@@ -169,14 +170,14 @@ public class GatewayPolicy extends com.pulumi.resources.CustomResource {
      * Order among the policies that match a request (lower first). Changed in place.
      * 
      */
-    @Export(name="priority", refs={Double.class}, tree="[0]")
-    private Output<Double> priority;
+    @Export(name="priority", refs={Integer.class}, tree="[0]")
+    private Output<Integer> priority;
 
     /**
      * @return Order among the policies that match a request (lower first). Changed in place.
      * 
      */
-    public Output<Double> priority() {
+    public Output<Integer> priority() {
         return this.priority;
     }
     /**

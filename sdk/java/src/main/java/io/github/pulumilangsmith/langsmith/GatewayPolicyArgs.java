@@ -11,7 +11,7 @@ import io.github.pulumilangsmith.langsmith.inputs.GatewayPolicyMatchersArgs;
 import io.github.pulumilangsmith.langsmith.inputs.GatewayPolicyRateLimitArgs;
 import io.github.pulumilangsmith.langsmith.inputs.GatewayPolicySpendCapArgs;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -132,13 +132,13 @@ public final class GatewayPolicyArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="priority")
-    private @Nullable Output<Double> priority;
+    private @Nullable Output<Integer> priority;
 
     /**
      * @return Order among the policies that match a request (lower first). Changed in place.
      * 
      */
-    public Optional<Output<Double>> priority() {
+    public Optional<Output<Integer>> priority() {
         return Optional.ofNullable(this.priority);
     }
 
@@ -358,7 +358,7 @@ public final class GatewayPolicyArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder priority(@Nullable Output<Double> priority) {
+        public Builder priority(@Nullable Output<Integer> priority) {
             $.priority = priority;
             return this;
         }
@@ -369,7 +369,7 @@ public final class GatewayPolicyArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder priority(Double priority) {
+        public Builder priority(Integer priority) {
             return priority(Output.of(priority));
         }
 

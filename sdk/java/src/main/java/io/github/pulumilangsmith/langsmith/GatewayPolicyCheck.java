@@ -12,6 +12,7 @@ import io.github.pulumilangsmith.langsmith.Utilities;
 import io.github.pulumilangsmith.langsmith.outputs.GatewayPolicyCheckStep;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.Object;
 import java.lang.String;
 import java.util.List;
@@ -85,14 +86,14 @@ public class GatewayPolicyCheck extends com.pulumi.resources.CustomResource {
      * The most requests the check may send (default 100); a plan past it is refused.
      * 
      */
-    @Export(name="maxRequests", refs={Double.class}, tree="[0]")
-    private Output<Double> maxRequests;
+    @Export(name="maxRequests", refs={Integer.class}, tree="[0]")
+    private Output<Integer> maxRequests;
 
     /**
      * @return The most requests the check may send (default 100); a plan past it is refused.
      * 
      */
-    public Output<Double> maxRequests() {
+    public Output<Integer> maxRequests() {
         return this.maxRequests;
     }
     /**

@@ -7,7 +7,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.Object;
 import java.lang.String;
 import java.util.Map;
@@ -55,13 +55,13 @@ public final class GatewayPolicyCheckArgs extends com.pulumi.resources.ResourceA
      * 
      */
     @Import(name="maxRequests")
-    private @Nullable Output<Double> maxRequests;
+    private @Nullable Output<Integer> maxRequests;
 
     /**
      * @return The most requests the check may send (default 100); a plan past it is refused.
      * 
      */
-    public Optional<Output<Double>> maxRequests() {
+    public Optional<Output<Integer>> maxRequests() {
         return Optional.ofNullable(this.maxRequests);
     }
 
@@ -267,7 +267,7 @@ public final class GatewayPolicyCheckArgs extends com.pulumi.resources.ResourceA
          * @return builder
          * 
          */
-        public Builder maxRequests(@Nullable Output<Double> maxRequests) {
+        public Builder maxRequests(@Nullable Output<Integer> maxRequests) {
             $.maxRequests = maxRequests;
             return this;
         }
@@ -278,7 +278,7 @@ public final class GatewayPolicyCheckArgs extends com.pulumi.resources.ResourceA
          * @return builder
          * 
          */
-        public Builder maxRequests(Double maxRequests) {
+        public Builder maxRequests(Integer maxRequests) {
             return maxRequests(Output.of(maxRequests));
         }
 

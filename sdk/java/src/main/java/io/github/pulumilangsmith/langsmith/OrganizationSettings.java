@@ -11,6 +11,7 @@ import io.github.pulumilangsmith.langsmith.OrganizationSettingsArgs;
 import io.github.pulumilangsmith.langsmith.Utilities;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -124,42 +125,42 @@ public class OrganizationSettings extends com.pulumi.resources.CustomResource {
      * The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service&#39;s default back (no limit). Changed in place.
      * 
      */
-    @Export(name="maxApiKeyExpiryDays", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> maxApiKeyExpiryDays;
+    @Export(name="maxApiKeyExpiryDays", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> maxApiKeyExpiryDays;
 
     /**
      * @return The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service&#39;s default back (no limit). Changed in place.
      * 
      */
-    public Output<Optional<Double>> maxApiKeyExpiryDays() {
+    public Output<Optional<Integer>> maxApiKeyExpiryDays() {
         return Codegen.optional(this.maxApiKeyExpiryDays);
     }
     /**
      * The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service&#39;s default back (no limit). Changed in place.
      * 
      */
-    @Export(name="maxPatExpiryDays", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> maxPatExpiryDays;
+    @Export(name="maxPatExpiryDays", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> maxPatExpiryDays;
 
     /**
      * @return The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service&#39;s default back (no limit). Changed in place.
      * 
      */
-    public Output<Optional<Double>> maxPatExpiryDays() {
+    public Output<Optional<Integer>> maxPatExpiryDays() {
         return Codegen.optional(this.maxPatExpiryDays);
     }
     /**
      * The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service&#39;s default back (no limit). Changed in place.
      * 
      */
-    @Export(name="maxServiceKeyExpiryDays", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> maxServiceKeyExpiryDays;
+    @Export(name="maxServiceKeyExpiryDays", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> maxServiceKeyExpiryDays;
 
     /**
      * @return The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service&#39;s default back (no limit). Changed in place.
      * 
      */
-    public Output<Optional<Double>> maxServiceKeyExpiryDays() {
+    public Output<Optional<Integer>> maxServiceKeyExpiryDays() {
         return Codegen.optional(this.maxServiceKeyExpiryDays);
     }
     /**

@@ -6,7 +6,7 @@ package io.github.pulumilangsmith.langsmith;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -128,13 +128,13 @@ public final class OrganizationSettingsArgs extends com.pulumi.resources.Resourc
      * 
      */
     @Import(name="maxApiKeyExpiryDays")
-    private @Nullable Output<Double> maxApiKeyExpiryDays;
+    private @Nullable Output<Integer> maxApiKeyExpiryDays;
 
     /**
      * @return The most days a new API key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service&#39;s default back (no limit). Changed in place.
      * 
      */
-    public Optional<Output<Double>> maxApiKeyExpiryDays() {
+    public Optional<Output<Integer>> maxApiKeyExpiryDays() {
         return Optional.ofNullable(this.maxApiKeyExpiryDays);
     }
 
@@ -143,13 +143,13 @@ public final class OrganizationSettingsArgs extends com.pulumi.resources.Resourc
      * 
      */
     @Import(name="maxPatExpiryDays")
-    private @Nullable Output<Double> maxPatExpiryDays;
+    private @Nullable Output<Integer> maxPatExpiryDays;
 
     /**
      * @return The most days a new personal access token may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service&#39;s default back (no limit). Changed in place.
      * 
      */
-    public Optional<Output<Double>> maxPatExpiryDays() {
+    public Optional<Output<Integer>> maxPatExpiryDays() {
         return Optional.ofNullable(this.maxPatExpiryDays);
     }
 
@@ -158,13 +158,13 @@ public final class OrganizationSettingsArgs extends com.pulumi.resources.Resourc
      * 
      */
     @Import(name="maxServiceKeyExpiryDays")
-    private @Nullable Output<Double> maxServiceKeyExpiryDays;
+    private @Nullable Output<Integer> maxServiceKeyExpiryDays;
 
     /**
      * @return The most days a new service key may be valid, a whole number of 1 or more. Absent: not managed. Removing it from the program puts the service&#39;s default back (no limit). Changed in place.
      * 
      */
-    public Optional<Output<Double>> maxServiceKeyExpiryDays() {
+    public Optional<Output<Integer>> maxServiceKeyExpiryDays() {
         return Optional.ofNullable(this.maxServiceKeyExpiryDays);
     }
 
@@ -470,7 +470,7 @@ public final class OrganizationSettingsArgs extends com.pulumi.resources.Resourc
          * @return builder
          * 
          */
-        public Builder maxApiKeyExpiryDays(@Nullable Output<Double> maxApiKeyExpiryDays) {
+        public Builder maxApiKeyExpiryDays(@Nullable Output<Integer> maxApiKeyExpiryDays) {
             $.maxApiKeyExpiryDays = maxApiKeyExpiryDays;
             return this;
         }
@@ -481,7 +481,7 @@ public final class OrganizationSettingsArgs extends com.pulumi.resources.Resourc
          * @return builder
          * 
          */
-        public Builder maxApiKeyExpiryDays(Double maxApiKeyExpiryDays) {
+        public Builder maxApiKeyExpiryDays(Integer maxApiKeyExpiryDays) {
             return maxApiKeyExpiryDays(Output.of(maxApiKeyExpiryDays));
         }
 
@@ -491,7 +491,7 @@ public final class OrganizationSettingsArgs extends com.pulumi.resources.Resourc
          * @return builder
          * 
          */
-        public Builder maxPatExpiryDays(@Nullable Output<Double> maxPatExpiryDays) {
+        public Builder maxPatExpiryDays(@Nullable Output<Integer> maxPatExpiryDays) {
             $.maxPatExpiryDays = maxPatExpiryDays;
             return this;
         }
@@ -502,7 +502,7 @@ public final class OrganizationSettingsArgs extends com.pulumi.resources.Resourc
          * @return builder
          * 
          */
-        public Builder maxPatExpiryDays(Double maxPatExpiryDays) {
+        public Builder maxPatExpiryDays(Integer maxPatExpiryDays) {
             return maxPatExpiryDays(Output.of(maxPatExpiryDays));
         }
 
@@ -512,7 +512,7 @@ public final class OrganizationSettingsArgs extends com.pulumi.resources.Resourc
          * @return builder
          * 
          */
-        public Builder maxServiceKeyExpiryDays(@Nullable Output<Double> maxServiceKeyExpiryDays) {
+        public Builder maxServiceKeyExpiryDays(@Nullable Output<Integer> maxServiceKeyExpiryDays) {
             $.maxServiceKeyExpiryDays = maxServiceKeyExpiryDays;
             return this;
         }
@@ -523,7 +523,7 @@ public final class OrganizationSettingsArgs extends com.pulumi.resources.Resourc
          * @return builder
          * 
          */
-        public Builder maxServiceKeyExpiryDays(Double maxServiceKeyExpiryDays) {
+        public Builder maxServiceKeyExpiryDays(Integer maxServiceKeyExpiryDays) {
             return maxServiceKeyExpiryDays(Output.of(maxServiceKeyExpiryDays));
         }
 

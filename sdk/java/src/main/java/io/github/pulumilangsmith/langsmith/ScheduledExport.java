@@ -11,6 +11,7 @@ import io.github.pulumilangsmith.langsmith.ScheduledExportArgs;
 import io.github.pulumilangsmith.langsmith.Utilities;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -138,14 +139,14 @@ public class ScheduledExport extends com.pulumi.resources.CustomResource {
      * Hours per window, 1 to 168.
      * 
      */
-    @Export(name="intervalHours", refs={Double.class}, tree="[0]")
-    private Output<Double> intervalHours;
+    @Export(name="intervalHours", refs={Integer.class}, tree="[0]")
+    private Output<Integer> intervalHours;
 
     /**
      * @return Hours per window, 1 to 168.
      * 
      */
-    public Output<Double> intervalHours() {
+    public Output<Integer> intervalHours() {
         return this.intervalHours;
     }
     /**

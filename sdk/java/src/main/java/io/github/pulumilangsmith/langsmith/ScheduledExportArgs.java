@@ -7,7 +7,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -114,13 +114,13 @@ public final class ScheduledExportArgs extends com.pulumi.resources.ResourceArgs
      * 
      */
     @Import(name="intervalHours", required=true)
-    private Output<Double> intervalHours;
+    private Output<Integer> intervalHours;
 
     /**
      * @return Hours per window, 1 to 168.
      * 
      */
-    public Output<Double> intervalHours() {
+    public Output<Integer> intervalHours() {
         return this.intervalHours;
     }
 
@@ -360,7 +360,7 @@ public final class ScheduledExportArgs extends com.pulumi.resources.ResourceArgs
          * @return builder
          * 
          */
-        public Builder intervalHours(Output<Double> intervalHours) {
+        public Builder intervalHours(Output<Integer> intervalHours) {
             $.intervalHours = intervalHours;
             return this;
         }
@@ -371,7 +371,7 @@ public final class ScheduledExportArgs extends com.pulumi.resources.ResourceArgs
          * @return builder
          * 
          */
-        public Builder intervalHours(Double intervalHours) {
+        public Builder intervalHours(Integer intervalHours) {
             return intervalHours(Output.of(intervalHours));
         }
 

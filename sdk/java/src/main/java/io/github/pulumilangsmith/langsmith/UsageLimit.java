@@ -10,6 +10,7 @@ import com.pulumi.core.internal.Codegen;
 import io.github.pulumilangsmith.langsmith.UsageLimitArgs;
 import io.github.pulumilangsmith.langsmith.Utilities;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Optional;
 import javax.annotation.Nullable;
@@ -38,14 +39,14 @@ public class UsageLimit extends com.pulumi.resources.CustomResource {
      * How many traces a month, 0 or more (0: none). Changed in place.
      * 
      */
-    @Export(name="limitValue", refs={Double.class}, tree="[0]")
-    private Output<Double> limitValue;
+    @Export(name="limitValue", refs={Integer.class}, tree="[0]")
+    private Output<Integer> limitValue;
 
     /**
      * @return How many traces a month, 0 or more (0: none). Changed in place.
      * 
      */
-    public Output<Double> limitValue() {
+    public Output<Integer> limitValue() {
         return this.limitValue;
     }
     /**

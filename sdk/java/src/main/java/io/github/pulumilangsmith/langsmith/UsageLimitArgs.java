@@ -6,7 +6,7 @@ package io.github.pulumilangsmith.langsmith;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,13 +37,13 @@ public final class UsageLimitArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="limitValue", required=true)
-    private Output<Double> limitValue;
+    private Output<Integer> limitValue;
 
     /**
      * @return How many traces a month, 0 or more (0: none). Changed in place.
      * 
      */
-    public Output<Double> limitValue() {
+    public Output<Integer> limitValue() {
         return this.limitValue;
     }
 
@@ -115,7 +115,7 @@ public final class UsageLimitArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder limitValue(Output<Double> limitValue) {
+        public Builder limitValue(Output<Integer> limitValue) {
             $.limitValue = limitValue;
             return this;
         }
@@ -126,7 +126,7 @@ public final class UsageLimitArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder limitValue(Double limitValue) {
+        public Builder limitValue(Integer limitValue) {
             return limitValue(Output.of(limitValue));
         }
 

@@ -11,6 +11,7 @@ import io.github.pulumilangsmith.langsmith.Utilities;
 import io.github.pulumilangsmith.langsmith.WorkspaceRetentionArgs;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Optional;
 import javax.annotation.Nullable;
@@ -53,14 +54,14 @@ public class WorkspaceRetention extends com.pulumi.resources.CustomResource {
      * How many days the workspace keeps its long-lived traces (1 or more; the service&#39;s default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
      * 
      */
-    @Export(name="longLivedTtlDays", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> longLivedTtlDays;
+    @Export(name="longLivedTtlDays", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> longLivedTtlDays;
 
     /**
      * @return How many days the workspace keeps its long-lived traces (1 or more; the service&#39;s default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
      * 
      */
-    public Output<Optional<Double>> longLivedTtlDays() {
+    public Output<Optional<Integer>> longLivedTtlDays() {
         return Codegen.optional(this.longLivedTtlDays);
     }
     /**

@@ -7,7 +7,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -53,13 +53,13 @@ public final class WorkspaceRetentionArgs extends com.pulumi.resources.ResourceA
      * 
      */
     @Import(name="longLivedTtlDays")
-    private @Nullable Output<Double> longLivedTtlDays;
+    private @Nullable Output<Integer> longLivedTtlDays;
 
     /**
      * @return How many days the workspace keeps its long-lived traces (1 or more; the service&#39;s default: 400), for the traces written from then on (fewer are warned at preview). Absent: left as it is. Changed in place.
      * 
      */
-    public Optional<Output<Double>> longLivedTtlDays() {
+    public Optional<Output<Integer>> longLivedTtlDays() {
         return Optional.ofNullable(this.longLivedTtlDays);
     }
 
@@ -153,7 +153,7 @@ public final class WorkspaceRetentionArgs extends com.pulumi.resources.ResourceA
          * @return builder
          * 
          */
-        public Builder longLivedTtlDays(@Nullable Output<Double> longLivedTtlDays) {
+        public Builder longLivedTtlDays(@Nullable Output<Integer> longLivedTtlDays) {
             $.longLivedTtlDays = longLivedTtlDays;
             return this;
         }
@@ -164,7 +164,7 @@ public final class WorkspaceRetentionArgs extends com.pulumi.resources.ResourceA
          * @return builder
          * 
          */
-        public Builder longLivedTtlDays(Double longLivedTtlDays) {
+        public Builder longLivedTtlDays(Integer longLivedTtlDays) {
             return longLivedTtlDays(Output.of(longLivedTtlDays));
         }
 

@@ -6,7 +6,7 @@ package io.github.pulumilangsmith.langsmith.inputs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,13 +41,13 @@ public final class ChartGroupByArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="maxGroups")
-    private @Nullable Output<Double> maxGroups;
+    private @Nullable Output<Integer> maxGroups;
 
     /**
      * @return How many groups are drawn, those with the most runs (default 5).
      * 
      */
-    public Optional<Output<Double>> maxGroups() {
+    public Optional<Output<Integer>> maxGroups() {
         return Optional.ofNullable(this.maxGroups);
     }
 
@@ -119,7 +119,7 @@ public final class ChartGroupByArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder maxGroups(@Nullable Output<Double> maxGroups) {
+        public Builder maxGroups(@Nullable Output<Integer> maxGroups) {
             $.maxGroups = maxGroups;
             return this;
         }
@@ -130,7 +130,7 @@ public final class ChartGroupByArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder maxGroups(Double maxGroups) {
+        public Builder maxGroups(Integer maxGroups) {
             return maxGroups(Output.of(maxGroups));
         }
 

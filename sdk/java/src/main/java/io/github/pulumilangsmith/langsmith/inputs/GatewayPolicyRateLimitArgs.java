@@ -6,7 +6,7 @@ package io.github.pulumilangsmith.langsmith.inputs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 
@@ -24,13 +24,13 @@ public final class GatewayPolicyRateLimitArgs extends com.pulumi.resources.Resou
      * 
      */
     @Import(name="limit", required=true)
-    private Output<Double> limit;
+    private Output<Integer> limit;
 
     /**
      * @return How many requests (or tokens) a window lets through, 1 or more.
      * 
      */
-    public Output<Double> limit() {
+    public Output<Integer> limit() {
         return this.limit;
     }
 
@@ -96,7 +96,7 @@ public final class GatewayPolicyRateLimitArgs extends com.pulumi.resources.Resou
          * @return builder
          * 
          */
-        public Builder limit(Output<Double> limit) {
+        public Builder limit(Output<Integer> limit) {
             $.limit = limit;
             return this;
         }
@@ -107,7 +107,7 @@ public final class GatewayPolicyRateLimitArgs extends com.pulumi.resources.Resou
          * @return builder
          * 
          */
-        public Builder limit(Double limit) {
+        public Builder limit(Integer limit) {
             return limit(Output.of(limit));
         }
 

@@ -6,7 +6,7 @@ package io.github.pulumilangsmith.langsmith.inputs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -82,13 +82,13 @@ public final class GetChartArgs extends com.pulumi.resources.InvokeArgs {
      * 
      */
     @Import(name="strideMinutes")
-    private @Nullable Output<Double> strideMinutes;
+    private @Nullable Output<Integer> strideMinutes;
 
     /**
      * @return The width of a bucket, in minutes (default 60).
      * 
      */
-    public Optional<Output<Double>> strideMinutes() {
+    public Optional<Output<Integer>> strideMinutes() {
         return Optional.ofNullable(this.strideMinutes);
     }
 
@@ -226,7 +226,7 @@ public final class GetChartArgs extends com.pulumi.resources.InvokeArgs {
          * @return builder
          * 
          */
-        public Builder strideMinutes(@Nullable Output<Double> strideMinutes) {
+        public Builder strideMinutes(@Nullable Output<Integer> strideMinutes) {
             $.strideMinutes = strideMinutes;
             return this;
         }
@@ -237,7 +237,7 @@ public final class GetChartArgs extends com.pulumi.resources.InvokeArgs {
          * @return builder
          * 
          */
-        public Builder strideMinutes(Double strideMinutes) {
+        public Builder strideMinutes(Integer strideMinutes) {
             return strideMinutes(Output.of(strideMinutes));
         }
 

@@ -5,7 +5,7 @@ package io.github.pulumilangsmith.langsmith.inputs;
 
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -81,13 +81,13 @@ public final class GetChartPlainArgs extends com.pulumi.resources.InvokeArgs {
      * 
      */
     @Import(name="strideMinutes")
-    private @Nullable Double strideMinutes;
+    private @Nullable Integer strideMinutes;
 
     /**
      * @return The width of a bucket, in minutes (default 60).
      * 
      */
-    public Optional<Double> strideMinutes() {
+    public Optional<Integer> strideMinutes() {
         return Optional.ofNullable(this.strideMinutes);
     }
 
@@ -185,7 +185,7 @@ public final class GetChartPlainArgs extends com.pulumi.resources.InvokeArgs {
          * @return builder
          * 
          */
-        public Builder strideMinutes(@Nullable Double strideMinutes) {
+        public Builder strideMinutes(@Nullable Integer strideMinutes) {
             $.strideMinutes = strideMinutes;
             return this;
         }

@@ -5,7 +5,7 @@ package io.github.pulumilangsmith.langsmith.inputs;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.Object;
 import java.lang.String;
 import java.util.List;
@@ -43,13 +43,13 @@ public final class RunConfigArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="recursionLimit")
-    private @Nullable Output<Double> recursionLimit;
+    private @Nullable Output<Integer> recursionLimit;
 
     /**
      * @return The most steps a run may take.
      * 
      */
-    public Optional<Output<Double>> recursionLimit() {
+    public Optional<Output<Integer>> recursionLimit() {
         return Optional.ofNullable(this.recursionLimit);
     }
 
@@ -121,7 +121,7 @@ public final class RunConfigArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder recursionLimit(@Nullable Output<Double> recursionLimit) {
+        public Builder recursionLimit(@Nullable Output<Integer> recursionLimit) {
             $.recursionLimit = recursionLimit;
             return this;
         }
@@ -132,7 +132,7 @@ public final class RunConfigArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder recursionLimit(Double recursionLimit) {
+        public Builder recursionLimit(Integer recursionLimit) {
             return recursionLimit(Output.of(recursionLimit));
         }
 

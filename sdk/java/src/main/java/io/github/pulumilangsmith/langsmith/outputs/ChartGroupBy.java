@@ -5,7 +5,7 @@ package io.github.pulumilangsmith.langsmith.outputs;
 
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,7 +22,7 @@ public final class ChartGroupBy {
      * @return How many groups are drawn, those with the most runs (default 5).
      * 
      */
-    private @Nullable Double maxGroups;
+    private @Nullable Integer maxGroups;
     /**
      * @return The metadata key grouped by (`attribute: metadata`).
      * 
@@ -41,7 +41,7 @@ public final class ChartGroupBy {
      * @return How many groups are drawn, those with the most runs (default 5).
      * 
      */
-    public Optional<Double> maxGroups() {
+    public Optional<Integer> maxGroups() {
         return Optional.ofNullable(this.maxGroups);
     }
     /**
@@ -62,7 +62,7 @@ public final class ChartGroupBy {
     @CustomType.Builder
     public static final class Builder {
         private String attribute;
-        private @Nullable Double maxGroups;
+        private @Nullable Integer maxGroups;
         private @Nullable String path;
         public Builder() {}
         public Builder(ChartGroupBy defaults) {
@@ -81,7 +81,7 @@ public final class ChartGroupBy {
             return this;
         }
         @CustomType.Setter
-        public Builder maxGroups(@Nullable Double maxGroups) {
+        public Builder maxGroups(@Nullable Integer maxGroups) {
 
             this.maxGroups = maxGroups;
             return this;

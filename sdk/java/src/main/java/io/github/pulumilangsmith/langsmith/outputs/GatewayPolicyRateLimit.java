@@ -5,7 +5,7 @@ package io.github.pulumilangsmith.langsmith.outputs;
 
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 
@@ -15,7 +15,7 @@ public final class GatewayPolicyRateLimit {
      * @return How many requests (or tokens) a window lets through, 1 or more.
      * 
      */
-    private Double limit;
+    private Integer limit;
     /**
      * @return `requests` or `tokens` (prompt and completion tokens together).
      * 
@@ -32,7 +32,7 @@ public final class GatewayPolicyRateLimit {
      * @return How many requests (or tokens) a window lets through, 1 or more.
      * 
      */
-    public Double limit() {
+    public Integer limit() {
         return this.limit;
     }
     /**
@@ -59,7 +59,7 @@ public final class GatewayPolicyRateLimit {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Double limit;
+        private Integer limit;
         private String unit;
         private String window;
         public Builder() {}
@@ -71,7 +71,7 @@ public final class GatewayPolicyRateLimit {
         }
 
         @CustomType.Setter
-        public Builder limit(Double limit) {
+        public Builder limit(Integer limit) {
             if (limit == null) {
               throw new MissingRequiredPropertyException("GatewayPolicyRateLimit", "limit");
             }

@@ -5,7 +5,7 @@ package io.github.pulumilangsmith.langsmith.outputs;
 
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -16,7 +16,7 @@ public final class GetExamplesResult {
      * @return How many examples.
      * 
      */
-    private Double count;
+    private Integer count;
     /**
      * @return Per example, 24 hex characters (its identity&#39;s hash, then its content&#39;s), sorted.
      * 
@@ -28,7 +28,7 @@ public final class GetExamplesResult {
      * @return How many examples.
      * 
      */
-    public Double count() {
+    public Integer count() {
         return this.count;
     }
     /**
@@ -48,7 +48,7 @@ public final class GetExamplesResult {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Double count;
+        private Integer count;
         private List<String> hashes;
         public Builder() {}
         public Builder(GetExamplesResult defaults) {
@@ -58,7 +58,7 @@ public final class GetExamplesResult {
         }
 
         @CustomType.Setter
-        public Builder count(Double count) {
+        public Builder count(Integer count) {
             if (count == null) {
               throw new MissingRequiredPropertyException("GetExamplesResult", "count");
             }

@@ -5,7 +5,7 @@ package io.github.pulumilangsmith.langsmith.outputs;
 
 import com.pulumi.core.annotations.CustomType;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.util.Objects;
 import java.util.Optional;
 import javax.annotation.Nullable;
@@ -36,22 +36,22 @@ public final class OrganizationLimits {
      * @return How many agent deployments it may have.
      * 
      */
-    private @Nullable Double maxDeployments;
+    private @Nullable Integer maxDeployments;
     /**
      * @return How many members (seats) it may have.
      * 
      */
-    private @Nullable Double maxIdentities;
+    private @Nullable Integer maxIdentities;
     /**
      * @return How many prompt webhooks it may have.
      * 
      */
-    private @Nullable Double maxPromptWebhooks;
+    private @Nullable Integer maxPromptWebhooks;
     /**
      * @return How many workspaces it may have.
      * 
      */
-    private @Nullable Double maxWorkspaces;
+    private @Nullable Integer maxWorkspaces;
 
     private OrganizationLimits() {}
     /**
@@ -86,28 +86,28 @@ public final class OrganizationLimits {
      * @return How many agent deployments it may have.
      * 
      */
-    public Optional<Double> maxDeployments() {
+    public Optional<Integer> maxDeployments() {
         return Optional.ofNullable(this.maxDeployments);
     }
     /**
      * @return How many members (seats) it may have.
      * 
      */
-    public Optional<Double> maxIdentities() {
+    public Optional<Integer> maxIdentities() {
         return Optional.ofNullable(this.maxIdentities);
     }
     /**
      * @return How many prompt webhooks it may have.
      * 
      */
-    public Optional<Double> maxPromptWebhooks() {
+    public Optional<Integer> maxPromptWebhooks() {
         return Optional.ofNullable(this.maxPromptWebhooks);
     }
     /**
      * @return How many workspaces it may have.
      * 
      */
-    public Optional<Double> maxWorkspaces() {
+    public Optional<Integer> maxWorkspaces() {
         return Optional.ofNullable(this.maxWorkspaces);
     }
 
@@ -124,10 +124,10 @@ public final class OrganizationLimits {
         private @Nullable Boolean canUseBulkExport;
         private @Nullable Boolean canUseRbac;
         private @Nullable Boolean canUseSamlSso;
-        private @Nullable Double maxDeployments;
-        private @Nullable Double maxIdentities;
-        private @Nullable Double maxPromptWebhooks;
-        private @Nullable Double maxWorkspaces;
+        private @Nullable Integer maxDeployments;
+        private @Nullable Integer maxIdentities;
+        private @Nullable Integer maxPromptWebhooks;
+        private @Nullable Integer maxWorkspaces;
         public Builder() {}
         public Builder(OrganizationLimits defaults) {
     	      Objects.requireNonNull(defaults);
@@ -166,25 +166,25 @@ public final class OrganizationLimits {
             return this;
         }
         @CustomType.Setter
-        public Builder maxDeployments(@Nullable Double maxDeployments) {
+        public Builder maxDeployments(@Nullable Integer maxDeployments) {
 
             this.maxDeployments = maxDeployments;
             return this;
         }
         @CustomType.Setter
-        public Builder maxIdentities(@Nullable Double maxIdentities) {
+        public Builder maxIdentities(@Nullable Integer maxIdentities) {
 
             this.maxIdentities = maxIdentities;
             return this;
         }
         @CustomType.Setter
-        public Builder maxPromptWebhooks(@Nullable Double maxPromptWebhooks) {
+        public Builder maxPromptWebhooks(@Nullable Integer maxPromptWebhooks) {
 
             this.maxPromptWebhooks = maxPromptWebhooks;
             return this;
         }
         @CustomType.Setter
-        public Builder maxWorkspaces(@Nullable Double maxWorkspaces) {
+        public Builder maxWorkspaces(@Nullable Integer maxWorkspaces) {
 
             this.maxWorkspaces = maxWorkspaces;
             return this;

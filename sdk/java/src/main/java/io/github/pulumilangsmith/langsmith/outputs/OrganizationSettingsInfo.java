@@ -6,7 +6,7 @@ package io.github.pulumilangsmith.langsmith.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -54,17 +54,17 @@ public final class OrganizationSettingsInfo {
      * @return The most days a new API key may be valid; absent: no limit.
      * 
      */
-    private @Nullable Double maxApiKeyExpiryDays;
+    private @Nullable Integer maxApiKeyExpiryDays;
     /**
      * @return The same for personal access tokens.
      * 
      */
-    private @Nullable Double maxPatExpiryDays;
+    private @Nullable Integer maxPatExpiryDays;
     /**
      * @return The same for service keys.
      * 
      */
-    private @Nullable Double maxServiceKeyExpiryDays;
+    private @Nullable Integer maxServiceKeyExpiryDays;
     /**
      * @return Whether members may not create personal access tokens.
      * 
@@ -150,21 +150,21 @@ public final class OrganizationSettingsInfo {
      * @return The most days a new API key may be valid; absent: no limit.
      * 
      */
-    public Optional<Double> maxApiKeyExpiryDays() {
+    public Optional<Integer> maxApiKeyExpiryDays() {
         return Optional.ofNullable(this.maxApiKeyExpiryDays);
     }
     /**
      * @return The same for personal access tokens.
      * 
      */
-    public Optional<Double> maxPatExpiryDays() {
+    public Optional<Integer> maxPatExpiryDays() {
         return Optional.ofNullable(this.maxPatExpiryDays);
     }
     /**
      * @return The same for service keys.
      * 
      */
-    public Optional<Double> maxServiceKeyExpiryDays() {
+    public Optional<Integer> maxServiceKeyExpiryDays() {
         return Optional.ofNullable(this.maxServiceKeyExpiryDays);
     }
     /**
@@ -226,9 +226,9 @@ public final class OrganizationSettingsInfo {
         private @Nullable List<String> llmAuthProxyAllowedUrls;
         private @Nullable Boolean llmAuthProxyEnabled;
         private @Nullable String llmAuthProxyJwtAudience;
-        private @Nullable Double maxApiKeyExpiryDays;
-        private @Nullable Double maxPatExpiryDays;
-        private @Nullable Double maxServiceKeyExpiryDays;
+        private @Nullable Integer maxApiKeyExpiryDays;
+        private @Nullable Integer maxPatExpiryDays;
+        private @Nullable Integer maxServiceKeyExpiryDays;
         private Boolean patCreationDisabled;
         private Boolean publicSharingDisabled;
         private @Nullable Boolean restrictBrowserSecrets;
@@ -311,19 +311,19 @@ public final class OrganizationSettingsInfo {
             return this;
         }
         @CustomType.Setter
-        public Builder maxApiKeyExpiryDays(@Nullable Double maxApiKeyExpiryDays) {
+        public Builder maxApiKeyExpiryDays(@Nullable Integer maxApiKeyExpiryDays) {
 
             this.maxApiKeyExpiryDays = maxApiKeyExpiryDays;
             return this;
         }
         @CustomType.Setter
-        public Builder maxPatExpiryDays(@Nullable Double maxPatExpiryDays) {
+        public Builder maxPatExpiryDays(@Nullable Integer maxPatExpiryDays) {
 
             this.maxPatExpiryDays = maxPatExpiryDays;
             return this;
         }
         @CustomType.Setter
-        public Builder maxServiceKeyExpiryDays(@Nullable Double maxServiceKeyExpiryDays) {
+        public Builder maxServiceKeyExpiryDays(@Nullable Integer maxServiceKeyExpiryDays) {
 
             this.maxServiceKeyExpiryDays = maxServiceKeyExpiryDays;
             return this;

@@ -4,7 +4,7 @@
 package io.github.pulumilangsmith.langsmith.outputs;
 
 import com.pulumi.core.annotations.CustomType;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.Object;
 import java.lang.String;
 import java.util.List;
@@ -24,7 +24,7 @@ public final class RunConfig {
      * @return The most steps a run may take.
      * 
      */
-    private @Nullable Double recursionLimit;
+    private @Nullable Integer recursionLimit;
     /**
      * @return Tags of the runs.
      * 
@@ -43,7 +43,7 @@ public final class RunConfig {
      * @return The most steps a run may take.
      * 
      */
-    public Optional<Double> recursionLimit() {
+    public Optional<Integer> recursionLimit() {
         return Optional.ofNullable(this.recursionLimit);
     }
     /**
@@ -64,7 +64,7 @@ public final class RunConfig {
     @CustomType.Builder
     public static final class Builder {
         private @Nullable Map<String,Object> configurable;
-        private @Nullable Double recursionLimit;
+        private @Nullable Integer recursionLimit;
         private @Nullable List<String> tags;
         public Builder() {}
         public Builder(RunConfig defaults) {
@@ -81,7 +81,7 @@ public final class RunConfig {
             return this;
         }
         @CustomType.Setter
-        public Builder recursionLimit(@Nullable Double recursionLimit) {
+        public Builder recursionLimit(@Nullable Integer recursionLimit) {
 
             this.recursionLimit = recursionLimit;
             return this;
