@@ -4,14 +4,15 @@
  * ExportDestination and a ScheduledExport, a Prompt with a version and its `prod` tag), run inline through Pulumi's
  * Automation API by tests/e2e/programs/go-runner (the Go module proxy refuses Pulumi's Go language host: the runner is
  * its own, docs/testing.md), with the real `pulumi` CLI and engine, against the emulator over HTTP: `pulumi import` of
- * a tracing project made outside Pulumi, `up`, the drift check, a repoRef change making one revision, destroy leaving
- * nothing; bad input ending with the provider's words in Go's spelling (an ExpiresAt in the past), a wrong API key
+ * a tracing project made outside Pulumi, `up`, the drift check, a repoRef change making one revision, an `up` killed
+ * while that revision builds and the next converging on it, destroy leaving nothing; bad input ending with the provider's words in Go's spelling (an ExpiresAt in the past), a wrong API key
  * said once, never a Go stack trace; a misspelt field refused by the Go compiler (the control of the one build).
  *
  * One build of the runner (with the quickstart's program and tests/e2e/programs/go-runner/expiredKey.go), one refused
  * compile, and a `go vet` of a copy of the example (its main.go is not in the runner) after the Go workflow's `go
  * module` line took the SDK from a release archive into it (examples/ci/pulumi-langsmith-go.yml); one stack, and its commands, each needed: stack init and its config (2); the import (1); up,
- * its outputs, the drift check (3); the repoRef set, up, outputs (3); destroy and the stored state read (2); the
+ * its outputs, the drift check (3); the repoRef set, up, outputs (3); the repoRef set again, the up that is killed,
+ * `pulumi cancel` (the lock it leaves), the up that converges, outputs (5); destroy and the stored state read (2); the
  * expired key's preview (1); the wrong key set and a preview (2). The runner also runs `pulumi stack select` before
  * each of its commands, and `stack output` after an `up` (the Automation API's own).
  */
@@ -23,7 +24,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
+import { scaledTiming } from "../../emulator/controlPlane/revisions";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
+import { eventually } from "../helpers/async";
+import { providersOf } from "../helpers/cli";
 import { GoModule, go } from "../helpers/go";
 import { startMinio, type MinioServer } from "../helpers/minio";
 import { createYamlProject, type PulumiProject } from "../helpers/project";
@@ -51,10 +55,12 @@ describe("e2e: a Go program (examples/go-quickstart) through the native plugin, 
     const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
 
     /** The runner's `command` on the stack (program.go's `program`, or another of the runner's), as the CLI's output. */
-    async function run(command: "up" | "preview" | "drift" | "destroy", program = "quickstart") {
+    async function run(command: "up" | "preview" | "drift" | "destroy", program = "quickstart", started?: (pid: number) => void) {
         // The Automation API's check of the CLI's version costs a `pulumi version` per run: the CLI is scripts/setup.sh's.
         const env = { ...project.env, PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true" };
-        const child = spawn(binary, [command, stack, program], { cwd: project.dir, env, stdio: ["ignore", "pipe", "pipe"] });
+        // In a process group of its own, the CLI it starts with it: what a cancelled CI job kills.
+        const child = spawn(binary, [command, stack, program], { cwd: project.dir, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+        started?.(child.pid!);
         let output = "";
         child.stdout.on("data", (d: Buffer) => (output += d));
         child.stderr.on("data", (d: Buffer) => (output += d));
@@ -230,6 +236,31 @@ describe("e2e: a Go program (examples/go-quickstart) through the native plugin, 
         assert.equal(revisions.length, 2, "exactly one new revision");
         assert.equal(revisions[0].source_revision_config.repo_ref, "release-2");
         for (const k of ["tracingProjectId", "destinationId", "exportId", "prodCommit"]) assert.equal(out2[k], out1[k], k);
+    });
+
+    it("an up killed (SIGKILL to the program and the CLI) while its new revision builds: after `pulumi cancel`, the next up converges on that revision, none made twice", async () => {
+        // Builds of about 5 s: room to kill the run while it waits.
+        em.setTiming({ speed: "timed", ...scaledTiming(1) });
+        try {
+            await project.setConfig(stack, { "go-quickstart:repoRef": "release-3" });
+            const revisions = () => em.controlPlane.listRevisions(workspace, out1.deploymentId, { limit: 100, offset: 0 }).resources;
+            let pid = 0;
+            const killed = run("up", "quickstart", (p) => (pid = p));
+            assert.ok(await eventually(() => revisions().length === 3, 60_000), "the killed run made no revision");
+            process.kill(-pid, "SIGKILL");
+            assert.notEqual((await killed).code, 0);
+            assert.notEqual(revisions()[0].status, "DEPLOYED", "the kill came after the build");
+            assert.ok(await eventually(() => providersOf(project).length === 0, 15_000), `provider processes outlived the killed CLI: ${providersOf(project)}`);
+            await cli("cancel", "--yes");
+            await ok("up");
+            const [latest, ...older] = revisions();
+            assert.equal(older.length, 2, "a revision made twice");
+            assert.equal(latest.status, "DEPLOYED");
+            assert.equal(latest.source_revision_config.repo_ref, "release-3");
+            assert.equal((await project.outputs(stack)).revisionId, latest.id);
+        } finally {
+            em.setTiming({ speed: "immediate" });
+        }
     });
 
     it("destroy leaves nothing on the service; no secret stored or printed", async () => {
