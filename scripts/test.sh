@@ -81,6 +81,7 @@ LONGEST_FIRST=(
   tests/docs/javaSnippets.test.ts
   tests/e2e/organizationEdge.test.ts
   tests/e2e/agentServer.test.ts
+  tests/e2e/go.test.ts
   tests/scripts/typecheck.test.ts
   tests/e2e/projects.test.ts
   tests/e2e/yaml.test.ts

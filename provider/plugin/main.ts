@@ -7,13 +7,13 @@
  * It reads no file at run time (the schema is a `require`, its version the plugin's): `npm run release`
  * bundles it, schema included, into one executable per platform (scripts/release.ts).
  * It never outlives that engine, stops on SIGINT/SIGTERM and honours Cancel (kit/watchdog.ts and
- * cancellation.ts). For a Python program it speaks Python's spelling (language.ts, kit/spelling.ts).
+ * cancellation.ts). For a Python or Go program it speaks that language's spelling (language.ts, kit/spelling.ts).
  */
 import { PROVIDERS } from "../dynamic/frozen/impl";
-import { speakPython } from "../kit/spelling";
+import { speakGo, speakPython } from "../kit/spelling";
 import { guardProcess, setEngineAddress } from "../kit/watchdog";
 import { programRuntime } from "./language";
-import { declaredNames, serve } from "./server";
+import { declaredNames, goNames, serve } from "./server";
 
 /** Schema token of each resource type name (`deployment` -> `langsmith:index:Deployment`). */
 export const tokenOf = (type: string): string => `langsmith:index:${type[0].toUpperCase()}${type.slice(1)}`;
@@ -24,7 +24,9 @@ async function main(args: string[]): Promise<void> {
     // Exit when the engine is gone, and on SIGINT/SIGTERM, cancelling the waits in progress (watchdog.ts).
     guardProcess();
     // The program's language, from the project file of the directory the engine starts the plugin in (language.ts).
-    if (programRuntime(process.cwd(), process.env.PULUMI_PROJECT) === "python") speakPython(declaredNames());
+    const runtime = programRuntime(process.cwd(), process.env.PULUMI_PROJECT);
+    if (runtime === "python") speakPython(declaredNames());
+    else if (runtime === "go") speakGo(goNames());
     // The schema carries the package's version (scripts/schema.ts writes it from package.json).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const parsed = require("./schema.json") as { version: string };

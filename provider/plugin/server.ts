@@ -35,7 +35,7 @@ import { ResourceInitError } from "../kit/initError";
 import type { TableDiffResult } from "../kit/diff";
 import { withEngineTimeout } from "../kit/timeouts";
 import { aboutResource } from "../kit/warn";
-import { RESOURCE_OPTIONS, declaredWords, spoken, spokenFailure } from "../kit/spelling";
+import { RESOURCE_OPTIONS, declaredWords, pascalCase, spoken, spokenFailure } from "../kit/spelling";
 import { AUTONAME, IDENTITY, autoname, autonamedField, takesIdentity } from "../kit/autoname";
 import { Service } from "../kit/service";
 import { secretOutputs, type ResourceDeclaration } from "../kit/declare";
@@ -251,7 +251,7 @@ function checkAndDiffCalls(providerOf: ProviderOf): grpcTypes.UntypedServiceImpl
                 // identity handed in is the check's to read, never an input.
                 const { [IDENTITY]: _, ...inputs } = (r.inputs ?? news) as Props;
                 resp.setInputs(struct(conceal(inputs, secrets)) as never);
-                // In the program's spelling: Python's for a Python program (kit/spelling.ts).
+                // In the program's spelling: Python's for a Python program, Go's for a Go one (kit/spelling.ts).
                 resp.setFailuresList((r.failures ?? []).map((f) => failure(spokenFailure(declaration?.inputs ?? {}, f))));
                 return resp;
             });
@@ -387,13 +387,24 @@ const DECLARATIONS_BY_TOKEN = new Map<string, ResourceDeclaration>(
 );
 
 /**
- * Every name a message may hold that a Python program spells otherwise (kit/spelling.ts `speakPython`): the fields
+ * Every name a message may hold that a Python or Go program spells otherwise (kit/spelling.ts `speakPython`): the fields
  * of every resource and look-up at every depth, the look-ups themselves, Pulumi's resource options.
  */
 export function declaredNames(): string[] {
     const resources = Object.values(RESOURCES).flatMap(({ declaration: d }) => [...declaredWords(d.inputs), ...declaredWords(d.outputs)]);
     const functions = Object.entries(FUNCTIONS).flatMap(([name, f]) => [name, ...declaredWords(f.declaration.args), ...declaredWords(f.declaration.result)]);
     return [...resources, ...functions, ...RESOURCE_OPTIONS];
+}
+
+/**
+ * Every name a message may hold with its Go name (kit/spelling.ts `speakGo`): the fields and Pulumi's resource options
+ * in PascalCase, and each look-up as Pulumi's Go generator names it (pkg/codegen/go `functionName`): `getX` is
+ * `LookupX` where the package has a resource X, whose `GetX` reads a resource by id; `GetX` otherwise.
+ */
+export function goNames(): Map<string, string> {
+    const resources = new Set(Object.values(RESOURCES).map(({ declaration: d }) => d.name));
+    const lookup = (name: string) => (/^get[A-Z]/.test(name) && resources.has(name.slice(3)) ? `Lookup${name.slice(3)}` : pascalCase(name));
+    return new Map(declaredNames().map((w) => [w, w in FUNCTIONS ? lookup(w) : pascalCase(w)]));
 }
 
 const FUNCTIONS_BY_TOKEN = new Map<string, RegisteredFunction>();

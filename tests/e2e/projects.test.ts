@@ -2,7 +2,8 @@
  * Every Pulumi.yaml in the repository (the root one and each example's) is loaded by the real CLI, which
  * refuses a project that declares another namespace's config key without a value. A control project with
  * that mistake shows the check can fail. The examples whose Python and YAML programs are the TypeScript one's twins
- * declare the same resources in the three (each type as many times), read from their text: no CLI run.
+ * declare the same resources in the three (each type as many times), read from their text: no CLI run; the Go
+ * quickstart declares what issue 53 asks of it.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -22,6 +23,9 @@ const PROJECTS = [
 
 /** The examples whose `python-` and `yaml-` programs declare what the TypeScript one does. */
 const TWINS = ["evaluation-rules", "organization-rules", "organization-tags"];
+
+/** What the Go and Java quickstarts declare (issue 53, item 4), as `declared` lists it. */
+const QUICKSTART = ["Deployment×1", "ExportDestination×1", "Prompt×1", "PromptTag×1", "PromptVersion×1", "ScheduledExport×1", "TracingProject×1"].sort();
 
 /** The langsmith resources a program's text declares, as `Type×count`, sorted (`pattern`'s first group: the type). */
 function declared(file: string, pattern: RegExp): string[] {
@@ -74,6 +78,12 @@ describe("e2e: every Pulumi.yaml loads in the real CLI", function () {
             assert.deepEqual(declared(`yaml-${t}/Pulumi.yaml`, /^\s+type: langsmith:(\w+)\s*$/gm), ts, `yaml-${t}`);
         });
     }
+
+    // The Go quickstart declares what issue 53 asks of the Go and Java quickstarts; examples/quickstart and its Python
+    // and YAML twins declare a Deployment (and an AgentServerCheck) only, so they are not its twins.
+    it("projects: go-quickstart declares a Deployment, a TracingProject, an ExportDestination, a ScheduledExport, a Prompt, a PromptVersion and a PromptTag", () => {
+        assert.deepEqual(declared("go-quickstart/program.go", /\blangsmith\.New(\w+)\(/g), QUICKSTART);
+    });
 
     it("projects: a project declaring another namespace's key without a value is refused (the check can fail)", async () => {
         const dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-bad-project-"));

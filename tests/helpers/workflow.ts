@@ -1,7 +1,8 @@
 /**
- * The CI workflow users copy (examples/ci/pulumi-langsmith.yml), its `pulumi` lines run as written: `step(name)`
- * is the `run:` line of a step, `runStep` runs one with bash in a program's directory, with the variables the
- * workflow sets (STACK, LANGSMITH_API_KEY) over the program's own environment (its backend and passphrase).
+ * The CI workflows users copy (examples/ci/pulumi-langsmith.yml, and its Go twin pulumi-langsmith-go.yml), their
+ * lines run as written: `step(name)` is the `run:` line of a step (of the Node workflow unless another is named),
+ * `runStep` runs one with bash in a program's directory, with the variables the workflow sets (STACK,
+ * LANGSMITH_API_KEY, ...) over the program's own environment (its backend and passphrase).
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -9,17 +10,28 @@ import { join } from "node:path";
 import type { PulumiProject } from "./project";
 
 export const WORKFLOW = join(__dirname, "..", "..", "examples", "ci", "pulumi-langsmith.yml");
+/** The Go program's workflow. */
+export const GO_WORKFLOW = join(__dirname, "..", "..", "examples", "ci", "pulumi-langsmith-go.yml");
 
-/** The `run:` line of the step with this name (a regular expression's source). */
-export function step(name: string): string {
-    const text = readFileSync(WORKFLOW, "utf8");
+/** The `run:` line of the step with this name (a regular expression's source) in `workflow`. */
+export function step(name: string, workflow = WORKFLOW): string {
+    const text = readFileSync(workflow, "utf8");
     const m = new RegExp(`- name: ${name}\\n(?:\\s+if: .*\\n)?\\s+run: (.*)`).exec(text);
-    if (!m) throw new Error(`no step "${name}" in ${WORKFLOW}`);
+    if (!m) throw new Error(`no step "${name}" in ${workflow}`);
     return m[1];
 }
 
+/** The value `workflow` gives variable `name` in its `env:` (`LANGSMITH_VERSION: 0.2.0`). */
+export function workflowEnv(name: string, workflow = WORKFLOW): string | undefined {
+    return new RegExp(`^\\s+${name}: (.*)$`, "m").exec(readFileSync(workflow, "utf8"))?.[1];
+}
+
 /** Runs one workflow line with bash, as the runner would; resolves with its exit code and everything it printed. */
-export function runStep(project: PulumiProject, line: string, vars: { STACK: string; LANGSMITH_API_KEY: string }): Promise<{ code: number; output: string }> {
+export function runStep(
+    project: Pick<PulumiProject, "dir" | "env">,
+    line: string,
+    vars: { STACK: string; LANGSMITH_API_KEY: string } | Record<string, string>,
+): Promise<{ code: number; output: string }> {
     return new Promise((resolve, reject) => {
         const child = spawn("bash", ["-c", line], { cwd: project.dir, env: { ...project.env, ...vars } });
         let output = "";

@@ -30,6 +30,7 @@ describe("plugin: the program's language", () => {
         assert.equal(programRuntime(project("b", "Pulumi.yaml", "name: shop\nruntime:\n  name: python\n  options: {virtualenv: venv}\n"), "shop"), "python");
         assert.equal(programRuntime(project("c", "Pulumi.yml", "name: shop\nruntime: yaml\n"), "shop"), "yaml");
         assert.equal(programRuntime(project("d", "Pulumi.json", '{"name": "shop", "runtime": "nodejs"}'), "shop"), "nodejs");
+        assert.equal(programRuntime(project("go", "Pulumi.yaml", "name: shop\nruntime: go\n"), "shop"), "go");
     });
 
     it("from the directory of the project's main upwards, as the CLI finds it; the nearest file only", () => {
