@@ -82,7 +82,7 @@ func program(ctx *pulumi.Context) error {
 		DestinationId: bucket.ID(),
 		SessionId:     traces.ID(),
 		StartTime:     pulumi.String(cfg.Require("exportStart")),
-		IntervalHours: pulumi.Float64(float64(intervalHours)),
+		IntervalHours: pulumi.Int(intervalHours),
 	})
 	if err != nil {
 		return err
