@@ -2,7 +2,8 @@
  * Every Pulumi.yaml in the repository (the root one and each example's) is loaded by the real CLI, which
  * refuses a project that declares another namespace's config key without a value. A control project with
  * that mistake shows the check can fail. The examples whose Python and YAML programs are the TypeScript one's twins
- * declare the same resources in the three (each type as many times), read from their text: no CLI run.
+ * declare the same resources in the three (each type as many times), read from their text: no CLI run; so does the
+ * Java quickstart, the resources of issue 53's quickstart.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -22,6 +23,13 @@ const PROJECTS = [
 
 /** The examples whose `python-` and `yaml-` programs declare what the TypeScript one does. */
 const TWINS = ["evaluation-rules", "organization-rules", "organization-tags"];
+
+/**
+ * What the Go and Java quickstarts declare (issue 53, item 4): a Deployment, a TracingProject, an ExportDestination and
+ * a ScheduledExport of it, a Prompt with a version and a tag. The TypeScript, Python and YAML quickstarts are older and
+ * smaller (a Deployment, and in Python and YAML its AgentServerCheck): no twin of these yet.
+ */
+const QUICKSTART = ["Deployment", "TracingProject", "ExportDestination", "ScheduledExport", "Prompt", "PromptVersion", "PromptTag"].map((t) => `${t}×1`).sort();
 
 /** The langsmith resources a program's text declares, as `Type×count`, sorted (`pattern`'s first group: the type). */
 function declared(file: string, pattern: RegExp): string[] {
@@ -74,6 +82,10 @@ describe("e2e: every Pulumi.yaml loads in the real CLI", function () {
             assert.deepEqual(declared(`yaml-${t}/Pulumi.yaml`, /^\s+type: langsmith:(\w+)\s*$/gm), ts, `yaml-${t}`);
         });
     }
+
+    it("projects: java-quickstart declares the quickstart's resources, each once", () => {
+        assert.deepEqual(declared("java-quickstart/src/main/java/quickstart/App.java", /\bnew ([A-Z]\w*?)(?<!Args)\("/g), QUICKSTART);
+    });
 
     it("projects: a project declaring another namespace's key without a value is refused (the check can fail)", async () => {
         const dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-bad-project-"));
