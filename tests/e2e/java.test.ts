@@ -14,7 +14,7 @@
  *
  * Its commands, each needed: stack init and its config (2); the two bad previews (2); the workflow's up, drift
  * check, preview and up (4) and the config change between (1); import (1); stack export for the leak check (1);
- * destroy (1).
+ * two `stack output` reads (2); destroy (1).
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
