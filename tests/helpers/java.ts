@@ -1,13 +1,13 @@
 /**
- * Java programs for the e2e tests, built as a user builds one: sdk/java packaged by Maven and installed as
- * io.github.pulumilangsmith:langsmith (the release's jar and POM, `mvn install:install-file`, hold the same), then
- * the program's own `mvn package`, which makes the jar the Java language host runs (`runtime.options.binary`).
+ * Java programs for the e2e tests, built as a user builds one: sdk/java packaged by Maven (`buildJavaSdk`: the jar
+ * and POM the release ships, which the test installs as io.github.pulumilangsmith:langsmith with the CI recipe's
+ * `mvn install:install-file`), then the program's own Maven build; `javac` compiles a control program.
  *
  * The Maven local repository is the test run's own (`mavenRepository`): every group of ~/.m2/repository but
- * io.github.pulumilangsmith is a link to it, so the artifacts of Maven Central cached there are reused (and the
- * first build of a machine caches them there), while this checkout's SDK lands in the run's directory only: nothing
- * of it is left in ~/.m2, and another checkout's install on the same machine cannot shadow it (Maven 3.8 has no
- * chained local repositories, `maven.repo.local.tail`, to say that otherwise).
+ * io.github.pulumilangsmith is a link to it, so the artifacts of Maven Central cached there are reused (and those a
+ * cold ~/.m2 lacked are copied there at the end: `keepDownloads`), while this checkout's SDK lands in the run's
+ * directory only: nothing of it is left in ~/.m2, and another checkout's install on the same machine cannot shadow
+ * it (Maven 3.8 has no chained local repositories, `maven.repo.local.tail`, to say that otherwise).
  */
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
@@ -44,21 +44,41 @@ async function mustRun(cmd: string, args: string[], cwd: string): Promise<Ran> {
     return r;
 }
 
+/** ~/.m2/repository, Maven's default local repository: where Maven Central's artifacts are cached. */
+const CENTRAL = join(homedir(), ".m2", "repository");
+
+/** The three levels of the repositories' tree that hold our group, io/github/pulumilangsmith, and the one below each kept apart. */
+const LEVELS: Array<[string, string]> = [
+    ["", "io"],
+    ["io", "github"],
+    ["io/github", "pulumilangsmith"],
+];
+
 /**
  * A Maven local repository in `dir` (made): each group of ~/.m2/repository linked, but `io/github`, made here with
  * its own groups linked but `pulumilangsmith` (ours).
  */
 export function mavenRepository(dir: string): string {
-    const central = join(homedir(), ".m2", "repository");
-    mkdirSync(join(central, "io", "github"), { recursive: true });
-    const linkAll = (from: string, to: string, but: string) => {
-        mkdirSync(to, { recursive: true });
-        for (const g of readdirSync(from)) if (g !== but && !existsSync(join(to, g))) symlinkSync(join(from, g), join(to, g));
-    };
-    linkAll(central, dir, "io");
-    linkAll(join(central, "io"), join(dir, "io"), "github");
-    linkAll(join(central, "io", "github"), join(dir, "io", "github"), "pulumilangsmith");
+    mkdirSync(join(CENTRAL, "io", "github"), { recursive: true });
+    for (const [level, but] of LEVELS) {
+        mkdirSync(join(dir, level), { recursive: true });
+        for (const g of readdirSync(join(CENTRAL, level)))
+            if (g !== but && !existsSync(join(dir, level, g))) symlinkSync(join(CENTRAL, level, g), join(dir, level, g));
+    }
     return dir;
+}
+
+/**
+ * What Maven downloaded into the run's repository `dir` that ~/.m2/repository lacked (on a machine whose ~/.m2 was
+ * cold, a group of none of its links: `org`, `com`, ...), copied there for the next run; ours is not.
+ */
+export function keepDownloads(dir: string): void {
+    for (const [level, but] of LEVELS) {
+        for (const g of readdirSync(join(dir, level), { withFileTypes: true })) {
+            if (g.isDirectory() && g.name !== but && !existsSync(join(CENTRAL, level, g.name)))
+                cpSync(join(dir, level, g.name), join(CENTRAL, level, g.name), { recursive: true });
+        }
+    }
 }
 
 /** `mvn -q -B <args>` in `cwd` with the local repository `repo`. */
