@@ -10,9 +10,10 @@
  * tracing project made outside (with the Java code the host generates for it), destroy (nothing left on the
  * emulator). The first hour's mistakes in Java: a misspelt builder method refused by javac naming it (a control
  * compile); an expiry in the past and a wrong API key each ending with the provider's message, in the program's
- * spelling (camelCase, the schema's: `expiresAt`), with no Java stack trace.
+ * spelling (camelCase, the schema's: `expiresAt`), with no Java stack trace; a Ctrl-C'd `up` (no stack trace either),
+ * after which the workflow's `up` makes the rest and nothing twice.
  *
- * Its commands, each needed: stack init and its config (2); the two bad previews (2); the workflow's up, drift
+ * Its commands, each needed: stack init and its config (2); the two bad previews (2); the Ctrl-C'd up (1); the workflow's up, drift
  * check, preview and up (4) and the config change between (1); import (1); stack export for the leak check (1);
  * two `stack output` reads (2); destroy (1).
  */
@@ -22,6 +23,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
+import { killedWhen } from "../helpers/cli";
 import { raw } from "../helpers/emulator";
 import { JAVA_SDK_VERSION, buildJavaSdk, createJavaProject, javac, keepDownloads, mavenRepository, mvn } from "../helpers/java";
 import { startMinio, type MinioServer } from "../helpers/minio";
@@ -47,9 +49,8 @@ describe("e2e: Java programs through the native plugin and the Java language hos
     const stack = `java-${randomUUID().slice(0, 8)}`;
     const workspace = randomUUID();
     let classpath: string;
-    const vars = () => ({ STACK: stack, LANGSMITH_API_KEY: API_KEY, LANGSMITH_VERSION: JAVA_SDK_VERSION });
     const workflow = async (name: string) => {
-        const r = await runStep(project, step(name, WORKFLOW), vars());
+        const r = await runStep(project, step(name, WORKFLOW), { STACK: stack, LANGSMITH_API_KEY: API_KEY });
         assert.equal(r.code, 0, r.output);
         return r.output;
     };
@@ -69,6 +70,9 @@ describe("e2e: Java programs through the native plugin and the Java language hos
         scratch = mkdtempSync(join(tmpdir(), "pulumi-langsmith-java-"));
         repo = mavenRepository(join(scratch, "m2"));
         project = createJavaProject("java-quickstart");
+        // The API key as the CI workflow gives it, from the environment (the stack holds none), and the release the
+        // workflow names (its `env:`), this checkout's version.
+        project.useEnv({ LANGSMITH_API_KEY: API_KEY, LANGSMITH_VERSION: JAVA_SDK_VERSION });
         mkdirSync(join(project.dir, ".mvn"));
         maven();
         // Maven's JVM (which runs the program too: exec:java) starts faster with the quick JIT alone.
@@ -122,7 +126,7 @@ describe("e2e: Java programs through the native plugin and the Java language hos
 
     it("an expiry in the past and a wrong API key: each preview ends with the provider's message in the program's spelling (expiresAt), no Java stack trace", async () => {
         maven("quickstart.BadInput");
-        const expired = await project.pulumi(["preview", "--stack", stack], { allowFailure: true, env: { LANGSMITH_API_KEY: API_KEY } });
+        const expired = await project.pulumi(["preview", "--stack", stack], { allowFailure: true });
         maven();
         const said = expired.stdout + expired.stderr;
         assert.notEqual(expired.code, 0, said);
@@ -144,11 +148,26 @@ describe("e2e: Java programs through the native plugin and the Java language hos
         assert.doesNotMatch(words, STACK_TRACE, "a Java stack trace");
     });
 
-    it("the CI workflow's lines: up makes every object, the drift check is green, a repoRef change is planned and made as one update; pulumi import of a tracing project made outside; destroy leaves nothing; no secret stored or printed", async () => {
-        const upOut = await workflow("up \\(main\\)");
-        assert.match(upOut, /\+ 8 created/);
+    it("a Ctrl-C'd up, then the CI workflow's lines: up makes every object once, the drift check is green, a repoRef change is planned and made as one update; pulumi import of a tracing project made outside; destroy leaves nothing; no secret stored or printed", async () => {
+        // Ctrl-C (SIGINT to the CLI) while the prompt's version is made (its answer held back 5 s): the run ends
+        // cancelled, with no Java stack trace; the workflow's up then makes the rest, nothing twice.
+        const commits = () => {
+            const repo = em.prompts.model.findRepo(workspace, "support");
+            return repo ? em.prompts.model.commits(repo).length : 0;
+        };
+        em.addFault({ method: "POST", path: "^/api/v1/commits/-/support$", kind: "latency", when: "after", latencyMs: 5_000 });
+        const interrupted = await killedWhen(project, ["up", "--yes", "--skip-preview", "--stack", stack], () => commits() === 1, "SIGINT");
+        assert.match(interrupted.stdout, /\^C received; cancelling\.[\s\S]*error: update canceled/);
+        assert.doesNotMatch(interrupted.stdout + interrupted.stderr, STACK_TRACE, "a Java stack trace");
+
+        await workflow("up \\(main\\)");
         const out = await project.outputs(stack);
-        const [agent] = em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace);
+        const live = em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace);
+        assert.equal(live.length, 1, "a deployment made twice");
+        assert.equal(em.bulkExport.model.listDestinations(workspace).length, 1, "a destination made twice");
+        assert.equal(em.bulkExport.model.listExports(workspace).length, 1, "an export made twice");
+        assert.equal(commits(), 1, "a version committed twice");
+        const [agent] = live;
         assert.equal(agent.name, `java-${stack}`);
         assert.equal(agent.id, out.deploymentId);
         assert.deepEqual(
@@ -185,12 +204,18 @@ describe("e2e: Java programs through the native plugin and the Java language hos
         const outside = await raw(em, "POST", "/api/v1/sessions", { apiKey: API_KEY, tenantId: workspace, body: { name: `outside-${stack}` } });
         assert.equal(outside.status, 200, JSON.stringify(outside.body));
         const generated = join(project.dir, "Outside.java");
-        await project.pulumi(
-            ["import", "langsmith:index:TracingProject", "outside", outside.body.id, "--yes", "--protect=false", "--out", generated, "--stack", stack],
-            {
-                env: { LANGSMITH_API_KEY: API_KEY },
-            },
-        );
+        await project.pulumi([
+            "import",
+            "langsmith:index:TracingProject",
+            "outside",
+            outside.body.id,
+            "--yes",
+            "--protect=false",
+            "--out",
+            generated,
+            "--stack",
+            stack,
+        ]);
         const code = readFileSync(generated, "utf8");
         assert.match(code, /new TracingProject\("outside", TracingProjectArgs\.builder\(\)/);
         assert.match(code, new RegExp(`\\.name\\("outside-${stack}"\\)`));
@@ -206,7 +231,7 @@ describe("e2e: Java programs through the native plugin and the Java language hos
             assert.ok(!printed.includes(secret), `${what} is in a command's output`);
         }
 
-        await project.pulumi(["destroy", "--yes", "--skip-preview", "--stack", stack], { env: { LANGSMITH_API_KEY: API_KEY } });
+        await project.pulumi(["destroy", "--yes", "--skip-preview", "--stack", stack]);
         assert.deepEqual(
             em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace && d.status !== "AWAITING_DELETE"),
             [],

@@ -2,8 +2,7 @@
  * Every Pulumi.yaml in the repository (the root one and each example's) is loaded by the real CLI, which
  * refuses a project that declares another namespace's config key without a value. A control project with
  * that mistake shows the check can fail. The examples whose Python and YAML programs are the TypeScript one's twins
- * declare the same resources in the three (each type as many times), read from their text: no CLI run; so does the
- * Java quickstart, the resources of issue 53's quickstart.
+ * declare the same resources in the three (each type as many times), read from their text: no CLI run.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -24,12 +23,8 @@ const PROJECTS = [
 /** The examples whose `python-` and `yaml-` programs declare what the TypeScript one does. */
 const TWINS = ["evaluation-rules", "organization-rules", "organization-tags"];
 
-/**
- * What the Go and Java quickstarts declare (issue 53, item 4): a Deployment, a TracingProject, an ExportDestination and
- * a ScheduledExport of it, a Prompt with a version and a tag. The TypeScript, Python and YAML quickstarts are older and
- * smaller (a Deployment, and in Python and YAML its AgentServerCheck): no twin of these yet.
- */
-const QUICKSTART = ["Deployment", "TracingProject", "ExportDestination", "ScheduledExport", "Prompt", "PromptVersion", "PromptTag"].map((t) => `${t}×1`).sort();
+/** What the Go and Java quickstarts declare (issue 53, item 4), as `declared` lists it. */
+const QUICKSTART = ["Deployment×1", "ExportDestination×1", "Prompt×1", "PromptTag×1", "PromptVersion×1", "ScheduledExport×1", "TracingProject×1"].sort();
 
 /** The langsmith resources a program's text declares, as `Type×count`, sorted (`pattern`'s first group: the type). */
 function declared(file: string, pattern: RegExp): string[] {
@@ -83,10 +78,6 @@ describe("e2e: every Pulumi.yaml loads in the real CLI", function () {
         });
     }
 
-    it("projects: java-quickstart declares the quickstart's resources, each once", () => {
-        assert.deepEqual(declared("java-quickstart/src/main/java/quickstart/App.java", /\bnew ([A-Z]\w*?)(?<!Args)\("/g), QUICKSTART);
-    });
-
     it("projects: a project declaring another namespace's key without a value is refused (the check can fail)", async () => {
         const dir = mkdtempSync(join(tmpdir(), "pulumi-langsmith-bad-project-"));
         try {
@@ -100,5 +91,11 @@ describe("e2e: every Pulumi.yaml loads in the real CLI", function () {
         } finally {
             rmSync(dir, { recursive: true, force: true });
         }
+    });
+
+    // The Java quickstart declares what issue 53 asks of the Go and Java quickstarts; examples/quickstart and its Python
+    // and YAML twins declare a Deployment (and an AgentServerCheck) only, so they are not its twins.
+    it("projects: java-quickstart declares a Deployment, a TracingProject, an ExportDestination, a ScheduledExport, a Prompt, a PromptVersion and a PromptTag", () => {
+        assert.deepEqual(declared("java-quickstart/src/main/java/quickstart/App.java", /\bnew ([A-Z]\w*?)(?<!Args)\("/g), QUICKSTART);
     });
 });

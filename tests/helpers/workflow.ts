@@ -10,23 +10,16 @@ import type { PulumiProject } from "./project";
 
 export const WORKFLOW = join(__dirname, "..", "..", "examples", "ci", "pulumi-langsmith.yml");
 
-/** The `run:` line of the step with this name (a regular expression's source), in `workflow` (default the Node one). */
-export function step(name: string, workflow = WORKFLOW): string {
+/** The `run:` line of the step with this name (a regular expression's source) in `workflow` (a file's path). */
+export function step(name: string, workflow: string = WORKFLOW): string {
     const text = readFileSync(workflow, "utf8");
     const m = new RegExp(`- name: ${name}\\n(?:\\s+if: .*\\n)?\\s+run: (.*)`).exec(text);
     if (!m) throw new Error(`no step "${name}" in ${workflow}`);
     return m[1];
 }
 
-/**
- * Runs one workflow line with bash, as the runner would; resolves with its exit code and everything it printed. `vars`
- * may hold more of the workflow's variables (LANGSMITH_VERSION of the Java one).
- */
-export function runStep(
-    project: PulumiProject,
-    line: string,
-    vars: { STACK: string; LANGSMITH_API_KEY: string; [name: string]: string },
-): Promise<{ code: number; output: string }> {
+/** Runs one workflow line with bash, as the runner would; resolves with its exit code and everything it printed. */
+export function runStep(project: PulumiProject, line: string, vars: { STACK: string; LANGSMITH_API_KEY: string }): Promise<{ code: number; output: string }> {
     return new Promise((resolve, reject) => {
         const child = spawn("bash", ["-c", line], { cwd: project.dir, env: { ...project.env, ...vars } });
         let output = "";
