@@ -65,6 +65,7 @@ LONGEST_FIRST=(
   tests/e2e/bulkExport.test.ts
   tests/e2e/agentObjects.test.ts
   tests/e2e/python.test.ts
+  tests/e2e/java.test.ts
   tests/e2e/interrupted.test.ts
   tests/e2e/sandbox.test.ts
   tests/e2e/template.test.ts

@@ -99,4 +99,10 @@ describe("e2e: every Pulumi.yaml loads in the real CLI", function () {
             rmSync(dir, { recursive: true, force: true });
         }
     });
+
+    // The Java quickstart declares what issue 53 asks of the Go and Java quickstarts; examples/quickstart and its Python
+    // and YAML twins declare a Deployment (and an AgentServerCheck) only, so they are not its twins.
+    it("projects: java-quickstart declares a Deployment, a TracingProject, an ExportDestination, a ScheduledExport, a Prompt, a PromptVersion and a PromptTag", () => {
+        assert.deepEqual(declared("java-quickstart/src/main/java/quickstart/App.java", /\bnew ([A-Z]\w*?)(?<!Args)\("/g), QUICKSTART);
+    });
 });

@@ -13,8 +13,8 @@ export const WORKFLOW = join(__dirname, "..", "..", "examples", "ci", "pulumi-la
 /** The Go program's workflow. */
 export const GO_WORKFLOW = join(__dirname, "..", "..", "examples", "ci", "pulumi-langsmith-go.yml");
 
-/** The `run:` line of the step with this name (a regular expression's source) in `workflow`. */
-export function step(name: string, workflow = WORKFLOW): string {
+/** The `run:` line of the step with this name (a regular expression's source) in `workflow` (a file's path). */
+export function step(name: string, workflow: string = WORKFLOW): string {
     const text = readFileSync(workflow, "utf8");
     const m = new RegExp(`- name: ${name}\\n(?:\\s+if: .*\\n)?\\s+run: (.*)`).exec(text);
     if (!m) throw new Error(`no step "${name}" in ${workflow}`);
