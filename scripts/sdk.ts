@@ -11,7 +11,8 @@
  * - sdk/java: what `pulumi package gen-sdk --language java` makes of it with Pulumi's Java language host
  *   (scripts/java-host, linked next to the CLI by scripts/setup-java.sh), and the Maven build beside it: the
  *   generator writes Gradle files or none, so sdk/java/pom.xml is scripts/sdk/java/pom.xml with the package's
- *   version and license.
+ *   version and license, and the plugin.json a Gradle build would add to the jar is written beside the generator's
+ *   version.txt.
  */
 import { execFileSync } from "node:child_process";
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -57,15 +58,30 @@ function generateJava(out: string): void {
             stdio: ["ignore", "ignore", "pipe"],
             env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
         });
-        const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; license: string };
-        const pom = readFileSync(join(__dirname, "sdk/java/pom.xml"), "utf8").replace("@VERSION@", pkg.version).replace("@LICENSE@", pkg.license);
+        const schema = JSON.parse(readFileSync(SCHEMA_PATH, "utf8")) as { name: string; version: string; license: string; pluginDownloadURL?: string };
+        const pom = readFileSync(join(__dirname, "sdk/java/pom.xml"), "utf8").replace("@VERSION@", schema.version).replace("@LICENSE@", schema.license);
         writeFileSync(join(tmp, "java/pom.xml"), pom);
+        writeFileSync(join(tmp, "java", JAVA_RESOURCES, "plugin.json"), javaPluginJson(schema));
         rmSync(out, { recursive: true, force: true });
         renameSync(join(tmp, "java"), out);
     } finally {
         rmSync(tmp, { recursive: true, force: true });
     }
 }
+
+/**
+ * Where the Java SDK keeps what the Pulumi Java SDK reads to tell the engine which plugin a program needs (version.txt,
+ * written by the generator, and plugin.json): com.pulumi:pulumi 1.16.0 looks for `com/<namespace>/<name>/plugin.json`
+ * on the class path (PulumiPlugins), hence the schema's `basePackage` under `com.`.
+ */
+const JAVA_RESOURCES = "src/main/resources/com/pulumilangsmith/langsmith";
+
+/**
+ * The plugin.json a Gradle build of the generator's would write (its build.gradle template): the plugin, its version and
+ * where the engine downloads it when it is not installed (the schema's `pluginDownloadURL`).
+ */
+const javaPluginJson = (schema: { name: string; version: string; pluginDownloadURL?: string }) =>
+    `${JSON.stringify({ resource: true, name: schema.name, version: schema.version, ...(schema.pluginDownloadURL ? { server: schema.pluginDownloadURL } : {}) }, null, 2)}\n`;
 
 const GENERATORS: Record<SdkLanguage, (out: string) => void> = { python: generatePython, go: generateGo, java: generateJava };
 

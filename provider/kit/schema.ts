@@ -129,9 +129,9 @@ export function schemaOf(resources: readonly ResourceDeclaration[], functions: r
             python: { packageName: "pulumi_langsmith", requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },
             // The Go module is sdk/go of the repository (the generator puts its go.mod one up from the package).
             go: { importBasePath: `${GO_MODULE}/langsmith`, respectSchemaVersion: true },
-            // The Java classes are io.github.pulumilangsmith.langsmith.*; built with Maven (scripts/java/pom.xml),
+            // The Java classes are com.pulumilangsmith.langsmith.*; built with Maven (scripts/java/pom.xml),
             // so the generator writes no Gradle files.
-            java: { basePackage: "io.github.pulumilangsmith", buildFiles: "none" },
+            java: { basePackage: "com.pulumilangsmith", buildFiles: "none" },
         },
     };
     schema.types = sorted(g.types);

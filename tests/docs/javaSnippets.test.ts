@@ -32,8 +32,8 @@ const IMPORTS = [
     "com.pulumi.core.Output",
     "com.pulumi.resources.CustomResourceOptions",
     "com.pulumi.resources.StackReference",
-    "io.github.pulumilangsmith.langsmith.*",
-    "io.github.pulumilangsmith.langsmith.inputs.*",
+    "com.pulumilangsmith.langsmith.*",
+    "com.pulumilangsmith.langsmith.inputs.*",
     "java.util.List",
     "java.util.Map",
     "java.util.Optional",
@@ -133,7 +133,7 @@ describe("docs: every Java snippet of the README and docs/ compiles against the 
         // The controls, one of each kind of block, each with a misspelt builder method.
         writePage(snippets, "control", "the controls", [
             'new Deployment("a", DeploymentArgs.builder().name("a").sourse("github").build());\n',
-            `package myproject;\nimport com.pulumi.Pulumi;\nimport io.github.pulumilangsmith.langsmith.*;\npublic class App {\n    public static void main(String[] args) {\n        Pulumi.run(ctx -> new TracingProject("t", TracingProjectArgs.builder().traceTeir("longlived").build()));\n    }\n}\n`,
+            `package myproject;\nimport com.pulumi.Pulumi;\nimport com.pulumilangsmith.langsmith.*;\npublic class App {\n    public static void main(String[] args) {\n        Pulumi.run(ctx -> new TracingProject("t", TracingProjectArgs.builder().traceTeir("longlived").build()));\n    }\n}\n`,
         ]);
         const sources = join(dir, "sources.txt");
         writeFileSync(sources, [...javaFiles(join(SDK, "src")), ...javaFiles(snippets)].join("\n"));

@@ -1,10 +1,10 @@
 /**
  * Java programs for the e2e tests, built as a user builds one: sdk/java packaged by Maven (`buildJavaSdk`: the jar
- * and POM the release ships, which the test installs as io.github.pulumilangsmith:langsmith with the CI recipe's
+ * and POM the release ships, which the test installs as com.pulumilangsmith:langsmith with the CI recipe's
  * `mvn install:install-file`), then the program's own Maven build; `javac` compiles a control program.
  *
  * The Maven local repository is the test run's own (`mavenRepository`): every group of ~/.m2/repository but
- * io.github.pulumilangsmith is a link to it, so the artifacts of Maven Central cached there are reused (and those a
+ * com.pulumilangsmith is a link to it, so the artifacts of Maven Central cached there are reused (and those a
  * cold ~/.m2 lacked are copied there at the end: `keepDownloads`), while this checkout's SDK lands in the run's
  * directory only: nothing of it is left in ~/.m2, and another checkout's install on the same machine cannot shadow
  * it (Maven 3.8 has no chained local repositories, `maven.repo.local.tail`, to say that otherwise).
@@ -47,7 +47,7 @@ async function mustRun(cmd: string, args: string[], cwd: string): Promise<Ran> {
 /** ~/.m2/repository, Maven's default local repository: where Maven Central's artifacts are cached. */
 const CENTRAL = join(homedir(), ".m2", "repository");
 
-/** The three levels of the repositories' tree that hold our group, io/github/pulumilangsmith, and the one below each kept apart. */
+/** The three levels of the repositories' tree that hold our group, com/pulumilangsmith, and the one below each kept apart. */
 const LEVELS: Array<[string, string]> = [
     ["", "io"],
     ["io", "github"],

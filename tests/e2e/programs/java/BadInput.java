@@ -4,8 +4,8 @@
 package quickstart;
 
 import com.pulumi.Pulumi;
-import io.github.pulumilangsmith.langsmith.ApiKey;
-import io.github.pulumilangsmith.langsmith.ApiKeyArgs;
+import com.pulumilangsmith.langsmith.ApiKey;
+import com.pulumilangsmith.langsmith.ApiKeyArgs;
 
 public class BadInput {
     public static void main(String[] args) {

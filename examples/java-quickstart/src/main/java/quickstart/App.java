@@ -1,5 +1,5 @@
 // The Java twin of the quickstart (issue 53, item 4), through the native plugin `pulumi-resource-langsmith` and the
-// Java SDK io.github.pulumilangsmith:langsmith: a LangSmith deployment built from a GitHub repository, a tracing
+// Java SDK com.pulumilangsmith:langsmith: a LangSmith deployment built from a GitHub repository, a tracing
 // project exported every day into a bucket (an ExportDestination and a ScheduledExport of the project from when it
 // is made), and a prompt with one version and the `prod` tag the agent pulls (`client.pull_prompt("support:prod")`).
 // Settings: Pulumi.yaml.
@@ -8,25 +8,25 @@ package quickstart;
 import com.pulumi.Context;
 import com.pulumi.Pulumi;
 import com.pulumi.core.Output;
-import io.github.pulumilangsmith.langsmith.Deployment;
-import io.github.pulumilangsmith.langsmith.DeploymentArgs;
-import io.github.pulumilangsmith.langsmith.ExportDestination;
-import io.github.pulumilangsmith.langsmith.ExportDestinationArgs;
-import io.github.pulumilangsmith.langsmith.Prompt;
-import io.github.pulumilangsmith.langsmith.PromptArgs;
-import io.github.pulumilangsmith.langsmith.PromptTag;
-import io.github.pulumilangsmith.langsmith.PromptTagArgs;
-import io.github.pulumilangsmith.langsmith.PromptVersion;
-import io.github.pulumilangsmith.langsmith.PromptVersionArgs;
-import io.github.pulumilangsmith.langsmith.ScheduledExport;
-import io.github.pulumilangsmith.langsmith.ScheduledExportArgs;
-import io.github.pulumilangsmith.langsmith.TracingProject;
-import io.github.pulumilangsmith.langsmith.TracingProjectArgs;
-import io.github.pulumilangsmith.langsmith.inputs.DeploymentSecretArgs;
-import io.github.pulumilangsmith.langsmith.inputs.DeploymentSourceConfigArgs;
-import io.github.pulumilangsmith.langsmith.inputs.DeploymentSourceRevisionConfigArgs;
-import io.github.pulumilangsmith.langsmith.inputs.ExportDestinationConfigArgs;
-import io.github.pulumilangsmith.langsmith.inputs.ExportDestinationCredentialsArgs;
+import com.pulumilangsmith.langsmith.Deployment;
+import com.pulumilangsmith.langsmith.DeploymentArgs;
+import com.pulumilangsmith.langsmith.ExportDestination;
+import com.pulumilangsmith.langsmith.ExportDestinationArgs;
+import com.pulumilangsmith.langsmith.Prompt;
+import com.pulumilangsmith.langsmith.PromptArgs;
+import com.pulumilangsmith.langsmith.PromptTag;
+import com.pulumilangsmith.langsmith.PromptTagArgs;
+import com.pulumilangsmith.langsmith.PromptVersion;
+import com.pulumilangsmith.langsmith.PromptVersionArgs;
+import com.pulumilangsmith.langsmith.ScheduledExport;
+import com.pulumilangsmith.langsmith.ScheduledExportArgs;
+import com.pulumilangsmith.langsmith.TracingProject;
+import com.pulumilangsmith.langsmith.TracingProjectArgs;
+import com.pulumilangsmith.langsmith.inputs.DeploymentSecretArgs;
+import com.pulumilangsmith.langsmith.inputs.DeploymentSourceConfigArgs;
+import com.pulumilangsmith.langsmith.inputs.DeploymentSourceRevisionConfigArgs;
+import com.pulumilangsmith.langsmith.inputs.ExportDestinationConfigArgs;
+import com.pulumilangsmith.langsmith.inputs.ExportDestinationCredentialsArgs;
 import java.util.List;
 import java.util.Map;
 
@@ -80,7 +80,7 @@ public class App {
             .destinationId(bucket.id())
             .sessionId(traces.id())
             .startTime(traces.createdAt())
-            .intervalHours(config.getDouble("intervalHours").orElse(24.0))
+            .intervalHours(config.getInteger("intervalHours").orElse(24))
             .filter(Output.ofNullable(config.get("filter").orElse(null)))
             .build());
 
