@@ -1,20 +1,31 @@
 /**
- * The CI workflow users copy (examples/ci/pulumi-langsmith.yml), its `pulumi` lines run as written: `step(name)`
- * is the `run:` line of a step, `runStep` runs one with bash in a program's directory, with the variables the
- * workflow sets (STACK, LANGSMITH_API_KEY) over the program's own environment (its backend and passphrase).
+ * The CI workflows users copy (examples/ci: pulumi-langsmith.yml for a Node.js program, and a twin per language,
+ * CI_WORKFLOWS), their `pulumi` lines run as written: `step(name, workflow)` is the `run:` line of a step, `runStep`
+ * runs one with bash in a program's directory, with the variables the workflow sets (STACK, LANGSMITH_API_KEY) over
+ * the program's own environment (its backend and passphrase).
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { PulumiProject } from "./project";
 
-export const WORKFLOW = join(__dirname, "..", "..", "examples", "ci", "pulumi-langsmith.yml");
+/** A workflow of examples/ci by its file name. */
+export const ciWorkflow = (file: string): string => join(__dirname, "..", "..", "examples", "ci", file);
 
-/** The `run:` line of the step with this name (a regular expression's source). */
-export function step(name: string): string {
-    const text = readFileSync(WORKFLOW, "utf8");
+/** The Node.js program's workflow, the default of `step`. */
+export const WORKFLOW = ciWorkflow("pulumi-langsmith.yml");
+
+/** Each language's workflow; the e2e test of a program in that language runs its lines. */
+export const CI_WORKFLOWS = {
+    node: WORKFLOW,
+    python: ciWorkflow("pulumi-langsmith-python.yml"),
+} as const;
+
+/** The `run:` line of the step with this name (a regular expression's source) in `workflow` (a file's path). */
+export function step(name: string, workflow: string = WORKFLOW): string {
+    const text = readFileSync(workflow, "utf8");
     const m = new RegExp(`- name: ${name}\\n(?:\\s+if: .*\\n)?\\s+run: (.*)`).exec(text);
-    if (!m) throw new Error(`no step "${name}" in ${WORKFLOW}`);
+    if (!m) throw new Error(`no step "${name}" in ${workflow}`);
     return m[1];
 }
 
