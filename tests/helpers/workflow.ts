@@ -29,10 +29,14 @@ export function step(name: string, workflow: string = WORKFLOW): string {
     return m[1];
 }
 
-/** Runs one workflow line with bash, as the runner would; resolves with its exit code and everything it printed. */
+/**
+ * Runs one workflow line with bash, as the runner would; resolves with its exit code and everything it printed. Bash's
+ * stdin is /dev/null, as the runner's: on a socket (what Node's pipes are) bash takes itself for a remote shell and reads
+ * ~/.bashrc, whose PATH (a pyenv's python3 first, say) is not the program's.
+ */
 export function runStep(project: PulumiProject, line: string, vars: { STACK: string; LANGSMITH_API_KEY: string }): Promise<{ code: number; output: string }> {
     return new Promise((resolve, reject) => {
-        const child = spawn("bash", ["-c", line], { cwd: project.dir, env: { ...project.env, ...vars } });
+        const child = spawn("bash", ["-c", line], { cwd: project.dir, env: { ...project.env, ...vars }, stdio: ["ignore", "pipe", "pipe"] });
         let output = "";
         child.stdout.on("data", (d) => (output += d));
         child.stderr.on("data", (d) => (output += d));
