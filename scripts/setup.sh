@@ -9,7 +9,7 @@
 #      wrapper module in scripts/pulumi-cli (see the comments there).
 #   4. The Node.js language host `pulumi-language-nodejs`, unless one is already on PATH: built from the Go
 #      module proxy through the wrapper module in scripts/language-host (sdk/v3 v3.68.0, the newest release
-#      that carries it as a package; see the comments there and the README for its limits).
+#      that carries it as a package; see the comments there and docs/testing.md for its limits).
 # The tools only the tests and some benchmarks use (the Python toolchain, the YAML language host, MinIO:
 # scripts/setup-test-tools.sh) are brought in by `npm test` and `npm run bench` when they first need them;
 # `--all` builds them here too.
@@ -30,7 +30,7 @@ case "${1:-}" in
 esac
 started=$SECONDS
 # Cold figures on 2 cores: 6 min 19 s and 6 min 48 s without --all on an idle machine, 9 to 10 minutes on a
-# busy one; with --all 14 min 51 s and 17 min 20 s on busy ones (the README's table).
+# busy one; with --all 14 min 51 s and 17 min 20 s on busy ones (docs/development.md's table).
 if $all; then
   say "setting up what \`npm run stack\` and the tests need: Node.js 22, the npm packages, the Pulumi CLI and its Node.js language host, then the test tools (the Python toolchain, the YAML language host, MinIO)"
   say "(cached under $PULUMI_LANGSMITH_CACHE; with --all a cold run takes 13 to 18 minutes on 2 cores, the more the busier the machine; a warm one seconds)"

@@ -1,4 +1,4 @@
-// One LangSmith deployment. Every knob is stack config, so the same program serves the README's
+// One LangSmith deployment. Every knob is stack config, so the same program serves the
 // quickstart and the e2e tests:
 //   quickstart:name          deployment name            (default quickstart-<stack>)
 //   quickstart:source        github (the cloud) | external_docker (self-hosted: langsmith:selfHostedUrl)

@@ -1,7 +1,7 @@
 // Trace bulk export from a self-hosted LangSmith into an S3-compatible bucket (MinIO): a destination
 // whose credentials are Pulumi secrets, a scheduled export of one tracing project (an existing one, or one
 // this program makes), and optionally a one-off export of a past range and one of every experiment of the
-// workspace. Every knob is stack config, so the same program serves the README and the e2e tests (the keys
+// workspace. Every knob is stack config, so the same program serves docs/sandbox.md and the e2e tests (the keys
 // `langsmith-emulator --sandbox` prints are the ones it reads):
 //   self-hosted-minio:s3Endpoint         the S3-compatible server, e.g. http://127.0.0.1:9000     required
 //   self-hosted-minio:bucket             bucket name                                             required

@@ -2,9 +2,10 @@
  * What users copy, checked as they would use it. Every example under examples/ is type-checked with its own
  * dependencies (its package.json, the packed package) and tsconfig: those whose set-up is quickstart's together,
  * in one install of quickstart and one tsc run, the others each in its own install; aws-s3-export's unit
- * tests run with `npm test` as its README comment says; the README's program runs as written with the
- * real CLI against the emulator; and every TypeScript snippet in the README and docs/ type-checks against
- * the installed package, so an argument renamed in the code cannot stay in the docs. The Python examples
+ * tests run with `npm test` as its README comment says; docs/programs.md's program (the README's until issue
+ * 53) runs as written with the real CLI against the emulator; and every TypeScript snippet in the README and
+ * docs/ type-checks against the installed package, so an argument renamed in the code cannot stay in the docs.
+ * The Python examples
  * and every Python snippet type-check with pyright against the generated SDK (sdk/python, installed in the
  * venv by scripts/setup.sh). Each kind of check has a control that must fail.
  */
@@ -101,7 +102,7 @@ function snippetFile(blocks: string[]): string {
     return [...imports, ...declared.map(([, d]) => d), code, "export {};"].join("\n");
 }
 
-describe("e2e: examples, the README's program and the docs' snippets, as users get them", function () {
+describe("e2e: examples, docs/programs.md's program and the docs' snippets, as users get them", function () {
     this.timeout(10 * 60_000);
     before(() => mkdirSync(join(ROOT, "tmp"), { recursive: true }));
     const projects = new Map<string, PulumiProject>();
@@ -126,12 +127,12 @@ describe("e2e: examples, the README's program and the docs' snippets, as users g
     });
 
     // The examples whose dependencies and tsconfig are quickstart's are type-checked together, in quickstart's
-    // installed copy (one install, one tsc: what each would get on its own); the others each on their own. The
-    // README's sandbox program (```ts program=sandbox) joins them: tests/e2e/sandbox.test.ts runs it in a project
+    // installed copy (one install, one tsc: what each would get on its own); the others each on their own.
+    // docs/sandbox.md's program (```ts program=sandbox) joins them: tests/e2e/sandbox.test.ts runs it in a project
     // of the same dependencies and tsconfig (tests/e2e/programs/sandbox), and type-checked it there in a tsc of its own
     // until issue 50.
     const [alike, apart] = partition(EXAMPLES, (e) => sameSetUp(e, "quickstart"));
-    it(`type-check: ${alike.join(", ")} and the README's sandbox program with quickstart's dependencies and tsconfig (the same as theirs), in one tsc run`, async () => {
+    it(`type-check: ${alike.join(", ")} and docs/sandbox.md's program with quickstart's dependencies and tsconfig (the same as theirs), in one tsc run`, async () => {
         assert.ok(
             sameSetUp("quickstart", join(__dirname, "programs", "sandbox")),
             "the sandbox program's set-up is no longer quickstart's: type-check it apart",
@@ -145,8 +146,8 @@ describe("e2e: examples, the README's program and the docs' snippets, as users g
                 return `alike/${e}/${f}`;
             });
         });
-        const sandbox = tsBlocks(join(ROOT, "README.md"), "program=sandbox");
-        assert.equal(sandbox.length, 1, "the README has no ```ts program=sandbox block");
+        const sandbox = tsBlocks(join(ROOT, "docs", "sandbox.md"), "program=sandbox");
+        assert.equal(sandbox.length, 1, "docs/sandbox.md has no ```ts program=sandbox block");
         mkdirSync(join(dir, "alike", "readme-sandbox"), { recursive: true });
         writeFileSync(join(dir, "alike", "readme-sandbox", "index.ts"), sandbox[0]);
         files.push("alike/readme-sandbox/index.ts");
@@ -192,10 +193,10 @@ describe("e2e: examples, the README's program and the docs' snippets, as users g
         }
     });
 
-    it("README: the program runs as written with the real CLI: up, the drift check, destroy", async () => {
-        const [program] = tsBlocks(join(ROOT, "README.md"));
+    it("docs/programs.md: the program runs as written with the real CLI: up, the drift check, destroy", async () => {
+        const [program] = tsBlocks(join(ROOT, "docs", "programs.md"));
         assert.match(program, /^import \* as pulumi/);
-        assert.ok(program.split("\n").length <= 30, `the README's program has ${program.split("\n").length} lines`);
+        assert.ok(program.split("\n").length <= 30, `docs/programs.md's program has ${program.split("\n").length} lines`);
         const em: Emulator = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "immediate", deleteMs: 100 }, agentServer: { stepMs: 20 } });
         const project = installed("quickstart");
         writeFileSync(join(project.dir, "index.ts"), program);

@@ -1,5 +1,5 @@
 /**
- * Installing before publication from a git URL, as the README says: npm clones the repository, installs its
+ * Installing before publication from a git URL, as docs/programs.md says: npm clones the repository, installs its
  * dev dependencies in the clone and runs its `prepare` script (the build), then installs the result. The URL
  * is this checkout at its HEAD commit (`git+file://`), so what is tested is what was committed; a program
  * in an empty directory then loads the package, its serialized-provider modules and the emulator's command.

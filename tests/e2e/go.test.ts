@@ -31,7 +31,9 @@ import { providersOf } from "../helpers/cli";
 import { GoModule, go } from "../helpers/go";
 import { startMinio, type MinioServer } from "../helpers/minio";
 import { createYamlProject, type PulumiProject } from "../helpers/project";
-import { GO_WORKFLOW, runStep, step, workflowEnv } from "../helpers/workflow";
+import { CI_WORKFLOWS, runStep, step, workflowEnv } from "../helpers/workflow";
+
+const GO_WORKFLOW = CI_WORKFLOWS.go;
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const WRONG_KEY = `lsv2_sk_${"0".repeat(32)}`;

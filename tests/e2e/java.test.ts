@@ -28,10 +28,10 @@ import { raw } from "../helpers/emulator";
 import { JAVA_SDK_VERSION, buildJavaSdk, createJavaProject, javac, keepDownloads, mavenRepository, mvn } from "../helpers/java";
 import { startMinio, type MinioServer } from "../helpers/minio";
 import type { PulumiProject } from "../helpers/project";
-import { runStep, step } from "../helpers/workflow";
+import { CI_WORKFLOWS, runStep, step } from "../helpers/workflow";
 
 const ROOT = resolve(__dirname, "../..");
-const WORKFLOW = join(ROOT, "examples", "ci", "pulumi-langsmith-java.yml");
+const WORKFLOW = CI_WORKFLOWS.java;
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const WRONG_KEY = `lsv2_sk_${"0".repeat(32)}`;
 const OPENAI_KEY = `sk-agent-${randomUUID()}`;

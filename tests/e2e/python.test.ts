@@ -25,6 +25,7 @@ import { createPythonProject, type PulumiProject } from "../helpers/project";
 import { sleep } from "../helpers/async";
 import { assertEachWindowOnce, spawnedSettled, windowsWritten } from "../helpers/bulkExport";
 import { startMinio, type MinioServer } from "../helpers/minio";
+import { CI_WORKFLOWS, runStep, step } from "../helpers/workflow";
 
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const OPENAI_KEY = `sk-agent-${randomUUID()}`;
@@ -49,12 +50,23 @@ describe("e2e: Python programs through the native plugin", function () {
         await em?.close();
     });
 
-    /** A stack of `project` in a new workspace; `config` on top of where the service is and the API key (secret). */
-    async function newStack(project: PulumiProject, prefix: string, config: Record<string, string>, secrets: Record<string, string> = {}) {
+    /**
+     * A stack of `project` in a new workspace; `config` on top of where the service is and the API key (secret), or
+     * with `keyInEnvironment` the API key in LANGSMITH_API_KEY for every command, as the CI workflow hands it.
+     */
+    async function newStack(
+        project: PulumiProject,
+        prefix: string,
+        config: Record<string, string>,
+        secrets: Record<string, string> = {},
+        o: { keyInEnvironment?: boolean } = {},
+    ) {
         const stack = `${prefix}-${randomUUID().slice(0, 8)}`;
         const workspace = config["langsmith:workspaceId"] ?? randomUUID();
-        await project.initStack(stack, { "langsmith:workspaceId": workspace, ...config }, { "langsmith:apiKey": API_KEY, ...secrets });
-        const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack]);
+        const key: Record<string, string> = o.keyInEnvironment ? {} : { "langsmith:apiKey": API_KEY };
+        await project.initStack(stack, { "langsmith:workspaceId": workspace, ...config }, { ...key, ...secrets });
+        const env = o.keyInEnvironment ? { LANGSMITH_API_KEY: API_KEY } : {};
+        const cli = (...args: string[]) => project.pulumi([...args, "--stack", stack], { env });
         const set = (k: string, v: string) => project.pulumi(["config", "set", "--stack", stack, k, v]);
         return { stack, workspace, cli, set };
     }
@@ -66,27 +78,37 @@ describe("e2e: Python programs through the native plugin", function () {
             project = createPythonProject("python-quickstart");
         });
         after(() => project?.remove());
-        const quickstart = (prefix: string, config: Record<string, string> = {}) =>
+        const quickstart = (prefix: string, config: Record<string, string> = {}, o: { keyInEnvironment?: boolean } = {}) =>
             newStack(
                 project,
                 prefix,
                 { "langsmith:controlPlaneUrl": em.url, "python-quickstart:integrationId": INTEGRATION, ...config },
                 { "python-quickstart:openaiApiKey": OPENAI_KEY },
+                o,
             );
 
-        it("up (the deployment and its interrupt check), a clean drift check, a repoRef change making exactly one revision, destroy; no secret stored or printed", async () => {
-            const s = await quickstart("py-life");
-            await s.cli("up", "--yes", "--skip-preview");
+        // Its first up, the drift check after it and the preview of the change are the Python CI workflow users copy
+        // (examples/ci/pulumi-langsmith-python.yml): those lines run as written, by bash, with the variables the
+        // workflow sets (the API key in LANGSMITH_API_KEY, not in the stack's config); no command is added for it.
+        it("up (the deployment and its interrupt check), a clean drift check, a repoRef change making exactly one revision, destroy, the first three as the Python CI workflow runs them; no secret stored or printed", async () => {
+            const s = await quickstart("py-life", {}, { keyInEnvironment: true });
+            const workflow = async (name: string) => {
+                const r = await runStep(project, step(name, CI_WORKFLOWS.python), { STACK: s.stack, LANGSMITH_API_KEY: API_KEY });
+                assert.equal(r.code, 0, r.output);
+                assert.ok(!r.output.includes(API_KEY) && !r.output.includes(OPENAI_KEY), "a secret in the job log");
+                return r;
+            };
+            await workflow("up \\(main\\)");
             const out1 = await project.outputs(s.stack);
             assert.equal(out1.revisionStatus, "DEPLOYED");
             assert.equal(out1.checkFirstRun, "interrupted");
             assert.equal(out1.checkSecondRun, "success");
-            await s.cli("preview", "--refresh", "--expect-no-changes");
+            await workflow("drift check \\(schedule\\)");
 
             await s.set("python-quickstart:repoRef", "release-2");
-            const pv = await s.cli("preview", "--diff");
-            assert.match(pv.stdout, /~ repoRef\s*: "main" => "release-2"/);
-            assert.doesNotMatch(pv.stdout, /replace/);
+            const pv = await workflow("preview \\(pull request\\)");
+            assert.match(pv.output, /~ repoRef\s*: "main" => "release-2"/);
+            assert.doesNotMatch(pv.output, /replace/);
             await s.cli("up", "--yes", "--skip-preview");
             const out2 = await project.outputs(s.stack);
             assert.equal(out2.deploymentId, out1.deploymentId);

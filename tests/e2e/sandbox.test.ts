@@ -1,7 +1,8 @@
 /**
- * The README's "Your own program against the emulator", as a user follows it: a project with the packed
- * package installed with its optional dependencies (as `npm install pulumi-langsmith` does) and the
- * README's program as its index.ts (type-checked with the examples: tests/e2e/examples.test.ts); the README's command run as written in its directory
+ * docs/sandbox.md's "Your own program against the emulator" (the README's section until issue 53), as a user
+ * follows it: a project with the packed package installed with its optional dependencies (as `npm install
+ * pulumi-langsmith` does) and the page's program as its index.ts (type-checked with the examples:
+ * tests/e2e/examples.test.ts); the page's command run as written in its directory
  * (`npx langsmith-emulator --sandbox`, MinIO found through `$PULUMI_LANGSMITH_MINIO` as scripts/env.sh sets
  * it); the lines it prints pasted there as they are; `pulumi up` with the real CLI exports the generated
  * tracing project into MinIO (Parquet files read back by pyarrow, every run once); `pulumi destroy` removes
@@ -16,7 +17,7 @@
  * MinIO's temporary data.
  *
  * Its twelve engine commands (issue 50: more than eight, each says why) are four programs' (none can share another's
- * stack): the README's `up` and `destroy`; traced-export's preview before its project exists, `up`, clean preview and
+ * stack): the page's `up` and `destroy`; traced-export's preview before its project exists, `up`, clean preview and
  * `destroy`; yaml-sandbox's and python-sandbox's `up`, clean preview and `destroy`, what each example's README says.
  */
 import assert from "node:assert/strict";
@@ -34,9 +35,9 @@ import { pythonPath, readParquet } from "../helpers/pyarrow";
 import { eventually, processExists as alive, sleep } from "../helpers/async";
 
 const ROOT = join(__dirname, "..", "..");
-const README = new RecipePage(readFileSync(join(ROOT, "README.md"), "utf8"));
-/** The README's program, and the command it says to run. */
-const PROGRAM = README.blocks.find((b) => b.lang === "ts" && b.info === "program=sandbox")!;
+const PAGE = new RecipePage(readFileSync(join(ROOT, "docs", "sandbox.md"), "utf8"));
+/** The page's program, and the command it says to run. */
+const PROGRAM = PAGE.blocks.find((b) => b.lang === "ts" && b.info === "program=sandbox")!;
 /** The keys the printed lines set, in order (the word after `set` or `set --secret`). */
 const keysOf = (lines: string[]) => lines.map((l) => /^pulumi config set (?:--secret )?(\S+) /.exec(l)?.[1] ?? (l.startsWith("export ") ? "export" : l));
 
@@ -101,7 +102,7 @@ async function parquetUnder(config: Record<string, string>, prefix: string, colu
     }
 }
 
-describe("e2e: README, your own program against the emulator (npx langsmith-emulator --sandbox)", function () {
+describe("e2e: docs/sandbox.md, your own program against the emulator (npx langsmith-emulator --sandbox)", function () {
     this.timeout(10 * 60_000);
     let project: PulumiProject;
     let sandbox: RunningRecipe | undefined;
@@ -122,7 +123,7 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
     };
 
     before(() => {
-        assert.ok(PROGRAM, "the README has no ```ts program=sandbox block");
+        assert.ok(PROGRAM, "docs/sandbox.md has no ```ts program=sandbox block");
         project = createProject(join(__dirname, "programs", "sandbox"), undefined, { optional: true });
         writeFileSync(join(project.dir, "index.ts"), PROGRAM.code);
     });
@@ -131,26 +132,26 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
         project?.remove();
     });
 
-    // The README's program is type-checked with the examples, in one tsc run (tests/e2e/examples.test.ts: its project
+    // The page's program is type-checked with the examples, in one tsc run (tests/e2e/examples.test.ts: its project
     // here, programs/sandbox, has their dependencies and tsconfig); here it runs transpile-only, as every e2e program.
 
     it("its command, run as written, prints the JSON line and the lines to paste; pasted, `pulumi up` exports the tracing project into MinIO as Parquet; destroy works", async () => {
-        sandbox = await startRecipe(README.recipe("sandbox"), {
+        sandbox = await startRecipe(PAGE.recipe("sandbox"), {
             cwd: project.dir,
             env: { PULUMI_LANGSMITH_MINIO: process.env.PULUMI_LANGSMITH_MINIO! },
             ready: /^Ctrl-C stops the emulator and MinIO\.$/m,
             timeoutMs: 60_000,
         });
-        assert.equal(README.recipe("sandbox").code.trim(), "npx langsmith-emulator --sandbox");
+        assert.equal(PAGE.recipe("sandbox").code.trim(), "npx langsmith-emulator --sandbox");
         printed = sandbox.stdout().split("\n");
         assert.deepEqual(JSON.parse(printed[0]), { url: "http://127.0.0.1:8787", port: 8787 }, "the first line is the JSON line scripts read");
         const lines = printed.filter((l) => l.startsWith("pulumi ") || l.startsWith("export "));
-        const sample = README.blocks.find((b) => b.lang === "text" && b.code.startsWith("export PULUMI_BACKEND_URL"))!;
-        assert.deepEqual(keysOf(lines), keysOf(sample.code.trim().split("\n")), "the README shows the lines the command prints");
+        const sample = PAGE.blocks.find((b) => b.lang === "text" && b.code.startsWith("export PULUMI_BACKEND_URL"))!;
+        assert.deepEqual(keysOf(lines), keysOf(sample.code.trim().split("\n")), "docs/sandbox.md shows the lines the command prints");
         config = Object.fromEntries(lines.filter((l) => l.startsWith("pulumi config set ")).map((l) => l.split(" ").slice(-2) as [string, string]));
         assert.match(sandbox.stdout(), /^Programs that read every key above .*examples\/python-sandbox .*examples\/yaml-sandbox /m);
         for (const key of ["bucket", "s3Endpoint", "s3Region", "s3AccessKeyId", "s3SecretAccessKey", "tracingProjectId", "exportStart", "exportEnd"]) {
-            assert.ok(PROGRAM.code.includes(`"${key}"`), `the README's program does not read ${key}`);
+            assert.ok(PROGRAM.code.includes(`"${key}"`), `docs/sandbox.md's program does not read ${key}`);
         }
 
         await paste(project, lines);
@@ -239,7 +240,7 @@ describe("e2e: README, your own program against the emulator (npx langsmith-emul
             }
         });
     }
-    it("SIGTERM to npx (the process the README's command is) stops the emulator, and MinIO with it, and removes MinIO's temporary data", async () => {
+    it("SIGTERM to npx (the process the page's command is) stops the emulator, and MinIO with it, and removes MinIO's temporary data", async () => {
         assert.ok(sandbox, "the sandbox did not start");
         const dataDir = /^MinIO's data: (\S+) /m.exec(sandbox!.stdout())![1];
         assert.ok(existsSync(dataDir));

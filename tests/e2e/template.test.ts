@@ -1,9 +1,9 @@
 /**
- * What a new user installs, as the README says, with the real CLI and a full type-check of the program (not
- * the transpile-only mode of the other e2e tests):
+ * What a new user installs, as docs/programs.md says (the README's TypeScript install line points there), with
+ * the real CLI and a full type-check of the program (not the transpile-only mode of the other e2e tests):
  * - the project template (templates/typescript) through `pulumi new`, with the lowest @pulumi/pulumi of the
  *   package's peer range, then `up` (the program type-checked, once), the drift check and `destroy --remove`;
- * - the README's install lines for an existing program, run as written (the package's name replaced by the
+ * - docs/programs.md's install lines for an existing program, run as written (the package's name replaced by the
  *   packed checkout, as before publication), give a program that compiles; without the `typescript` line,
  *   Pulumi's own TypeScript refuses the program's tsconfig (TS6046), which is why the line is there.
  */
@@ -39,15 +39,15 @@ function project(dir: string): PulumiProject {
 }
 const typeChecked = { env: { PULUMI_NODEJS_TRANSPILE_ONLY: "false" } };
 
-/** The lines of the README's sh block that installs the package into an existing program. */
+/** The lines of docs/programs.md's sh block that installs the package into an existing program (the README's section until issue 53). */
 function readmeInstallLines(): string[] {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const readme = readFileSync(join(ROOT, "docs", "programs.md"), "utf8");
     const section = readme.slice(readme.indexOf("In an existing TypeScript program:"));
     const block = /^```sh\n([\s\S]*?)^```/m.exec(section)![1];
     return block.split("\n").filter((l) => l.startsWith("npm install"));
 }
 
-describe("e2e: a new user's program: the project template and the README's install lines (real CLI, type-checked)", function () {
+describe("e2e: a new user's program: the project template and docs/programs.md's install lines (real CLI, type-checked)", function () {
     this.timeout(6 * 60_000);
     let em: Emulator;
     let dir: string;
@@ -79,7 +79,7 @@ describe("e2e: a new user's program: the project template and the README's insta
         const pkg = JSON.parse(readFileSync(join(p.dir, "package.json"), "utf8"));
         assert.equal(pkg.name, "support-agent");
         assert.ok(pkg.devDependencies.typescript, "the template's program must carry its TypeScript");
-        // Before publication (README): the packed package instead of the registry's; the rest as the template says.
+        // Before publication (docs/programs.md): the packed package instead of the registry's; the rest as the template says.
         await npm(p.dir, ["install", packPackage(), `@pulumi/pulumi@${lowest}`]);
         await npm(p.dir, ["install"]);
         assert.equal(JSON.parse(readFileSync(join(p.dir, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version, lowest);
@@ -115,7 +115,7 @@ describe("e2e: a new user's program: the project template and the README's insta
         );
     });
 
-    it("README install lines: no deprecated package installed; without the typescript line an existing program does not compile (TS6046); with both it does", async () => {
+    it("docs/programs.md install lines: no deprecated package installed; without the typescript line an existing program does not compile (TS6046); with both it does", async () => {
         const lines = readmeInstallLines();
         assert.deepEqual(
             lines.map((l) => l.split(" ").slice(0, 3).join(" ")),

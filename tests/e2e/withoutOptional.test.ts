@@ -1,5 +1,5 @@
 /**
- * The emulator in a program installed with `npm install --omit=optional` (which the README describes for programs): the packed
+ * The emulator in a program installed with `npm install --omit=optional` (which docs/programs.md describes for programs): the packed
  * package without its optional dependencies @duckdb/node-api and @aws-sdk/client-s3 (really absent from the
  * project's node_modules, and not found from the package's directory). `npx langsmith-emulator` warns in one
  * line at start-up; a bulk-export request that needs them (creating a destination, creating an export)

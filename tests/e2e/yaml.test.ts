@@ -199,7 +199,11 @@ describe("e2e: Pulumi YAML programs through the native plugin", function () {
         const frame = readFileSync(frameFile, "utf8");
         const resources = Object.keys(JSON.parse(readFileSync(join(ROOT, "provider/plugin/schema.json"), "utf8")).resources).map((t) => t.split(":").pop()!);
         const docOf = (resource: string) => join(ROOT, "docs", `${resource[0].toLowerCase()}${resource.slice(1)}.md`);
-        const snippets = resources.flatMap((r) => yamlBlocks(docOf(r)).map((code, i) => ({ name: `${r} #${i + 1}`, code })));
+        // With them, docs/_index.md's example (the Registry's overview page), in the same preview.
+        const snippets = [
+            ...resources.flatMap((r) => yamlBlocks(docOf(r)).map((code, i) => ({ name: `${r} #${i + 1}`, code }))),
+            ...yamlBlocks(join(ROOT, "docs", "_index.md")).map((code, i) => ({ name: `_index #${i + 1}`, code })),
+        ];
 
         /** `pulumi preview --json` of `code` as the program. */
         const preview = async (code: string, o: { allowFailure?: boolean } = {}) => {

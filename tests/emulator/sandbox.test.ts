@@ -5,7 +5,7 @@
  * covers the last seven days; SIGINT, SIGTERM and the end of its parent each stop MinIO too and remove its
  * temporary data; `--state-dir` keeps MinIO's data and prints the same lines again (no secret in plain text
  * in the emulator's files); without MinIO, one line says how to get one and the control plane is served;
- * a bad `--minio` or a port in use fail at once, leaving nothing running. (The README's recipe with a real
+ * a bad `--minio` or a port in use fail at once, leaving nothing running. (docs/sandbox.md's recipe with a real
  * Pulumi program: tests/e2e/sandbox.test.ts.)
  */
 import assert from "node:assert/strict";

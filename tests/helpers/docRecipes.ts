@@ -5,8 +5,8 @@
  * (under `set -euo pipefail`, so a failing command fails it) or node (an ES module on stdin), with only the
  * environment a test gives it. Its output goes to files, so that a process it leaves running in the
  * background (the emulator the start recipe launches) cannot hold the test up; each run is its own process
- * group, which `stopGroup` ends. A recipe that runs until stopped (`npx langsmith-emulator --sandbox` in the
- * README) is started with `startRecipe`, which answers once its output says it is ready.
+ * group, which `stopGroup` ends. A recipe that runs until stopped (`npx langsmith-emulator --sandbox` in
+ * docs/sandbox.md) is started with `startRecipe`, which answers once its output says it is ready.
  */
 import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
