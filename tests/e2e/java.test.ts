@@ -21,7 +21,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { killedWhen } from "../helpers/cli";
 import { raw } from "../helpers/emulator";
@@ -30,7 +30,6 @@ import { startMinio, type MinioServer } from "../helpers/minio";
 import type { PulumiProject } from "../helpers/project";
 import { CI_WORKFLOWS, runStep, step } from "../helpers/workflow";
 
-const ROOT = resolve(__dirname, "../..");
 const WORKFLOW = CI_WORKFLOWS.java;
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const WRONG_KEY = `lsv2_sk_${"0".repeat(32)}`;
