@@ -10,7 +10,7 @@
 #   4. The Node.js language host `pulumi-language-nodejs`, unless one is already on PATH: built from the Go
 #      module proxy through the wrapper module in scripts/language-host (sdk/v3 v3.68.0, the newest release
 #      that carries it as a package; see the comments there and docs/testing.md for its limits).
-# The tools only the tests and some benchmarks use (the Python toolchain, the YAML language host, MinIO:
+# The tools only the tests and some benchmarks use (the Python toolchain, the YAML and Java language hosts, MinIO:
 # scripts/setup-test-tools.sh) are brought in by `npm test` and `npm run bench` when they first need them;
 # `--all` builds them here too.
 # Each step says what it builds, why and about how long it takes; the builds' own output goes to log files
@@ -32,7 +32,7 @@ started=$SECONDS
 # Cold figures on 2 cores: 6 min 19 s and 6 min 48 s without --all on an idle machine, 9 to 10 minutes on a
 # busy one; with --all 14 min 51 s and 17 min 20 s on busy ones (docs/development.md's table).
 if $all; then
-  say "setting up what \`npm run stack\` and the tests need: Node.js 22, the npm packages, the Pulumi CLI and its Node.js language host, then the test tools (the Python toolchain, the YAML language host, MinIO)"
+  say "setting up what \`npm run stack\` and the tests need: Node.js 22, the npm packages, the Pulumi CLI and its Node.js language host, then the test tools (the Python toolchain, the YAML and Java language hosts, MinIO)"
   say "(cached under $PULUMI_LANGSMITH_CACHE; with --all a cold run takes 13 to 18 minutes on 2 cores, the more the busier the machine; a warm one seconds)"
 else
   say "setting up what \`npm run stack\` needs: Node.js 22, the npm packages, the Pulumi CLI and its Node.js language host"
