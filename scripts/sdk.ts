@@ -36,24 +36,24 @@ _did_you_mean.install(globals())
 
 const sdkgen = (args: string[]) => execFileSync(process.env.PULUMI_LANGSMITH_SDKGEN ?? "langsmith-sdkgen", args, { stdio: ["ignore", "ignore", "pipe"] });
 
-function generatePython(out: string): void {
-    sdkgen([SCHEMA_PATH, out]);
+function generatePython(out: string, schema: string): void {
+    sdkgen([schema, out]);
     copyFileSync(join(__dirname, "sdk", OVERLAY), join(out, PACKAGE, OVERLAY));
     appendFileSync(join(out, PACKAGE, "__init__.py"), INSTALL);
 }
 
-function generateGo(out: string): void {
-    sdkgen(["-language", "go", SCHEMA_PATH, out]);
+function generateGo(out: string, schema: string): void {
+    sdkgen(["-language", "go", schema, out]);
 }
 
 /**
  * `pulumi package gen-sdk` writes `<out>/java`: it runs in a fresh directory, whose `java` then takes the place of
  * `out` (a failed run leaves the previous SDK as it was).
  */
-function generateJava(out: string): void {
+function generateJava(out: string, schema: string): void {
     const tmp = mkdtempSync(join(out, "..", ".java.sdkgen-"));
     try {
-        execFileSync("pulumi", ["package", "gen-sdk", SCHEMA_PATH, "--language", "java", "--out", tmp], {
+        execFileSync("pulumi", ["package", "gen-sdk", schema, "--language", "java", "--out", tmp], {
             stdio: ["ignore", "ignore", "pipe"],
             env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
         });
@@ -67,11 +67,14 @@ function generateJava(out: string): void {
     }
 }
 
-const GENERATORS: Record<SdkLanguage, (out: string) => void> = { python: generatePython, go: generateGo, java: generateJava };
+const GENERATORS: Record<SdkLanguage, (out: string, schema: string) => void> = { python: generatePython, go: generateGo, java: generateJava };
 
-/** Writes the SDK of one language into `out` (replacing what is there). */
-export function generateSdk(language: SdkLanguage, out: string): void {
-    GENERATORS[language](out);
+/**
+ * Writes the SDK of one language into `out` (replacing what is there), from the checked-in schema or from `schema`
+ * (scripts/release.ts passes a copy whose `pluginDownloadURL` names where the release's archives are hosted).
+ */
+export function generateSdk(language: SdkLanguage, out: string, schema: string = SCHEMA_PATH): void {
+    GENERATORS[language](out, schema);
 }
 
 if (require.main === module) {
