@@ -1,26 +1,53 @@
 /**
- * `npm run release`: what a user installs without this repository, written into release/ (or `--out <dir>`):
+ * `npm run release`: what a user installs without this repository, written into release/ (or `--out <dir>`), every
+ * file at the plugin's version <v>:
  *
- *  - the native plugin as one archive per platform, `pulumi-resource-langsmith-v<version>-<os>-<arch>.tar.gz`
- *    (the name `pulumi plugin install` and the schema's `pluginDownloadURL` expect), each holding one
+ *  - the native plugin as one archive per platform, `pulumi-resource-langsmith-v<v>-<os>-<arch>.tar.gz`
+ *    (the name `pulumi plugin install` fetches from the schema's `pluginDownloadURL`), each holding one
  *    self-contained executable: a Node.js single-executable application (SEA). The plugin is bundled into
- *    one CommonJS file (esbuild; the schema inlined), made into a SEA blob by `node --experimental-sea-config`
+ *    one CommonJS file (esbuild; the release's schema inlined), made into a SEA blob by `node --experimental-sea-config`
  *    (no code cache, no snapshot: the blob is the same for every platform) and injected (postject) into the
  *    Node.js binary of each platform, taken from the npm registry (`node-<os>-<arch>` packages, cached);
  *    the darwin ones are signed again, ad hoc (scripts/macho-sign: injecting breaks Node's signature, and
  *    macOS on arm64 runs no unsigned code);
- *  - `pulumi-resource-langsmith-v<version>-checksums.txt`: the SHA-256 of every file, `sha256sum -c` format;
- *  - the Python SDK (sdk/python) as a wheel and an sdist, at the plugin's version;
- *  - the npm package (`npm pack`).
+ *  - `pulumi-resource-langsmith-v<v>-checksums.txt`: the SHA-256 of every other file, `sha256sum -c` format;
+ *  - the Python SDK as a wheel and an sdist;
+ *  - the Go SDK as a module archive, `pulumi-langsmith-go-v<v>.tar.gz`, whose one top directory
+ *    `pulumi-langsmith-go-v<v>/` is the module (go.mod at its top), used with a `replace` line;
+ *  - the Java SDK as `langsmith-<v>.jar` and its `langsmith-<v>.pom` (`mvn package` of it; a user installs them
+ *    with `mvn install:install-file -Dfile=langsmith-<v>.jar -DpomFile=langsmith-<v>.pom`);
+ *  - the npm package, `pulumi-langsmith-<v>.tgz` (`npm pack`).
+ *
+ * `--plugin-download-url <url>` says where the plugin archives will be hosted (default: the checked-in schema's
+ * placeholder, github://api.github.com/pulumi-langsmith/pulumi-langsmith). It goes into a copy of the schema, which
+ * the plugin carries (GetSchema, so `pulumi package get-schema` and YAML programs), the npm package ships, and from
+ * which the Python, Go and Java SDKs are generated (scripts/sdk.ts): a program whose plugin is not installed has it
+ * fetched from there by the engine. For an http(s) URL the engine fetches `<url>/<archive's name>`: upload the
+ * release directory's archives there as they are. The checked-in schema and SDKs keep the placeholder.
  *
  * `--platforms linux-x64,...` builds those archives only (the install test builds linux-x64 alone).
  * Prints the time of each step and the size of each archive.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+    chmodSync,
+    copyFileSync,
+    cpSync,
+    existsSync,
+    mkdirSync,
+    mkdtempSync,
+    readFileSync,
+    readdirSync,
+    renameSync,
+    rmSync,
+    statSync,
+    writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { SCHEMA_PATH } from "./schema";
+import { generateSdk } from "./sdk";
 
 const ROOT = join(__dirname, "..");
 const CACHE = process.env.PULUMI_LANGSMITH_CACHE ?? join(process.env.HOME ?? tmpdir(), ".cache/pulumi-langsmith");
@@ -53,6 +80,10 @@ export const PLATFORMS: Record<string, Platform> = {
 
 export const version = (): string => (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 export const archiveName = (p: Platform, v = version()): string => `pulumi-resource-langsmith-v${v}-${p.os}-${p.arch}.tar.gz`;
+export const checksumsName = (v = version()): string => `pulumi-resource-langsmith-v${v}-checksums.txt`;
+export const goModuleName = (v = version()): string => `pulumi-langsmith-go-v${v}`;
+/** The schemes of a `pluginDownloadURL` the Pulumi CLI (v3.259.0, workspace/plugins.go newPluginSource) downloads from. */
+const DOWNLOAD_SCHEMES = ["github:", "gitlab:", "http:", "https:", "git:"];
 
 const run = (cmd: string, args: string[], cwd = ROOT): string => execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 /** Runs a command whose output only matters when it fails (then it is the error's message). */
@@ -75,12 +106,13 @@ async function step<T>(what: string, fn: () => T | Promise<T>): Promise<T> {
 }
 
 /**
- * dist/provider/plugin/main.js and everything it requires as one CommonJS file. The plugin loads the gRPC
+ * dist/provider/plugin/main.js and everything it requires as one CommonJS file, with `schema` for the schema beside
+ * it (the release's, whose pluginDownloadURL the release was given). The plugin loads the gRPC
  * library and protobuf stubs of @pulumi/pulumi, and its YAML parser, through a `require` made at run time (server.ts
  * and language.ts `pulumiRequire`, which a bundler cannot follow): here those calls become plain requires of the same
  * modules, resolved from @pulumi/pulumi's directory, so that they are bundled too.
  */
-export async function bundle(out: string): Promise<void> {
+export async function bundle(out: string, schema: string = SCHEMA_PATH): Promise<void> {
     const esbuild = await import("esbuild");
     const pulumiDir = join(require.resolve("@pulumi/pulumi/package.json"), "..");
     await esbuild.build({
@@ -95,6 +127,8 @@ export async function bundle(out: string): Promise<void> {
             {
                 name: "pulumi-require",
                 setup(b) {
+                    // The plugin's schema (main.ts requires it beside itself): the release's copy.
+                    b.onLoad({ filter: /[\\/]provider[\\/]plugin[\\/]schema\.json$/ }, () => ({ contents: readFileSync(schema, "utf8"), loader: "json" }));
                     b.onLoad({ filter: /[\\/]provider[\\/]plugin[\\/](server|language)\.js$/ }, (args) => {
                         const text = readFileSync(args.path, "utf8");
                         const rewritten = text
@@ -179,26 +213,70 @@ function pythonBuild(): string {
     return python;
 }
 
-/** The Python SDK's wheel and sdist (its version is the schema's, so the plugin's), built from a clean copy. */
-function pythonSdk(work: string, out: string): string[] {
+/**
+ * The checked-in schema with `pluginDownloadURL` set to `url` (unset: the schema's placeholder), written into `work`: the
+ * schema the release ships, in the plugin, the npm package and the SDKs.
+ */
+function releaseSchema(work: string, url: string | undefined): string {
+    const schema = JSON.parse(readFileSync(SCHEMA_PATH, "utf8")) as { pluginDownloadURL: string };
+    if (url !== undefined) {
+        let scheme: string;
+        try {
+            scheme = new URL(url).protocol;
+        } catch {
+            throw new Error(
+                `--plugin-download-url ${url}: not a URL (say where the plugin archives will be hosted, e.g. https://example.com/releases/v${version()})`,
+            );
+        }
+        if (!DOWNLOAD_SCHEMES.includes(scheme)) {
+            throw new Error(
+                `--plugin-download-url ${url}: the Pulumi CLI downloads plugins from ${DOWNLOAD_SCHEMES.map((d) => `${d}//`).join(", ")} URLs only`,
+            );
+        }
+        schema.pluginDownloadURL = url;
+    }
+    const path = join(work, "schema.json");
+    writeFileSync(path, `${JSON.stringify(schema, null, 2)}\n`);
+    process.stderr.write(`[release] pluginDownloadURL ${schema.pluginDownloadURL}\n`);
+    return path;
+}
+
+/** The Python SDK's wheel and sdist (its version is the schema's, so the plugin's), generated from the release's schema. */
+function pythonSdk(work: string, schema: string, out: string): string[] {
     const copy = join(work, "sdk-python");
-    run("tar", [
-        "-C",
-        join(ROOT, "sdk/python"),
-        "--exclude=__pycache__",
-        "--exclude=build",
-        "--exclude=dist",
-        "--exclude=*.egg-info",
-        "-cf",
-        join(work, "sdk.tar"),
-        ".",
-    ]);
-    mkdirSync(copy);
-    run("tar", ["-xf", join(work, "sdk.tar"), "-C", copy]);
+    generateSdk("python", copy, schema);
     const python = pythonBuild();
     const before = new Set(readdirSync(out));
     quiet(python, ["-m", "build", "--sdist", "--wheel", "--outdir", out, copy]);
     return readdirSync(out).filter((f) => !before.has(f));
+}
+
+/** The Go SDK, generated from the release's schema, as `<goModuleName>.tar.gz` holding the module in `<goModuleName>/`. */
+function goModule(work: string, schema: string, out: string): string {
+    const top = goModuleName();
+    generateSdk("go", join(work, top), schema);
+    run("tar", ["-czf", join(out, `${top}.tar.gz`), "--owner=0", "--group=0", "--numeric-owner", "-C", work, top]);
+    return `${top}.tar.gz`;
+}
+
+/** The Java SDK, generated from the release's schema and built by Maven (against com.pulumi:pulumi of Maven Central): its jar and POM. */
+function javaSdk(work: string, schema: string, out: string): string[] {
+    const v = version();
+    const dir = join(work, "sdk-java");
+    generateSdk("java", dir, schema);
+    quiet("mvn", ["-q", "-B", "package", "-DskipTests"], dir);
+    copyFileSync(join(dir, "target", `langsmith-${v}.jar`), join(out, `langsmith-${v}.jar`));
+    copyFileSync(join(dir, "pom.xml"), join(out, `langsmith-${v}.pom`));
+    return [`langsmith-${v}.jar`, `langsmith-${v}.pom`];
+}
+
+/** `npm pack` of a copy of the package's files (package.json `files`), whose plugin schema is the release's. */
+function npmPackage(work: string, schema: string, out: string): string {
+    const dir = join(work, "npm");
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[] };
+    for (const f of ["package.json", ...pkg.files]) cpSync(join(ROOT, f), join(dir, f), { recursive: true });
+    copyFileSync(schema, join(dir, "dist/provider/plugin/schema.json"));
+    return run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", out], dir).trim().split("\n").pop()!;
 }
 
 /** `sha256sum`-format lines of `files` in `dir`. */
@@ -213,37 +291,48 @@ function checksums(dir: string, files: string[]): string {
         .join("");
 }
 
-export async function release(opts: { out: string; platforms: string[] }): Promise<string[]> {
+export interface ReleaseOptions {
+    out: string;
+    platforms: string[];
+    /** Where the plugin archives will be hosted (`--plugin-download-url`); unset, the schema's placeholder. */
+    pluginDownloadURL?: string;
+}
+
+/** The plugin archives of `platforms`, made from the bundle of the plugin with the release's schema. */
+async function pluginArchives(work: string, schema: string, out: string, platforms: string[]): Promise<string[]> {
+    const main = join(work, "plugin.cjs");
+    await step("bundle (esbuild)", () => bundle(main, schema));
+    const blob = await step("SEA blob", () => seaBlob(work, main));
+    const files: string[] = [];
+    for (const key of platforms) {
+        const p = PLATFORMS[key];
+        if (!p) throw new Error(`unknown platform ${key} (${Object.keys(PLATFORMS).join(", ")})`);
+        const name = await step(`archive ${key}`, () => archive(p, blob, work, out));
+        process.stderr.write(`[release]   ${name}: ${mb(statSync(join(out, name)).size)}\n`);
+        files.push(name);
+    }
+    return files;
+}
+
+export async function release(opts: ReleaseOptions): Promise<string[]> {
     const started = Date.now();
     const v = version();
-    const schemaVersion = (JSON.parse(readFileSync(join(ROOT, "provider/plugin/schema.json"), "utf8")) as { version: string }).version;
+    const schemaVersion = (JSON.parse(readFileSync(SCHEMA_PATH, "utf8")) as { version: string }).version;
     if (schemaVersion !== v) throw new Error(`schema.json says ${schemaVersion}, package.json ${v}: run npm run schema && npm run sdk`);
-    rmSync(opts.out, { recursive: true, force: true });
-    mkdirSync(opts.out, { recursive: true });
     const work = mkdtempSync(join(tmpdir(), "pulumi-langsmith-release-"));
     try {
+        const schema = releaseSchema(work, opts.pluginDownloadURL);
+        rmSync(opts.out, { recursive: true, force: true });
+        mkdirSync(opts.out, { recursive: true });
         if (process.env.PULUMI_LANGSMITH_BUILT !== "1") await step("build", () => run("npm", ["run", "-s", "build"]));
-        const main = join(work, "plugin.cjs");
-        await step("bundle (esbuild)", () => bundle(main));
-        const blob = await step("SEA blob", () => seaBlob(work, main));
-        const files: string[] = [];
-        for (const key of opts.platforms) {
-            const p = PLATFORMS[key];
-            if (!p) throw new Error(`unknown platform ${key} (${Object.keys(PLATFORMS).join(", ")})`);
-            const name = await step(`archive ${key}`, () => archive(p, blob, work, opts.out));
-            process.stderr.write(`[release]   ${name}: ${mb(statSync(join(opts.out, name)).size)}\n`);
-            files.push(name);
-        }
-        files.push(...(await step("Python wheel and sdist", () => pythonSdk(work, opts.out))));
-        const tgz = await step(
-            "npm pack",
-            () => run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", opts.out]).trim().split("\n").pop()!,
-        );
-        files.push(tgz);
-        const sums = `pulumi-resource-langsmith-v${v}-checksums.txt`;
-        writeFileSync(join(opts.out, sums), checksums(opts.out, files));
+        const files = await pluginArchives(work, schema, opts.out, opts.platforms);
+        files.push(...(await step("Python wheel and sdist", () => pythonSdk(work, schema, opts.out))));
+        files.push(await step("Go module", () => goModule(work, schema, opts.out)));
+        files.push(...(await step("Java jar and POM (mvn package)", () => javaSdk(work, schema, opts.out))));
+        files.push(await step("npm pack", () => npmPackage(work, schema, opts.out)));
+        writeFileSync(join(opts.out, checksumsName(v)), checksums(opts.out, files));
         process.stderr.write(`[release] ${files.length + 1} files in ${opts.out}, in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-        return [...files, sums];
+        return [...files, checksumsName(v)];
     } finally {
         rmSync(work, { recursive: true, force: true });
     }
@@ -255,7 +344,7 @@ if (require.main === module) {
         return i < 0 ? undefined : process.argv[i + 1];
     };
     const platforms = arg("--platforms")?.split(",") ?? Object.keys(PLATFORMS);
-    release({ out: arg("--out") ?? join(ROOT, "release"), platforms }).catch((e: unknown) => {
+    release({ out: arg("--out") ?? join(ROOT, "release"), platforms, pluginDownloadURL: arg("--plugin-download-url") }).catch((e: unknown) => {
         process.stderr.write(`release: ${e instanceof Error ? e.message : String(e)}\n`);
         process.exit(1);
     });

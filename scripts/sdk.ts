@@ -37,31 +37,31 @@ _did_you_mean.install(globals())
 
 const sdkgen = (args: string[]) => execFileSync(process.env.PULUMI_LANGSMITH_SDKGEN ?? "langsmith-sdkgen", args, { stdio: ["ignore", "ignore", "pipe"] });
 
-function generatePython(out: string): void {
-    sdkgen([SCHEMA_PATH, out]);
+function generatePython(out: string, schema: string): void {
+    sdkgen([schema, out]);
     copyFileSync(join(__dirname, "sdk", OVERLAY), join(out, PACKAGE, OVERLAY));
     appendFileSync(join(out, PACKAGE, "__init__.py"), INSTALL);
 }
 
-function generateGo(out: string): void {
-    sdkgen(["-language", "go", SCHEMA_PATH, out]);
+function generateGo(out: string, schema: string): void {
+    sdkgen(["-language", "go", schema, out]);
 }
 
 /**
  * `pulumi package gen-sdk` writes `<out>/java`: it runs in a fresh directory, whose `java` then takes the place of
  * `out` (a failed run leaves the previous SDK as it was).
  */
-function generateJava(out: string): void {
+function generateJava(out: string, schema: string): void {
     const tmp = mkdtempSync(join(out, "..", ".java.sdkgen-"));
     try {
-        execFileSync("pulumi", ["package", "gen-sdk", SCHEMA_PATH, "--language", "java", "--out", tmp], {
+        execFileSync("pulumi", ["package", "gen-sdk", schema, "--language", "java", "--out", tmp], {
             stdio: ["ignore", "ignore", "pipe"],
             env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
         });
-        const schema = JSON.parse(readFileSync(SCHEMA_PATH, "utf8")) as { name: string; version: string; license: string; pluginDownloadURL?: string };
-        const pom = readFileSync(join(__dirname, "sdk/java/pom.xml"), "utf8").replace("@VERSION@", schema.version).replace("@LICENSE@", schema.license);
+        const spec = JSON.parse(readFileSync(schema, "utf8")) as { name: string; version: string; license: string; pluginDownloadURL?: string };
+        const pom = readFileSync(join(__dirname, "sdk/java/pom.xml"), "utf8").replace("@VERSION@", spec.version).replace("@LICENSE@", spec.license);
         writeFileSync(join(tmp, "java/pom.xml"), pom);
-        writeFileSync(join(tmp, "java", JAVA_RESOURCES, "plugin.json"), javaPluginJson(schema));
+        writeFileSync(join(tmp, "java", JAVA_RESOURCES, "plugin.json"), javaPluginJson(spec));
         rmSync(out, { recursive: true, force: true });
         renameSync(join(tmp, "java"), out);
     } finally {
@@ -83,11 +83,14 @@ const JAVA_RESOURCES = "src/main/resources/com/pulumilangsmith/langsmith";
 const javaPluginJson = (schema: { name: string; version: string; pluginDownloadURL?: string }) =>
     `${JSON.stringify({ resource: true, name: schema.name, version: schema.version, ...(schema.pluginDownloadURL ? { server: schema.pluginDownloadURL } : {}) }, null, 2)}\n`;
 
-const GENERATORS: Record<SdkLanguage, (out: string) => void> = { python: generatePython, go: generateGo, java: generateJava };
+const GENERATORS: Record<SdkLanguage, (out: string, schema: string) => void> = { python: generatePython, go: generateGo, java: generateJava };
 
-/** Writes the SDK of one language into `out` (replacing what is there). */
-export function generateSdk(language: SdkLanguage, out: string): void {
-    GENERATORS[language](out);
+/**
+ * Writes the SDK of one language into `out` (replacing what is there), from the checked-in schema or from `schema`
+ * (scripts/release.ts passes a copy whose `pluginDownloadURL` names where the release's archives are hosted).
+ */
+export function generateSdk(language: SdkLanguage, out: string, schema: string = SCHEMA_PATH): void {
+    GENERATORS[language](out, schema);
 }
 
 if (require.main === module) {

@@ -116,7 +116,8 @@ export function schemaOf(resources: readonly ResourceDeclaration[], functions: r
         repository: "https://github.com/pulumi-langsmith/pulumi-langsmith",
         // Where `pulumi plugin install` (and the engine, for a program whose SDK names this version) fetches
         // the plugin: the repository's GitHub releases, assets `pulumi-resource-langsmith-v<version>-<os>-<arch>.tar.gz`
-        // as `npm run release` names them (scripts/release.ts).
+        // as `npm run release` names them (scripts/release.ts). A placeholder: `npm run release -- --plugin-download-url
+        // <url>` writes where a release's archives are hosted into the schema and SDKs it ships (docs/nativePlugin.md).
         pluginDownloadURL: "github://api.github.com/pulumi-langsmith/pulumi-langsmith",
         config,
         provider: { description: "The provider of LangSmith resources. Every key falls back to its environment variable.", inputProperties: config.variables },
