@@ -16,9 +16,10 @@
  *  - `pulumi plugin install resource langsmith <v> --file <archive>` and `pulumi package add langsmith@<v>`, in the home
  *    the Go and Java programs then use;
  *  - TypeScript: examples/quickstart with the npm tarball (dynamic resources: no plugin);
- *  - Go: tests/e2e/programs/release-go with the module archive and a `replace` line, built once, its program run inline
- *    through the Automation API (the Go module proxy refuses Pulumi's Go language host: docs/testing.md);
- *  - Java: tests/e2e/programs/release-java with the jar and POM installed by `mvn install:install-file` into the
+ *  - Go: examples/go-quickstart (its exports into MinIO) with the module archive and a `replace` line, built once
+ *    beside tests/e2e/go.test.ts's runner, its program run inline through the Automation API (the Go module proxy
+ *    refuses Pulumi's Go language host: docs/testing.md);
+ *  - Java: examples/java-quickstart with the jar and POM installed by `mvn install:install-file` into the
  *    program's own Maven repository (the machine's ~/.m2 read as a remote one, never written), built and run by the
  *    Java language host (`mvn compile exec:java`).
  *
@@ -47,6 +48,8 @@ import { tmpdir, userInfo } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
+import { GO_SDK_MODULE, GoModule } from "../helpers/go";
+import { startMinio, type MinioServer } from "../helpers/minio";
 import { CHECKOUT_PULUMI_HOME, createPythonProject, createYamlProject, type PulumiProject } from "../helpers/project";
 import { archiveName, checksumsName, goModuleName, PLATFORMS, release, version } from "../../scripts/release";
 import { SCHEMA_PATH } from "../../scripts/schema";
@@ -54,7 +57,6 @@ import { SCHEMA_PATH } from "../../scripts/schema";
 const ROOT = resolve(__dirname, "../..");
 const API_KEY = `lsv2_sk_${randomUUID().replace(/-/g, "")}`;
 const INTEGRATION = "6f1c2b9e-4c1a-4f7e-9d57-3d0c7a1b2e44";
-const GO_SDK_MODULE = "github.com/pulumi-langsmith/pulumi-langsmith/sdk/go";
 const V = version();
 const ARCHIVE = archiveName(PLATFORMS["linux-x64"], V);
 
@@ -127,6 +129,19 @@ function userMachine(home: string, dirs: string[]): { env: NodeJS.ProcessEnv; pu
 /** The deployments the emulator holds in `workspace`. */
 const deploymentsIn = (em: Emulator, workspace: string): number => em.controlPlane.allDeployments().filter((d) => d.tenant_id === workspace).length;
 
+/** The settings the Go and Java quickstarts share (`project` is their namespace): a GitHub deployment, exports into MinIO. */
+function quickstartConfig(project: string, em: Emulator, minio: MinioServer): Record<string, string> {
+    return {
+        "langsmith:endpoint": em.url,
+        [`${project}:integrationId`]: INTEGRATION,
+        [`${project}:openaiApiKey`]: `sk-${randomUUID()}`,
+        [`${project}:bucket`]: "exports",
+        [`${project}:s3Endpoint`]: minio.endpoint,
+        [`${project}:s3AccessKeyId`]: minio.users.writeDelete.accessKeyId,
+        [`${project}:s3SecretAccessKey`]: minio.users.writeDelete.secretAccessKey,
+    };
+}
+
 /** A stack of `project` against the emulator, in a workspace of its own: its name and workspace. */
 async function emulatorStack(project: PulumiProject, em: Emulator, config: Record<string, string> = {}): Promise<{ stack: string; workspace: string }> {
     const stack = `installed-${randomUUID().slice(0, 8)}`;
@@ -155,6 +170,8 @@ describe("e2e: the release installed as a user installs it", function () {
     let downloadUrl: string;
     /** The machine of `pulumi plugin install --file`, which the Go and Java programs use. */
     let installed: ReturnType<typeof userMachine>;
+    /** The bucket server of the Go and Java quickstarts' exports. */
+    let minio: MinioServer;
 
     before(async () => {
         scratch = mkdtempSync(join(tmpdir(), "pulumi-langsmith-install-"));
@@ -163,10 +180,12 @@ describe("e2e: the release installed as a user installs it", function () {
         releaseDir = join(scratch, "www", "releases", `v${V}`);
         await release({ out: releaseDir, platforms: ["linux-x64"], pluginDownloadURL: downloadUrl });
         em = await startEmulator({ apiKeys: [API_KEY], timing: { speed: "immediate" } });
+        minio = await startMinio();
         installed = userMachine(join(scratch, "installed"), [dirOf("go"), dirOf("mvn"), dirOf("java")]);
     });
     after(async () => {
         await em?.close();
+        await minio?.stop();
         await host?.close();
         if (scratch) rmSync(scratch, { recursive: true, force: true });
     });
@@ -325,36 +344,45 @@ describe("e2e: the release installed as a user installs it", function () {
         }
     });
 
-    it("Go: tests/e2e/programs/release-go with the module archive and a replace line, inline through the Automation API: up, the drift check, destroy", async () => {
-        const project = createYamlProject(join(ROOT, "tests/e2e/programs/release-go"));
+    it("Go: examples/go-quickstart with the module archive and a replace line, inline through the Automation API: up, the drift check, destroy", async () => {
+        const project = createYamlProject("go-quickstart");
         project.useEnv(installed.env);
+        // The example's program beside the runner of tests/e2e/go.test.ts, its go.mod naming the release's module.
+        const runner = new GoModule("tests/e2e/programs/go-runner", "examples/go-quickstart/program.go");
         const env = { ...project.env, PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true" };
         try {
-            execFileSync("tar", ["-xzf", join(releaseDir, `${goModuleName(V)}.tar.gz`)], { cwd: project.dir });
-            execFileSync("go", ["mod", "edit", `-replace=${GO_SDK_MODULE}=./${goModuleName(V)}`], { cwd: project.dir, env });
-            execFileSync("go", ["build", "-o", "runner", "."], { cwd: project.dir, env, stdio: "inherit" });
-            const s = await emulatorStack(project, em, { "release-go:integrationId": INTEGRATION });
+            execFileSync("tar", ["-xzf", join(releaseDir, `${goModuleName(V)}.tar.gz`)], { cwd: runner.dir });
+            execFileSync("go", ["mod", "edit", `-replace=${GO_SDK_MODULE}=./${goModuleName(V)}`], { cwd: runner.dir, env });
+            const built = await runner.build();
+            assert.equal(built.code, 0, built.output);
+            const s = await emulatorStack(project, em, {
+                ...quickstartConfig("go-quickstart", em, minio),
+                "go-quickstart:exportStart": new Date(Date.now() - 20 * 3_600_000).toISOString(),
+            });
             // Asynchronously: the emulator answers from this process.
-            const runner = async (command: string) => {
-                const r = await promisify(execFile)(join(project.dir, "runner"), [command, s.stack], { cwd: project.dir, env, maxBuffer: 16 << 20 });
+            const run = async (command: string) => {
+                const r = await promisify(execFile)(built.binary, [command, s.stack], { cwd: project.dir, env, maxBuffer: 16 << 20 }).catch(
+                    (e: { stdout?: string; stderr?: string }) => assert.fail(`runner ${command}: ${e.stdout ?? ""}${e.stderr ?? ""}`),
+                );
                 project.transcript.push(`$ runner ${command} ${s.stack}`, r.stdout, r.stderr);
             };
-            await runner("up");
+            await run("up");
             assert.match(String((await project.outputs(s.stack)).revisionId), /^[0-9a-f-]{36}$/);
             assert.equal(deploymentsIn(em, s.workspace), 1);
-            await runner("drift");
-            await runner("destroy");
+            await run("drift");
+            await run("destroy");
             assert.equal(deploymentsIn(em, s.workspace), 0);
         } finally {
+            runner.remove();
             project.remove();
         }
     });
 
-    it("Java: tests/e2e/programs/release-java with the jar and POM (mvn install:install-file), through the Java host: up, the drift check, destroy", async () => {
-        const project = createYamlProject(join(ROOT, "tests/e2e/programs/release-java"));
+    it("Java: examples/java-quickstart with the jar and POM (mvn install:install-file), through the Java host: up, the drift check, destroy", async () => {
+        const project = createYamlProject("java-quickstart");
         project.useEnv(installed.env);
         try {
-            cpSync(join(ROOT, "tests/e2e/programs/release-java/src"), join(project.dir, "src"), { recursive: true });
+            cpSync(join(ROOT, "examples/java-quickstart/src"), join(project.dir, "src"), { recursive: true });
             // The program's own Maven repository, fed by the machine's (~/.m2 of the user Java runs as, read as a remote repository).
             const machineRepo = `file://${join(userInfo().homedir, ".m2/repository")}`;
             const settings = join(scratch, "maven-settings.xml");
@@ -365,11 +393,11 @@ describe("e2e: the release installed as a user installs it", function () {
                     `<pluginRepositories><pluginRepository><id>machine</id><url>${machineRepo}</url></pluginRepository></pluginRepositories>` +
                     `</profile></profiles><activeProfiles><activeProfile>machine</activeProfile></activeProfiles></settings>`,
             );
-            mkdirSync(join(project.dir, ".mvn"));
+            mkdirSync(join(project.dir, ".mvn"), { recursive: true });
             writeFileSync(join(project.dir, ".mvn/maven.config"), `-s ${settings} -Dmaven.repo.local=${join(scratch, "installed", "m2")}\n`);
             const mvn = (args: string[]) => execFileSync("mvn", ["-q", "-B", ...args], { cwd: project.dir, env: project.env, stdio: "inherit" });
             mvn(["install:install-file", `-Dfile=${join(releaseDir, `langsmith-${V}.jar`)}`, `-DpomFile=${join(releaseDir, `langsmith-${V}.pom`)}`]);
-            await upDriftDestroy(project, em, await emulatorStack(project, em, { "release-java:integrationId": INTEGRATION }));
+            await upDriftDestroy(project, em, await emulatorStack(project, em, quickstartConfig("java-quickstart", em, minio)));
         } finally {
             project.remove();
         }
