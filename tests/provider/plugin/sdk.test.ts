@@ -6,10 +6,11 @@
  * `npm run schema && npm run sdk`.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { SDK_LANGUAGES, SDK_ROOT, generateSdk } from "../../../scripts/sdk";
+import { SCHEMA_PATH } from "../../../scripts/schema";
+import { SDK_LANGUAGES, SDK_ROOT, type SdkLanguage, generateSdk } from "../../../scripts/sdk";
 
 /**
  * What the SDKs' .gitignore files leave out: what Python and its packaging write beside the SDK (bytecode, builds),
@@ -32,21 +33,40 @@ function files(dir: string): Map<string, string> {
     return out;
 }
 
+/** The paths under sdk/<language> whose text differs from what `schema` generates (one more or one fewer counts). */
+function stale(language: SdkLanguage, schema?: string): string[] {
+    const out = join(mkdtempSync(join(tmpdir(), "pulumi-langsmith-sdk-")), language);
+    try {
+        generateSdk(language, out, schema);
+        const made = files(out);
+        const kept = files(join(SDK_ROOT, language));
+        return [...new Set([...made.keys(), ...kept.keys()])].filter((path) => made.get(path) !== kept.get(path)).sort();
+    } finally {
+        rmSync(join(out, ".."), { recursive: true, force: true });
+    }
+}
+
 describe("the generated SDKs", function () {
     this.timeout(120_000);
 
     for (const language of SDK_LANGUAGES) {
         it(`regenerating sdk/${language} from provider/plugin/schema.json gives no difference (run \`npm run sdk\` after \`npm run schema\`)`, () => {
-            const out = join(mkdtempSync(join(tmpdir(), "pulumi-langsmith-sdk-")), language);
-            try {
-                generateSdk(language, out);
-                const made = files(out);
-                const kept = files(join(SDK_ROOT, language));
-                assert.deepEqual([...kept.keys()].sort(), [...made.keys()].sort());
-                for (const [path, text] of made) assert.equal(kept.get(path), text, `sdk/${language}/${path} differs from what the schema generates`);
-            } finally {
-                rmSync(join(out, ".."), { recursive: true, force: true });
-            }
+            assert.deepEqual(stale(language), [], `sdk/${language}: these files differ from what the schema generates`);
         });
     }
+
+    // The control: the check above fails when the schema changes and the SDK is not generated again.
+    it("a schema changed without regenerating (a field's description, a new resource): the Go SDK's files that differ are named", () => {
+        const schema = JSON.parse(readFileSync(SCHEMA_PATH, "utf8"));
+        schema.resources["langsmith:index:TracingProject"].inputProperties.name.description = "Another description.";
+        schema.resources["langsmith:index:Extra"] = { description: "One more resource.", properties: {}, inputProperties: {} };
+        const path = join(mkdtempSync(join(tmpdir(), "pulumi-langsmith-schema-")), "schema.json");
+        try {
+            writeFileSync(path, JSON.stringify(schema));
+            const differs = stale("go", path);
+            assert.ok(differs.includes("langsmith/tracingProject.go") && differs.includes("langsmith/extra.go"), differs.join(", "));
+        } finally {
+            rmSync(join(path, ".."), { recursive: true, force: true });
+        }
+    });
 });
