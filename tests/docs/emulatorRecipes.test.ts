@@ -249,7 +249,18 @@ describe("docs/emulator.md: every recipe run as written, against the emulator it
         const slugs = [...page.text.matchAll(/^#+ (.*)$/gm)].map((m) => slug(m[1]));
         for (const [, target] of page.text.matchAll(/\]\(([^)]+)\)/g)) {
             if (target.startsWith("#")) assert.ok(slugs.includes(target.slice(1)), `no heading for ${target}`);
-            else if (!/^https?:/.test(target)) assert.ok(existsSync(join(dirname(DOC), target)), `no file ${target}`);
+            else if (!/^https?:/.test(target)) {
+                // Another page's heading: the page is there and has that heading.
+                const [file, heading] = target.split("#");
+                assert.ok(existsSync(join(dirname(DOC), file)), `no file ${file}`);
+                if (heading) {
+                    const other = readFileSync(join(dirname(DOC), file), "utf8");
+                    assert.ok(
+                        [...other.matchAll(/^#+ (.*)$/gm)].some((m) => slug(m[1]) === heading),
+                        `no heading for ${target}`,
+                    );
+                }
+            }
         }
     });
 
