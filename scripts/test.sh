@@ -49,6 +49,10 @@ export PULUMI_LANGSMITH_TESTS_TRANSPILE_ONLY=1
 # Node's on-disk cache of compiled modules (Node 22), shared by every node process the tests start (the programs, the
 # dynamic-provider host, the native plugin): loading @pulumi/pulumi and typescript costs half the CPU with it.
 export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PULUMI_LANGSMITH_CACHE/node-compile-cache}"
+# Every Maven the tests start (the Java host's `mvn compile exec:java`, which runs the Java program in Maven's own JVM;
+# the builds of sdk/java and the snippets' class path) lives seconds: the client compiler alone and one GC thread
+# spend less CPU than the JIT's and GC's threads would on a 2-core machine running three test files at a time.
+export MAVEN_OPTS="${MAVEN_OPTS:--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
 # The run's own TMPDIR, removed however the run ends (a Ctrl-C or a SIGTERM too: scripts/lib/test-run.sh), with the
 # install cache the e2e tests' copies of an example share (tests/helpers/project.ts) and the exchange log of every
 # emulator the tests start, which tests/contract/check.ts then judges against the service's OpenAPI descriptions.
