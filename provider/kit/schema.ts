@@ -99,7 +99,7 @@ function configuration(): { variables: Record<string, Spec> } {
 }
 
 /** The Go module of the Go SDK (sdk/go), as `go get` names it. */
-export const GO_MODULE = "github.com/pulumi-langsmith/pulumi-langsmith/sdk/go";
+const GO_MODULE = "github.com/pulumi-langsmith/pulumi-langsmith/sdk/go";
 
 /** The whole schema of the registered resources and functions. */
 export function schemaOf(resources: readonly ResourceDeclaration[], functions: readonly FunctionDeclaration[], pkg: PackageInfo): Spec {
@@ -130,7 +130,7 @@ export function schemaOf(resources: readonly ResourceDeclaration[], functions: r
             python: { packageName: "pulumi_langsmith", requires: { pulumi: ">=3.0.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },
             // The Go module is sdk/go of the repository (the generator puts its go.mod one up from the package).
             go: { importBasePath: `${GO_MODULE}/langsmith`, respectSchemaVersion: true },
-            // The Java classes are com.pulumilangsmith.langsmith.*; built with Maven (scripts/java/pom.xml),
+            // The Java classes are com.pulumilangsmith.langsmith.*; built with Maven (scripts/sdk/java/pom.xml),
             // so the generator writes no Gradle files.
             java: { basePackage: "com.pulumilangsmith", buildFiles: "none" },
         },
