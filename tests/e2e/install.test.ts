@@ -31,7 +31,6 @@ import { execFile, execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import {
     copyFileSync,
-    cpSync,
     createReadStream,
     existsSync,
     mkdirSync,
@@ -49,6 +48,7 @@ import { delimiter, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { startEmulator, type Emulator } from "../../emulator/core/server";
 import { GO_SDK_MODULE, GoModule } from "../helpers/go";
+import { createJavaProject } from "../helpers/java";
 import { startMinio, type MinioServer } from "../helpers/minio";
 import { CHECKOUT_PULUMI_HOME, createPythonProject, createYamlProject, type PulumiProject } from "../helpers/project";
 import { archiveName, checksumsName, goModuleName, PLATFORMS, release, version } from "../../scripts/release";
@@ -379,10 +379,9 @@ describe("e2e: the release installed as a user installs it", function () {
     });
 
     it("Java: examples/java-quickstart with the jar and POM (mvn install:install-file), through the Java host: up, the drift check, destroy", async () => {
-        const project = createYamlProject("java-quickstart");
+        const project = createJavaProject("java-quickstart");
         project.useEnv(installed.env);
         try {
-            cpSync(join(ROOT, "examples/java-quickstart/src"), join(project.dir, "src"), { recursive: true });
             // The program's own Maven repository, fed by the machine's (~/.m2 of the user Java runs as, read as a remote repository).
             const machineRepo = `file://${join(userInfo().homedir, ".m2/repository")}`;
             const settings = join(scratch, "maven-settings.xml");

@@ -47,19 +47,18 @@ async function mustRun(cmd: string, args: string[], cwd: string): Promise<Ran> {
 /** ~/.m2/repository, Maven's default local repository: where Maven Central's artifacts are cached. */
 const CENTRAL = join(homedir(), ".m2", "repository");
 
-/** The three levels of the repositories' tree that hold our group, com/pulumilangsmith, and the one below each kept apart. */
+/** The two levels of the repositories' tree that hold our group, com/pulumilangsmith, and the one below each kept apart. */
 const LEVELS: Array<[string, string]> = [
-    ["", "io"],
-    ["io", "github"],
-    ["io/github", "pulumilangsmith"],
+    ["", "com"],
+    ["com", "pulumilangsmith"],
 ];
 
 /**
- * A Maven local repository in `dir` (made): each group of ~/.m2/repository linked, but `io/github`, made here with
+ * A Maven local repository in `dir` (made): each group of ~/.m2/repository linked, but `com`, made here with
  * its own groups linked but `pulumilangsmith` (ours).
  */
 export function mavenRepository(dir: string): string {
-    mkdirSync(join(CENTRAL, "io", "github"), { recursive: true });
+    mkdirSync(join(CENTRAL, "com"), { recursive: true });
     for (const [level, but] of LEVELS) {
         mkdirSync(join(dir, level), { recursive: true });
         for (const g of readdirSync(join(CENTRAL, level)))
